@@ -1,0 +1,2 @@
+//! Placeholder: filled in by its issue.
+#![no_std]

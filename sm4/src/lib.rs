@@ -1,0 +1,2 @@
+//! SM4 block cipher: work in progress.
+#![no_std]
