@@ -1,0 +1,153 @@
+//! Which engine runs: probed once per process, cached, highest priority first.
+//!
+//! Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
+//! `aesni-avx2` > `soft`. `--cfg shangmi_backend="NAME"` makes NAME the only engine
+//! (falling back to `soft` where the CPU lacks it), for tests and for firmware that wants
+//! the smallest code.
+
+use core::{fmt, str::FromStr};
+
+/// An SM4 engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable, constant-time bitsliced circuit (16 blocks per evaluation).
+    Soft,
+    /// x86-64 AES-NI S-box on AVX2 registers (16 blocks per step).
+    AesniAvx2,
+    /// x86-64 GFNI S-box on AVX2 registers (16 blocks per step).
+    GfniAvx2,
+    /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
+    GfniAvx512,
+}
+
+/// The error of [`crate::Sm4::with_backend`] and of parsing a [`Backend`] name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendError {
+    /// The engine exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
+    Unavailable(Backend),
+    /// No engine has this name.
+    UnknownName,
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unavailable(b) => {
+                write!(f, "SM4 engine `{b}` is not available on this CPU or build")
+            }
+            Self::UnknownName => f.write_str("unknown SM4 engine name"),
+        }
+    }
+}
+
+impl core::error::Error for BackendError {}
+
+/// The engine forced at compile time, if any.
+const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
+    Some(Backend::Soft)
+} else if cfg!(shangmi_backend = "aesni-avx2") {
+    Some(Backend::AesniAvx2)
+} else if cfg!(shangmi_backend = "gfni-avx2") {
+    Some(Backend::GfniAvx2)
+} else if cfg!(shangmi_backend = "gfni-avx512") {
+    Some(Backend::GfniAvx512)
+} else {
+    None
+};
+
+impl Backend {
+    /// Every engine, in priority order (best first).
+    pub const ALL: [Backend; 4] = [
+        Backend::GfniAvx512,
+        Backend::GfniAvx2,
+        Backend::AesniAvx2,
+        Backend::Soft,
+    ];
+
+    /// The engine's name, as `--backend` and `--cfg shangmi_backend` spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => "soft",
+            Backend::AesniAvx2 => "aesni-avx2",
+            Backend::GfniAvx2 => "gfni-avx2",
+            Backend::GfniAvx512 => "gfni-avx512",
+        }
+    }
+
+    /// Whether this engine can run here (CPU features present and not excluded by a
+    /// `shangmi_backend` cfg).
+    pub fn is_available(self) -> bool {
+        match FORCED {
+            Some(forced) if forced != self => false,
+            _ => self == Backend::Soft || cpu_has(self),
+        }
+    }
+
+    /// The best engine available here; the CPU is probed once per process.
+    pub fn best() -> Backend {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Soft)
+    }
+
+    /// The engines available here, best first.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Backend::ALL.into_iter().filter(|b| b.is_available())
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = BackendError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or(BackendError::UnknownName)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_has(b: Backend) -> bool {
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    cpufeatures::new!(cpu_aesni_avx2, "aes", "avx2", "ssse3");
+    cpufeatures::new!(cpu_avx2, "avx2");
+    cpufeatures::new!(
+        cpu_gfni_avx512,
+        "avx512f",
+        "avx512bw",
+        "avx512vl",
+        "avx2",
+        "gfni"
+    );
+
+    const PROBED: u8 = 0x80;
+    static FEATURES: AtomicU8 = AtomicU8::new(0);
+
+    let mut bits = FEATURES.load(Ordering::Relaxed);
+    if bits & PROBED == 0 {
+        // cpufeatures reports GFNI only together with AVX-512 state, so GFNI with AVX2
+        // alone is read from CPUID leaf 7 (ECX bit 8) directly; AVX2 already implies the
+        // OS saves YMM state.
+        let gfni = core::arch::x86_64::__cpuid_count(7, 0).ecx & (1 << 8) != 0;
+        bits = PROBED
+            | (u8::from(cpu_aesni_avx2::get()) << Backend::AesniAvx2 as u8)
+            | (u8::from(cpu_avx2::get() && gfni) << Backend::GfniAvx2 as u8)
+            | (u8::from(cpu_gfni_avx512::get()) << Backend::GfniAvx512 as u8);
+        FEATURES.store(bits, Ordering::Relaxed);
+    }
+    bits & (1 << b as u8) != 0
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has(_: Backend) -> bool {
+    false
+}

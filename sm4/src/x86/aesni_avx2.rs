@@ -1,0 +1,34 @@
+//! `aesni-avx2`: the AES-NI S-box (affine maps by `pshufb`, inversion by AESENCLAST) on
+//! 256-bit registers, 16 blocks per step in two interleaved groups (the design point of
+//! the Linux kernel's sm4-aesni-avx2).
+
+use core::arch::x86_64::{__m128i, __m256i};
+
+use cipher::{Block, inout::InOutBuf};
+
+use super::{crypt_groups, crypt_partial, sbox::AesNi};
+use crate::{Sm4, key::RoundKeys};
+
+/// Blocks handed to one call by the cipher traits.
+pub(crate) const PAR_BLOCKS: usize = 16;
+
+/// Encrypts any number of blocks.
+///
+/// # Safety
+/// The CPU must support AES-NI and AVX2.
+#[target_feature(enable = "avx2,aes")]
+pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+    let rest = crypt_groups::<__m256i, AesNi, 2>(rk, blocks);
+    let rest = crypt_groups::<__m256i, AesNi, 1>(rk, rest);
+    let rest = crypt_groups::<__m128i, AesNi, 1>(rk, rest);
+    crypt_partial::<__m128i, AesNi>(rk, rest);
+}
+
+/// The S-box on each byte of a word (key expansion).
+///
+/// # Safety
+/// As for [`crypt`].
+#[target_feature(enable = "avx2,aes")]
+pub(crate) unsafe fn tau(a: u32) -> u32 {
+    super::tau::<__m128i, AesNi>(a)
+}

@@ -1,0 +1,33 @@
+//! `gfni-avx2`: GFNI S-box on 256-bit registers, 16 blocks per step in two interleaved
+//! groups (for CPUs with GFNI but no AVX-512, e.g. Intel's E-cores and Alder Lake).
+
+use core::arch::x86_64::{__m128i, __m256i};
+
+use cipher::{Block, inout::InOutBuf};
+
+use super::{crypt_groups, crypt_partial, sbox::Gfni};
+use crate::{Sm4, key::RoundKeys};
+
+/// Blocks handed to one call by the cipher traits.
+pub(crate) const PAR_BLOCKS: usize = 16;
+
+/// Encrypts any number of blocks.
+///
+/// # Safety
+/// The CPU must support AVX2 and GFNI.
+#[target_feature(enable = "avx2,gfni")]
+pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+    let rest = crypt_groups::<__m256i, Gfni, 2>(rk, blocks);
+    let rest = crypt_groups::<__m256i, Gfni, 1>(rk, rest);
+    let rest = crypt_groups::<__m128i, Gfni, 1>(rk, rest);
+    crypt_partial::<__m128i, Gfni>(rk, rest);
+}
+
+/// The S-box on each byte of a word (key expansion).
+///
+/// # Safety
+/// As for [`crypt`].
+#[target_feature(enable = "avx2,gfni")]
+pub(crate) unsafe fn tau(a: u32) -> u32 {
+    super::tau::<__m128i, Gfni>(a)
+}

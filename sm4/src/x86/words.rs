@@ -1,0 +1,281 @@
+//! [`Word`] for 128-, 256- and 512-bit registers.
+//!
+//! SAFETY (all blocks below): these methods are `#[inline(always)]` and reached only from
+//! the engines' `#[target_feature]` entry points (`aesni_avx2`, `gfni_avx2`,
+//! `gfni_avx512`), which are called only after `crate::autodetect` confirmed the features
+//! the entry enables; every intrinsic used here needs at most SSSE3/AVX2 (128/256-bit) or
+//! AVX-512F/BW (512-bit), which those entries enable. Loads and stores check the length of
+//! the slice they touch first.
+
+use core::arch::x86_64::*;
+
+use cipher::Block;
+
+use super::Word;
+use crate::Sm4;
+
+/// Rotation masks for `pshufb`: rotate each 32-bit lane left by 8, 16, 24 bits.
+const ROTL8: u128 = u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
+const ROTL16: u128 = u128::from_le_bytes([2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]);
+const ROTL24: u128 = u128::from_le_bytes([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]);
+
+#[inline(always)]
+fn halves(v: u128) -> (i64, i64) {
+    ((v >> 64) as u64 as i64, v as u64 as i64)
+}
+
+impl Word for __m128i {
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    fn load(src: &[Block<Sm4>]) -> Self {
+        assert!(!src.is_empty());
+        // SAFETY: see the module comment; `src` holds at least 16 bytes.
+        unsafe { _mm_loadu_si128(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Block<Sm4>]) {
+        assert!(!dst.is_empty());
+        // SAFETY: see the module comment; `dst` holds at least 16 bytes.
+        unsafe { _mm_storeu_si128(dst.as_mut_ptr().cast(), self) }
+    }
+    #[inline(always)]
+    fn splat(w: u32) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_set1_epi32(w as i32) }
+    }
+    #[inline(always)]
+    fn splat64(q: u64) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_set1_epi64x(q as i64) }
+    }
+    #[inline(always)]
+    fn bcast128(v: u128) -> Self {
+        let (hi, lo) = halves(v);
+        // SAFETY: see the module comment.
+        unsafe { _mm_set_epi64x(hi, lo) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_xor_si128(self, o) }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_and_si128(self, o) }
+    }
+    #[inline(always)]
+    fn shuffle(self, idx: Self) -> Self {
+        // SAFETY: see the module comment (SSSE3).
+        unsafe { _mm_shuffle_epi8(self, idx) }
+    }
+    #[inline(always)]
+    fn shr4(self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_srli_epi16::<4>(self) }
+    }
+    #[inline(always)]
+    fn l(self) -> Self {
+        // L(B) = B ^ (B <<< 24) ^ ((B ^ (B <<< 8) ^ (B <<< 16)) <<< 2)
+        let t = self.xor3(
+            self.shuffle(Self::bcast128(ROTL8)),
+            self.shuffle(Self::bcast128(ROTL16)),
+        );
+        // SAFETY: see the module comment.
+        let t2 = unsafe { _mm_or_si128(_mm_slli_epi32::<2>(t), _mm_srli_epi32::<30>(t)) };
+        self.xor3(self.shuffle(Self::bcast128(ROTL24)), t2)
+    }
+    #[inline(always)]
+    fn unpack_lo32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_unpacklo_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_unpackhi_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_lo64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_unpacklo_epi64(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_unpackhi_epi64(self, o) }
+    }
+}
+
+impl Word for __m256i {
+    const BLOCKS: usize = 2;
+    #[inline(always)]
+    fn load(src: &[Block<Sm4>]) -> Self {
+        assert!(src.len() >= 2);
+        // SAFETY: see the module comment; `src` holds at least 32 bytes.
+        unsafe { _mm256_loadu_si256(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Block<Sm4>]) {
+        assert!(dst.len() >= 2);
+        // SAFETY: see the module comment; `dst` holds at least 32 bytes.
+        unsafe { _mm256_storeu_si256(dst.as_mut_ptr().cast(), self) }
+    }
+    #[inline(always)]
+    fn splat(w: u32) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_set1_epi32(w as i32) }
+    }
+    #[inline(always)]
+    fn splat64(q: u64) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_set1_epi64x(q as i64) }
+    }
+    #[inline(always)]
+    fn bcast128(v: u128) -> Self {
+        let (hi, lo) = halves(v);
+        // SAFETY: see the module comment.
+        unsafe { _mm256_broadcastsi128_si256(_mm_set_epi64x(hi, lo)) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_and_si256(self, o) }
+    }
+    #[inline(always)]
+    fn shuffle(self, idx: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_shuffle_epi8(self, idx) }
+    }
+    #[inline(always)]
+    fn shr4(self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_srli_epi16::<4>(self) }
+    }
+    #[inline(always)]
+    fn l(self) -> Self {
+        // L(B) = B ^ (B <<< 24) ^ ((B ^ (B <<< 8) ^ (B <<< 16)) <<< 2)
+        let t = self.xor3(
+            self.shuffle(Self::bcast128(ROTL8)),
+            self.shuffle(Self::bcast128(ROTL16)),
+        );
+        // SAFETY: see the module comment.
+        let t2 = unsafe { _mm256_or_si256(_mm256_slli_epi32::<2>(t), _mm256_srli_epi32::<30>(t)) };
+        self.xor3(self.shuffle(Self::bcast128(ROTL24)), t2)
+    }
+    #[inline(always)]
+    fn unpack_lo32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_unpacklo_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_unpackhi_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_lo64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_unpacklo_epi64(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_unpackhi_epi64(self, o) }
+    }
+}
+
+impl Word for __m512i {
+    const BLOCKS: usize = 4;
+    #[inline(always)]
+    fn load(src: &[Block<Sm4>]) -> Self {
+        assert!(src.len() >= 4);
+        // SAFETY: see the module comment; `src` holds at least 64 bytes.
+        unsafe { _mm512_loadu_si512(src.as_ptr().cast()) }
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Block<Sm4>]) {
+        assert!(dst.len() >= 4);
+        // SAFETY: see the module comment; `dst` holds at least 64 bytes.
+        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().cast(), self) }
+    }
+    #[inline(always)]
+    fn splat(w: u32) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_set1_epi32(w as i32) }
+    }
+    #[inline(always)]
+    fn splat64(q: u64) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_set1_epi64(q as i64) }
+    }
+    #[inline(always)]
+    fn bcast128(v: u128) -> Self {
+        let (hi, lo) = halves(v);
+        // SAFETY: see the module comment.
+        unsafe { _mm512_broadcast_i32x4(_mm_set_epi64x(hi, lo)) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: see the module comment. 0x96 is the truth table of a ^ b ^ c.
+        unsafe { _mm512_ternarylogic_epi32::<0x96>(self, b, c) }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_and_si512(self, o) }
+    }
+    #[inline(always)]
+    fn shuffle(self, idx: Self) -> Self {
+        // SAFETY: see the module comment (AVX-512BW).
+        unsafe { _mm512_shuffle_epi8(self, idx) }
+    }
+    #[inline(always)]
+    fn shr4(self) -> Self {
+        // SAFETY: see the module comment (AVX-512BW).
+        unsafe { _mm512_srli_epi16::<4>(self) }
+    }
+    #[inline(always)]
+    fn l(self) -> Self {
+        // SAFETY: see the module comment; native rotates (AVX-512F `vprold`).
+        let (r2, r10, r18, r24) = unsafe {
+            (
+                _mm512_rol_epi32::<2>(self),
+                _mm512_rol_epi32::<10>(self),
+                _mm512_rol_epi32::<18>(self),
+                _mm512_rol_epi32::<24>(self),
+            )
+        };
+        self.xor3(r2, r10).xor3(r18, r24)
+    }
+    #[inline(always)]
+    fn unpack_lo32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_unpacklo_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_unpackhi_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_lo64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_unpacklo_epi64(self, o) }
+    }
+    #[inline(always)]
+    fn unpack_hi64(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_unpackhi_epi64(self, o) }
+    }
+}
