@@ -1,11 +1,11 @@
 //! `gfni-avx512`: GFNI S-box on 512-bit registers, 64 blocks per step in four interleaved
 //! groups; native rotates (`vprold`) and three-way XORs (`vpternlogd`) for L.
 
-use core::arch::x86_64::{__m128i, __m256i, __m512i};
+use core::arch::x86_64::{__m256i, __m512i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use super::{crypt_groups, crypt_partial, sbox::Gfni};
+use super::{crypt_groups, crypt_partial, sbox::Gfni, words::Vl128};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -20,8 +20,8 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
     let rest = crypt_groups::<__m512i, Gfni, 4>(rk, blocks);
     let rest = crypt_groups::<__m512i, Gfni, 1>(rk, rest);
     let rest = crypt_groups::<__m256i, Gfni, 1>(rk, rest);
-    let rest = crypt_groups::<__m128i, Gfni, 1>(rk, rest);
-    crypt_partial::<__m128i, Gfni>(rk, rest);
+    let rest = crypt_groups::<Vl128, Gfni, 1>(rk, rest);
+    crypt_partial::<Vl128, Gfni>(rk, rest);
 }
 
 /// The S-box on each byte of a word (key expansion).
@@ -30,5 +30,5 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
 /// As for [`crypt`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
 pub(crate) unsafe fn tau(a: u32) -> u32 {
-    super::tau::<__m128i, Gfni>(a)
+    super::tau::<Vl128, Gfni>(a)
 }

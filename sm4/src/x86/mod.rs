@@ -48,6 +48,11 @@ pub(crate) trait Word: Copy {
     fn shr4(self) -> Self;
     /// The SM4 linear transform L on every lane.
     fn l(self) -> Self;
+    /// `self ^ L(b)`.
+    #[inline(always)]
+    fn xor_l(self, b: Self) -> Self {
+        self.xor(b.l())
+    }
     /// Interleaves the low / high 32-bit and 64-bit halves within each 128-bit lane.
     fn unpack_lo32(self, o: Self) -> Self;
     /// See [`Word::unpack_lo32`].
@@ -82,16 +87,37 @@ fn transpose<W: Word>(r: [W; 4]) -> [W; 4] {
     ]
 }
 
+/// Round `R` (mod 4) of one group: `x[R] ^= L(S(x[R+1] ^ x[R+2] ^ x[R+3] ^ key))`.
+#[inline(always)]
+fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
+    // The newest word (R + 3) joins last: it is the one on the critical path.
+    let t = x[(R + 1) % 4].xor3(x[(R + 2) % 4], key).xor(x[(R + 3) % 4]);
+    x[R] = x[R].xor_l(S::sbox(t));
+}
+
 /// 32 rounds on `N` independent groups of four registers, interleaved so the
-/// out-of-order core overlaps their latency chains.
+/// out-of-order core overlaps their latency chains. Four rounds per iteration keep every
+/// register index constant, so the state stays in registers.
 #[inline(always)]
 fn rounds<W: Word, S: Sbox<W>, const N: usize>(rk: &RoundKeys, x: &mut [[W; 4]; N]) {
-    for (i, &k) in rk.iter().enumerate() {
-        let key = W::splat(k);
+    for k in rk.chunks_exact(4) {
+        // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
+        // outside the `target_feature` context, and lose its intrinsics' inlining.
+        let key = W::splat(k[0]);
         for g in x.iter_mut() {
-            // The newest word (i + 3) joins last: it is the one on the critical path.
-            let t = g[(i + 1) % 4].xor3(g[(i + 2) % 4], key).xor(g[(i + 3) % 4]);
-            g[i % 4] = g[i % 4].xor(S::sbox(t).l());
+            round::<W, S, 0>(g, key);
+        }
+        let key = W::splat(k[1]);
+        for g in x.iter_mut() {
+            round::<W, S, 1>(g, key);
+        }
+        let key = W::splat(k[2]);
+        for g in x.iter_mut() {
+            round::<W, S, 2>(g, key);
+        }
+        let key = W::splat(k[3]);
+        for g in x.iter_mut() {
+            round::<W, S, 3>(g, key);
         }
     }
 }
@@ -107,10 +133,10 @@ fn crypt_full<W: Word, S: Sbox<W>, const N: usize>(
     let mut x = [[bswap; 4]; N];
     let input = blocks.get_in();
     for (g, group) in x.iter_mut().enumerate() {
-        let regs = core::array::from_fn(|m| {
-            W::load(&input[g * per_group + m * W::BLOCKS..]).shuffle(bswap)
-        });
-        *group = transpose(regs);
+        // No `array::from_fn`: its closure may stay out of line, outside the
+        // `target_feature` context, and lose the intrinsics' inlining.
+        let load = |m: usize| W::load(&input[g * per_group + m * W::BLOCKS..]).shuffle(bswap);
+        *group = transpose([load(0), load(1), load(2), load(3)]);
     }
     rounds::<W, S, N>(rk, &mut x);
     let output = blocks.get_out();
@@ -139,24 +165,38 @@ fn crypt_groups<'i, 'o, W: Word, S: Sbox<W>, const N: usize>(
     blocks
 }
 
-/// Encrypts fewer than four blocks through one zero-padded group of 128-bit registers.
+/// Encrypts fewer than four blocks through one group of 128-bit registers, the missing
+/// blocks being zero (their results are discarded).
 #[inline(always)]
 fn crypt_partial<W: Word, S: Sbox<W>>(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
     debug_assert!(W::BLOCKS == 1 && blocks.len() < 4);
-    if blocks.is_empty() {
+    let n = blocks.len();
+    if n == 0 {
         return;
     }
-    let n = blocks.len();
-    let mut buf = [Block::<Sm4>::default(); 4];
-    buf[..n].copy_from_slice(blocks.get_in());
-    crypt_full::<W, S, 1>(rk, (&mut buf[..]).into());
-    blocks.get_out().copy_from_slice(&buf[..n]);
+    let bswap = W::bcast128(BSWAP32);
+    let zero = W::splat(0);
+    let input = blocks.get_in();
+    let load = |m: usize| {
+        if m < n {
+            W::load(&input[m..]).shuffle(bswap)
+        } else {
+            zero
+        }
+    };
+    let mut x = [transpose([load(0), load(1), load(2), load(3)])];
+    rounds::<W, S, 1>(rk, &mut x);
+    let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
+    let output = blocks.get_out();
+    for (m, r) in regs.iter().take(n).enumerate() {
+        r.shuffle(bswap).store(&mut output[m..]);
+    }
 }
 
 /// The S-box on the four bytes of one word, through 128-bit registers.
 #[inline(always)]
 fn tau<W: Word, S: Sbox<W>>(a: u32) -> u32 {
-    let mut b = [Block::<Sm4>::default()];
+    let mut b = [Block::<Sm4>::from([0u8; 16])];
     b[0][..4].copy_from_slice(&a.to_le_bytes());
     S::sbox(W::load(&b)).store(&mut b);
     u32::from_le_bytes([b[0][0], b[0][1], b[0][2], b[0][3]])

@@ -36,6 +36,13 @@ impl Sbox<__m128i> for Gfni {
     }
 }
 
+impl Sbox<super::words::Vl128> for Gfni {
+    #[inline(always)]
+    fn sbox(x: super::words::Vl128) -> super::words::Vl128 {
+        super::words::Vl128(<Gfni as Sbox<__m128i>>::sbox(x.0))
+    }
+}
+
 impl Sbox<__m256i> for Gfni {
     #[inline(always)]
     fn sbox(x: __m256i) -> __m256i {

@@ -247,16 +247,14 @@ impl Word for __m512i {
     }
     #[inline(always)]
     fn l(self) -> Self {
-        // SAFETY: see the module comment; native rotates (AVX-512F `vprold`).
-        let (r2, r10, r18, r24) = unsafe {
-            (
-                _mm512_rol_epi32::<2>(self),
-                _mm512_rol_epi32::<10>(self),
-                _mm512_rol_epi32::<18>(self),
-                _mm512_rol_epi32::<24>(self),
-            )
-        };
+        let [r2, r10, r18, r24] = rotations(self);
         self.xor3(r2, r10).xor3(r18, r24)
+    }
+    #[inline(always)]
+    fn xor_l(self, b: Self) -> Self {
+        // Two independent three-way XORs, then one more: depth 3 after the rotates.
+        let [r2, r10, r18, r24] = rotations(b);
+        b.xor3(r2, r10).xor(self.xor3(r18, r24))
     }
     #[inline(always)]
     fn unpack_lo32(self, o: Self) -> Self {
@@ -277,5 +275,112 @@ impl Word for __m512i {
     fn unpack_hi64(self, o: Self) -> Self {
         // SAFETY: see the module comment.
         unsafe { _mm512_unpackhi_epi64(self, o) }
+    }
+}
+
+/// B <<< 2, 10, 18, 24 with native rotates (AVX-512F `vprold`).
+#[inline(always)]
+fn rotations(b: __m512i) -> [__m512i; 4] {
+    // SAFETY: see the module comment.
+    unsafe {
+        [
+            _mm512_rol_epi32::<2>(b),
+            _mm512_rol_epi32::<10>(b),
+            _mm512_rol_epi32::<18>(b),
+            _mm512_rol_epi32::<24>(b),
+        ]
+    }
+}
+
+/// A 128-bit register in an AVX-512VL context: native rotates and three-way XORs for the
+/// latency-bound single-block path of the `gfni-avx512` engine.
+#[derive(Clone, Copy)]
+pub(crate) struct Vl128(pub(crate) __m128i);
+
+impl Word for Vl128 {
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    fn load(src: &[Block<Sm4>]) -> Self {
+        Vl128(__m128i::load(src))
+    }
+    #[inline(always)]
+    fn store(self, dst: &mut [Block<Sm4>]) {
+        self.0.store(dst);
+    }
+    #[inline(always)]
+    fn splat(w: u32) -> Self {
+        Vl128(__m128i::splat(w))
+    }
+    #[inline(always)]
+    fn splat64(q: u64) -> Self {
+        Vl128(__m128i::splat64(q))
+    }
+    #[inline(always)]
+    fn bcast128(v: u128) -> Self {
+        Vl128(__m128i::bcast128(v))
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        Vl128(self.0.xor(o.0))
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: see the module comment (AVX-512F+VL, enabled by the `gfni-avx512` entry).
+        Vl128(unsafe { _mm_ternarylogic_epi32::<0x96>(self.0, b.0, c.0) })
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        Vl128(self.0.and(o.0))
+    }
+    #[inline(always)]
+    fn shuffle(self, idx: Self) -> Self {
+        Vl128(self.0.shuffle(idx.0))
+    }
+    #[inline(always)]
+    fn shr4(self) -> Self {
+        Vl128(self.0.shr4())
+    }
+    #[inline(always)]
+    fn l(self) -> Self {
+        let [r2, r10, r18, r24] = self.rotations();
+        self.xor3(r2, r10).xor3(r18, r24)
+    }
+    #[inline(always)]
+    fn xor_l(self, b: Self) -> Self {
+        let [r2, r10, r18, r24] = b.rotations();
+        b.xor3(r2, r10).xor(self.xor3(r18, r24))
+    }
+    #[inline(always)]
+    fn unpack_lo32(self, o: Self) -> Self {
+        Vl128(self.0.unpack_lo32(o.0))
+    }
+    #[inline(always)]
+    fn unpack_hi32(self, o: Self) -> Self {
+        Vl128(self.0.unpack_hi32(o.0))
+    }
+    #[inline(always)]
+    fn unpack_lo64(self, o: Self) -> Self {
+        Vl128(self.0.unpack_lo64(o.0))
+    }
+    #[inline(always)]
+    fn unpack_hi64(self, o: Self) -> Self {
+        Vl128(self.0.unpack_hi64(o.0))
+    }
+}
+
+impl Vl128 {
+    /// B <<< 2, 10, 18, 24 (AVX-512VL `vprold`).
+    #[inline(always)]
+    fn rotations(self) -> [Self; 4] {
+        let b = self.0;
+        // SAFETY: see the module comment (AVX-512F+VL).
+        unsafe {
+            [
+                Vl128(_mm_rol_epi32::<2>(b)),
+                Vl128(_mm_rol_epi32::<10>(b)),
+                Vl128(_mm_rol_epi32::<18>(b)),
+                Vl128(_mm_rol_epi32::<24>(b)),
+            ]
+        }
     }
 }
