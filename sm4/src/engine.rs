@@ -24,6 +24,28 @@ pub(crate) trait Kernel {
     unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>);
 }
 
+/// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
+/// and advances `ctr`; `backend` must be available.
+pub(crate) fn ctr32(
+    backend: Backend,
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    blocks: &mut [Block<Sm4>],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `backend` is available (it comes from an `Sm4`), so its features are present.
+        Backend::GfniAvx512 => unsafe { crate::x86::gfni_avx512::ctr32(rk, ctr, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Backend::GfniAvx2 => unsafe { crate::x86::gfni_avx2::ctr32(rk, ctr, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::ctr32(rk, ctr, blocks) },
+        _ => soft::ctr32(rk, ctr, blocks),
+    }
+}
+
 struct Soft;
 impl Kernel for Soft {
     type ParBlocks = U16;

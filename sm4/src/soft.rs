@@ -230,6 +230,34 @@ pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<crate::Sm4>>)
     }
 }
 
+/// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
+/// and advances `ctr`.
+pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<crate::Sm4>]) {
+    for chunk in blocks.chunks_mut(PAR_BLOCKS) {
+        let mut x = [
+            [ctr[0]; PAR_BLOCKS],
+            [ctr[1]; PAR_BLOCKS],
+            [ctr[2]; PAR_BLOCKS],
+            [ctr[3]; PAR_BLOCKS],
+        ];
+        for (j, w) in x[3].iter_mut().enumerate() {
+            *w = w.wrapping_add(j as u32);
+        }
+        rounds(rk, &mut x);
+        for (j, block) in chunk.iter_mut().enumerate() {
+            for i in 0..4 {
+                for (b, k) in block[4 * i..4 * i + 4]
+                    .iter_mut()
+                    .zip(x[3 - i][j].to_be_bytes())
+                {
+                    *b ^= k;
+                }
+            }
+        }
+        ctr[3] = ctr[3].wrapping_add(chunk.len() as u32);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use core::arch::x86_64::{__m256i, __m512i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use super::{crypt_groups, crypt_partial, sbox::Gfni, words::Vl128};
+use super::{crypt_groups, crypt_partial, ctr_groups, ctr_partial, sbox::Gfni, words::Vl128};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -22,6 +22,20 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
     let rest = crypt_groups::<__m256i, Gfni, 1>(rk, rest);
     let rest = crypt_groups::<Vl128, Gfni, 1>(rk, rest);
     crypt_partial::<Vl128, Gfni>(rk, rest);
+}
+
+/// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)
+/// and advances `ctr`.
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512BW, AVX-512VL, AVX2 and GFNI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
+pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+    let rest = ctr_groups::<__m512i, Gfni, 4>(rk, ctr, blocks);
+    let rest = ctr_groups::<__m512i, Gfni, 1>(rk, ctr, rest);
+    let rest = ctr_groups::<__m256i, Gfni, 1>(rk, ctr, rest);
+    let rest = ctr_groups::<Vl128, Gfni, 1>(rk, ctr, rest);
+    ctr_partial::<Vl128, Gfni>(rk, ctr, rest);
 }
 
 /// The S-box on each byte of a word (key expansion).

@@ -53,6 +53,11 @@ pub(crate) trait Word: Copy {
     fn xor_l(self, b: Self) -> Self {
         self.xor(b.l())
     }
+    /// Lane-wise 32-bit addition (wrapping).
+    fn add32(self, o: Self) -> Self;
+    /// In the transposed layout, the index within the group of the block each lane
+    /// belongs to (lane k of the 128-bit lanes, element m: block m * BLOCKS + k).
+    fn block_index() -> Self;
     /// Interleaves the low / high 32-bit and 64-bit halves within each 128-bit lane.
     fn unpack_lo32(self, o: Self) -> Self;
     /// See [`Word::unpack_lo32`].
@@ -191,6 +196,83 @@ fn crypt_partial<W: Word, S: Sbox<W>>(rk: &RoundKeys, mut blocks: InOutBuf<'_, '
     for (m, r) in regs.iter().take(n).enumerate() {
         r.shuffle(bswap).store(&mut output[m..]);
     }
+}
+
+/// Counter mode on exactly `4 * W::BLOCKS * N` blocks: XORs them with E(ctr + i) where
+/// only the last counter word counts (mod 2^32), built in registers in the transposed
+/// layout (no counter blocks or keystream in memory).
+#[inline(always)]
+fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    ctr: &[u32; 4],
+    blocks: &mut [Block<Sm4>],
+) {
+    let bswap = W::bcast128(BSWAP32);
+    let per_group = 4 * W::BLOCKS;
+    let index = W::block_index();
+    let mut x = [[bswap; 4]; N];
+    for (g, group) in x.iter_mut().enumerate() {
+        let first = ctr[3].wrapping_add((g * per_group) as u32);
+        *group = [
+            W::splat(ctr[0]),
+            W::splat(ctr[1]),
+            W::splat(ctr[2]),
+            W::splat(first).add32(index),
+        ];
+    }
+    rounds::<W, S, N>(rk, &mut x);
+    for (g, group) in x.iter().enumerate() {
+        let regs = transpose([group[3], group[2], group[1], group[0]]);
+        for (m, r) in regs.iter().enumerate() {
+            let at = g * per_group + m * W::BLOCKS;
+            r.shuffle(bswap)
+                .xor(W::load(&blocks[at..]))
+                .store(&mut blocks[at..]);
+        }
+    }
+}
+
+/// Counter mode on as many whole groups as `blocks` holds; advances `ctr` and returns the
+/// rest.
+#[inline(always)]
+fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    mut blocks: &'d mut [Block<Sm4>],
+) -> &'d mut [Block<Sm4>] {
+    let per_call = 4 * W::BLOCKS * N;
+    while blocks.len() >= per_call {
+        let (head, tail) = blocks.split_at_mut(per_call);
+        ctr_full::<W, S, N>(rk, ctr, head);
+        ctr[3] = ctr[3].wrapping_add(per_call as u32);
+        blocks = tail;
+    }
+    blocks
+}
+
+/// Counter mode on fewer than four blocks (one group of 128-bit registers).
+#[inline(always)]
+fn ctr_partial<W: Word, S: Sbox<W>>(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+    debug_assert!(W::BLOCKS == 1 && blocks.len() < 4);
+    let n = blocks.len();
+    if n == 0 {
+        return;
+    }
+    let bswap = W::bcast128(BSWAP32);
+    let mut x = [[
+        W::splat(ctr[0]),
+        W::splat(ctr[1]),
+        W::splat(ctr[2]),
+        W::splat(ctr[3]).add32(W::block_index()),
+    ]];
+    rounds::<W, S, 1>(rk, &mut x);
+    let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
+    for (m, r) in regs.iter().take(n).enumerate() {
+        r.shuffle(bswap)
+            .xor(W::load(&blocks[m..]))
+            .store(&mut blocks[m..]);
+    }
+    ctr[3] = ctr[3].wrapping_add(n as u32);
 }
 
 /// The S-box on the four bytes of one word, through 128-bit registers.

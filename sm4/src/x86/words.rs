@@ -27,6 +27,16 @@ fn halves(v: u128) -> (i64, i64) {
 impl Word for __m128i {
     const BLOCKS: usize = 1;
     #[inline(always)]
+    fn add32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn block_index() -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm_setr_epi32(0, 1, 2, 3) }
+    }
+    #[inline(always)]
     fn load(src: &[Block<Sm4>]) -> Self {
         assert!(!src.is_empty());
         // SAFETY: see the module comment; `src` holds at least 16 bytes.
@@ -110,6 +120,16 @@ impl Word for __m128i {
 impl Word for __m256i {
     const BLOCKS: usize = 2;
     #[inline(always)]
+    fn add32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn block_index() -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7) }
+    }
+    #[inline(always)]
     fn load(src: &[Block<Sm4>]) -> Self {
         assert!(src.len() >= 2);
         // SAFETY: see the module comment; `src` holds at least 32 bytes.
@@ -192,6 +212,16 @@ impl Word for __m256i {
 
 impl Word for __m512i {
     const BLOCKS: usize = 4;
+    #[inline(always)]
+    fn add32(self, o: Self) -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn block_index() -> Self {
+        // SAFETY: see the module comment.
+        unsafe { _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15) }
+    }
     #[inline(always)]
     fn load(src: &[Block<Sm4>]) -> Self {
         assert!(src.len() >= 4);
@@ -299,6 +329,14 @@ pub(crate) struct Vl128(pub(crate) __m128i);
 
 impl Word for Vl128 {
     const BLOCKS: usize = 1;
+    #[inline(always)]
+    fn add32(self, o: Self) -> Self {
+        Vl128(self.0.add32(o.0))
+    }
+    #[inline(always)]
+    fn block_index() -> Self {
+        Vl128(__m128i::block_index())
+    }
     #[inline(always)]
     fn load(src: &[Block<Sm4>]) -> Self {
         Vl128(__m128i::load(src))
