@@ -1,19 +1,5 @@
-//! Portable constant-time engine: a bitsliced boolean circuit for the S-box.
-//!
-//! The S-box is S(x) = A·inv(A·x + 0xD3) + 0xD3 with inv in GF(2^8) mod
-//! x^8+x^7+x^6+x^5+x^4+x^2+1 (Liu et al., "Analysis of the SMS4 block cipher", ACISP 2007).
-//! The inversion runs in the isomorphic tower field GF((2^4)^2) (the idea of Canright's
-//! compact AES S-box), so the whole S-box is XOR/AND/NOT on bit planes: no table, no
-//! branch, no secret-dependent address. Sixteen blocks share one evaluation: the sixteen
-//! T-words (64 bytes) are transposed into eight 64-bit bit planes, run through the circuit
-//! and transposed back; the linear layer L stays in ordinary word form.
-
-use cipher::{Block, inout::InOutBuf};
-
-use crate::key::RoundKeys;
-
-/// Blocks per circuit evaluation.
-pub(crate) const PAR_BLOCKS: usize = 16;
+//! The S-box as a boolean circuit on bit planes (eight `u64` words, word k holding bit k
+//! of 64 bytes): SM4's affine map, inversion in the tower field GF((2^4)^2), affine map.
 
 /// Rows of the input map: SM4's affine A (with 0xD3) followed by the change of basis into
 /// the tower field (generator 0x8E of the tower field, lambda = w^3 + 1). Row i lists the
@@ -25,7 +11,8 @@ const TOP_CONST: u8 = 0xaf;
 const BOTTOM_ROWS: [u8; 8] = [0x33, 0x65, 0x14, 0xb5, 0x8a, 0x2a, 0x07, 0x29];
 const BOTTOM_CONST: u8 = 0xd3;
 
-type Planes = [u64; 8];
+/// Eight bit planes.
+pub(super) type Planes = [u64; 8];
 type Nibble = [u64; 4];
 
 /// An affine map over bit planes; `rows` and `konst` are public constants, so the loop
@@ -133,129 +120,21 @@ fn ortho(q: &mut Planes) {
     }
 }
 
-/// The S-box on every byte of eight words (64 bytes at once).
+/// The S-box on every byte of eight words (64 bytes at once), transposing to bit planes
+/// and back.
 #[inline(always)]
-fn sbox_planes(mut q: Planes) -> Planes {
+pub(super) fn sbox_planes(mut q: Planes) -> Planes {
     ortho(&mut q);
-    let t = affine(&TOP_ROWS, TOP_CONST, &q);
-    let mut s = affine(&BOTTOM_ROWS, BOTTOM_CONST, &inv256(&t));
+    let mut s = sbox_circuit(&q);
     ortho(&mut s);
     s
 }
 
-/// tau: the S-box on each byte of sixteen words.
+/// The S-box on bit planes: plane k holds bit k of each of 64 bytes.
 #[inline(always)]
-fn tau16(t: &[u32; PAR_BLOCKS]) -> [u32; PAR_BLOCKS] {
-    let mut q = [0u64; 8];
-    for (k, qk) in q.iter_mut().enumerate() {
-        *qk = u64::from(t[k]) | (u64::from(t[k + 8]) << 32);
-    }
-    let s = sbox_planes(q);
-    let mut out = [0u32; PAR_BLOCKS];
-    for (k, sk) in s.iter().enumerate() {
-        out[k] = *sk as u32;
-        out[k + 8] = (*sk >> 32) as u32;
-    }
-    out
-}
-
-/// tau on a single word (key expansion).
-pub(crate) fn tau(a: u32) -> u32 {
-    let mut t = [0u32; PAR_BLOCKS];
-    t[0] = a;
-    tau16(&t)[0]
-}
-
-/// L: B ^ (B <<< 2) ^ (B <<< 10) ^ (B <<< 18) ^ (B <<< 24).
-#[inline(always)]
-fn l(b: u32) -> u32 {
-    b ^ b.rotate_left(2) ^ b.rotate_left(10) ^ b.rotate_left(18) ^ b.rotate_left(24)
-}
-
-/// One round: `a ^= L(tau(b ^ c ^ d ^ k))` for sixteen blocks.
-#[inline(always)]
-fn round(
-    a: &mut [u32; PAR_BLOCKS],
-    b: &[u32; PAR_BLOCKS],
-    c: &[u32; PAR_BLOCKS],
-    d: &[u32; PAR_BLOCKS],
-    k: u32,
-) {
-    let t: [u32; PAR_BLOCKS] = core::array::from_fn(|j| b[j] ^ c[j] ^ d[j] ^ k);
-    for (aj, sj) in a.iter_mut().zip(tau16(&t)) {
-        *aj ^= l(sj);
-    }
-}
-
-/// 32 rounds on sixteen blocks held as four arrays of words.
-fn rounds(rk: &RoundKeys, x: &mut [[u32; PAR_BLOCKS]; 4]) {
-    let [x0, x1, x2, x3] = x;
-    for k in rk.chunks_exact(4) {
-        round(x0, x1, x2, x3, k[0]);
-        round(x1, x2, x3, x0, k[1]);
-        round(x2, x3, x0, x1, k[2]);
-        round(x3, x0, x1, x2, k[3]);
-    }
-}
-
-/// Encrypts (or, with reversed round keys, decrypts) up to sixteen blocks.
-fn crypt_chunk(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<crate::Sm4>>) {
-    let mut x = [[0u32; PAR_BLOCKS]; 4];
-    for (j, block) in blocks.get_in().iter().enumerate() {
-        for (i, xi) in x.iter_mut().enumerate() {
-            xi[j] = u32::from_be_bytes([
-                block[4 * i],
-                block[4 * i + 1],
-                block[4 * i + 2],
-                block[4 * i + 3],
-            ]);
-        }
-    }
-    rounds(rk, &mut x);
-    for (j, block) in blocks.get_out().iter_mut().enumerate() {
-        for i in 0..4 {
-            block[4 * i..4 * i + 4].copy_from_slice(&x[3 - i][j].to_be_bytes());
-        }
-    }
-}
-
-/// Encrypts (or, with reversed round keys, decrypts) any number of blocks.
-pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<crate::Sm4>>) {
-    let mut rest = blocks;
-    while !rest.is_empty() {
-        let n = rest.len().min(PAR_BLOCKS);
-        let (head, tail) = rest.split_at(n);
-        crypt_chunk(rk, head);
-        rest = tail;
-    }
-}
-
-/// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
-/// and advances `ctr`.
-pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<crate::Sm4>]) {
-    for chunk in blocks.chunks_mut(PAR_BLOCKS) {
-        let mut x = [
-            [ctr[0]; PAR_BLOCKS],
-            [ctr[1]; PAR_BLOCKS],
-            [ctr[2]; PAR_BLOCKS],
-            [ctr[3]; PAR_BLOCKS],
-        ];
-        for (j, w) in x[3].iter_mut().enumerate() {
-            *w = w.wrapping_add(j as u32);
-        }
-        rounds(rk, &mut x);
-        for (j, block) in chunk.iter_mut().enumerate() {
-            for i in 0..4 {
-                for (b, k) in block[4 * i..4 * i + 4]
-                    .iter_mut()
-                    .zip(x[3 - i][j].to_be_bytes())
-                {
-                    *b ^= k;
-                }
-            }
-        }
-        ctr[3] = ctr[3].wrapping_add(chunk.len() as u32);
-    }
+pub(super) fn sbox_circuit(q: &Planes) -> Planes {
+    let t = affine(&TOP_ROWS, TOP_CONST, q);
+    affine(&BOTTOM_ROWS, BOTTOM_CONST, &inv256(&t))
 }
 
 #[cfg(test)]
