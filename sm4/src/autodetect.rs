@@ -13,9 +13,9 @@ use core::{fmt, str::FromStr};
 pub enum Backend {
     /// Portable, constant-time bitsliced circuit (16 blocks per evaluation).
     Soft,
-    /// x86-64 AES-NI S-box on AVX2 registers (16 blocks per step).
+    /// x86-64 AES-NI S-box on AVX2 registers (32 blocks per step).
     AesniAvx2,
-    /// x86-64 GFNI S-box on AVX2 registers (16 blocks per step).
+    /// x86-64 GFNI S-box on AVX2 registers (32 blocks per step).
     GfniAvx2,
     /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
     GfniAvx512,

@@ -7,7 +7,7 @@ use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, ParBlocks, ParBlocksSizeUser,
     array::ArraySize,
-    consts::{U16, U64},
+    consts::{U16, U32, U64},
     inout::{InOut, InOutBuf},
 };
 
@@ -61,23 +61,23 @@ mod x86_kernels {
 
     pub(super) struct AesniAvx2;
     impl Kernel for AesniAvx2 {
-        type ParBlocks = U16;
+        type ParBlocks = U32;
         unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
             // SAFETY: forwarded from the caller (AES-NI and AVX2 present).
             unsafe { aesni_avx2::crypt(rk, blocks) }
         }
     }
-    const _: () = assert!(aesni_avx2::PAR_BLOCKS == 16);
+    const _: () = assert!(aesni_avx2::PAR_BLOCKS == 32);
 
     pub(super) struct GfniAvx2;
     impl Kernel for GfniAvx2 {
-        type ParBlocks = U16;
+        type ParBlocks = U32;
         unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
             // SAFETY: forwarded from the caller (GFNI and AVX2 present).
             unsafe { gfni_avx2::crypt(rk, blocks) }
         }
     }
-    const _: () = assert!(gfni_avx2::PAR_BLOCKS == 16);
+    const _: () = assert!(gfni_avx2::PAR_BLOCKS == 32);
 
     pub(super) struct GfniAvx512;
     impl Kernel for GfniAvx512 {

@@ -9,8 +9,8 @@
 //! | engine | technique | blocks per step |
 //! |---|---|---|
 //! | `gfni-avx512` | GFNI affine S-box, AVX-512 rotates and ternary logic | 64 |
-//! | `gfni-avx2` | GFNI affine S-box on AVX2 | 16 |
-//! | `aesni-avx2` | S-box through AESENCLAST and `pshufb` affine maps | 16 |
+//! | `gfni-avx2` | GFNI affine S-box on AVX2 | 32 |
+//! | `aesni-avx2` | S-box through AESENCLAST and `pshufb` affine maps | 32 |
 //! | `soft` | bitsliced boolean circuit, no tables | 16 |
 //!
 //! No engine indexes memory with secret data or branches on it; single blocks go through
