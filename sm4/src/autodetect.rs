@@ -1,7 +1,8 @@
 //! Which engine runs: probed once per process, cached, highest priority first.
 //!
 //! Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
-//! `aesni-avx2` > `soft`. `--cfg shangmi_backend="NAME"` makes NAME the only engine
+//! `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `soft` on arm64; `riscv-zksed` >
+//! `soft` on RISC-V. `--cfg shangmi_backend="NAME"` makes NAME the only engine
 //! (falling back to `soft` where the CPU lacks it), for tests and for firmware that wants
 //! the smallest code.
 
@@ -19,6 +20,10 @@ pub enum Backend {
     GfniAvx2,
     /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
     GfniAvx512,
+    /// aarch64 SM4 instructions (FEAT_SM4: `sm4e`, `sm4ekey`), 8 blocks interleaved.
+    Aarch64Sm4,
+    /// RISC-V scalar crypto `sm4ed` / `sm4ks` (Zksed), compiled in with `+zksed`.
+    RiscvZksed,
 }
 
 /// The error of [`crate::Sm4::with_backend`] and of parsing a [`Backend`] name.
@@ -52,16 +57,22 @@ const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
     Some(Backend::GfniAvx2)
 } else if cfg!(shangmi_backend = "gfni-avx512") {
     Some(Backend::GfniAvx512)
+} else if cfg!(shangmi_backend = "aarch64-sm4") {
+    Some(Backend::Aarch64Sm4)
+} else if cfg!(shangmi_backend = "riscv-zksed") {
+    Some(Backend::RiscvZksed)
 } else {
     None
 };
 
 impl Backend {
     /// Every engine, in priority order (best first).
-    pub const ALL: [Backend; 4] = [
+    pub const ALL: [Backend; 6] = [
         Backend::GfniAvx512,
         Backend::GfniAvx2,
         Backend::AesniAvx2,
+        Backend::Aarch64Sm4,
+        Backend::RiscvZksed,
         Backend::Soft,
     ];
 
@@ -72,6 +83,8 @@ impl Backend {
             Backend::AesniAvx2 => "aesni-avx2",
             Backend::GfniAvx2 => "gfni-avx2",
             Backend::GfniAvx512 => "gfni-avx512",
+            Backend::Aarch64Sm4 => "aarch64-sm4",
+            Backend::RiscvZksed => "riscv-zksed",
         }
     }
 
@@ -97,6 +110,32 @@ impl Backend {
         Backend::ALL.into_iter().filter(|b| b.is_available())
     }
 }
+
+/// Compile-time check that [`Backend::ALL`] lists every variant exactly once: adding a
+/// variant breaks this match until it is counted.
+const _: () = {
+    const fn bit(b: Backend) -> u32 {
+        1 << match b {
+            Backend::Soft => 0,
+            Backend::AesniAvx2 => 1,
+            Backend::GfniAvx2 => 2,
+            Backend::GfniAvx512 => 3,
+            Backend::Aarch64Sm4 => 4,
+            Backend::RiscvZksed => 5,
+        }
+    }
+    let mut seen = 0u32;
+    let mut i = 0;
+    while i < Backend::ALL.len() {
+        assert!(
+            seen & bit(Backend::ALL[i]) == 0,
+            "a backend is listed twice"
+        );
+        seen |= bit(Backend::ALL[i]);
+        i += 1;
+    }
+    assert!(seen == 0b11_1111, "Backend::ALL misses a variant");
+};
 
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -147,7 +186,25 @@ fn cpu_has(b: Backend) -> bool {
     bits & (1 << b as u8) != 0
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+fn cpu_has(b: Backend) -> bool {
+    // FEAT_SM4 (the Linux/Android hwcap; cpufeatures caches the probe).
+    cpufeatures::new!(cpu_sm4, "sm4");
+    b == Backend::Aarch64Sm4 && cpu_sm4::get()
+}
+
+#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+fn cpu_has(b: Backend) -> bool {
+    // Compile-time: `no_std` has no portable runtime probe for Zksed.
+    b == Backend::RiscvZksed && cfg!(target_feature = "zksed")
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv32",
+    target_arch = "riscv64"
+)))]
 fn cpu_has(_: Backend) -> bool {
     false
 }

@@ -7,7 +7,7 @@ use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, ParBlocks, ParBlocksSizeUser,
     array::ArraySize,
-    consts::{U16, U32, U64},
+    consts::U16,
     inout::{InOut, InOutBuf},
 };
 
@@ -42,6 +42,14 @@ pub(crate) fn ctr32(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::ctr32(rk, ctr, blocks) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above (FEAT_SM4).
+        Backend::Aarch64Sm4 => unsafe { crate::aarch64::ctr32(rk, ctr, blocks) },
+        #[cfg(all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksed"
+        ))]
+        Backend::RiscvZksed => crate::riscv::ctr32(rk, ctr, blocks),
         _ => soft::ctr32(rk, ctr, blocks),
     }
 }
@@ -58,6 +66,7 @@ impl Kernel for Soft {
 mod x86_kernels {
     use super::*;
     use crate::x86::{aesni_avx2, gfni_avx2, gfni_avx512};
+    use cipher::consts::{U32, U64};
 
     pub(super) struct AesniAvx2;
     impl Kernel for AesniAvx2 {
@@ -88,6 +97,35 @@ mod x86_kernels {
         }
     }
     const _: () = assert!(gfni_avx512::PAR_BLOCKS == 64);
+}
+
+#[cfg(target_arch = "aarch64")]
+struct Aarch64Sm4;
+#[cfg(target_arch = "aarch64")]
+impl Kernel for Aarch64Sm4 {
+    type ParBlocks = cipher::consts::U8;
+    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // SAFETY: forwarded from the caller (FEAT_SM4 present).
+        unsafe { crate::aarch64::crypt(rk, blocks) }
+    }
+}
+#[cfg(target_arch = "aarch64")]
+const _: () = assert!(crate::aarch64::PAR_BLOCKS == 8);
+
+#[cfg(all(
+    any(target_arch = "riscv32", target_arch = "riscv64"),
+    target_feature = "zksed"
+))]
+struct RiscvZksed;
+#[cfg(all(
+    any(target_arch = "riscv32", target_arch = "riscv64"),
+    target_feature = "zksed"
+))]
+impl Kernel for RiscvZksed {
+    type ParBlocks = cipher::consts::U1;
+    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        crate::riscv::crypt(rk, blocks);
+    }
 }
 
 /// The `cipher` backend for engine `K` with one direction's round keys.
@@ -194,6 +232,13 @@ pub(crate) fn dispatch(backend: Backend, rk: &RoundKeys, f: impl Call) {
         Backend::GfniAvx2 => f.call(engine::<x86_kernels::GfniAvx2>(rk)),
         #[cfg(target_arch = "x86_64")]
         Backend::AesniAvx2 => f.call(engine::<x86_kernels::AesniAvx2>(rk)),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64Sm4 => f.call(engine::<Aarch64Sm4>(rk)),
+        #[cfg(all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksed"
+        ))]
+        Backend::RiscvZksed => f.call(engine::<RiscvZksed>(rk)),
         _ => f.call(engine::<Soft>(rk)),
     }
 }
@@ -215,9 +260,20 @@ fn tau(backend: Backend, a: u32) -> u32 {
     }
 }
 
-/// Expands `key` with `backend`'s S-box; `backend` must be available.
+/// Expands `key` for `backend` (with its own S-box or key instructions); `backend` must be
+/// available. The `riscv-zksed` engine's keys are byte-swapped (see `riscv`).
 pub(crate) fn expand_key(backend: Backend, key: &[u8; 16]) -> RoundKeys {
-    key::expand(key, |a| tau(backend, a))
+    match backend {
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: `backend` is available, so FEAT_SM4 is present.
+        Backend::Aarch64Sm4 => unsafe { crate::aarch64::expand_key(key) },
+        #[cfg(all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksed"
+        ))]
+        Backend::RiscvZksed => crate::riscv::expand_key(key),
+        _ => key::expand(key, |a| tau(backend, a)),
+    }
 }
 
 #[cfg(test)]
@@ -254,7 +310,10 @@ mod tests {
             0x32, 0x10,
         ];
         for backend in Backend::available() {
-            let rk = expand_key(backend, &key);
+            let mut rk = expand_key(backend, &key);
+            if backend == Backend::RiscvZksed {
+                rk = rk.map(u32::swap_bytes);
+            }
             assert_eq!(
                 rk[..4],
                 [0xf121_86f9, 0x4166_2b61, 0x5a6a_b19a, 0x7ba9_2077],
@@ -266,6 +325,8 @@ mod tests {
 
     #[test]
     fn every_engine_sbox_matches_the_gbt_32907_table() {
+        // Engines with S-box instructions (aarch64, RISC-V) have no separate S-box: their
+        // `tau` is the soft one, and they are checked through the vectors instead.
         for backend in Backend::available() {
             for x in 0..=255u8 {
                 // Each byte position of the word, with the other bytes varying too.

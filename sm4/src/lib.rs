@@ -11,6 +11,8 @@
 //! | `gfni-avx512` | GFNI affine S-box, AVX-512 rotates and ternary logic | 64 |
 //! | `gfni-avx2` | GFNI affine S-box on AVX2 | 32 |
 //! | `aesni-avx2` | S-box through AESENCLAST and `pshufb` affine maps | 32 |
+//! | `aarch64-sm4` | Armv8.2 `SM4E`/`SM4EKEY` instructions | 8 |
+//! | `riscv-zksed` | RISC-V `sm4ed`/`sm4ks` (built with `+zksed`) | 1 |
 //! | `soft` | bitsliced boolean circuit, no tables | 16 |
 //!
 //! No engine indexes memory with secret data or branches on it; single blocks go through
@@ -39,10 +41,17 @@
 
 pub use cipher;
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod autodetect;
 mod consts;
 mod engine;
 mod key;
+#[cfg(all(
+    any(target_arch = "riscv32", target_arch = "riscv64"),
+    target_feature = "zksed"
+))]
+mod riscv;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86;
