@@ -1,0 +1,49 @@
+//! Links the shangmi crates into a `no_std`, no-`alloc` static library with C entry points,
+//! the way firmware would use them, so CI can check they build for microcontroller
+//! targets (thumbv7em-none-eabihf, riscv32imac-unknown-none-elf) and report their code
+//! size. Each crate is behind a feature of the same name.
+
+#![no_std]
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    loop {}
+}
+
+/// SM4-ECB in place on `n` blocks of `buf` with `key`; `decrypt` selects the direction.
+///
+/// # Safety
+/// `key` must point to 16 readable bytes and `buf` to `16 * n` writable bytes.
+#[cfg(feature = "sm4")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm4_ecb(key: *const u8, buf: *mut u8, n: usize, decrypt: bool) {
+    use shangmi_sm4::{
+        Sm4,
+        cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit},
+    };
+    // SAFETY: the caller's contract above.
+    let (key, data) = unsafe { (&*key.cast::<[u8; 16]>(), core::slice::from_raw_parts_mut(buf, 16 * n)) };
+    let cipher = Sm4::new(&(*key).into());
+    let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
+    if decrypt {
+        cipher.decrypt_blocks(blocks);
+    } else {
+        cipher.encrypt_blocks(blocks);
+    }
+}
+
+/// SM4-CTR (128-bit big-endian counter) in place on `len` bytes.
+///
+/// # Safety
+/// `key` and `counter` must point to 16 bytes (`counter` writable) and `buf` to `len`
+/// writable bytes.
+#[cfg(feature = "sm4")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm4_ctr(key: *const u8, counter: *mut u8, buf: *mut u8, len: usize) {
+    use shangmi_sm4::{CtrFlavor, Sm4, cipher::KeyInit};
+    // SAFETY: the caller's contract above.
+    let (key, counter, data) = unsafe {
+        (&*key.cast::<[u8; 16]>(), &mut *counter.cast::<[u8; 16]>(), core::slice::from_raw_parts_mut(buf, len))
+    };
+    Sm4::new(&(*key).into()).apply_ctr(CtrFlavor::Be128, counter, data);
+}
