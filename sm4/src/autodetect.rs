@@ -1,7 +1,7 @@
 //! Which engine runs: probed once per process, cached, highest priority first.
 //!
 //! Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
-//! `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `soft` on arm64; `riscv-zksed` >
+//! `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on arm64; `riscv-zksed` >
 //! `soft` on RISC-V. `--cfg shangmi_backend="NAME"` makes NAME the only engine
 //! (falling back to `soft` where the CPU lacks it), for tests and for firmware that wants
 //! the smallest code.
@@ -22,6 +22,9 @@ pub enum Backend {
     GfniAvx512,
     /// aarch64 SM4 instructions (FEAT_SM4: `sm4e`, `sm4ekey`), 8 blocks interleaved.
     Aarch64Sm4,
+    /// aarch64 AES instructions with NEON nibble tables (cores without SM4), 16 blocks per
+    /// step.
+    Aarch64NeonAes,
     /// RISC-V scalar crypto `sm4ed` / `sm4ks` (Zksed), compiled in with `+zksed`.
     RiscvZksed,
 }
@@ -59,6 +62,8 @@ const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
     Some(Backend::GfniAvx512)
 } else if cfg!(shangmi_backend = "aarch64-sm4") {
     Some(Backend::Aarch64Sm4)
+} else if cfg!(shangmi_backend = "aarch64-neon-aes") {
+    Some(Backend::Aarch64NeonAes)
 } else if cfg!(shangmi_backend = "riscv-zksed") {
     Some(Backend::RiscvZksed)
 } else {
@@ -67,11 +72,12 @@ const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
 
 impl Backend {
     /// Every engine, in priority order (best first).
-    pub const ALL: [Backend; 6] = [
+    pub const ALL: [Backend; 7] = [
         Backend::GfniAvx512,
         Backend::GfniAvx2,
         Backend::AesniAvx2,
         Backend::Aarch64Sm4,
+        Backend::Aarch64NeonAes,
         Backend::RiscvZksed,
         Backend::Soft,
     ];
@@ -84,6 +90,7 @@ impl Backend {
             Backend::GfniAvx2 => "gfni-avx2",
             Backend::GfniAvx512 => "gfni-avx512",
             Backend::Aarch64Sm4 => "aarch64-sm4",
+            Backend::Aarch64NeonAes => "aarch64-neon-aes",
             Backend::RiscvZksed => "riscv-zksed",
         }
     }
@@ -122,6 +129,7 @@ const _: () = {
             Backend::GfniAvx512 => 3,
             Backend::Aarch64Sm4 => 4,
             Backend::RiscvZksed => 5,
+            Backend::Aarch64NeonAes => 6,
         }
     }
     let mut seen = 0u32;
@@ -134,7 +142,7 @@ const _: () = {
         seen |= bit(Backend::ALL[i]);
         i += 1;
     }
-    assert!(seen == 0b11_1111, "Backend::ALL misses a variant");
+    assert!(seen == 0b111_1111, "Backend::ALL misses a variant");
 };
 
 impl fmt::Display for Backend {
@@ -190,7 +198,12 @@ fn cpu_has(b: Backend) -> bool {
 fn cpu_has(b: Backend) -> bool {
     // FEAT_SM4 (the Linux/Android hwcap; cpufeatures caches the probe).
     cpufeatures::new!(cpu_sm4, "sm4");
-    b == Backend::Aarch64Sm4 && cpu_sm4::get()
+    cpufeatures::new!(cpu_aes, "aes");
+    match b {
+        Backend::Aarch64Sm4 => cpu_sm4::get(),
+        Backend::Aarch64NeonAes => cpu_aes::get(),
+        _ => false,
+    }
 }
 
 #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]

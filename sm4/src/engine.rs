@@ -44,7 +44,10 @@ pub(crate) fn ctr32(
         Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::ctr32(rk, ctr, blocks) },
         #[cfg(target_arch = "aarch64")]
         // SAFETY: as above (FEAT_SM4).
-        Backend::Aarch64Sm4 => unsafe { crate::aarch64::ctr32(rk, ctr, blocks) },
+        Backend::Aarch64Sm4 => unsafe { crate::aarch64::sm4_ce::ctr32(rk, ctr, blocks) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above (AES instructions).
+        Backend::Aarch64NeonAes => unsafe { crate::aarch64::neon_aes::ctr32(rk, ctr, blocks) },
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
             target_feature = "zksed"
@@ -106,11 +109,11 @@ impl Kernel for Aarch64Sm4 {
     type ParBlocks = cipher::consts::U8;
     unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
         // SAFETY: forwarded from the caller (FEAT_SM4 present).
-        unsafe { crate::aarch64::crypt(rk, blocks) }
+        unsafe { crate::aarch64::sm4_ce::crypt(rk, blocks) }
     }
 }
 #[cfg(target_arch = "aarch64")]
-const _: () = assert!(crate::aarch64::PAR_BLOCKS == 8);
+const _: () = assert!(crate::aarch64::sm4_ce::PAR_BLOCKS == 8);
 
 #[cfg(all(
     any(target_arch = "riscv32", target_arch = "riscv64"),
@@ -127,6 +130,19 @@ impl Kernel for RiscvZksed {
         crate::riscv::crypt(rk, blocks);
     }
 }
+
+#[cfg(target_arch = "aarch64")]
+struct Aarch64NeonAes;
+#[cfg(target_arch = "aarch64")]
+impl Kernel for Aarch64NeonAes {
+    type ParBlocks = U16;
+    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // SAFETY: forwarded from the caller (AES instructions present).
+        unsafe { crate::aarch64::neon_aes::crypt(rk, blocks) }
+    }
+}
+#[cfg(target_arch = "aarch64")]
+const _: () = assert!(crate::aarch64::neon_aes::PAR_BLOCKS == 16);
 
 /// The `cipher` backend for engine `K` with one direction's round keys.
 ///
@@ -234,6 +250,8 @@ pub(crate) fn dispatch(backend: Backend, rk: &RoundKeys, f: impl Call) {
         Backend::AesniAvx2 => f.call(engine::<x86_kernels::AesniAvx2>(rk)),
         #[cfg(target_arch = "aarch64")]
         Backend::Aarch64Sm4 => f.call(engine::<Aarch64Sm4>(rk)),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64NeonAes => f.call(engine::<Aarch64NeonAes>(rk)),
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
             target_feature = "zksed"
@@ -256,6 +274,9 @@ fn tau(backend: Backend, a: u32) -> u32 {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
         Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::tau(a) },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above (AES instructions).
+        Backend::Aarch64NeonAes => unsafe { crate::aarch64::neon_aes::tau(a) },
         _ => soft::tau(a),
     }
 }
@@ -266,7 +287,7 @@ pub(crate) fn expand_key(backend: Backend, key: &[u8; 16]) -> RoundKeys {
     match backend {
         #[cfg(target_arch = "aarch64")]
         // SAFETY: `backend` is available, so FEAT_SM4 is present.
-        Backend::Aarch64Sm4 => unsafe { crate::aarch64::expand_key(key) },
+        Backend::Aarch64Sm4 => unsafe { crate::aarch64::sm4_ce::expand_key(key) },
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
             target_feature = "zksed"

@@ -12,6 +12,7 @@
 //! | `gfni-avx2` | GFNI affine S-box on AVX2 | 32 |
 //! | `aesni-avx2` | S-box through AESENCLAST and `pshufb` affine maps | 32 |
 //! | `aarch64-sm4` | Armv8.2 `SM4E`/`SM4EKEY` instructions | 8 |
+//! | `aarch64-neon-aes` | AESE S-box with NEON `tbl` affine maps | 16 |
 //! | `riscv-zksed` | RISC-V `sm4ed`/`sm4ks` (built with `+zksed`) | 1 |
 //! | `soft` | bitsliced boolean circuit, no tables | 16 |
 //!
@@ -52,6 +53,8 @@ mod key;
     target_feature = "zksed"
 ))]
 mod riscv;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+mod simd;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86;

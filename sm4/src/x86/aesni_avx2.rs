@@ -6,7 +6,7 @@ use core::arch::x86_64::{__m128i, __m256i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use super::{crypt_groups, crypt_partial, ctr_groups, ctr_partial, sbox::AesNi};
+use crate::simd::{AesSbox, crypt_groups, crypt_partial, ctr_groups, ctr_partial};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -18,10 +18,10 @@ pub(crate) const PAR_BLOCKS: usize = 32;
 /// The CPU must support AES-NI and AVX2.
 #[target_feature(enable = "avx2,aes")]
 pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-    let rest = crypt_groups::<__m256i, AesNi, 4>(rk, blocks);
-    let rest = crypt_groups::<__m256i, AesNi, 1>(rk, rest);
-    let rest = crypt_groups::<__m128i, AesNi, 1>(rk, rest);
-    crypt_partial::<__m128i, AesNi>(rk, rest);
+    let rest = crypt_groups::<__m256i, AesSbox, 4>(rk, blocks);
+    let rest = crypt_groups::<__m256i, AesSbox, 1>(rk, rest);
+    let rest = crypt_groups::<__m128i, AesSbox, 1>(rk, rest);
+    crypt_partial::<__m128i, AesSbox>(rk, rest);
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)
@@ -31,10 +31,10 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
 /// The CPU must support AES-NI and AVX2.
 #[target_feature(enable = "avx2,aes")]
 pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
-    let rest = ctr_groups::<__m256i, AesNi, 4>(rk, ctr, blocks);
-    let rest = ctr_groups::<__m256i, AesNi, 1>(rk, ctr, rest);
-    let rest = ctr_groups::<__m128i, AesNi, 1>(rk, ctr, rest);
-    ctr_partial::<__m128i, AesNi>(rk, ctr, rest);
+    let rest = ctr_groups::<__m256i, AesSbox, 4>(rk, ctr, blocks);
+    let rest = ctr_groups::<__m256i, AesSbox, 1>(rk, ctr, rest);
+    let rest = ctr_groups::<__m128i, AesSbox, 1>(rk, ctr, rest);
+    ctr_partial::<__m128i, AesSbox>(rk, ctr, rest);
 }
 
 /// The S-box on each byte of a word (key expansion).
@@ -43,5 +43,5 @@ pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Blo
 /// As for [`crypt`].
 #[target_feature(enable = "avx2,aes")]
 pub(crate) unsafe fn tau(a: u32) -> u32 {
-    super::tau::<__m128i, AesNi>(a)
+    crate::simd::tau::<__m128i, AesSbox>(a)
 }

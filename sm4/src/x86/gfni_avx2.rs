@@ -5,7 +5,8 @@ use core::arch::x86_64::{__m128i, __m256i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use super::{crypt_groups, crypt_partial, ctr_groups, ctr_partial, sbox::Gfni};
+use super::sbox::Gfni;
+use crate::simd::{crypt_groups, crypt_partial, ctr_groups, ctr_partial};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -42,5 +43,5 @@ pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Blo
 /// As for [`crypt`].
 #[target_feature(enable = "avx2,gfni")]
 pub(crate) unsafe fn tau(a: u32) -> u32 {
-    super::tau::<__m128i, Gfni>(a)
+    crate::simd::tau::<__m128i, Gfni>(a)
 }

@@ -5,7 +5,9 @@ use core::arch::x86_64::{__m256i, __m512i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use super::{crypt_groups, crypt_partial, ctr_groups, ctr_partial, sbox::Gfni, words::Vl128};
+use super::sbox::Gfni;
+use super::words::Vl128;
+use crate::simd::{crypt_groups, crypt_partial, ctr_groups, ctr_partial};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -44,5 +46,5 @@ pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Blo
 /// As for [`crypt`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
 pub(crate) unsafe fn tau(a: u32) -> u32 {
-    super::tau::<Vl128, Gfni>(a)
+    crate::simd::tau::<Vl128, Gfni>(a)
 }

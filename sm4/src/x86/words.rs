@@ -11,8 +11,8 @@ use core::arch::x86_64::*;
 
 use cipher::Block;
 
-use super::Word;
 use crate::Sm4;
+use crate::simd::Word;
 
 /// Rotation masks for `pshufb`: rotate each 32-bit lane left by 8, 16, 24 bits.
 const ROTL8: u128 = u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
@@ -52,11 +52,6 @@ impl Word for __m128i {
     fn splat(w: u32) -> Self {
         // SAFETY: see the module comment.
         unsafe { _mm_set1_epi32(w as i32) }
-    }
-    #[inline(always)]
-    fn splat64(q: u64) -> Self {
-        // SAFETY: see the module comment.
-        unsafe { _mm_set1_epi64x(q as i64) }
     }
     #[inline(always)]
     fn bcast128(v: u128) -> Self {
@@ -147,11 +142,6 @@ impl Word for __m256i {
         unsafe { _mm256_set1_epi32(w as i32) }
     }
     #[inline(always)]
-    fn splat64(q: u64) -> Self {
-        // SAFETY: see the module comment.
-        unsafe { _mm256_set1_epi64x(q as i64) }
-    }
-    #[inline(always)]
     fn bcast128(v: u128) -> Self {
         let (hi, lo) = halves(v);
         // SAFETY: see the module comment.
@@ -238,11 +228,6 @@ impl Word for __m512i {
     fn splat(w: u32) -> Self {
         // SAFETY: see the module comment.
         unsafe { _mm512_set1_epi32(w as i32) }
-    }
-    #[inline(always)]
-    fn splat64(q: u64) -> Self {
-        // SAFETY: see the module comment.
-        unsafe { _mm512_set1_epi64(q as i64) }
     }
     #[inline(always)]
     fn bcast128(v: u128) -> Self {
@@ -348,10 +333,6 @@ impl Word for Vl128 {
     #[inline(always)]
     fn splat(w: u32) -> Self {
         Vl128(__m128i::splat(w))
-    }
-    #[inline(always)]
-    fn splat64(q: u64) -> Self {
-        Vl128(__m128i::splat64(q))
     }
     #[inline(always)]
     fn bcast128(v: u128) -> Self {

@@ -1,0 +1,292 @@
+//! The SM4 rounds on SIMD registers holding one word of many blocks, generic over the
+//! register type and the S-box technique (used by the x86-64 and aarch64 engines).
+//!
+//! Blocks are loaded, byte-swapped into big-endian words and transposed 4x4 within each
+//! 128-bit lane, so register X_i holds word i of 4, 8 or 16 blocks (the layout of the
+//! Linux kernel's sm4-aesni-avx2). The engines only pick the register type, the S-box and
+//! how many independent register groups to interleave, inside a `target_feature` entry.
+//!
+//! Every function here is `#[inline(always)]` so that it is compiled inside the engine's
+//! `target_feature` entry; a closure handed to a std adaptor (`array::from_fn`,
+//! `for_each`) may stay out of line and lose that, so plain loops are used instead.
+
+use cipher::{Block, inout::InOutBuf};
+
+use crate::{Sm4, key::RoundKeys};
+
+mod aes;
+pub(crate) use aes::{AesLast, AesSbox};
+
+/// One SIMD register seen as 32-bit lanes.
+///
+/// Every method is `#[inline(always)]` and only called from the engines' `target_feature`
+/// entry points, which run only after the CPU probe confirmed the features.
+pub(crate) trait Word: Copy {
+    /// Blocks in one register before the transpose (register bytes / 16).
+    const BLOCKS: usize;
+    /// Loads `BLOCKS` blocks from the start of `src`.
+    fn load(src: &[Block<Sm4>]) -> Self;
+    /// Stores `BLOCKS` blocks at the start of `dst`.
+    fn store(self, dst: &mut [Block<Sm4>]);
+    /// The word `w` in every lane.
+    fn splat(w: u32) -> Self;
+    /// The 16 bytes of `v` (little-endian) in every 128-bit lane.
+    fn bcast128(v: u128) -> Self;
+    /// Bitwise XOR.
+    fn xor(self, o: Self) -> Self;
+    /// Three-way XOR.
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+    /// Bitwise AND.
+    fn and(self, o: Self) -> Self;
+    /// Byte shuffle within each 128-bit lane (`pshufb`).
+    fn shuffle(self, idx: Self) -> Self;
+    /// Right shift of each 16-bit lane by 4 (for nibble extraction).
+    fn shr4(self) -> Self;
+    /// The SM4 linear transform L on every lane.
+    fn l(self) -> Self;
+    /// `self ^ L(b)`.
+    #[inline(always)]
+    fn xor_l(self, b: Self) -> Self {
+        self.xor(b.l())
+    }
+    /// Lane-wise 32-bit addition (wrapping).
+    fn add32(self, o: Self) -> Self;
+    /// In the transposed layout, the index within the group of the block each lane
+    /// belongs to (lane k of the 128-bit lanes, element m: block m * BLOCKS + k).
+    fn block_index() -> Self;
+    /// Interleaves the low / high 32-bit and 64-bit halves within each 128-bit lane.
+    fn unpack_lo32(self, o: Self) -> Self;
+    /// See [`Word::unpack_lo32`].
+    fn unpack_hi32(self, o: Self) -> Self;
+    /// See [`Word::unpack_lo32`].
+    fn unpack_lo64(self, o: Self) -> Self;
+    /// See [`Word::unpack_lo32`].
+    fn unpack_hi64(self, o: Self) -> Self;
+}
+
+/// An S-box technique for registers of type `W`.
+pub(crate) trait Sbox<W: Word> {
+    /// The SM4 S-box on every byte.
+    fn sbox(x: W) -> W;
+}
+
+/// Byte-swaps every 32-bit lane (GB/T 32907 words are big-endian).
+pub(crate) const BSWAP32: u128 =
+    u128::from_le_bytes([3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12]);
+
+/// Transposes the 4x4 matrix of 32-bit words in each 128-bit lane of `r`.
+#[inline(always)]
+fn transpose<W: Word>(r: [W; 4]) -> [W; 4] {
+    let t0 = r[0].unpack_lo32(r[1]);
+    let t1 = r[0].unpack_hi32(r[1]);
+    let t2 = r[2].unpack_lo32(r[3]);
+    let t3 = r[2].unpack_hi32(r[3]);
+    [
+        t0.unpack_lo64(t2),
+        t0.unpack_hi64(t2),
+        t1.unpack_lo64(t3),
+        t1.unpack_hi64(t3),
+    ]
+}
+
+/// Round `R` (mod 4) of one group: `x[R] ^= L(S(x[R+1] ^ x[R+2] ^ x[R+3] ^ key))`.
+#[inline(always)]
+fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
+    // The newest word (R + 3) joins last: it is the one on the critical path.
+    let t = x[(R + 1) % 4].xor3(x[(R + 2) % 4], key).xor(x[(R + 3) % 4]);
+    x[R] = x[R].xor_l(S::sbox(t));
+}
+
+/// 32 rounds on `N` independent groups of four registers, interleaved so the
+/// out-of-order core overlaps their latency chains. Four rounds per iteration keep every
+/// register index constant, so the state stays in registers.
+#[inline(always)]
+fn rounds<W: Word, S: Sbox<W>, const N: usize>(rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+    for k in rk.chunks_exact(4) {
+        // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
+        // outside the `target_feature` context, and lose its intrinsics' inlining.
+        let key = W::splat(k[0]);
+        for g in x.iter_mut() {
+            round::<W, S, 0>(g, key);
+        }
+        let key = W::splat(k[1]);
+        for g in x.iter_mut() {
+            round::<W, S, 1>(g, key);
+        }
+        let key = W::splat(k[2]);
+        for g in x.iter_mut() {
+            round::<W, S, 2>(g, key);
+        }
+        let key = W::splat(k[3]);
+        for g in x.iter_mut() {
+            round::<W, S, 3>(g, key);
+        }
+    }
+}
+
+/// Encrypts exactly `4 * W::BLOCKS * N` blocks.
+#[inline(always)]
+fn crypt_full<W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
+) {
+    let bswap = W::bcast128(BSWAP32);
+    let per_group = 4 * W::BLOCKS;
+    let mut x = [[bswap; 4]; N];
+    let input = blocks.get_in();
+    for (g, group) in x.iter_mut().enumerate() {
+        // No `array::from_fn`: its closure may stay out of line, outside the
+        // `target_feature` context, and lose the intrinsics' inlining.
+        let load = |m: usize| W::load(&input[g * per_group + m * W::BLOCKS..]).shuffle(bswap);
+        *group = transpose([load(0), load(1), load(2), load(3)]);
+    }
+    rounds::<W, S, N>(rk, &mut x);
+    let output = blocks.get_out();
+    for (g, group) in x.iter().enumerate() {
+        let regs = transpose([group[3], group[2], group[1], group[0]]);
+        for (m, r) in regs.iter().enumerate() {
+            r.shuffle(bswap)
+                .store(&mut output[g * per_group + m * W::BLOCKS..]);
+        }
+    }
+}
+
+/// Encrypts as many whole groups of `4 * W::BLOCKS * N` blocks as `blocks` holds and
+/// returns the rest.
+#[inline(always)]
+pub(crate) fn crypt_groups<'i, 'o, W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    mut blocks: InOutBuf<'i, 'o, Block<Sm4>>,
+) -> InOutBuf<'i, 'o, Block<Sm4>> {
+    let per_call = 4 * W::BLOCKS * N;
+    while blocks.len() >= per_call {
+        let (head, tail) = blocks.split_at(per_call);
+        crypt_full::<W, S, N>(rk, head);
+        blocks = tail;
+    }
+    blocks
+}
+
+/// Encrypts fewer than four blocks through one group of 128-bit registers, the missing
+/// blocks being zero (their results are discarded).
+#[inline(always)]
+pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
+    rk: &RoundKeys,
+    mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
+) {
+    debug_assert!(W::BLOCKS == 1 && blocks.len() < 4);
+    let n = blocks.len();
+    if n == 0 {
+        return;
+    }
+    let bswap = W::bcast128(BSWAP32);
+    let zero = W::splat(0);
+    let input = blocks.get_in();
+    let load = |m: usize| {
+        if m < n {
+            W::load(&input[m..]).shuffle(bswap)
+        } else {
+            zero
+        }
+    };
+    let mut x = [transpose([load(0), load(1), load(2), load(3)])];
+    rounds::<W, S, 1>(rk, &mut x);
+    let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
+    let output = blocks.get_out();
+    for (m, r) in regs.iter().take(n).enumerate() {
+        r.shuffle(bswap).store(&mut output[m..]);
+    }
+}
+
+/// Counter mode on exactly `4 * W::BLOCKS * N` blocks: XORs them with E(ctr + i) where
+/// only the last counter word counts (mod 2^32), built in registers in the transposed
+/// layout (no counter blocks or keystream in memory).
+#[inline(always)]
+fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    ctr: &[u32; 4],
+    blocks: &mut [Block<Sm4>],
+) {
+    let bswap = W::bcast128(BSWAP32);
+    let per_group = 4 * W::BLOCKS;
+    let index = W::block_index();
+    let mut x = [[bswap; 4]; N];
+    for (g, group) in x.iter_mut().enumerate() {
+        let first = ctr[3].wrapping_add((g * per_group) as u32);
+        *group = [
+            W::splat(ctr[0]),
+            W::splat(ctr[1]),
+            W::splat(ctr[2]),
+            W::splat(first).add32(index),
+        ];
+    }
+    rounds::<W, S, N>(rk, &mut x);
+    for (g, group) in x.iter().enumerate() {
+        let regs = transpose([group[3], group[2], group[1], group[0]]);
+        for (m, r) in regs.iter().enumerate() {
+            let at = g * per_group + m * W::BLOCKS;
+            r.shuffle(bswap)
+                .xor(W::load(&blocks[at..]))
+                .store(&mut blocks[at..]);
+        }
+    }
+}
+
+/// Counter mode on as many whole groups as `blocks` holds; advances `ctr` and returns the
+/// rest.
+#[inline(always)]
+pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    mut blocks: &'d mut [Block<Sm4>],
+) -> &'d mut [Block<Sm4>] {
+    let per_call = 4 * W::BLOCKS * N;
+    while blocks.len() >= per_call {
+        let (head, tail) = blocks.split_at_mut(per_call);
+        ctr_full::<W, S, N>(rk, ctr, head);
+        ctr[3] = ctr[3].wrapping_add(per_call as u32);
+        blocks = tail;
+    }
+    blocks
+}
+
+/// Counter mode on fewer than four blocks (one group of 128-bit registers).
+#[inline(always)]
+pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    blocks: &mut [Block<Sm4>],
+) {
+    debug_assert!(W::BLOCKS == 1 && blocks.len() < 4);
+    let n = blocks.len();
+    if n == 0 {
+        return;
+    }
+    let bswap = W::bcast128(BSWAP32);
+    let mut x = [[
+        W::splat(ctr[0]),
+        W::splat(ctr[1]),
+        W::splat(ctr[2]),
+        W::splat(ctr[3]).add32(W::block_index()),
+    ]];
+    rounds::<W, S, 1>(rk, &mut x);
+    let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
+    for (m, r) in regs.iter().take(n).enumerate() {
+        r.shuffle(bswap)
+            .xor(W::load(&blocks[m..]))
+            .store(&mut blocks[m..]);
+    }
+    ctr[3] = ctr[3].wrapping_add(n as u32);
+}
+
+/// The S-box on the four bytes of one word, through 128-bit registers.
+#[inline(always)]
+pub(crate) fn tau<W: Word, S: Sbox<W>>(a: u32) -> u32 {
+    let mut b = [Block::<Sm4>::from([0u8; 16])];
+    b[0][..4].copy_from_slice(&a.to_le_bytes());
+    S::sbox(W::load(&b)).store(&mut b);
+    u32::from_le_bytes([b[0][0], b[0][1], b[0][2], b[0][3]])
+}
