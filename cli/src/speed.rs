@@ -1,0 +1,116 @@
+//! The `speed` subcommand: options, timing loop and table.
+
+use std::time::{Duration, Instant};
+
+use shangmi_sm4::Backend;
+
+use crate::rows::{self, Row};
+
+/// Buffer sizes of the table's columns, in bytes (as the tcrypt tables).
+pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
+
+/// Parsed command-line options.
+pub struct Options {
+    /// The SM4 engine to use.
+    pub backend: Backend,
+    /// Time spent on each cell.
+    pub per_cell: Duration,
+    /// Row-name filters (empty: all rows).
+    pub filters: Vec<String>,
+}
+
+impl Options {
+    /// Parses the arguments after `speed`.
+    pub fn parse(args: &[String]) -> Result<Options, String> {
+        let mut options = Options { backend: Backend::best(), per_cell: Duration::from_millis(200), filters: vec![] };
+        let mut it = args.iter();
+        while let Some(arg) = it.next() {
+            match arg.as_str() {
+                "--backend" => {
+                    let name = it.next().ok_or("--backend needs an engine name")?;
+                    options.backend = parse_backend(name)?;
+                }
+                "--seconds" => {
+                    let s = it.next().ok_or("--seconds needs a number")?;
+                    let secs: f64 = s.parse().map_err(|_| format!("--seconds: `{s}` is not a number"))?;
+                    if !(secs > 0.0 && secs <= 60.0) {
+                        return Err(format!("--seconds: {secs} is outside (0, 60]"));
+                    }
+                    options.per_cell = Duration::from_secs_f64(secs);
+                }
+                flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
+                filter => options.filters.push(filter.to_owned()),
+            }
+        }
+        Ok(options)
+    }
+}
+
+fn available_list() -> String {
+    Backend::available().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn parse_backend(name: &str) -> Result<Backend, String> {
+    let backend: Backend = name
+        .parse()
+        .map_err(|_| format!("no SM4 engine is called `{name}`; available here: {}", available_list()))?;
+    if !backend.is_available() {
+        return Err(format!("SM4 engine `{name}` is not available on this CPU; available here: {}", available_list()));
+    }
+    Ok(backend)
+}
+
+/// Bytes per second of `row` on buffers of `size` bytes, timed for about `budget`.
+fn measure(row: &mut Row, size: usize, budget: Duration) -> f64 {
+    let mut buf: Vec<u8> = (0..size).map(|i| i as u8).collect();
+    // Warm up (caches, branch predictors, clock) for a tenth of the budget.
+    let warm = Instant::now();
+    while warm.elapsed() < budget / 10 {
+        (row.run)(&mut buf);
+    }
+    let mut iterations = 0u64;
+    let start = Instant::now();
+    // Check the clock every few iterations only, so small buffers are not dominated by it.
+    let batch = (65536 / size.max(1)).max(1) as u64;
+    while start.elapsed() < budget {
+        for _ in 0..batch {
+            (row.run)(&mut buf);
+        }
+        iterations += batch;
+    }
+    std::hint::black_box(&buf);
+    (iterations * size as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Runs the table.
+pub fn run(options: &Options) -> Result<(), String> {
+    let mut rows = rows::all(options.backend);
+    if !options.filters.is_empty() {
+        rows.retain(|r| options.filters.iter().any(|f| r.name.contains(f.as_str())));
+        if rows.is_empty() {
+            return Err(format!("no row matches {:?}", options.filters));
+        }
+    }
+    println!("shangmi speed: SM4 engine {} (available here: {})", options.backend, available_list());
+    print!("{:<16}", "MB/s");
+    for size in SIZES {
+        print!("{:>10}", format!("{size} B"));
+    }
+    println!();
+    for row in rows.iter_mut() {
+        print!("{:<16}", row.name);
+        for size in SIZES {
+            let cell = if size % row.granule == 0 {
+                format!("{:.0}", measure(row, size, options.per_cell) / 1e6)
+            } else {
+                "-".to_owned()
+            };
+            print!("{cell:>10}");
+            use std::io::Write;
+            // Show progress cell by cell; a failed flush only delays the output.
+            let _ = std::io::stdout().flush();
+        }
+        println!();
+    }
+    Ok(())
+}
