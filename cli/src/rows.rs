@@ -7,6 +7,9 @@ use shangmi_sm4::{
     cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt},
 };
 
+/// A row's work: processes the buffer in place.
+pub type Work = Box<dyn FnMut(&mut [u8])>;
+
 /// One row of the table.
 pub struct Row {
     /// Shown in the first column and matched by filters.
@@ -14,7 +17,7 @@ pub struct Row {
     /// Buffer sizes must be a multiple of this (the block size for block modes).
     pub granule: usize,
     /// Processes the buffer in place.
-    pub run: Box<dyn FnMut(&mut [u8])>,
+    pub run: Work,
 }
 
 fn blocks(buf: &mut [u8]) -> &mut [Block<Sm4>] {
@@ -29,17 +32,29 @@ pub fn all(backend: Backend) -> Vec<Row> {
     let iv = [0x24u8; 16];
     let (a, b, c, d, e) = (sm4.clone(), sm4.clone(), sm4.clone(), sm4.clone(), sm4);
     vec![
-        Row { name: "sm4-ecb-enc", granule: 16, run: Box::new(move |buf| a.encrypt_blocks(blocks(buf))) },
-        Row { name: "sm4-ecb-dec", granule: 16, run: Box::new(move |buf| b.decrypt_blocks(blocks(buf))) },
+        Row {
+            name: "sm4-ecb-enc",
+            granule: 16,
+            run: Box::new(move |buf| a.encrypt_blocks(blocks(buf))),
+        },
+        Row {
+            name: "sm4-ecb-dec",
+            granule: 16,
+            run: Box::new(move |buf| b.decrypt_blocks(blocks(buf))),
+        },
         Row {
             name: "sm4-cbc-enc",
             granule: 16,
-            run: Box::new(move |buf| cbc::Encryptor::inner_iv_init(c.clone(), &iv.into()).encrypt_blocks(blocks(buf))),
+            run: Box::new(move |buf| {
+                cbc::Encryptor::inner_iv_init(c.clone(), &iv.into()).encrypt_blocks(blocks(buf))
+            }),
         },
         Row {
             name: "sm4-cbc-dec",
             granule: 16,
-            run: Box::new(move |buf| cbc::Decryptor::inner_iv_init(d.clone(), &iv.into()).decrypt_blocks(blocks(buf))),
+            run: Box::new(move |buf| {
+                cbc::Decryptor::inner_iv_init(d.clone(), &iv.into()).decrypt_blocks(blocks(buf))
+            }),
         },
         Row {
             name: "sm4-ctr",

@@ -22,7 +22,11 @@ pub struct Options {
 impl Options {
     /// Parses the arguments after `speed`.
     pub fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options { backend: Backend::best(), per_cell: Duration::from_millis(200), filters: vec![] };
+        let mut options = Options {
+            backend: Backend::best(),
+            per_cell: Duration::from_millis(200),
+            filters: vec![],
+        };
         let mut it = args.iter();
         while let Some(arg) = it.next() {
             match arg.as_str() {
@@ -32,7 +36,9 @@ impl Options {
                 }
                 "--seconds" => {
                     let s = it.next().ok_or("--seconds needs a number")?;
-                    let secs: f64 = s.parse().map_err(|_| format!("--seconds: `{s}` is not a number"))?;
+                    let secs: f64 = s
+                        .parse()
+                        .map_err(|_| format!("--seconds: `{s}` is not a number"))?;
                     if !(secs > 0.0 && secs <= 60.0) {
                         return Err(format!("--seconds: {secs} is outside (0, 60]"));
                     }
@@ -47,15 +53,24 @@ impl Options {
 }
 
 fn available_list() -> String {
-    Backend::available().map(|b| b.name()).collect::<Vec<_>>().join(", ")
+    Backend::available()
+        .map(|b| b.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn parse_backend(name: &str) -> Result<Backend, String> {
-    let backend: Backend = name
-        .parse()
-        .map_err(|_| format!("no SM4 engine is called `{name}`; available here: {}", available_list()))?;
+    let backend: Backend = name.parse().map_err(|_| {
+        format!(
+            "no SM4 engine is called `{name}`; available here: {}",
+            available_list()
+        )
+    })?;
     if !backend.is_available() {
-        return Err(format!("SM4 engine `{name}` is not available on this CPU; available here: {}", available_list()));
+        return Err(format!(
+            "SM4 engine `{name}` is not available on this CPU; available here: {}",
+            available_list()
+        ));
     }
     Ok(backend)
 }
@@ -91,7 +106,11 @@ pub fn run(options: &Options) -> Result<(), String> {
             return Err(format!("no row matches {:?}", options.filters));
         }
     }
-    println!("shangmi speed: SM4 engine {} (available here: {})", options.backend, available_list());
+    println!(
+        "shangmi speed: SM4 engine {} (available here: {})",
+        options.backend,
+        available_list()
+    );
     print!("{:<16}", "MB/s");
     for size in SIZES {
         print!("{:>10}", format!("{size} B"));
