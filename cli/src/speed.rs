@@ -1,5 +1,6 @@
 //! The `speed` subcommand: options, timing loop and table.
 
+use std::io::Write;
 use std::time::{Duration, Instant};
 
 use shangmi_sm4::Backend;
@@ -75,6 +76,21 @@ fn parse_backend(name: &str) -> Result<Backend, String> {
     Ok(backend)
 }
 
+/// The CPU's model name as Linux reports it, for the table's header and bug reports.
+fn cpu_model() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, name)| name.trim().to_owned())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("{model} ({threads} threads)")
+}
+
 /// Bytes per second of `row` on buffers of `size` bytes, timed for about `budget`.
 fn measure(row: &mut Row, size: usize, budget: Duration) -> f64 {
     let mut buf: Vec<u8> = (0..size).map(|i| i as u8).collect();
@@ -106,12 +122,17 @@ pub fn run(options: &Options) -> Result<(), String> {
             return Err(format!("no row matches {:?}", options.filters));
         }
     }
+    println!("shangmi speed on {}", cpu_model());
     println!(
-        "shangmi speed: SM4 engine {} (available here: {})",
+        "SM4 engine: {} (available here: {}; pick one with --backend)",
         options.backend,
         available_list()
     );
-    print!("{:<16}", "MB/s");
+    println!(
+        "MB/s (10^6 bytes per second), {} s per cell",
+        options.per_cell.as_secs_f64()
+    );
+    print!("{:<16}", "");
     for size in SIZES {
         print!("{:>10}", format!("{size} B"));
     }
@@ -125,7 +146,6 @@ pub fn run(options: &Options) -> Result<(), String> {
                 "-".to_owned()
             };
             print!("{cell:>10}");
-            use std::io::Write;
             // Show progress cell by cell; a failed flush only delays the output.
             let _ = std::io::stdout().flush();
         }
