@@ -1,67 +1,118 @@
-//! SM4 throughput: every engine available here beside RustCrypto `sm4` (through the same
-//! `cbc` / `ctr` crates) and OpenSSL, in one criterion group per mode and size, so the
-//! ratios come from one run. `cargo bench -p shangmi-benches -- sm4/ctr`
+//! SM4 throughput: every engine available here beside RustCrypto `sm4` and OpenSSL, one
+//! criterion group per mode and size (`sm4/{ecb,cbc-enc,cbc-dec,ctr}/{16,1024,8192}`), so
+//! the ratios come from one run. CBC and CTR compose each block cipher with RustCrypto's
+//! `cbc` and `ctr` crates; our CTR is measured both fused (`Sm4::apply_ctr`, what
+//! `shangmi-sm4-modes` uses) and through the `ctr` crate with the best engine.
+//!
+//! `cargo bench -p shangmi-benches -- sm4/ctr`
 
 use std::time::Duration;
 
-use cbc::cipher::{BlockModeDecrypt, BlockModeEncrypt, InnerIvInit, KeyIvInit, StreamCipher};
+use cbc::cipher::{
+    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit,
+    KeyInit, StreamCipher, consts::U16,
+};
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
 use openssl::symm::{Cipher, Crypter, Mode};
-use shangmi_sm4::{
-    Backend, CtrFlavor, Sm4,
-    cipher::{Block, BlockCipherEncrypt, KeyInit},
-};
+use shangmi_sm4::{Backend, CtrFlavor, Sm4, cipher::Block};
+
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
 const KEY: [u8; 16] = [0x42; 16];
 const IV: [u8; 16] = [0x24; 16];
 const SIZES: [usize; 3] = [16, 1024, 8192];
 
-fn blocks<B: Default + Clone>(n: usize) -> Vec<B> {
-    vec![B::default(); n / 16]
-}
-
+/// Our cipher on every engine this CPU has, named `shangmi-<engine>`.
 fn ours() -> Vec<(String, Sm4)> {
     Backend::available()
         .map(|b| {
-            (
-                format!("shangmi-{b}"),
-                Sm4::with_backend(&KEY.into(), b).expect("available"),
-            )
+            let sm4 = Sm4::with_backend(&KEY.into(), b).expect("listed as available");
+            (format!("shangmi-{b}"), sm4)
         })
         .collect()
 }
 
-fn openssl(group: &mut BenchmarkGroup<'_, WallTime>, cipher: Cipher, mode: Mode, size: usize) {
+fn rustcrypto() -> rustcrypto_sm4::Sm4 {
+    rustcrypto_sm4::Sm4::new(&KEY.into())
+}
+
+fn blocks(size: usize) -> Vec<Block<Sm4>> {
+    vec![Block::<Sm4>::default(); size / 16]
+}
+
+fn group<'a>(c: &'a mut Criterion, mode: &str, size: usize) -> Group<'a> {
+    let mut g = c.benchmark_group(format!("sm4/{mode}/{size}"));
+    g.throughput(Throughput::Bytes(size as u64))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(1));
+    g
+}
+
+fn ecb_with<C: BlockCipherEncrypt<BlockSize = U16>>(g: &mut Group, name: &str, c: &C, size: usize) {
+    let mut buf = blocks(size);
+    g.bench_function(name, |b| b.iter(|| c.encrypt_blocks(&mut buf)));
+}
+
+fn cbc_enc_with<C: BlockCipherEncrypt<BlockSize = U16>>(
+    g: &mut Group,
+    name: &str,
+    c: &C,
+    size: usize,
+) {
+    let mut buf = blocks(size);
+    g.bench_function(name, |b| {
+        b.iter(|| cbc::Encryptor::inner_iv_init(c, &IV.into()).encrypt_blocks(&mut buf))
+    });
+}
+
+fn cbc_dec_with<C: BlockCipherDecrypt<BlockSize = U16>>(
+    g: &mut Group,
+    name: &str,
+    c: &C,
+    size: usize,
+) {
+    let mut buf = blocks(size);
+    g.bench_function(name, |b| {
+        b.iter(|| cbc::Decryptor::inner_iv_init(c, &IV.into()).decrypt_blocks(&mut buf))
+    });
+}
+
+fn ctr_crate_with<C: BlockCipherEncrypt<BlockSize = U16>>(
+    g: &mut Group,
+    name: &str,
+    c: &C,
+    size: usize,
+) {
+    let mut buf = vec![0u8; size];
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let core = ctr::CtrCore::<_, ctr::flavors::Ctr128BE>::inner_iv_init(c, &IV.into());
+            ctr::Ctr128BE::from_core(core).apply_keystream(&mut buf)
+        })
+    });
+}
+
+/// OpenSSL's EVP cipher, one `Crypter` for all iterations (the stream continues).
+fn openssl(g: &mut Group, cipher: Cipher, mode: Mode, size: usize) {
     let mut c = Crypter::new(cipher, mode, &KEY, cipher.iv_len().map(|_| &IV[..]))
         .expect("OpenSSL has SM4");
     c.pad(false);
     let input = vec![0u8; size];
     let mut out = vec![0u8; size + 16];
-    group.bench_function("openssl", |b| {
-        b.iter(|| c.update(&input, &mut out).expect("update"))
+    g.bench_function("openssl", |b| {
+        b.iter(|| c.update(&input, &mut out).expect("whole blocks"))
     });
-}
-
-fn group<'a>(c: &'a mut Criterion, name: &str, size: usize) -> BenchmarkGroup<'a, WallTime> {
-    let mut g = c.benchmark_group(format!("sm4/{name}/{size}"));
-    g.throughput(Throughput::Bytes(size as u64));
-    g.warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
-    g
 }
 
 fn ecb(c: &mut Criterion) {
     for size in SIZES {
         let mut g = group(c, "ecb", size);
         for (name, sm4) in ours() {
-            let mut buf = blocks::<Block<Sm4>>(size);
-            g.bench_function(name, |b| b.iter(|| sm4.encrypt_blocks(&mut buf)));
+            ecb_with(&mut g, &name, &sm4, size);
         }
-        let rc = rustcrypto_sm4::Sm4::new(&KEY.into());
-        let mut buf = blocks::<Block<rustcrypto_sm4::Sm4>>(size);
-        g.bench_function("rustcrypto", |b| b.iter(|| rc.encrypt_blocks(&mut buf)));
+        ecb_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
         openssl(&mut g, Cipher::sm4_ecb(), Mode::Encrypt, size);
         g.finish();
     }
@@ -71,20 +122,9 @@ fn cbc_enc(c: &mut Criterion) {
     for size in SIZES {
         let mut g = group(c, "cbc-enc", size);
         for (name, sm4) in ours() {
-            let mut buf = blocks::<Block<Sm4>>(size);
-            g.bench_function(name, |b| {
-                b.iter(|| {
-                    cbc::Encryptor::inner_iv_init(sm4.clone(), &IV.into()).encrypt_blocks(&mut buf)
-                })
-            });
+            cbc_enc_with(&mut g, &name, &sm4, size);
         }
-        let mut buf = blocks::<Block<rustcrypto_sm4::Sm4>>(size);
-        g.bench_function("rustcrypto", |b| {
-            b.iter(|| {
-                cbc::Encryptor::<rustcrypto_sm4::Sm4>::new(&KEY.into(), &IV.into())
-                    .encrypt_blocks(&mut buf)
-            })
-        });
+        cbc_enc_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
         openssl(&mut g, Cipher::sm4_cbc(), Mode::Encrypt, size);
         g.finish();
     }
@@ -94,20 +134,9 @@ fn cbc_dec(c: &mut Criterion) {
     for size in SIZES {
         let mut g = group(c, "cbc-dec", size);
         for (name, sm4) in ours() {
-            let mut buf = blocks::<Block<Sm4>>(size);
-            g.bench_function(name, |b| {
-                b.iter(|| {
-                    cbc::Decryptor::inner_iv_init(sm4.clone(), &IV.into()).decrypt_blocks(&mut buf)
-                })
-            });
+            cbc_dec_with(&mut g, &name, &sm4, size);
         }
-        let mut buf = blocks::<Block<rustcrypto_sm4::Sm4>>(size);
-        g.bench_function("rustcrypto", |b| {
-            b.iter(|| {
-                cbc::Decryptor::<rustcrypto_sm4::Sm4>::new(&KEY.into(), &IV.into())
-                    .decrypt_blocks(&mut buf)
-            })
-        });
+        cbc_dec_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
         openssl(&mut g, Cipher::sm4_cbc(), Mode::Decrypt, size);
         g.finish();
     }
@@ -119,19 +148,17 @@ fn ctr(c: &mut Criterion) {
         for (name, sm4) in ours() {
             let mut buf = vec![0u8; size];
             g.bench_function(name, |b| {
-                b.iter(|| {
-                    let mut counter = IV;
-                    sm4.apply_ctr(CtrFlavor::Be128, &mut counter, &mut buf);
-                })
+                b.iter(|| sm4.apply_ctr(CtrFlavor::Be128, &mut IV.clone(), &mut buf))
             });
         }
-        let mut buf = vec![0u8; size];
-        g.bench_function("rustcrypto", |b| {
-            b.iter(|| {
-                ctr::Ctr128BE::<rustcrypto_sm4::Sm4>::new(&KEY.into(), &IV.into())
-                    .apply_keystream(&mut buf)
-            })
-        });
+        let best = Sm4::new(&KEY.into());
+        ctr_crate_with(
+            &mut g,
+            &format!("shangmi-{}-ctr-crate", best.backend()),
+            &best,
+            size,
+        );
+        ctr_crate_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
         openssl(&mut g, Cipher::sm4_ctr(), Mode::Encrypt, size);
         g.finish();
     }
