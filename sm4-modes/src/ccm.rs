@@ -1,0 +1,286 @@
+//! SM4-CCM (NIST SP 800-38C / RFC 3610 with SM4, RFC 8998).
+//!
+//! The CBC-MAC is serial (one block at a time through the engine's single-block path); the
+//! counter-mode part runs through `Sm4::apply_ctr` in 2 KiB chunks, each chunk MACed and
+//! encrypted while it is in L1. Decryption decrypts and MACs chunk by chunk; if the tag
+//! does not match, the keystream is applied again so the buffer holds the ciphertext it
+//! started with, and [`aead::Error`] is returned.
+
+use core::marker::PhantomData;
+
+use aead::{
+    AeadCore, AeadInOut, Error, Nonce, Tag, TagPosition,
+    array::{Array, ArraySize},
+    consts::{U4, U6, U7, U8, U9, U10, U11, U12, U13, U14, U16},
+    inout::InOutBuf,
+};
+use cipher::{Block, BlockCipherEncrypt, Key, KeyInit, KeySizeUser};
+use shangmi_sm4::{Backend, BackendError, CtrFlavor, Sm4};
+
+const CHUNK: usize = 2048;
+
+/// Tag lengths CCM allows: 4, 6, 8, 10, 12, 14 or 16 bytes (SP 800-38C §A.1).
+pub trait CcmTagSize: ArraySize + sealed::Sealed {}
+/// Nonce lengths CCM allows: 7 to 13 bytes (SP 800-38C §A.1).
+pub trait CcmNonceSize: ArraySize + sealed::Sealed {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! sizes {
+    ($tr:ident: $($n:ident),*) => {
+        $(impl sealed::Sealed for $n {} impl $tr for $n {})*
+    };
+}
+sizes!(CcmTagSize: U4, U6, U8, U10, U12, U14, U16);
+// U8, U10, U12 are both tag and nonce sizes: `Sealed` is implemented once above.
+impl CcmNonceSize for U8 {}
+impl CcmNonceSize for U10 {}
+impl CcmNonceSize for U12 {}
+sizes!(CcmNonceSize: U7, U9, U11, U13);
+
+/// SM4-CCM with a 12-byte nonce and a 16-byte tag, as RFC 8998 (TLS 1.3
+/// `TLS_SM4_CCM_SM3`) uses it.
+///
+/// ```
+/// use shangmi_sm4_modes::Sm4Ccm;
+/// use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
+///
+/// let ccm = Sm4Ccm::new(&[7u8; 16].into());
+/// let nonce = [1u8; 12].into();
+/// let mut buf = *b"attack at dawn";
+/// let tag = ccm.encrypt_inout_detached(&nonce, b"header", (&mut buf[..]).into()).unwrap();
+/// ccm.decrypt_inout_detached(&nonce, b"header", (&mut buf[..]).into(), &tag).unwrap();
+/// assert_eq!(&buf, b"attack at dawn");
+/// ```
+pub type Sm4Ccm = Sm4CcmCustom<U16, U12>;
+
+/// SM4-CCM with tag length `T` (4..=16, even) and nonce length `N` (7..=13); the message
+/// may be up to 2^(8·(15 − N)) − 1 bytes long.
+///
+/// ```
+/// use shangmi_sm4_modes::Sm4CcmCustom;
+/// use shangmi_sm4_modes::aead::{AeadInOut, KeyInit, consts::{U8, U13}};
+///
+/// // IEEE 802.15.4 / Bluetooth style: 13-byte nonce, 8-byte tag.
+/// let ccm = Sm4CcmCustom::<U8, U13>::new(&[7u8; 16].into());
+/// let mut buf = [0u8; 20];
+/// let tag = ccm.encrypt_inout_detached(&[3u8; 13].into(), b"", (&mut buf[..]).into()).unwrap();
+/// assert_eq!(tag.len(), 8);
+/// ```
+#[derive(Clone)]
+pub struct Sm4CcmCustom<T, N> {
+    cipher: Sm4,
+    sizes: PhantomData<(T, N)>,
+}
+
+impl<T, N> Sm4CcmCustom<T, N> {
+    /// CCM over a prepared cipher, e.g. one from [`Sm4::with_backend`].
+    pub fn from_cipher(cipher: Sm4) -> Self {
+        Sm4CcmCustom {
+            cipher,
+            sizes: PhantomData,
+        }
+    }
+
+    /// CCM for `key` on the SM4 engine `backend` (for tests, benchmarks and bug reports).
+    ///
+    /// # Errors
+    /// [`BackendError`] if this CPU cannot run `backend`.
+    pub fn with_backend(key: &Key<Sm4>, backend: Backend) -> Result<Self, BackendError> {
+        Ok(Self::from_cipher(Sm4::with_backend(key, backend)?))
+    }
+
+    /// The name of the SM4 engine in use.
+    pub fn backend(&self) -> &'static str {
+        self.cipher.backend()
+    }
+}
+
+/// A CBC-MAC over a stream of bytes, zero-padded at the points the caller chooses.
+struct CbcMac<'a> {
+    cipher: &'a Sm4,
+    state: Block<Sm4>,
+    fill: usize,
+}
+
+impl CbcMac<'_> {
+    fn absorb(&mut self, mut data: &[u8]) {
+        if self.fill > 0 {
+            let n = data.len().min(16 - self.fill);
+            for (s, d) in self.state[self.fill..].iter_mut().zip(&data[..n]) {
+                *s ^= d;
+            }
+            self.fill += n;
+            data = &data[n..];
+            if self.fill < 16 {
+                return;
+            }
+            self.cipher.encrypt_block(&mut self.state);
+            self.fill = 0;
+        }
+        let mut blocks = data.chunks_exact(16);
+        for b in &mut blocks {
+            for (s, d) in self.state.iter_mut().zip(b) {
+                *s ^= d;
+            }
+            self.cipher.encrypt_block(&mut self.state);
+        }
+        let rest = blocks.remainder();
+        for (s, d) in self.state.iter_mut().zip(rest) {
+            *s ^= d;
+        }
+        self.fill = rest.len();
+    }
+
+    /// Zero-pads to a block boundary.
+    fn pad(&mut self) {
+        if self.fill > 0 {
+            self.cipher.encrypt_block(&mut self.state);
+            self.fill = 0;
+        }
+    }
+}
+
+impl<T: CcmTagSize, N: CcmNonceSize> Sm4CcmCustom<T, N> {
+    /// Bytes of the length field (q in SP 800-38C).
+    const Q: usize = 15 - N::USIZE;
+
+    fn check(text: usize) -> aead::Result<()> {
+        if Self::Q < 8 && (text as u64) >> (8 * Self::Q) != 0 {
+            return Err(Error);
+        }
+        Ok(())
+    }
+
+    /// The counter block A_0 (SP 800-38C §A.3).
+    fn a0(nonce: &Nonce<Self>) -> [u8; 16] {
+        let mut a = [0u8; 16];
+        a[0] = (Self::Q - 1) as u8;
+        a[1..1 + N::USIZE].copy_from_slice(nonce);
+        a
+    }
+
+    /// The CBC-MAC state after B_0 and the formatted associated data (SP 800-38C §A.2).
+    fn mac_start<'a>(&'a self, nonce: &Nonce<Self>, aad: &[u8], text: usize) -> CbcMac<'a> {
+        let mut b0 = [0u8; 16];
+        b0[0] = (u8::from(!aad.is_empty()) << 6)
+            | ((((T::USIZE - 2) / 2) as u8) << 3)
+            | (Self::Q - 1) as u8;
+        b0[1..1 + N::USIZE].copy_from_slice(nonce);
+        let len = (text as u64).to_be_bytes();
+        b0[16 - Self::Q..].copy_from_slice(&len[8 - Self::Q..]);
+        let mut mac = CbcMac {
+            cipher: &self.cipher,
+            state: b0.into(),
+            fill: 0,
+        };
+        self.cipher.encrypt_block(&mut mac.state);
+        if !aad.is_empty() {
+            let a = aad.len() as u64;
+            if a < 0xff00 {
+                mac.absorb(&(a as u16).to_be_bytes());
+            } else if a <= u64::from(u32::MAX) {
+                mac.absorb(&[0xff, 0xfe]);
+                mac.absorb(&(a as u32).to_be_bytes());
+            } else {
+                mac.absorb(&[0xff, 0xff]);
+                mac.absorb(&a.to_be_bytes());
+            }
+            mac.absorb(aad);
+            mac.pad();
+        }
+        mac
+    }
+
+    /// The tag from the final MAC state: MSB_T(MAC ⊕ E(A_0)).
+    fn tag(&self, mac: CbcMac<'_>, nonce: &Nonce<Self>) -> [u8; 16] {
+        let mut mac = mac;
+        mac.pad();
+        let mut s0 = Self::a0(nonce);
+        let mut ctr = s0;
+        s0 = [0; 16];
+        self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, &mut s0);
+        let mut t: [u8; 16] = mac.state.into();
+        for (t, s) in t.iter_mut().zip(s0) {
+            *t ^= s;
+        }
+        t
+    }
+
+    fn first_counter(nonce: &Nonce<Self>) -> [u8; 16] {
+        let mut c = Self::a0(nonce);
+        c[15] = 1;
+        c
+    }
+}
+
+impl<T, N> KeySizeUser for Sm4CcmCustom<T, N> {
+    type KeySize = aead::consts::U16;
+}
+
+impl<T, N> KeyInit for Sm4CcmCustom<T, N> {
+    fn new(key: &Key<Self>) -> Self {
+        Self::from_cipher(Sm4::new(key))
+    }
+}
+
+impl<T: CcmTagSize, N: CcmNonceSize> AeadCore for Sm4CcmCustom<T, N> {
+    type NonceSize = N;
+    type TagSize = T;
+    const TAG_POSITION: TagPosition = TagPosition::Postfix;
+}
+
+impl<T: CcmTagSize, N: CcmNonceSize> AeadInOut for Sm4CcmCustom<T, N> {
+    fn encrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<Tag<Self>> {
+        Self::check(buffer.len())?;
+        let data = buffer.into_out_with_copied_in();
+        let mut mac = self.mac_start(nonce, associated_data, data.len());
+        let mut ctr = Self::first_counter(nonce);
+        for chunk in data.chunks_mut(CHUNK) {
+            mac.absorb(chunk);
+            self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
+        }
+        let t = self.tag(mac, nonce);
+        Array::try_from(&t[..T::USIZE]).map_err(|_| Error)
+    }
+
+    fn decrypt_inout_detached(
+        &self,
+        nonce: &Nonce<Self>,
+        associated_data: &[u8],
+        buffer: InOutBuf<'_, '_, u8>,
+        tag: &Tag<Self>,
+    ) -> aead::Result<()> {
+        Self::check(buffer.len())?;
+        let data = buffer.into_out_with_copied_in();
+        let mut mac = self.mac_start(nonce, associated_data, data.len());
+        let mut ctr = Self::first_counter(nonce);
+        for chunk in data.chunks_mut(CHUNK) {
+            self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
+            mac.absorb(chunk);
+        }
+        let t = self.tag(mac, nonce);
+        if crate::ct::eq(&t[..T::USIZE], tag) {
+            return Ok(());
+        }
+        // Wrong tag: put the ciphertext back.
+        let mut ctr = Self::first_counter(nonce);
+        self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, data);
+        Err(Error)
+    }
+}
+
+impl<T, N> core::fmt::Debug for Sm4CcmCustom<T, N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sm4Ccm")
+            .field("backend", &self.cipher.backend())
+            .finish_non_exhaustive()
+    }
+}
