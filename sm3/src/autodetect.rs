@@ -1,0 +1,141 @@
+//! Which engine runs: probed once per process (cpufeatures caches the answer), highest
+//! priority first.
+//!
+//! Priority: `avx512` > `avx2` > `soft` on x86-64. The aarch64 SM3 instructions
+//! (`sm3ss1`, `sm3tt1a`, …) and RISC-V Zksh (`sm3p0`, `sm3p1`) get their variants with the
+//! cross-architecture issue; [`Backend`] is `#[non_exhaustive]` for them.
+//! `--cfg shangmi_backend="NAME"` makes NAME the only engine (falling back to `soft` where
+//! the CPU lacks it), for tests and for firmware that wants the smallest code.
+
+use core::{fmt, str::FromStr};
+
+/// An SM3 engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Backend {
+    /// Portable scalar code: unrolled rounds, scalar message expansion.
+    Soft,
+    /// x86-64 AVX2 + BMI2: message expansion in SSE/AVX registers, `rorx` rotates in the
+    /// rounds; multi-buffer hashing of 8 messages in AVX2 lanes.
+    Avx2,
+    /// x86-64 AVX-512 (F + VL) + BMI2: message expansion with `vprold`/`vpternlogd`,
+    /// `rorx` rotates in the rounds; multi-buffer hashing of 16 messages in AVX-512 lanes.
+    Avx512,
+}
+
+/// The error of [`crate::Sm3::with_backend`] and of parsing a [`Backend`] name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendError {
+    /// The engine exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
+    Unavailable(Backend),
+    /// No engine has this name.
+    UnknownName,
+}
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unavailable(b) => {
+                write!(f, "SM3 engine `{b}` is not available on this CPU or build")
+            }
+            Self::UnknownName => f.write_str("unknown SM3 engine name"),
+        }
+    }
+}
+
+impl core::error::Error for BackendError {}
+
+/// The engine forced at compile time, if any.
+const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
+    Some(Backend::Soft)
+} else if cfg!(shangmi_backend = "avx2") {
+    Some(Backend::Avx2)
+} else if cfg!(shangmi_backend = "avx512") {
+    Some(Backend::Avx512)
+} else {
+    None
+};
+
+impl Backend {
+    /// Every engine, in priority order (best first).
+    pub const ALL: [Backend; 3] = [Backend::Avx512, Backend::Avx2, Backend::Soft];
+
+    /// The engine's name, as `--cfg shangmi_backend` spells it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => "soft",
+            Backend::Avx2 => "avx2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this engine can run here (CPU features present and not excluded by a
+    /// `shangmi_backend` cfg).
+    pub fn is_available(self) -> bool {
+        match FORCED {
+            Some(forced) if forced != self => false,
+            _ => self == Backend::Soft || cpu_has(self),
+        }
+    }
+
+    /// The best engine available here; the CPU is probed once per process.
+    pub fn best() -> Backend {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.is_available())
+            .unwrap_or(Backend::Soft)
+    }
+
+    /// The engines available here, best first.
+    pub fn available() -> impl Iterator<Item = Backend> {
+        Backend::ALL.into_iter().filter(|b| b.is_available())
+    }
+
+    /// How many messages [`crate::Sm3::digest_many`] hashes at once on this engine.
+    pub const fn lanes(self) -> usize {
+        match self {
+            Backend::Soft => 1,
+            Backend::Avx2 => 8,
+            Backend::Avx512 => 16,
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Backend {
+    type Err = BackendError;
+
+    /// Parses an engine name as [`Backend::name`] spells it.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or(BackendError::UnknownName)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(cpuid_avx2, "avx2", "bmi2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx2", "bmi2");
+
+/// Whether the CPU has what engine `b` needs (cached after the first call).
+#[cfg(target_arch = "x86_64")]
+fn cpu_has(b: Backend) -> bool {
+    match b {
+        Backend::Soft => true,
+        Backend::Avx2 => cpuid_avx2::get(),
+        Backend::Avx512 => cpuid_avx512::get(),
+    }
+}
+
+/// Whether the CPU has what engine `b` needs.
+#[cfg(not(target_arch = "x86_64"))]
+fn cpu_has(b: Backend) -> bool {
+    matches!(b, Backend::Soft)
+}

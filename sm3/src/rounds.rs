@@ -1,0 +1,141 @@
+//! The SM3 message expansion and 64 compression rounds (GB/T 32905-2016, 5.3.2 and 5.3.3),
+//! written once over a [`Word`]: a scalar `u32` for the single-stream engines, or a SIMD
+//! register holding the same word of 8 or 16 independent messages for the multi-buffer
+//! engines.
+//!
+//! All 64 rounds are unrolled and the eight working variables are renamed round by round
+//! instead of moved (the usual SHA-2 idiom): round j writes TT1 into D's slot and TT2 into
+//! H's, so after four rounds the names are back in place. The constants T_j <<< j come
+//! from a table. Every function is `#[inline(always)]` so it is compiled inside the
+//! calling engine's `target_feature` entry (where rotates become `rorx` / `vprold`).
+
+use crate::consts::K;
+
+/// A 32-bit word, or a SIMD register of 32-bit lanes, with the operations SM3 needs.
+///
+/// Implementations are `#[inline(always)]` and only called from code compiled for the
+/// CPU features they use (see each engine).
+pub(crate) trait Word: Copy {
+    /// `k` in every lane.
+    fn splat(k: u32) -> Self;
+    /// Lane-wise wrapping addition.
+    fn add(self, o: Self) -> Self;
+    /// Bitwise XOR.
+    fn xor(self, o: Self) -> Self;
+    /// Lane-wise left rotation by `N` bits (0 < N < 32).
+    fn rotl<const N: i32>(self) -> Self;
+    /// `a ^ b ^ c` (FF_j and GG_j for j < 16).
+    #[inline(always)]
+    fn xor3(a: Self, b: Self, c: Self) -> Self {
+        a.xor(b).xor(c)
+    }
+    /// Majority (FF_j for j >= 16).
+    fn maj(a: Self, b: Self, c: Self) -> Self;
+    /// Choose `a ? b : c` (GG_j for j >= 16).
+    fn ch(a: Self, b: Self, c: Self) -> Self;
+    /// The permutation P0 (GB/T 32905-2016, 4.4).
+    #[inline(always)]
+    fn p0(self) -> Self {
+        Self::xor3(self, self.rotl::<9>(), self.rotl::<17>())
+    }
+    /// The permutation P1 (GB/T 32905-2016, 4.4).
+    #[inline(always)]
+    fn p1(self) -> Self {
+        Self::xor3(self, self.rotl::<15>(), self.rotl::<23>())
+    }
+}
+
+impl Word for u32 {
+    #[inline(always)]
+    fn splat(k: u32) -> Self {
+        k
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        self ^ o
+    }
+    #[inline(always)]
+    fn rotl<const N: i32>(self) -> Self {
+        self.rotate_left(N as u32)
+    }
+    #[inline(always)]
+    fn maj(a: Self, b: Self, c: Self) -> Self {
+        (a & b) | (c & (a | b))
+    }
+    #[inline(always)]
+    fn ch(a: Self, b: Self, c: Self) -> Self {
+        (a & b) | (!a & c)
+    }
+}
+
+/// Expands W_0..W_15 (already in `w[..16]`) into W_16..W_67 and W'_0..W'_63.
+#[inline(always)]
+pub(crate) fn expand<W: Word>(w: &mut [W; 68], wp: &mut [W; 64]) {
+    for j in 16..68 {
+        w[j] = W::xor3(
+            W::xor3(w[j - 16], w[j - 9], w[j - 3].rotl::<15>()).p1(),
+            w[j - 13].rotl::<7>(),
+            w[j - 6],
+        );
+    }
+    for j in 0..64 {
+        wp[j] = w[j].xor(w[j + 4]);
+    }
+}
+
+/// One round with the working variables named `a..h`; writes the new A into `d`, the new
+/// E into `h` and rotates `b` and `f` in place.
+macro_rules! round {
+    ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr,
+     $j:expr, $w:ident, $wp:ident, $ff:ident, $gg:ident) => {
+        let a12 = $a.rotl::<12>();
+        let ss1 = a12.add($e).add(W::splat(K[$j])).rotl::<7>();
+        let ss2 = ss1.xor(a12);
+        let tt1 = W::$ff($a, $b, $c).add($d).add($wp[$j]).add(ss2);
+        let tt2 = W::$gg($e, $f, $g).add($h).add($w[$j]).add(ss1);
+        $d = tt1;
+        $b = $b.rotl::<9>();
+        $h = tt2.p0();
+        $f = $f.rotl::<19>();
+    };
+}
+
+/// Four rounds starting at `$j`, renaming the variables after each.
+macro_rules! round4 {
+    ($s:ident, $j:expr, $w:ident, $wp:ident, $ff:ident, $gg:ident) => {
+        round!($s[0], $s[1], $s[2], $s[3], $s[4], $s[5], $s[6], $s[7], $j, $w, $wp, $ff, $gg);
+        round!($s[3], $s[0], $s[1], $s[2], $s[7], $s[4], $s[5], $s[6], $j + 1, $w, $wp, $ff, $gg);
+        round!($s[2], $s[3], $s[0], $s[1], $s[6], $s[7], $s[4], $s[5], $j + 2, $w, $wp, $ff, $gg);
+        round!($s[1], $s[2], $s[3], $s[0], $s[5], $s[6], $s[7], $s[4], $j + 3, $w, $wp, $ff, $gg);
+    };
+}
+
+/// Runs the 64 rounds on `state` with the expanded message `w` (W_0..W_63 are used) and
+/// `wp` (W'_j = W_j ^ W_{j+4}), then applies the feed-forward V ^= ABCDEFGH.
+#[inline(always)]
+pub(crate) fn rounds<W: Word>(state: &mut [W; 8], w: &[W; 68], wp: &[W; 64]) {
+    let mut s = *state;
+    round4!(s, 0, w, wp, xor3, xor3);
+    round4!(s, 4, w, wp, xor3, xor3);
+    round4!(s, 8, w, wp, xor3, xor3);
+    round4!(s, 12, w, wp, xor3, xor3);
+    round4!(s, 16, w, wp, maj, ch);
+    round4!(s, 20, w, wp, maj, ch);
+    round4!(s, 24, w, wp, maj, ch);
+    round4!(s, 28, w, wp, maj, ch);
+    round4!(s, 32, w, wp, maj, ch);
+    round4!(s, 36, w, wp, maj, ch);
+    round4!(s, 40, w, wp, maj, ch);
+    round4!(s, 44, w, wp, maj, ch);
+    round4!(s, 48, w, wp, maj, ch);
+    round4!(s, 52, w, wp, maj, ch);
+    round4!(s, 56, w, wp, maj, ch);
+    round4!(s, 60, w, wp, maj, ch);
+    for (v, x) in state.iter_mut().zip(s) {
+        *v = v.xor(x);
+    }
+}
