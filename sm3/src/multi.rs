@@ -1,12 +1,182 @@
 //! Multi-buffer hashing: many independent messages in the lanes of one SIMD register.
+//!
+//! The scheduler keeps every lane busy (the "multi-buffer manager" of Intel's isa-l_crypto):
+//! a lane that finishes its message takes the next one at once, so messages of any length
+//! mix. Each step runs the engine for as many blocks as every busy lane still has in its
+//! current contiguous segment (the message's full blocks, then the padded tail). Idle
+//! lanes hash a dummy block whose result is discarded. When a single message is left it
+//! is finished on the single-stream engine.
 
-use crate::{Backend, Sm3};
-use digest::Digest;
+use crate::{Backend, consts::IV, engine};
 
 /// Hashes `msgs[i]` into `out[i]` on `backend`.
 pub(crate) fn digest_many(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
-    let _ = backend;
-    for (m, o) in msgs.iter().zip(out.iter_mut()) {
-        *o = Sm3::digest(m).into();
+    let n = msgs.len().min(out.len());
+    let (msgs, out) = (&msgs[..n], &mut out[..n]);
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512 if backend.is_available() && n > 1 => {
+            schedule::<16>(backend, msgs, out, |state, lanes, blocks| {
+                // SAFETY: `is_available` confirmed (cached cpufeatures probe) that the CPU
+                // has AVX-512F, AVX-512VL, AVX2 and BMI2, the features of this entry.
+                unsafe { crate::x86::many_avx512(state, lanes, blocks) }
+            })
+        }
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2 if backend.is_available() && n > 1 => {
+            schedule::<8>(backend, msgs, out, |state, lanes, blocks| {
+                // SAFETY: `is_available` confirmed (cached cpufeatures probe) that the CPU
+                // has AVX2 and BMI2, the features of this entry.
+                unsafe { crate::x86::many_avx2(state, lanes, blocks) }
+            })
+        }
+        _ => {
+            for (m, o) in msgs.iter().zip(out.iter_mut()) {
+                *o = one(backend, m);
+            }
+        }
+    }
+}
+
+/// One message on the single-stream engine.
+fn one(backend: Backend, msg: &[u8]) -> [u8; 32] {
+    let slot = Slot::new(0, msg);
+    let mut h = IV;
+    engine::compress(backend, &mut h, as_blocks(slot.body));
+    engine::compress(backend, &mut h, as_blocks(&slot.tail[..slot.tail_end]));
+    to_bytes(&h)
+}
+
+/// `data` (a multiple of 64 bytes long) as blocks.
+fn as_blocks(data: &[u8]) -> &[[u8; 64]] {
+    let (blocks, rest) = data.as_chunks::<64>();
+    debug_assert!(rest.is_empty());
+    blocks
+}
+
+/// The digest bytes of a final chaining value.
+fn to_bytes(h: &[u32; 8]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (chunk, v) in out.chunks_exact_mut(4).zip(h) {
+        chunk.copy_from_slice(&v.to_be_bytes());
+    }
+    out
+}
+
+/// A message in flight in one lane.
+struct Slot<'a> {
+    /// Index into the caller's message and output slices.
+    index: usize,
+    /// Full blocks not yet hashed (empty once the tail is reached).
+    body: &'a [u8],
+    /// The padded final block(s): the message's last partial block, 0x80, zeros, the bit
+    /// length (GB/T 32905-2016, 5.2).
+    tail: [u8; 128],
+    /// `tail[tail_pos..tail_end]` is still to hash.
+    tail_pos: usize,
+    /// 64 or 128.
+    tail_end: usize,
+}
+
+impl<'a> Slot<'a> {
+    fn new(index: usize, msg: &'a [u8]) -> Self {
+        let full = msg.len() - msg.len() % 64;
+        let rest = &msg[full..];
+        let mut tail = [0u8; 128];
+        tail[..rest.len()].copy_from_slice(rest);
+        tail[rest.len()] = 0x80;
+        let tail_end = if rest.len() + 9 <= 64 { 64 } else { 128 };
+        let bits = (msg.len() as u64).wrapping_mul(8);
+        tail[tail_end - 8..tail_end].copy_from_slice(&bits.to_be_bytes());
+        Slot {
+            index,
+            body: &msg[..full],
+            tail,
+            tail_pos: 0,
+            tail_end,
+        }
+    }
+
+    /// The current contiguous segment still to hash (empty when done).
+    fn segment(&self) -> &[u8] {
+        if self.body.is_empty() {
+            &self.tail[self.tail_pos..self.tail_end]
+        } else {
+            self.body
+        }
+    }
+
+    /// Marks `blocks` blocks of the current segment hashed; true when the message is done.
+    fn advance(&mut self, blocks: usize) -> bool {
+        if self.body.is_empty() {
+            self.tail_pos += 64 * blocks;
+        } else {
+            self.body = &self.body[64 * blocks..];
+        }
+        self.body.is_empty() && self.tail_pos == self.tail_end
+    }
+}
+
+/// One dummy block for idle lanes.
+static IDLE: [u8; 64] = [0; 64];
+
+/// Runs the lane scheduler with `L` lanes; `step(state, lanes, n)` compresses `n` blocks
+/// of every lane into the lane-major state (`state[word][lane]`).
+fn schedule<const L: usize>(
+    backend: Backend,
+    msgs: &[&[u8]],
+    out: &mut [[u8; 32]],
+    mut step: impl FnMut(&mut [[u32; L]; 8], &[&[u8]; L], usize),
+) {
+    let mut state = [[0u32; L]; 8];
+    let mut slots: [Option<Slot<'_>>; L] = core::array::from_fn(|_| None);
+    let mut next = 0;
+    loop {
+        for (lane, slot) in slots.iter_mut().enumerate() {
+            if slot.is_none() && next < msgs.len() {
+                *slot = Some(Slot::new(next, msgs[next]));
+                for (row, iv) in state.iter_mut().zip(IV) {
+                    row[lane] = iv;
+                }
+                next += 1;
+            }
+        }
+        let busy = slots.iter().flatten().count();
+        if busy == 0 {
+            return;
+        }
+        if busy == 1 && next == msgs.len() {
+            // The last message: finish it on the single-stream engine.
+            for (lane, slot) in slots.iter().enumerate() {
+                if let Some(s) = slot {
+                    let mut h: [u32; 8] = core::array::from_fn(|i| state[i][lane]);
+                    engine::compress(backend, &mut h, as_blocks(s.body));
+                    engine::compress(backend, &mut h, as_blocks(&s.tail[s.tail_pos..s.tail_end]));
+                    out[s.index] = to_bytes(&h);
+                }
+            }
+            return;
+        }
+        let blocks = slots
+            .iter()
+            .flatten()
+            .map(|s| s.segment().len() / 64)
+            .min()
+            .unwrap_or(0);
+        let mut lanes: [&[u8]; L] = [&IDLE; L];
+        for (l, s) in lanes.iter_mut().zip(&slots) {
+            if let Some(s) = s {
+                *l = s.segment();
+            }
+        }
+        step(&mut state, &lanes, blocks);
+        for (lane, slot) in slots.iter_mut().enumerate() {
+            if let Some(s) = slot
+                && s.advance(blocks)
+            {
+                out[s.index] = to_bytes(&core::array::from_fn(|i| state[i][lane]));
+                *slot = None;
+            }
+        }
     }
 }

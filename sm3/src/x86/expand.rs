@@ -1,0 +1,97 @@
+//! The SM3 message expansion on 128-bit registers, four words per step.
+//!
+//! Group G_m = W_{4m..4m+4} is computed from G_{m-4..m-1}: the windows W_{j-13}, W_{j-9},
+//! W_{j-6} come from `palignr`, W_{j-3} from a byte shift that leaves lane 3 zero. Lane 3
+//! really needs W_j (lane 0 of the result); since P1 is linear, adding
+//! P1(W_j <<< 15) to lane 3 afterwards fixes it.
+
+use core::arch::x86_64::*;
+
+/// How a rotate and a three-way XOR are done on 128-bit registers.
+pub(crate) trait Xmm {
+    /// Lane-wise rotate left by `N`.
+    fn rotl<const N: i32>(x: __m128i) -> __m128i;
+    /// `a ^ b ^ c`.
+    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i;
+}
+
+/// Rotates from two shifts and an OR (AVX2 engine).
+pub(crate) struct ShiftRotate;
+
+impl Xmm for ShiftRotate {
+    #[inline(always)]
+    fn rotl<const N: i32>(x: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64; only called from the AVX2 engine's entry.
+        unsafe {
+            _mm_or_si128(
+                _mm_slli_epi32::<N>(x),
+                _mm_srl_epi32(x, _mm_cvtsi32_si128(32 - N)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_xor_si128(_mm_xor_si128(a, b), c) }
+    }
+}
+
+/// `vprold` rotates and `vpternlogd` XORs (AVX-512F + VL engine).
+pub(crate) struct Vprold;
+
+impl Xmm for Vprold {
+    #[inline(always)]
+    fn rotl<const N: i32>(x: __m128i) -> __m128i {
+        // SAFETY: only called from `compress_avx512`, which runs only after the probe
+        // confirmed AVX-512F and AVX-512VL.
+        unsafe { _mm_rol_epi32::<N>(x) }
+    }
+    #[inline(always)]
+    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+        // SAFETY: as for `rotl` (AVX-512F + VL confirmed by the probe).
+        unsafe { _mm_ternarylogic_epi32::<0x96>(a, b, c) }
+    }
+}
+
+/// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
+#[inline(always)]
+fn p1<X: Xmm>(x: __m128i) -> __m128i {
+    X::xor3(x, X::rotl::<15>(x), X::rotl::<23>(x))
+}
+
+/// Expands `block` into W_0..W_67 (`w`) and W'_0..W'_63 (`wp`).
+#[inline(always)]
+pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32; 64]) {
+    // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3 for
+    // `pshufb`, SSE2 for the rest), confirmed by the CPU probe. Every load reads 16 bytes
+    // inside `block` (offsets 0..48), every store writes 16 bytes inside `w` (word
+    // offsets 4m, m < 17, so at most word 67) or `wp` (word offsets 4m, m < 16).
+    unsafe {
+        let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+        let mut g = [_mm_setzero_si128(); 17];
+        for (m, gm) in g.iter_mut().take(4).enumerate() {
+            let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
+            *gm = _mm_shuffle_epi8(raw, bswap);
+        }
+        for m in 4..17 {
+            let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
+            let w13 = _mm_alignr_epi8::<12>(g3, g4);
+            let w9 = _mm_alignr_epi8::<12>(g2, g3);
+            let w6 = _mm_alignr_epi8::<8>(g1, g2);
+            let w3 = _mm_srli_si128::<4>(g1);
+            let x = p1::<X>(X::xor3(g4, w9, X::rotl::<15>(w3)));
+            let r = X::xor3(x, X::rotl::<7>(w13), w6);
+            let fix = X::rotl::<15>(_mm_slli_si128::<12>(r));
+            g[m] = _mm_xor_si128(r, p1::<X>(fix));
+        }
+        for (m, gm) in g.iter().enumerate() {
+            _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
+        }
+        for m in 0..16 {
+            _mm_storeu_si128(
+                wp.as_mut_ptr().add(4 * m).cast(),
+                _mm_xor_si128(g[m], g[m + 1]),
+            );
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Multi-buffer engines: the generic SM3 rounds (`crate::rounds`) on registers holding the
+//! same word of 8 (AVX2) or 16 (AVX-512) independent messages, one message per lane.
+//! AVX-512 makes the boolean functions and the three-way XORs of P0/P1 one `vpternlogd`
+//! each and every rotate one `vprold`.
+
+use core::arch::x86_64::*;
+
+use crate::rounds::{Word, expand, rounds};
+
+impl Word for __m256i {
+    #[inline(always)]
+    fn splat(k: u32) -> Self {
+        // SAFETY: only used inside `many_avx2` / AVX2 code, after the probe confirmed AVX2.
+        unsafe { _mm256_set1_epi32(k as i32) }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
+        unsafe { _mm256_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    fn rotl<const N: i32>(self) -> Self {
+        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
+        unsafe {
+            _mm256_or_si256(
+                _mm256_slli_epi32::<N>(self),
+                _mm256_srl_epi32(self, _mm_cvtsi32_si128(32 - N)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn maj(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
+        unsafe {
+            _mm256_or_si256(
+                _mm256_and_si256(a, b),
+                _mm256_and_si256(c, _mm256_or_si256(a, b)),
+            )
+        }
+    }
+    #[inline(always)]
+    fn ch(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
+        unsafe { _mm256_or_si256(_mm256_and_si256(a, b), _mm256_andnot_si256(a, c)) }
+    }
+}
+
+impl Word for __m512i {
+    #[inline(always)]
+    fn splat(k: u32) -> Self {
+        // SAFETY: only used inside `many_avx512`, after the probe confirmed AVX-512F.
+        unsafe { _mm512_set1_epi32(k as i32) }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_add_epi32(self, o) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    fn rotl<const N: i32>(self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_rol_epi32::<N>(self) }
+    }
+    #[inline(always)]
+    fn xor3(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_ternarylogic_epi32::<0x96>(a, b, c) }
+    }
+    #[inline(always)]
+    fn maj(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_ternarylogic_epi32::<0xe8>(a, b, c) }
+    }
+    #[inline(always)]
+    fn ch(a: Self, b: Self, c: Self) -> Self {
+        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
+        unsafe { _mm512_ternarylogic_epi32::<0xca>(a, b, c) }
+    }
+}
+
+/// Block `k` of lane slice `s`: a slice of 64 bytes or less than two blocks is reused for
+/// every step (idle lanes point at one dummy block).
+#[inline(always)]
+fn lane_block(s: &[u8], k: usize) -> &[u8] {
+    let off = if s.len() >= 128 { 64 * k } else { 0 };
+    &s[off..off + 64]
+}
+
+/// Word `i` of block `k` of every lane, transposed: `out[i][lane]`, big-endian decoded.
+#[inline(always)]
+fn transpose<const L: usize>(lanes: &[&[u8]; L], k: usize, out: &mut [[u32; L]; 16]) {
+    for (lane, s) in lanes.iter().enumerate() {
+        let b = lane_block(s, k);
+        for (i, chunk) in b.chunks_exact(4).enumerate() {
+            out[i][lane] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+    }
+}
+
+/// Compresses `n` blocks of each of 8 lanes into the lane-major `state`
+/// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
+#[target_feature(enable = "avx2,bmi2")]
+pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize) {
+    // SAFETY: AVX2 confirmed by the probe before this entry is called; every load and
+    // store covers exactly one `[u32; 8]` (32 bytes).
+    unsafe {
+        let mut s = [_mm256_setzero_si256(); 8];
+        for (v, row) in s.iter_mut().zip(state.iter()) {
+            *v = _mm256_loadu_si256(row.as_ptr().cast());
+        }
+        let mut w = [_mm256_setzero_si256(); 68];
+        let mut wp = [_mm256_setzero_si256(); 64];
+        let mut t = [[0u32; 8]; 16];
+        for k in 0..n {
+            transpose(lanes, k, &mut t);
+            for (wi, row) in w.iter_mut().zip(t.iter()) {
+                *wi = _mm256_loadu_si256(row.as_ptr().cast());
+            }
+            expand(&mut w, &mut wp);
+            rounds(&mut s, &w, &wp);
+        }
+        for (v, row) in s.iter().zip(state.iter_mut()) {
+            _mm256_storeu_si256(row.as_mut_ptr().cast(), *v);
+        }
+    }
+}
+
+/// Compresses `n` blocks of each of 16 lanes into the lane-major `state`
+/// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+pub(crate) fn many_avx512(state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
+    // SAFETY: AVX-512F confirmed by the probe before this entry is called; every load and
+    // store covers exactly one `[u32; 16]` (64 bytes).
+    unsafe {
+        let mut s = [_mm512_setzero_si512(); 8];
+        for (v, row) in s.iter_mut().zip(state.iter()) {
+            *v = _mm512_loadu_si512(row.as_ptr().cast());
+        }
+        let mut w = [_mm512_setzero_si512(); 68];
+        let mut wp = [_mm512_setzero_si512(); 64];
+        let mut t = [[0u32; 16]; 16];
+        for k in 0..n {
+            transpose(lanes, k, &mut t);
+            for (wi, row) in w.iter_mut().zip(t.iter()) {
+                *wi = _mm512_loadu_si512(row.as_ptr().cast());
+            }
+            expand(&mut w, &mut wp);
+            rounds(&mut s, &w, &wp);
+        }
+        for (v, row) in s.iter().zip(state.iter_mut()) {
+            _mm512_storeu_si512(row.as_mut_ptr().cast(), *v);
+        }
+    }
+}
