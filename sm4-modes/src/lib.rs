@@ -4,8 +4,8 @@
 //! |---|---|---|
 //! | [`Sm4Gcm`], [`Sm4GcmCustom`] | GCM (CTR + GHASH fused, VPCLMULQDQ on AVX-512) | NIST SP 800-38D, RFC 8998, GB/T 36624 |
 //! | [`Sm4Ccm`], [`Sm4CcmCustom`] | CCM | NIST SP 800-38C, RFC 8998 |
-| [`Sm4XtsIeee`] | XTS, tweaks multiplied little-endian | IEEE Std 1619 (Linux `xts(sm4)`, fscrypt) |
-| [`Sm4XtsGb`] | XTS, tweaks multiplied in GCM bit order | GB/T 17964-2021 (GmSSL, OpenSSL default) |
+//! | [`Sm4XtsIeee`] | XTS, tweaks multiplied little-endian | IEEE Std 1619 (Linux `xts(sm4)`, fscrypt) |
+//! | [`Sm4XtsGb`] | XTS, tweaks multiplied in GCM bit order | GB/T 17964-2021 (GmSSL, OpenSSL default) |
 //!
 //! The AEADs implement `aead` 0.6 ([`aead::AeadInOut`], and with it the in-place and
 //! detached APIs) and [`cipher::KeyInit`]; the crate is `no_std` without `alloc`. A failed
