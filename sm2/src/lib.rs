@@ -1,2 +1,29 @@
-//! Placeholder: filled in by its issue.
-#![no_std]
+#![doc = include_str!("../README.md")]
+#![cfg_attr(not(test), no_std)]
+#![forbid(unsafe_code)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod arith;
+mod curve;
+pub mod dsa;
+mod error;
+mod hash;
+
+pub use curve::{AffinePoint, ProjectivePoint, Scalar, Sm2};
+pub use elliptic_curve::{self, bigint::U256};
+pub use error::Error;
+pub use hash::{DEFAULT_ID, Sm3, TLS13_ID, compute_za};
+pub use signature;
+
+/// Big-endian encoding of a field element or scalar (32 bytes).
+pub type FieldBytes = elliptic_curve::FieldBytes<Sm2>;
+/// Non-zero scalar.
+pub type NonZeroScalar = elliptic_curve::NonZeroScalar<Sm2>;
+/// SM2 public key (a non-identity curve point).
+pub type PublicKey = elliptic_curve::PublicKey<Sm2>;
+/// SM2 secret key (a scalar in [1, n-1]).
+pub type SecretKey = elliptic_curve::SecretKey<Sm2>;
+/// SEC1 encoded point.
+pub type Sec1Point = elliptic_curve::sec1::Sec1Point<Sm2>;

@@ -1,0 +1,11 @@
+//! Arithmetic specialised to the SM2 curve: 4×64-bit limbs, Montgomery field and scalar
+//! arithmetic, Jacobian points with a = -3 formulas, and the scalar multiplications.
+
+pub(crate) mod field;
+pub(crate) mod limbs;
+pub(crate) mod mul;
+pub(crate) mod point;
+pub(crate) mod scalar;
+
+#[cfg(test)]
+mod tests;

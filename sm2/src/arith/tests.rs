@@ -1,0 +1,151 @@
+//! Unit tests of the arithmetic against the independent `primefield`/`primeorder` generic
+//! code (crypto-bigint Montgomery arithmetic, complete projective formulas).
+
+use super::field::Fe;
+use super::limbs;
+use super::mul::{mul_g, mul_g_add_vartime};
+use super::point::Affine;
+use super::scalar::{N, Sc};
+use crate::curve::{ProjectivePoint, Scalar, jacobian_to_projective, scalar_to_limbs};
+use elliptic_curve::ff::PrimeField;
+use elliptic_curve::group::Group;
+
+/// A small deterministic generator (xorshift) so the tests need no RNG crate.
+fn scalars(count: usize) -> impl Iterator<Item = [u8; 32]> {
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    (0..count).map(move |_| {
+        let mut b = [0u8; 32];
+        for chunk in b.chunks_mut(8) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            chunk.copy_from_slice(&s.to_be_bytes());
+        }
+        b
+    })
+}
+
+fn generic_scalar(b: &[u8; 32]) -> Scalar {
+    let l = limbs::reduce_once(&limbs::from_be_bytes(b), &N);
+    Option::from(Scalar::from_repr(limbs::to_be_bytes(&l).into())).expect("reduced")
+}
+
+fn edge_scalars() -> Vec<[u8; 32]> {
+    let mut v = Vec::new();
+    for small in [0u64, 1, 2, 3, 31, 32, 33, 63, 64, 65] {
+        let mut b = [0u8; 32];
+        b[24..].copy_from_slice(&small.to_be_bytes());
+        v.push(b);
+    }
+    for sub in [1u64, 2, 3, 32, 33, 64] {
+        let (l, _) = limbs::sub(&N, &[sub, 0, 0, 0]);
+        v.push(limbs::to_be_bytes(&l));
+    }
+    // Digits at the very top: 2^252·j and neighbours.
+    for j in 1u64..16 {
+        let l = [0, 0, 0, j << 60];
+        v.push(limbs::to_be_bytes(&l));
+        v.push(limbs::to_be_bytes(&[
+            u64::MAX,
+            u64::MAX,
+            u64::MAX,
+            (j << 60) - 1,
+        ]));
+    }
+    // Every 6-bit window equal to 32 (the largest positive digit) or 33 (carry).
+    v.push(limbs::to_be_bytes(&[0x8208_2082_0820_8208; 4]));
+    v.push(limbs::to_be_bytes(&[0x8618_6186_1861_8618; 4]));
+    v
+}
+
+#[test]
+fn field_inverse_and_roundtrip() {
+    for b in scalars(64) {
+        let (x, ok) = Fe::from_bytes(&b);
+        if ok == 0 {
+            continue;
+        }
+        assert_eq!(x.to_bytes(), b);
+        if x.is_zero() == 0 {
+            assert_eq!(x.mul(&x.invert()), Fe::ONE);
+        }
+    }
+    assert_eq!(Fe::ZERO.invert(), Fe::ZERO);
+    let (_, ok) = Fe::from_bytes(&limbs::to_be_bytes(&super::field::P));
+    assert_eq!(ok, 0);
+}
+
+#[test]
+fn field_matches_primefield() {
+    use crate::curve::FieldElement;
+    for (a, b) in scalars(64).zip(scalars(65).skip(1)) {
+        let (x, okx) = Fe::from_bytes(&a);
+        let (y, oky) = Fe::from_bytes(&b);
+        if okx & oky == 0 {
+            continue;
+        }
+        let gx = FieldElement::from_repr(a.into()).expect("below p");
+        let gy = FieldElement::from_repr(b.into()).expect("below p");
+        assert_eq!(x.mul(&y).to_bytes(), <[u8; 32]>::from((gx * gy).to_repr()));
+        assert_eq!(x.add(&y).to_bytes(), <[u8; 32]>::from((gx + gy).to_repr()));
+        assert_eq!(x.sub(&y).to_bytes(), <[u8; 32]>::from((gx - gy).to_repr()));
+        assert_eq!(x.sqr().to_bytes(), <[u8; 32]>::from(gx.square().to_repr()));
+    }
+}
+
+#[test]
+fn scalar_inverse() {
+    for b in scalars(32) {
+        let x = Sc::from_bytes_reduced(&b);
+        assert_eq!(x.mul(&x.invert()), Sc::ONE);
+        let g = generic_scalar(&b);
+        assert_eq!(
+            x.invert().to_bytes(),
+            <[u8; 32]>::from(g.invert().unwrap().to_repr())
+        );
+    }
+}
+
+#[test]
+fn comb_matches_generic_multiplication() {
+    for b in scalars(48).chain(edge_scalars()) {
+        let k = limbs::reduce_once(&limbs::from_be_bytes(&b), &N);
+        let ours = jacobian_to_projective(&mul_g(&k));
+        let generic = ProjectivePoint::GENERATOR * generic_scalar(&b);
+        assert_eq!(ours, generic, "k = {k:x?}");
+    }
+}
+
+#[test]
+fn comb_table_entries_are_on_curve() {
+    assert_ne!(Affine::generator().on_curve(), 0);
+    for row in super::mul::COMB.iter() {
+        for e in row {
+            assert_ne!(e.on_curve(), 0);
+        }
+    }
+}
+
+#[test]
+fn double_multiplication_matches_generic() {
+    let q_scalar = generic_scalar(&[0x5A; 32]);
+    let q = ProjectivePoint::GENERATOR * q_scalar;
+    let qa = crate::curve::projective_to_affine(&q).expect("not identity");
+    let list: Vec<[u8; 32]> = scalars(24).chain(edge_scalars()).collect();
+    for (a, b) in list.iter().zip(list.iter().rev()) {
+        let (ga, gb) = (generic_scalar(a), generic_scalar(b));
+        let ours = jacobian_to_projective(&mul_g_add_vartime(
+            &scalar_to_limbs(&ga),
+            &scalar_to_limbs(&gb),
+            &qa,
+        ));
+        let generic = ProjectivePoint::GENERATOR * ga + q * gb;
+        assert_eq!(ours, generic);
+    }
+    // u1·G + u2·Q = identity when Q = G and u2 = -u1.
+    let g = crate::curve::projective_to_affine(&ProjectivePoint::GENERATOR).expect("G");
+    let u = generic_scalar(&[3; 32]);
+    let sum = mul_g_add_vartime(&scalar_to_limbs(&u), &scalar_to_limbs(&(-u)), &g);
+    assert_ne!(sum.is_infinity(), 0);
+    assert!(bool::from(ProjectivePoint::identity().is_identity()));
+}

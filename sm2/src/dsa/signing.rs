@@ -1,0 +1,279 @@
+//! Signing key and the signing equation of GB/T 32918.2 §6.1:
+//! r = (e + x1) mod n with (x1, y1) = k·G, s = (1 + d)^-1·(k - r·d) mod n.
+
+use super::nonce::NonceGen;
+use super::{Signature, VerifyingKey};
+use crate::arith::limbs;
+use crate::arith::mul::mul_g;
+use crate::arith::scalar::{N, Sc, is_in_range};
+use crate::hash::{DEFAULT_ID, Sm3, compute_za};
+use crate::{Error, PublicKey, SecretKey, curve};
+use core::fmt;
+use digest::{Digest, Update};
+use rand_core::{CryptoRng, TryCryptoRng};
+use signature::hazmat::{PrehashSigner, RandomizedPrehashSigner};
+use signature::{
+    DigestSigner, Keypair, MultipartSigner, RandomizedMultipartSigner, RandomizedSigner, Signer,
+};
+use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// An SM2 signing key: d in [1, n-2], its public key and Z_A.
+#[derive(Clone)]
+pub struct SigningKey {
+    d: Sc,
+    d_bytes: [u8; 32],
+    /// (1 + d)^-1 mod n, computed once.
+    d1_inv: Sc,
+    verifying_key: VerifyingKey,
+}
+
+impl SigningKey {
+    /// From the 32-byte big-endian secret d with the default identifier.
+    pub fn from_bytes(d: &[u8; 32]) -> Result<Self, Error> {
+        Self::from_bytes_with_id(d, DEFAULT_ID)
+    }
+
+    /// From the 32-byte big-endian secret d and a distinguishing identifier.
+    pub fn from_bytes_with_id(d: &[u8; 32], id: &[u8]) -> Result<Self, Error> {
+        // d must be in [1, n-2] so that 1 + d is invertible (GB/T 32918.1 §6.1).
+        let (n_minus_1, _) = limbs::sub(&N, &[1, 0, 0, 0]);
+        let dl = limbs::from_be_bytes(d);
+        if is_in_range(d) & !limbs::eq_mask(&dl, &n_minus_1) == 0 {
+            return Err(Error::InvalidSecretKey);
+        }
+        let sc = Sc::from_canonical(&dl);
+        let d1_inv = sc.add(&Sc::ONE).invert();
+        let (q, _) = mul_g(&dl).to_affine();
+        let public = point_to_public(&q)?;
+        let za = compute_za(id, &q.x.to_bytes(), &q.y.to_bytes())?;
+        Ok(SigningKey {
+            d: sc,
+            d_bytes: *d,
+            d1_inv,
+            verifying_key: VerifyingKey::from_parts(public, q, za),
+        })
+    }
+
+    /// From a [`SecretKey`], default identifier.
+    pub fn new(secret: &SecretKey) -> Result<Self, Error> {
+        Self::new_with_id(secret, DEFAULT_ID)
+    }
+
+    /// From a [`SecretKey`] and an identifier.
+    pub fn new_with_id(secret: &SecretKey, id: &[u8]) -> Result<Self, Error> {
+        let mut b: [u8; 32] = secret.to_bytes().into();
+        let r = Self::from_bytes_with_id(&b, id);
+        b.zeroize();
+        r
+    }
+
+    /// A fresh random key (default identifier).
+    pub fn random<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
+        loop {
+            let mut b = [0u8; 32];
+            rng.fill_bytes(&mut b);
+            if let Ok(k) = Self::from_bytes(&b) {
+                b.zeroize();
+                return k;
+            }
+        }
+    }
+
+    /// A fresh random key with the given identifier.
+    pub fn try_random_with_id<R: TryCryptoRng + ?Sized>(
+        rng: &mut R,
+        id: &[u8],
+    ) -> Result<Self, Error> {
+        loop {
+            let mut b = [0u8; 32];
+            rng.try_fill_bytes(&mut b).map_err(|_| Error::Rng)?;
+            let r = Self::from_bytes_with_id(&b, id);
+            b.zeroize();
+            match r {
+                Err(Error::InvalidSecretKey) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// The secret d, big-endian.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.d_bytes
+    }
+
+    /// The secret as an `elliptic-curve` [`SecretKey`].
+    pub fn secret_key(&self) -> SecretKey {
+        // d is in [1, n-2], so this always succeeds.
+        SecretKey::from_bytes(&self.d_bytes.into()).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// The verification key.
+    pub fn verifying_key(&self) -> &VerifyingKey {
+        &self.verifying_key
+    }
+
+    /// Signs e = SM3(Z_A ‖ M) with a deterministic nonce (RFC 6979 style, HMAC-SM3), mixing
+    /// in `extra` as additional data (empty for a purely deterministic signature).
+    pub fn sign_e_with_extra(&self, e: &[u8; 32], extra: &[u8]) -> Signature {
+        let e_sc = Sc::from_bytes_reduced(e);
+        let mut gen_ = NonceGen::new(&self.d_bytes, &e_sc.to_bytes(), extra);
+        loop {
+            let k = gen_.next();
+            if let Some(sig) = self.sign_with_nonce(&e_sc, &k) {
+                return sig;
+            }
+            gen_.reject();
+        }
+    }
+
+    /// Signs e deterministically.
+    pub fn sign_e(&self, e: &[u8; 32]) -> Signature {
+        self.sign_e_with_extra(e, &[])
+    }
+
+    /// Signs e with a hedged nonce: 32 random bytes from `rng` as additional data.
+    pub fn try_sign_e_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        e: &[u8; 32],
+    ) -> Result<Signature, Error> {
+        let mut extra = [0u8; 32];
+        rng.try_fill_bytes(&mut extra).map_err(|_| Error::Rng)?;
+        Ok(self.sign_e_with_extra(e, &extra))
+    }
+
+    /// Signs e with a caller-chosen nonce k (hazmat: for published test vectors and
+    /// interoperability tests only — a repeated or predictable k reveals the key). Fails if
+    /// k is not in [1, n-1] or the equation degenerates (r = 0, r + k = n, s = 0).
+    pub fn sign_e_with_nonce(&self, e: &[u8; 32], k: &[u8; 32]) -> Result<Signature, Error> {
+        if is_in_range(k) == 0 {
+            return Err(Error::InvalidSecretKey);
+        }
+        let k = Sc::from_canonical(&limbs::from_be_bytes(k));
+        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k)
+            .ok_or(Error::InvalidSecretKey)
+    }
+
+    /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0.
+    fn sign_with_nonce(&self, e: &Sc, k: &Sc) -> Option<Signature> {
+        let (p, _) = mul_g(&k.to_canonical()).to_affine();
+        let x1 = Sc::from_limbs_reduced(&p.x.to_canonical());
+        let r = e.add(&x1);
+        if r.is_zero() != 0 || r.add(k).is_zero() != 0 {
+            return None;
+        }
+        let s = self.d1_inv.mul(&k.sub(&r.mul(&self.d)));
+        if s.is_zero() != 0 {
+            return None;
+        }
+        Signature::from_scalars(r.to_bytes(), s.to_bytes()).ok()
+    }
+}
+
+/// The public key of a computed point (never the identity for d in [1, n-2]).
+fn point_to_public(q: &crate::arith::point::Affine) -> Result<PublicKey, Error> {
+    let mut enc = [0u8; 65];
+    enc[0] = 4;
+    enc[1..33].copy_from_slice(&q.x.to_bytes());
+    enc[33..].copy_from_slice(&q.y.to_bytes());
+    let _ = curve::Sm2;
+    PublicKey::from_sec1_bytes(&enc).map_err(|_| Error::InvalidPoint)
+}
+
+impl Drop for SigningKey {
+    fn drop(&mut self) {
+        self.d.0.zeroize();
+        self.d1_inv.0.zeroize();
+        self.d_bytes.zeroize();
+    }
+}
+
+impl ZeroizeOnDrop for SigningKey {}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("verifying_key", &self.verifying_key)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AsRef<VerifyingKey> for SigningKey {
+    fn as_ref(&self) -> &VerifyingKey {
+        &self.verifying_key
+    }
+}
+
+impl Keypair for SigningKey {
+    type VerifyingKey = VerifyingKey;
+
+    fn verifying_key(&self) -> VerifyingKey {
+        self.verifying_key.clone()
+    }
+}
+
+/// Deterministic signatures.
+impl Signer<Signature> for SigningKey {
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature, signature::Error> {
+        Ok(self.sign_e(&self.verifying_key.hash_message(msg)))
+    }
+}
+
+impl MultipartSigner<Signature> for SigningKey {
+    fn try_multipart_sign(&self, msg: &[&[u8]]) -> Result<Signature, signature::Error> {
+        Ok(self.sign_e(&self.verifying_key.hash_parts(msg)))
+    }
+}
+
+/// Hedged signatures (deterministic nonce derivation with 32 random bytes mixed in).
+impl RandomizedSigner<Signature> for SigningKey {
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature, signature::Error> {
+        Ok(self.try_sign_e_with_rng(rng, &self.verifying_key.hash_message(msg))?)
+    }
+}
+
+impl RandomizedMultipartSigner<Signature> for SigningKey {
+    fn try_multipart_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[&[u8]],
+    ) -> Result<Signature, signature::Error> {
+        Ok(self.try_sign_e_with_rng(rng, &self.verifying_key.hash_parts(msg))?)
+    }
+}
+
+/// The prehash is e = SM3(Z_A ‖ M), 32 bytes.
+impl PrehashSigner<Signature> for SigningKey {
+    fn sign_prehash(&self, prehash: &[u8]) -> Result<Signature, signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
+        Ok(self.sign_e(e))
+    }
+}
+
+impl RandomizedPrehashSigner<Signature> for SigningKey {
+    fn sign_prehash_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        prehash: &[u8],
+    ) -> Result<Signature, signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
+        Ok(self.try_sign_e_with_rng(rng, e)?)
+    }
+}
+
+/// The digest is started with Z_A; the closure feeds the message.
+impl DigestSigner<Sm3, Signature> for SigningKey {
+    fn try_sign_digest<F: Fn(&mut Sm3) -> Result<(), signature::Error>>(
+        &self,
+        f: F,
+    ) -> Result<Signature, signature::Error> {
+        let mut h = Sm3::new();
+        Update::update(&mut h, self.verifying_key.za());
+        f(&mut h)?;
+        Ok(self.sign_e(&h.finalize().into()))
+    }
+}

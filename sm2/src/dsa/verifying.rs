@@ -1,0 +1,167 @@
+//! Verification key: the public point Q with its Z_A, and the verification equation of
+//! GB/T 32918.2 §7 computed as s·G + t·Q with a Straus/wNAF double multiplication.
+
+use super::Signature;
+use crate::arith::field::Fe;
+use crate::arith::limbs;
+use crate::arith::mul::mul_g_add_vartime;
+use crate::arith::point::Affine;
+use crate::arith::scalar::{N, Sc};
+use crate::hash::{DEFAULT_ID, Sm3, compute_za};
+use crate::{Error, PublicKey, curve};
+use digest::{Digest, Update};
+use elliptic_curve::sec1::ToSec1Point;
+use signature::hazmat::PrehashVerifier;
+use signature::{DigestVerifier, MultipartVerifier, Verifier};
+
+/// An SM2 verification key: a public key bound to a distinguishing identifier (through Z_A).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyingKey {
+    public: PublicKey,
+    point: Affine,
+    za: [u8; 32],
+}
+
+impl VerifyingKey {
+    /// With the default identifier `1234567812345678`.
+    pub fn new(public: &PublicKey) -> Self {
+        // The default identifier is 16 bytes, so Z_A cannot fail.
+        Self::new_with_id(public, DEFAULT_ID).unwrap_or_else(|_| unreachable!())
+    }
+
+    /// With the given distinguishing identifier (at most 8191 bytes).
+    pub fn new_with_id(public: &PublicKey, id: &[u8]) -> Result<Self, Error> {
+        let point = curve::affine_from_primeorder(public.as_affine()).ok_or(Error::InvalidPoint)?;
+        let za = compute_za(id, &point.x.to_bytes(), &point.y.to_bytes())?;
+        Ok(VerifyingKey {
+            public: *public,
+            point,
+            za,
+        })
+    }
+
+    /// From a SEC1 point (compressed or uncompressed), default identifier.
+    pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        Ok(Self::new(
+            &PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)?,
+        ))
+    }
+
+    /// From a SEC1 point (compressed or uncompressed) and an identifier.
+    pub fn from_sec1_bytes_with_id(bytes: &[u8], id: &[u8]) -> Result<Self, Error> {
+        let pk = PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)?;
+        Self::new_with_id(&pk, id)
+    }
+
+    /// The public key.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public
+    }
+
+    /// SEC1 encoding, compressed (33 bytes) or uncompressed (65 bytes).
+    pub fn to_sec1_point(&self, compress: bool) -> crate::Sec1Point {
+        self.public.to_sec1_point(compress)
+    }
+
+    /// Z_A for this key and identifier.
+    pub fn za(&self) -> &[u8; 32] {
+        &self.za
+    }
+
+    /// e = SM3(Z_A ‖ msg), the value signed (GB/T 32918.2 §6.1 A1–A2).
+    pub fn hash_message(&self, msg: &[u8]) -> [u8; 32] {
+        self.hash_parts(&[msg])
+    }
+
+    pub(crate) fn hash_parts(&self, parts: &[&[u8]]) -> [u8; 32] {
+        let mut h = Sm3::new();
+        Digest::update(&mut h, self.za);
+        for p in parts {
+            Digest::update(&mut h, p);
+        }
+        h.finalize().into()
+    }
+
+    pub(crate) fn from_parts(public: PublicKey, point: Affine, za: [u8; 32]) -> Self {
+        VerifyingKey { public, point, za }
+    }
+
+    /// Verifies against e (the 32-byte SM3(Z_A ‖ M)).
+    pub fn verify_e(&self, e: &[u8; 32], sig: &Signature) -> Result<(), Error> {
+        // B1–B2: r, s in [1, n-1] hold by construction of `Signature`.
+        let r = Sc::from_bytes_reduced(sig.r());
+        let s = Sc::from_bytes_reduced(sig.s());
+        // B5: t = r + s mod n, t != 0.
+        let t = r.add(&s);
+        if t.is_zero() != 0 {
+            return Err(Error::Verification);
+        }
+        // B6: (x1, y1) = s·G + t·Q.
+        let p = mul_g_add_vartime(&s.to_canonical(), &t.to_canonical(), &self.point);
+        if p.is_infinity() != 0 {
+            return Err(Error::Verification);
+        }
+        // B7: R = (e + x1) mod n == r, i.e. x1 ≡ r - e (mod n). With x1 = X/Z² and x1 < p < 2n,
+        // x1 is c or c + n for c = (r - e) mod n: compare c·Z² with X, no inversion.
+        let e = Sc::from_bytes_reduced(e);
+        let c = r.sub(&e).to_canonical();
+        let z2 = p.z.sqr();
+        if Fe::from_canonical(&c).mul(&z2).ct_eq(&p.x) != 0 {
+            return Ok(());
+        }
+        let (c2, carry) = limbs::add(&c, &N);
+        if carry == 0
+            && limbs::lt_mask(&c2, &crate::arith::field::P) != 0
+            && Fe::from_canonical(&c2).mul(&z2).ct_eq(&p.x) != 0
+        {
+            return Ok(());
+        }
+        Err(Error::Verification)
+    }
+}
+
+impl From<&PublicKey> for VerifyingKey {
+    fn from(pk: &PublicKey) -> Self {
+        Self::new(pk)
+    }
+}
+
+impl AsRef<PublicKey> for VerifyingKey {
+    fn as_ref(&self) -> &PublicKey {
+        &self.public
+    }
+}
+
+impl Verifier<Signature> for VerifyingKey {
+    fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), signature::Error> {
+        Ok(self.verify_e(&self.hash_message(msg), sig)?)
+    }
+}
+
+impl MultipartVerifier<Signature> for VerifyingKey {
+    fn multipart_verify(&self, msg: &[&[u8]], sig: &Signature) -> Result<(), signature::Error> {
+        Ok(self.verify_e(&self.hash_parts(msg), sig)?)
+    }
+}
+
+/// The prehash is e = SM3(Z_A ‖ M), 32 bytes.
+impl PrehashVerifier<Signature> for VerifyingKey {
+    fn verify_prehash(&self, prehash: &[u8], sig: &Signature) -> Result<(), signature::Error> {
+        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
+        Ok(self.verify_e(e, sig)?)
+    }
+}
+
+/// The digest is started with Z_A; the closure feeds the message.
+impl DigestVerifier<Sm3, Signature> for VerifyingKey {
+    fn verify_digest<F: Fn(&mut Sm3) -> Result<(), signature::Error>>(
+        &self,
+        f: F,
+        sig: &Signature,
+    ) -> Result<(), signature::Error> {
+        let mut h = Sm3::new();
+        Update::update(&mut h, &self.za);
+        f(&mut h)?;
+        Ok(self.verify_e(&h.finalize().into(), sig)?)
+    }
+}
