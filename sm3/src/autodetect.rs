@@ -120,9 +120,9 @@ impl FromStr for Backend {
 }
 
 #[cfg(target_arch = "x86_64")]
-cpufeatures::new!(cpuid_avx2, "avx2", "bmi2");
+cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(target_arch = "x86_64")]
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx2", "bmi2");
+cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx2", "bmi1", "bmi2");
 
 /// Whether the CPU has what engine `b` needs (cached after the first call).
 #[cfg(target_arch = "x86_64")]

@@ -10,13 +10,13 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[[u8; 64
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if backend.is_available() => {
             // SAFETY: `is_available` confirmed (through the cached cpufeatures probe) that
-            // the CPU has AVX-512F, AVX-512VL, AVX2 and BMI2, the features of this entry.
+            // the CPU has AVX-512F, AVX-512VL, AVX2, BMI1 and BMI2, the features of this entry.
             unsafe { crate::x86::compress_avx512(state, blocks) }
         }
         #[cfg(target_arch = "x86_64")]
         Backend::Avx2 if backend.is_available() => {
             // SAFETY: `is_available` confirmed (through the cached cpufeatures probe) that
-            // the CPU has AVX2 and BMI2, the features of this entry.
+            // the CPU has AVX2, BMI1 and BMI2, the features of this entry.
             unsafe { crate::x86::compress_avx2(state, blocks) }
         }
         _ => soft::compress(state, blocks),

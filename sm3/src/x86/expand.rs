@@ -3,7 +3,9 @@
 //! Group G_m = W_{4m..4m+4} is computed from G_{m-4..m-1}: the windows W_{j-13}, W_{j-9},
 //! W_{j-6} come from `palignr`, W_{j-3} from a byte shift that leaves lane 3 zero. Lane 3
 //! really needs W_j (lane 0 of the result); since P1 is linear, adding
-//! P1(W_j <<< 15) to lane 3 afterwards fixes it.
+//! P1(W_j <<< 15) to lane 3 afterwards fixes it (the technique of Intel's SM3 AVX code
+//! and the Linux kernel's sm3-avx). The steps are separate so the engines can interleave
+//! them with the previous block's rounds.
 
 use core::arch::x86_64::*;
 
@@ -59,21 +61,39 @@ fn p1<X: Xmm>(x: __m128i) -> __m128i {
     X::xor3(x, X::rotl::<15>(x), X::rotl::<23>(x))
 }
 
-/// Expands `block` into W_0..W_67 (`w`) and W'_0..W'_63 (`wp`).
-#[inline(always)]
-pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32; 64]) {
-    // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3 for
-    // `pshufb`, SSE2 for the rest), confirmed by the CPU probe. Every load reads 16 bytes
-    // inside `block` (offsets 0..48), every store writes 16 bytes inside `w` (word
-    // offsets 4m, m < 17, so at most word 67) or `wp` (word offsets 4m, m < 16).
-    unsafe {
-        let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-        let mut g = [_mm_setzero_si128(); 17];
-        for (m, gm) in g.iter_mut().take(4).enumerate() {
-            let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
-            *gm = _mm_shuffle_epi8(raw, bswap);
+/// The 17 groups of four W words of one block, computed step by step.
+pub(crate) struct Groups(pub(crate) [__m128i; 17]);
+
+impl Groups {
+    /// Empty groups.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        Self([unsafe { _mm_setzero_si128() }; 17])
+    }
+
+    /// G_0..G_3: the block's words, big-endian.
+    #[inline(always)]
+    pub(crate) fn load(&mut self, block: &[u8; 64]) {
+        // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3
+        // for `pshufb`), confirmed by the CPU probe; each load reads 16 bytes inside
+        // `block` (offsets 0, 16, 32, 48).
+        unsafe {
+            let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+            for (m, gm) in self.0.iter_mut().take(4).enumerate() {
+                let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
+                *gm = _mm_shuffle_epi8(raw, bswap);
+            }
         }
-        for m in 4..17 {
+    }
+
+    /// G_m for 4 <= m < 17, from G_{m-4}..G_{m-1}.
+    #[inline(always)]
+    pub(crate) fn step<X: Xmm>(&mut self, m: usize) {
+        let g = &mut self.0;
+        // SAFETY: SSSE3/SSE2 instructions, inside `target_feature` entries with at least
+        // AVX2 confirmed by the CPU probe.
+        unsafe {
             let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
             let w13 = _mm_alignr_epi8::<12>(g3, g4);
             let w9 = _mm_alignr_epi8::<12>(g2, g3);
@@ -84,14 +104,62 @@ pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32;
             let fix = X::rotl::<15>(_mm_slli_si128::<12>(r));
             g[m] = _mm_xor_si128(r, p1::<X>(fix));
         }
-        for (m, gm) in g.iter().enumerate() {
-            _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
+    }
+
+    /// Writes W_0..W_67 into `w` and W'_0..W'_63 into `wp`.
+    #[inline(always)]
+    pub(crate) fn store(&self, w: &mut [u32; 68], wp: &mut [u32; 64]) {
+        let g = &self.0;
+        // SAFETY: SSE2; every store writes 16 bytes inside `w` (word offsets 4m, m < 17,
+        // so at most word 67) or `wp` (word offsets 4m, m < 16, so at most word 63).
+        unsafe {
+            for (m, gm) in g.iter().enumerate() {
+                _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
+            }
+            for m in 0..16 {
+                _mm_storeu_si128(
+                    wp.as_mut_ptr().add(4 * m).cast(),
+                    _mm_xor_si128(g[m], g[m + 1]),
+                );
+            }
         }
-        for m in 0..16 {
-            _mm_storeu_si128(
-                wp.as_mut_ptr().add(4 * m).cast(),
-                _mm_xor_si128(g[m], g[m + 1]),
-            );
+    }
+}
+
+/// Expands `block` into W_0..W_67 (`w`) and W'_0..W'_63 (`wp`) in one go.
+#[inline(always)]
+pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32; 64]) {
+    let mut g = Groups::new();
+    g.load(block);
+    for m in 4..17 {
+        g.step::<X>(m);
+    }
+    g.store(w, wp);
+}
+
+/// The work `rounds_with` interleaves after round group `i` (0..16) of the current block:
+/// the next block's load, its 13 expansion steps, and the store into `w`, `wp`.
+pub(crate) struct ExpandNext<'a, X: Xmm> {
+    /// The groups being computed.
+    pub(crate) g: Groups,
+    /// The next block.
+    pub(crate) next: &'a [u8; 64],
+    /// Where its W goes.
+    pub(crate) w: &'a mut [u32; 68],
+    /// Where its W' goes.
+    pub(crate) wp: &'a mut [u32; 64],
+    /// The rotate flavour.
+    pub(crate) x: core::marker::PhantomData<X>,
+}
+
+impl<X: Xmm> crate::rounds::Between for ExpandNext<'_, X> {
+    #[inline(always)]
+    fn after(&mut self, i: usize) {
+        match i {
+            0 => self.g.load(self.next),
+            1..=13 => self.g.step::<X>(i + 3),
+            14 => self.g.store(self.w, self.wp),
+            _ => {}
         }
     }
 }

@@ -109,7 +109,7 @@ fn transpose<const L: usize>(lanes: &[&[u8]; L], k: usize, out: &mut [[u32; L]; 
 
 /// Compresses `n` blocks of each of 8 lanes into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
-#[target_feature(enable = "avx2,bmi2")]
+#[target_feature(enable = "avx2,bmi1,bmi2")]
 pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize) {
     // SAFETY: AVX2 confirmed by the probe before this entry is called; every load and
     // store covers exactly one `[u32; 8]` (32 bytes).
@@ -137,7 +137,7 @@ pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize)
 
 /// Compresses `n` blocks of each of 16 lanes into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
-#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
 pub(crate) fn many_avx512(state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
     // SAFETY: AVX-512F confirmed by the probe before this entry is called; every load and
     // store covers exactly one `[u32; 16]` (64 bytes).
