@@ -6,6 +6,13 @@
 //! | [`Sm4Ccm`], [`Sm4CcmCustom`] | CCM | NIST SP 800-38C, RFC 8998 |
 //! | [`Sm4XtsIeee`] | XTS, tweaks multiplied little-endian | IEEE Std 1619 (Linux `xts(sm4)`, fscrypt) |
 //! | [`Sm4XtsGb`] | XTS, tweaks multiplied in GCM bit order | GB/T 17964-2021 (GmSSL, OpenSSL default) |
+//! | [`Sm4CbcCts`] | CBC with ciphertext stealing, CS3 | SP 800-38A Addendum (Linux `cts(cbc(sm4))`) |
+//! | [`Sm4Cmac`] | CMAC (`digest` `Mac`, via the `cmac` crate) | SP 800-38B |
+//! | [`Sm4Gmac`] | GMAC | SP 800-38D |
+//! | [`Sm4Ctr`], [`Sm4Ctr32`], [`Sm4CbcEnc`]/[`Sm4CbcDec`], [`Sm4CfbEnc`]/[`Sm4CfbDec`], [`Sm4Ofb`], [`Sm4EcbEnc`]/[`Sm4EcbDec`] | the classic modes, RustCrypto's crates over [`Sm4`] | SP 800-38A, GB/T 17964 |
+//!
+//! CBC-MAC and XCBC are left out on purpose: raw CBC-MAC is forgeable for messages of
+//! varying length, and CMAC replaces both.
 //!
 //! The AEADs implement `aead` 0.6 ([`aead::AeadInOut`], and with it the in-place and
 //! detached APIs) and [`cipher::KeyInit`]; the crate is `no_std` without `alloc`. A failed
@@ -33,14 +40,23 @@
 
 pub use aead;
 pub use cipher;
+pub use cmac;
 pub use shangmi_sm4::{Backend, Sm4};
 
 mod ccm;
 mod ct;
+mod cts;
 mod gcm;
 mod ghash;
+mod mac;
+mod plain;
 mod xts;
 
 pub use ccm::{CcmNonceSize, CcmTagSize, Sm4Ccm, Sm4CcmCustom};
+pub use cts::{CtsTooShort, Sm4CbcCts};
 pub use gcm::{GcmTagSize, Sm4Gcm, Sm4GcmCustom};
+pub use mac::{Sm4Cmac, Sm4Gmac};
+pub use plain::{
+    Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Ctr, Sm4Ctr32, Sm4EcbDec, Sm4EcbEnc, Sm4Ofb,
+};
 pub use xts::{GbT17964, Ieee1619, Sm4Xts, Sm4XtsGb, Sm4XtsIeee, XtsError, XtsStandard};

@@ -1,0 +1,205 @@
+//! The classic-mode aliases, CBC-CS3 and the MACs: draft-ribose-cfrg-sm4-10 Appendix A.2
+//! vectors, OpenSSL 3.0 differentials (SM4-ECB/CBC/CFB/OFB/CTR and CMAC over SM4-CBC exist
+//! there), and RustCrypto compositions.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use aead::{AeadInOut, KeyInit};
+use cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
+use cmac::digest::Mac;
+use hex_literal::hex;
+#[cfg(target_arch = "x86_64")]
+use openssl::symm::{Cipher, Crypter, Mode};
+use proptest::prelude::*;
+use shangmi_sm4::{Backend, Sm4};
+use shangmi_sm4_modes::{
+    CtsTooShort, Sm4CbcCts, Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Cmac, Sm4Ctr, Sm4EcbEnc,
+    Sm4Gcm, Sm4Gmac, Sm4Ofb,
+};
+
+// draft-ribose-cfrg-sm4-10 Appendix A.2, example 1 of each mode.
+const KEY: [u8; 16] = hex!("0123456789ABCDEFFEDCBA9876543210");
+const IV: [u8; 16] = hex!("000102030405060708090A0B0C0D0E0F");
+const PT: [u8; 32] = hex!("AAAAAAAABBBBBBBBCCCCCCCCDDDDDDDDEEEEEEEEFFFFFFFFAAAAAAAABBBBBBBB");
+const ECB_CT: [u8; 32] = hex!("5EC8143DE509CFF7B5179F8F474B86192F1D305A7FB17DF985F81C8482192304"); // A.2.1.1
+const CBC_CT: [u8; 32] = hex!("78EBB11CC40B0A48312AAEB2040244CB4CB7016951909226979B0D15DC6A8F6D"); // A.2.2.1
+const OFB_CT: [u8; 32] = hex!("AC3236CB861DD316E6413B4E3C7524B71D01ACA2487CA582CBF5463E6698539B"); // A.2.3.1
+const CFB_CT: [u8; 32] = hex!("AC3236CB861DD316E6413B4E3C7524B769D4C54ED433B9A0346009BEB37B2B3F"); // A.2.4.1
+const CTR_PT: [u8; 64] = hex!(
+    "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD"
+    "EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBB"
+);
+const CTR_CT: [u8; 64] = hex!(
+    "AC3236CB970CC20791364C395A1342D1A3CBC1878C6F30CD074CCE385CDD70C7"
+    "F234BC0E24C11980FD1286310CE37B926E02FCD0FAA0BAF38B2933851D824514"
+); // A.2.5.1
+
+#[test]
+fn draft_ribose_a2_vectors() {
+    let mut b = PT;
+    Sm4EcbEnc::new(&KEY.into())
+        .encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, 32)
+        .unwrap();
+    assert_eq!(b, ECB_CT);
+    let mut b = PT;
+    Sm4CbcEnc::new(&KEY.into(), &IV.into())
+        .encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, 32)
+        .unwrap();
+    assert_eq!(b, CBC_CT);
+    Sm4CbcDec::new(&KEY.into(), &IV.into())
+        .decrypt_padded::<cipher::block_padding::NoPadding>(&mut b)
+        .unwrap();
+    assert_eq!(b, PT);
+    let mut b = PT;
+    Sm4Ofb::new(&KEY.into(), &IV.into()).apply_keystream(&mut b);
+    assert_eq!(b, OFB_CT);
+    let mut b = PT;
+    Sm4CfbEnc::new(&KEY.into(), &IV.into())
+        .encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, 32)
+        .unwrap();
+    assert_eq!(b, CFB_CT);
+    Sm4CfbDec::new(&KEY.into(), &IV.into())
+        .decrypt_padded::<cipher::block_padding::NoPadding>(&mut b)
+        .unwrap();
+    assert_eq!(b, PT);
+    let mut b = CTR_PT;
+    Sm4Ctr::new(&KEY.into(), &IV.into()).apply_keystream(&mut b);
+    assert_eq!(b, CTR_CT);
+}
+
+#[cfg(target_arch = "x86_64")]
+fn openssl(c: Cipher, key: &[u8], iv: Option<&[u8]>, data: &[u8]) -> Vec<u8> {
+    let mut cr = Crypter::new(c, Mode::Encrypt, key, iv).unwrap();
+    cr.pad(false);
+    let mut out = vec![0u8; data.len() + 16];
+    let n = cr.update(data, &mut out).unwrap();
+    let m = cr.finalize(&mut out[n..]).unwrap();
+    out.truncate(n + m);
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+fn openssl_cmac(key: &[u8], data: &[u8]) -> Vec<u8> {
+    let pkey = openssl::pkey::PKey::cmac(&Cipher::sm4_cbc(), key).unwrap();
+    let mut s = openssl::sign::Signer::new_without_digest(&pkey).unwrap();
+    s.update(data).unwrap();
+    s.sign_to_vec().unwrap()
+}
+
+/// CBC-CS3 from its definition (SP 800-38A Addendum): CBC over the zero-padded message,
+/// then the last two blocks swapped and the final one cut to the partial length.
+fn cs3_model(key: &[u8; 16], iv: &[u8; 16], pt: &[u8]) -> Vec<u8> {
+    use rustcrypto_sm4::cipher::{BlockModeEncrypt as _, KeyIvInit as _};
+    let n = pt.len().div_ceil(16);
+    let r = pt.len() - 16 * (n - 1);
+    let mut padded = pt.to_vec();
+    padded.resize(16 * n, 0);
+    cbc::Encryptor::<rustcrypto_sm4::Sm4>::new(&(*key).into(), &(*iv).into())
+        .encrypt_padded::<cipher::block_padding::NoPadding>(&mut padded, 16 * n)
+        .unwrap();
+    if n == 1 {
+        return padded;
+    }
+    let mut out = padded[..16 * (n - 2)].to_vec();
+    out.extend_from_slice(&padded[16 * (n - 1)..]);
+    out.extend_from_slice(&padded[16 * (n - 2)..16 * (n - 2) + r]);
+    out
+}
+
+#[test]
+fn cts_errors() {
+    let cts = Sm4CbcCts::new(&KEY.into());
+    for len in 0..16 {
+        let mut b = vec![1u8; len];
+        assert_eq!(cts.encrypt(&IV, &mut b), Err(CtsTooShort));
+        assert_eq!(cts.decrypt(&IV, &mut b), Err(CtsTooShort));
+        assert_eq!(b, vec![1u8; len]);
+    }
+}
+
+#[test]
+fn gmac_is_gcm_with_empty_text() {
+    let gmac = Sm4Gmac::new(&KEY.into());
+    let gcm = Sm4Gcm::new(&KEY.into());
+    let nonce = [3u8; 12];
+    for len in [0usize, 1, 16, 100, 1000] {
+        let data = vec![0x5au8; len];
+        let tag = gmac.compute(&nonce, &data);
+        let want = gcm
+            .encrypt_inout_detached(&nonce.into(), &data, (&mut [][..]).into())
+            .unwrap();
+        assert_eq!(tag[..], want[..]);
+        // Independent: RustCrypto's composition.
+        let rc =
+            aes_gcm::AesGcm::<rustcrypto_sm4::Sm4, aes_gcm::aead::consts::U12>::new(&KEY.into());
+        let want = aes_gcm::aead::AeadInOut::encrypt_inout_detached(
+            &rc,
+            &nonce.into(),
+            &data,
+            (&mut [][..]).into(),
+        )
+        .unwrap();
+        assert_eq!(tag[..], want[..]);
+        assert!(gmac.verify(&nonce, &data, &tag).is_ok());
+        let mut bad = tag;
+        bad[3] ^= 0x10;
+        assert!(gmac.verify(&nonce, &data, &bad).is_err());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn plain_modes_match_openssl(key in any::<[u8; 16]>(), iv in any::<[u8; 16]>(), blocks in 0usize..40, extra in 0usize..16) {
+        let pt: Vec<u8> = (0..16 * blocks).map(|i| i as u8 ^ key[0]).collect();
+        let mut b = pt.clone();
+        Sm4EcbEnc::new(&key.into()).encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, pt.len()).unwrap();
+        prop_assert_eq!(&b, &openssl(Cipher::sm4_ecb(), &key, None, &pt));
+        let mut b = pt.clone();
+        Sm4CbcEnc::new(&key.into(), &iv.into()).encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, pt.len()).unwrap();
+        prop_assert_eq!(&b, &openssl(Cipher::sm4_cbc(), &key, Some(&iv), &pt));
+        // Stream-like modes at any length.
+        let pt2: Vec<u8> = (0..16 * blocks + extra).map(|i| i as u8).collect();
+        let mut b = pt2.clone();
+        Sm4Ctr::new(&key.into(), &iv.into()).apply_keystream(&mut b);
+        prop_assert_eq!(&b, &openssl(Cipher::sm4_ctr(), &key, Some(&iv), &pt2));
+        let mut b = pt2.clone();
+        Sm4Ofb::new(&key.into(), &iv.into()).apply_keystream(&mut b);
+        prop_assert_eq!(&b, &openssl(Cipher::sm4_ofb(), &key, Some(&iv), &pt2));
+        let mut b = pt.clone();
+        Sm4CfbEnc::new(&key.into(), &iv.into()).encrypt_padded::<cipher::block_padding::NoPadding>(&mut b, pt.len()).unwrap();
+        prop_assert_eq!(&b, &openssl(Cipher::sm4_cfb128(), &key, Some(&iv), &pt));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn cmac_matches_openssl_and_rustcrypto(key in any::<[u8; 16]>(), data in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let mut ours = Sm4Cmac::new(&key.into());
+        ours.update(&data);
+        let tag = ours.finalize().into_bytes();
+        prop_assert_eq!(&tag[..], &openssl_cmac(&key, &data)[..]);
+        let mut theirs = <cmac::Cmac<rustcrypto_sm4::Sm4> as rustcrypto_sm4::cipher::KeyInit>::new(&key.into());
+        cmac::digest::Update::update(&mut theirs, &data);
+        prop_assert_eq!(&tag[..], &cmac::digest::FixedOutput::finalize_fixed(theirs)[..]);
+    }
+
+    #[test]
+    fn cts_matches_the_cs3_definition(key in any::<[u8; 16]>(), iv in any::<[u8; 16]>()) {
+        let all: Vec<_> = Backend::available()
+            .map(|b| (b.name(), Sm4CbcCts::from_cipher(Sm4::with_backend(&key.into(), b).unwrap())))
+            .collect();
+        for len in (16..=300usize).chain([1024, 1029, 4096 + 7]) {
+            let pt: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(3) ^ iv[0]).collect();
+            let want = cs3_model(&key, &iv, &pt);
+            for (name, cts) in &all {
+                let mut b = pt.clone();
+                cts.encrypt(&iv, &mut b).unwrap();
+                prop_assert_eq!(&b, &want, "{} len {}", name, len);
+                cts.decrypt(&iv, &mut b).unwrap();
+                prop_assert_eq!(&b, &pt, "{} len {}", name, len);
+            }
+        }
+    }
+}
