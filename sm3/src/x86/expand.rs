@@ -72,27 +72,33 @@ impl Groups {
         Self([unsafe { _mm_setzero_si128() }; 17])
     }
 
-    /// G_0..G_3: the block's words, big-endian.
+    /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`.
     #[inline(always)]
-    pub(crate) fn load(&mut self, block: &[u8; 64]) {
+    pub(crate) fn load(&mut self, block: &[u8; 64], w: &mut [u32; 68]) {
         // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3
         // for `pshufb`), confirmed by the CPU probe; each load reads 16 bytes inside
-        // `block` (offsets 0, 16, 32, 48).
+        // `block` (offsets 0, 16, 32, 48), each store writes words 4m..4m+4 < 16 of `w`.
         unsafe {
             let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
             for (m, gm) in self.0.iter_mut().take(4).enumerate() {
                 let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
                 *gm = _mm_shuffle_epi8(raw, bswap);
+                _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
             }
         }
     }
 
-    /// G_m for 4 <= m < 17, from G_{m-4}..G_{m-1}.
+    /// G_m for 4 <= m < 17, from G_{m-4}..G_{m-1}; stores G_m into `w` and
+    /// W'_{4(m-4)..4(m-3)} = G_{m-4} ^ G_{m-3} into `wp`. Storing each group as soon as it
+    /// exists (not all at the end) gives the stores time to retire before the rounds load
+    /// single words from them (no store-to-load forwarding from vector stores).
     #[inline(always)]
-    pub(crate) fn step<X: Xmm>(&mut self, m: usize) {
+    pub(crate) fn step<X: Xmm>(&mut self, m: usize, w: &mut [u32; 68], wp: &mut [u32; 64]) {
         let g = &mut self.0;
         // SAFETY: SSSE3/SSE2 instructions, inside `target_feature` entries with at least
-        // AVX2 confirmed by the CPU probe.
+        // AVX2 confirmed by the CPU probe. 4 <= m < 17, so the store into `w` covers words
+        // 4m..4m+4 <= 68 and the ones into `wp` words 4(m-4)..4(m-3) <= 52 and, at m = 16,
+        // 52..64.
         unsafe {
             let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
             let w13 = _mm_alignr_epi8::<12>(g3, g4);
@@ -102,25 +108,17 @@ impl Groups {
             let x = p1::<X>(X::xor3(g4, w9, X::rotl::<15>(w3)));
             let r = X::xor3(x, X::rotl::<7>(w13), w6);
             let fix = X::rotl::<15>(_mm_slli_si128::<12>(r));
-            g[m] = _mm_xor_si128(r, p1::<X>(fix));
-        }
-    }
-
-    /// Writes W_0..W_67 into `w` and W'_0..W'_63 into `wp`.
-    #[inline(always)]
-    pub(crate) fn store(&self, w: &mut [u32; 68], wp: &mut [u32; 64]) {
-        let g = &self.0;
-        // SAFETY: SSE2; every store writes 16 bytes inside `w` (word offsets 4m, m < 17,
-        // so at most word 67) or `wp` (word offsets 4m, m < 16, so at most word 63).
-        unsafe {
-            for (m, gm) in g.iter().enumerate() {
-                _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
-            }
-            for m in 0..16 {
-                _mm_storeu_si128(
-                    wp.as_mut_ptr().add(4 * m).cast(),
-                    _mm_xor_si128(g[m], g[m + 1]),
-                );
+            let gm = _mm_xor_si128(r, p1::<X>(fix));
+            g[m] = gm;
+            _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), gm);
+            _mm_storeu_si128(wp.as_mut_ptr().add(4 * (m - 4)).cast(), _mm_xor_si128(g4, g3));
+            if m == 16 {
+                for k in 13..16 {
+                    _mm_storeu_si128(
+                        wp.as_mut_ptr().add(4 * k).cast(),
+                        _mm_xor_si128(g[k], g[k + 1]),
+                    );
+                }
             }
         }
     }
@@ -130,15 +128,14 @@ impl Groups {
 #[inline(always)]
 pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32; 64]) {
     let mut g = Groups::new();
-    g.load(block);
+    g.load(block, w);
     for m in 4..17 {
-        g.step::<X>(m);
+        g.step::<X>(m, w, wp);
     }
-    g.store(w, wp);
 }
 
 /// The work `rounds_with` interleaves after round group `i` (0..16) of the current block:
-/// the next block's load, its 13 expansion steps, and the store into `w`, `wp`.
+/// the next block's load and its 13 expansion steps, written into `w`, `wp`.
 pub(crate) struct ExpandNext<'a, X: Xmm> {
     /// The groups being computed.
     pub(crate) g: Groups,
@@ -156,9 +153,8 @@ impl<X: Xmm> crate::rounds::Between for ExpandNext<'_, X> {
     #[inline(always)]
     fn after(&mut self, i: usize) {
         match i {
-            0 => self.g.load(self.next),
-            1..=13 => self.g.step::<X>(i + 3),
-            14 => self.g.store(self.w, self.wp),
+            0 => self.g.load(self.next, self.w),
+            1..=13 => self.g.step::<X>(i + 3, self.w, self.wp),
             _ => {}
         }
     }
