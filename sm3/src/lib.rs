@@ -252,7 +252,10 @@ impl Sm3 {
     /// assert_eq!(h.finalize(), Sm3::digest(b"abc"));
     /// ```
     pub fn with_backend(backend: Backend) -> Result<Self, BackendError> {
-        Ok(Self::compose(Sm3Core::with_backend(backend)?, Buffer::<Sm3Core>::default()))
+        Ok(Self::compose(
+            Sm3Core::with_backend(backend)?,
+            Buffer::<Sm3Core>::default(),
+        ))
     }
 
     /// The engine this hasher runs on.

@@ -107,10 +107,57 @@ macro_rules! round {
 /// Four rounds starting at `$j`, renaming the variables after each.
 macro_rules! round4 {
     ($s:ident, $j:expr, $w:ident, $wp:ident, $k:ident, $ff:ident, $gg:ident) => {
-        round!($s[0], $s[1], $s[2], $s[3], $s[4], $s[5], $s[6], $s[7], $j, $w, $wp, $k, $ff, $gg);
-        round!($s[3], $s[0], $s[1], $s[2], $s[7], $s[4], $s[5], $s[6], $j + 1, $w, $wp, $k, $ff, $gg);
-        round!($s[2], $s[3], $s[0], $s[1], $s[6], $s[7], $s[4], $s[5], $j + 2, $w, $wp, $k, $ff, $gg);
-        round!($s[1], $s[2], $s[3], $s[0], $s[5], $s[6], $s[7], $s[4], $j + 3, $w, $wp, $k, $ff, $gg);
+        round!(
+            $s[0], $s[1], $s[2], $s[3], $s[4], $s[5], $s[6], $s[7], $j, $w, $wp, $k, $ff, $gg
+        );
+        round!(
+            $s[3],
+            $s[0],
+            $s[1],
+            $s[2],
+            $s[7],
+            $s[4],
+            $s[5],
+            $s[6],
+            $j + 1,
+            $w,
+            $wp,
+            $k,
+            $ff,
+            $gg
+        );
+        round!(
+            $s[2],
+            $s[3],
+            $s[0],
+            $s[1],
+            $s[6],
+            $s[7],
+            $s[4],
+            $s[5],
+            $j + 2,
+            $w,
+            $wp,
+            $k,
+            $ff,
+            $gg
+        );
+        round!(
+            $s[1],
+            $s[2],
+            $s[3],
+            $s[0],
+            $s[5],
+            $s[6],
+            $s[7],
+            $s[4],
+            $j + 3,
+            $w,
+            $wp,
+            $k,
+            $ff,
+            $gg
+        );
     };
 }
 

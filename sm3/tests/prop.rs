@@ -1,6 +1,9 @@
 //! Property tests: streaming = one-shot, every engine = soft, multi-buffer = single
 //! stream, and differential against RustCrypto `sm3` 0.5 and OpenSSL.
 
+// Test and measurement code: a failed unwrap is a failed run.
+#![allow(clippy::unwrap_used)]
+
 use proptest::prelude::*;
 use shangmi_sm3::{Backend, Digest, Sm3, hazmat};
 
@@ -129,7 +132,23 @@ proptest! {
 /// and with lengths at every padding boundary.
 #[test]
 fn multi_buffer_boundaries() {
-    let lens = [0usize, 1, 55, 56, 63, 64, 65, 119, 120, 127, 128, 129, 10_000, 3, 64 * 17];
+    let lens = [
+        0usize,
+        1,
+        55,
+        56,
+        63,
+        64,
+        65,
+        119,
+        120,
+        127,
+        128,
+        129,
+        10_000,
+        3,
+        64 * 17,
+    ];
     let msgs: Vec<Vec<u8>> = lens
         .iter()
         .map(|&l| (0..l).map(|i| (i * 7 + l) as u8).collect())
@@ -140,7 +159,12 @@ fn multi_buffer_boundaries() {
             let mut out = vec![[0u8; 32]; count];
             hazmat::digest_many_with(b, &refs[..count], &mut out).unwrap();
             for (m, d) in refs.iter().zip(&out) {
-                assert_eq!(*d, soft(m), "engine {b}, {count} messages, length {}", m.len());
+                assert_eq!(
+                    *d,
+                    soft(m),
+                    "engine {b}, {count} messages, length {}",
+                    m.len()
+                );
             }
         }
     }

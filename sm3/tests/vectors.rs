@@ -1,5 +1,8 @@
 //! Known-answer tests for SM3, every engine available on this machine.
 
+// Test and measurement code: a failed unwrap is a failed run.
+#![allow(clippy::unwrap_used)]
+
 use hex_literal::hex;
 use shangmi_sm3::{Backend, Digest, Sm3};
 
@@ -12,8 +15,7 @@ fn digest_on(backend: Backend, msg: &[u8]) -> [u8; 32] {
 /// GB/T 32905-2016 appendix A.1 (also GM/T 0004-2012 A.1): "abc".
 const ABC: [u8; 32] = hex!("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0");
 /// GB/T 32905-2016 appendix A.2 (also GM/T 0004-2012 A.2): "abcd" repeated 16 times.
-const ABCD16: [u8; 32] =
-    hex!("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
+const ABCD16: [u8; 32] = hex!("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732");
 
 #[test]
 fn gbt32905_appendix_a() {
@@ -82,11 +84,15 @@ fn clone_mid_stream() {
 fn serialized_state_round_trips_and_matches_rustcrypto() {
     use digest::common::hazmat::SerializableState;
     let mut h = Sm3::new();
-    h.update(&[0x5a; 200]);
+    h.update([0x5a; 200]);
     let state = h.serialize();
     let mut peer = rustcrypto_sm3::Sm3::new();
     peer.update([0x5a; 200]);
-    assert_eq!(state[..], peer.serialize()[..], "same layout as RustCrypto sm3 0.5");
+    assert_eq!(
+        state[..],
+        peer.serialize()[..],
+        "same layout as RustCrypto sm3 0.5"
+    );
     let mut back = Sm3::deserialize(&state).unwrap();
     back.update(b"tail");
     h.update(b"tail");
@@ -114,4 +120,21 @@ fn algorithm_name_and_sizes() {
     assert_eq!(<Sm3 as OutputSizeUser>::output_size(), 32);
     assert_eq!(<Sm3 as BlockSizeUser>::block_size(), 64);
     assert_eq!(format!("{:?}", Sm3::new()), "Sm3 { ... }");
+}
+
+/// With the `oid` feature, `Sm3` carries the GM/T OID (GM/T 0006-2012: 1.2.156.10197.1.401).
+#[cfg(feature = "oid")]
+#[test]
+fn oid_is_the_gmt_one() {
+    use digest::const_oid::AssociatedOid;
+    assert_eq!(Sm3::OID.to_string(), "1.2.156.10197.1.401");
+}
+
+/// With the `zeroize` feature, `Sm3` wipes its state and buffer on drop.
+#[cfg(feature = "zeroize")]
+#[test]
+fn zeroize_on_drop_is_implemented() {
+    fn wipes<T: digest::zeroize::ZeroizeOnDrop>(_: &T) {}
+    wipes(&Sm3::new());
+    wipes(&shangmi_sm3::Sm3Core::default());
 }

@@ -111,7 +111,10 @@ impl Groups {
             let gm = _mm_xor_si128(r, p1::<X>(fix));
             g[m] = gm;
             _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), gm);
-            _mm_storeu_si128(wp.as_mut_ptr().add(4 * (m - 4)).cast(), _mm_xor_si128(g4, g3));
+            _mm_storeu_si128(
+                wp.as_mut_ptr().add(4 * (m - 4)).cast(),
+                _mm_xor_si128(g4, g3),
+            );
             if m == 16 {
                 for k in 13..16 {
                     _mm_storeu_si128(

@@ -46,7 +46,10 @@ fn compress_pipelined<X: Xmm>(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         };
         // Keep W and W' in memory (`black_box`): otherwise LLVM turns the vector stores
         // into `vpextrd`s, which cost more than the loads the rounds fold into their adds.
-        let (w, wp) = (core::hint::black_box(&cur.w), core::hint::black_box(&cur.wp));
+        let (w, wp) = (
+            core::hint::black_box(&cur.w),
+            core::hint::black_box(&cur.wp),
+        );
         match blocks.get(i + 1) {
             Some(next) => {
                 let mut work = ExpandNext::<X> {
