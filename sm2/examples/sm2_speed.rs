@@ -18,7 +18,10 @@ fn main() {
     let sk = SigningKey::from_bytes(&[7u8; 32]).expect("valid key");
     let msg = [0u8; 32];
     let sig = sk.sign(&msg);
-    let vk = sk.verifying_key().clone();
+    let vk = shangmi_sm2::dsa::VerifyingKey::from_sec1_bytes(
+        sk.verifying_key().to_sec1_point(false).as_bytes(),
+    )
+    .expect("valid point");
     for _ in 0..3 {
         rate("keygen", 20_000, |i| {
             let mut d = [9u8; 32];

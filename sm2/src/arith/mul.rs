@@ -133,9 +133,83 @@ fn wnaf5(k: &Limbs) -> [i8; 257] {
     out
 }
 
-/// u1·G + u2·Q in variable time (verification: every input is public).
-pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
-    // G part: comb digits, no doublings.
+/// Chunks of a verification scalar: u2 = Σ c_j·2^(32j).
+pub const CHUNKS: usize = 8;
+
+/// Per-key table for verification: `t[j][i] = (2i + 1)·2^(32j)·Q`, affine. With it, u2·Q
+/// needs 32 doublings instead of 256 (the 2^(32j) shifts are paid once per key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QTable {
+    t: [[Affine; 8]; CHUNKS],
+}
+
+impl QTable {
+    /// Builds the table for Q (not the identity): 224 doublings, 56 additions and one
+    /// batched inversion (Montgomery's trick).
+    pub fn new(q: &Affine) -> QTable {
+        let mut jac = [[Jacobian::INFINITY; 8]; CHUNKS];
+        let mut base = q.to_jacobian();
+        for (j, row) in jac.iter_mut().enumerate() {
+            if j > 0 {
+                for _ in 0..32 {
+                    base = base.double();
+                }
+            }
+            let b2 = base.double();
+            row[0] = base;
+            for i in 1..8 {
+                row[i] = row[i - 1].add_vartime(&b2);
+            }
+        }
+        // Batch inversion of all Z (none is zero: Q has prime order n and every multiple
+        // here is below n).
+        let mut prefix = [[Fe::ONE; 8]; CHUNKS];
+        let mut acc = Fe::ONE;
+        for j in 0..CHUNKS {
+            for i in 0..8 {
+                prefix[j][i] = acc;
+                acc = acc.mul(&jac[j][i].z);
+            }
+        }
+        let mut inv = acc.invert();
+        let mut t = [[*q; 8]; CHUNKS];
+        for j in (0..CHUNKS).rev() {
+            for i in (0..8).rev() {
+                let zi = inv.mul(&prefix[j][i]);
+                inv = inv.mul(&jac[j][i].z);
+                let zi2 = zi.sqr();
+                t[j][i] = Affine {
+                    x: jac[j][i].x.mul(&zi2),
+                    y: jac[j][i].y.mul(&zi2.mul(&zi)),
+                };
+            }
+        }
+        QTable { t }
+    }
+}
+
+/// Width-5 NAF of a 32-bit chunk: odd digits in [-15, 15] (33 digits cover the carry).
+fn wnaf5_u32(c: u32) -> [i8; 33] {
+    let mut out = [0i8; 33];
+    let mut k = i64::from(c);
+    let mut i = 0;
+    while k != 0 {
+        if k & 1 == 1 {
+            let mut d = k & 31;
+            if d > 16 {
+                d -= 32;
+            }
+            out[i] = d as i8;
+            k -= d;
+        }
+        k >>= 1;
+        i += 1;
+    }
+    out
+}
+
+/// The G part u1·G through the comb table, variable time.
+fn comb_vartime(u1: &Limbs) -> Jacobian {
     let mut g_acc = Jacobian::INFINITY;
     for (i, &d) in recode(u1).iter().enumerate() {
         if d != 0 {
@@ -144,6 +218,34 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
             g_acc = g_acc.add_affine_vartime(&p);
         }
     }
+    g_acc
+}
+
+/// u1·G + u2·Q with Q's per-key table, variable time (verification).
+pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobian {
+    let mut nafs = [[0i8; 33]; CHUNKS];
+    for (j, naf) in nafs.iter_mut().enumerate() {
+        *naf = wnaf5_u32((u2[j / 2] >> (32 * (j % 2))) as u32);
+    }
+    let mut acc = Jacobian::INFINITY;
+    for i in (0..33).rev() {
+        acc = acc.double();
+        for j in 0..CHUNKS {
+            let d = nafs[j][i];
+            if d != 0 {
+                let e = &table.t[j][(d.unsigned_abs() / 2) as usize];
+                let p = if d < 0 { e.neg() } else { *e };
+                acc = acc.add_affine_vartime(&p);
+            }
+        }
+    }
+    acc.add_vartime(&comb_vartime(u1))
+}
+
+/// u1·G + u2·Q in variable time (verification: every input is public).
+pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
+    // G part: comb digits, no doublings.
+    let g_acc = comb_vartime(u1);
     // Q part: odd multiples Q, 3Q, .., 15Q.
     let qj = q.to_jacobian();
     let q2 = qj.double();

@@ -142,6 +142,15 @@ fn double_multiplication_matches_generic() {
         let generic = ProjectivePoint::GENERATOR * ga + q * gb;
         assert_eq!(ours, generic);
     }
+    let table = super::mul::QTable::new(&qa);
+    for (a, b) in list.iter().zip(list.iter().skip(3)) {
+        let (ga, gb) = (generic_scalar(a), generic_scalar(b));
+        let (la, lb) = (scalar_to_limbs(&ga), scalar_to_limbs(&gb));
+        assert_eq!(
+            jacobian_to_projective(&super::mul::mul_g_add_table_vartime(&la, &lb, &table)),
+            ProjectivePoint::GENERATOR * ga + q * gb
+        );
+    }
     // u1·G + u2·Q = identity when Q = G and u2 = -u1.
     let g = crate::curve::projective_to_affine(&ProjectivePoint::GENERATOR).expect("G");
     let u = generic_scalar(&[3; 32]);
