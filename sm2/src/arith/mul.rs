@@ -230,10 +230,10 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
     let mut acc = Jacobian::INFINITY;
     for i in (0..33).rev() {
         acc = acc.double();
-        for j in 0..CHUNKS {
-            let d = nafs[j][i];
+        for (naf, row) in nafs.iter().zip(table.t.iter()) {
+            let d = naf[i];
             if d != 0 {
-                let e = &table.t[j][(d.unsigned_abs() / 2) as usize];
+                let e = &row[(d.unsigned_abs() / 2) as usize];
                 let p = if d < 0 { e.neg() } else { *e };
                 acc = acc.add_affine_vartime(&p);
             }
