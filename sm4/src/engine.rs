@@ -22,6 +22,18 @@ pub(crate) trait Kernel {
     /// # Safety
     /// The engine's CPU features must be present.
     unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>);
+
+    /// Encrypts (or decrypts) one block; engines with a faster single-block path override it.
+    ///
+    /// # Safety
+    /// As for [`Kernel::crypt`].
+    #[inline(always)]
+    unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+        let mut buf = [*block];
+        // SAFETY: forwarded from the caller.
+        unsafe { Self::crypt(rk, (&mut buf[..]).into()) };
+        buf[0]
+    }
 }
 
 /// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
@@ -78,6 +90,10 @@ mod x86_kernels {
             // SAFETY: forwarded from the caller (AES-NI and AVX2 present).
             unsafe { aesni_avx2::crypt(rk, blocks) }
         }
+        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+            // SAFETY: forwarded from the caller (the engine's features are present).
+            unsafe { aesni_avx2::crypt_one(rk, block) }
+        }
     }
     const _: () = assert!(aesni_avx2::PAR_BLOCKS == 32);
 
@@ -88,6 +104,10 @@ mod x86_kernels {
             // SAFETY: forwarded from the caller (GFNI and AVX2 present).
             unsafe { gfni_avx2::crypt(rk, blocks) }
         }
+        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+            // SAFETY: forwarded from the caller (the engine's features are present).
+            unsafe { gfni_avx2::crypt_one(rk, block) }
+        }
     }
     const _: () = assert!(gfni_avx2::PAR_BLOCKS == 32);
 
@@ -97,6 +117,10 @@ mod x86_kernels {
         unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
             // SAFETY: forwarded from the caller (GFNI and AVX-512F/BW/VL present).
             unsafe { gfni_avx512::crypt(rk, blocks) }
+        }
+        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+            // SAFETY: forwarded from the caller (the engine's features are present).
+            unsafe { gfni_avx512::crypt_one(rk, block) }
         }
     }
     const _: () = assert!(gfni_avx512::PAR_BLOCKS == 64);
@@ -140,6 +164,10 @@ impl Kernel for Aarch64NeonAes {
         // SAFETY: forwarded from the caller (AES instructions present).
         unsafe { crate::aarch64::neon_aes::crypt(rk, blocks) }
     }
+    unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+        // SAFETY: forwarded from the caller (the engine's features are present).
+        unsafe { crate::aarch64::neon_aes::crypt_one(rk, block) }
+    }
 }
 #[cfg(target_arch = "aarch64")]
 const _: () = assert!(crate::aarch64::neon_aes::PAR_BLOCKS == 16);
@@ -162,9 +190,9 @@ impl<K: Kernel> Engine<'_, K> {
 
     #[inline(always)]
     fn run_one(&self, mut block: InOut<'_, '_, Block<Sm4>>) {
-        let mut buf = [block.clone_in()];
-        self.run((&mut buf[..]).into());
-        *block.get_out() = buf[0];
+        // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
+        let out = unsafe { K::crypt_one(self.rk, block.get_in()) };
+        *block.get_out() = out;
     }
 }
 

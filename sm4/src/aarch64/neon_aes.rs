@@ -12,7 +12,9 @@ use core::arch::aarch64::*;
 
 use cipher::{Block, inout::InOutBuf};
 
-use crate::simd::{AesLast, AesSbox, Word, crypt_groups, crypt_partial, ctr_groups, ctr_partial};
+use crate::simd::{
+    AesLast, AesSbox, Single, Word, crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial,
+};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -140,6 +142,21 @@ unsafe fn aese_zero(x: uint8x16_t) -> uint8x16_t {
     vaeseq_u8(x, vdupq_n_u8(0))
 }
 
+impl Single for uint32x4_t {
+    #[inline(always)]
+    fn lanes(self) -> [Self; 4] {
+        // SAFETY: see the module comment.
+        unsafe {
+            [
+                vdupq_laneq_u32::<0>(self),
+                vdupq_laneq_u32::<1>(self),
+                vdupq_laneq_u32::<2>(self),
+                vdupq_laneq_u32::<3>(self),
+            ]
+        }
+    }
+}
+
 impl AesLast for uint32x4_t {
     #[inline(always)]
     fn aes_last(self) -> Self {
@@ -157,6 +174,15 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
     let rest = crypt_groups::<uint32x4_t, AesSbox, 4>(rk, blocks);
     let rest = crypt_groups::<uint32x4_t, AesSbox, 1>(rk, rest);
     crypt_partial::<uint32x4_t, AesSbox>(rk, rest);
+}
+
+/// Encrypts one block (the latency-bound path).
+///
+/// # Safety
+/// The CPU must support the AES instructions.
+#[target_feature(enable = "neon,aes")]
+pub(crate) unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+    crypt1::<uint32x4_t, AesSbox>(rk, block)
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)

@@ -67,6 +67,12 @@ pub(crate) trait Word: Copy {
     fn unpack_hi64(self, o: Self) -> Self;
 }
 
+/// A 128-bit register, for the latency-bound single-block path.
+pub(crate) trait Single: Word {
+    /// Each 32-bit lane broadcast to all four: `[lane 0; 4], [lane 1; 4], …`.
+    fn lanes(self) -> [Self; 4];
+}
+
 /// An S-box technique for registers of type `W`.
 pub(crate) trait Sbox<W: Word> {
     /// The SM4 S-box on every byte.
@@ -199,6 +205,24 @@ pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
     for (m, r) in regs.iter().take(n).enumerate() {
         r.shuffle(bswap).store(&mut output[m..]);
     }
+}
+
+/// One block, with as little around the rounds as possible (CBC encryption, CBC-MAC and
+/// CMAC are chains of single blocks): the words are broadcast into four registers, so no
+/// transpose is needed, and gathered back with two unpacks.
+#[inline(always)]
+pub(crate) fn crypt1<W: Single, S: Sbox<W>>(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+    let bswap = W::bcast128(BSWAP32);
+    let mut x = [W::load(core::slice::from_ref(block)).shuffle(bswap).lanes()];
+    rounds::<W, S, 1>(rk, &mut x);
+    let [x0, x1, x2, x3] = x[0];
+    let out = x3
+        .unpack_lo32(x2)
+        .unpack_lo64(x1.unpack_lo32(x0))
+        .shuffle(bswap);
+    let mut result = [Block::<Sm4>::from([0u8; 16])];
+    out.store(&mut result);
+    result[0]
 }
 
 /// Counter mode on exactly `4 * W::BLOCKS * N` blocks: XORs them with E(ctr + i) where

@@ -6,7 +6,7 @@ use core::arch::x86_64::{__m128i, __m256i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use crate::simd::{AesSbox, crypt_groups, crypt_partial, ctr_groups, ctr_partial};
+use crate::simd::{AesSbox, crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -22,6 +22,15 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
     let rest = crypt_groups::<__m256i, AesSbox, 1>(rk, rest);
     let rest = crypt_groups::<__m128i, AesSbox, 1>(rk, rest);
     crypt_partial::<__m128i, AesSbox>(rk, rest);
+}
+
+/// Encrypts one block (the latency-bound path).
+///
+/// # Safety
+/// The CPU must support AES-NI and AVX2.
+#[target_feature(enable = "avx2,aes")]
+pub(crate) unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+    crypt1::<__m128i, AesSbox>(rk, block)
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)

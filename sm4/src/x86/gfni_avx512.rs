@@ -7,7 +7,7 @@ use cipher::{Block, inout::InOutBuf};
 
 use super::sbox::Gfni;
 use super::words::Vl128;
-use crate::simd::{crypt_groups, crypt_partial, ctr_groups, ctr_partial};
+use crate::simd::{crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -24,6 +24,15 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
     let rest = crypt_groups::<__m256i, Gfni, 1>(rk, rest);
     let rest = crypt_groups::<Vl128, Gfni, 1>(rk, rest);
     crypt_partial::<Vl128, Gfni>(rk, rest);
+}
+
+/// Encrypts one block (the latency-bound path).
+///
+/// # Safety
+/// The CPU must support AVX-512F, AVX-512BW, AVX-512VL, AVX2 and GFNI.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
+pub(crate) unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+    crypt1::<Vl128, Gfni>(rk, block)
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)

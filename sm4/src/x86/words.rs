@@ -12,7 +12,7 @@ use core::arch::x86_64::*;
 use cipher::Block;
 
 use crate::Sm4;
-use crate::simd::Word;
+use crate::simd::{Single, Word};
 
 /// Rotation masks for `pshufb`: rotate each 32-bit lane left by 8, 16, 24 bits.
 const ROTL8: u128 = u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
@@ -401,5 +401,27 @@ impl Vl128 {
                 Vl128(_mm_rol_epi32::<24>(b)),
             ]
         }
+    }
+}
+
+impl Single for __m128i {
+    #[inline(always)]
+    fn lanes(self) -> [Self; 4] {
+        // SAFETY: see the module comment.
+        unsafe {
+            [
+                _mm_shuffle_epi32::<0x00>(self),
+                _mm_shuffle_epi32::<0x55>(self),
+                _mm_shuffle_epi32::<0xaa>(self),
+                _mm_shuffle_epi32::<0xff>(self),
+            ]
+        }
+    }
+}
+
+impl Single for Vl128 {
+    #[inline(always)]
+    fn lanes(self) -> [Self; 4] {
+        self.0.lanes().map(Vl128)
     }
 }
