@@ -1,6 +1,8 @@
 //! Strict signature encodings: DER per GM/T 0009 §7.2 (SEQUENCE of two INTEGERs, X.690 DER
 //! rules) and the fixed 64-byte r ‖ s form.
 
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
 use hex_literal::hex;
 use proptest::prelude::*;
 use shangmi_sm2::dsa::Signature;

@@ -1,6 +1,8 @@
 //! Differential tests against OpenSSL 3 (`openssl` crate): PKCS#8 keys from this crate load as
 //! SM2 keys there, and SM2 signatures with a distinguishing identifier verify both ways.
 
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
 use openssl::md::Md;
 use openssl::md_ctx::MdCtx;
 use openssl::pkey::{PKey, Private, Public};

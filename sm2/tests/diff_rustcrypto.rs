@@ -1,6 +1,8 @@
 //! Differential tests against RustCrypto `sm2` 0.14 (`rustcrypto-sm2`): public keys, signatures
 //! both ways, identifiers, tampering.
 
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
 use proptest::prelude::*;
 use rustcrypto_sm2::dsa as rc;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};

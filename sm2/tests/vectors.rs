@@ -1,5 +1,7 @@
 //! Published SM2 vectors on the recommended curve (GB/T 32918.5-2017 parameters).
 
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
 use hex_literal::hex;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::signature::{Signer, Verifier, hazmat::PrehashVerifier};
