@@ -148,3 +148,10 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[test]
+fn which_engine() {
+    extern crate std;
+    std::println!("best ghash engine: {:?}", GhashEngine::best());
+}
