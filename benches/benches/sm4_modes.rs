@@ -4,12 +4,6 @@
 //! OpenSSL 3.0 (Debian 12) has no SM4-GCM, SM4-CCM or SM4-XTS, so it appears in `cmac` only.
 //!
 //! `cargo bench -p shangmi-benches --bench sm4_modes -- sm4/gcm`
-//!
-//! Wiring (benches/Cargo.toml): a `[[bench]] name = "sm4_modes"`, `harness = false` entry
-//! and the dev-dependencies `shangmi-sm4-modes`, `aead`, `aes-gcm`, `ccm`, `xts-mode`,
-//! `cmac` (all `.workspace = true`). Until then the line below keeps this file out of the
-//! build; delete it when wiring.
-#![cfg(any())]
 
 use std::time::Duration;
 
