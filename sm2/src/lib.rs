@@ -8,8 +8,11 @@ extern crate alloc;
 mod arith;
 mod curve;
 pub mod dsa;
+pub mod ecdh;
 mod error;
 mod hash;
+#[cfg(feature = "alloc")]
+pub mod pke;
 
 pub use curve::{AffinePoint, ProjectivePoint, Scalar, Sm2};
 pub use elliptic_curve::{self, bigint::U256};
