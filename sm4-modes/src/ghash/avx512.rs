@@ -30,6 +30,13 @@ impl Powers {
     }
 }
 
+#[cfg(feature = "zeroize")]
+impl Drop for Powers {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.0);
+    }
+}
+
 /// POLYVAL's dot(a, b) = a·b·x^-128 mod P in portable constant-time code (for key setup).
 fn dot_soft(a: u128, b: u128) -> u128 {
     // Carry-less 128x128 product, bit by bit with masks (no secret branches).

@@ -148,10 +148,3 @@ mod tests {
         }
     }
 }
-
-#[cfg(test)]
-#[test]
-fn which_engine() {
-    extern crate std;
-    std::println!("best ghash engine: {:?}", GhashEngine::best());
-}
