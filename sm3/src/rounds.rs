@@ -91,12 +91,12 @@ pub(crate) fn expand<W: Word>(w: &mut [W; 68], wp: &mut [W; 64]) {
 /// E into `h` and rotates `b` and `f` in place.
 macro_rules! round {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr,
-     $j:expr, $w:ident, $wp:ident, $k:ident, $ff:ident, $gg:ident) => {
+     $j:expr, $m:ident, $k:ident, $ff:ident, $gg:ident) => {
         let a12 = $a.rotl::<12>();
         let ss1 = a12.add(W::splat($k[$j])).add($e).rotl::<7>();
         let ss2 = ss1.xor(a12);
-        let tt1 = W::$ff($a, $b, $c).add($d).add($wp[$j]).add(ss2);
-        let tt2 = W::$gg($e, $f, $g).add($h).add($w[$j]).add(ss1);
+        let tt1 = W::$ff($a, $b, $c).add($d).add($m.wp($j)).add(ss2);
+        let tt2 = W::$gg($e, $f, $g).add($h).add($m.w($j)).add(ss1);
         $d = tt1;
         $b = $b.rotl::<9>();
         $h = tt2.p0();
@@ -106,9 +106,9 @@ macro_rules! round {
 
 /// Four rounds starting at `$j`, renaming the variables after each.
 macro_rules! round4 {
-    ($s:ident, $j:expr, $w:ident, $wp:ident, $k:ident, $ff:ident, $gg:ident) => {
+    ($s:ident, $j:expr, $m:ident, $k:ident, $ff:ident, $gg:ident) => {
         round!(
-            $s[0], $s[1], $s[2], $s[3], $s[4], $s[5], $s[6], $s[7], $j, $w, $wp, $k, $ff, $gg
+            $s[0], $s[1], $s[2], $s[3], $s[4], $s[5], $s[6], $s[7], $j, $m, $k, $ff, $gg
         );
         round!(
             $s[3],
@@ -120,8 +120,7 @@ macro_rules! round4 {
             $s[5],
             $s[6],
             $j + 1,
-            $w,
-            $wp,
+            $m,
             $k,
             $ff,
             $gg
@@ -136,8 +135,7 @@ macro_rules! round4 {
             $s[4],
             $s[5],
             $j + 2,
-            $w,
-            $wp,
+            $m,
             $k,
             $ff,
             $gg
@@ -152,8 +150,7 @@ macro_rules! round4 {
             $s[7],
             $s[4],
             $j + 3,
-            $w,
-            $wp,
+            $m,
             $k,
             $ff,
             $gg
@@ -165,68 +162,83 @@ macro_rules! round4 {
 /// `wp` (W'_j = W_j ^ W_{j+4}), then applies the feed-forward V ^= ABCDEFGH.
 #[inline(always)]
 pub(crate) fn rounds<W: Word>(state: &mut [W; 8], w: &[W; 68], wp: &[W; 64]) {
-    rounds_with(state, w, wp, &K, &mut ());
+    rounds_with(state, &mut Expanded { w, wp }, &K);
 }
 
-/// Independent work interleaved with the rounds (see [`rounds_with`]). A trait with an
-/// `#[inline(always)]` method rather than a closure, because a closure may be compiled
-/// out of line without the engine's `target_feature`s.
-pub(crate) trait Between {
-    /// Called after round group `i` (rounds 4i..4i+4), i = 0..16.
+/// Where the rounds get W_j and W'_j from, and independent work to interleave with them.
+///
+/// A trait with `#[inline(always)]` methods rather than closures, because a closure may be
+/// compiled out of line without the engine's `target_feature`s.
+pub(crate) trait Message<W> {
+    /// W_j.
+    fn w(&self, j: usize) -> W;
+    /// W'_j = W_j ^ W_{j+4}.
+    fn wp(&self, j: usize) -> W;
+    /// Called after round group `i` (rounds 4i..4i+4), i = 0..16: the place to compute
+    /// words that later rounds need, interleaved in program order with the serial rounds
+    /// so the out-of-order core overlaps the two.
     fn after(&mut self, i: usize);
 }
 
-impl Between for () {
+/// A fully expanded message.
+pub(crate) struct Expanded<'a, W> {
+    /// W_0..W_67.
+    pub(crate) w: &'a [W; 68],
+    /// W'_0..W'_63.
+    pub(crate) wp: &'a [W; 64],
+}
+
+impl<W: Copy> Message<W> for Expanded<'_, W> {
+    #[inline(always)]
+    fn w(&self, j: usize) -> W {
+        self.w[j]
+    }
+    #[inline(always)]
+    fn wp(&self, j: usize) -> W {
+        self.wp[j]
+    }
     #[inline(always)]
     fn after(&mut self, _: usize) {}
 }
 
-/// [`rounds`] with the round constants read from `k` (always [`K`]; an engine may pass it
-/// through `black_box` so LLVM keeps `(A <<< 12) + K_j` off the critical path instead of
-/// folding the constant last), calling `between(i)` after each group of four rounds (i = 0..16), so an
-/// engine can interleave independent work (the next block's message expansion) with the
-/// serial rounds in program order, where the out-of-order core can overlap them.
+/// The 64 rounds with the message words from `m` and the round constants read from `k`
+/// (always [`K`]; an engine may pass it through `black_box` so LLVM keeps
+/// `(A <<< 12) + K_j` off the critical path instead of folding the constant last).
 #[inline(always)]
-pub(crate) fn rounds_with<W: Word>(
-    state: &mut [W; 8],
-    w: &[W; 68],
-    wp: &[W; 64],
-    k: &[u32; 64],
-    between: &mut impl Between,
-) {
+pub(crate) fn rounds_with<W: Word>(state: &mut [W; 8], m: &mut impl Message<W>, k: &[u32; 64]) {
     let mut s = *state;
-    round4!(s, 0, w, wp, k, xor3, xor3);
-    between.after(0);
-    round4!(s, 4, w, wp, k, xor3, xor3);
-    between.after(1);
-    round4!(s, 8, w, wp, k, xor3, xor3);
-    between.after(2);
-    round4!(s, 12, w, wp, k, xor3, xor3);
-    between.after(3);
-    round4!(s, 16, w, wp, k, maj, ch);
-    between.after(4);
-    round4!(s, 20, w, wp, k, maj, ch);
-    between.after(5);
-    round4!(s, 24, w, wp, k, maj, ch);
-    between.after(6);
-    round4!(s, 28, w, wp, k, maj, ch);
-    between.after(7);
-    round4!(s, 32, w, wp, k, maj, ch);
-    between.after(8);
-    round4!(s, 36, w, wp, k, maj, ch);
-    between.after(9);
-    round4!(s, 40, w, wp, k, maj, ch);
-    between.after(10);
-    round4!(s, 44, w, wp, k, maj, ch);
-    between.after(11);
-    round4!(s, 48, w, wp, k, maj, ch);
-    between.after(12);
-    round4!(s, 52, w, wp, k, maj, ch);
-    between.after(13);
-    round4!(s, 56, w, wp, k, maj, ch);
-    between.after(14);
-    round4!(s, 60, w, wp, k, maj, ch);
-    between.after(15);
+    round4!(s, 0, m, k, xor3, xor3);
+    m.after(0);
+    round4!(s, 4, m, k, xor3, xor3);
+    m.after(1);
+    round4!(s, 8, m, k, xor3, xor3);
+    m.after(2);
+    round4!(s, 12, m, k, xor3, xor3);
+    m.after(3);
+    round4!(s, 16, m, k, maj, ch);
+    m.after(4);
+    round4!(s, 20, m, k, maj, ch);
+    m.after(5);
+    round4!(s, 24, m, k, maj, ch);
+    m.after(6);
+    round4!(s, 28, m, k, maj, ch);
+    m.after(7);
+    round4!(s, 32, m, k, maj, ch);
+    m.after(8);
+    round4!(s, 36, m, k, maj, ch);
+    m.after(9);
+    round4!(s, 40, m, k, maj, ch);
+    m.after(10);
+    round4!(s, 44, m, k, maj, ch);
+    m.after(11);
+    round4!(s, 48, m, k, maj, ch);
+    m.after(12);
+    round4!(s, 52, m, k, maj, ch);
+    m.after(13);
+    round4!(s, 56, m, k, maj, ch);
+    m.after(14);
+    round4!(s, 60, m, k, maj, ch);
+    m.after(15);
     for (v, x) in state.iter_mut().zip(s) {
         *v = v.xor(x);
     }

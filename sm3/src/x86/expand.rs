@@ -7,7 +7,14 @@
 //! and the Linux kernel's sm3-avx). The steps are separate so the engines can interleave
 //! them with the previous block's rounds.
 
-use core::arch::x86_64::*;
+use core::{arch::x86_64::*, cell::Cell};
+
+/// A pointer for vector stores into an array of cells (interior mutability: the rounds
+/// read the same words through another shared reference).
+#[inline(always)]
+fn cells_ptr<const N: usize>(a: &[Cell<u32>; N]) -> *mut u32 {
+    a.as_ptr().cast::<u32>().cast_mut()
+}
 
 /// How a rotate and a three-way XOR are done on 128-bit registers.
 pub(crate) trait Xmm {
@@ -72,33 +79,40 @@ impl Groups {
         Self([unsafe { _mm_setzero_si128() }; 17])
     }
 
-    /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`.
+    /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`, and
+    /// W'_0..W'_11 into `wp[..12]`.
     #[inline(always)]
-    pub(crate) fn load(&mut self, block: &[u8; 64], w: &mut [u32; 68]) {
+    pub(crate) fn load(&mut self, block: &[u8; 64], w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) {
+        let (w, wp) = (cells_ptr(w), cells_ptr(wp));
         // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3
         // for `pshufb`), confirmed by the CPU probe; each load reads 16 bytes inside
-        // `block` (offsets 0, 16, 32, 48), each store writes words 4m..4m+4 < 16 of `w`.
+        // `block` (offsets 0, 16, 32, 48), each store writes words 4m..4m+4 <= 16 of `w`
+        // or `wp`.
         unsafe {
             let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
             for (m, gm) in self.0.iter_mut().take(4).enumerate() {
                 let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
                 *gm = _mm_shuffle_epi8(raw, bswap);
-                _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), *gm);
+                _mm_storeu_si128(w.add(4 * m).cast(), *gm);
+            }
+            for m in 0..3 {
+                let wpm = _mm_xor_si128(self.0[m], self.0[m + 1]);
+                _mm_storeu_si128(wp.add(4 * m).cast(), wpm);
             }
         }
     }
 
     /// G_m for 4 <= m < 17, from G_{m-4}..G_{m-1}; stores G_m into `w` and
-    /// W'_{4(m-4)..4(m-3)} = G_{m-4} ^ G_{m-3} into `wp`. Storing each group as soon as it
+    /// W'_{4(m-1)..4m} = G_{m-1} ^ G_m into `wp`. Storing each group as soon as it
     /// exists (not all at the end) gives the stores time to retire before the rounds load
     /// single words from them (no store-to-load forwarding from vector stores).
     #[inline(always)]
-    pub(crate) fn step<X: Xmm>(&mut self, m: usize, w: &mut [u32; 68], wp: &mut [u32; 64]) {
+    pub(crate) fn step<X: Xmm>(&mut self, m: usize, w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) {
+        let (w, wp) = (cells_ptr(w), cells_ptr(wp));
         let g = &mut self.0;
         // SAFETY: SSSE3/SSE2 instructions, inside `target_feature` entries with at least
         // AVX2 confirmed by the CPU probe. 4 <= m < 17, so the store into `w` covers words
-        // 4m..4m+4 <= 68 and the ones into `wp` words 4(m-4)..4(m-3) <= 52 and, at m = 16,
-        // 52..64.
+        // 4m..4m+4 <= 68 and the one into `wp` words 4(m-1)..4m <= 64.
         unsafe {
             let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
             let w13 = _mm_alignr_epi8::<12>(g3, g4);
@@ -110,55 +124,65 @@ impl Groups {
             let fix = X::rotl::<15>(_mm_slli_si128::<12>(r));
             let gm = _mm_xor_si128(r, p1::<X>(fix));
             g[m] = gm;
-            _mm_storeu_si128(w.as_mut_ptr().add(4 * m).cast(), gm);
-            _mm_storeu_si128(
-                wp.as_mut_ptr().add(4 * (m - 4)).cast(),
-                _mm_xor_si128(g4, g3),
-            );
+            _mm_storeu_si128(w.add(4 * m).cast(), gm);
+            _mm_storeu_si128(wp.add(4 * (m - 4)).cast(), _mm_xor_si128(g4, g3));
             if m == 16 {
                 for k in 13..16 {
-                    _mm_storeu_si128(
-                        wp.as_mut_ptr().add(4 * k).cast(),
-                        _mm_xor_si128(g[k], g[k + 1]),
-                    );
+                    _mm_storeu_si128(wp.add(4 * k).cast(), _mm_xor_si128(g[k], g[k + 1]));
                 }
             }
         }
     }
 }
 
-/// Expands `block` into W_0..W_67 (`w`) and W'_0..W'_63 (`wp`) in one go.
-#[inline(always)]
-pub(crate) fn expand<X: Xmm>(block: &[u8; 64], w: &mut [u32; 68], wp: &mut [u32; 64]) {
-    let mut g = Groups::new();
-    g.load(block, w);
-    for m in 4..17 {
-        g.step::<X>(m, w, wp);
+/// One block's message schedule computed four rounds ahead of the rounds that use it:
+/// G_0..G_4 before round 0, then G_{5+i} after round group i, so the serial expansion
+/// runs in the shadow of the serial rounds (also for a single block) and every vector
+/// store is long retired when the rounds load single words from it.
+///
+/// The words live in cells written through one reference and read through another that
+/// went through `black_box`: LLVM then keeps the scalar loads (which fold into the
+/// rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
+pub(crate) struct Ahead<'a, X: Xmm> {
+    g: Groups,
+    w: &'a [Cell<u32>; 68],
+    wp: &'a [Cell<u32>; 64],
+    w_read: &'a [Cell<u32>; 68],
+    wp_read: &'a [Cell<u32>; 64],
+    x: core::marker::PhantomData<X>,
+}
+
+impl<'a, X: Xmm> Ahead<'a, X> {
+    /// Starts `block` with `w`, `wp` as scratch: G_0..G_4, W_0..W_19, W'_0..W'_15.
+    #[inline(always)]
+    pub(crate) fn start(block: &[u8; 64], w: &'a [Cell<u32>; 68], wp: &'a [Cell<u32>; 64]) -> Self {
+        let mut a = Ahead {
+            g: Groups::new(),
+            w,
+            wp,
+            w_read: core::hint::black_box(w),
+            wp_read: core::hint::black_box(wp),
+            x: core::marker::PhantomData,
+        };
+        a.g.load(block, a.w, a.wp);
+        a.g.step::<X>(4, a.w, a.wp);
+        a
     }
 }
 
-/// The work `rounds_with` interleaves after round group `i` (0..16) of the current block:
-/// the next block's load and its 13 expansion steps, written into `w`, `wp`.
-pub(crate) struct ExpandNext<'a, X: Xmm> {
-    /// The groups being computed.
-    pub(crate) g: Groups,
-    /// The next block.
-    pub(crate) next: &'a [u8; 64],
-    /// Where its W goes.
-    pub(crate) w: &'a mut [u32; 68],
-    /// Where its W' goes.
-    pub(crate) wp: &'a mut [u32; 64],
-    /// The rotate flavour.
-    pub(crate) x: core::marker::PhantomData<X>,
-}
-
-impl<X: Xmm> crate::rounds::Between for ExpandNext<'_, X> {
+impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
+    #[inline(always)]
+    fn w(&self, j: usize) -> u32 {
+        self.w_read[j].get()
+    }
+    #[inline(always)]
+    fn wp(&self, j: usize) -> u32 {
+        self.wp_read[j].get()
+    }
     #[inline(always)]
     fn after(&mut self, i: usize) {
-        match i {
-            0 => self.g.load(self.next, self.w),
-            1..=13 => self.g.step::<X>(i + 3, self.w, self.wp),
-            _ => {}
+        if i < 12 {
+            self.g.step::<X>(5 + i, self.w, self.wp);
         }
     }
 }
