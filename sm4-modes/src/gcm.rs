@@ -142,59 +142,72 @@ impl<N: ArraySize, T: GcmTagSize> Sm4GcmCustom<N, T> {
         Ok(())
     }
 
-    /// Encrypts or decrypts `data` in place and returns GHASH(aad, ciphertext) ⊕ E(J0).
-    fn crypt(&self, j0: [u8; 16], aad: &[u8], data: &mut [u8], encrypt: bool) -> [u8; 16] {
+    /// Encrypts or decrypts `buf` (input to output, chunk by chunk so each chunk is hashed
+    /// and copied while in L1) and returns GHASH(aad, ciphertext) ⊕ E(J0).
+    fn crypt(
+        &self,
+        j0: [u8; 16],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+        encrypt: bool,
+    ) -> [u8; 16] {
         let mut g = self.ghash.start();
         g.update_padded(aad);
+        let text_len = buf.len();
         let mut mask = [0u8; 16];
-        if data.len() <= SMALL {
+        if text_len <= SMALL {
             // One engine call for the tag mask E(J0) and the keystream.
-            let mut buf = [0u8; 16 + SMALL];
-            let buf = &mut buf[..16 + data.len()];
-            buf[16..].copy_from_slice(data);
+            let mut tmp = [0u8; 16 + SMALL];
+            let tmp = &mut tmp[..16 + text_len];
+            tmp[16..].copy_from_slice(buf.get_in());
             if !encrypt {
-                g.update_padded(data);
+                g.update_padded(&tmp[16..]);
             }
             let mut ctr = j0;
-            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, buf);
-            mask.copy_from_slice(&buf[..16]);
-            data.copy_from_slice(&buf[16..]);
+            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, tmp);
+            mask.copy_from_slice(&tmp[..16]);
+            let out = buf.into_out();
+            out.copy_from_slice(&tmp[16..]);
             if encrypt {
-                g.update_padded(data);
+                g.update_padded(out);
             }
         } else {
             // Whole blocks but the last through the fused chunks; the last block's
             // keystream and the tag mask E(J0) then come from one two-block engine call.
-            let bulk = (data.len() - 1) / 16 * 16;
-            let (head, last) = data.split_at_mut(bulk);
+            let (mut rest, last) = buf.split_at((text_len - 1) / 16 * 16);
             let mut ctr = j0;
             let c = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]).wrapping_add(1);
             ctr[12..].copy_from_slice(&c.to_be_bytes());
-            for chunk in head.chunks_mut(CHUNK) {
-                if encrypt {
-                    self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, chunk);
-                    g.update_padded(chunk);
-                } else {
-                    g.update_padded(chunk);
-                    self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, chunk);
+            while !rest.is_empty() {
+                let n = CHUNK.min(rest.len());
+                let (chunk, tail) = rest.split_at(n);
+                if !encrypt {
+                    g.update_padded(chunk.get_in());
                 }
+                let out = chunk.into_out_with_copied_in();
+                self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
+                if encrypt {
+                    g.update_padded(out);
+                }
+                rest = tail;
             }
             let mut blocks = [Block::<Sm4>::from(j0), Block::<Sm4>::from(ctr)];
             self.cipher.encrypt_blocks(&mut blocks);
             mask = blocks[0].into();
             if !encrypt {
-                g.update_padded(last);
+                g.update_padded(last.get_in());
             }
-            for (d, k) in last.iter_mut().zip(blocks[1].iter()) {
+            let out = last.into_out_with_copied_in();
+            for (d, k) in out.iter_mut().zip(blocks[1].iter()) {
                 *d ^= k;
             }
             if encrypt {
-                g.update_padded(last);
+                g.update_padded(out);
             }
         }
         let mut len = [0u8; 16];
         len[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
-        len[8..].copy_from_slice(&(data.len() as u64 * 8).to_be_bytes());
+        len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
         g.update_padded(&len);
         let mut s = g.finalize();
         for (s, m) in s.iter_mut().zip(mask) {
@@ -229,8 +242,7 @@ impl<N: ArraySize, T: GcmTagSize> AeadInOut for Sm4GcmCustom<N, T> {
     ) -> aead::Result<Tag<Self>> {
         Self::check(associated_data, buffer.len())?;
         let j0 = self.j0(nonce);
-        let data = buffer.into_out_with_copied_in();
-        let s = self.crypt(j0, associated_data, data, true);
+        let s = self.crypt(j0, associated_data, buffer, true);
         Array::try_from(&s[..T::USIZE]).map_err(|_| Error)
     }
 
@@ -243,16 +255,22 @@ impl<N: ArraySize, T: GcmTagSize> AeadInOut for Sm4GcmCustom<N, T> {
     ) -> aead::Result<()> {
         Self::check(associated_data, buffer.len())?;
         let j0 = self.j0(nonce);
-        let data = buffer.into_out_with_copied_in();
-        let s = self.crypt(j0, associated_data, data, false);
+        let mut buffer = buffer;
+        let s = self.crypt(j0, associated_data, buffer.reborrow(), false);
         if crate::ct::eq(&s[..T::USIZE], tag) {
             return Ok(());
         }
-        // Wrong tag: put the ciphertext back (counter mode is its own inverse).
-        let mut ctr = j0;
-        let mut mask = [0u8; 16];
-        self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, &mut mask);
-        self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, data);
+        // Wrong tag: the output must hold the ciphertext again. Separate buffers: copy the
+        // input back; in place: apply the keystream again (counter mode is an involution).
+        let (inp, out) = buffer.reborrow().into_raw();
+        let in_place = core::ptr::eq(inp, out);
+        let data = buffer.into_out_with_copied_in();
+        if in_place {
+            let mut ctr = j0;
+            let mut mask = [0u8; 16];
+            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, &mut mask);
+            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, data);
+        }
         Err(Error)
     }
 }

@@ -201,3 +201,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn separate_buffers_equal_in_place() {
+    let gcm = Sm4Gcm::new(&KEY.into());
+    for len in [
+        0usize, 5, 16, 240, 241, 255, 256, 4095, 4096, 4097, 8192, 10000,
+    ] {
+        let pt: Vec<u8> = (0..len).map(|i| (i * 13) as u8).collect();
+        let mut in_place = pt.clone();
+        let tag = gcm
+            .encrypt_inout_detached(&NONCE.into(), &AAD, (&mut in_place[..]).into())
+            .unwrap();
+        let mut out = vec![0u8; len];
+        let tag2 = gcm
+            .encrypt_inout_detached(
+                &NONCE.into(),
+                &AAD,
+                aead::inout::InOutBuf::new(&pt, &mut out).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(out, in_place, "len {len}");
+        assert_eq!(tag, tag2);
+        let mut back = vec![0u8; len];
+        gcm.decrypt_inout_detached(
+            &NONCE.into(),
+            &AAD,
+            aead::inout::InOutBuf::new(&out, &mut back).unwrap(),
+            &tag,
+        )
+        .unwrap();
+        assert_eq!(back, pt, "len {len}");
+    }
+}
