@@ -5,7 +5,7 @@
 //! really needs W_j (lane 0 of the result); since P1 is linear, adding
 //! P1(W_j <<< 15) to lane 3 afterwards fixes it (the technique of Intel's SM3 AVX code
 //! and the Linux kernel's sm3-avx). The steps are separate so the engines can interleave
-//! them with the previous block's rounds.
+//! them with the rounds.
 
 use core::{arch::x86_64::*, cell::Cell};
 

@@ -1,8 +1,8 @@
 //! x86-64 engines.
 //!
 //! Single stream: the message expansion runs in 128-bit registers four words at a time,
-//! interleaved with the previous block's rounds so the out-of-order core overlaps the two,
-//! while the 64 rounds run on scalar registers compiled with BMI1/BMI2 (`rorx`, `andn`).
+//! interleaved with the same block's rounds and kept four rounds ahead of them, so the
+//! out-of-order core overlaps the two, while the 64 rounds run on scalar registers compiled with BMI1/BMI2 (`rorx`, `andn`).
 //! Multi-buffer: the generic rounds on 8 (AVX2) or 16 (AVX-512) messages at once, one
 //! message per 32-bit lane.
 
