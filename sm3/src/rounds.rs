@@ -29,7 +29,8 @@ pub(crate) trait Word: Copy {
     fn xor3(a: Self, b: Self, c: Self) -> Self {
         a.xor(b).xor(c)
     }
-    /// Majority (FF_j for j >= 16).
+    /// Majority (FF_j for j >= 16). Scalar form `(a & (b | c)) | (b & c)`: B and C are
+    /// known a round early, so only two operations wait for A.
     fn maj(a: Self, b: Self, c: Self) -> Self;
     /// Choose `a ? b : c` (GG_j for j >= 16).
     fn ch(a: Self, b: Self, c: Self) -> Self;
@@ -64,7 +65,7 @@ impl Word for u32 {
     }
     #[inline(always)]
     fn maj(a: Self, b: Self, c: Self) -> Self {
-        (a & b) | (c & (a | b))
+        (a & (b | c)) | (b & c)
     }
     #[inline(always)]
     fn ch(a: Self, b: Self, c: Self) -> Self {
