@@ -259,3 +259,19 @@ pub(crate) fn affine_from_primeorder(p: &AffinePoint) -> Option<arith::point::Af
         y: arith::field::Fe::from_bytes(&y).0,
     })
 }
+
+/// 1/z computed as β/(z·β) with a variable-time (safegcd) inversion of the blinded value z·β:
+/// for a uniformly secret β, z·β is independent of z, so the timing reveals nothing about z
+/// (the blinding countermeasure OpenSSL applies to ECDSA). Returns 0 for z = 0 or β = 0.
+pub(crate) fn invert_blinded(z: &arith::field::Fe, beta: &arith::field::Fe) -> arith::field::Fe {
+    let zb = z.mul(beta);
+    let inv = FieldElement::from_repr(zb.to_bytes().into())
+        .into_option()
+        .and_then(|f| f.invert_vartime().into_option())
+        .map(|f| {
+            let b: [u8; 32] = f.to_repr().into();
+            arith::field::Fe::from_bytes(&b).0
+        })
+        .unwrap_or(arith::field::Fe::ZERO);
+    inv.mul(beta)
+}

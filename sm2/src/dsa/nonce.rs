@@ -48,6 +48,12 @@ impl NonceGen {
         }
     }
 
+    /// A secret blinding value derived from the current state without advancing it
+    /// (HMAC_K(V ‖ 0x02)), so the signature stays that of RFC 6979.
+    pub(crate) fn blinding(&self) -> [u8; 32] {
+        hmac(&self.k, &[&self.v, &[2]])
+    }
+
     /// Moves on after a candidate was rejected by the signing equation.
     pub(crate) fn reject(&mut self) {
         self.k = hmac(&self.k, &[&self.v, &[0]]);

@@ -3,9 +3,11 @@
 
 use super::nonce::NonceGen;
 use super::{Signature, VerifyingKey};
+use crate::arith::field::Fe;
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, Sc, is_in_range};
+use crate::curve::invert_blinded;
 use crate::hash::{DEFAULT_ID, Sm3, compute_za};
 use crate::{Error, PublicKey, SecretKey, curve};
 use core::fmt;
@@ -119,7 +121,8 @@ impl SigningKey {
         let mut gen_ = NonceGen::new(&self.d_bytes, &e_sc.to_bytes(), extra);
         loop {
             let k = gen_.next();
-            if let Some(sig) = self.sign_with_nonce(&e_sc, &k) {
+            let (beta, _) = Fe::from_bytes(&gen_.blinding());
+            if let Some(sig) = self.sign_with_nonce(&e_sc, &k, Some(&beta)) {
                 return sig;
             }
             gen_.reject();
@@ -150,14 +153,20 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let k = Sc::from_canonical(&limbs::from_be_bytes(k));
-        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k)
+        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k, None)
             .ok_or(Error::InvalidSecretKey)
     }
 
-    /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0.
-    fn sign_with_nonce(&self, e: &Sc, k: &Sc) -> Option<Signature> {
-        let (p, _) = mul_g(&k.to_canonical()).to_affine();
-        let x1 = Sc::from_limbs_reduced(&p.x.to_canonical());
+    /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0. With a
+    /// blinding value the inversion of Z is the blinded variable-time one, else Fermat.
+    fn sign_with_nonce(&self, e: &Sc, k: &Sc, beta: Option<&Fe>) -> Option<Signature> {
+        let p = mul_g(&k.to_canonical());
+        let zi = match beta {
+            Some(b) if b.is_zero() == 0 => invert_blinded(&p.z, b),
+            _ => p.z.invert(),
+        };
+        let x = p.x.mul(&zi.sqr());
+        let x1 = Sc::from_limbs_reduced(&x.to_canonical());
         let r = e.add(&x1);
         if r.is_zero() != 0 || r.add(k).is_zero() != 0 {
             return None;
