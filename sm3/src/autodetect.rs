@@ -18,7 +18,7 @@ pub enum Backend {
     /// x86-64 AVX2 + BMI2: message expansion in SSE/AVX registers, `rorx` rotates in the
     /// rounds; multi-buffer hashing of 8 messages in AVX2 lanes.
     Avx2,
-    /// x86-64 AVX-512 (F + VL) + BMI2: message expansion with `vprold`/`vpternlogd`,
+    /// x86-64 AVX-512 (F, VL, BW) + BMI1/2: message expansion with `vprold`/`vpternlogd`,
     /// `rorx` rotates in the rounds; multi-buffer hashing of 16 messages in AVX-512 lanes.
     Avx512,
 }
@@ -122,7 +122,15 @@ impl FromStr for Backend {
 #[cfg(target_arch = "x86_64")]
 cpufeatures::new!(cpuid_avx2, "avx2", "bmi1", "bmi2");
 #[cfg(target_arch = "x86_64")]
-cpufeatures::new!(cpuid_avx512, "avx512f", "avx512vl", "avx2", "bmi1", "bmi2");
+cpufeatures::new!(
+    cpuid_avx512,
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx2",
+    "bmi1",
+    "bmi2"
+);
 
 /// Whether the CPU has what engine `b` needs (cached after the first call).
 #[cfg(target_arch = "x86_64")]

@@ -10,7 +10,7 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[[u8; 64
         #[cfg(target_arch = "x86_64")]
         Backend::Avx512 if backend.is_available() => {
             // SAFETY: `is_available` confirmed (through the cached cpufeatures probe) that
-            // the CPU has AVX-512F, AVX-512VL, AVX2, BMI1 and BMI2, the features of this entry.
+            // the CPU has AVX-512F, AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
             unsafe { crate::x86::compress_avx512(state, blocks) }
         }
         #[cfg(target_arch = "x86_64")]

@@ -18,7 +18,7 @@ pub(crate) fn digest_many(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; 32]]
         Backend::Avx512 if backend.is_available() && n > 1 => {
             schedule::<16>(backend, msgs, out, |state, lanes, blocks| {
                 // SAFETY: `is_available` confirmed (cached cpufeatures probe) that the CPU
-                // has AVX-512F, AVX-512VL, AVX2, BMI1 and BMI2, the features of this entry.
+                // has AVX-512F, AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
                 unsafe { crate::x86::many_avx512(state, lanes, blocks) }
             })
         }

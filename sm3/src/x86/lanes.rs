@@ -135,12 +135,55 @@ pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize)
     }
 }
 
+/// Loads block `k` of the 16 lanes and transposes it in registers so `w[j]` holds word j
+/// (big-endian) of every lane: a 4x4 word transpose inside each 128-bit chunk
+/// (`vpunpck*`), then a 4x4 transpose of the chunks (`vshufi32x4`), 64 shuffles instead of
+/// 256 scalar loads and stores.
+#[inline(always)]
+fn load_transposed_16(lanes: &[&[u8]; 16], k: usize, w: &mut [__m512i; 68]) {
+    // SAFETY: only called from `many_avx512`, whose probe confirmed AVX-512F and
+    // AVX-512BW (`vpshufb` on 512 bits); each load reads the 64 bytes of one lane's block
+    // (`lane_block` returns exactly 64 bytes).
+    unsafe {
+        let bswap = _mm512_broadcast_i32x4(_mm_set_epi8(
+            12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+        ));
+        let mut r = [_mm512_setzero_si512(); 16];
+        for (ri, s) in r.iter_mut().zip(lanes) {
+            let raw = _mm512_loadu_si512(lane_block(s, k).as_ptr().cast());
+            *ri = _mm512_shuffle_epi8(raw, bswap);
+        }
+        // b[g][m]: chunk c holds word 4c + m of lanes 4g..4g+4.
+        let mut b = [[_mm512_setzero_si512(); 4]; 4];
+        for (g, bg) in b.iter_mut().enumerate() {
+            let a0 = _mm512_unpacklo_epi32(r[4 * g], r[4 * g + 1]);
+            let a1 = _mm512_unpackhi_epi32(r[4 * g], r[4 * g + 1]);
+            let a2 = _mm512_unpacklo_epi32(r[4 * g + 2], r[4 * g + 3]);
+            let a3 = _mm512_unpackhi_epi32(r[4 * g + 2], r[4 * g + 3]);
+            bg[0] = _mm512_unpacklo_epi64(a0, a2);
+            bg[1] = _mm512_unpackhi_epi64(a0, a2);
+            bg[2] = _mm512_unpacklo_epi64(a1, a3);
+            bg[3] = _mm512_unpackhi_epi64(a1, a3);
+        }
+        for m in 0..4 {
+            let s0 = _mm512_shuffle_i32x4::<0x44>(b[0][m], b[1][m]);
+            let s1 = _mm512_shuffle_i32x4::<0xee>(b[0][m], b[1][m]);
+            let s2 = _mm512_shuffle_i32x4::<0x44>(b[2][m], b[3][m]);
+            let s3 = _mm512_shuffle_i32x4::<0xee>(b[2][m], b[3][m]);
+            w[m] = _mm512_shuffle_i32x4::<0x88>(s0, s2);
+            w[4 + m] = _mm512_shuffle_i32x4::<0xdd>(s0, s2);
+            w[8 + m] = _mm512_shuffle_i32x4::<0x88>(s1, s3);
+            w[12 + m] = _mm512_shuffle_i32x4::<0xdd>(s1, s3);
+        }
+    }
+}
+
 /// Compresses `n` blocks of each of 16 lanes into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
-#[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
 pub(crate) fn many_avx512(state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
-    // SAFETY: AVX-512F confirmed by the probe before this entry is called; every load and
-    // store covers exactly one `[u32; 16]` (64 bytes).
+    // SAFETY: AVX-512F/BW confirmed by the probe before this entry is called; every load
+    // and store covers exactly one `[u32; 16]` (64 bytes).
     unsafe {
         let mut s = [_mm512_setzero_si512(); 8];
         for (v, row) in s.iter_mut().zip(state.iter()) {
@@ -148,12 +191,8 @@ pub(crate) fn many_avx512(state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: us
         }
         let mut w = [_mm512_setzero_si512(); 68];
         let mut wp = [_mm512_setzero_si512(); 64];
-        let mut t = [[0u32; 16]; 16];
         for k in 0..n {
-            transpose(lanes, k, &mut t);
-            for (wi, row) in w.iter_mut().zip(t.iter()) {
-                *wi = _mm512_loadu_si512(row.as_ptr().cast());
-            }
+            load_transposed_16(lanes, k, &mut w);
             expand(&mut w, &mut wp);
             rounds(&mut s, &w, &wp);
         }

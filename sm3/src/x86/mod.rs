@@ -32,7 +32,7 @@ pub(crate) fn compress_avx2(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
 }
 
 /// Compresses `blocks` into `state` (AVX-512 + BMI engine).
-#[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
 pub(crate) fn compress_avx512(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     compress_interleaved::<expand::Vprold>(state, blocks)
 }
