@@ -96,13 +96,39 @@ fn lane_block(s: &[u8], k: usize) -> &[u8] {
     &s[off..off + 64]
 }
 
-/// Word `i` of block `k` of every lane, transposed: `out[i][lane]`, big-endian decoded.
+/// Loads block `k` of the 8 lanes and transposes it in registers so `w[j]` holds word j
+/// (big-endian) of every lane: per half block, a 4x4 word transpose inside each 128-bit
+/// chunk (`vpunpck*`), then the chunks swapped across registers (`vperm2i128`).
 #[inline(always)]
-fn transpose<const L: usize>(lanes: &[&[u8]; L], k: usize, out: &mut [[u32; L]; 16]) {
-    for (lane, s) in lanes.iter().enumerate() {
-        let b = lane_block(s, k);
-        for (i, chunk) in b.chunks_exact(4).enumerate() {
-            out[i][lane] = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+fn load_transposed_8(lanes: &[&[u8]; 8], k: usize, w: &mut [__m256i; 68]) {
+    // SAFETY: only called from `many_avx2`, whose probe confirmed AVX2; each load reads
+    // 32 bytes at offset 0 or 32 of one lane's 64-byte block (`lane_block`).
+    unsafe {
+        let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+            12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+        ));
+        for half in 0..2 {
+            let mut r = [_mm256_setzero_si256(); 8];
+            for (ri, s) in r.iter_mut().zip(lanes) {
+                let raw = _mm256_loadu_si256(lane_block(s, k)[32 * half..].as_ptr().cast());
+                *ri = _mm256_shuffle_epi8(raw, bswap);
+            }
+            // b[g][m]: chunk c holds word 8 * half + 4c + m of lanes 4g..4g+4.
+            let mut b = [[_mm256_setzero_si256(); 4]; 2];
+            for (g, bg) in b.iter_mut().enumerate() {
+                let a0 = _mm256_unpacklo_epi32(r[4 * g], r[4 * g + 1]);
+                let a1 = _mm256_unpackhi_epi32(r[4 * g], r[4 * g + 1]);
+                let a2 = _mm256_unpacklo_epi32(r[4 * g + 2], r[4 * g + 3]);
+                let a3 = _mm256_unpackhi_epi32(r[4 * g + 2], r[4 * g + 3]);
+                bg[0] = _mm256_unpacklo_epi64(a0, a2);
+                bg[1] = _mm256_unpackhi_epi64(a0, a2);
+                bg[2] = _mm256_unpacklo_epi64(a1, a3);
+                bg[3] = _mm256_unpackhi_epi64(a1, a3);
+            }
+            for m in 0..4 {
+                w[8 * half + m] = _mm256_permute2x128_si256::<0x20>(b[0][m], b[1][m]);
+                w[8 * half + 4 + m] = _mm256_permute2x128_si256::<0x31>(b[0][m], b[1][m]);
+            }
         }
     }
 }
@@ -120,12 +146,8 @@ pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize)
         }
         let mut w = [_mm256_setzero_si256(); 68];
         let mut wp = [_mm256_setzero_si256(); 64];
-        let mut t = [[0u32; 8]; 16];
         for k in 0..n {
-            transpose(lanes, k, &mut t);
-            for (wi, row) in w.iter_mut().zip(t.iter()) {
-                *wi = _mm256_loadu_si256(row.as_ptr().cast());
-            }
+            load_transposed_8(lanes, k, &mut w);
             expand(&mut w, &mut wp);
             rounds(&mut s, &w, &wp);
         }
