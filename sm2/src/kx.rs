@@ -1,0 +1,234 @@
+//! SM2 key exchange (GB/T 32918.3-2016 §6.1) with the optional confirmation hashes S_A/S_B.
+//!
+//! Each party holds a static key and identifier, makes an ephemeral key R = r·G, sends R,
+//! and on receiving the peer's R derives
+//! t = (d + x̄·r) mod n, U = t·(P_peer + x̄_peer·R_peer), K = KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen),
+//! where x̄ = 2^127 + (x mod 2^127) (w = 127 for the 256-bit order) and A is the initiator.
+//!
+//! ```
+//! use shangmi_sm2::kx::{KeyExchange, Role};
+//! use shangmi_sm2::SecretKey;
+//! # let mut rng = shangmi_sm2::pke::doc_rng();
+//! let a = SecretKey::from_bytes(&[1u8; 32].into()).unwrap();
+//! let b = SecretKey::from_bytes(&[2u8; 32].into()).unwrap();
+//! let alice = KeyExchange::new(&mut rng, Role::Initiator, &a, b"alice").unwrap();
+//! let bob = KeyExchange::new(&mut rng, Role::Responder, &b, b"bob").unwrap();
+//! let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+//! let (mut ka, mut kb) = ([0u8; 16], [0u8; 16]);
+//! let ca = alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
+//! let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+//! assert_eq!(ka, kb);
+//! ca.verify(cb.to_send()).unwrap();
+//! cb.verify(ca.to_send()).unwrap();
+//! ```
+
+use crate::hash::{Sm3, compute_za};
+use crate::{Error, NonZeroScalar, ProjectivePoint, PublicKey, Scalar, SecretKey};
+use digest::Digest;
+use elliptic_curve::ff::PrimeField;
+use elliptic_curve::sec1::ToSec1Point;
+use elliptic_curve::subtle::ConstantTimeEq;
+use rand_core::TryCryptoRng;
+use zeroize::Zeroize;
+
+/// Which side of the protocol this party is: A (initiator) or B (responder). It fixes the
+/// order of Z_A ‖ Z_B and of the ephemeral points in the hashes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// User A, who sends R_A first.
+    Initiator,
+    /// User B.
+    Responder,
+}
+
+/// One party's state between sending its ephemeral point and receiving the peer's.
+pub struct KeyExchange {
+    role: Role,
+    d: NonZeroScalar,
+    za: [u8; 32],
+    r: NonZeroScalar,
+    ephemeral: PublicKey,
+}
+
+impl core::fmt::Debug for KeyExchange {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("KeyExchange")
+            .field("role", &self.role)
+            .field("ephemeral", &self.ephemeral)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for KeyExchange {
+    fn drop(&mut self) {
+        self.d.zeroize();
+        self.r.zeroize();
+    }
+}
+
+/// The confirmation values: the hash to send and the one expected from the peer.
+#[derive(Clone, Debug)]
+pub struct Confirmation {
+    send: [u8; 32],
+    expect: [u8; 32],
+}
+
+impl Confirmation {
+    /// The value to send (S_B for the responder, S_A for the initiator).
+    pub fn to_send(&self) -> &[u8; 32] {
+        &self.send
+    }
+
+    /// Checks the peer's value (S_B received by A as S_1, S_A received by B as S_2), in
+    /// constant time.
+    pub fn verify(&self, received: &[u8; 32]) -> Result<(), Error> {
+        if bool::from(self.expect.ct_eq(received)) {
+            Ok(())
+        } else {
+            Err(Error::KeyExchange)
+        }
+    }
+}
+
+/// x̄ = 2^127 + (x mod 2^127) as a scalar.
+fn x_bar(point: &PublicKey) -> Scalar {
+    let enc = point.to_sec1_point(false);
+    let mut b = [0u8; 32];
+    b[16..].copy_from_slice(&enc.as_bytes()[17..33]);
+    b[16] = (b[16] & 0x7F) | 0x80;
+    // Below 2^128 < n: always a valid scalar.
+    Scalar::from_repr(b.into()).unwrap_or(Scalar::ONE)
+}
+
+fn xy(p: &PublicKey) -> [u8; 64] {
+    let enc = p.to_sec1_point(false);
+    let mut out = [0u8; 64];
+    out.copy_from_slice(&enc.as_bytes()[1..]);
+    out
+}
+
+impl KeyExchange {
+    /// Starts the protocol with a fresh ephemeral key.
+    pub fn new<R: TryCryptoRng + ?Sized>(
+        rng: &mut R,
+        role: Role,
+        secret: &SecretKey,
+        id: &[u8],
+    ) -> Result<Self, Error> {
+        loop {
+            let mut r = [0u8; 32];
+            rng.try_fill_bytes(&mut r).map_err(|_| Error::Rng)?;
+            let res = Self::new_with_ephemeral(role, secret, id, &r);
+            r.zeroize();
+            match res {
+                Err(Error::InvalidSecretKey) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Starts the protocol with a caller-chosen ephemeral secret r in [1, n-1] (hazmat:
+    /// for test vectors; reusing r breaks the protocol).
+    pub fn new_with_ephemeral(
+        role: Role,
+        secret: &SecretKey,
+        id: &[u8],
+        r: &[u8; 32],
+    ) -> Result<Self, Error> {
+        let r: Option<NonZeroScalar> = NonZeroScalar::from_repr((*r).into()).into_option();
+        let r = r.ok_or(Error::InvalidSecretKey)?;
+        let ephemeral = PublicKey::from_secret_scalar(&r);
+        let public = secret.public_key();
+        let own = xy(&public);
+        let mut x = [0u8; 32];
+        let mut y = [0u8; 32];
+        x.copy_from_slice(&own[..32]);
+        y.copy_from_slice(&own[32..]);
+        let za = compute_za(id, &x, &y)?;
+        Ok(KeyExchange {
+            role,
+            d: secret.to_nonzero_scalar(),
+            za,
+            r,
+            ephemeral,
+        })
+    }
+
+    /// This party's ephemeral public point (R_A or R_B), to send to the peer.
+    pub fn ephemeral_public(&self) -> PublicKey {
+        self.ephemeral
+    }
+
+    /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
+    /// (any length) and returning the confirmation values. The peer's points are validated
+    /// by [`PublicKey`] (on the curve, not the identity).
+    pub fn finish(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        key: &mut [u8],
+    ) -> Result<Confirmation, Error> {
+        let peer_xy = xy(peer_public);
+        let mut px = [0u8; 32];
+        let mut py = [0u8; 32];
+        px.copy_from_slice(&peer_xy[..32]);
+        py.copy_from_slice(&peer_xy[32..]);
+        let z_peer = compute_za(peer_id, &px, &py)?;
+        // t = (d + x̄·r) mod n
+        let t = *self.d + x_bar(&self.ephemeral) * *self.r;
+        // U = t·(P_peer + x̄_peer·R_peer); h = 1.
+        let base = ProjectivePoint::from(*peer_public.as_affine())
+            + ProjectivePoint::from(*peer_ephemeral.as_affine()) * x_bar(peer_ephemeral);
+        let u = (base * t).to_affine();
+        let u_pub = PublicKey::from_affine(u).map_err(|_| Error::KeyExchange)?;
+        let mut u_xy = xy(&u_pub);
+        let (za, zb) = match self.role {
+            Role::Initiator => (self.za, z_peer),
+            Role::Responder => (z_peer, self.za),
+        };
+        let (r1, r2) = match self.role {
+            Role::Initiator => (xy(&self.ephemeral), xy(peer_ephemeral)),
+            Role::Responder => (xy(peer_ephemeral), xy(&self.ephemeral)),
+        };
+        // K = KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen)
+        for (i, chunk) in key.chunks_mut(32).enumerate() {
+            let ct = (i as u32).wrapping_add(1);
+            let mut h = Sm3::new();
+            h.update(u_xy);
+            h.update(za);
+            h.update(zb);
+            h.update(ct.to_be_bytes());
+            let mut out: [u8; 32] = h.finalize().into();
+            chunk.copy_from_slice(&out[..chunk.len()]);
+            out.zeroize();
+        }
+        // inner = SM3(x_U ‖ Z_A ‖ Z_B ‖ x1 ‖ y1 ‖ x2 ‖ y2)
+        let mut h = Sm3::new();
+        h.update(&u_xy[..32]);
+        h.update(za);
+        h.update(zb);
+        h.update(r1);
+        h.update(r2);
+        let inner: [u8; 32] = h.finalize().into();
+        let confirm = |tag: u8| -> [u8; 32] {
+            let mut h = Sm3::new();
+            h.update([tag]);
+            h.update(&u_xy[32..]);
+            h.update(inner);
+            h.finalize().into()
+        };
+        let (s02, s03) = (confirm(0x02), confirm(0x03));
+        u_xy.zeroize();
+        Ok(match self.role {
+            Role::Initiator => Confirmation {
+                send: s03,
+                expect: s02,
+            },
+            Role::Responder => Confirmation {
+                send: s02,
+                expect: s03,
+            },
+        })
+    }
+}

@@ -1,0 +1,152 @@
+//! SM2 key exchange (GB/T 32918.3-2016 §6.1) on the recommended curve: agreement, the
+//! confirmation hashes, and failures on mismatched identifiers, keys and roles. (The
+//! standard's Annex example runs on a different 256-bit example curve, which this
+//! fixed-curve implementation does not support, so there is no published vector here.)
+
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
+use shangmi_sm2::SecretKey;
+use shangmi_sm2::kx::{KeyExchange, Role};
+
+fn sk(b: u8) -> SecretKey {
+    SecretKey::from_bytes(&[b; 32].into()).unwrap()
+}
+
+fn eph(b: u8) -> [u8; 32] {
+    let mut r = [b; 32];
+    r[0] = 0x3C;
+    r
+}
+
+#[test]
+fn parties_agree_and_confirm() {
+    let (a, b) = (sk(1), sk(2));
+    for klen in [0usize, 1, 16, 32, 33, 100] {
+        let alice =
+            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"ALICE123@YAHOO.COM", &eph(3))
+                .unwrap();
+        let bob =
+            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"BILL456@YAHOO.COM", &eph(4))
+                .unwrap();
+        let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+        let mut ka = vec![0u8; klen];
+        let mut kb = vec![0u8; klen];
+        let ca = alice
+            .finish(&b.public_key(), b"BILL456@YAHOO.COM", &rb, &mut ka)
+            .unwrap();
+        let cb = bob
+            .finish(&a.public_key(), b"ALICE123@YAHOO.COM", &ra, &mut kb)
+            .unwrap();
+        assert_eq!(ka, kb);
+        if klen > 0 {
+            assert_ne!(ka, vec![0u8; klen]);
+        }
+        ca.verify(cb.to_send()).unwrap();
+        cb.verify(ca.to_send()).unwrap();
+        assert_ne!(ca.to_send(), cb.to_send());
+        assert!(ca.verify(ca.to_send()).is_err());
+    }
+}
+
+#[test]
+fn key_prefixes_are_consistent() {
+    // The KDF output for a shorter klen is a prefix of a longer one.
+    let (a, b) = (sk(5), sk(6));
+    let run = |klen: usize| {
+        let alice = KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"a", &eph(7)).unwrap();
+        let bob = KeyExchange::new_with_ephemeral(Role::Responder, &b, b"b", &eph(8)).unwrap();
+        let mut k = vec![0u8; klen];
+        alice
+            .finish(&b.public_key(), b"b", &bob.ephemeral_public(), &mut k)
+            .unwrap();
+        k
+    };
+    let long = run(80);
+    assert_eq!(run(16), long[..16]);
+    assert_eq!(run(33), long[..33]);
+}
+
+#[test]
+fn mismatches_fail() {
+    let (a, b, c) = (sk(1), sk(2), sk(9));
+    let setup = || {
+        (
+            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3)).unwrap(),
+            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"bob", &eph(4)).unwrap(),
+        )
+    };
+    // Wrong peer identifier on one side.
+    let (alice, bob) = setup();
+    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+    let (mut ka, mut kb) = ([0u8; 32], [0u8; 32]);
+    let ca = alice
+        .finish(&b.public_key(), b"bob!", &rb, &mut ka)
+        .unwrap();
+    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+    assert_ne!(ka, kb);
+    assert!(ca.verify(cb.to_send()).is_err());
+    assert!(cb.verify(ca.to_send()).is_err());
+    // Wrong static key (a man in the middle with key c).
+    let (alice, bob) = setup();
+    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+    let ca = alice.finish(&c.public_key(), b"bob", &rb, &mut ka).unwrap();
+    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+    assert_ne!(ka, kb);
+    assert!(ca.verify(cb.to_send()).is_err());
+    // Substituted ephemeral point.
+    let (alice, bob) = setup();
+    let ra = alice.ephemeral_public();
+    let fake = sk(11).public_key();
+    let ca = alice
+        .finish(&b.public_key(), b"bob", &fake, &mut ka)
+        .unwrap();
+    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+    assert_ne!(ka, kb);
+    assert!(cb.verify(ca.to_send()).is_err());
+    // Both claim to be the initiator.
+    let alice = KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3)).unwrap();
+    let bob = KeyExchange::new_with_ephemeral(Role::Initiator, &b, b"bob", &eph(4)).unwrap();
+    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+    alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
+    bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+    assert_ne!(ka, kb);
+}
+
+#[test]
+fn invalid_ephemeral_secret() {
+    let n = hex_literal::hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123");
+    assert!(KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &[0; 32]).is_err());
+    assert!(KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &n).is_err());
+}
+
+#[test]
+fn ecdh_agrees_with_openssl() {
+    use openssl::derive::Deriver;
+    use openssl::pkey::PKey;
+    use shangmi_sm2::elliptic_curve::pkcs8::{EncodePrivateKey, EncodePublicKey};
+    let (a, b) = (sk(0x21), sk(0x43));
+    let ours = shangmi_sm2::ecdh::diffie_hellman(&a, &b.public_key());
+    assert_eq!(
+        ours.as_bytes(),
+        shangmi_sm2::ecdh::diffie_hellman(&b, &a.public_key()).as_bytes()
+    );
+    let key = PKey::private_key_from_pkcs8(a.to_pkcs8_der().unwrap().as_bytes()).unwrap();
+    let peer =
+        PKey::public_key_from_der(b.public_key().to_public_key_der().unwrap().as_bytes()).unwrap();
+    let derived = Deriver::new(&key).and_then(|mut d| {
+        d.set_peer(&peer)?;
+        d.derive_to_vec()
+    });
+    if let Ok(shared) = derived {
+        assert_eq!(&shared[..], &ours.as_bytes()[..]);
+        return;
+    }
+    // OpenSSL refused ECDH on SM2 keys: compare with RustCrypto's group arithmetic instead.
+    let rc_a = rustcrypto_sm2::SecretKey::from_bytes(&[0x21; 32].into()).unwrap();
+    let rc_b = rustcrypto_sm2::SecretKey::from_bytes(&[0x43; 32].into()).unwrap();
+    let p = (rustcrypto_sm2::ProjectivePoint::from(*rc_b.public_key().as_affine())
+        * *rc_a.to_nonzero_scalar())
+    .to_affine();
+    use rustcrypto_sm2::elliptic_curve::point::AffineCoordinates;
+    assert_eq!(&p.x()[..], &ours.as_bytes()[..]);
+}
