@@ -11,6 +11,7 @@ pub mod dsa;
 pub mod ecdh;
 mod error;
 mod hash;
+pub mod keys;
 pub mod kx;
 #[cfg(feature = "alloc")]
 pub mod pke;
