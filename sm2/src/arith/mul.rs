@@ -48,19 +48,24 @@ fn eq_mask(a: u64, b: u64) -> u64 {
     ((a ^ b).wrapping_sub(1) >> 63).wrapping_neg()
 }
 
-/// The entry for |digit| in 1..=32 by scanning the whole window table.
+/// The entry for |digit| in 1..=32 by scanning the whole window table (one 8-limb
+/// accumulator, so the compiler keeps it in vector registers).
 #[inline(always)]
 fn lookup(table: &[Affine; 32], abs: u64) -> Affine {
-    let mut x = [0u64; 4];
-    let mut y = [0u64; 4];
+    let mut acc = [0u64; 8];
     for (j, e) in table.iter().enumerate() {
         let m = eq_mask(j as u64 + 1, abs);
-        for l in 0..4 {
-            x[l] |= e.x.0[l] & m;
-            y[l] |= e.y.0[l] & m;
+        let limbs = [
+            e.x.0[0], e.x.0[1], e.x.0[2], e.x.0[3], e.y.0[0], e.y.0[1], e.y.0[2], e.y.0[3],
+        ];
+        for (a, l) in acc.iter_mut().zip(limbs) {
+            *a |= l & m;
         }
     }
-    Affine { x: Fe(x), y: Fe(y) }
+    Affine {
+        x: Fe([acc[0], acc[1], acc[2], acc[3]]),
+        y: Fe([acc[4], acc[5], acc[6], acc[7]]),
+    }
 }
 
 /// k·G for a canonical k in [0, n-1], constant time.
