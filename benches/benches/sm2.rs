@@ -26,6 +26,26 @@ use shangmi_sm2::signature::{Signer, Verifier};
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
+unsafe extern "C" {
+    /// OpenSSL 3: sets the SM2 distinguishing identifier on a signing/verifying context.
+    fn EVP_PKEY_CTX_set1_id(
+        ctx: *mut std::os::raw::c_void,
+        id: *const std::os::raw::c_void,
+        len: std::os::raw::c_int,
+    ) -> std::os::raw::c_int;
+}
+
+/// Gives OpenSSL the same identifier as the others ("1234567812345678").
+fn set_default_id<T>(ctx: &mut openssl::pkey_ctx::PkeyCtxRef<T>) {
+    const ID: &[u8] = b"1234567812345678";
+    // `PkeyCtxRef` is a foreign-types reference: its address is the `EVP_PKEY_CTX *`.
+    let raw = ctx as *mut openssl::pkey_ctx::PkeyCtxRef<T> as *mut std::os::raw::c_void;
+    // SAFETY: `raw` is the live EVP_PKEY_CTX of the MdCtx being initialised, ID is valid for
+    // its 16 bytes, and OpenSSL copies it.
+    let ok = unsafe { EVP_PKEY_CTX_set1_id(raw, ID.as_ptr().cast(), 16) };
+    assert_eq!(ok, 1, "EVP_PKEY_CTX_set1_id");
+}
+
 const D: [u8; 32] = [0x42; 32];
 const PEER: [u8; 32] = [0x24; 32];
 const MSG: [u8; 32] = [0x5A; 32];
@@ -111,7 +131,7 @@ fn sign(c: &mut Criterion) {
     g.bench_function("openssl", |b| {
         b.iter(|| {
             let mut ctx = MdCtx::new().expect("ctx");
-            ctx.digest_sign_init(Some(Md::sm3()), &key).expect("init");
+            set_default_id(ctx.digest_sign_init(Some(Md::sm3()), &key).expect("init"));
             let mut out = Vec::new();
             ctx.digest_sign_to_vec(&MSG, &mut out).expect("sign");
             out
@@ -151,7 +171,7 @@ fn verify(c: &mut Criterion) {
     g.bench_function("openssl", |b| {
         b.iter(|| {
             let mut ctx = MdCtx::new().expect("ctx");
-            ctx.digest_verify_init(Some(Md::sm3()), &key).expect("init");
+            set_default_id(ctx.digest_verify_init(Some(Md::sm3()), &key).expect("init"));
             assert!(ctx.digest_verify(&MSG, der.as_ref()).expect("verify"));
         })
     });
