@@ -47,3 +47,16 @@ pub unsafe extern "C" fn shangmi_sm4_ctr(key: *const u8, counter: *mut u8, buf: 
     };
     Sm4::new(&(*key).into()).apply_ctr(CtrFlavor::Be128, counter, data);
 }
+
+/// SM3 of `len` bytes at `msg` into the 32 bytes at `out`.
+///
+/// # Safety
+/// `msg` must point to `len` readable bytes and `out` to 32 writable bytes.
+#[cfg(feature = "sm3")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm3(msg: *const u8, len: usize, out: *mut u8) {
+    use shangmi_sm3::{Digest, Sm3};
+    // SAFETY: the caller's contract above.
+    let (msg, out) = unsafe { (core::slice::from_raw_parts(msg, len), &mut *out.cast::<[u8; 32]>()) };
+    out.copy_from_slice(&Sm3::digest(msg));
+}

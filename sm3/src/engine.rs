@@ -19,6 +19,17 @@ pub(crate) fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[[u8; 64
             // the CPU has AVX2, BMI1 and BMI2, the features of this entry.
             unsafe { crate::x86::compress_avx2(state, blocks) }
         }
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64Sm3 if backend.is_available() => {
+            // SAFETY: `is_available` confirmed (through the cached cpufeatures probe) that
+            // the CPU has the SM3 instructions, the feature of this entry.
+            unsafe { crate::aarch64::compress(state, blocks) }
+        }
+        #[cfg(all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksh"
+        ))]
+        Backend::RiscvZksh => crate::riscv::compress(state, blocks),
         _ => soft::compress(state, blocks),
     }
 }

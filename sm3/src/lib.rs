@@ -32,11 +32,18 @@
 
 pub use digest::{self, Digest};
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
 mod autodetect;
 mod consts;
 mod engine;
 pub mod hazmat;
 mod multi;
+#[cfg(all(
+    any(target_arch = "riscv32", target_arch = "riscv64"),
+    target_feature = "zksh"
+))]
+mod riscv;
 mod rounds;
 mod soft;
 #[cfg(target_arch = "x86_64")]

@@ -64,6 +64,7 @@ fn to_bytes(h: &[u32; 8]) -> [u8; 32] {
 }
 
 /// A message in flight in one lane.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
 struct Slot<'a> {
     /// Index into the caller's message and output slices.
     index: usize,
@@ -78,6 +79,7 @@ struct Slot<'a> {
     tail_end: usize,
 }
 
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
 impl<'a> Slot<'a> {
     fn new(index: usize, msg: &'a [u8]) -> Self {
         let full = msg.len() - msg.len() % 64;
@@ -118,10 +120,12 @@ impl<'a> Slot<'a> {
 }
 
 /// One dummy block for idle lanes.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
 static IDLE: [u8; 64] = [0; 64];
 
 /// Runs the lane scheduler with `L` lanes; `step(state, lanes, n)` compresses `n` blocks
 /// of every lane into the lane-major state (`state[word][lane]`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
 fn schedule<const L: usize>(
     backend: Backend,
     msgs: &[&[u8]],

@@ -75,6 +75,16 @@ impl Word for u32 {
 
 /// Expands W_0..W_15 (already in `w[..16]`) into W_16..W_67 and W'_0..W'_63.
 #[inline(always)]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksh"
+        )
+    )),
+    allow(dead_code)
+)] // used by the x86 lanes and the Zksh engine
 pub(crate) fn expand<W: Word>(w: &mut [W; 68], wp: &mut [W; 64]) {
     for j in 16..68 {
         w[j] = W::xor3(
@@ -162,6 +172,16 @@ macro_rules! round4 {
 /// Runs the 64 rounds on `state` with the expanded message `w` (W_0..W_63 are used) and
 /// `wp` (W'_j = W_j ^ W_{j+4}), then applies the feed-forward V ^= ABCDEFGH.
 #[inline(always)]
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        all(
+            any(target_arch = "riscv32", target_arch = "riscv64"),
+            target_feature = "zksh"
+        )
+    )),
+    allow(dead_code)
+)] // used by the x86 lanes and the Zksh engine
 pub(crate) fn rounds<W: Word>(state: &mut [W; 8], w: &[W; 68], wp: &[W; 64]) {
     rounds_with(state, &mut Expanded { w, wp }, &K);
 }

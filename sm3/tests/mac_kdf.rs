@@ -10,7 +10,6 @@
 // Test and measurement code: a failed unwrap is a failed run.
 #![allow(clippy::unwrap_used)]
 
-use hkdf::Hkdf;
 use hmac::{Hmac, KeyInit, Mac};
 use shangmi_sm3::{Digest, Sm3};
 
@@ -94,6 +93,7 @@ fn hmac_verify_rejects_a_wrong_tag() {
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn hkdf_matches_openssl() {
+    use hkdf::Hkdf;
     use openssl::{md::Md, pkey::Id, pkey_ctx::PkeyCtx};
     let ikm = [0x0bu8; 22];
     let salt: Vec<u8> = (0..13).collect();

@@ -102,6 +102,7 @@ fn serialized_state_round_trips_and_matches_rustcrypto() {
 #[test]
 fn backend_names_parse_and_best_is_available() {
     let best: Backend = shangmi_sm3::backend().parse().unwrap();
+    println!("best SM3 engine here: {best}");
     assert!(best.is_available());
     assert_eq!(Backend::available().next(), Some(best));
     assert!(Backend::Soft.is_available());
