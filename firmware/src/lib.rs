@@ -60,3 +60,43 @@ pub unsafe extern "C" fn shangmi_sm3(msg: *const u8, len: usize, out: *mut u8) {
     let (msg, out) = unsafe { (core::slice::from_raw_parts(msg, len), &mut *out.cast::<[u8; 32]>()) };
     out.copy_from_slice(&Sm3::digest(msg));
 }
+
+/// SM4-GCM seal in place (RFC 8998 shape: 12-byte nonce, 16-byte tag written to `tag`);
+/// returns 0, or -1 if the message is too long for GCM.
+///
+/// # Safety
+/// `key` must point to 16 readable bytes, `nonce` to 12, `aad` to `aad_len`, `buf` to
+/// `len` writable bytes and `tag` to 16 writable bytes.
+#[cfg(feature = "sm4-modes")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm4_gcm_seal(
+    key: *const u8,
+    nonce: *const u8,
+    aad: *const u8,
+    aad_len: usize,
+    buf: *mut u8,
+    len: usize,
+    tag: *mut u8,
+) -> i32 {
+    use shangmi_sm4_modes::{
+        Sm4Gcm,
+        aead::{AeadInOut, KeyInit},
+    };
+    // SAFETY: the caller's contract above.
+    let (key, nonce, aad, data, tag) = unsafe {
+        (
+            &*key.cast::<[u8; 16]>(),
+            &*nonce.cast::<[u8; 12]>(),
+            core::slice::from_raw_parts(aad, aad_len),
+            core::slice::from_raw_parts_mut(buf, len),
+            &mut *tag.cast::<[u8; 16]>(),
+        )
+    };
+    match Sm4Gcm::new(&(*key).into()).encrypt_inout_detached(&(*nonce).into(), aad, data.into()) {
+        Ok(t) => {
+            tag.copy_from_slice(&t);
+            0
+        }
+        Err(_) => -1,
+    }
+}
