@@ -31,6 +31,11 @@ fn main() {
         rate("sign", 20_000, |i| {
             std::hint::black_box(sk.sign(&i.to_be_bytes()));
         });
+        rate("sign-e", 20_000, |i| {
+            let mut e = [0x11u8; 32];
+            e[..4].copy_from_slice(&i.to_be_bytes());
+            std::hint::black_box(sk.sign_e(&e).to_der());
+        });
         rate("verify", 20_000, |_| {
             assert!(std::hint::black_box(vk.verify(&msg, &sig)).is_ok());
         });
