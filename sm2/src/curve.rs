@@ -275,3 +275,12 @@ pub(crate) fn invert_blinded(z: &arith::field::Fe, beta: &arith::field::Fe) -> a
         .unwrap_or(arith::field::Fe::ZERO);
     inv.mul(beta)
 }
+
+/// Affine coordinates (big-endian x, y) of k·P for a public point P and a secret scalar k,
+/// with this crate's constant-time variable-base multiplication. `None` if P or the result
+/// is the identity.
+pub(crate) fn mul_point_ct(p: &AffinePoint, k: &Scalar) -> Option<([u8; 32], [u8; 32])> {
+    let q = affine_from_primeorder(p)?;
+    let (a, finite) = arith::mul::mul_ct(&scalar_to_limbs(k), &q).to_affine();
+    (finite != 0).then(|| (a.x.to_bytes(), a.y.to_bytes()))
+}

@@ -10,8 +10,7 @@
 //! assert_eq!(ab.as_bytes(), ba.as_bytes());
 //! ```
 
-use crate::{ProjectivePoint, PublicKey, SecretKey};
-use elliptic_curve::point::AffineCoordinates;
+use crate::{PublicKey, SecretKey};
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// A shared secret (32 bytes, wiped on drop).
@@ -42,6 +41,7 @@ impl ZeroizeOnDrop for SharedSecret {}
 /// x(d·Q) in constant time. `PublicKey` guarantees Q is a valid non-identity point and the
 /// group has prime order (cofactor 1), so d·Q is never the identity.
 pub fn diffie_hellman(secret: &SecretKey, public: &PublicKey) -> SharedSecret {
-    let p = (ProjectivePoint::from(*public.as_affine()) * *secret.to_nonzero_scalar()).to_affine();
-    SharedSecret(p.x().into())
+    let (x, _) = crate::curve::mul_point_ct(public.as_affine(), &secret.to_nonzero_scalar())
+        .unwrap_or(([0; 32], [0; 32]));
+    SharedSecret(x)
 }

@@ -180,9 +180,11 @@ impl KeyExchange {
         // U = t·(P_peer + x̄_peer·R_peer); h = 1.
         let base = ProjectivePoint::from(*peer_public.as_affine())
             + ProjectivePoint::from(*peer_ephemeral.as_affine()) * x_bar(peer_ephemeral);
-        let u = (base * t).to_affine();
-        let u_pub = PublicKey::from_affine(u).map_err(|_| Error::KeyExchange)?;
-        let mut u_xy = xy(&u_pub);
+        let (ux, uy) =
+            crate::curve::mul_point_ct(&base.to_affine(), &t).ok_or(Error::KeyExchange)?;
+        let mut u_xy = [0u8; 64];
+        u_xy[..32].copy_from_slice(&ux);
+        u_xy[32..].copy_from_slice(&uy);
         let (za, zb) = match self.role {
             Role::Initiator => (self.za, z_peer),
             Role::Responder => (z_peer, self.za),

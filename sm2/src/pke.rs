@@ -18,10 +18,9 @@ use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::is_in_range;
 use crate::hash::Sm3;
-use crate::{Error, NonZeroScalar, ProjectivePoint, PublicKey, SecretKey};
+use crate::{Error, NonZeroScalar, PublicKey, SecretKey};
 use alloc::vec::Vec;
 use digest::Digest;
-use elliptic_curve::sec1::ToSec1Point;
 use elliptic_curve::subtle::ConstantTimeEq;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroize;
@@ -65,19 +64,6 @@ fn c3(x2: &[u8; 32], msg: &[u8], y2: &[u8; 32]) -> [u8; 32] {
     h.update(msg);
     h.update(y2);
     h.finalize().into()
-}
-
-/// x and y of a point, big-endian.
-fn coords(p: &ProjectivePoint) -> ([u8; 32], [u8; 32]) {
-    let enc = p.to_affine().to_sec1_point(false);
-    let b = enc.as_bytes();
-    let mut x = [0u8; 32];
-    let mut y = [0u8; 32];
-    if b.len() == 65 {
-        x.copy_from_slice(&b[1..33]);
-        y.copy_from_slice(&b[33..]);
-    }
-    (x, y)
 }
 
 /// A recipient's public key for encryption.
@@ -148,8 +134,8 @@ impl EncryptingKey {
         let (c1, _) = mul_g(&limbs::from_be_bytes(k)).to_affine();
         let scalar: Option<NonZeroScalar> = NonZeroScalar::from_repr((*k).into()).into_option();
         let scalar = scalar.ok_or(Error::InvalidSecretKey)?;
-        let shared = ProjectivePoint::from(*self.public.as_affine()) * *scalar;
-        let (mut x2, mut y2) = coords(&shared);
+        let (mut x2, mut y2) = crate::curve::mul_point_ct(self.public.as_affine(), &scalar)
+            .ok_or(Error::InvalidPoint)?;
         let mut c2 = msg.to_vec();
         let ok = kdf_xor(&x2, &y2, &mut c2);
         let hash = c3(&x2, msg, &y2);
@@ -256,8 +242,9 @@ impl DecryptingKey {
         enc[1..].copy_from_slice(c1_xy);
         // B1: C1 must be a valid curve point (not the identity; cofactor 1).
         let c1 = PublicKey::from_sec1_bytes(&enc).map_err(|_| Error::Decryption)?;
-        let shared = ProjectivePoint::from(*c1.as_affine()) * *self.secret.to_nonzero_scalar();
-        let (mut x2, mut y2) = coords(&shared);
+        let (mut x2, mut y2) =
+            crate::curve::mul_point_ct(c1.as_affine(), &self.secret.to_nonzero_scalar())
+                .ok_or(Error::Decryption)?;
         let mut msg = c2.to_vec();
         let ok = kdf_xor(&x2, &y2, &mut msg);
         let expect = c3(&x2, &msg, &y2);

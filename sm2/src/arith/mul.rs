@@ -275,3 +275,41 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
     }
     acc.add_vartime(&g_acc)
 }
+
+/// k·P for a public point P and a secret k, constant time: fixed 4-bit windows over a table
+/// of 0·P .. 15·P, every addition complete (the doubling and identity cases are computed and
+/// selected by masks, never branched on).
+pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
+    let mut table = [Jacobian::INFINITY; 16];
+    table[1] = p.to_jacobian();
+    for i in 2..16 {
+        // P is public: building its multiples may branch.
+        table[i] = table[i - 1].add_vartime(&table[1]);
+    }
+    let mut acc = Jacobian::INFINITY;
+    for w in (0..64).rev() {
+        for _ in 0..4 {
+            acc = acc.double();
+        }
+        let d = (k[w / 16] >> ((w % 16) * 4)) & 0xF;
+        let mut t = Jacobian::INFINITY;
+        for (i, e) in table.iter().enumerate() {
+            t = Jacobian::select(eq_mask(i as u64, d), e, &t);
+        }
+        acc = add_complete(&acc, &t);
+    }
+    acc
+}
+
+/// Jacobian addition for every input, constant time.
+#[inline(always)]
+fn add_complete(a: &Jacobian, b: &Jacobian) -> Jacobian {
+    let (sum, h0, r0) = a.add_unchecked(b);
+    let dbl = a.double();
+    let a_inf = a.is_infinity();
+    let b_inf = b.is_infinity();
+    // Equal points: the doubling. Opposite points: the formula already gives Z = 0.
+    let mut r = Jacobian::select(h0 & r0, &dbl, &sum);
+    r = Jacobian::select(a_inf, b, &r);
+    Jacobian::select(b_inf & !a_inf, a, &r)
+}

@@ -158,3 +158,22 @@ fn double_multiplication_matches_generic() {
     assert_ne!(sum.is_infinity(), 0);
     assert!(bool::from(ProjectivePoint::identity().is_identity()));
 }
+
+#[test]
+fn variable_base_matches_generic() {
+    let q_scalar = generic_scalar(&[0x6B; 32]);
+    let q = ProjectivePoint::GENERATOR * q_scalar;
+    let qa = crate::curve::projective_to_affine(&q).expect("not identity");
+    for b in scalars(24).chain(edge_scalars()) {
+        let k = generic_scalar(&b);
+        let ours = jacobian_to_projective(&super::mul::mul_ct(&scalar_to_limbs(&k), &qa));
+        assert_eq!(ours, q * k);
+    }
+    // P = G with k = 1, 2, 15, 16, 17 exercises table entries equal to the accumulator.
+    let g = crate::curve::projective_to_affine(&ProjectivePoint::GENERATOR).expect("G");
+    for small in [1u64, 2, 15, 16, 17, 255, 256, 4097] {
+        let k = Scalar::from(small);
+        let ours = jacobian_to_projective(&super::mul::mul_ct(&scalar_to_limbs(&k), &g));
+        assert_eq!(ours, ProjectivePoint::GENERATOR * k);
+    }
+}
