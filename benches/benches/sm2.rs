@@ -59,7 +59,10 @@ impl rand_core::TryRng for BenchRng {
         Ok(self.try_next_u64()? as u32)
     }
     fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         Ok(self.0 ^ (self.0 >> 31))
     }
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
@@ -157,11 +160,9 @@ fn verify(c: &mut Criterion) {
                 .expect("valid")
         })
     });
-    let rc_vk = rustcrypto_sm2::dsa::VerifyingKey::from_sec1_bytes(
-        "1234567812345678",
-        point.as_bytes(),
-    )
-    .expect("valid");
+    let rc_vk =
+        rustcrypto_sm2::dsa::VerifyingKey::from_sec1_bytes("1234567812345678", point.as_bytes())
+            .expect("valid");
     let rc_sig = rustcrypto_sm2::dsa::Signature::from_slice(&sig.to_bytes()).expect("valid");
     g.bench_function("rustcrypto", |b| {
         b.iter(|| rc_vk.verify(&MSG, &rc_sig).expect("valid"))
@@ -192,7 +193,12 @@ fn encrypt(c: &mut Criterion) {
     let rc_dk = rustcrypto_sm2::pke::DecryptingKey::from_bytes(&D.into()).expect("valid key");
     let mut rng = BenchRng(3);
     g.bench_function("rustcrypto", |b| {
-        b.iter(|| rc_dk.encrypting_key().encrypt(&mut rng, &MSG).expect("encrypt"))
+        b.iter(|| {
+            rc_dk
+                .encrypting_key()
+                .encrypt(&mut rng, &MSG)
+                .expect("encrypt")
+        })
     });
     let key = ossl_private();
     g.bench_function("openssl", |b| {

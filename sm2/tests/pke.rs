@@ -202,3 +202,20 @@ proptest! {
         prop_assert!(dk.decrypt(&bad, Layout::C1C3C2).is_err());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// What the ASN.1 parser accepts re-encodes to the same bytes (it is strict DER).
+    #[test]
+    fn der_ciphertext_parser_round_trips(len in 0usize..300, seed in any::<u64>(), cut in any::<usize>()) {
+        let dk = DecryptingKey::from_bytes(&D).unwrap();
+        let mut rng = Lcg(seed);
+        let msg = vec![0x42u8; len];
+        let der = dk.encrypting_key().encrypt_der(&mut rng, &msg).unwrap();
+        let raw = pke::der_to_c1c3c2(&der).unwrap();
+        prop_assert_eq!(pke::c1c3c2_to_der(&raw).unwrap(), der.clone());
+        let truncated = &der[..cut % der.len()];
+        prop_assert!(pke::der_to_c1c3c2(truncated).is_err());
+    }
+}
