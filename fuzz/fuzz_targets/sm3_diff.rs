@@ -27,7 +27,11 @@ fuzz_target!(|data: &[u8]| {
         .expect("OpenSSL SM3")[..]
         .try_into()
         .expect("32 bytes");
-    assert_eq!(rustcrypto_sm3::Sm3::digest(msg)[..], expected[..], "RustCrypto");
+    assert_eq!(
+        rustcrypto_sm3::Sm3::digest(msg)[..],
+        expected[..],
+        "RustCrypto"
+    );
 
     for backend in Backend::available() {
         let mut h = Sm3::with_backend(backend).expect("listed as available");
@@ -37,7 +41,11 @@ fuzz_target!(|data: &[u8]| {
             start = p;
         }
         h.update(&msg[start..]);
-        assert_eq!(<[u8; 32]>::from(h.finalize()), expected, "engine {backend}, streamed");
+        assert_eq!(
+            <[u8; 32]>::from(h.finalize()),
+            expected,
+            "engine {backend}, streamed"
+        );
 
         // Multi-buffer: the message and its prefixes at the split points, mixed lengths.
         let mut msgs: Vec<&[u8]> = splits.iter().map(|&p| &msg[..p]).collect();
@@ -45,7 +53,11 @@ fuzz_target!(|data: &[u8]| {
         let mut out = vec![[0u8; 32]; msgs.len()];
         hazmat::digest_many_with(backend, &msgs, &mut out).expect("listed as available");
         for (m, d) in msgs.iter().zip(&out) {
-            assert_eq!(d[..], rustcrypto_sm3::Sm3::digest(m)[..], "engine {backend}, many");
+            assert_eq!(
+                d[..],
+                rustcrypto_sm3::Sm3::digest(m)[..],
+                "engine {backend}, many"
+            );
         }
     }
 });
