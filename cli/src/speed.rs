@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use shangmi_sm4::Backend;
 
-use crate::rows::{self, Row};
+use crate::rows::{self, OpRow, Row};
 
 /// Buffer sizes of the table's columns, in bytes (as the tcrypt tables).
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
@@ -110,17 +110,41 @@ fn measure(row: &mut Row, size: usize, budget: Duration) -> f64 {
         iterations += batch;
     }
     std::hint::black_box(&buf);
-    (iterations * size as u64) as f64 / start.elapsed().as_secs_f64()
+    (iterations * (size * row.copies) as u64) as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Operations per second of `row`, timed for about `budget` after a tenth of it warming up.
+fn measure_ops(row: &mut OpRow, budget: Duration) -> f64 {
+    let warm = Instant::now();
+    while warm.elapsed() < budget / 10 {
+        (row.run)();
+    }
+    let mut iterations = 0u64;
+    let start = Instant::now();
+    while start.elapsed() < budget {
+        for _ in 0..16 {
+            (row.run)();
+        }
+        iterations += 16;
+    }
+    iterations as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Keeps the rows whose names contain one of `filters` (all rows when there is none).
+fn filter<T>(rows: &mut Vec<T>, name: impl Fn(&T) -> &str, filters: &[String]) {
+    if !filters.is_empty() {
+        rows.retain(|r| filters.iter().any(|f| name(r).contains(f.as_str())));
+    }
 }
 
 /// Runs the table.
 pub fn run(options: &Options) -> Result<(), String> {
     let mut rows = rows::all(options.backend);
-    if !options.filters.is_empty() {
-        rows.retain(|r| options.filters.iter().any(|f| r.name.contains(f.as_str())));
-        if rows.is_empty() {
-            return Err(format!("no row matches {:?}", options.filters));
-        }
+    let mut ops = rows::ops();
+    filter(&mut rows, |r| r.name, &options.filters);
+    filter(&mut ops, |r| r.name, &options.filters);
+    if rows.is_empty() && ops.is_empty() {
+        return Err(format!("no row matches {:?}", options.filters));
     }
     println!("shangmi speed on {}", cpu_model());
     println!(
@@ -128,9 +152,21 @@ pub fn run(options: &Options) -> Result<(), String> {
         options.backend,
         available_list()
     );
+    println!("SM3 engine: {}", shangmi_sm3::backend());
+    if !rows.is_empty() {
+        bytes_table(&mut rows, options.per_cell);
+    }
+    if !ops.is_empty() {
+        ops_table(&mut ops, options.per_cell);
+    }
+    Ok(())
+}
+
+/// Prints the MB/s table: one column per buffer size.
+fn bytes_table(rows: &mut [Row], per_cell: Duration) {
     println!(
         "MB/s (10^6 bytes per second), {} s per cell",
-        options.per_cell.as_secs_f64()
+        per_cell.as_secs_f64()
     );
     print!("{:<16}", "");
     for size in SIZES {
@@ -141,7 +177,7 @@ pub fn run(options: &Options) -> Result<(), String> {
         print!("{:<16}", row.name);
         for size in SIZES {
             let cell = if size % row.granule == 0 {
-                format!("{:.0}", measure(row, size, options.per_cell) / 1e6)
+                format!("{:.0}", measure(row, size, per_cell) / 1e6)
             } else {
                 "-".to_owned()
             };
@@ -151,5 +187,24 @@ pub fn run(options: &Options) -> Result<(), String> {
         }
         println!();
     }
-    Ok(())
+}
+
+/// Prints the operations table: operations per second and microseconds per operation.
+fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
+    println!(
+        "\nOperations, {} s per cell\n{:<16}{:>10}{:>10}",
+        per_cell.as_secs_f64(),
+        "",
+        "op/s",
+        "us/op"
+    );
+    for row in rows.iter_mut() {
+        let per_second = measure_ops(row, per_cell);
+        println!(
+            "{:<16}{:>10.0}{:>10.1}",
+            row.name,
+            per_second,
+            1e6 / per_second
+        );
+    }
 }

@@ -11,9 +11,12 @@
 //! }
 //! ```
 //!
-//! Rows that count operations rather than bytes (SM2 sign/verify) need a second kind of
-//! row printed in op/s: add it here beside [`Row`] when the first such row arrives.
+//! Rows that count operations rather than bytes (SM2 sign, verify, …) are [`OpRow`]s,
+//! printed in a second table in operations per second; [`ops`] chains them.
 
+mod modes;
+mod sm2;
+mod sm3;
 mod sm4;
 
 use shangmi_sm4::Backend;
@@ -27,6 +30,9 @@ pub struct Row {
     pub name: &'static str,
     /// Buffer sizes must be a multiple of this (16 for block modes, 1 for streams).
     pub granule: usize,
+    /// How many times each call processes the buffer's bytes (a multi-buffer hash of 16
+    /// copies of the buffer counts 16 times its size); 1 for ordinary rows.
+    pub copies: usize,
     /// Processes the buffer in place.
     pub run: Work,
 }
@@ -38,12 +44,44 @@ impl Row {
         Row {
             name,
             granule,
+            copies: 1,
             run: Box::new(work),
+        }
+    }
+
+    /// The same row, counted as processing `copies` times the buffer per call.
+    pub fn copies(self, copies: usize) -> Row {
+        Row { copies, ..self }
+    }
+}
+
+/// One row of the operations table: a closure doing one operation (one signature, …).
+pub struct OpRow {
+    /// Shown in the first column and matched by the command's filters.
+    pub name: &'static str,
+    /// Does one operation.
+    pub run: Box<dyn FnMut()>,
+}
+
+impl OpRow {
+    /// A row called `name` whose one operation is `op`.
+    pub fn new(name: &'static str, op: impl FnMut() + 'static) -> OpRow {
+        OpRow {
+            name,
+            run: Box::new(op),
         }
     }
 }
 
-/// Every row, in table order, with SM4 running on `sm4_engine`.
+/// Every byte-throughput row, in table order, with SM4 running on `sm4_engine`.
 pub fn all(sm4_engine: Backend) -> Vec<Row> {
-    sm4::rows(sm4_engine)
+    let mut rows = sm4::rows(sm4_engine);
+    rows.extend(modes::rows(sm4_engine));
+    rows.extend(sm3::rows());
+    rows
+}
+
+/// Every operations-per-second row, in table order.
+pub fn ops() -> Vec<OpRow> {
+    sm2::rows()
 }
