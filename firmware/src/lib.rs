@@ -100,3 +100,57 @@ pub unsafe extern "C" fn shangmi_sm4_gcm_seal(
         Err(_) => -1,
     }
 }
+
+/// SM2 signature (GB/T 32918.2, default ID, deterministic nonce) of `len` bytes at `msg`
+/// with the 32-byte secret key at `secret`, written as r ‖ s to the 64 bytes at `sig`;
+/// returns 0, or -1 if the secret key is out of range.
+///
+/// # Safety
+/// `secret` must point to 32 readable bytes, `msg` to `len` and `sig` to 64 writable bytes.
+#[cfg(feature = "sm2")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm2_sign(secret: *const u8, msg: *const u8, len: usize, sig: *mut u8) -> i32 {
+    use shangmi_sm2::{dsa::SigningKey, signature::Signer};
+    // SAFETY: the caller's contract above.
+    let (secret, msg, sig) =
+        unsafe { (&*secret.cast::<[u8; 32]>(), core::slice::from_raw_parts(msg, len), &mut *sig.cast::<[u8; 64]>()) };
+    match SigningKey::from_bytes(secret) {
+        Ok(key) => {
+            *sig = key.sign(msg).to_bytes();
+            0
+        }
+        Err(_) => -1,
+    }
+}
+
+/// Verifies the SM2 signature r ‖ s at `sig` (64 bytes) of `len` bytes at `msg` under the
+/// SEC1 public key at `public` (`public_len` bytes, compressed or not, default ID);
+/// returns 0 if it is valid, -1 otherwise.
+///
+/// # Safety
+/// `public` must point to `public_len` readable bytes, `msg` to `len` and `sig` to 64.
+#[cfg(feature = "sm2")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_sm2_verify(
+    public: *const u8,
+    public_len: usize,
+    msg: *const u8,
+    len: usize,
+    sig: *const u8,
+) -> i32 {
+    use shangmi_sm2::{
+        dsa::{Signature, VerifyingKey},
+        signature::Verifier,
+    };
+    // SAFETY: the caller's contract above.
+    let (public, msg, sig) = unsafe {
+        (
+            core::slice::from_raw_parts(public, public_len),
+            core::slice::from_raw_parts(msg, len),
+            &*sig.cast::<[u8; 64]>(),
+        )
+    };
+    let valid = VerifyingKey::from_sec1_bytes(public)
+        .and_then(|key| Ok(key.verify(msg, &Signature::from_bytes(sig)?).is_ok()));
+    if valid == Ok(true) { 0 } else { -1 }
+}

@@ -28,29 +28,10 @@ pub enum Backend {
 }
 
 /// The error of [`crate::Sm3::with_backend`] and of parsing a [`Backend`] name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackendError {
-    /// The engine exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
-    Unavailable(Backend),
-    /// No engine has this name.
-    UnknownName,
-}
-
-impl fmt::Display for BackendError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Unavailable(b) => {
-                write!(f, "SM3 engine `{b}` is not available on this CPU or build")
-            }
-            Self::UnknownName => f.write_str("unknown SM3 engine name"),
-        }
-    }
-}
-
-impl core::error::Error for BackendError {}
+pub type BackendError = shangmi_dispatch::BackendError<Backend>;
 
 /// The engine forced at compile time, if any.
-const FORCED: Option<Backend> = if cfg!(shangmi_backend = "soft") {
+const FORCED_BY_CFG: Option<Backend> = if cfg!(shangmi_backend = "soft") {
     Some(Backend::Soft)
 } else if cfg!(shangmi_backend = "avx2") {
     Some(Backend::Avx2)
@@ -88,23 +69,17 @@ impl Backend {
     /// Whether this engine can run here (CPU features present and not excluded by a
     /// `shangmi_backend` cfg).
     pub fn is_available(self) -> bool {
-        match FORCED {
-            Some(forced) if forced != self => false,
-            _ => self == Backend::Soft || cpu_has(self),
-        }
+        shangmi_dispatch::is_available(self)
     }
 
     /// The best engine available here; the CPU is probed once per process.
     pub fn best() -> Backend {
-        Backend::ALL
-            .into_iter()
-            .find(|b| b.is_available())
-            .unwrap_or(Backend::Soft)
+        shangmi_dispatch::best()
     }
 
     /// The engines available here, best first.
     pub fn available() -> impl Iterator<Item = Backend> {
-        Backend::ALL.into_iter().filter(|b| b.is_available())
+        shangmi_dispatch::available()
     }
 
     /// How many messages [`crate::Sm3::digest_many`] hashes at once on this engine.
@@ -128,10 +103,20 @@ impl FromStr for Backend {
 
     /// Parses an engine name as [`Backend::name`] spells it.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Backend::ALL
-            .into_iter()
-            .find(|b| b.name() == s)
-            .ok_or(BackendError::UnknownName)
+        shangmi_dispatch::parse(s)
+    }
+}
+
+impl shangmi_dispatch::Engine for Backend {
+    const ALGORITHM: &'static str = "SM3";
+    const ALL: &'static [Self] = &Backend::ALL;
+    const PORTABLE: Self = Backend::Soft;
+    const FORCED: Option<Self> = FORCED_BY_CFG;
+    fn name(self) -> &'static str {
+        Backend::name(self)
+    }
+    fn cpu_has(self) -> bool {
+        cpu_has(self)
     }
 }
 

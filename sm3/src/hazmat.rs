@@ -18,9 +18,7 @@ pub fn compress(
     state: &mut [u32; 8],
     blocks: &[[u8; 64]],
 ) -> Result<(), BackendError> {
-    if !backend.is_available() {
-        return Err(BackendError::Unavailable(backend));
-    }
+    let backend = shangmi_dispatch::require(backend)?;
     engine::compress(backend, state, blocks);
     Ok(())
 }
@@ -38,9 +36,7 @@ pub fn digest_many_with(
     msgs: &[&[u8]],
     out: &mut [[u8; 32]],
 ) -> Result<(), BackendError> {
-    if !backend.is_available() {
-        return Err(BackendError::Unavailable(backend));
-    }
+    let backend = shangmi_dispatch::require(backend)?;
     multi::digest_many(backend, msgs, out);
     Ok(())
 }

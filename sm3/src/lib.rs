@@ -86,9 +86,7 @@ pub struct Sm3Core {
 impl Sm3Core {
     /// A fresh state that runs on `backend`.
     pub fn with_backend(backend: Backend) -> Result<Self, BackendError> {
-        if !backend.is_available() {
-            return Err(BackendError::Unavailable(backend));
-        }
+        let backend = shangmi_dispatch::require(backend)?;
         Ok(Self {
             h: consts::IV,
             block_len: 0,

@@ -82,9 +82,7 @@ impl Sm4 {
     ///
     /// For benchmarks, tests and bug reports; [`KeyInit::new`] picks the best engine.
     pub fn with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, BackendError> {
-        if !backend.is_available() {
-            return Err(BackendError::Unavailable(backend));
-        }
+        let backend = shangmi_dispatch::require(backend)?;
         let enc = engine::expand_key(backend, &key.0);
         Ok(Sm4 {
             dec: key::reversed(&enc),

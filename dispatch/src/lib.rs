@@ -1,0 +1,170 @@
+//! The engine-selection logic that `shangmi-sm4` and `shangmi-sm3` share.
+//!
+//! Each of those crates has its own `Backend` enum (its engines, their names, which CPU
+//! features each needs) and implements [`Engine`] for it; the rules that are the same for
+//! both live here once: the best engine is the first available one in priority order, the
+//! portable engine is always available, and `--cfg shangmi_backend="NAME"` makes NAME the
+//! only engine. Users reach all of this through the `Backend` methods of those crates.
+//!
+//! ```
+//! use shangmi_dispatch::{Engine, best};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+//! enum Demo { Fast, Portable }
+//!
+//! impl Engine for Demo {
+//!     const ALGORITHM: &'static str = "demo";
+//!     const ALL: &'static [Self] = &[Demo::Fast, Demo::Portable];
+//!     const PORTABLE: Self = Demo::Portable;
+//!     const FORCED: Option<Self> = None;
+//!     fn name(self) -> &'static str {
+//!         match self { Demo::Fast => "fast", Demo::Portable => "portable" }
+//!     }
+//!     fn cpu_has(self) -> bool {
+//!         false // this CPU lacks whatever `Fast` needs
+//!     }
+//! }
+//!
+//! assert_eq!(best::<Demo>(), Demo::Portable);
+//! ```
+#![no_std]
+
+use core::fmt;
+
+/// A family of interchangeable engines of one algorithm.
+pub trait Engine: Copy + Eq + fmt::Debug + 'static {
+    /// The algorithm's name, for error messages (`"SM4"`).
+    const ALGORITHM: &'static str;
+    /// Every engine, best first.
+    const ALL: &'static [Self];
+    /// The portable engine: runs on every CPU.
+    const PORTABLE: Self;
+    /// The engine that `--cfg shangmi_backend` forces in this build, if any.
+    const FORCED: Option<Self>;
+    /// The engine's name, as `--cfg shangmi_backend` and the speed command spell it.
+    fn name(self) -> &'static str;
+    /// Whether the CPU (or, where there is no run-time probe, the compilation target) has
+    /// what this engine needs; probed once per process and cached by the implementation.
+    fn cpu_has(self) -> bool;
+}
+
+/// Whether `engine` can run here: the CPU has it and the build does not force another.
+pub fn is_available<E: Engine>(engine: E) -> bool {
+    match E::FORCED {
+        Some(forced) if forced != engine => false,
+        _ => engine == E::PORTABLE || engine.cpu_has(),
+    }
+}
+
+/// The best engine available here.
+pub fn best<E: Engine>() -> E {
+    available().next().unwrap_or(E::PORTABLE)
+}
+
+/// The engines available here, best first.
+pub fn available<E: Engine>() -> impl Iterator<Item = E> {
+    E::ALL.iter().copied().filter(|&e| is_available(e))
+}
+
+/// The engine called `name`.
+pub fn parse<E: Engine>(name: &str) -> Result<E, BackendError<E>> {
+    E::ALL
+        .iter()
+        .copied()
+        .find(|e| e.name() == name)
+        .ok_or(BackendError::UnknownName)
+}
+
+/// The engine named `engine` if it can run here.
+pub fn require<E: Engine>(engine: E) -> Result<E, BackendError<E>> {
+    if is_available(engine) {
+        Ok(engine)
+    } else {
+        Err(BackendError::Unavailable(engine))
+    }
+}
+
+/// Why an engine cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendError<E> {
+    /// The engine exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
+    Unavailable(E),
+    /// No engine has this name.
+    UnknownName,
+}
+
+impl<E: Engine> fmt::Display for BackendError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unavailable(e) => write!(
+                f,
+                "{} engine `{}` is not available on this CPU or build",
+                E::ALGORITHM,
+                e.name()
+            ),
+            Self::UnknownName => write!(f, "unknown {} engine name", E::ALGORITHM),
+        }
+    }
+}
+
+impl<E: Engine> core::error::Error for BackendError<E> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Toy {
+        Wide,
+        Narrow,
+        Portable,
+    }
+
+    impl Engine for Toy {
+        const ALGORITHM: &'static str = "toy";
+        const ALL: &'static [Self] = &[Toy::Wide, Toy::Narrow, Toy::Portable];
+        const PORTABLE: Self = Toy::Portable;
+        const FORCED: Option<Self> = None;
+        fn name(self) -> &'static str {
+            match self {
+                Toy::Wide => "wide",
+                Toy::Narrow => "narrow",
+                Toy::Portable => "portable",
+            }
+        }
+        fn cpu_has(self) -> bool {
+            self == Toy::Narrow
+        }
+    }
+
+    #[test]
+    fn best_is_first_available_and_portable_always_runs() {
+        assert_eq!(best::<Toy>(), Toy::Narrow);
+        let mut it = available::<Toy>();
+        assert_eq!(
+            (it.next(), it.next(), it.next()),
+            (Some(Toy::Narrow), Some(Toy::Portable), None)
+        );
+        assert_eq!(
+            require(Toy::Wide),
+            Err(BackendError::Unavailable(Toy::Wide))
+        );
+        assert_eq!(require(Toy::Portable), Ok(Toy::Portable));
+    }
+
+    #[test]
+    fn names_parse_and_errors_say_what() {
+        assert_eq!(parse::<Toy>("wide"), Ok(Toy::Wide));
+        assert_eq!(parse::<Toy>("Wide"), Err(BackendError::UnknownName));
+        extern crate std;
+        use std::string::ToString;
+        assert_eq!(
+            BackendError::Unavailable(Toy::Wide).to_string(),
+            "toy engine `wide` is not available on this CPU or build"
+        );
+        assert_eq!(
+            BackendError::<Toy>::UnknownName.to_string(),
+            "unknown toy engine name"
+        );
+    }
+}
