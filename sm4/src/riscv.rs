@@ -20,36 +20,34 @@ use crate::{
     key::RoundKeys,
 };
 
-/// `acc ^ L(S(t))` for the encryption round (`sm4ed`, one byte at a time).
+/// `acc` with the four bytes of `t` folded in by the Zksed instruction `$insn` (`sm4ed` or
+/// `sm4ks`), byte 0 first. A macro because `asm!` needs the mnemonic as a literal.
+macro_rules! zksed_four_bytes {
+    ($insn:literal, $acc:expr, $t:expr) => {{
+        let mut a = $acc as usize;
+        // SAFETY: see the module comment.
+        unsafe {
+            asm!(
+                concat!($insn, " {a}, {a}, {t}, 0"), concat!($insn, " {a}, {a}, {t}, 1"),
+                concat!($insn, " {a}, {a}, {t}, 2"), concat!($insn, " {a}, {a}, {t}, 3"),
+                a = inout(reg) a, t = in(reg) $t as usize,
+                options(pure, nomem, nostack)
+            );
+        }
+        a as u32
+    }};
+}
+
+/// `acc ^ L(S(t))` for the encryption round (`sm4ed`).
 #[inline(always)]
 fn sm4ed(acc: u32, t: u32) -> u32 {
-    let mut a = acc as usize;
-    // SAFETY: see the module comment.
-    unsafe {
-        asm!(
-            "sm4ed {a}, {a}, {t}, 0", "sm4ed {a}, {a}, {t}, 1",
-            "sm4ed {a}, {a}, {t}, 2", "sm4ed {a}, {a}, {t}, 3",
-            a = inout(reg) a, t = in(reg) t as usize,
-            options(pure, nomem, nostack)
-        );
-    }
-    a as u32
+    zksed_four_bytes!("sm4ed", acc, t)
 }
 
 /// `acc ^ L'(S(t))` for the key expansion (`sm4ks`).
 #[inline(always)]
 fn sm4ks(acc: u32, t: u32) -> u32 {
-    let mut a = acc as usize;
-    // SAFETY: see the module comment.
-    unsafe {
-        asm!(
-            "sm4ks {a}, {a}, {t}, 0", "sm4ks {a}, {a}, {t}, 1",
-            "sm4ks {a}, {a}, {t}, 2", "sm4ks {a}, {a}, {t}, 3",
-            a = inout(reg) a, t = in(reg) t as usize,
-            options(pure, nomem, nostack)
-        );
-    }
-    a as u32
+    zksed_four_bytes!("sm4ks", acc, t)
 }
 
 fn words_le(b: &[u8]) -> [u32; 4] {
