@@ -147,6 +147,7 @@ fn rustcrypto_interop() {
 }
 
 #[test]
+#[cfg(target_arch = "x86_64")] // OpenSSL is linked on the development host only
 fn openssl_interop() {
     use openssl::pkey::PKey;
     use openssl::pkey_ctx::PkeyCtx;
