@@ -1,7 +1,6 @@
 //! Differential tests against OpenSSL 3 (`openssl` crate): PKCS#8 keys from this crate load as
 //! SM2 keys there, and SM2 signatures with a distinguishing identifier verify both ways.
 #![cfg(target_arch = "x86_64")] // OpenSSL is linked on the development host only
-
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
 use openssl::md::Md;
