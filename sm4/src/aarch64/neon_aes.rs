@@ -13,7 +13,8 @@ use core::arch::aarch64::*;
 use cipher::{Block, inout::InOutBuf};
 
 use crate::simd::{
-    AesLast, AesSbox, Single, Word, crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial,
+    AesLast, AesSbox, AesSboxBroadcast, Single, Word, crypt_groups, crypt_partial, crypt1,
+    ctr_groups, ctr_partial,
 };
 use crate::{Sm4, key::RoundKeys};
 
@@ -182,7 +183,7 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
 /// The CPU must support the AES instructions.
 #[target_feature(enable = "neon,aes")]
 pub(crate) unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-    crypt1::<uint32x4_t, AesSbox>(rk, block)
+    crypt1::<uint32x4_t, AesSboxBroadcast>(rk, block)
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)

@@ -54,3 +54,17 @@ impl<W: AesLast> Sbox<W> for AesSbox {
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
     }
 }
+
+/// [`AesSbox`] for registers whose four 32-bit lanes are equal, as in the single-block
+/// path (`crate::simd::Single::lanes`): ShiftRows moves byte r of column c to column
+/// c - r, which holds the same byte, so it is the identity there and the InvShiftRows
+/// shuffle is dropped from the latency chain.
+pub(crate) struct AesSboxBroadcast;
+
+impl<W: AesLast> Sbox<W> for AesSboxBroadcast {
+    #[inline(always)]
+    fn sbox(x: W) -> W {
+        let y = nibble_affine(x, AES_PRE_LO, AES_PRE_HI);
+        nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
+    }
+}

@@ -15,7 +15,7 @@ use cipher::{Block, inout::InOutBuf};
 use crate::{Sm4, key::RoundKeys};
 
 mod aes;
-pub(crate) use aes::{AesLast, AesSbox};
+pub(crate) use aes::{AesLast, AesSbox, AesSboxBroadcast};
 
 /// One SIMD register seen as 32-bit lanes.
 ///

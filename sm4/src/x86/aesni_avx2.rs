@@ -6,7 +6,9 @@ use core::arch::x86_64::{__m128i, __m256i};
 
 use cipher::{Block, inout::InOutBuf};
 
-use crate::simd::{AesSbox, crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial};
+use crate::simd::{
+    AesSbox, AesSboxBroadcast, crypt_groups, crypt_partial, crypt1, ctr_groups, ctr_partial,
+};
 use crate::{Sm4, key::RoundKeys};
 
 /// Blocks handed to one call by the cipher traits.
@@ -30,7 +32,7 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
 /// The CPU must support AES-NI and AVX2.
 #[target_feature(enable = "avx2,aes")]
 pub(crate) unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-    crypt1::<__m128i, AesSbox>(rk, block)
+    crypt1::<__m128i, AesSboxBroadcast>(rk, block)
 }
 
 /// XORs `blocks` with the keystream E(ctr), E(ctr + 1), … (last word counting mod 2^32)
