@@ -46,7 +46,21 @@ pub fn public_key_from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
         .subject_public_key
         .as_bytes()
         .ok_or(Error::InvalidPoint)?;
-    PublicKey::from_sec1_bytes(bits).map_err(|_| Error::InvalidPoint)
+    public_key_from_sec1(bits)
+}
+
+/// A public key from a SEC1 point, strictly: 33 bytes compressed (`02`/`03` ‖ x) or
+/// 65 bytes uncompressed (`04` ‖ x ‖ y), on the curve. Unlike `PublicKey::from_sec1_bytes`
+/// of `elliptic-curve`, which this crate's own parsers no longer use, it rejects the
+/// identity (`00`) and the x-only "compact" form (`05` ‖ x), which no SM2 standard defines
+/// and which would let two byte strings stand for one key.
+pub fn public_key_from_sec1(bytes: &[u8]) -> Result<PublicKey, Error> {
+    match (bytes.len(), bytes.first()) {
+        (33, Some(0x02 | 0x03)) | (65, Some(0x04)) => {
+            PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)
+        }
+        _ => Err(Error::InvalidPoint),
+    }
 }
 
 /// A secret key from a PKCS#8 PEM document (`PRIVATE KEY`) in either OID form.

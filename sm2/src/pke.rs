@@ -80,9 +80,7 @@ impl EncryptingKey {
 
     /// From a SEC1 point (compressed or uncompressed).
     pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Self::new(
-            PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)?,
-        ))
+        Ok(Self::new(crate::keys::public_key_from_sec1(bytes)?))
     }
 
     /// The public key.

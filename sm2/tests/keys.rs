@@ -143,3 +143,36 @@ fn openssl_reads_and_writes_our_keys() {
         sk.public_key()
     );
 }
+
+#[test]
+fn sec1_parsers_accept_only_compressed_and_uncompressed() {
+    // Found by the sm2_parse fuzz target: elliptic-curve's SEC1 decoder also takes the
+    // x-only "compact" tag 05, so one key had two encodings; ours take 02/03/04 only.
+    use shangmi_sm2::dsa::VerifyingKey;
+    use shangmi_sm2::pke::EncryptingKey;
+    let pk = SecretKey::from_bytes(&[9u8; 32].into())
+        .unwrap()
+        .public_key();
+    let full = pk.to_sec1_point(false);
+    let short = pk.to_sec1_point(true);
+    for good in [full.as_bytes(), short.as_bytes()] {
+        assert_eq!(keys::public_key_from_sec1(good).unwrap(), pk);
+        assert!(VerifyingKey::from_sec1_bytes(good).is_ok());
+        assert!(EncryptingKey::from_sec1_bytes(good).is_ok());
+    }
+    let mut compact = short.as_bytes().to_vec();
+    compact[0] = 0x05;
+    let mut wrong_len = full.as_bytes().to_vec();
+    wrong_len[0] = 0x02;
+    for bad in [
+        &compact[..],
+        &[0u8][..],
+        &wrong_len[..],
+        &short.as_bytes()[..32],
+        &[][..],
+    ] {
+        assert!(keys::public_key_from_sec1(bad).is_err(), "{bad:02x?}");
+        assert!(VerifyingKey::from_sec1_bytes(bad).is_err());
+        assert!(EncryptingKey::from_sec1_bytes(bad).is_err());
+    }
+}

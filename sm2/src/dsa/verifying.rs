@@ -49,15 +49,12 @@ impl VerifyingKey {
 
     /// From a SEC1 point (compressed or uncompressed), default identifier.
     pub fn from_sec1_bytes(bytes: &[u8]) -> Result<Self, Error> {
-        Ok(Self::new(
-            &PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)?,
-        ))
+        Ok(Self::new(&crate::keys::public_key_from_sec1(bytes)?))
     }
 
     /// From a SEC1 point (compressed or uncompressed) and an identifier.
     pub fn from_sec1_bytes_with_id(bytes: &[u8], id: &[u8]) -> Result<Self, Error> {
-        let pk = PublicKey::from_sec1_bytes(bytes).map_err(|_| Error::InvalidPoint)?;
-        Self::new_with_id(&pk, id)
+        Self::new_with_id(&crate::keys::public_key_from_sec1(bytes)?, id)
     }
 
     /// The public key.
