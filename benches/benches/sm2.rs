@@ -20,6 +20,7 @@ use openssl::{
     pkey::{PKey, Private, Public},
     pkey_ctx::PkeyCtx,
 };
+use rand::{SeedableRng, rngs::StdRng};
 use shangmi_sm2::elliptic_curve::pkcs8::{EncodePrivateKey, EncodePublicKey};
 use shangmi_sm2::pke::{DecryptingKey, Layout};
 use shangmi_sm2::signature::{Signer, Verifier};
@@ -50,31 +51,10 @@ const D: [u8; 32] = [0x42; 32];
 const PEER: [u8; 32] = [0x24; 32];
 const MSG: [u8; 32] = [0x5A; 32];
 
-/// A counter-based RNG (the benches need speed and repeatability, not secrecy).
-struct BenchRng(u64);
-
-impl rand_core::TryRng for BenchRng {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        Ok(self.0 ^ (self.0 >> 31))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for c in dst.chunks_mut(8) {
-            let v = self.try_next_u64()?.to_be_bytes();
-            c.copy_from_slice(&v[..c.len()]);
-        }
-        Ok(())
-    }
+/// A seeded generator (the benches need speed and repeatability, not secrecy).
+fn seeded(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
 }
-
-impl rand_core::TryCryptoRng for BenchRng {}
 
 fn group<'a>(c: &'a mut Criterion, name: &str) -> Group<'a> {
     let mut g = c.benchmark_group(format!("sm2/{name}"));
@@ -98,11 +78,11 @@ fn ossl_public(d: &[u8; 32]) -> PKey<Public> {
 
 fn keygen(c: &mut Criterion) {
     let mut g = group(c, "keygen");
-    let mut rng = BenchRng(1);
+    let mut rng = seeded(1);
     g.bench_function("shangmi", |b| {
         b.iter(|| shangmi_sm2::dsa::SigningKey::random(&mut rng))
     });
-    let mut rng = BenchRng(1);
+    let mut rng = seeded(1);
     g.bench_function("rustcrypto", |b| {
         b.iter(|| {
             let mut d = [0u8; 32];
@@ -182,7 +162,7 @@ fn verify(c: &mut Criterion) {
 fn encrypt(c: &mut Criterion) {
     let mut g = group(c, "encrypt-32");
     let dk = DecryptingKey::from_bytes(&D).expect("valid key");
-    let mut rng = BenchRng(3);
+    let mut rng = seeded(3);
     g.bench_function("shangmi", |b| {
         b.iter(|| {
             dk.encrypting_key()
@@ -191,7 +171,7 @@ fn encrypt(c: &mut Criterion) {
         })
     });
     let rc_dk = rustcrypto_sm2::pke::DecryptingKey::from_bytes(&D.into()).expect("valid key");
-    let mut rng = BenchRng(3);
+    let mut rng = seeded(3);
     g.bench_function("rustcrypto", |b| {
         b.iter(|| {
             rc_dk
@@ -213,7 +193,7 @@ fn encrypt(c: &mut Criterion) {
     g.finish();
 
     let mut g = group(c, "decrypt-32");
-    let mut rng = BenchRng(5);
+    let mut rng = seeded(5);
     let ct = dk
         .encrypting_key()
         .encrypt(&mut rng, &MSG, Layout::C1C3C2)

@@ -8,7 +8,7 @@
 //! ```
 //! use shangmi_sm2::kx::{KeyExchange, Role};
 //! use shangmi_sm2::SecretKey;
-//! # let mut rng = shangmi_sm2::pke::doc_rng();
+//! let mut rng = getrandom::SysRng; // the operating system's generator
 //! let a = SecretKey::from_bytes(&[1u8; 32].into()).unwrap();
 //! let b = SecretKey::from_bytes(&[2u8; 32].into()).unwrap();
 //! let alice = KeyExchange::new(&mut rng, Role::Initiator, &a, b"alice").unwrap();

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use shangmi_sm2::pke::{DecryptingKey, Layout};
-//! # let mut rng = shangmi_sm2::pke::doc_rng();
+//! let mut rng = getrandom::SysRng; // the operating system's generator
 //! let dk = DecryptingKey::from_bytes(&[5u8; 32]).unwrap();
 //! let ct = dk.encrypting_key().encrypt(&mut rng, b"hello", Layout::C1C3C2).unwrap();
 //! assert_eq!(dk.decrypt(&ct, Layout::C1C3C2).unwrap(), b"hello");
@@ -422,32 +422,4 @@ pub fn c1c3c2_to_der(ct: &[u8]) -> Result<Vec<u8>, Error> {
         return Err(Error::Decryption);
     }
     Ok(raw_to_der(ct))
-}
-
-#[doc(hidden)]
-/// A deterministic RNG for the doc examples only.
-pub fn doc_rng() -> impl rand_core::CryptoRng {
-    struct Counter(u64);
-    impl rand_core::TryRng for Counter {
-        type Error = core::convert::Infallible;
-        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-            Ok(self.try_next_u64()? as u32)
-        }
-        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            Ok(self.0)
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-            for c in dst.chunks_mut(8) {
-                let v = self.try_next_u64()?.to_be_bytes();
-                c.copy_from_slice(&v[..c.len()]);
-            }
-            Ok(())
-        }
-    }
-    impl rand_core::TryCryptoRng for Counter {}
-    Counter(1)
 }
