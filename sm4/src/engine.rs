@@ -289,6 +289,46 @@ pub(crate) fn dispatch(backend: Backend, rk: &RoundKeys, f: impl Call) {
     }
 }
 
+/// The CBC chain `state = E(state ⊕ b)` for each of `blocks` (CBC-MAC, CCM, CMAC), in one
+/// engine call; `backend` must be available. GFNI engines have a dedicated shorter round
+/// (`x86::gfni_chain`); the others loop over their single-block path.
+pub(crate) fn chain(
+    backend: Backend,
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+) {
+    match backend {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `backend` is available (it comes from an `Sm4`): GFNI, AVX2, AVX-512F/VL.
+        Backend::GfniAvx512 => unsafe { crate::x86::gfni_chain::chain_avx512(rk, state, blocks) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above (GFNI and AVX2).
+        Backend::GfniAvx2 => unsafe { crate::x86::gfni_chain::chain_avx2(rk, state, blocks) },
+        _ => dispatch(backend, rk, Chain { state, blocks }),
+    }
+}
+
+/// [`chain`] on an engine's single-block path.
+struct Chain<'a> {
+    state: &'a mut Block<Sm4>,
+    blocks: &'a [Block<Sm4>],
+}
+
+impl Call for Chain<'_> {
+    #[inline(always)]
+    fn call<K: Kernel>(self, engine: Engine<'_, K>) {
+        for b in self.blocks {
+            let mut x = *self.state;
+            for (x, b) in x.iter_mut().zip(b.iter()) {
+                *x ^= b;
+            }
+            // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
+            *self.state = unsafe { K::crypt_one(engine.rk, &x) };
+        }
+    }
+}
+
 /// The S-box on each byte of `a`, by `backend`'s technique (constant-time on every engine);
 /// `backend` must be available.
 fn tau(backend: Backend, a: u32) -> u32 {

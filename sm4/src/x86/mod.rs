@@ -4,5 +4,6 @@
 pub(crate) mod aesni_avx2;
 pub(crate) mod gfni_avx2;
 pub(crate) mod gfni_avx512;
+pub(crate) mod gfni_chain;
 mod sbox;
 mod words;

@@ -15,9 +15,9 @@ use crate::simd::{AesLast, Sbox, Word};
 /// 0xD3. Matrices in Intel's layout (output bit i from byte 7 - i), one per 64-bit lane.
 pub(crate) struct Gfni;
 
-const GFNI_PRE: u128 = 0x4c28_7db9_1a22_505d_4c28_7db9_1a22_505d;
-const GFNI_PRE_C: i32 = 0x3e;
-const GFNI_POST: u128 = 0xf3ab_34a9_74a6_b589_f3ab_34a9_74a6_b589;
+pub(super) const GFNI_PRE: u128 = 0x4c28_7db9_1a22_505d_4c28_7db9_1a22_505d;
+pub(super) const GFNI_PRE_C: i32 = 0x3e;
+pub(super) const GFNI_POST: u128 = 0xf3ab_34a9_74a6_b589_f3ab_34a9_74a6_b589;
 const GFNI_POST_C: i32 = 0xd3;
 
 // SAFETY (the three impls): reached only from `target_feature` entries that enable GFNI
