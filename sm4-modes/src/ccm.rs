@@ -1,6 +1,7 @@
 //! SM4-CCM (NIST SP 800-38C / RFC 3610 with SM4, RFC 8998).
 //!
-//! The CBC-MAC is serial (one block at a time through the engine's single-block path); the
+//! The CBC-MAC is serial: all whole blocks of a chunk go to `Sm4::cbc_chain` in one call (on
+//! GFNI a round shortened for latency, the round keys kept in registers); the
 //! counter-mode part runs through `Sm4::apply_ctr` in 2 KiB chunks, each chunk MACed and
 //! encrypted while it is in L1. Decryption decrypts and MACs chunk by chunk; if the tag
 //! does not match, the keystream is applied again so the buffer holds the ciphertext it
@@ -120,14 +121,9 @@ impl CbcMac<'_> {
             self.cipher.encrypt_block(&mut self.state);
             self.fill = 0;
         }
-        let mut blocks = data.chunks_exact(16);
-        for b in &mut blocks {
-            for (s, d) in self.state.iter_mut().zip(b) {
-                *s ^= d;
-            }
-            self.cipher.encrypt_block(&mut self.state);
-        }
-        let rest = blocks.remainder();
+        // Whole blocks: one engine call for the chain (round keys stay in registers).
+        let (blocks, rest) = Block::<Sm4>::slice_as_chunks(data);
+        self.cipher.cbc_chain(&mut self.state, blocks);
         for (s, d) in self.state.iter_mut().zip(rest) {
             *s ^= d;
         }
