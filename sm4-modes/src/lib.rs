@@ -51,6 +51,8 @@ mod ghash;
 mod mac;
 mod plain;
 mod xts;
+#[cfg(target_arch = "x86_64")]
+mod xts_avx512;
 
 pub use ccm::{CcmNonceSize, CcmTagSize, Sm4Ccm, Sm4CcmCustom};
 pub use cts::{CtsTooShort, Sm4CbcCts};
