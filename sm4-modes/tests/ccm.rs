@@ -1,5 +1,5 @@
 //! SM4-CCM: RFC 8998 vector, error behaviour, and differential tests against RustCrypto's
-//! generic `ccm::Ccm<sm4::Sm4, M, N>` on every SM4 engine. (OpenSSL 3.0 has no SM4-CCM.)
+//! generic `ccm::Ccm<sm4::Sm4, M, N>` on every SM4 engine. (OpenSSL: `tests/openssl.rs`.)
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
