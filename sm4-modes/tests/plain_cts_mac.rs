@@ -173,12 +173,12 @@ proptest! {
         prop_assert_eq!(&b, &openssl(Cipher::sm4_cfb128(), &key, Some(&iv), &pt));
     }
 
-    #[cfg(target_arch = "x86_64")]
     #[test]
     fn cmac_matches_openssl_and_rustcrypto(key in any::<[u8; 16]>(), data in proptest::collection::vec(any::<u8>(), 0..300)) {
         let mut ours = Sm4Cmac::new(&key.into());
         ours.update(&data);
         let tag = ours.finalize().into_bytes();
+        #[cfg(target_arch = "x86_64")] // OpenSSL is linked on the development host only
         prop_assert_eq!(&tag[..], &openssl_cmac(&key, &data)[..]);
         let mut theirs = <cmac::Cmac<rustcrypto_sm4::Sm4> as rustcrypto_sm4::cipher::KeyInit>::new(&key.into());
         cmac::digest::Update::update(&mut theirs, &data);

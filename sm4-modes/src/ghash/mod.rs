@@ -45,12 +45,11 @@ impl GhashEngine {
     /// Every engine this CPU runs (for tests).
     #[cfg(test)]
     pub(crate) fn available() -> impl Iterator<Item = Self> {
-        let mut v = [Some(GhashEngine::Crate), None];
         #[cfg(target_arch = "x86_64")]
-        if vpclmul_avx512::get() {
-            v[1] = Some(GhashEngine::Avx512);
-        }
-        v.into_iter().flatten()
+        let wide = vpclmul_avx512::get().then_some(GhashEngine::Avx512);
+        #[cfg(not(target_arch = "x86_64"))]
+        let wide = None;
+        [Some(GhashEngine::Crate), wide].into_iter().flatten()
     }
 }
 
