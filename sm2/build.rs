@@ -4,6 +4,9 @@
 #[allow(dead_code)]
 #[path = "src/arith/field.rs"]
 mod field;
+#[cfg(target_arch = "x86_64")]
+#[path = "src/arith/field_x86.rs"]
+mod field_x86;
 #[allow(dead_code)]
 #[path = "src/arith/limbs.rs"]
 mod limbs;
@@ -23,6 +26,7 @@ const ENTRIES: usize = 1 << (W - 1);
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/arith/field.rs");
+    println!("cargo::rerun-if-changed=src/arith/field_x86.rs");
     println!("cargo::rerun-if-changed=src/arith/limbs.rs");
     println!("cargo::rerun-if-changed=src/arith/point.rs");
 

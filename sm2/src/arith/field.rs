@@ -15,6 +15,7 @@ const PINV: u64 = limbs::mont_minv(P[0]);
 const R2: Limbs = limbs::mont_r2(&P);
 
 /// The 512-bit product a·b (schoolbook, operand scanning).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
 const fn product(a: &Limbs, b: &Limbs) -> [u64; 8] {
     let mut r = [0u64; 8];
@@ -35,6 +36,7 @@ const fn product(a: &Limbs, b: &Limbs) -> [u64; 8] {
 }
 
 /// The 512-bit square a² (six cross products doubled plus four squares).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
 const fn square(a: &Limbs) -> [u64; 8] {
     let (r1, c) = mac(0, a[0], a[1], 0);
@@ -69,6 +71,7 @@ const fn square(a: &Limbs) -> [u64; 8] {
 /// Each step adds q·p for q = the lowest limb (valid since -p^-1 ≡ 1 mod 2^64). Relative to
 /// the next limb, q·p/2^64 contributes X = q·(2^192 - 2^160 - 2^32 + 1) = w·2^160 - w with
 /// w = q·(2^32 - 1) = (q << 32) - q, a 96-bit value, so X is built from shifts.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
 const fn redc(t: &[u64; 8]) -> Limbs {
     let mut t = *t;
@@ -140,21 +143,42 @@ impl Fe {
         limbs::to_be_bytes(&self.to_canonical())
     }
 
+    /// Product (portable Rust: the reference for the assembly, and the code on every other
+    /// architecture).
+    #[inline(always)]
+    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+    pub const fn mul_soft(&self, b: &Fe) -> Fe {
+        Fe(redc(&product(&self.0, &b.0)))
+    }
+
+    /// Square (portable Rust).
+    #[inline(always)]
+    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+    pub const fn sqr_soft(&self) -> Fe {
+        Fe(redc(&square(&self.0)))
+    }
+
     /// Product.
     #[inline(always)]
-    pub const fn mul(&self, b: &Fe) -> Fe {
-        Fe(redc(&product(&self.0, &b.0)))
+    pub fn mul(&self, b: &Fe) -> Fe {
+        #[cfg(target_arch = "x86_64")]
+        return Fe(super::field_x86::mul(&self.0, &b.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return self.mul_soft(b);
     }
 
     /// Square.
     #[inline(always)]
-    pub const fn sqr(&self) -> Fe {
-        Fe(redc(&square(&self.0)))
+    pub fn sqr(&self) -> Fe {
+        #[cfg(target_arch = "x86_64")]
+        return Fe(super::field_x86::sqr(&self.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return self.sqr_soft();
     }
 
     /// `self^(2^k)`.
     #[inline(always)]
-    pub const fn sqr_n(&self, k: u32) -> Fe {
+    pub fn sqr_n(&self, k: u32) -> Fe {
         let mut t = *self;
         let mut i = 0;
         while i < k {
@@ -209,7 +233,7 @@ impl Fe {
     /// Inverse by Fermat (`self^(p-2)`), 0 for 0. The addition chain follows the bit pattern
     /// of p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most significant first): 255 squarings and
     /// 14 multiplications.
-    pub const fn invert(&self) -> Fe {
+    pub fn invert(&self) -> Fe {
         let x1 = *self;
         let x2 = x1.sqr().mul(&x1);
         let x3 = x2.sqr().mul(&x1);

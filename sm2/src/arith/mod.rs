@@ -2,6 +2,8 @@
 //! arithmetic, Jacobian points with a = -3 formulas, and the scalar multiplications.
 
 pub(crate) mod field;
+#[cfg(target_arch = "x86_64")]
+mod field_x86;
 pub(crate) mod limbs;
 pub(crate) mod mul;
 pub(crate) mod point;

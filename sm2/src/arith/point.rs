@@ -71,7 +71,7 @@ impl Affine {
 
     /// All ones iff y² = x³ - 3x + b (used by the tests).
     #[cfg_attr(not(test), allow(dead_code))]
-    pub const fn on_curve(&self) -> u64 {
+    pub fn on_curve(&self) -> u64 {
         let b = Fe::from_bytes(&B).0;
         let x3 = self.x.sqr().mul(&self.x);
         let three_x = self.x.double().add(&self.x);
@@ -116,7 +116,7 @@ impl Jacobian {
 
     /// Doubling, dbl-2001-b (3M + 5S); infinity maps to infinity.
     #[inline(always)]
-    pub const fn double(&self) -> Jacobian {
+    pub fn double(&self) -> Jacobian {
         let delta = self.z.sqr();
         let gamma = self.y.sqr();
         let beta = self.x.mul(&gamma);
@@ -138,7 +138,7 @@ impl Jacobian {
     /// and a mask that is all ones iff `self` and `q` have the same x (H = 0): then the result
     /// is wrong unless handled by the caller. `self` must not be infinity.
     #[inline(always)]
-    pub const fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
+    pub fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
         let u2 = q.x.mul(&z1z1);
         let s2 = q.y.mul(&self.z).mul(&z1z1);
@@ -164,7 +164,7 @@ impl Jacobian {
 
     /// Full addition add-2007-bl (11M + 5S) with no case handling; see `add_affine_unchecked`.
     #[inline(always)]
-    pub const fn add_unchecked(&self, q: &Jacobian) -> (Jacobian, u64, u64) {
+    pub fn add_unchecked(&self, q: &Jacobian) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
         let z2z2 = q.z.sqr();
         let u1 = self.x.mul(&z2z2);
@@ -191,7 +191,7 @@ impl Jacobian {
     }
 
     /// Addition handling every case, variable time (public data only).
-    pub const fn add_vartime(&self, q: &Jacobian) -> Jacobian {
+    pub fn add_vartime(&self, q: &Jacobian) -> Jacobian {
         if self.is_infinity() != 0 {
             return *q;
         }
@@ -209,7 +209,7 @@ impl Jacobian {
     }
 
     /// Mixed addition handling every case, variable time (public data only).
-    pub const fn add_affine_vartime(&self, q: &Affine) -> Jacobian {
+    pub fn add_affine_vartime(&self, q: &Affine) -> Jacobian {
         if self.is_infinity() != 0 {
             return q.to_jacobian();
         }
@@ -225,7 +225,7 @@ impl Jacobian {
 
     /// Affine form and a mask that is all ones iff the point is not infinity (then the
     /// coordinates returned are zero).
-    pub const fn to_affine(self) -> (Affine, u64) {
+    pub fn to_affine(self) -> (Affine, u64) {
         let zi = self.z.invert();
         let zi2 = zi.sqr();
         let zi3 = zi2.mul(&zi);

@@ -93,6 +93,46 @@ fn field_matches_primefield() {
     }
 }
 
+/// Field elements (Montgomery limbs below p) biased towards the carry-heavy edges: 0, 1, p - k,
+/// all-ones limbs, single set limbs.
+#[cfg(target_arch = "x86_64")]
+fn field_limbs() -> impl proptest::strategy::Strategy<Value = limbs::Limbs> {
+    use proptest::prelude::*;
+    let p = super::field::P;
+    prop_oneof![
+        any::<[u64; 4]>().prop_map(move |l| limbs::reduce_once(&l, &p)),
+        (0u64..4).prop_map(move |k| limbs::sub(&p, &[k + 1, 0, 0, 0]).0),
+        (0u64..3).prop_map(|k| [k, 0, 0, 0]),
+        (0usize..4, any::<u64>()).prop_map(|(i, v)| {
+            let mut l = [0; 4];
+            l[i] = v;
+            l
+        }),
+        Just([u64::MAX, u64::MAX, u64::MAX, 0xFFFF_FFFE_FFFF_FFFE]),
+        Just([
+            u64::MAX,
+            0xFFFF_FFFF_0000_0000,
+            u64::MAX,
+            0x7FFF_FFFF_FFFF_FFFF
+        ]),
+    ]
+}
+
+#[cfg(target_arch = "x86_64")]
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+    /// The x86-64 assembly equals the portable Rust multiplication and squaring.
+    #[test]
+    fn field_asm_matches_soft(a in field_limbs(), b in field_limbs()) {
+        let (x, y) = (Fe(a), Fe(b));
+        proptest::prop_assert_eq!(x.mul(&y), x.mul_soft(&y));
+        proptest::prop_assert_eq!(y.mul(&x), x.mul_soft(&y));
+        proptest::prop_assert_eq!(x.sqr(), x.sqr_soft());
+        proptest::prop_assert_eq!(y.sqr(), y.sqr_soft());
+    }
+}
+
 #[test]
 fn scalar_inverse() {
     for b in scalars(32) {
