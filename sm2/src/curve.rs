@@ -260,6 +260,17 @@ pub(crate) fn affine_from_primeorder(p: &AffinePoint) -> Option<arith::point::Af
     })
 }
 
+/// 1/a mod n in constant time with the `primefield` scalar inversion (crypto-bigint's
+/// constant-time safegcd, about 3x faster than Fermat with our generic Montgomery
+/// multiplication modulo n); 0 maps to 0.
+pub(crate) fn invert_scalar_ct(a: &arith::scalar::Sc) -> arith::scalar::Sc {
+    let b: [u8; 32] = Scalar::from_repr(a.to_bytes().into())
+        .into_option()
+        .map(|s| s.invert().unwrap_or(Scalar::ZERO).to_repr().into())
+        .unwrap_or([0; 32]);
+    arith::scalar::Sc::from_bytes_reduced(&b)
+}
+
 /// 1/z computed as β/(z·β) with a variable-time (safegcd) inversion of the blinded value z·β:
 /// for a uniformly secret β, z·β is independent of z, so the timing reveals nothing about z
 /// (the blinding countermeasure OpenSSL applies to ECDSA). Returns 0 for z = 0 or β = 0.

@@ -38,6 +38,10 @@ proptest! {
             let sig: Signature = ours.sign(&msg);
             let rc_sig = rc::Signature::from_bytes(&sig.to_bytes().into()).unwrap();
             prop_assert!(theirs.verifying_key().verify(&msg, &rc_sig).is_ok());
+            // Both make RFC 6979 nonces with HMAC-SM3: the deterministic signatures agree
+            // byte for byte.
+            let rc_det: rc::Signature = theirs.sign(&msg);
+            prop_assert_eq!(&rc_det.to_bytes()[..], &sig.to_bytes()[..]);
             // Tampered message and signature fail in both.
             let mut bad = msg.clone();
             bad.push(1);

@@ -70,25 +70,6 @@ impl Sc {
     pub const fn is_zero(&self) -> u64 {
         limbs::is_zero_mask(&self.0)
     }
-
-    /// Inverse by Fermat (`self^(n-2)`), fixed 4-bit windows over the public exponent so the
-    /// sequence of operations never depends on `self`; 0 maps to 0.
-    pub fn invert(&self) -> Sc {
-        let mut table = [Sc::ONE; 16];
-        for i in 1..16 {
-            table[i] = table[i - 1].mul(self);
-        }
-        let (e, _) = limbs::sub(&N, &[2, 0, 0, 0]);
-        let mut r = Sc::ONE;
-        for i in (0..64).rev() {
-            for _ in 0..4 {
-                r = r.mul(&r);
-            }
-            let nib = ((e[i / 16] >> ((i % 16) * 4)) & 0xF) as usize;
-            r = r.mul(&table[nib]);
-        }
-        r
-    }
 }
 
 /// True iff the big-endian integer is in [1, n-1] (constant time in the value).

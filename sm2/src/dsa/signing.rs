@@ -44,7 +44,7 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let sc = Sc::from_canonical(&dl);
-        let d1_inv = sc.add(&Sc::ONE).invert();
+        let d1_inv = curve::invert_scalar_ct(&sc.add(&Sc::ONE));
         let (q, _) = mul_g(&dl).to_affine();
         let public = point_to_public(&q)?;
         let za = compute_za(id, &q.x.to_bytes(), &q.y.to_bytes())?;
