@@ -132,6 +132,10 @@ fn verify(c: &mut Criterion) {
     g.bench_function("shangmi", |b| {
         b.iter(|| vk.verify(&MSG, &sig).expect("valid"))
     });
+    let pre = vk.clone().precomputed();
+    g.bench_function("shangmi-precomputed", |b| {
+        b.iter(|| pre.verify(&MSG, &sig).expect("valid"))
+    });
     g.bench_function("shangmi-fresh-key", |b| {
         b.iter(|| {
             shangmi_sm2::dsa::VerifyingKey::from_sec1_bytes(point.as_bytes())

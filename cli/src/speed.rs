@@ -192,7 +192,7 @@ fn bytes_table(rows: &mut [Row], per_cell: Duration) {
 /// Prints the operations table: operations per second and microseconds per operation.
 fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
     println!(
-        "\nOperations, {} s per cell\n{:<16}{:>10}{:>10}",
+        "\nOperations, {} s per cell\n{:<20}{:>10}{:>10}",
         per_cell.as_secs_f64(),
         "",
         "op/s",
@@ -201,7 +201,7 @@ fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
     for row in rows.iter_mut() {
         let per_second = measure_ops(row, per_cell);
         println!(
-            "{:<16}{:>10.0}{:>10.1}",
+            "{:<20}{:>10.0}{:>10.1}",
             row.name,
             per_second,
             1e6 / per_second

@@ -75,6 +75,9 @@ fn openssl_signs_we_verify() {
             .unwrap();
             vk.verify(&msg, &sig).unwrap();
             assert!(vk.verify(&msg[1..], &sig).is_err());
+            let vk = vk.precomputed();
+            vk.verify(&msg, &sig).unwrap();
+            assert!(vk.verify(&msg[1..], &sig).is_err());
         }
     }
 }

@@ -56,9 +56,9 @@ proptest! {
             let rc_sig: rc::Signature = theirs.sign(&msg);
             let bytes: [u8; 64] = rc_sig.to_bytes().into();
             let sig = Signature::from_bytes(&bytes).unwrap();
-            // With the per-key table (public constructor) and without (inside SigningKey).
+            // With the per-key table (precomputed) and without (inside SigningKey).
             let enc = ours.verifying_key().to_sec1_point(true);
-            let vk = VerifyingKey::from_sec1_bytes_with_id(enc.as_bytes(), IDS[which].as_bytes()).unwrap();
+            let vk = VerifyingKey::from_sec1_bytes_with_id(enc.as_bytes(), IDS[which].as_bytes()).unwrap().precomputed();
             prop_assert!(vk.verify(&msg, &sig).is_ok());
             prop_assert!(ours.verifying_key().verify(&msg, &sig).is_ok());
             // DER agrees byte for byte.
