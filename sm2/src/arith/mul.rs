@@ -276,40 +276,60 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
     acc.add_vartime(&g_acc)
 }
 
-/// k·P for a public point P and a secret k, constant time: fixed 4-bit windows over a table
-/// of 0·P .. 15·P, every addition complete (the doubling and identity cases are computed and
-/// selected by masks, never branched on).
+/// k·P for a public point P and a secret canonical k (below n), constant time: fixed 4-bit
+/// windows over an affine table of 1·P .. 15·P (one shared inversion: P is public), four
+/// doublings and one mixed addition per window, the table entry chosen by a masked scan.
+///
+/// The mixed addition never meets its exceptional cases: before window w the accumulator is
+/// 16·m·P where m is the value of the windows above w, and it is added to d·P with d < 16.
+/// Equal or opposite points would need 16·m ≡ ±d (mod n), but 0 <= 16·m + d <= k < n, so only
+/// m = d = 0 qualifies, which is the accumulator-at-infinity and zero-digit case that the
+/// masks select around.
 pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
-    let mut table = [Jacobian::INFINITY; 16];
-    table[1] = p.to_jacobian();
-    for i in 2..16 {
-        // P is public: building its multiples may branch.
-        table[i] = table[i - 1].add_vartime(&table[1]);
+    // Multiples 1·P .. 15·P in Jacobian form (public: may branch), then affine.
+    let mut jac = [p.to_jacobian(); 15];
+    for i in 1..15 {
+        jac[i] = jac[i - 1].add_vartime(&jac[0]);
+    }
+    // None of them is infinity: P has prime order n > 15.
+    let mut prefix = [Fe::ONE; 15];
+    let mut acc_z = Fe::ONE;
+    for (pre, j) in prefix.iter_mut().zip(jac.iter()) {
+        *pre = acc_z;
+        acc_z = acc_z.mul(&j.z);
+    }
+    let mut inv = acc_z.invert();
+    let mut table = [*p; 15];
+    for i in (0..15).rev() {
+        let zi = inv.mul(&prefix[i]);
+        inv = inv.mul(&jac[i].z);
+        let zi2 = zi.sqr();
+        table[i] = Affine {
+            x: jac[i].x.mul(&zi2),
+            y: jac[i].y.mul(&zi2.mul(&zi)),
+        };
     }
     let mut acc = Jacobian::INFINITY;
+    let mut acc_inf = u64::MAX;
     for w in (0..64).rev() {
         for _ in 0..4 {
             acc = acc.double();
         }
         let d = (k[w / 16] >> ((w % 16) * 4)) & 0xF;
-        let mut t = Jacobian::INFINITY;
-        for (i, e) in table.iter().enumerate() {
-            t = Jacobian::select(eq_mask(i as u64, d), e, &t);
+        let mut t = table[0];
+        for (i, e) in table.iter().enumerate().skip(1) {
+            let m = eq_mask(i as u64 + 1, d);
+            t = Affine {
+                x: Fe::select(m, &e.x, &t.x),
+                y: Fe::select(m, &e.y, &t.y),
+            };
         }
-        acc = add_complete(&acc, &t);
+        let (sum, _, _) = acc.add_affine_unchecked(&t);
+        let mut next = Jacobian::select(acc_inf, &t.to_jacobian(), &sum);
+        let zero = eq_mask(d, 0);
+        next = Jacobian::select(zero, &acc, &next);
+        acc = next;
+        acc_inf &= zero;
     }
     acc
-}
-
-/// Jacobian addition for every input, constant time.
-#[inline(always)]
-fn add_complete(a: &Jacobian, b: &Jacobian) -> Jacobian {
-    let (sum, h0, r0) = a.add_unchecked(b);
-    let dbl = a.double();
-    let a_inf = a.is_infinity();
-    let b_inf = b.is_infinity();
-    // Equal points: the doubling. Opposite points: the formula already gives Z = 0.
-    let mut r = Jacobian::select(h0 & r0, &dbl, &sum);
-    r = Jacobian::select(a_inf, b, &r);
-    Jacobian::select(b_inf & !a_inf, a, &r)
 }

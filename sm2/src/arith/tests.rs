@@ -141,6 +141,14 @@ fn scalar_inverse() {
         if x.is_zero() == 0 {
             assert_eq!(x.mul(&inv), Sc::ONE);
         }
+        for beta in scalars(3) {
+            let beta = Sc::from_bytes_reduced(&beta);
+            assert_eq!(crate::curve::invert_scalar_blinded(&x, &beta), inv);
+        }
+        assert_eq!(
+            crate::curve::invert_scalar_blinded(&x, &Sc::from_bytes_reduced(&[0; 32])),
+            inv
+        );
         let g = generic_scalar(&b);
         assert_eq!(
             inv.to_bytes(),

@@ -19,6 +19,14 @@ use signature::{
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
+/// SM3(tag ‖ d): a secret blinding value bound to the key.
+fn blinding(d: &[u8; 32], tag: &[u8]) -> [u8; 32] {
+    let mut h = Sm3::new();
+    Digest::update(&mut h, tag);
+    Digest::update(&mut h, d);
+    h.finalize().into()
+}
+
 /// An SM2 signing key: d in [1, n-2], its public key and Z_A.
 #[derive(Clone)]
 pub struct SigningKey {
@@ -44,7 +52,13 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let sc = Sc::from_canonical(&dl);
-        let d1_inv = curve::invert_scalar_ct(&sc.add(&Sc::ONE));
+        // (1 + d)^-1 by the variable-time safegcd on a blinded input, with a secret blinding
+        // value derived from d (domain-separated SM3): the timing then depends on a value
+        // independent of d. A zero β (probability about 2^-256) takes the constant-time route.
+        let mut beta = blinding(d, b"shangmi-sm2 keygen scalar blinding");
+        let d1_inv =
+            curve::invert_scalar_blinded(&sc.add(&Sc::ONE), &Sc::from_bytes_reduced(&beta));
+        beta.zeroize();
         let (q, _) = mul_g(&dl).to_affine();
         let public = point_to_public(&q)?;
         let za = compute_za(id, &q.x.to_bytes(), &q.y.to_bytes())?;
