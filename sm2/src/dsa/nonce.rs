@@ -9,7 +9,8 @@ use zeroize::Zeroize;
 
 /// The HMAC_DRBG-like state (K, V) of RFC 6979 §3.2. K is kept as a keyed HMAC (its inner
 /// and outer padded-key states), so each HMAC under the same K costs only the message blocks:
-/// a signature takes 17 SM3 compressions for its nonce instead of 26.
+/// with the MAC under the initial K kept by the signing key, a signature takes 15 SM3
+/// compressions for its nonce instead of 26.
 pub(crate) struct NonceGen {
     mac: HmacSm3,
     v: [u8; 32],
@@ -32,12 +33,17 @@ fn keyed(k: &mut [u8; 32]) -> HmacSm3 {
 }
 
 impl NonceGen {
+    /// The MAC under step c's K = 0x00…00.
+    pub(crate) fn initial_mac() -> HmacSm3 {
+        keyed(&mut [0u8; 32])
+    }
+
     /// Steps b–g of RFC 6979 §3.2 for secret `x` and message representative `h`
     /// (already reduced mod n), with optional additional data.
-    pub(crate) fn new(x: &[u8; 32], h: &[u8; 32], extra: &[u8]) -> Self {
+    /// `mac0` is [`NonceGen::initial_mac`] (kept by the signing key).
+    pub(crate) fn new(mac0: &HmacSm3, x: &[u8; 32], h: &[u8; 32], extra: &[u8]) -> Self {
         let mut v = [1u8; 32];
-        let mac = keyed(&mut [0u8; 32]);
-        let mac = keyed(&mut tag(&mac, &[&v, &[0], x, h, extra]));
+        let mac = keyed(&mut tag(mac0, &[&v, &[0], x, h, extra]));
         v = tag(&mac, &[&v]);
         let mac = keyed(&mut tag(&mac, &[&v, &[1], x, h, extra]));
         v = tag(&mac, &[&v]);

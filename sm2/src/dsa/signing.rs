@@ -8,7 +8,7 @@ use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, Sc, is_in_range};
 use crate::curve::invert_blinded;
-use crate::hash::{DEFAULT_ID, Sm3, compute_za};
+use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
 use crate::{Error, PublicKey, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
@@ -34,6 +34,9 @@ pub struct SigningKey {
     d_bytes: [u8; 32],
     /// (1 + d)^-1 mod n, computed once.
     d1_inv: Sc,
+    /// HMAC-SM3 keyed with RFC 6979's initial all-zero K (public; saves two SM3 blocks per
+    /// signature).
+    nonce_mac0: HmacSm3,
     verifying_key: VerifyingKey,
 }
 
@@ -66,6 +69,7 @@ impl SigningKey {
             d: sc,
             d_bytes: *d,
             d1_inv,
+            nonce_mac0: NonceGen::initial_mac(),
             verifying_key: VerifyingKey::from_parts(public, q, za),
         })
     }
@@ -132,7 +136,7 @@ impl SigningKey {
     /// in `extra` as additional data (empty for a purely deterministic signature).
     pub fn sign_e_with_extra(&self, e: &[u8; 32], extra: &[u8]) -> Signature {
         let e_sc = Sc::from_bytes_reduced(e);
-        let mut gen_ = NonceGen::new(&self.d_bytes, &e_sc.to_bytes(), extra);
+        let mut gen_ = NonceGen::new(&self.nonce_mac0, &self.d_bytes, &e_sc.to_bytes(), extra);
         loop {
             let k = gen_.next();
             let (beta, _) = Fe::from_bytes(&gen_.blinding());
