@@ -110,6 +110,25 @@ const fn redc(t: &[u64; 8]) -> Limbs {
     limbs::select(below.wrapping_neg(), &r, &d)
 }
 
+/// `x` unchanged, but opaque to the optimiser: masks derived from secrets go through it before
+/// they select, so LLVM cannot turn `(a & m) | (b & !m)` into a branch or an indexed load
+/// (it did both in the table scans until the memcheck test caught it). An empty `asm!` on
+/// x86-64, `black_box` elsewhere.
+#[inline(always)]
+pub fn opaque(x: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    return super::field_x86::opaque(x);
+    #[cfg(not(target_arch = "x86_64"))]
+    return core::hint::black_box(x);
+}
+
+/// `d + p` if `bit` is 1, `d` if it is 0 (mod 2^256), through an opaque mask.
+#[inline(always)]
+fn add_masked_p(d: &Limbs, bit: u64) -> Limbs {
+    let m = opaque(bit.wrapping_neg());
+    limbs::add(d, &[P[0] & m, P[1] & m, P[2] & m, P[3] & m]).0
+}
+
 /// A field element in Montgomery form (value·2^256 mod p), always fully reduced.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fe(pub Limbs);
@@ -188,27 +207,32 @@ impl Fe {
         t
     }
 
-    /// Sum.
+    /// Sum: s = a + b, then s - p kept unless it borrowed past the carry (the correction
+    /// added back under an [`opaque`] mask, no select).
     #[inline(always)]
-    pub const fn add(&self, b: &Fe) -> Fe {
-        Fe(limbs::add_mod(&self.0, &b.0, &P))
+    pub fn add(&self, b: &Fe) -> Fe {
+        let (s, carry) = limbs::add(&self.0, &b.0);
+        let (d, borrow) = limbs::sub(&s, &P);
+        let (_, below) = limbs::sbb(carry, 0, borrow);
+        Fe(add_masked_p(&d, below))
     }
 
-    /// Difference.
+    /// Difference: a - b, plus p under an [`opaque`] mask if it borrowed.
     #[inline(always)]
-    pub const fn sub(&self, b: &Fe) -> Fe {
-        Fe(limbs::sub_mod(&self.0, &b.0, &P))
+    pub fn sub(&self, b: &Fe) -> Fe {
+        let (d, borrow) = limbs::sub(&self.0, &b.0);
+        Fe(add_masked_p(&d, borrow))
     }
 
     /// Twice `self`.
     #[inline(always)]
-    pub const fn double(&self) -> Fe {
+    pub fn double(&self) -> Fe {
         self.add(self)
     }
 
     /// Negation.
     #[inline(always)]
-    pub const fn neg(&self) -> Fe {
+    pub fn neg(&self) -> Fe {
         Fe::ZERO.sub(self)
     }
 
@@ -224,10 +248,17 @@ impl Fe {
         limbs::eq_mask(&self.0, &b.0)
     }
 
-    /// `a` where `mask` is all ones, else `b`.
+    /// `a` where `mask` is all ones, else `b`, with the mask hidden from the optimiser (see
+    /// [`opaque`]).
     #[inline(always)]
-    pub const fn select(mask: u64, a: &Fe, b: &Fe) -> Fe {
-        Fe(limbs::select(mask, &a.0, &b.0))
+    pub fn select(mask: u64, a: &Fe, b: &Fe) -> Fe {
+        let m = opaque(mask);
+        Fe([
+            (a.0[0] & m) | (b.0[0] & !m),
+            (a.0[1] & m) | (b.0[1] & !m),
+            (a.0[2] & m) | (b.0[2] & !m),
+            (a.0[3] & m) | (b.0[3] & !m),
+        ])
     }
 
     /// Inverse by Fermat (`self^(p-2)`), 0 for 0. The addition chain follows the bit pattern

@@ -46,9 +46,18 @@ pub const fn sub(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
     ([r0, r1, r2, r3], c)
 }
 
-/// `a` where `mask` is all ones, `b` where it is zero.
+/// `m`, hidden from the optimiser (`black_box`, usable in `const fn`), so that it cannot learn
+/// that a mask is all-zeros-or-all-ones and compile a masked select into a branch: LLVM did
+/// exactly that to these modular additions until the memcheck test caught it.
+#[inline(always)]
+pub const fn opaque_mask(m: u64) -> u64 {
+    core::hint::black_box(m)
+}
+
+/// `a` where `mask` is all ones, `b` where it is zero (the mask made opaque first).
 #[inline(always)]
 pub const fn select(mask: u64, a: &Limbs, b: &Limbs) -> Limbs {
+    let mask = opaque_mask(mask);
     [
         (a[0] & mask) | (b[0] & !mask),
         (a[1] & mask) | (b[1] & !mask),
@@ -92,7 +101,7 @@ pub const fn add_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
 #[inline(always)]
 pub const fn sub_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
     let (d, borrow) = sub(a, b);
-    let mask = borrow.wrapping_neg();
+    let mask = opaque_mask(borrow.wrapping_neg());
     let (r, _) = add(&d, &[m[0] & mask, m[1] & mask, m[2] & mask, m[3] & mask]);
     r
 }

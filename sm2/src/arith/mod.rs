@@ -9,5 +9,7 @@ pub(crate) mod mul;
 pub(crate) mod point;
 pub(crate) mod scalar;
 
+#[cfg(all(test, target_arch = "x86_64"))]
+mod ct_tests;
 #[cfg(test)]
 mod tests;

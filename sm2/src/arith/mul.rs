@@ -7,7 +7,7 @@
 //! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): the comb for G
 //!   (zero digits skipped) and a width-5 wNAF for Q.
 
-use super::field::Fe;
+use super::field::{Fe, opaque};
 use super::limbs::Limbs;
 use super::point::{Affine, Jacobian};
 
@@ -42,10 +42,10 @@ fn recode(k: &Limbs) -> [i64; WINDOWS] {
     d
 }
 
-/// All ones iff `a == b` (constant time).
+/// All ones iff `a == b` (constant time; `a ^ b` < 2^63 here), opaque to the optimiser.
 #[inline(always)]
 fn eq_mask(a: u64, b: u64) -> u64 {
-    ((a ^ b).wrapping_sub(1) >> 63).wrapping_neg()
+    opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
 }
 
 /// The entry for |digit| in 1..=32 by scanning the whole window table (one 8-limb

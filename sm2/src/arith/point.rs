@@ -62,7 +62,7 @@ impl Affine {
 
     /// Negation.
     #[inline(always)]
-    pub const fn neg(&self) -> Affine {
+    pub fn neg(&self) -> Affine {
         Affine {
             x: self.x,
             y: self.y.neg(),
@@ -96,7 +96,7 @@ impl Jacobian {
 
     /// `a` where `mask` is all ones, else `b`.
     #[inline(always)]
-    pub const fn select(mask: u64, a: &Jacobian, b: &Jacobian) -> Jacobian {
+    pub fn select(mask: u64, a: &Jacobian, b: &Jacobian) -> Jacobian {
         Jacobian {
             x: Fe::select(mask, &a.x, &b.x),
             y: Fe::select(mask, &a.y, &b.y),
@@ -106,7 +106,7 @@ impl Jacobian {
 
     /// Negation.
     #[inline(always)]
-    pub const fn neg(&self) -> Jacobian {
+    pub fn neg(&self) -> Jacobian {
         Jacobian {
             x: self.x,
             y: self.y.neg(),
