@@ -8,6 +8,9 @@ mod field;
 #[path = "src/arith/field_x86.rs"]
 mod field_x86;
 #[allow(dead_code)]
+#[path = "src/arith/inv.rs"]
+mod inv;
+#[allow(dead_code)]
 #[path = "src/arith/limbs.rs"]
 mod limbs;
 #[allow(dead_code)]
@@ -27,6 +30,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/arith/field.rs");
     println!("cargo::rerun-if-changed=src/arith/field_x86.rs");
+    println!("cargo::rerun-if-changed=src/arith/inv.rs");
     println!("cargo::rerun-if-changed=src/arith/limbs.rs");
     println!("cargo::rerun-if-changed=src/arith/point.rs");
 

@@ -260,51 +260,6 @@ pub(crate) fn affine_from_primeorder(p: &AffinePoint) -> Option<arith::point::Af
     })
 }
 
-/// 1/a mod n in constant time with the `primefield` scalar inversion (crypto-bigint's
-/// constant-time safegcd); 0 maps to 0.
-pub(crate) fn invert_scalar_ct(a: &arith::scalar::Sc) -> arith::scalar::Sc {
-    let b: [u8; 32] = Scalar::from_repr(a.to_bytes().into())
-        .into_option()
-        .map(|s| s.invert().unwrap_or(Scalar::ZERO).to_repr().into())
-        .unwrap_or([0; 32]);
-    arith::scalar::Sc::from_bytes_reduced(&b)
-}
-
-/// 1/a mod n as β/(a·β) with the variable-time safegcd on the blinded a·β (see
-/// [`invert_blinded`]), about twice as fast as [`invert_scalar_ct`]; falls back to it when
-/// β is 0.
-pub(crate) fn invert_scalar_blinded(
-    a: &arith::scalar::Sc,
-    beta: &arith::scalar::Sc,
-) -> arith::scalar::Sc {
-    if beta.is_zero() != 0 {
-        return invert_scalar_ct(a);
-    }
-    let ab = a.mul(beta);
-    let b: [u8; 32] = Scalar::from_repr(ab.to_bytes().into())
-        .into_option()
-        .and_then(|s| s.invert_vartime().into_option())
-        .map(|s| s.to_repr().into())
-        .unwrap_or([0; 32]);
-    arith::scalar::Sc::from_bytes_reduced(&b).mul(beta)
-}
-
-/// 1/z computed as β/(z·β) with a variable-time (safegcd) inversion of the blinded value z·β:
-/// for a uniformly secret β, z·β is independent of z, so the timing reveals nothing about z
-/// (the blinding countermeasure OpenSSL applies to ECDSA). Returns 0 for z = 0 or β = 0.
-pub(crate) fn invert_blinded(z: &arith::field::Fe, beta: &arith::field::Fe) -> arith::field::Fe {
-    let zb = z.mul(beta);
-    let inv = FieldElement::from_repr(zb.to_bytes().into())
-        .into_option()
-        .and_then(|f| f.invert_vartime().into_option())
-        .map(|f| {
-            let b: [u8; 32] = f.to_repr().into();
-            arith::field::Fe::from_bytes(&b).0
-        })
-        .unwrap_or(arith::field::Fe::ZERO);
-    inv.mul(beta)
-}
-
 /// Affine coordinates (big-endian x, y) of k·P for a public point P and a secret scalar k,
 /// with this crate's constant-time variable-base multiplication. `None` if P or the result
 /// is the identity.

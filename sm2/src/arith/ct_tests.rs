@@ -2,10 +2,9 @@
 //! as in `sm4/tests/constant_time.rs`: secret scalars and field elements are marked
 //! *undefined*, so memcheck reports every branch and memory address that depends on them.
 //! Covered: the fixed-base comb `mul_g` (signing, key generation, encryption's C1), the
-//! variable-base `mul_ct` (ECDH, decryption, key exchange), Fermat inversion and the
-//! x86-64 field assembly, the scalar arithmetic of the signing equation. Not covered: the blinded variable-time inversions (their safety is
-//! an argument about timing distributions, which memcheck cannot express) and verification
-//! (public inputs only).
+//! variable-base `mul_ct` (ECDH, decryption, key exchange), the safegcd inversions and the
+//! x86-64 field assembly, the scalar arithmetic of the signing equation. Not covered:
+//! verification (public inputs only).
 //!
 //! The test re-runs this test binary under valgrind with `SHANGMI_CT_MODE` set: `secret`
 //! runs the code above, `leaky` a branch on a secret limb that memcheck must report (the
@@ -71,7 +70,7 @@ fn secret() {
         out[5] = Fe::select(x.0[0] & 1, &x, &x.neg()).0;
         // The signing equation's scalar arithmetic: s = (1 + d)^-1·(k - r·d) mod n.
         let (d, r) = (Sc::from_canonical(&k), Sc::from_limbs_reduced(&x.0));
-        out[0] = Sc::ONE.mul(&d.add(&Sc::ONE)).mul(&d.sub(&r.mul(&d))).0;
+        out[0] = d.add(&Sc::ONE).invert().mul(&d.sub(&r.mul(&d))).0;
         mark(&mut out, MAKE_MEM_DEFINED);
         std::hint::black_box(&out);
     }

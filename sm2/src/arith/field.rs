@@ -2,6 +2,7 @@
 //! Montgomery domain with R = 2^256. Since p ≡ -1 (mod 2^64), -p^-1 mod 2^64 = 1 and each
 //! reduction step's quotient digit is the low limb itself. Constant time throughout.
 
+use super::inv;
 use super::limbs::{self, Limbs, adc, mac, sbb};
 
 /// p, little-endian limbs.
@@ -261,10 +262,19 @@ impl Fe {
         ])
     }
 
-    /// Inverse by Fermat (`self^(p-2)`), 0 for 0. The addition chain follows the bit pattern
+    /// Inverse, 0 for 0: constant-time safegcd ([`super::inv`]) on the Montgomery
+    /// representative x·R, giving x^-1·R^-1, then one multiplication by R^3.
+    pub fn invert(&self) -> Fe {
+        const MODULUS: inv::Modulus = inv::Modulus::new(&P);
+        const R3: Fe = Fe(limbs::mont_mul(&R2, &R2, &P, PINV));
+        Fe(inv::invert(&self.0, &MODULUS)).mul(&R3)
+    }
+
+    /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for [`Fe::invert`]. The addition chain follows the bit pattern
     /// of p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most significant first): 255 squarings and
     /// 14 multiplications.
-    pub fn invert(&self) -> Fe {
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn invert_fermat(&self) -> Fe {
         let x1 = *self;
         let x2 = x1.sqr().mul(&x1);
         let x3 = x2.sqr().mul(&x1);

@@ -4,6 +4,7 @@
 pub(crate) mod field;
 #[cfg(target_arch = "x86_64")]
 mod field_x86;
+pub(crate) mod inv;
 pub(crate) mod limbs;
 pub(crate) mod mul;
 pub(crate) mod point;

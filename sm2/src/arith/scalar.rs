@@ -2,6 +2,7 @@
 //! Used on the signing and verification paths; the `ff`-facing [`crate::Scalar`] wraps the
 //! same integers.
 
+use super::inv;
 use super::limbs::{self, Limbs};
 
 /// n, little-endian limbs.
@@ -69,6 +70,14 @@ impl Sc {
     #[inline]
     pub const fn is_zero(&self) -> u64 {
         limbs::is_zero_mask(&self.0)
+    }
+
+    /// Inverse (0 for 0), constant time: safegcd on the Montgomery representative a·R, then
+    /// one multiplication by R^3.
+    pub fn invert(&self) -> Sc {
+        const MODULUS: inv::Modulus = inv::Modulus::new(&N);
+        const R3: Sc = Sc(limbs::mont_mul(&R2, &R2, &N, NINV));
+        Sc(inv::invert(&self.0, &MODULUS)).mul(&R3)
     }
 }
 

@@ -133,32 +133,64 @@ proptest::proptest! {
     }
 }
 
+/// Values whose inversion stresses safegcd: 0, 1, 2, small, M - k, powers of two, all-ones
+/// patterns, and random ones.
+fn inversion_inputs(m: &limbs::Limbs) -> Vec<limbs::Limbs> {
+    let mut v: Vec<limbs::Limbs> = vec![[0; 4], [1, 0, 0, 0], [2, 0, 0, 0], [3, 0, 0, 0]];
+    for k in 1..5u64 {
+        v.push(limbs::sub(m, &[k, 0, 0, 0]).0);
+    }
+    for bit in [1u32, 61, 62, 63, 64, 127, 128, 200, 248, 254] {
+        let mut l = [0u64; 4];
+        l[(bit / 64) as usize] = 1 << (bit % 64);
+        v.push(limbs::reduce_once(&l, m));
+    }
+    v.push([u64::MAX, u64::MAX, u64::MAX, 0x0FFF_FFFF_FFFF_FFFF]);
+    v.push([0x5555_5555_5555_5555; 4]);
+    v.push(limbs::reduce_once(&[0xAAAA_AAAA_AAAA_AAAA; 4], m));
+    for b in scalars(200) {
+        v.push(limbs::reduce_once(&limbs::from_be_bytes(&b), m));
+    }
+    v
+}
+
+#[test]
+fn safegcd_field_inverse_matches_fermat() {
+    for x in inversion_inputs(&super::field::P) {
+        let fe = Fe(x);
+        let inv = fe.invert();
+        assert_eq!(inv, fe.invert_fermat(), "{x:x?}");
+        if fe.is_zero() == 0 {
+            assert_eq!(fe.mul(&inv), Fe::ONE);
+        }
+    }
+}
+
+#[test]
+fn safegcd_plain_inverse_mod_n() {
+    let modulus = super::inv::Modulus::new(&N);
+    for x in inversion_inputs(&N) {
+        let inv = super::inv::invert(&x, &modulus);
+        let g = generic_scalar(&limbs::to_be_bytes(&x));
+        let expected = <[u8; 32]>::from(g.invert().unwrap_or(Scalar::ZERO).to_repr());
+        assert_eq!(limbs::to_be_bytes(&inv), expected, "{x:x?}");
+    }
+}
+
 #[test]
 fn scalar_inverse() {
-    for b in scalars(32) {
-        let x = Sc::from_bytes_reduced(&b);
-        let inv = crate::curve::invert_scalar_ct(&x);
+    for x in inversion_inputs(&N) {
+        let x = Sc::from_canonical(&x);
+        let inv = x.invert();
         if x.is_zero() == 0 {
             assert_eq!(x.mul(&inv), Sc::ONE);
         }
-        for beta in scalars(3) {
-            let beta = Sc::from_bytes_reduced(&beta);
-            assert_eq!(crate::curve::invert_scalar_blinded(&x, &beta), inv);
-        }
-        assert_eq!(
-            crate::curve::invert_scalar_blinded(&x, &Sc::from_bytes_reduced(&[0; 32])),
-            inv
-        );
-        let g = generic_scalar(&b);
+        let g = generic_scalar(&x.to_bytes());
         assert_eq!(
             inv.to_bytes(),
             <[u8; 32]>::from(g.invert().unwrap_or(Scalar::ZERO).to_repr())
         );
     }
-    assert_eq!(
-        crate::curve::invert_scalar_ct(&Sc::from_bytes_reduced(&[0; 32])).to_bytes(),
-        [0; 32]
-    );
 }
 
 #[test]

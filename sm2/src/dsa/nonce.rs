@@ -63,12 +63,6 @@ impl NonceGen {
         }
     }
 
-    /// A secret blinding value derived from the current state without advancing it
-    /// (HMAC_K(V ‖ 0x02)), so the signature stays that of RFC 6979.
-    pub(crate) fn blinding(&self) -> [u8; 32] {
-        tag(&self.mac, &[&self.v, &[2]])
-    }
-
     /// Moves on after a candidate was rejected by the signing equation.
     pub(crate) fn reject(&mut self) {
         self.mac = keyed(&mut tag(&self.mac, &[&self.v, &[0]]));

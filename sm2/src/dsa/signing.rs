@@ -3,11 +3,9 @@
 
 use super::nonce::NonceGen;
 use super::{Signature, VerifyingKey};
-use crate::arith::field::Fe;
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, Sc, is_in_range};
-use crate::curve::invert_blinded;
 use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
 use crate::{Error, PublicKey, SecretKey, curve};
 use core::fmt;
@@ -18,14 +16,6 @@ use signature::{
     DigestSigner, Keypair, MultipartSigner, RandomizedMultipartSigner, RandomizedSigner, Signer,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
-
-/// SM3(tag ‖ d): a secret blinding value bound to the key.
-fn blinding(d: &[u8; 32], tag: &[u8]) -> [u8; 32] {
-    let mut h = Sm3::new();
-    Digest::update(&mut h, tag);
-    Digest::update(&mut h, d);
-    h.finalize().into()
-}
 
 /// An SM2 signing key: d in [1, n-2], its public key and Z_A.
 #[derive(Clone)]
@@ -55,13 +45,7 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let sc = Sc::from_canonical(&dl);
-        // (1 + d)^-1 by the variable-time safegcd on a blinded input, with a secret blinding
-        // value derived from d (domain-separated SM3): the timing then depends on a value
-        // independent of d. A zero β (probability about 2^-256) takes the constant-time route.
-        let mut beta = blinding(d, b"shangmi-sm2 keygen scalar blinding");
-        let d1_inv =
-            curve::invert_scalar_blinded(&sc.add(&Sc::ONE), &Sc::from_bytes_reduced(&beta));
-        beta.zeroize();
+        let d1_inv = sc.add(&Sc::ONE).invert();
         let (q, _) = mul_g(&dl).to_affine();
         let public = point_to_public(&q)?;
         let za = compute_za(id, &q.x.to_bytes(), &q.y.to_bytes())?;
@@ -139,8 +123,7 @@ impl SigningKey {
         let mut gen_ = NonceGen::new(&self.nonce_mac0, &self.d_bytes, &e_sc.to_bytes(), extra);
         loop {
             let k = gen_.next();
-            let (beta, _) = Fe::from_bytes(&gen_.blinding());
-            if let Some(sig) = self.sign_with_nonce(&e_sc, &k, Some(&beta)) {
+            if let Some(sig) = self.sign_with_nonce(&e_sc, &k) {
                 return sig;
             }
             gen_.reject();
@@ -171,18 +154,14 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let k = Sc::from_canonical(&limbs::from_be_bytes(k));
-        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k, None)
+        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k)
             .ok_or(Error::InvalidSecretKey)
     }
 
-    /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0. With a
-    /// blinding value the inversion of Z is the blinded variable-time one, else Fermat.
-    fn sign_with_nonce(&self, e: &Sc, k: &Sc, beta: Option<&Fe>) -> Option<Signature> {
+    /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0.
+    fn sign_with_nonce(&self, e: &Sc, k: &Sc) -> Option<Signature> {
         let p = mul_g(&k.to_canonical());
-        let zi = match beta {
-            Some(b) if b.is_zero() == 0 => invert_blinded(&p.z, b),
-            _ => p.z.invert(),
-        };
+        let zi = p.z.invert();
         let x = p.x.mul(&zi.sqr());
         let x1 = Sc::from_limbs_reduced(&x.to_canonical());
         let r = e.add(&x1);

@@ -1,0 +1,220 @@
+//! Constant-time modular inversion by Bernstein–Yang "safegcd" (D. J. Bernstein, B.-Y. Yang,
+//! "Fast constant-time gcd computation and modular inversion", TCHES 2019), in the half-delta
+//! form whose bound P. Wuille computed for libsecp256k1: 590 divsteps suffice for any
+//! modulus below 2^256 and any input below it. The steps run in batches of 59 on the low 64
+//! bits of f and g (a batch depends on nothing else), each batch gives a 2x2 transition
+//! matrix with entries below 2^59 in absolute value, and the matrix is applied to the full
+//! f, g (exact division by 2^59) and to the Bézout coefficients d, e (kept modulo M by adding
+//! the multiple of M that clears their low 59 bits). Every step is masks and shifts: no
+//! branch and no memory index depends on the input.
+//!
+//! f, g, d, e are five signed 62-bit limbs (the top one carries the sign). The matrix starts
+//! at 2^3·identity, so after 59 steps it is scaled by 2^62 and its application divides by
+//! exactly one limb (the trick libsecp256k1's constant-time `modinv64` uses to run 10
+//! batches of 59 = 590 steps in radix 2^62).
+
+use super::limbs::Limbs;
+
+const M62: u64 = (1 << 62) - 1;
+/// Divsteps per batch.
+const BATCH: u32 = 59;
+/// Batches: 10 · 59 = 590 divsteps.
+const BATCHES: usize = 10;
+
+/// A signed integer Σ v[i]·2^(62i): v[0..4] in [0, 2^62), v[4] signed.
+type Signed62 = [i64; 5];
+
+/// A modulus for [`invert`]: M in signed-62 form and M^-1 mod 2^62.
+pub struct Modulus {
+    m: Signed62,
+    m_inv62: u64,
+}
+
+impl Modulus {
+    /// For an odd M below 2^256.
+    pub const fn new(m: &Limbs) -> Modulus {
+        // Newton's iteration for the inverse mod 2^64 (each step doubles the correct bits).
+        let mut inv = 1u64;
+        let mut i = 0;
+        while i < 6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(m[0].wrapping_mul(inv)));
+            i += 1;
+        }
+        Modulus {
+            m: to_signed62(m),
+            m_inv62: inv & M62,
+        }
+    }
+}
+
+const fn to_signed62(a: &Limbs) -> Signed62 {
+    [
+        (a[0] & M62) as i64,
+        ((a[0] >> 62 | a[1] << 2) & M62) as i64,
+        ((a[1] >> 60 | a[2] << 4) & M62) as i64,
+        ((a[2] >> 58 | a[3] << 6) & M62) as i64,
+        (a[3] >> 56) as i64,
+    ]
+}
+
+/// Back to four 64-bit limbs (for a value in [0, 2^256)).
+fn from_signed62(v: &Signed62) -> Limbs {
+    let v = v.map(|x| x as u64);
+    [
+        v[0] | v[1] << 62,
+        v[1] >> 2 | v[2] << 60,
+        v[2] >> 4 | v[3] << 58,
+        v[3] >> 6 | v[4] << 56,
+    ]
+}
+
+/// 2x2 transition matrix of a batch: 2^62·[f'; g'] = [u v; q r]·[f; g].
+struct Matrix {
+    u: i64,
+    v: i64,
+    q: i64,
+    r: i64,
+}
+
+/// 59 half-delta divsteps on the low 64 bits of f and g. `delta2` is 2δ (an odd integer,
+/// starting at 1 for δ = 1/2). One divstep: if δ > 0 and g is odd, (δ, f, g) ←
+/// (1 - δ, g, (g - f)/2), else (1 + δ, f, (g + (g mod 2)·f)/2). The matrix is kept integral
+/// by doubling the f row instead of halving the g row.
+#[inline(always)]
+fn divsteps(delta2: &mut i64, f0: u64, g0: u64) -> Matrix {
+    let (mut f, mut g) = (f0, g0);
+    let one = 1u64 << (62 - BATCH);
+    let (mut u, mut v, mut q, mut r) = (one, 0u64, 0u64, one);
+    let mut d = *delta2 as u64;
+    for _ in 0..BATCH {
+        // All ones iff g is odd; all ones iff δ > 0 and g is odd.
+        let odd = (g & 1).wrapping_neg();
+        let swap = ((d.wrapping_neg() as i64) >> 63) as u64 & odd;
+        // With swap: g ← g - f, (q, r) ← (q - u, r - v), then f ← old g, (u, v) ← old (q, r).
+        // Without: g ← g + (g mod 2)·f, (q, r) ← (q, r) + (g mod 2)·(u, v).
+        let x = (f ^ swap).wrapping_sub(swap);
+        let y = (u ^ swap).wrapping_sub(swap);
+        let z = (v ^ swap).wrapping_sub(swap);
+        g = g.wrapping_add(x & odd);
+        q = q.wrapping_add(y & odd);
+        r = r.wrapping_add(z & odd);
+        f = f.wrapping_add(g & swap);
+        u = u.wrapping_add(q & swap);
+        v = v.wrapping_add(r & swap);
+        // 2δ ← 2 - 2δ (swap) or 2δ + 2.
+        d = (d ^ swap).wrapping_sub(swap).wrapping_add(2);
+        g = ((g as i64) >> 1) as u64;
+        u <<= 1;
+        v <<= 1;
+    }
+    *delta2 = d as i64;
+    Matrix {
+        u: u as i64,
+        v: v as i64,
+        q: q as i64,
+        r: r as i64,
+    }
+}
+
+/// (f, g) ← (u·f + v·g, q·f + r·g) / 2^62 (exact).
+#[inline(always)]
+fn update_fg(f: &mut Signed62, g: &mut Signed62, t: &Matrix) {
+    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
+    let mut cf = u * f[0] as i128 + v * g[0] as i128;
+    let mut cg = q * f[0] as i128 + r * g[0] as i128;
+    // The low 62 bits are zero by construction of the matrix.
+    cf >>= 62;
+    cg >>= 62;
+    for i in 1..5 {
+        cf += u * f[i] as i128 + v * g[i] as i128;
+        cg += q * f[i] as i128 + r * g[i] as i128;
+        f[i - 1] = (cf as u64 & M62) as i64;
+        g[i - 1] = (cg as u64 & M62) as i64;
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f[4] = cf as i64;
+    g[4] = cg as i64;
+}
+
+/// (d, e) ← (u·d + v·e, q·d + r·e) / 2^62 mod M, keeping both in (-2M, M): first add M·u
+/// and/or M·v where d or e is negative (so the sums are not too negative), then the multiple
+/// of M that clears the low 62 bits, then shift.
+#[inline(always)]
+fn update_de(d: &mut Signed62, e: &mut Signed62, t: &Matrix, m: &Modulus) {
+    let sd = d[4] >> 63;
+    let se = e[4] >> 63;
+    let mut md = (t.u & sd).wrapping_add(t.v & se);
+    let mut me = (t.q & sd).wrapping_add(t.r & se);
+    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
+    let mut cd = u * d[0] as i128 + v * e[0] as i128;
+    let mut ce = q * d[0] as i128 + r * e[0] as i128;
+    // md -= (M^-1·cd + md) mod 2^62, so that cd + M·md ≡ 0 (mod 2^62).
+    md = md.wrapping_sub((m.m_inv62.wrapping_mul(cd as u64).wrapping_add(md as u64) & M62) as i64);
+    me = me.wrapping_sub((m.m_inv62.wrapping_mul(ce as u64).wrapping_add(me as u64) & M62) as i64);
+    let (md128, me128) = (md as i128, me as i128);
+    cd += m.m[0] as i128 * md128;
+    ce += m.m[0] as i128 * me128;
+    cd >>= 62;
+    ce >>= 62;
+    for i in 1..5 {
+        cd += u * d[i] as i128 + v * e[i] as i128 + m.m[i] as i128 * md128;
+        ce += q * d[i] as i128 + r * e[i] as i128 + m.m[i] as i128 * me128;
+        d[i - 1] = (cd as u64 & M62) as i64;
+        e[i - 1] = (ce as u64 & M62) as i64;
+        cd >>= 62;
+        ce >>= 62;
+    }
+    d[4] = cd as i64;
+    e[4] = ce as i64;
+}
+
+/// `a + M` where `mask` is all ones, else `a`; limbs renormalised to [0, 2^62) except the top.
+#[inline(always)]
+fn add_masked(a: &Signed62, m: &Signed62, mask: i64) -> Signed62 {
+    let mut out = [0i64; 5];
+    let mut c = 0i64;
+    for i in 0..4 {
+        c += a[i] + (m[i] & mask);
+        out[i] = c & M62 as i64;
+        c >>= 62;
+    }
+    out[4] = a[4] + (m[4] & mask) + c;
+    out
+}
+
+/// `-a` where `mask` is all ones, else `a`.
+#[inline(always)]
+fn neg_masked(a: &Signed62, mask: i64) -> Signed62 {
+    let mut out = [0i64; 5];
+    let mut c = 0i64;
+    for i in 0..4 {
+        c += (a[i] ^ mask) - mask;
+        out[i] = c & M62 as i64;
+        c >>= 62;
+    }
+    out[4] = ((a[4] ^ mask) - mask) + c;
+    out
+}
+
+/// x^-1 mod M for x in [0, M) (0 maps to 0), constant time.
+pub fn invert(x: &Limbs, m: &Modulus) -> Limbs {
+    let mut f = m.m;
+    let mut g = to_signed62(x);
+    let mut d = [0i64; 5];
+    let mut e = [1i64, 0, 0, 0, 0];
+    let mut delta2 = 1i64;
+    for _ in 0..BATCHES {
+        let f0 = (f[0] as u64) | (f[1] as u64) << 62;
+        let g0 = (g[0] as u64) | (g[1] as u64) << 62;
+        let t = divsteps(&mut delta2, f0, g0);
+        update_fg(&mut f, &mut g, &t);
+        update_de(&mut d, &mut e, &t, m);
+    }
+    // Now g = 0 and f = ±gcd = ±1 (or ±M's gcd with 0 for x = 0, where d = 0). d·f is the
+    // inverse, in (-2M, M): bring it to [0, M).
+    let d = add_masked(&d, &m.m, d[4] >> 63);
+    let d = neg_masked(&d, f[4] >> 63);
+    let d = add_masked(&d, &m.m, d[4] >> 63);
+    from_signed62(&d)
+}
