@@ -15,8 +15,11 @@ pub const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 /// `a - b - borrow` (borrow in {0, 1}), returning (difference, borrow out in {0, 1}).
 #[inline(always)]
 pub const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_sub(b as u128 + borrow as u128);
-    (t as u64, (t >> 127) as u64)
+    // Two overflowing subtractions (at most one borrows): LLVM turns this into `sbb`, where
+    // the 128-bit form compiled to add/adc/sar sequences.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
 }
 
 /// `acc + a * b + carry`, returning (low, high).
