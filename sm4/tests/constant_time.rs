@@ -9,53 +9,22 @@
 //! control, so the check can fail). Needs `valgrind` on PATH (CI installs it); without
 //! it the test fails when `CI` is set and is skipped otherwise.
 
-#![cfg(target_arch = "x86_64")] // valgrind's client request below is the amd64 form
+#![cfg(target_arch = "x86_64")] // valgrind's client request is the amd64 form
 
-use std::process::Command;
+#[path = "../../testsupport/memcheck.rs"]
+mod memcheck;
 
 use shangmi_sm4::{
     Backend, Sm4,
     cipher::{Array, Block, BlockCipherDecrypt, BlockCipherEncrypt},
 };
 
-/// memcheck's client requests (valgrind/memcheck.h): base `('M' << 24) | ('C' << 16)`.
-const MAKE_MEM_UNDEFINED: u64 = 0x4d43_0001;
-const MAKE_MEM_DEFINED: u64 = 0x4d43_0002;
-
-/// Issues a valgrind client request; a no-op (returns 0) when not under valgrind.
-fn client_request(request: u64, addr: u64, len: u64) -> u64 {
-    let args: [u64; 6] = [request, addr, len, 0, 0, 0];
-    let mut result: u64 = 0;
-    // SAFETY: valgrind's documented "special instruction" preamble (valgrind.h, amd64):
-    // the four rotates of rdi sum to 128 bits and leave it unchanged, `xchg rbx, rbx` is
-    // a no-op, so natively nothing changes; under valgrind it reads `args` (a live array)
-    // and writes the result to rdx.
-    unsafe {
-        core::arch::asm!(
-            "rol rdi, 3", "rol rdi, 13", "rol rdi, 61", "rol rdi, 51", "xchg rbx, rbx",
-            in("rax") args.as_ptr(),
-            inout("rdx") result,
-            inout("rdi") 0u64 => _,
-            options(nostack),
-        );
-    }
-    result
-}
-
-fn mark<T>(value: &mut T, request: u64) {
-    client_request(
-        request,
-        value as *mut T as u64,
-        core::mem::size_of::<T>() as u64,
-    );
-}
-
 /// Encrypts and decrypts 1..=69 secret blocks under a secret key on `backend`.
 fn exercise(backend: Backend) {
     let mut key = [0x5au8; 16];
     let mut data = [Block::<Sm4>::from([0xc3u8; 16]); 69];
-    mark(&mut key, MAKE_MEM_UNDEFINED);
-    mark(&mut data, MAKE_MEM_UNDEFINED);
+    memcheck::secret(&mut key);
+    memcheck::secret(&mut data);
     let Ok(cipher) = Sm4::with_backend(&Array::from(key), backend) else {
         return;
     };
@@ -65,7 +34,7 @@ fn exercise(backend: Backend) {
     }
     cipher.encrypt_block(&mut data[0]);
     // Declassify the output before anything looks at it.
-    mark(&mut data, MAKE_MEM_DEFINED);
+    memcheck::public(&mut data);
     std::hint::black_box(&data);
 }
 
@@ -81,7 +50,7 @@ fn leaky() {
         t
     };
     let mut secret = [7u8; 4];
-    mark(&mut secret, MAKE_MEM_UNDEFINED);
+    memcheck::secret(&mut secret);
     let s = std::hint::black_box(secret);
     let x = TABLE[s[0] as usize];
     std::hint::black_box(x);
@@ -90,9 +59,9 @@ fn leaky() {
 /// The child: does nothing unless the parent test set `SHANGMI_CT_MODE`.
 #[test]
 fn memcheck_child() {
-    match std::env::var("SHANGMI_CT_MODE").as_deref() {
-        Ok("leaky") => leaky(),
-        Ok("all") => {
+    match memcheck::child_mode().as_deref() {
+        Some("leaky") => leaky(),
+        Some("all") => {
             for backend in Backend::available() {
                 println!("checking {backend}");
                 exercise(backend);
@@ -102,47 +71,20 @@ fn memcheck_child() {
     }
 }
 
-fn memcheck(mode: &str) -> (bool, String) {
-    let out = Command::new("valgrind")
-        .args([
-            "--tool=memcheck",
-            "--error-exitcode=99",
-            "--track-origins=yes",
-        ])
-        .arg(std::env::current_exe().expect("test binary path"))
-        .args([
-            "--exact",
-            "memcheck_child",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("SHANGMI_CT_MODE", mode)
-        .output()
-        .expect("valgrind runs");
-    let log =
-        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
-    (out.status.code() == Some(0), log)
-}
-
 #[test]
 fn engines_are_constant_time_under_memcheck() {
-    if std::env::var_os("SHANGMI_CT_MODE").is_some() {
+    if memcheck::child_mode().is_some() {
         return; // we are the child
     }
-    if Command::new("valgrind").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "valgrind is required in CI"
-        );
-        eprintln!("valgrind not installed: skipped");
+    if !memcheck::available() {
         return;
     }
 
-    let (clean, log) = memcheck("leaky");
+    let (clean, log) = memcheck::run("memcheck_child", "leaky");
     assert!(!clean, "the negative control must be reported:\n{log}");
     assert!(log.contains("uninitialised"), "{log}");
 
-    let (clean, log) = memcheck("all");
+    let (clean, log) = memcheck::run("memcheck_child", "all");
     assert!(clean, "secret-dependent branch or index:\n{log}");
     // valgrind emulates AES-NI and AVX2 but not GFNI or AVX-512, so those two engines
     // are the ones it can see; the GFNI engines share the round code and differ only in

@@ -1,0 +1,85 @@
+//! The ctgrind harness (Adam Langley, 2010) shared by the constant-time tests of the crates
+//! (each includes this file by `#[path]`): mark secrets *undefined* for valgrind's memcheck,
+//! which then reports every branch and memory address that depends on them, and re-run the
+//! calling test binary under valgrind with `SHANGMI_CT_MODE` set so that a child test does
+//! the secret work. x86-64 only: the client request is the amd64 form.
+
+use std::process::Command;
+
+/// memcheck's client requests (valgrind/memcheck.h): base `('M' << 24) | ('C' << 16)`.
+const MAKE_MEM_UNDEFINED: u64 = 0x4d43_0001;
+const MAKE_MEM_DEFINED: u64 = 0x4d43_0002;
+
+/// Issues a valgrind client request; a no-op when not under valgrind.
+fn client_request(request: u64, addr: u64, len: u64) {
+    let args: [u64; 6] = [request, addr, len, 0, 0, 0];
+    // SAFETY: valgrind's documented "special instruction" preamble (valgrind.h, amd64): the
+    // four rotates of rdi sum to 128 bits and leave it unchanged, `xchg rbx, rbx` is a no-op,
+    // so natively nothing changes; under valgrind it reads `args` (a live array) and writes
+    // its result to rdx.
+    unsafe {
+        core::arch::asm!(
+            "rol rdi, 3", "rol rdi, 13", "rol rdi, 61", "rol rdi, 51", "xchg rbx, rbx",
+            in("rax") args.as_ptr(),
+            inout("rdx") 0u64 => _,
+            inout("rdi") 0u64 => _,
+            options(nostack),
+        );
+    }
+}
+
+/// Marks `value` secret: memcheck reports any branch or address that depends on it.
+pub fn secret<T>(value: &mut T) {
+    client_request(
+        MAKE_MEM_UNDEFINED,
+        value as *mut T as u64,
+        size_of::<T>() as u64,
+    );
+}
+
+/// Declassifies `value` (an output that is public by design).
+pub fn public<T>(value: &mut T) {
+    client_request(
+        MAKE_MEM_DEFINED,
+        value as *mut T as u64,
+        size_of::<T>() as u64,
+    );
+}
+
+/// The mode the parent set, when this process is the child run under valgrind.
+pub fn child_mode() -> Option<String> {
+    std::env::var("SHANGMI_CT_MODE").ok()
+}
+
+/// True if valgrind can run here; without it the check fails when `CI` is set (CI installs
+/// valgrind) and is skipped otherwise.
+pub fn available() -> bool {
+    if Command::new("valgrind").arg("--version").output().is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "valgrind is required in CI"
+    );
+    eprintln!("valgrind not installed: skipped");
+    false
+}
+
+/// Runs the test `child` of this test binary under memcheck with `SHANGMI_CT_MODE = mode`:
+/// (clean, the combined output).
+pub fn run(child: &str, mode: &str) -> (bool, String) {
+    let out = Command::new("valgrind")
+        .args([
+            "--tool=memcheck",
+            "--error-exitcode=99",
+            "--track-origins=yes",
+        ])
+        .arg(std::env::current_exe().expect("test binary path"))
+        .args(["--exact", child, "--nocapture", "--test-threads=1"])
+        .env("SHANGMI_CT_MODE", mode)
+        .output()
+        .expect("valgrind runs");
+    let log =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    (out.status.code() == Some(0), log)
+}
