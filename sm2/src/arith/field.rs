@@ -267,9 +267,9 @@ impl Fe {
         Fe(inv::invert(&self.0, &MODULUS)).mul(&R3)
     }
 
-    /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for [`Fe::invert`]. The addition chain follows the bit pattern
-    /// of p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most significant first): 255 squarings and
-    /// 14 multiplications.
+    /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for [`Fe::invert`]. The
+    /// addition chain follows the bit pattern of p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most
+    /// significant first): 255 squarings and 14 multiplications.
     #[cfg_attr(not(test), allow(dead_code))]
     pub fn invert_fermat(&self) -> Fe {
         let x1 = *self;

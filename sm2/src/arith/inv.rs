@@ -3,10 +3,10 @@
 //! form whose bound P. Wuille computed for libsecp256k1: 590 divsteps suffice for any
 //! modulus below 2^256 and any input below it. The steps run in batches of 59 on the low 64
 //! bits of f and g (a batch depends on nothing else), each batch gives a 2x2 transition
-//! matrix with entries below 2^59 in absolute value, and the matrix is applied to the full
-//! f, g (exact division by 2^59) and to the Bézout coefficients d, e (kept modulo M by adding
-//! the multiple of M that clears their low 59 bits). Every step is masks and shifts: no
-//! branch and no memory index depends on the input.
+//! matrix, and the matrix is applied to the full f, g (an exact division by 2^62, see below)
+//! and to the Bézout coefficients d, e (kept modulo M by adding the multiple of M that clears
+//! their low 62 bits). Every step is masks and shifts: no branch and no memory index depends
+//! on the input.
 //!
 //! f, g, d, e are five signed 62-bit limbs (the top one carries the sign). The matrix starts
 //! at 2^3·identity, so after 59 steps it is scaled by 2^62 and its application divides by

@@ -166,30 +166,12 @@ impl QTable {
                 row[i] = row[i - 1].add_vartime(&b2);
             }
         }
-        // Batch inversion of all Z (none is zero: Q has prime order n and every multiple
-        // here is below n).
-        let mut prefix = [[Fe::ONE; 8]; CHUNKS];
-        let mut acc = Fe::ONE;
-        for j in 0..CHUNKS {
-            for i in 0..8 {
-                prefix[j][i] = acc;
-                acc = acc.mul(&jac[j][i].z);
-            }
+        // None is infinity: Q has prime order n and every multiple here is below n.
+        let flat: [Jacobian; CHUNKS * 8] = core::array::from_fn(|n| jac[n / 8][n % 8]);
+        let affine = Jacobian::batch_to_affine(&flat);
+        QTable {
+            t: core::array::from_fn(|j| core::array::from_fn(|i| affine[j * 8 + i])),
         }
-        let mut inv = acc.invert();
-        let mut t = [[*q; 8]; CHUNKS];
-        for j in (0..CHUNKS).rev() {
-            for i in (0..8).rev() {
-                let zi = inv.mul(&prefix[j][i]);
-                inv = inv.mul(&jac[j][i].z);
-                let zi2 = zi.sqr();
-                t[j][i] = Affine {
-                    x: jac[j][i].x.mul(&zi2),
-                    y: jac[j][i].y.mul(&zi2.mul(&zi)),
-                };
-            }
-        }
-        QTable { t }
     }
 }
 
@@ -292,23 +274,7 @@ pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
         jac[i] = jac[i - 1].add_vartime(&jac[0]);
     }
     // None of them is infinity: P has prime order n > 15.
-    let mut prefix = [Fe::ONE; 15];
-    let mut acc_z = Fe::ONE;
-    for (pre, j) in prefix.iter_mut().zip(jac.iter()) {
-        *pre = acc_z;
-        acc_z = acc_z.mul(&j.z);
-    }
-    let mut inv = acc_z.invert();
-    let mut table = [*p; 15];
-    for i in (0..15).rev() {
-        let zi = inv.mul(&prefix[i]);
-        inv = inv.mul(&jac[i].z);
-        let zi2 = zi.sqr();
-        table[i] = Affine {
-            x: jac[i].x.mul(&zi2),
-            y: jac[i].y.mul(&zi2.mul(&zi)),
-        };
-    }
+    let table = Jacobian::batch_to_affine(&jac);
     let mut acc = Jacobian::INFINITY;
     let mut acc_inf = u64::MAX;
     for w in (0..64).rev() {

@@ -223,6 +223,33 @@ impl Jacobian {
         s
     }
 
+    /// Affine forms of `N` points, none of them infinity, with one inversion (Montgomery's
+    /// trick: prefix products of the Z, one inversion, then the individual inverses walking
+    /// back).
+    pub fn batch_to_affine<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
+        let mut prefix = [Fe::ONE; N];
+        let mut acc = Fe::ONE;
+        for (pre, p) in prefix.iter_mut().zip(points) {
+            *pre = acc;
+            acc = acc.mul(&p.z);
+        }
+        let mut inv = acc.invert();
+        let mut out = [Affine {
+            x: Fe::ZERO,
+            y: Fe::ZERO,
+        }; N];
+        for i in (0..N).rev() {
+            let zi = inv.mul(&prefix[i]);
+            inv = inv.mul(&points[i].z);
+            let zi2 = zi.sqr();
+            out[i] = Affine {
+                x: points[i].x.mul(&zi2),
+                y: points[i].y.mul(&zi2.mul(&zi)),
+            };
+        }
+        out
+    }
+
     /// Affine form and a mask that is all ones iff the point is not infinity (then the
     /// coordinates returned are zero).
     pub fn to_affine(self) -> (Affine, u64) {
