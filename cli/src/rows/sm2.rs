@@ -1,7 +1,6 @@
 //! SM2 rows in operations per second: key generation, signatures (the default ID, so each
 //! signature also hashes Z_A ‖ M), verification with a reused key (plain, and precomputed with
-//! its per-key table), encryption and decryption
-//! of 32 bytes (C1C3C2), and ECDH.
+//! its per-key table), encryption and decryption of 32 bytes (C1C3C2), and ECDH.
 
 use rand::{SeedableRng, rngs::StdRng};
 use shangmi_sm2::{
