@@ -243,6 +243,28 @@ impl Fe {
         return self.sub_soft(b);
     }
 
+    /// Half (portable Rust): plus p under the low bit's mask, then a 257-bit shift right.
+    #[inline(always)]
+    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+    pub fn half_soft(&self) -> Fe {
+        let (s, carry) = limbs::add(&self.0, &add_masked_p(&[0; 4], self.0[0] & 1));
+        Fe([
+            (s[0] >> 1) | (s[1] << 63),
+            (s[1] >> 1) | (s[2] << 63),
+            (s[2] >> 1) | (s[3] << 63),
+            (s[3] >> 1) | (carry << 63),
+        ])
+    }
+
+    /// Half: self·2^-1 mod p.
+    #[inline(always)]
+    pub fn half(&self) -> Fe {
+        #[cfg(target_arch = "x86_64")]
+        return Fe(super::field_x86::half(&self.0));
+        #[cfg(not(target_arch = "x86_64"))]
+        return self.half_soft();
+    }
+
     /// Twice `self`.
     #[inline(always)]
     pub fn double(&self) -> Fe {

@@ -366,3 +366,25 @@ pub fn sub(a: &Limbs, b: &Limbs) -> Limbs {
     }
     [r0, r1, r2, r3]
 }
+
+/// a/2 mod p for a < p: a + p when a is odd (mask from the low bit), then a 257-bit shift
+/// right by one.
+#[inline(always)]
+pub fn half(a: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: base x86-64 instructions on registers only.
+    unsafe {
+        asm!(
+            "mov {m}, {r0}", "and {m}, 1", "neg {m}",
+            "mov {k1}, {m}", "shl {k1}, 32",
+            "mov {k3}, {m}", "btr {k3}, 32",
+            "add {r0}, {m}", "adc {r1}, {k1}", "adc {r2}, {m}", "adc {r3}, {k3}",
+            "setc {m:l}",
+            "shrd {r0}, {r1}, 1", "shrd {r1}, {r2}, 1", "shrd {r2}, {r3}, 1", "shrd {r3}, {m}, 1",
+            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+            m = out(reg) _, k1 = out(reg) _, k3 = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}

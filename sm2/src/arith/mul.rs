@@ -4,8 +4,10 @@
 //!   one table of 32 affine multiples per window, 43 mixed additions, no doublings; the
 //!   technique of OpenSSL/BoringSSL's P-256 `ecp_nistz256`), the table entry chosen by a
 //!   masked scan of all 32 entries.
-//! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): the comb for G
-//!   (zero digits skipped) and a width-5 wNAF for Q.
+//! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): one doubling
+//!   loop with a width-5 NAF for Q and a width-8 NAF over a static table of odd multiples of G.
+//! * `mul_g_add_table_vartime`: the same with a per-key table for Q (32 doublings), G by the
+//!   comb (zero digits skipped).
 
 use super::field::{Fe, opaque};
 use super::limbs::Limbs;
@@ -95,33 +97,29 @@ pub fn mul_g(k: &Limbs) -> Jacobian {
     acc
 }
 
-/// Width-5 non-adjacent form: odd digits in [-15, 15], at most one nonzero in any 5.
-fn wnaf5(k: &Limbs) -> [i8; 257] {
+/// Width-`W` non-adjacent form of k (W <= 8, so digits fit in `i8`): odd digits in
+/// (-2^(W-1), 2^(W-1)), at most one nonzero in any W consecutive positions.
+fn wnaf<const W: u32>(k: &Limbs) -> [i8; 257] {
     let mut out = [0i8; 257];
     let mut k = [k[0], k[1], k[2], k[3], 0u64];
     let mut i = 0;
     while k.iter().any(|&l| l != 0) && i < 257 {
         if k[0] & 1 == 1 {
-            let mut d = (k[0] & 31) as i64;
-            if d > 16 {
-                d -= 32;
+            let mut d = (k[0] & ((1 << W) - 1)) as i64;
+            if d > 1 << (W - 1) {
+                d -= 1 << W;
             }
             out[i] = d as i8;
             // k -= d
-            let (sub, neg) = if d >= 0 {
-                (d as u64, false)
-            } else {
-                ((-d) as u64, true)
-            };
-            if neg {
-                let mut c = sub;
+            if d < 0 {
+                let mut c = d.unsigned_abs();
                 for l in k.iter_mut() {
                     let (v, o) = l.overflowing_add(c);
                     *l = v;
                     c = o as u64;
                 }
             } else {
-                let mut b = sub;
+                let mut b = d as u64;
                 for l in k.iter_mut() {
                     let (v, o) = l.overflowing_sub(b);
                     *l = v;
@@ -229,33 +227,37 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
     acc.add_vartime(&comb_vartime(u1))
 }
 
-/// u1·G + u2·Q in variable time (verification: every input is public).
+/// u1·G + u2·Q in variable time (verification: every input is public): one doubling loop
+/// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here, G by a width-8 NAF
+/// over the static odd multiples G .. 127G (mixed additions; about 28 of them against the
+/// comb's 43).
 pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
-    // G part: comb digits, no doublings.
-    let g_acc = comb_vartime(u1);
-    // Q part: odd multiples Q, 3Q, .., 15Q.
     let qj = q.to_jacobian();
     let q2 = qj.double();
     let mut tbl = [qj; 8];
     for i in 1..8 {
         tbl[i] = tbl[i - 1].add_vartime(&q2);
     }
-    let naf = wnaf5(u2);
-    let mut top = naf.len();
-    while top > 0 && naf[top - 1] == 0 {
+    let (nq, ng) = (wnaf::<5>(u2), wnaf::<8>(u1));
+    let mut top = nq.len();
+    while top > 0 && nq[top - 1] == 0 && ng[top - 1] == 0 {
         top -= 1;
     }
     let mut acc = Jacobian::INFINITY;
     for i in (0..top).rev() {
         acc = acc.double();
-        let d = naf[i];
+        let d = nq[i];
         if d != 0 {
             let e = &tbl[(d.unsigned_abs() / 2) as usize];
-            let p = if d < 0 { e.neg() } else { *e };
-            acc = acc.add_vartime(&p);
+            acc = acc.add_vartime(&if d < 0 { e.neg() } else { *e });
+        }
+        let d = ng[i];
+        if d != 0 {
+            let e = &G_ODD[(d.unsigned_abs() / 2) as usize];
+            acc = acc.add_affine_vartime(&if d < 0 { e.neg() } else { *e });
         }
     }
-    acc.add_vartime(&g_acc)
+    acc
 }
 
 /// k·P for a public point P and a secret canonical k (below n), constant time: fixed 4-bit

@@ -1,6 +1,6 @@
 //! Points on y² = x³ - 3x + b in Jacobian coordinates (x = X/Z², y = Y/Z³, infinity Z = 0).
-//! Formulas from the Explicit-Formulas Database (Bernstein–Lange): dbl-2001-b (a = -3),
-//! add-2007-bl and madd-2007-bl.
+//! The formulas are arranged as OpenSSL's `ecp_nistz256` arranges them (few additions and
+//! small multiples; the doubling is dbl-2001-b of the Explicit-Formulas Database).
 
 use super::field::Fe;
 
@@ -114,19 +114,20 @@ impl Jacobian {
         }
     }
 
-    /// Doubling, dbl-2001-b (3M + 5S); infinity maps to infinity.
+    /// Doubling for a = -3 (4M + 4S), arranged as in OpenSSL's `ecp_nistz256_point_double`
+    /// to need few additions: with S = (2Y)², M = 3(X - Z²)(X + Z²) and T = S·X (= 4XY²),
+    /// X3 = M² - 2T, Y3 = M(T - X3) - S²/2, Z3 = 2Y·Z. Infinity (Z = 0) maps to infinity.
     #[inline(always)]
     pub fn double(&self) -> Jacobian {
-        let delta = self.z.sqr();
-        let gamma = self.y.sqr();
-        let beta = self.x.mul(&gamma);
-        let t = self.x.sub(&delta).mul(&self.x.add(&delta));
-        let alpha = t.double().add(&t);
-        let beta4 = beta.double().double();
-        let x3 = alpha.sqr().sub(&beta4.double());
-        let z3 = self.y.add(&self.z).sqr().sub(&gamma).sub(&delta);
-        let g2 = gamma.sqr().double().double().double();
-        let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2);
+        let y2 = self.y.double();
+        let zz = self.z.sqr();
+        let s = y2.sqr();
+        let z3 = y2.mul(&self.z);
+        let t = self.x.sub(&zz).mul(&self.x.add(&zz));
+        let m = t.double().add(&t);
+        let tx = s.mul(&self.x);
+        let x3 = m.sqr().sub(&tx.double());
+        let y3 = m.mul(&tx.sub(&x3)).sub(&s.sqr().half());
         Jacobian {
             x: x3,
             y: y3,
@@ -134,23 +135,20 @@ impl Jacobian {
         }
     }
 
-    /// Mixed addition madd-2007-bl (7M + 4S) with no case handling. Returns the formula's result
-    /// and a mask that is all ones iff `self` and `q` have the same x (H = 0): then the result
-    /// is wrong unless handled by the caller. `self` must not be infinity.
+    /// Mixed addition (8M + 3S) with no case handling, in the arrangement of OpenSSL's
+    /// `ecp_nistz256_point_add_affine` (few additions): H = X2·Z1² - X1, R = Y2·Z1³ - Y1,
+    /// X3 = R² - H³ - 2·X1·H², Y3 = R·(X1·H² - X3) - Y1·H³, Z3 = H·Z1. Returns the result and
+    /// masks that are all ones iff H = 0 (same x: the result is then wrong unless the caller
+    /// handles it) and iff R = 0. `self` must not be infinity.
     #[inline(always)]
     pub fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
-        let z1z1 = self.z.sqr();
-        let u2 = q.x.mul(&z1z1);
-        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let zz = self.z.sqr();
+        let u2 = q.x.mul(&zz);
+        let s2 = q.y.mul(&zz.mul(&self.z));
         let h = u2.sub(&self.x);
-        let hh = h.sqr();
-        let i = hh.double().double();
-        let j = h.mul(&i);
-        let r = s2.sub(&self.y).double();
-        let v = self.x.mul(&i);
-        let x3 = r.sqr().sub(&j).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&j).double());
-        let z3 = self.z.add(&h).sqr().sub(&z1z1).sub(&hh);
+        let r = s2.sub(&self.y);
+        let (x3, y3) = Self::add_tail(&self.x, &self.y, &h, &r);
+        let z3 = h.mul(&self.z);
         (
             Jacobian {
                 x: x3,
@@ -162,23 +160,33 @@ impl Jacobian {
         )
     }
 
-    /// Full addition add-2007-bl (11M + 5S) with no case handling; see `add_affine_unchecked`.
+    /// The common end of both additions: with U1, S1 the first point's X, Y scaled to the
+    /// common denominator, X3 = R² - H³ - 2·U1·H² and Y3 = R·(U1·H² - X3) - S1·H³.
+    #[inline(always)]
+    fn add_tail(u1: &Fe, s1: &Fe, h: &Fe, r: &Fe) -> (Fe, Fe) {
+        let hh = h.sqr();
+        let hhh = hh.mul(h);
+        let v = u1.mul(&hh);
+        let x3 = r.sqr().sub(&hhh).sub(&v.double());
+        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&hhh));
+        (x3, y3)
+    }
+
+    /// Full addition (12M + 4S) with no case handling, as OpenSSL's `ecp_nistz256_point_add`
+    /// arranges it: U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 - U1,
+    /// R = S2 - S1, then [`Self::add_tail`] and Z3 = H·Z1·Z2; see `add_affine_unchecked`.
     #[inline(always)]
     pub fn add_unchecked(&self, q: &Jacobian) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
         let z2z2 = q.z.sqr();
         let u1 = self.x.mul(&z2z2);
         let u2 = q.x.mul(&z1z1);
-        let s1 = self.y.mul(&q.z).mul(&z2z2);
-        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let s1 = self.y.mul(&z2z2.mul(&q.z));
+        let s2 = q.y.mul(&z1z1.mul(&self.z));
         let h = u2.sub(&u1);
-        let i = h.double().sqr();
-        let j = h.mul(&i);
-        let r = s2.sub(&s1).double();
-        let v = u1.mul(&i);
-        let x3 = r.sqr().sub(&j).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&j).double());
-        let z3 = self.z.add(&q.z).sqr().sub(&z1z1).sub(&z2z2).mul(&h);
+        let r = s2.sub(&s1);
+        let (x3, y3) = Self::add_tail(&u1, &s1, &h, &r);
+        let z3 = h.mul(&self.z.mul(&q.z));
         (
             Jacobian {
                 x: x3,

@@ -78,3 +78,20 @@ fn scratch_sqr_ok() {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn scratch_verify_parts() {
+    use super::mul::*;
+    let g = Affine::generator();
+    let q = Jacobian::double(&g.to_jacobian()).to_affine().0;
+    let u1 = [0x1234_5678_9abc_def1u64, 0xfedc_ba98_7654_3210, 0x0f1e_2d3c_4b5a_6978, 0x7fff_0000_1111_2222];
+    let u2 = [0x9234_5678_9abc_def1u64, 0xaedc_ba98_7654_3210, 0x1f1e_2d3c_4b5a_6978, 0x6fff_0000_1111_2222];
+    for _ in 0..2 {
+        t("mul_g_add_vartime", 2000, || { black_box(mul_g_add_vartime(black_box(&u1), &u2, &q)); });
+        t("mul_g (ct)", 2000, || { black_box(mul_g(black_box(&u1))); });
+        t("mul_ct", 2000, || { black_box(mul_ct(black_box(&u1), &q)); });
+        let mut f = Fe::ONE;
+        t("invert", 20000, || { f = black_box(f.add(&Fe::ONE).invert()); });
+    }
+}

@@ -136,6 +136,8 @@ proptest::proptest! {
         proptest::prop_assert_eq!(x.sub(&y), x.sub_soft(&y));
         proptest::prop_assert_eq!(y.sub(&x), y.sub_soft(&x));
         proptest::prop_assert_eq!(x.neg(), Fe::ZERO.sub_soft(&x));
+        proptest::prop_assert_eq!(x.half(), x.half_soft());
+        proptest::prop_assert_eq!(x.half_soft().add_soft(&x.half_soft()), x);
         #[allow(unsafe_code)]
         {
             use super::field_x86 as asm;
@@ -228,6 +230,19 @@ fn comb_table_entries_are_on_curve() {
         for e in row {
             assert_ne!(e.on_curve(), 0);
         }
+    }
+}
+
+/// build.rs's odd multiples of G for verification: G_ODD[i] = (2i + 1)·G by the generic
+/// (RustCrypto `primeorder`) arithmetic.
+#[test]
+fn odd_multiples_of_g_match_generic() {
+    let mut m = ProjectivePoint::GENERATOR;
+    let g2 = m.double();
+    for e in super::mul::G_ODD.iter() {
+        let ours = jacobian_to_projective(&e.to_jacobian());
+        assert_eq!(ours, m);
+        m += g2;
     }
 }
 
