@@ -30,6 +30,7 @@
 #![no_std]
 
 use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
 
 /// A family of interchangeable engines of one algorithm.
 pub trait Engine: Copy + Eq + fmt::Debug + 'static {
@@ -59,6 +60,36 @@ pub fn is_available<E: Engine>(engine: E) -> bool {
 /// The best engine available here.
 pub fn best<E: Engine>() -> E {
     available().next().unwrap_or(E::PORTABLE)
+}
+
+/// [`best`], worked out once per process: for the crates that pick an engine each time an
+/// object is made (an SM3 hasher, of which an HMAC makes several), where asking every engine
+/// in turn cost more than hashing a short message's padding. A relaxed atomic byte holds the
+/// engine's position in [`Engine::ALL`]; threads that race at the start both compute the
+/// same answer.
+pub struct BestCache(AtomicU8);
+
+impl BestCache {
+    /// Nothing worked out yet.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        BestCache(AtomicU8::new(u8::MAX))
+    }
+
+    /// The best engine available here.
+    #[inline]
+    pub fn get<E: Engine>(&self) -> E {
+        match E::ALL.get(usize::from(self.0.load(Ordering::Relaxed))) {
+            Some(&e) => e,
+            None => {
+                let e = best::<E>();
+                if let Some(i) = E::ALL.iter().position(|&x| x == e) {
+                    self.0.store(i as u8, Ordering::Relaxed);
+                }
+                e
+            }
+        }
+    }
 }
 
 /// The engines available here, best first.
@@ -150,6 +181,19 @@ mod tests {
             Err(BackendError::Unavailable(Toy::Wide))
         );
         assert_eq!(require(Toy::Portable), Ok(Toy::Portable));
+    }
+
+    #[test]
+    fn best_cache_answers_best_first_time_and_after() {
+        let cache = BestCache::new();
+        assert_eq!(cache.0.load(Ordering::Relaxed), u8::MAX);
+        assert_eq!(cache.get::<Toy>(), Toy::Narrow);
+        assert_eq!(
+            cache.0.load(Ordering::Relaxed),
+            1,
+            "position of Narrow in ALL"
+        );
+        assert_eq!(cache.get::<Toy>(), Toy::Narrow);
     }
 
     #[test]

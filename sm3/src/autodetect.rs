@@ -74,7 +74,8 @@ impl Backend {
 
     /// The best engine available here; the CPU is probed once per process.
     pub fn best() -> Backend {
-        shangmi_dispatch::best()
+        static BEST: shangmi_dispatch::BestCache = shangmi_dispatch::BestCache::new();
+        BEST.get()
     }
 
     /// The engines available here, best first.
