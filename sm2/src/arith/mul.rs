@@ -11,7 +11,7 @@
 
 use super::field::{Fe, opaque};
 use super::limbs::Limbs;
-use super::point::{Affine, Jacobian};
+use super::point::{Affine, Cached, Jacobian};
 
 include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
@@ -228,15 +228,16 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
 }
 
 /// u1·G + u2·Q in variable time (verification: every input is public): one doubling loop
-/// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here, G by a width-8 NAF
+/// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here (kept with their Z²
+/// and Z³, see [`Cached`]), G by a width-8 NAF
 /// over the static odd multiples G .. 127G (mixed additions; about 28 of them against the
 /// comb's 43).
 pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
     let qj = q.to_jacobian();
-    let q2 = qj.double();
-    let mut tbl = [qj; 8];
+    let q2 = Cached::new(&qj.double());
+    let mut tbl = [Cached::new(&qj); 8];
     for i in 1..8 {
-        tbl[i] = tbl[i - 1].add_vartime(&q2);
+        tbl[i] = Cached::new(&tbl[i - 1].p.add_cached_vartime(&q2));
     }
     let (nq, ng) = (wnaf::<5>(u2), wnaf::<8>(u1));
     let mut top = nq.len();
@@ -249,7 +250,7 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
         let d = nq[i];
         if d != 0 {
             let e = &tbl[(d.unsigned_abs() / 2) as usize];
-            acc = acc.add_vartime(&if d < 0 { e.neg() } else { *e });
+            acc = acc.add_cached_vartime(&if d < 0 { e.neg() } else { *e });
         }
         let d = ng[i];
         if d != 0 {
