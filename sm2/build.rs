@@ -4,6 +4,7 @@
 #[allow(dead_code)]
 #[path = "src/arith/field.rs"]
 mod field;
+#[allow(dead_code)]
 #[cfg(target_arch = "x86_64")]
 #[path = "src/arith/field_x86.rs"]
 mod field_x86;

@@ -77,12 +77,12 @@ fn memcheck_child() {
         Some("leaky") => leaky(),
         Some("secret") => {
             secret();
-            let adx = if super::field_x86::has_adx() {
-                "with"
-            } else {
-                "without"
-            };
-            println!("checked sm2 secret paths ({adx} the mulx/ADX forms)");
+            let with = |b: bool| if b { "with" } else { "without" };
+            println!(
+                "checked sm2 secret paths ({} the mulx/ADX forms, {} the AVX2 scans)",
+                with(super::field_x86::has_adx()),
+                with(super::field_x86::has_avx2())
+            );
         }
         _ => {}
     }

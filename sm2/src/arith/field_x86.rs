@@ -104,6 +104,13 @@ macro_rules! reduce_512 {
 }
 
 cpufeatures::new!(adx_probe, "adx", "bmi2");
+cpufeatures::new!(avx2_probe, "avx2");
+
+/// Whether AVX2 runs here (cached CPUID probe).
+#[inline(always)]
+pub fn has_avx2() -> bool {
+    avx2_probe::get()
+}
 
 /// Whether the `mulx`/`adcx`/`adox` forms run here (cached CPUID probe).
 #[inline(always)]

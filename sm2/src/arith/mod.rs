@@ -9,6 +9,8 @@ pub(crate) mod limbs;
 pub(crate) mod mul;
 pub(crate) mod point;
 pub(crate) mod scalar;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod scan_x86;
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod ct_tests;

@@ -37,7 +37,10 @@ fn edge_scalars() -> Vec<[u8; 32]> {
         b[24..].copy_from_slice(&small.to_be_bytes());
         v.push(b);
     }
-    for sub in [1u64, 2, 3, 32, 33, 64] {
+    // n - 2j for j = 1..=16: k·P's last Booth window adds d·P to an accumulator equal to it.
+    for sub in [
+        1u64, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 33, 64,
+    ] {
         let (l, _) = limbs::sub(&N, &[sub, 0, 0, 0]);
         v.push(limbs::to_be_bytes(&l));
     }
@@ -55,6 +58,19 @@ fn edge_scalars() -> Vec<[u8; 32]> {
     // Every 6-bit window equal to 32 (the largest positive digit) or 33 (carry).
     v.push(limbs::to_be_bytes(&[0x8208_2082_0820_8208; 4]));
     v.push(limbs::to_be_bytes(&[0x8618_6186_1861_8618; 4]));
+    // Every 5-bit window equal to 16 (k·P's largest digit) or 17 (carry), below n.
+    v.push(limbs::to_be_bytes(&[
+        0x4210_8421_0842_1084,
+        0x1084_2108_4210_8421,
+        0x8421_0842_1084_2108,
+        0x7210_8421_0842_1084,
+    ]));
+    v.push(limbs::to_be_bytes(&[
+        0x8c63_18c6_318c_6318,
+        0x18c6_318c_6318_c631,
+        0xc631_8c63_18c6_318c,
+        0x6318_c631_8c63_18c6,
+    ]));
     v
 }
 
@@ -229,6 +245,23 @@ fn comb_table_entries_are_on_curve() {
     for row in super::mul::COMB.iter() {
         for e in row {
             assert_ne!(e.on_curve(), 0);
+        }
+    }
+}
+
+/// The AVX2 comb scan picks what the portable scan picks, for every digit of every window.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_scan_matches_portable() {
+    if !super::field_x86::has_avx2() {
+        return;
+    }
+    for window in super::mul::COMB.iter() {
+        for abs in 0..=32 {
+            #[allow(unsafe_code)]
+            // SAFETY: `has_avx2` saw AVX2.
+            let fast = unsafe { super::scan_x86::lookup_avx2(window, abs) };
+            assert_eq!(fast, super::mul::lookup(window, abs), "digit {abs}");
         }
     }
 }

@@ -1,0 +1,44 @@
+//! The constant-time table scan of the comb and of k·P with AVX2 (x86-64): each entry's 64 bytes as two
+//! 32-byte loads, kept where a vector comparison of the entry's index with the wanted one
+//! gives all ones. The index is compared in vector registers, so no per-entry mask passes
+//! through a general register (the portable scan needs an optimisation barrier there).
+#![allow(unsafe_code)]
+
+use super::field::Fe;
+use super::point::Affine;
+use core::arch::x86_64::{
+    __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
+    _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+};
+
+/// The entry for `abs` in 1..=N (all zeros for 0), reading all N.
+#[target_feature(enable = "avx2")]
+pub fn lookup_avx2<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
+    let want = _mm256_set1_epi64x(abs as i64);
+    let one = _mm256_set1_epi64x(1);
+    let mut index = one;
+    let (mut x, mut y) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for e in table {
+        let keep = _mm256_cmpeq_epi64(index, want);
+        // SAFETY: each load reads the 32 bytes of one `[u64; 4]` (unaligned loads).
+        let (ex, ey) = unsafe {
+            (
+                _mm256_loadu_si256(e.x.0.as_ptr().cast::<__m256i>()),
+                _mm256_loadu_si256(e.y.0.as_ptr().cast::<__m256i>()),
+            )
+        };
+        x = _mm256_or_si256(x, _mm256_and_si256(ex, keep));
+        y = _mm256_or_si256(y, _mm256_and_si256(ey, keep));
+        index = _mm256_add_epi64(index, one);
+    }
+    let mut out = Affine {
+        x: Fe([0; 4]),
+        y: Fe([0; 4]),
+    };
+    // SAFETY: each store writes the 32 bytes of one `[u64; 4]` (unaligned stores).
+    unsafe {
+        _mm256_storeu_si256(out.x.0.as_mut_ptr().cast::<__m256i>(), x);
+        _mm256_storeu_si256(out.y.0.as_mut_ptr().cast::<__m256i>(), y);
+    }
+    out
+}
