@@ -17,18 +17,11 @@ include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
 const WINDOWS: usize = 43;
 
-/// Bits `W·i .. W·i + W` of `k` (bits at 256 and above read as zero).
+/// Window i of width W of `k`: bits `W·i .. W·i + W` (positions are public; bits at 256 and
+/// above read as zero).
 #[inline(always)]
 fn window<const W: usize>(k: &Limbs, i: usize) -> u64 {
-    let off = W * i;
-    let (w, s) = (off / 64, off % 64);
-    let lo = if w < 4 { k[w] >> s } else { 0 };
-    let hi = if s > 64 - W && w < 3 {
-        k[w + 1] << (64 - s)
-    } else {
-        0
-    };
-    (lo | hi) & ((1 << W) - 1)
+    bits::<W>(k, W * i)
 }
 
 /// Signed base-2^W digits d_i in [-2^(W-1) + 1, 2^(W-1)] with k = Σ d_i·2^(W·i) (Booth
@@ -122,42 +115,39 @@ fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; 32], u64) -> Affine) -> Jacob
 }
 
 /// Width-`W` non-adjacent form of k (W <= 8, so digits fit in `i8`): odd digits in
-/// (-2^(W-1), 2^(W-1)), at most one nonzero in any W consecutive positions.
-fn wnaf<const W: u32>(k: &Limbs) -> [i8; 257] {
+/// (-2^(W-1), 2^(W-1)), at most one nonzero in any W consecutive positions. Windows are read
+/// straight from k with a carry (the way libsecp256k1's `ecmult_wnaf` walks the bits), so a
+/// digit costs one window read and a zero one bit test.
+pub(crate) fn wnaf<const W: usize>(k: &Limbs) -> [i8; 257] {
     let mut out = [0i8; 257];
-    let mut k = [k[0], k[1], k[2], k[3], 0u64];
-    let mut i = 0;
-    while k.iter().any(|&l| l != 0) && i < 257 {
-        if k[0] & 1 == 1 {
-            let mut d = (k[0] & ((1 << W) - 1)) as i64;
-            if d > 1 << (W - 1) {
-                d -= 1 << W;
-            }
-            out[i] = d as i8;
-            // k -= d
-            if d < 0 {
-                let mut c = d.unsigned_abs();
-                for l in k.iter_mut() {
-                    let (v, o) = l.overflowing_add(c);
-                    *l = v;
-                    c = o as u64;
-                }
-            } else {
-                let mut b = d as u64;
-                for l in k.iter_mut() {
-                    let (v, o) = l.overflowing_sub(b);
-                    *l = v;
-                    b = o as u64;
-                }
-            }
+    let (mut pos, mut carry) = (0usize, 0u64);
+    while pos < 257 {
+        if bits::<1>(k, pos) == carry {
+            pos += 1;
+            continue;
         }
-        for j in 0..4 {
-            k[j] = (k[j] >> 1) | (k[j + 1] << 63);
-        }
-        k[4] >>= 1;
-        i += 1;
+        let word = bits::<W>(k, pos) + carry;
+        carry = (word >> (W - 1)) & 1;
+        out[pos] = (word as i64 - ((carry as i64) << W)) as i8;
+        pos += W;
     }
     out
+}
+
+/// Bits `pos .. pos + W` of `k` (W <= 8; bits at 256 and above read as zero).
+#[inline(always)]
+fn bits<const W: usize>(k: &Limbs, pos: usize) -> u64 {
+    let (w, s) = (pos / 64, pos % 64);
+    if w >= 4 {
+        return 0;
+    }
+    let lo = k[w] >> s;
+    let hi = if s > 64 - W && w < 3 {
+        k[w + 1] << (64 - s)
+    } else {
+        0
+    };
+    (lo | hi) & ((1 << W) - 1)
 }
 
 /// Chunks of a verification scalar: u2 = Σ c_j·2^(32j).

@@ -330,3 +330,49 @@ fn variable_base_matches_generic() {
         assert_eq!(ours, ProjectivePoint::GENERATOR * k);
     }
 }
+
+/// The width-W NAF rebuilds its scalar, has only odd digits below 2^(W-1) in magnitude, and
+/// at most one nonzero digit in any W consecutive positions.
+fn check_wnaf<const W: usize>(k: &limbs::Limbs) {
+    let naf = super::mul::wnaf::<W>(k);
+    // Σ d_i·2^i, accumulated from the top as 320-bit two's complement (k < 2^256).
+    let mut acc = [0u64; 5];
+    for &d in naf.iter().rev() {
+        let mut c = 0u64;
+        for l in acc.iter_mut() {
+            let v = (*l << 1) | c;
+            c = *l >> 63;
+            *l = v;
+        }
+        let add = d as i64 as u64;
+        let ext = if d < 0 { u64::MAX } else { 0 };
+        let mut carry = 0u128;
+        for (i, l) in acc.iter_mut().enumerate() {
+            let v = *l as u128 + if i == 0 { add } else { ext } as u128 + carry;
+            *l = v as u64;
+            carry = v >> 64;
+        }
+    }
+    assert_eq!(acc, [k[0], k[1], k[2], k[3], 0], "NAF of {k:x?}");
+    let mut last: Option<usize> = None;
+    for (i, &d) in naf.iter().enumerate() {
+        if d != 0 {
+            assert!(d % 2 != 0 && i32::from(d).abs() < 1 << (W - 1), "digit {d}");
+            if let Some(j) = last {
+                assert!(i - j >= W, "digits at {j} and {i}");
+            }
+            last = Some(i);
+        }
+    }
+}
+
+#[test]
+fn wnaf_digits_rebuild_the_scalar() {
+    for b in scalars(200).chain(edge_scalars()) {
+        let k = limbs::from_be_bytes(&b);
+        check_wnaf::<5>(&k);
+        check_wnaf::<8>(&k);
+    }
+    check_wnaf::<5>(&[u64::MAX; 4]);
+    check_wnaf::<8>(&[u64::MAX; 4]);
+}
