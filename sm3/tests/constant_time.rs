@@ -1,0 +1,117 @@
+//! Constant-time check under valgrind's memcheck (the ctgrind technique, Adam Langley,
+//! 2010), with the harness shared by the crates (`testsupport/memcheck.rs`): messages and
+//! HMAC keys are marked *undefined*, so memcheck reports every branch and every memory
+//! address that depends on them. Lengths are public, as in every SM3 implementation.
+//!
+//! The test re-runs this test binary under valgrind with `SHANGMI_CT_MODE` set: `all`
+//! hashes secret messages on every engine available there (valgrind emulates AVX2 but not
+//! AVX-512, so `soft` and `avx2`), HMAC-SM3 with a secret key, and the multi-buffer path
+//! (AVX2 lanes there); `leaky` is a table lookup indexed by a secret byte that memcheck must
+//! report (the negative control). Needs `valgrind` on PATH (CI installs it); without it the
+//! test fails when `CI` is set and is skipped otherwise.
+
+#![cfg(target_arch = "x86_64")] // valgrind's client request is the amd64 form
+
+#[path = "../../testsupport/memcheck.rs"]
+mod memcheck;
+
+use hmac::{Hmac, KeyInit, Mac};
+use shangmi_sm3::{Backend, Digest, Sm3};
+
+/// Secret messages of lengths around the block and padding boundaries, on `backend`.
+fn exercise(backend: Backend) {
+    let mut msg = [0xa5u8; 300];
+    memcheck::secret(&mut msg);
+    let mut out = [[0u8; 32]; 8];
+    for (o, len) in out.iter_mut().zip([0usize, 1, 55, 56, 64, 119, 128, 300]) {
+        let Ok(mut h) = Sm3::with_backend(backend) else {
+            return;
+        };
+        h.update(&msg[..len]);
+        *o = h.finalize().into();
+    }
+    memcheck::public(&mut out);
+    std::hint::black_box(&out);
+}
+
+/// HMAC-SM3 under a secret key, and the multi-buffer hash of secret messages.
+fn exercise_mac_and_lanes() {
+    let mut key = [0x3cu8; 40];
+    let mut msg = [0x5au8; 200];
+    memcheck::secret(&mut key);
+    memcheck::secret(&mut msg);
+    let mut tag: [u8; 32] = match Hmac::<Sm3>::new_from_slice(&key) {
+        Ok(mut mac) => {
+            mac.update(&msg[..77]);
+            mac.finalize().into_bytes().into()
+        }
+        Err(_) => [0; 32],
+    };
+    let msgs: [&[u8]; 9] = core::array::from_fn(|i| &msg[..i * 21]);
+    let mut many = Sm3::digest_many(&msgs);
+    memcheck::public(&mut tag);
+    memcheck::public(&mut many);
+    std::hint::black_box((&tag, &many));
+}
+
+/// A classic leak: a table indexed by a secret byte.
+fn leaky() {
+    static TABLE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u8).wrapping_mul(29);
+            i += 1;
+        }
+        t
+    };
+    let mut secret = [7u8; 4];
+    memcheck::secret(&mut secret);
+    let s = std::hint::black_box(secret);
+    std::hint::black_box(TABLE[s[0] as usize]);
+}
+
+/// The child: does nothing unless the parent test set `SHANGMI_CT_MODE`.
+#[test]
+fn memcheck_child() {
+    match memcheck::child_mode().as_deref() {
+        Some("leaky") => leaky(),
+        Some("all") => {
+            for backend in Backend::available() {
+                println!("checking {backend}");
+                exercise(backend);
+            }
+            exercise_mac_and_lanes();
+            println!("checked HMAC and {} lanes", Backend::best().lanes());
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn engines_are_constant_time_under_memcheck() {
+    if memcheck::child_mode().is_some() {
+        return; // we are the child
+    }
+    if !memcheck::available() {
+        return;
+    }
+    let (clean, log) = memcheck::run("memcheck_child", "leaky");
+    assert!(!clean, "the negative control must be reported:\n{log}");
+    assert!(log.contains("uninitialised"), "{log}");
+
+    let (clean, log) = memcheck::run("memcheck_child", "all");
+    assert!(clean, "secret-dependent branch or index:\n{log}");
+    let mut expected = vec![Backend::Soft];
+    if Backend::Avx2.is_available() {
+        expected.push(Backend::Avx2);
+    }
+    for backend in expected {
+        assert!(
+            log.contains(&format!("checking {backend}")),
+            "{backend} was not exercised:\n{log}"
+        );
+        println!("memcheck clean: {backend}");
+    }
+    assert!(log.contains("checked HMAC"), "{log}");
+}
