@@ -48,18 +48,7 @@ fn main() {
     let mut base = point::Affine::generator().to_jacobian();
     for _ in 0..WINDOWS {
         out.push_str("[\n");
-        let mut acc = base;
-        for j in 0..ENTRIES {
-            if j > 0 {
-                acc = acc.add_vartime(&base);
-            }
-            let (a, _) = acc.to_affine();
-            let _ = writeln!(
-                out,
-                "Affine {{ x: Fe({:#x?}), y: Fe({:#x?}) }},",
-                a.x.0, a.y.0
-            );
-        }
+        write_multiples(&mut out, &base, &base, ENTRIES);
         out.push_str("],\n");
         for _ in 0..W {
             base = base.double();
@@ -73,11 +62,24 @@ fn main() {
         "// G_ODD[i] = (2i + 1)·G, affine, Montgomery form.\npub(crate) static G_ODD: [Affine; {G_ODD}] = ["
     );
     let g = point::Affine::generator().to_jacobian();
-    let g2 = g.double();
-    let mut acc = g;
-    for i in 0..G_ODD {
-        if i > 0 {
-            acc = acc.add_vartime(&g2);
+    write_multiples(&mut out, &g, &g.double(), G_ODD);
+    out.push_str("];\n");
+    let dir = std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
+    std::fs::write(std::path::Path::new(&dir).join("comb_table.rs"), out)
+        .expect("write comb_table.rs");
+}
+
+/// Writes `count` affine points first, first + step, first + 2·step, … as Rust literals.
+fn write_multiples(
+    out: &mut String,
+    first: &point::Jacobian,
+    step: &point::Jacobian,
+    count: usize,
+) {
+    let mut acc = *first;
+    for j in 0..count {
+        if j > 0 {
+            acc = acc.add_vartime(step);
         }
         let (a, _) = acc.to_affine();
         let _ = writeln!(
@@ -86,8 +88,4 @@ fn main() {
             a.x.0, a.y.0
         );
     }
-    out.push_str("];\n");
-    let dir = std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
-    std::fs::write(std::path::Path::new(&dir).join("comb_table.rs"), out)
-        .expect("write comb_table.rs");
 }

@@ -83,3 +83,43 @@ pub fn run(child: &str, mode: &str) -> (bool, String) {
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     (out.status.code() == Some(0), log)
 }
+
+/// The negative control: a table lookup indexed by a secret byte, which memcheck must
+/// report (so a clean run means something).
+pub fn leaky() {
+    static TABLE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u8).wrapping_mul(29);
+            i += 1;
+        }
+        t
+    };
+    let mut secret = [7u8; 4];
+    self::secret(&mut secret);
+    let s = std::hint::black_box(secret);
+    std::hint::black_box(TABLE[s[0] as usize]);
+}
+
+/// True in the parent test process when valgrind can run (see [`available`]); false in the
+/// child that the parent starts under valgrind.
+pub fn is_parent() -> bool {
+    child_mode().is_none() && available()
+}
+
+/// The parent side of a check: runs the test `child` under memcheck in mode `leaky` (which
+/// must call [`leaky`] and be reported) and in `mode` (which must be clean and print every
+/// line of `expected`, each reported here); returns the clean run's output.
+pub fn check(child: &str, mode: &str, expected: &[String]) -> String {
+    let (clean, log) = run(child, "leaky");
+    assert!(!clean, "the negative control must be reported:\n{log}");
+    assert!(log.contains("uninitialised"), "{log}");
+    let (clean, log) = run(child, mode);
+    assert!(clean, "secret-dependent branch or index:\n{log}");
+    for line in expected {
+        assert!(log.contains(line.as_str()), "`{line}` missing:\n{log}");
+        println!("memcheck clean: {line}");
+    }
+    log
+}
