@@ -90,28 +90,55 @@ unsafe fn mul_g_avx2(k: &Limbs) -> Jacobian {
 #[inline(always)]
 fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; 32], u64) -> Affine) -> Jacobian {
     let digits = recode::<6, WINDOWS>(k);
-    let mut acc = Jacobian::INFINITY;
-    let mut acc_inf = u64::MAX;
+    let mut acc = Accumulator::new();
     for (i, &d) in digits.iter().enumerate() {
+        // Before the last window, |acc| < 2^(6i-0.9) and 2^(6i) <= |digit·2^(6i)| < n/2,
+        // so acc = ±p is impossible. In the last window acc = p can happen for some k
+        // (acc = p - n): take the doubling then. acc = -p would mean k ≡ 0 (Z3 = 0 already).
+        acc.add_digit(d, i == WINDOWS - 1, |abs| lookup(&COMB[i], abs));
+    }
+    acc.point
+}
+
+/// The accumulator of the constant-time signed-digit multiplications (the comb and k·P):
+/// the point and a mask that is all ones while it is still the identity.
+struct Accumulator {
+    point: Jacobian,
+    infinity: u64,
+}
+
+impl Accumulator {
+    fn new() -> Accumulator {
+        Accumulator {
+            point: Jacobian::INFINITY,
+            infinity: u64::MAX,
+        }
+    }
+
+    /// Adds d·T, where `lookup(|d|)` scans the table for |d|·T, by one mixed addition whose
+    /// special cases are selected by masks: the identity accumulator takes the entry, a zero
+    /// digit keeps the accumulator, and when `last` (the one window where the accumulator may
+    /// equal the entry) the doubling is computed and selected if H = R = 0.
+    #[inline(always)]
+    fn add_digit(&mut self, d: i64, last: bool, lookup: impl FnOnce(u64) -> Affine) {
         let sign = (d >> 63) as u64; // all ones iff negative
         let abs = ((d as u64) ^ sign).wrapping_sub(sign);
-        let mut p = lookup(&COMB[i], abs);
+        let mut p = lookup(abs);
         p.y = Fe::select(sign, &p.y.neg(), &p.y);
-        let (sum, h0, r0) = acc.add_affine_unchecked(&p);
+        let (sum, h0, r0) = self.point.add_affine_unchecked(&p);
         let mut next = sum;
-        if i == WINDOWS - 1 {
-            // Before the last window, |acc| < 2^(6i-0.9) and 2^(6i) <= |digit·2^(6i)| < n/2,
-            // so acc = ±p is impossible. In the last window acc = p can happen for some k
-            // (acc = p - n): take the doubling then. acc = -p would mean k ≡ 0 (Z3 = 0 already).
-            let dbl = acc.double();
-            next = Jacobian::select(h0 & r0 & !acc_inf, &dbl, &next);
+        if last {
+            // The formula's masks pass the barrier before they are combined: without it LLVM
+            // turned this select into a conditional jump on them (memcheck caught it).
+            let dbl = self.point.double();
+            let same = opaque(h0) & opaque(r0) & !self.infinity;
+            next = Jacobian::select(same, &dbl, &next);
         }
-        next = Jacobian::select(acc_inf, &p.to_jacobian(), &next);
+        next = Jacobian::select(self.infinity, &p.to_jacobian(), &next);
         let zero = eq_mask(abs, 0);
-        acc = Jacobian::select(zero, &acc, &next);
-        acc_inf &= zero;
+        self.point = Jacobian::select(zero, &self.point, &next);
+        self.infinity &= zero;
     }
-    acc
 }
 
 /// Width-`W` non-adjacent form of k (W <= 8, so digits fit in `i8`): odd digits in
@@ -322,27 +349,12 @@ fn mul_ct_body(k: &Limbs, p: &Affine, lookup: impl Fn(&[Affine; 16], u64) -> Aff
     // None of them is infinity: P has prime order n > 16.
     let table = Jacobian::batch_to_affine(&jac);
     let digits = recode::<5, CT_WINDOWS>(k);
-    let mut acc = Jacobian::INFINITY;
-    let mut acc_inf = u64::MAX;
+    let mut acc = Accumulator::new();
     for w in (0..CT_WINDOWS).rev() {
         for _ in 0..5 {
-            acc = acc.double();
+            acc.point = acc.point.double();
         }
-        let d = digits[w];
-        let sign = (d >> 63) as u64; // all ones iff negative
-        let abs = ((d as u64) ^ sign).wrapping_sub(sign);
-        let mut t = lookup(&table, abs);
-        t.y = Fe::select(sign, &t.y.neg(), &t.y);
-        let (sum, h0, r0) = acc.add_affine_unchecked(&t);
-        let mut next = sum;
-        if w == 0 {
-            let dbl = acc.double();
-            next = Jacobian::select(h0 & r0 & !acc_inf, &dbl, &next);
-        }
-        next = Jacobian::select(acc_inf, &t.to_jacobian(), &next);
-        let zero = eq_mask(abs, 0);
-        acc = Jacobian::select(zero, &acc, &next);
-        acc_inf &= zero;
+        acc.add_digit(digits[w], w == 0, |abs| lookup(&table, abs));
     }
-    acc
+    acc.point
 }
