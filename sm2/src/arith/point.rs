@@ -206,15 +206,10 @@ impl Jacobian {
         (x3, y3)
     }
 
-    /// Full addition (12M + 4S) with no case handling, as OpenSSL's `ecp_nistz256_point_add`
-    /// arranges it: U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³, S2 = Y2·Z1³, H = U2 - U1,
-    /// R = S2 - S1, then [`Self::add_tail`] and Z3 = H·Z1·Z2; see `add_affine_unchecked`.
-    #[inline(always)]
-    pub fn add_unchecked(&self, q: &Jacobian) -> (Jacobian, u64, u64) {
-        self.add_cached_unchecked(&Cached::new(q))
-    }
-
-    /// [`Self::add_unchecked`] with the second point's Z² and Z³ already computed (11M + 3S).
+    /// Full addition with no case handling, the second point's Z² and Z³ given (11M + 3S), as
+    /// OpenSSL's `ecp_nistz256_point_add` arranges it: U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³,
+    /// S2 = Y2·Z1³, H = U2 - U1, R = S2 - S1, then [`Self::add_tail`] and Z3 = H·Z1·Z2; the
+    /// masks as in `add_affine_unchecked`.
     #[inline(always)]
     fn add_cached_unchecked(&self, q: &Cached) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
@@ -255,22 +250,10 @@ impl Jacobian {
         s
     }
 
-    /// Addition handling every case, variable time (public data only).
+    /// Addition handling every case, variable time (public data only): 12M + 4S with the
+    /// second point's Z² and Z³ computed here.
     pub fn add_vartime(&self, q: &Jacobian) -> Jacobian {
-        if self.is_infinity() != 0 {
-            return *q;
-        }
-        if q.is_infinity() != 0 {
-            return *self;
-        }
-        let (s, h0, r0) = self.add_unchecked(q);
-        if h0 != 0 {
-            if r0 != 0 {
-                return self.double();
-            }
-            return Jacobian::INFINITY;
-        }
-        s
+        self.add_cached_vartime(&Cached::new(q))
     }
 
     /// Mixed addition handling every case, variable time (public data only).
