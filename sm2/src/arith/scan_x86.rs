@@ -1,6 +1,6 @@
-//! The constant-time table scan of the comb and of k·P with AVX2 (x86-64): each entry's 64 bytes as two
-//! 32-byte loads, kept where a vector comparison of the entry's index with the wanted one
-//! gives all ones. The index is compared in vector registers, so no per-entry mask passes
+//! The constant-time table scan of the comb and of k·P with AVX2 (x86-64): each entry's 64
+//! bytes as two 32-byte loads, kept where a vector comparison of the entry's index with the
+//! wanted one gives all ones. The index is compared in vector registers, so no per-entry mask passes
 //! through a general register (the portable scan needs an optimisation barrier there).
 #![allow(unsafe_code)]
 
