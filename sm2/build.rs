@@ -26,8 +26,11 @@ const W: usize = 6;
 const WINDOWS: usize = 43;
 /// Entries per window: 1·B .. 32·B.
 const ENTRIES: usize = 1 << (W - 1);
-/// Odd multiples of G for verification's width-8 NAF: 1·G .. 127·G.
-const G_ODD: usize = 64;
+/// Width of the NAF of verification's u1 (the G part) on 64-bit targets: odd multiples
+/// G .. 2047·G, a 64 KiB table, ~20 mixed additions per verification (width 8: 4 KiB, ~28).
+const G_NAF_WIDTH_64: usize = 12;
+/// The width on smaller targets (microcontrollers), where flash is scarcer.
+const G_NAF_WIDTH_SMALL: usize = 8;
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
@@ -36,6 +39,15 @@ fn main() {
     println!("cargo::rerun-if-changed=src/arith/inv.rs");
     println!("cargo::rerun-if-changed=src/arith/limbs.rs");
     println!("cargo::rerun-if-changed=src/arith/point.rs");
+
+    // The target's pointer width (build scripts see the target through CARGO_CFG_*).
+    let wide = std::env::var("CARGO_CFG_TARGET_POINTER_WIDTH").is_ok_and(|w| w == "64");
+    let g_naf_width = if wide {
+        G_NAF_WIDTH_64
+    } else {
+        G_NAF_WIDTH_SMALL
+    };
+    let g_odd = 1usize << (g_naf_width - 2);
 
     let mut out = String::new();
     out.push_str(
@@ -56,13 +68,13 @@ fn main() {
     }
     out.push_str("];\n");
 
-    // Odd multiples 1·G, 3·G, .., 127·G for the width-8 NAF of verification's u1.
+    // Odd multiples 1·G, 3·G, .. for the NAF of verification's u1.
     let _ = writeln!(
         out,
-        "// G_ODD[i] = (2i + 1)·G, affine, Montgomery form.\npub(crate) static G_ODD: [Affine; {G_ODD}] = ["
+        "/// Width of the NAF of verification's u1.\npub(crate) const G_NAF_WIDTH: usize = {g_naf_width};\n// G_ODD[i] = (2i + 1)·G, affine, Montgomery form.\npub(crate) static G_ODD: [Affine; {g_odd}] = ["
     );
     let g = point::Affine::generator().to_jacobian();
-    write_multiples(&mut out, &g, &g.double(), G_ODD);
+    write_multiples(&mut out, &g, &g.double(), g_odd);
     out.push_str("];\n");
     let dir = std::env::var("OUT_DIR").expect("OUT_DIR is set by cargo");
     std::fs::write(std::path::Path::new(&dir).join("comb_table.rs"), out)

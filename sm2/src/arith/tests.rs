@@ -372,7 +372,9 @@ fn wnaf_digits_rebuild_the_scalar() {
         let k = limbs::from_be_bytes(&b);
         check_wnaf::<5>(&k);
         check_wnaf::<8>(&k);
+        check_wnaf::<12>(&k);
     }
     check_wnaf::<5>(&[u64::MAX; 4]);
     check_wnaf::<8>(&[u64::MAX; 4]);
+    check_wnaf::<12>(&[u64::MAX; 4]);
 }
