@@ -270,17 +270,12 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
 }
 
 /// u1·G + u2·Q in variable time (verification: every input is public): one doubling loop
-/// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here (kept with their Z²
-/// and Z³, see [`Cached`]), G by a width-`G_NAF_WIDTH` NAF over the static odd multiples of
+/// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here by co-Z additions
+/// ([`Jacobian::odd_multiples`]) and kept with their Z² and Z³ (see [`Cached`]), G by a width-`G_NAF_WIDTH` NAF over the static odd multiples of
 /// G (mixed additions; with width 12 about 20 of them, with width 8 about 28, against the
 /// comb's 43).
 pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
-    let qj = q.to_jacobian();
-    let q2 = Cached::new(&qj.double());
-    let mut tbl = [Cached::new(&qj); 8];
-    for i in 1..8 {
-        tbl[i] = Cached::new(&tbl[i - 1].p.add_cached_vartime(&q2));
-    }
+    let tbl = Jacobian::odd_multiples::<8>(q).map(|p| Cached::new(&p));
     let (nq, ng) = (wnaf::<5>(u2), wnaf::<G_NAF_WIDTH>(u1));
     let mut top = nq.len();
     while top > 0 && nq[top - 1] == 0 && ng[top - 1] == 0 {

@@ -271,6 +271,60 @@ impl Jacobian {
         s
     }
 
+    /// P, 3P, .., (2N - 1)P for an affine point P of order above 2N, variable time (public
+    /// points only), by co-Z additions: a doubling that also returns P on 2P's Z ("DBLU"),
+    /// then each odd multiple as (2k - 1)P + 2P with both addends on one Z ("ZADDU", 5M + 2S,
+    /// which also returns 2P on the sum's Z for the next step). Co-Z formulas: Meloni, "New
+    /// point addition formulae for ECC applications" (WAIFI 2007), in the form of Goundar,
+    /// Joye and Miyaji, "Co-Z addition formulae and binary ladders" (CHES 2010). No case
+    /// handling is needed: (2k - 1)P = ±2P would need 2k - 1 ∓ 2 ≡ 0 modulo P's order.
+    pub fn odd_multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
+        // DBLU with Z1 = 1 (a = -3): 2P = (M² - 2S, M(S - X3) - 8y⁴, 2y) with S = 4xy²,
+        // M = 3(x² - 1); P on the same Z is (S, 8y⁴).
+        let yy = p.y.sqr();
+        let s = p.x.mul(&yy).double().double();
+        let y4x8 = yy.sqr().double().double().double();
+        let t = p.x.sqr().sub(&Fe::ONE);
+        let m = t.double().add(&t);
+        let x2 = m.sqr().sub(&s.double());
+        let mut two = Jacobian {
+            x: x2,
+            y: m.mul(&s.sub(&x2)).sub(&y4x8),
+            z: p.y.double(),
+        };
+        let mut out = [Jacobian::INFINITY; N];
+        out[0] = Jacobian {
+            x: s,
+            y: y4x8,
+            z: two.z,
+        };
+        for k in 1..N {
+            // ZADDU(2P, Q) for Q = out[k - 1] on 2P's Z: H = X_Q - X_2P, R = Y_Q - Y_2P,
+            // W1 = X_2P·H², W2 = X_Q·H², A1 = Y_2P·(W2 - W1); sum = (R² - W1 - W2,
+            // R(W1 - X3) - A1, Z·H), 2P becomes (W1, A1, Z·H).
+            let q = &out[k - 1];
+            let h = q.x.sub(&two.x);
+            let r = q.y.sub(&two.y);
+            let c = h.sqr();
+            let w1 = two.x.mul(&c);
+            let w2 = q.x.mul(&c);
+            let a1 = two.y.mul(&w2.sub(&w1));
+            let x3 = r.sqr().sub(&w1).sub(&w2);
+            let z3 = two.z.mul(&h);
+            out[k] = Jacobian {
+                x: x3,
+                y: r.mul(&w1.sub(&x3)).sub(&a1),
+                z: z3,
+            };
+            two = Jacobian {
+                x: w1,
+                y: a1,
+                z: z3,
+            };
+        }
+        out
+    }
+
     /// Affine forms of `N` points, none of them infinity, with one inversion (Montgomery's
     /// trick: prefix products of the Z, one inversion, then the individual inverses walking
     /// back).

@@ -4,7 +4,7 @@
 use super::field::Fe;
 use super::limbs;
 use super::mul::{mul_g, mul_g_add_vartime};
-use super::point::Affine;
+use super::point::{Affine, Jacobian};
 use super::scalar::{N, Sc};
 use crate::curve::{ProjectivePoint, Scalar, jacobian_to_projective, scalar_to_limbs};
 use elliptic_curve::ff::PrimeField;
@@ -276,6 +276,25 @@ fn odd_multiples_of_g_match_generic() {
         let ours = jacobian_to_projective(&e.to_jacobian());
         assert_eq!(ours, m);
         m += g2;
+    }
+}
+
+/// The co-Z odd multiples P, 3P, .., 15P equal the generic arithmetic's, for random points,
+/// G and points with small y (DBLU's 2y is Z).
+#[test]
+fn co_z_odd_multiples_match_generic() {
+    let mut points: Vec<ProjectivePoint> = scalars(40)
+        .map(|b| ProjectivePoint::GENERATOR * generic_scalar(&b))
+        .collect();
+    points.push(ProjectivePoint::GENERATOR);
+    points.push(-ProjectivePoint::GENERATOR);
+    for p in points {
+        let pa = crate::curve::projective_to_affine(&p).expect("not identity");
+        let mut m = p;
+        for e in Jacobian::odd_multiples::<8>(&pa) {
+            assert_eq!(jacobian_to_projective(&e), m);
+            m += p.double();
+        }
     }
 }
 
