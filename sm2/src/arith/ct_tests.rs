@@ -54,7 +54,7 @@ fn secret() {
         out[7] = super::field_x86::mul_base(&super::field_x86::sqr_base(&x.0), &k);
         if super::field_x86::has_adx() {
             // SAFETY: `has_adx` saw BMI2 and ADX.
-            out[8] = unsafe { super::field_x86::mul_adx(&super::field_x86::sqr_adx(&x.0), &k) };
+            out[8] = unsafe { super::field_x86::mul_adx(super::field_x86::sqr_adx(x.0), &k) };
         }
         memcheck::public(&mut out);
         std::hint::black_box(&out);

@@ -179,7 +179,8 @@ impl Fe {
         Fe(redc(&square(&self.0)))
     }
 
-    /// Product.
+    /// Product. On x86-64 with ADX `self` reaches the assembly in registers and `b` through
+    /// memory, so the point formulas pass the value computed last as `self`.
     #[inline(always)]
     pub fn mul(&self, b: &Fe) -> Fe {
         #[cfg(target_arch = "x86_64")]

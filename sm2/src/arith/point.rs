@@ -161,7 +161,7 @@ impl Jacobian {
         let m = t.double().add(&t);
         let tx = s.mul(&self.x);
         let x3 = m.sqr().sub(&tx.double());
-        let y3 = m.mul(&tx.sub(&x3)).sub(&s.sqr().half());
+        let y3 = tx.sub(&x3).mul(&m).sub(&s.sqr().half());
         Jacobian {
             x: x3,
             y: y3,
@@ -177,8 +177,8 @@ impl Jacobian {
     #[inline(always)]
     pub fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
         let zz = self.z.sqr();
-        let u2 = q.x.mul(&zz);
-        let s2 = q.y.mul(&zz.mul(&self.z));
+        let u2 = zz.mul(&q.x);
+        let s2 = zz.mul(&self.z).mul(&q.y);
         let h = u2.sub(&self.x);
         let r = s2.sub(&self.y);
         let (x3, y3) = Self::add_tail(&self.x, &self.y, &h, &r);
@@ -200,9 +200,9 @@ impl Jacobian {
     fn add_tail(u1: &Fe, s1: &Fe, h: &Fe, r: &Fe) -> (Fe, Fe) {
         let hh = h.sqr();
         let hhh = hh.mul(h);
-        let v = u1.mul(&hh);
+        let v = hh.mul(u1);
         let x3 = r.sqr().sub(&hhh).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&hhh));
+        let y3 = v.sub(&x3).mul(r).sub(&hhh.mul(s1));
         (x3, y3)
     }
 
@@ -214,9 +214,9 @@ impl Jacobian {
     fn add_cached_unchecked(&self, q: &Cached) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
         let u1 = self.x.mul(&q.zz);
-        let u2 = q.p.x.mul(&z1z1);
+        let u2 = z1z1.mul(&q.p.x);
         let s1 = self.y.mul(&q.zzz);
-        let s2 = q.p.y.mul(&z1z1.mul(&self.z));
+        let s2 = z1z1.mul(&self.z).mul(&q.p.y);
         let h = u2.sub(&u1);
         let r = s2.sub(&s1);
         let (x3, y3) = Self::add_tail(&u1, &s1, &h, &r);

@@ -161,7 +161,7 @@ proptest::proptest! {
             proptest::prop_assert_eq!(Fe(asm::sqr_base(&a)), x.sqr_soft());
             if asm::has_adx() {
                 // SAFETY: `has_adx` saw BMI2 and ADX.
-                let (m, s) = unsafe { (asm::mul_adx(&a, &b), asm::sqr_adx(&a)) };
+                let (m, s) = unsafe { (asm::mul_adx(a, &b), asm::sqr_adx(a)) };
                 proptest::prop_assert_eq!(Fe(m), x.mul_soft(&y));
                 proptest::prop_assert_eq!(Fe(s), x.sqr_soft());
             }
