@@ -337,13 +337,9 @@ const CT_WINDOWS: usize = 52;
 /// [`mul_ct`], with the table scan given.
 #[inline(always)]
 fn mul_ct_body(k: &Limbs, p: &Affine, lookup: impl Fn(&[Affine; 16], u64) -> Affine) -> Jacobian {
-    // Multiples 1·P .. 16·P in Jacobian form (public: may branch), then affine.
-    let mut jac = [p.to_jacobian(); 16];
-    for i in 1..16 {
-        jac[i] = jac[i - 1].add_vartime(&jac[0]);
-    }
-    // None of them is infinity: P has prime order n > 16.
-    let table = Jacobian::batch_to_affine(&jac);
+    // Multiples 1·P .. 16·P by co-Z additions (public: P is), then affine. None of them is
+    // infinity: P has prime order n > 17.
+    let table = Jacobian::batch_to_affine(&Jacobian::multiples::<16>(p));
     let digits = recode::<5, CT_WINDOWS>(k);
     let mut acc = Accumulator::new();
     for w in (0..CT_WINDOWS).rev() {

@@ -271,56 +271,78 @@ impl Jacobian {
         s
     }
 
-    /// P, 3P, .., (2N - 1)P for an affine point P of order above 2N, variable time (public
-    /// points only), by co-Z additions: a doubling that also returns P on 2P's Z ("DBLU"),
-    /// then each odd multiple as (2k - 1)P + 2P with both addends on one Z ("ZADDU", 5M + 2S,
-    /// which also returns 2P on the sum's Z for the next step). Co-Z formulas: Meloni, "New
-    /// point addition formulae for ECC applications" (WAIFI 2007), in the form of Goundar,
-    /// Joye and Miyaji, "Co-Z addition formulae and binary ladders" (CHES 2010). No case
-    /// handling is needed: (2k - 1)P = ±2P would need 2k - 1 ∓ 2 ≡ 0 modulo P's order.
-    pub fn odd_multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
-        // DBLU with Z1 = 1 (a = -3): 2P = (M² - 2S, M(S - X3) - 8y⁴, 2y) with S = 4xy²,
-        // M = 3(x² - 1); P on the same Z is (S, 8y⁴).
+    /// 2P and P on 2P's Z, for an affine P with y ≠ 0 ("DBLU" of the co-Z formulas; a = -3):
+    /// 2P = (M² - 2S, M(S - X3) - 8y⁴, 2y) with S = 4xy², M = 3(x² - 1), and P = (S, 8y⁴, 2y).
+    fn dblu(p: &Affine) -> (Jacobian, Jacobian) {
         let yy = p.y.sqr();
         let s = p.x.mul(&yy).double().double();
         let y4x8 = yy.sqr().double().double().double();
         let t = p.x.sqr().sub(&Fe::ONE);
         let m = t.double().add(&t);
         let x2 = m.sqr().sub(&s.double());
-        let mut two = Jacobian {
+        let z = p.y.double();
+        let two = Jacobian {
             x: x2,
-            y: m.mul(&s.sub(&x2)).sub(&y4x8),
-            z: p.y.double(),
+            y: s.sub(&x2).mul(&m).sub(&y4x8),
+            z,
         };
-        let mut out = [Jacobian::INFINITY; N];
-        out[0] = Jacobian {
-            x: s,
-            y: y4x8,
-            z: two.z,
+        (two, Jacobian { x: s, y: y4x8, z })
+    }
+
+    /// P1 + P2 and P1 on the sum's Z, for P1 and P2 on the same Z with P1 ≠ ±P2 ("ZADDU",
+    /// 5M + 2S): H = X2 - X1, R = Y2 - Y1, W1 = X1·H², W2 = X2·H², A1 = Y1·(W2 - W1); the sum
+    /// is (R² - W1 - W2, R(W1 - X3) - A1, Z·H) and P1 becomes (W1, A1, Z·H).
+    fn zaddu(p1: &Jacobian, p2: &Jacobian) -> (Jacobian, Jacobian) {
+        let h = p2.x.sub(&p1.x);
+        let r = p2.y.sub(&p1.y);
+        let c = h.sqr();
+        let w1 = c.mul(&p1.x);
+        let w2 = c.mul(&p2.x);
+        let a1 = w2.sub(&w1).mul(&p1.y);
+        let x3 = r.sqr().sub(&w1).sub(&w2);
+        let z3 = h.mul(&p1.z);
+        let sum = Jacobian {
+            x: x3,
+            y: w1.sub(&x3).mul(&r).sub(&a1),
+            z: z3,
         };
-        for k in 1..N {
-            // ZADDU(2P, Q) for Q = out[k - 1] on 2P's Z: H = X_Q - X_2P, R = Y_Q - Y_2P,
-            // W1 = X_2P·H², W2 = X_Q·H², A1 = Y_2P·(W2 - W1); sum = (R² - W1 - W2,
-            // R(W1 - X3) - A1, Z·H), 2P becomes (W1, A1, Z·H).
-            let q = &out[k - 1];
-            let h = q.x.sub(&two.x);
-            let r = q.y.sub(&two.y);
-            let c = h.sqr();
-            let w1 = two.x.mul(&c);
-            let w2 = q.x.mul(&c);
-            let a1 = two.y.mul(&w2.sub(&w1));
-            let x3 = r.sqr().sub(&w1).sub(&w2);
-            let z3 = two.z.mul(&h);
-            out[k] = Jacobian {
-                x: x3,
-                y: r.mul(&w1.sub(&x3)).sub(&a1),
-                z: z3,
-            };
-            two = Jacobian {
+        (
+            sum,
+            Jacobian {
                 x: w1,
                 y: a1,
                 z: z3,
-            };
+            },
+        )
+    }
+
+    /// P, 3P, .., (2N - 1)P for an affine point P of order above 2N, variable time (public
+    /// points only), by co-Z additions: [`Self::dblu`], then each odd multiple as
+    /// (2k - 1)P + 2P with both addends on one Z ([`Self::zaddu`], which also returns 2P on the
+    /// sum's Z for the next step). Co-Z formulas: Meloni, "New point addition formulae for
+    /// ECC applications" (WAIFI 2007), in the form of Goundar, Joye and Miyaji, "Co-Z
+    /// addition formulae and binary ladders" (CHES 2010). No case handling is needed:
+    /// (2k - 1)P = ±2P would need 2k - 1 ∓ 2 ≡ 0 modulo P's order.
+    pub fn odd_multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
+        let (mut two, first) = Self::dblu(p);
+        let mut out = [first; N];
+        for k in 1..N {
+            (out[k], two) = Self::zaddu(&two, &out[k - 1]);
+        }
+        out
+    }
+
+    /// P, 2P, .., NP for an affine point P of order above N + 1, variable time (public points
+    /// only): [`Self::dblu`], then (k + 1)P = P + kP by [`Self::zaddu`], which also returns P
+    /// on the sum's Z for the next step (kP = ±P would need k ∓ 1 ≡ 0 modulo the order).
+    pub fn multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
+        let (two, mut one) = Self::dblu(p);
+        let mut out = [p.to_jacobian(); N];
+        if N > 1 {
+            out[1] = two;
+        }
+        for k in 2..N {
+            (out[k], one) = Self::zaddu(&one, &out[k - 1]);
         }
         out
     }

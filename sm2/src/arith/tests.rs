@@ -279,8 +279,8 @@ fn odd_multiples_of_g_match_generic() {
     }
 }
 
-/// The co-Z odd multiples P, 3P, .., 15P equal the generic arithmetic's, for random points,
-/// G and points with small y (DBLU's 2y is Z).
+/// The co-Z multiples P, 3P, .., 15P and P, 2P, .., 16P equal the generic arithmetic's, for
+/// random points, G and -G.
 #[test]
 fn co_z_odd_multiples_match_generic() {
     let mut points: Vec<ProjectivePoint> = scalars(40)
@@ -294,6 +294,11 @@ fn co_z_odd_multiples_match_generic() {
         for e in Jacobian::odd_multiples::<8>(&pa) {
             assert_eq!(jacobian_to_projective(&e), m);
             m += p.double();
+        }
+        let mut m = p;
+        for e in Jacobian::multiples::<16>(&pa) {
+            assert_eq!(jacobian_to_projective(&e), m);
+            m += p;
         }
     }
 }
