@@ -271,9 +271,9 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
 
 /// u1·G + u2·Q in variable time (verification: every input is public): one doubling loop
 /// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here by co-Z additions
-/// ([`Jacobian::odd_multiples`]) and kept with their Z² and Z³ (see [`Cached`]), G by a width-`G_NAF_WIDTH` NAF over the static odd multiples of
-/// G (mixed additions; with width 12 about 20 of them, with width 8 about 28, against the
-/// comb's 43).
+/// ([`Jacobian::odd_multiples`]) and kept with their Z² and Z³ (see [`Cached`]), G by a
+/// width-`G_NAF_WIDTH` NAF over the static odd multiples of G (mixed additions; with width
+/// 12 about 20 of them, with width 8 about 28, against the comb's 43).
 pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
     let tbl = Jacobian::odd_multiples::<8>(q).map(|p| Cached::new(&p));
     let (nq, ng) = (wnaf::<5>(u2), wnaf::<G_NAF_WIDTH>(u1));
@@ -337,8 +337,8 @@ const CT_WINDOWS: usize = 52;
 /// [`mul_ct`], with the table scan given.
 #[inline(always)]
 fn mul_ct_body(k: &Limbs, p: &Affine, lookup: impl Fn(&[Affine; 16], u64) -> Affine) -> Jacobian {
-    // Multiples 1·P .. 16·P by co-Z additions (public: P is), then affine. None of them is
-    // infinity: P has prime order n > 17.
+    // Multiples 1·P .. 16·P by co-Z additions (variable time: P is public), then affine.
+    // None of them is infinity: P has prime order n > 17.
     let table = Jacobian::batch_to_affine(&Jacobian::multiples::<16>(p));
     let digits = recode::<5, CT_WINDOWS>(k);
     let mut acc = Accumulator::new();

@@ -282,7 +282,7 @@ fn odd_multiples_of_g_match_generic() {
 /// The co-Z multiples P, 3P, .., 15P and P, 2P, .., 16P equal the generic arithmetic's, for
 /// random points, G and -G.
 #[test]
-fn co_z_odd_multiples_match_generic() {
+fn co_z_multiples_match_generic() {
     let mut points: Vec<ProjectivePoint> = scalars(40)
         .map(|b| ProjectivePoint::GENERATOR * generic_scalar(&b))
         .collect();
