@@ -153,6 +153,14 @@ impl Jacobian {
     /// X3 = M² - 2T, Y3 = M(T - X3) - S²/2, Z3 = 2Y·Z. Infinity (Z = 0) maps to infinity.
     #[inline(always)]
     pub fn double(&self) -> Jacobian {
+        self.double_co_z().0
+    }
+
+    /// [`Self::double`], also returning this point on the result's Z ("DBLU" of the co-Z
+    /// formulas): scaled by λ = Z3/Z = 2Y it is (4XY², 8Y⁴, Z3) = (T, S²/2, Z3), two values the
+    /// doubling computes anyway.
+    #[inline(always)]
+    fn double_co_z(&self) -> (Jacobian, Jacobian) {
         let y2 = self.y.double();
         let zz = self.z.sqr();
         let s = y2.sqr();
@@ -161,12 +169,20 @@ impl Jacobian {
         let m = t.double().add(&t);
         let tx = s.mul(&self.x);
         let x3 = m.sqr().sub(&tx.double());
-        let y3 = tx.sub(&x3).mul(&m).sub(&s.sqr().half());
-        Jacobian {
-            x: x3,
-            y: y3,
-            z: z3,
-        }
+        let ss = s.sqr().half();
+        let y3 = tx.sub(&x3).mul(&m).sub(&ss);
+        (
+            Jacobian {
+                x: x3,
+                y: y3,
+                z: z3,
+            },
+            Jacobian {
+                x: tx,
+                y: ss,
+                z: z3,
+            },
+        )
     }
 
     /// Mixed addition (8M + 3S) with no case handling, in the arrangement of OpenSSL's
@@ -271,24 +287,6 @@ impl Jacobian {
         s
     }
 
-    /// 2P and P on 2P's Z, for an affine P with y ≠ 0 ("DBLU" of the co-Z formulas; a = -3):
-    /// 2P = (M² - 2S, M(S - X3) - 8y⁴, 2y) with S = 4xy², M = 3(x² - 1), and P = (S, 8y⁴, 2y).
-    fn dblu(p: &Affine) -> (Jacobian, Jacobian) {
-        let yy = p.y.sqr();
-        let s = p.x.mul(&yy).double().double();
-        let y4x8 = yy.sqr().double().double().double();
-        let t = p.x.sqr().sub(&Fe::ONE);
-        let m = t.double().add(&t);
-        let x2 = m.sqr().sub(&s.double());
-        let z = p.y.double();
-        let two = Jacobian {
-            x: x2,
-            y: s.sub(&x2).mul(&m).sub(&y4x8),
-            z,
-        };
-        (two, Jacobian { x: s, y: y4x8, z })
-    }
-
     /// P1 + P2 and P1 on the sum's Z, for P1 and P2 on the same Z with P1 ≠ ±P2 ("ZADDU",
     /// 5M + 2S): H = X2 - X1, R = Y2 - Y1, W1 = X1·H², W2 = X2·H², A1 = Y1·(W2 - W1); the sum
     /// is (R² - W1 - W2, R(W1 - X3) - A1, Z·H) and P1 becomes (W1, A1, Z·H).
@@ -317,14 +315,14 @@ impl Jacobian {
     }
 
     /// P, 3P, .., (2N - 1)P for an affine point P of order above 2N, variable time (public
-    /// points only), by co-Z additions: [`Self::dblu`], then each odd multiple as
+    /// points only), by co-Z additions: [`Self::double_co_z`], then each odd multiple as
     /// (2k - 1)P + 2P with both addends on one Z ([`Self::zaddu`], which also returns 2P on the
     /// sum's Z for the next step). Co-Z formulas: Meloni, "New point addition formulae for
     /// ECC applications" (WAIFI 2007), in the form of Goundar, Joye and Miyaji, "Co-Z
     /// addition formulae and binary ladders" (CHES 2010). No case handling is needed:
     /// (2k - 1)P = ±2P would need 2k - 1 ∓ 2 ≡ 0 modulo P's order.
     pub fn odd_multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
-        let (mut two, first) = Self::dblu(p);
+        let (mut two, first) = p.to_jacobian().double_co_z();
         let mut out = [first; N];
         for k in 1..N {
             (out[k], two) = Self::zaddu(&two, &out[k - 1]);
@@ -333,10 +331,11 @@ impl Jacobian {
     }
 
     /// P, 2P, .., NP for an affine point P of order above N + 1, variable time (public points
-    /// only): [`Self::dblu`], then (k + 1)P = P + kP by [`Self::zaddu`], which also returns P
-    /// on the sum's Z for the next step (kP = ±P would need k ∓ 1 ≡ 0 modulo the order).
+    /// only): [`Self::double_co_z`], then (k + 1)P = P + kP by [`Self::zaddu`], which also
+    /// returns P on the sum's Z for the next step (kP = ±P would need k ∓ 1 ≡ 0 modulo the
+    /// order).
     pub fn multiples<const N: usize>(p: &Affine) -> [Jacobian; N] {
-        let (two, mut one) = Self::dblu(p);
+        let (two, mut one) = p.to_jacobian().double_co_z();
         let mut out = [p.to_jacobian(); N];
         if N > 1 {
             out[1] = two;
