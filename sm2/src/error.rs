@@ -26,6 +26,10 @@ pub enum Error {
     KdfZero,
     /// Key-exchange confirmation failed or a peer value was invalid.
     KeyExchange,
+    /// SM2 encryption of an empty message, or a ciphertext whose C2 is empty: GB/T 32918.4
+    /// (A5/B4) rejects an all-zero key stream t, and an empty message has no key stream to
+    /// check; OpenSSL 3 and gmsm produce no ciphertext for it either.
+    EmptyMessage,
     /// The random number generator failed.
     Rng,
 }
@@ -42,6 +46,7 @@ impl fmt::Display for Error {
             Error::Decryption => "SM2 decryption failed",
             Error::KdfZero => "SM2 KDF produced all zeros",
             Error::KeyExchange => "SM2 key exchange failed",
+            Error::EmptyMessage => "SM2 encryption of an empty message",
             Error::Rng => "random number generator failed",
         })
     }
