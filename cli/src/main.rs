@@ -1,38 +1,48 @@
 //! `shangmi`: the command-line face of the workspace.
 //!
-//! `shangmi speed [--backend NAME] [--seconds S] [FILTER...]` prints a throughput table in
-//! the style of the Linux kernel's tcrypt: one row per algorithm and mode, one column per
-//! buffer size, in MB/s (10^6 bytes per second), naming the engine that ran.
+//! One clap subcommand per command family, each in its own module with an `Args` type and a
+//! `run` function: `speed` (throughput table), `sm3sum` (GNU `sha256sum` conventions),
+//! `sm2` (keys, signatures, encryption), `sm4` (file encryption) and `completions`.
+//! Invoked under the name `sm3sum` (a link or copy of the binary), it behaves as
+//! `shangmi sm3sum`.
 
+mod failure;
 mod rows;
 mod speed;
 
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: shangmi speed [--backend NAME] [--seconds S] [FILTER...]
+use clap::{Parser, Subcommand};
 
-  --backend NAME   run SM4 on this engine instead of the best one
-  --seconds S      time per table cell (default 0.2)
-  FILTER           only rows whose name contains one of these words (e.g. ctr, sm4-cbc)";
+pub use failure::Failure;
+
+/// SM2, SM3 and SM4 at the command line.
+#[derive(Parser)]
+#[command(name = "shangmi", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The command families. Adding one is one variant here and one arm in [`Command::run`].
+#[derive(Subcommand)]
+enum Command {
+    /// Throughput table of every engine on this CPU (tcrypt style, MB/s and op/s).
+    Speed(speed::Args),
+}
+
+impl Command {
+    fn run(self) -> Result<ExitCode, Failure> {
+        match self {
+            Command::Speed(args) => speed::run(&args),
+        }
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("speed") => match speed::Options::parse(&args[1..]).and_then(|o| speed::run(&o)) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("shangmi speed: {e}\n\n{USAGE}");
-                ExitCode::from(2)
-            }
-        },
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        _ => {
-            eprintln!("{USAGE}");
-            ExitCode::from(2)
-        }
+    let cli = Cli::parse();
+    match cli.command.run() {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
     }
 }

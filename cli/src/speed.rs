@@ -1,56 +1,39 @@
 //! The `speed` subcommand: options, timing loop and table.
 
 use std::io::Write;
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use shangmi_sm4::Backend;
 
+use crate::Failure;
 use crate::rows::{self, OpRow, Row};
 
 /// Buffer sizes of the table's columns, in bytes (as the tcrypt tables).
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 
-/// Parsed command-line options.
-pub struct Options {
-    /// The SM4 engine to use.
-    pub backend: Backend,
-    /// Time spent on each cell.
-    pub per_cell: Duration,
-    /// Row-name filters (empty: all rows).
+/// Options of `shangmi speed`.
+#[derive(clap::Args)]
+#[command(after_help = "Example: shangmi speed --seconds 0.05 ctr cbc-dec")]
+pub struct Args {
+    /// Run SM4 on this engine instead of the best one (an unknown or absent engine is an
+    /// error that lists the available ones).
+    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    /// Time per table cell, in seconds (0 < S <= 60).
+    #[arg(long, value_name = "S", default_value = "0.2", value_parser = parse_seconds)]
+    pub seconds: Duration,
+    /// Only rows whose name contains one of these words (e.g. ctr, sm4-cbc).
+    #[arg(value_name = "FILTER")]
     pub filters: Vec<String>,
 }
 
-impl Options {
-    /// Parses the arguments after `speed`.
-    pub fn parse(args: &[String]) -> Result<Options, String> {
-        let mut options = Options {
-            backend: Backend::best(),
-            per_cell: Duration::from_millis(200),
-            filters: vec![],
-        };
-        let mut it = args.iter();
-        while let Some(arg) = it.next() {
-            match arg.as_str() {
-                "--backend" => {
-                    let name = it.next().ok_or("--backend needs an engine name")?;
-                    options.backend = parse_backend(name)?;
-                }
-                "--seconds" => {
-                    let s = it.next().ok_or("--seconds needs a number")?;
-                    let secs: f64 = s
-                        .parse()
-                        .map_err(|_| format!("--seconds: `{s}` is not a number"))?;
-                    if !(secs > 0.0 && secs <= 60.0) {
-                        return Err(format!("--seconds: {secs} is outside (0, 60]"));
-                    }
-                    options.per_cell = Duration::from_secs_f64(secs);
-                }
-                flag if flag.starts_with('-') => return Err(format!("unknown option `{flag}`")),
-                filter => options.filters.push(filter.to_owned()),
-            }
-        }
-        Ok(options)
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("`{s}` is not a number"))?;
+    if !(secs > 0.0 && secs <= 60.0) {
+        return Err(format!("{secs} is outside (0, 60]"));
     }
+    Ok(Duration::from_secs_f64(secs))
 }
 
 fn available_list() -> String {
@@ -138,28 +121,33 @@ fn filter<T>(rows: &mut Vec<T>, name: impl Fn(&T) -> &str, filters: &[String]) {
 }
 
 /// Runs the table.
-pub fn run(options: &Options) -> Result<(), String> {
-    let mut rows = rows::all(options.backend);
+pub fn run(options: &Args) -> Result<ExitCode, Failure> {
+    let backend = options.backend.unwrap_or_else(Backend::best);
+    let per_cell = options.seconds;
+    let mut rows = rows::all(backend);
     let mut ops = rows::ops();
     filter(&mut rows, |r| r.name, &options.filters);
     filter(&mut ops, |r| r.name, &options.filters);
     if rows.is_empty() && ops.is_empty() {
-        return Err(format!("no row matches {:?}", options.filters));
+        return Err(Failure::usage(format!(
+            "speed: no row matches {:?}",
+            options.filters
+        )));
     }
     println!("shangmi speed on {}", cpu_model());
     println!(
         "SM4 engine: {} (available here: {}; pick one with --backend)",
-        options.backend,
+        backend,
         available_list()
     );
     println!("SM3 engine: {}", shangmi_sm3::backend());
     if !rows.is_empty() {
-        bytes_table(&mut rows, options.per_cell);
+        bytes_table(&mut rows, per_cell);
     }
     if !ops.is_empty() {
-        ops_table(&mut ops, options.per_cell);
+        ops_table(&mut ops, per_cell);
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the MB/s table: one column per buffer size.
