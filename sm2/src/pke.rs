@@ -2,9 +2,17 @@
 //! t = KDF(x2 ‖ y2, |M|), C2 = M ⊕ t, C3 = SM3(x2 ‖ M ‖ y2).
 //!
 //! Ciphertexts come in the layouts seen in the wild: C1 ‖ C3 ‖ C2 (the 2016 standard),
-//! C1 ‖ C2 ‖ C3 (the 2010 draft and older libraries), each with C1 as an uncompressed SEC1 point
-//! (`04 ‖ x ‖ y`) or as bare `x ‖ y`, and the ASN.1 form of GM/T 0009 §7.2
-//! (`SEQUENCE { x INTEGER, y INTEGER, hash OCTET STRING, ciphertext OCTET STRING }`).
+//! C1 ‖ C2 ‖ C3 (the 2010 draft and older libraries), each with C1 as a SEC1 point
+//! (uncompressed `04 ‖ x ‖ y`, or compressed `02/03 ‖ x` as gmsm and some HSMs write it) or
+//! as bare `x ‖ y`, and the ASN.1 form of GM/T 0009 §7.2
+//! (`SEQUENCE { x INTEGER, y INTEGER, hash OCTET STRING, ciphertext OCTET STRING }`, which
+//! always carries both coordinates). Decryption reads C1's form from its tag byte, so every
+//! prefixed layout accepts both forms.
+//!
+//! The empty message is refused both ways ([`Error::EmptyMessage`]): GB/T 32918.4 checks
+//! that the key stream t is not all zero (A5 on encryption, B4 on decryption), and an empty
+//! t has nothing to check; OpenSSL 3 refuses to encrypt an empty message and gmsm returns
+//! no ciphertext for it.
 //!
 //! ```
 //! use shangmi_sm2::pke::{DecryptingKey, Layout};
@@ -12,6 +20,10 @@
 //! let dk = DecryptingKey::from_bytes(&[5u8; 32]).unwrap();
 //! let ct = dk.encrypting_key().encrypt(&mut rng, b"hello", Layout::C1C3C2).unwrap();
 //! assert_eq!(dk.decrypt(&ct, Layout::C1C3C2).unwrap(), b"hello");
+//! // C1 compressed (33 bytes instead of 65); decryption reads the form from the tag.
+//! let short = dk.encrypting_key().encrypt(&mut rng, b"hello", Layout::C1C3C2Compressed).unwrap();
+//! assert_eq!(short.len(), ct.len() - 32);
+//! assert_eq!(dk.decrypt(&short, Layout::C1C3C2).unwrap(), b"hello");
 //! ```
 
 use crate::arith::limbs;
@@ -21,6 +33,7 @@ use crate::hash::Sm3;
 use crate::{Error, NonZeroScalar, PublicKey, SecretKey};
 use alloc::vec::Vec;
 use digest::Digest;
+use elliptic_curve::sec1::ToSec1Point;
 use elliptic_curve::subtle::ConstantTimeEq;
 use rand_core::TryCryptoRng;
 use zeroize::Zeroize;
@@ -28,18 +41,40 @@ use zeroize::Zeroize;
 /// Ciphertext layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// `04 ‖ x1 ‖ y1 ‖ C3 ‖ C2` (GB/T 32918.4-2016).
+    /// `04 ‖ x1 ‖ y1 ‖ C3 ‖ C2` (GB/T 32918.4-2016). Decryption also accepts C1 compressed.
     C1C3C2,
-    /// `04 ‖ x1 ‖ y1 ‖ C2 ‖ C3` (the older order).
+    /// `04 ‖ x1 ‖ y1 ‖ C2 ‖ C3` (the older order). Decryption also accepts C1 compressed.
     C1C2C3,
     /// `x1 ‖ y1 ‖ C3 ‖ C2`: C1 without the 0x04 prefix.
     C1C3C2Raw,
     /// `x1 ‖ y1 ‖ C2 ‖ C3`: C1 without the 0x04 prefix.
     C1C2C3Raw,
+    /// `02/03 ‖ x1 ‖ C3 ‖ C2`: C1 compressed (the tag carries y1's parity), 32 bytes shorter.
+    /// Decryption also accepts C1 uncompressed.
+    C1C3C2Compressed,
+    /// `02/03 ‖ x1 ‖ C2 ‖ C3`: C1 compressed, the older order. Decryption also accepts C1
+    /// uncompressed.
+    C1C2C3Compressed,
+}
+
+impl Layout {
+    /// Whether C3 comes before C2.
+    fn c3_first(self) -> bool {
+        matches!(
+            self,
+            Layout::C1C3C2 | Layout::C1C3C2Raw | Layout::C1C3C2Compressed
+        )
+    }
+
+    /// Whether C1 is bare `x ‖ y` (no SEC1 tag).
+    fn raw(self) -> bool {
+        matches!(self, Layout::C1C3C2Raw | Layout::C1C2C3Raw)
+    }
 }
 
 /// The KDF of GB/T 32918.4 §5.4.3: SM3(Z ‖ ct) for ct = 1, 2, … (32-bit big-endian),
-/// XORed into `data`. Returns false if the key stream was all zero.
+/// XORed into `data`. Returns false if the key stream was all zero (an empty one counts as
+/// all zero: there is nothing the A5/B4 check could accept).
 fn kdf_xor(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8]) -> bool {
     let mut any = 0u8;
     for (i, chunk) in data.chunks_mut(32).enumerate() {
@@ -55,7 +90,7 @@ fn kdf_xor(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8]) -> bool {
         }
         t.zeroize();
     }
-    data.is_empty() || any != 0
+    any != 0
 }
 
 fn c3(x2: &[u8; 32], msg: &[u8], y2: &[u8; 32]) -> [u8; 32] {
@@ -64,6 +99,86 @@ fn c3(x2: &[u8; 32], msg: &[u8], y2: &[u8; 32]) -> [u8; 32] {
     h.update(msg);
     h.update(y2);
     h.finalize().into()
+}
+
+/// C1 as `x ‖ y` (64 bytes).
+type C1 = [u8; 64];
+
+/// Writes C1 (in `layout`'s form), C3 and C2 in `layout`'s order.
+fn assemble(c1: &C1, hash: &[u8], c2: &[u8], layout: Layout) -> Vec<u8> {
+    let mut out = Vec::with_capacity(97 + c2.len());
+    match layout {
+        Layout::C1C3C2Compressed | Layout::C1C2C3Compressed => {
+            out.push(0x02 | (c1[63] & 1));
+            out.extend_from_slice(&c1[..32]);
+        }
+        Layout::C1C3C2 | Layout::C1C2C3 => {
+            out.push(0x04);
+            out.extend_from_slice(c1);
+        }
+        Layout::C1C3C2Raw | Layout::C1C2C3Raw => out.extend_from_slice(c1),
+    }
+    if layout.c3_first() {
+        out.extend_from_slice(hash);
+        out.extend_from_slice(c2);
+    } else {
+        out.extend_from_slice(c2);
+        out.extend_from_slice(hash);
+    }
+    out
+}
+
+/// (C1's encoding, C3, C2).
+type Split<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
+/// Splits a ciphertext in `layout` into (C1 as a SEC1 encoding, C3, C2) without checking
+/// the point. Prefixed layouts take C1's length from its tag: 0x04 (65 bytes) or 0x02/0x03
+/// (33 bytes); no other tag (identity, hybrid, compact) is a ciphertext's C1.
+fn split(ct: &[u8], layout: Layout) -> Result<Split<'_>, Error> {
+    let c1_len = if layout.raw() {
+        64
+    } else {
+        match ct.first() {
+            Some(0x04) => 65,
+            Some(0x02 | 0x03) => 33,
+            _ => return Err(Error::Decryption),
+        }
+    };
+    if ct.len() < c1_len + 32 {
+        return Err(Error::Decryption);
+    }
+    let (c1, rest) = ct.split_at(c1_len);
+    let (hash, c2) = if layout.c3_first() {
+        rest.split_at(32)
+    } else {
+        let (c2, hash) = rest.split_at(rest.len() - 32);
+        (hash, c2)
+    };
+    Ok((c1, hash, c2))
+}
+
+/// C1's encoding (SEC1, or bare `x ‖ y`) to a checked curve point. B1: C1 must be on the
+/// curve and not the identity (the cofactor is 1).
+fn decode_c1(c1: &[u8]) -> Result<PublicKey, Error> {
+    if c1.len() == 64 {
+        let mut enc = [0u8; 65];
+        enc[0] = 0x04;
+        enc[1..].copy_from_slice(c1);
+        PublicKey::from_sec1_bytes(&enc)
+    } else {
+        PublicKey::from_sec1_bytes(c1)
+    }
+    .map_err(|_| Error::Decryption)
+}
+
+/// A point as `x ‖ y`.
+fn xy(point: &PublicKey) -> C1 {
+    let enc = point.to_sec1_point(false);
+    let mut out = [0u8; 64];
+    if let Some(coordinates) = enc.as_bytes().get(1..65) {
+        out.copy_from_slice(coordinates);
+    }
+    out
 }
 
 /// A recipient's public key for encryption.
@@ -88,13 +203,17 @@ impl EncryptingKey {
         &self.public
     }
 
-    /// Encrypts `msg` with a random k.
+    /// Encrypts `msg` with a random k. Fails with [`Error::EmptyMessage`] for an empty
+    /// `msg` (see the module documentation).
     pub fn encrypt<R: TryCryptoRng + ?Sized>(
         &self,
         rng: &mut R,
         msg: &[u8],
         layout: Layout,
     ) -> Result<Vec<u8>, Error> {
+        if msg.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
         loop {
             let mut k = [0u8; 32];
             rng.try_fill_bytes(&mut k).map_err(|_| Error::Rng)?;
@@ -118,14 +237,18 @@ impl EncryptingKey {
     }
 
     /// Encrypts with a caller-chosen k (hazmat: for published vectors only; reusing k
-    /// leaks the plaintext XOR). Fails with `InvalidSecretKey` for k outside [1, n-1] and
-    /// `KdfZero` when the key stream is all zero.
+    /// leaks the plaintext XOR). Fails with `EmptyMessage` for an empty `msg`,
+    /// `InvalidSecretKey` for k outside [1, n-1] and `KdfZero` when the key stream is all
+    /// zero.
     pub fn encrypt_with_nonce(
         &self,
         k: &[u8; 32],
         msg: &[u8],
         layout: Layout,
     ) -> Result<Vec<u8>, Error> {
+        if msg.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
         if is_in_range(k) == 0 {
             return Err(Error::InvalidSecretKey);
         }
@@ -142,23 +265,10 @@ impl EncryptingKey {
         if !ok {
             return Err(Error::KdfZero);
         }
-        let mut out = Vec::with_capacity(97 + msg.len());
-        if matches!(layout, Layout::C1C3C2 | Layout::C1C2C3) {
-            out.push(0x04);
-        }
-        out.extend_from_slice(&c1.x.to_bytes());
-        out.extend_from_slice(&c1.y.to_bytes());
-        match layout {
-            Layout::C1C3C2 | Layout::C1C3C2Raw => {
-                out.extend_from_slice(&hash);
-                out.extend_from_slice(&c2);
-            }
-            Layout::C1C2C3 | Layout::C1C2C3Raw => {
-                out.extend_from_slice(&c2);
-                out.extend_from_slice(&hash);
-            }
-        }
-        Ok(out)
+        let mut xy = [0u8; 64];
+        xy[..32].copy_from_slice(&c1.x.to_bytes());
+        xy[32..].copy_from_slice(&c1.y.to_bytes());
+        Ok(assemble(&xy, &hash, &c2, layout))
     }
 }
 
@@ -199,47 +309,27 @@ impl DecryptingKey {
         &self.encrypting_key
     }
 
-    /// Decrypts a ciphertext in the given layout.
+    /// Decrypts a ciphertext in the given layout (prefixed layouts accept C1 compressed or
+    /// uncompressed). Fails with [`Error::EmptyMessage`] when C2 is empty and
+    /// [`Error::Decryption`] for everything else that is wrong.
     pub fn decrypt(&self, ct: &[u8], layout: Layout) -> Result<Vec<u8>, Error> {
-        let (c1, rest) = match layout {
-            Layout::C1C3C2 | Layout::C1C2C3 => {
-                if ct.len() < 97 || ct[0] != 0x04 {
-                    return Err(Error::Decryption);
-                }
-                ct[1..].split_at(64)
-            }
-            Layout::C1C3C2Raw | Layout::C1C2C3Raw => {
-                if ct.len() < 96 {
-                    return Err(Error::Decryption);
-                }
-                ct.split_at(64)
-            }
-        };
-        let (hash, c2) = match layout {
-            Layout::C1C3C2 | Layout::C1C3C2Raw => {
-                let (h, c2) = rest.split_at(32);
-                (h, c2)
-            }
-            Layout::C1C2C3 | Layout::C1C2C3Raw => {
-                let (c2, h) = rest.split_at(rest.len() - 32);
-                (h, c2)
-            }
-        };
-        self.decrypt_parts(c1, hash, c2)
+        let (c1, hash, c2) = split(ct, layout)?;
+        if c2.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
+        self.decrypt_parts(&decode_c1(c1)?, hash, c2)
     }
 
-    /// Decrypts the ASN.1 form.
+    /// Decrypts the ASN.1 form (errors as [`DecryptingKey::decrypt`]).
     pub fn decrypt_der(&self, der: &[u8]) -> Result<Vec<u8>, Error> {
         let (c1, hash, c2) = parse_der(der)?;
-        self.decrypt_parts(&c1, hash, c2)
+        if c2.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
+        self.decrypt_parts(&decode_c1(&c1)?, hash, c2)
     }
 
-    fn decrypt_parts(&self, c1_xy: &[u8], hash: &[u8], c2: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut enc = [0u8; 65];
-        enc[0] = 0x04;
-        enc[1..].copy_from_slice(c1_xy);
-        // B1: C1 must be a valid curve point (not the identity; cofactor 1).
-        let c1 = PublicKey::from_sec1_bytes(&enc).map_err(|_| Error::Decryption)?;
+    fn decrypt_parts(&self, c1: &PublicKey, hash: &[u8], c2: &[u8]) -> Result<Vec<u8>, Error> {
         let (mut x2, mut y2) =
             crate::curve::mul_point_ct(c1.as_affine(), &self.secret.to_nonzero_scalar())
                 .ok_or(Error::Decryption)?;
@@ -374,52 +464,28 @@ fn parse_der(der: &[u8]) -> Result<Parts<'_>, Error> {
     Ok((c1, hash, c2))
 }
 
-/// Converts between layouts without decrypting (for interoperability).
+/// Converts between layouts without decrypting (for interoperability). The point C1 is
+/// checked (and decompressed or compressed as `to` needs); C2 and C3 are copied as they are.
 pub fn convert(ct: &[u8], from: Layout, to: Layout) -> Result<Vec<u8>, Error> {
-    let prefixed = matches!(from, Layout::C1C3C2 | Layout::C1C2C3);
-    let c1_len = if prefixed { 65 } else { 64 };
-    if ct.len() < c1_len + 32 || (prefixed && ct[0] != 0x04) {
-        return Err(Error::Decryption);
-    }
-    let (c1, rest) = ct.split_at(c1_len);
-    let c1 = if prefixed { &c1[1..] } else { c1 };
-    let (hash, c2) = match from {
-        Layout::C1C3C2 | Layout::C1C3C2Raw => (&rest[..32], &rest[32..]),
-        _ => (&rest[rest.len() - 32..], &rest[..rest.len() - 32]),
-    };
-    let mut out = Vec::with_capacity(ct.len() + 1);
-    if matches!(to, Layout::C1C3C2 | Layout::C1C2C3) {
-        out.push(0x04);
-    }
-    out.extend_from_slice(c1);
-    match to {
-        Layout::C1C3C2 | Layout::C1C3C2Raw => {
-            out.extend_from_slice(hash);
-            out.extend_from_slice(c2);
-        }
-        _ => {
-            out.extend_from_slice(c2);
-            out.extend_from_slice(hash);
-        }
-    }
-    Ok(out)
+    let (c1, hash, c2) = split(ct, from)?;
+    Ok(assemble(&xy(&decode_c1(c1)?), hash, c2, to))
 }
 
 /// The ASN.1 form to `04 ‖ x ‖ y ‖ C3 ‖ C2`.
 pub fn der_to_c1c3c2(der: &[u8]) -> Result<Vec<u8>, Error> {
     let (c1, hash, c2) = parse_der(der)?;
-    let mut out = Vec::with_capacity(97 + c2.len());
-    out.push(0x04);
-    out.extend_from_slice(&c1);
-    out.extend_from_slice(hash);
-    out.extend_from_slice(c2);
-    Ok(out)
+    Ok(assemble(&c1, hash, c2, Layout::C1C3C2))
 }
 
-/// `04 ‖ x ‖ y ‖ C3 ‖ C2` to the ASN.1 form.
+/// `C1 ‖ C3 ‖ C2` (C1 uncompressed or compressed) to the ASN.1 form.
 pub fn c1c3c2_to_der(ct: &[u8]) -> Result<Vec<u8>, Error> {
-    if ct.len() < 97 || ct[0] != 0x04 {
-        return Err(Error::Decryption);
-    }
-    Ok(raw_to_der(ct))
+    let (c1, hash, c2) = split(ct, Layout::C1C3C2)?;
+    let c1 = if c1.len() == 65 {
+        let mut out = [0u8; 64];
+        out.copy_from_slice(&c1[1..]);
+        out
+    } else {
+        xy(&decode_c1(c1)?)
+    };
+    Ok(raw_to_der(&assemble(&c1, hash, c2, Layout::C1C3C2)))
 }
