@@ -1,0 +1,109 @@
+//! Verifying SM2 signatures for rustls and webpki, with the distinguishing ID each place
+//! needs: certificate signatures use the default ID `1234567812345678` (what Tongsuo, GmSSL
+//! and OpenSSL with `distid` sign and verify chains with), TLS 1.3 CertificateVerify uses
+//! `TLSv1.3+GM+Cipher+Suite` (RFC 8998 §3.2.1). rustls reads chain algorithms from
+//! [`WebPkiSupportedAlgorithms::all`] and handshake algorithms from its `mapping`, so the two
+//! IDs live in different objects.
+//!
+//! Chains are accepted with the SPKI in both forms seen in the wild (id-ecPublicKey with the
+//! SM2 curve, and the bare SM2 OID) and with the signature AlgorithmIdentifier
+//! sm2-with-sm3 (1.2.156.10197.1.501) with or without NULL parameters. CertificateVerify is
+//! checked against id-ecPublicKey SPKIs (rustls 0.23 uses the first algorithm mapped to a
+//! scheme, and webpki compares its SPKI identifier byte for byte).
+
+use rustls::crypto::WebPkiSupportedAlgorithms;
+use rustls::pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm};
+use shangmi_sm2::dsa::{Signature, VerifyingKey};
+use shangmi_sm2::signature::Verifier as _;
+use shangmi_sm2::{DEFAULT_ID, TLS13_ID};
+
+/// AlgorithmIdentifier contents (without the outer SEQUENCE, as webpki wants them):
+/// id-ecPublicKey (1.2.840.10045.2.1) with the SM2 curve 1.2.156.10197.1.301.
+const SPKI_EC_SM2: &[u8] = &[
+    0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55,
+    0x01, 0x82, 0x2d,
+];
+/// The bare SM2 OID 1.2.156.10197.1.301 as the key algorithm (GM/T 0010 style).
+const SPKI_BARE_SM2: &[u8] = &[0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x82, 0x2d];
+/// sm2-with-sm3, 1.2.156.10197.1.501, no parameters (what Tongsuo and GmSSL write).
+const SIG_SM2_SM3: &[u8] = &[0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75];
+/// sm2-with-sm3 with NULL parameters.
+const SIG_SM2_SM3_NULL: &[u8] = &[
+    0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75, 0x05, 0x00,
+];
+
+/// An SM2-with-SM3 verification algorithm for one distinguishing ID and one pair of
+/// AlgorithmIdentifiers.
+#[derive(Debug)]
+pub struct Sm2Sm3 {
+    id: &'static [u8],
+    public_key_alg: &'static [u8],
+    signature_alg: &'static [u8],
+}
+
+impl SignatureVerificationAlgorithm for Sm2Sm3 {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        let public =
+            shangmi_sm2::keys::public_key_from_sec1(public_key).map_err(|_| InvalidSignature)?;
+        let key = VerifyingKey::new_with_id(&public, self.id).map_err(|_| InvalidSignature)?;
+        let signature = Signature::from_der(signature).map_err(|_| InvalidSignature)?;
+        key.verify(message, &signature)
+            .map_err(|_| InvalidSignature)
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        AlgorithmIdentifier::from_slice(self.public_key_alg)
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        AlgorithmIdentifier::from_slice(self.signature_alg)
+    }
+}
+
+/// Certificate signatures: default ID, id-ecPublicKey SPKI, no parameters.
+pub static CERT_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
+    id: DEFAULT_ID,
+    public_key_alg: SPKI_EC_SM2,
+    signature_alg: SIG_SM2_SM3,
+};
+/// Certificate signatures: default ID, id-ecPublicKey SPKI, NULL parameters.
+pub static CERT_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3 {
+    id: DEFAULT_ID,
+    public_key_alg: SPKI_EC_SM2,
+    signature_alg: SIG_SM2_SM3_NULL,
+};
+/// Certificate signatures: default ID, bare SM2 OID SPKI, no parameters.
+pub static CERT_BARE_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
+    id: DEFAULT_ID,
+    public_key_alg: SPKI_BARE_SM2,
+    signature_alg: SIG_SM2_SM3,
+};
+/// Certificate signatures: default ID, bare SM2 OID SPKI, NULL parameters.
+pub static CERT_BARE_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3 {
+    id: DEFAULT_ID,
+    public_key_alg: SPKI_BARE_SM2,
+    signature_alg: SIG_SM2_SM3_NULL,
+};
+/// TLS 1.3 CertificateVerify: ID `TLSv1.3+GM+Cipher+Suite`, id-ecPublicKey SPKI.
+pub static TLS13_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
+    id: TLS13_ID,
+    public_key_alg: SPKI_EC_SM2,
+    signature_alg: SIG_SM2_SM3,
+};
+
+/// What [`crate::provider()`] verifies: the four certificate forms, and sm2sig_sm3 for
+/// handshake signatures.
+pub static ALGORITHMS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms {
+    all: &[
+        &CERT_SM2_SM3,
+        &CERT_SM2_SM3_NULL,
+        &CERT_BARE_SM2_SM3,
+        &CERT_BARE_SM2_SM3_NULL,
+    ],
+    mapping: &[(crate::sign::SM2_SM3, &[&TLS13_SM2_SM3])],
+};

@@ -1,0 +1,211 @@
+//! Shared pieces of the TLS tests: the test PKI, configurations, and an in-memory pump that
+//! moves records between a client and a server in one process.
+
+#![allow(dead_code)] // each test file uses a different part
+
+pub mod pki;
+
+use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use rustls::server::WebPkiClientVerifier;
+use rustls::time_provider::TimeProvider;
+use rustls::{ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection};
+use shangmi_sm2::SecretKey;
+use shangmi_sm2::elliptic_curve::pkcs8::EncodePrivateKey;
+use std::sync::Arc;
+
+/// The clock of the tests that must not depend on today (2026-11-24 00:00 UTC).
+#[derive(Debug)]
+pub struct FixedTime;
+
+/// Seconds since the epoch of [`FixedTime`].
+pub const FIXED_NOW: u64 = 1_795_478_400;
+
+impl TimeProvider for FixedTime {
+    fn current_time(&self) -> Option<UnixTime> {
+        Some(UnixTime::since_unix_epoch(std::time::Duration::from_secs(
+            FIXED_NOW,
+        )))
+    }
+}
+
+pub fn provider() -> Arc<CryptoProvider> {
+    Arc::new(shangmi_rustls::provider())
+}
+
+pub fn pkcs8(key: &SecretKey) -> PrivateKeyDer<'static> {
+    let doc = key.to_pkcs8_der().expect("PKCS#8");
+    PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(doc.as_bytes().to_vec()))
+}
+
+pub fn roots(ca: &[u8]) -> Arc<RootCertStore> {
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(ca.to_vec()))
+        .expect("CA certificate");
+    Arc::new(roots)
+}
+
+/// Which side proves its identity.
+#[derive(Clone, Copy, Debug)]
+pub enum Auth {
+    ServerOnly,
+    Mutual,
+}
+
+/// A client for the test PKI, with `provider` (suites and groups already chosen).
+pub fn client_config(pki: &pki::Pki, provider: Arc<CryptoProvider>, auth: Auth) -> ClientConfig {
+    let verifier = WebPkiServerVerifier::builder_with_provider(roots(&pki.ca), provider.clone())
+        .build()
+        .expect("verifier");
+    let builder = ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .expect("TLS 1.3")
+        .dangerous()
+        .with_custom_certificate_verifier(verifier);
+    match auth {
+        Auth::ServerOnly => builder.with_no_client_auth(),
+        Auth::Mutual => builder
+            .with_client_auth_cert(
+                vec![CertificateDer::from(pki.client.clone())],
+                pkcs8(&pki.client_key),
+            )
+            .expect("client key"),
+    }
+}
+
+/// A server for the test PKI presenting `cert`, with `provider`.
+pub fn server_config_with_cert(
+    pki: &pki::Pki,
+    provider: Arc<CryptoProvider>,
+    auth: Auth,
+    cert: &[u8],
+) -> ServerConfig {
+    let builder = ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .expect("TLS 1.3");
+    let builder = match auth {
+        Auth::ServerOnly => builder.with_no_client_auth(),
+        Auth::Mutual => builder.with_client_cert_verifier(
+            WebPkiClientVerifier::builder_with_provider(roots(&pki.ca), provider)
+                .build()
+                .expect("client verifier"),
+        ),
+    };
+    builder
+        .with_single_cert(
+            vec![CertificateDer::from(cert.to_vec())],
+            pkcs8(&pki.server_key),
+        )
+        .expect("server key")
+}
+
+pub fn server_config(pki: &pki::Pki, provider: Arc<CryptoProvider>, auth: Auth) -> ServerConfig {
+    server_config_with_cert(pki, provider, auth, &pki.server)
+}
+
+pub fn connect(
+    client: &Arc<ClientConfig>,
+    server: &Arc<ServerConfig>,
+) -> (ClientConnection, ServerConnection) {
+    let name = ServerName::try_from("localhost").expect("name");
+    (
+        ClientConnection::new(client.clone(), name).expect("client"),
+        ServerConnection::new(server.clone()).expect("server"),
+    )
+}
+
+/// Which side failed in [`pump`].
+#[derive(Debug, PartialEq)]
+pub enum Failed {
+    Client(rustls::Error),
+    Server(rustls::Error),
+}
+
+/// Moves records both ways until neither side has anything to send; stops at the first
+/// error (the failing side's alert is then still sent to the other side, which records it
+/// through `process_new_packets` on the next call). Plaintext that arrives is left in the
+/// connections' readers.
+pub fn pump(client: &mut ClientConnection, server: &mut ServerConnection) -> Result<(), Failed> {
+    pump_collect(client, server, None)
+}
+
+/// [`pump`], draining the plaintext each side receives into `sinks` (server's, client's) as
+/// it arrives, so transfers larger than rustls' receive buffer can flow.
+pub fn pump_collect(
+    client: &mut ClientConnection,
+    server: &mut ServerConnection,
+    mut sinks: Option<(&mut Vec<u8>, &mut Vec<u8>)>,
+) -> Result<(), Failed> {
+    use std::io::Read;
+    fn drain(reader: &mut rustls::Reader<'_>, sink: &mut Vec<u8>) {
+        let mut buf = [0u8; 1 << 14];
+        while let Ok(n @ 1..) = reader.read(&mut buf) {
+            sink.extend_from_slice(&buf[..n]);
+        }
+    }
+    loop {
+        let mut moved = false;
+        let mut buf = Vec::new();
+        while client.wants_write() {
+            client.write_tls(&mut buf).expect("write to Vec");
+        }
+        if !buf.is_empty() {
+            moved = true;
+            let mut rd = &buf[..];
+            while !rd.is_empty() {
+                server.read_tls(&mut rd).expect("read from slice");
+                server.process_new_packets().map_err(Failed::Server)?;
+                if let Some((to_server, _)) = sinks.as_mut() {
+                    drain(&mut server.reader(), to_server);
+                }
+            }
+        }
+        let mut buf = Vec::new();
+        while server.wants_write() {
+            server.write_tls(&mut buf).expect("write to Vec");
+        }
+        if !buf.is_empty() {
+            moved = true;
+            let mut rd = &buf[..];
+            while !rd.is_empty() {
+                client.read_tls(&mut rd).expect("read from slice");
+                client.process_new_packets().map_err(Failed::Client)?;
+                if let Some((_, to_client)) = sinks.as_mut() {
+                    drain(&mut client.reader(), to_client);
+                }
+            }
+        }
+        if !moved {
+            return Ok(());
+        }
+    }
+}
+
+/// After a failure on one side, delivers that side's alert and returns what the other
+/// side makes of it.
+pub fn deliver_alert(
+    from_client: bool,
+    client: &mut ClientConnection,
+    server: &mut ServerConnection,
+) -> rustls::Error {
+    let mut buf = Vec::new();
+    if from_client {
+        while client.wants_write() {
+            client.write_tls(&mut buf).expect("write");
+        }
+        server.read_tls(&mut &buf[..]).expect("read");
+        server
+            .process_new_packets()
+            .expect_err("the alert is an error")
+    } else {
+        while server.wants_write() {
+            server.write_tls(&mut buf).expect("write");
+        }
+        client.read_tls(&mut &buf[..]).expect("read");
+        client
+            .process_new_packets()
+            .expect_err("the alert is an error")
+    }
+}
