@@ -172,7 +172,12 @@ fn cpu_has(b: Backend) -> bool {
         // cpufeatures reports GFNI only together with AVX-512 state, so GFNI with AVX2
         // alone is read from CPUID leaf 7 (ECX bit 8) directly; AVX2 already implies the
         // OS saves YMM state.
-        let gfni = core::arch::x86_64::__cpuid_count(7, 0).ecx & (1 << 8) != 0;
+        // `__cpuid_count` is a safe function since Rust 1.94 and an `unsafe` one before; the
+        // block keeps the declared rust-version (1.89) building.
+        #[allow(unused_unsafe)]
+        // SAFETY: CPUID is present on every x86-64 CPU, and reading leaf 7 has no side effect.
+        let leaf7 = unsafe { core::arch::x86_64::__cpuid_count(7, 0) };
+        let gfni = leaf7.ecx & (1 << 8) != 0;
         bits = PROBED
             | (u8::from(cpu_aesni_avx2::get()) << Backend::AesniAvx2 as u8)
             | (u8::from(cpu_avx2::get() && gfni) << Backend::GfniAvx2 as u8)
