@@ -32,6 +32,34 @@ pub enum Error {
     EmptyMessage,
     /// The random number generator failed.
     Rng,
+    /// No PEM block was found, or a block's boundaries, headers or base64 are malformed.
+    MalformedPem,
+    /// A PEM block's label is not one this loader takes (a `CERTIFICATE` or `PUBLIC KEY`
+    /// where a private key is expected, say).
+    UnexpectedPemLabel,
+    /// The DER is not the structure expected: not PKCS#8 `PrivateKeyInfo`, SEC1
+    /// `ECPrivateKey` or SPKI `SubjectPublicKeyInfo` (truncated, trailing bytes, wrong
+    /// version or tags).
+    MalformedKey,
+    /// The key is not an elliptic-curve key (its algorithm is neither id-ecPublicKey nor
+    /// SM2: an RSA or Ed25519 key, say).
+    UnsupportedAlgorithm,
+    /// An elliptic-curve key on another curve than SM2 (P-256, say), or with explicit or
+    /// missing curve parameters.
+    WrongCurve,
+    /// A SEC1 private key's embedded public key is not d·G.
+    PublicKeyMismatch,
+    /// The key is encrypted (`ENCRYPTED PRIVATE KEY`) and no password was given.
+    EncryptedKey,
+    /// The key's encryption scheme is not supported (PBES1, scrypt, OpenSSL's legacy
+    /// `Proc-Type: 4,ENCRYPTED` PEM, an unknown PRF or cipher), or the `encryption`
+    /// feature is off.
+    UnsupportedEncryption,
+    /// Decryption of an encrypted key failed: a wrong password (or corrupted data): the
+    /// padding or the decrypted structure is invalid.
+    WrongPassword,
+    /// Encoding a key failed (a DER length overflow; not expected for SM2 keys).
+    Encoding,
 }
 
 impl fmt::Display for Error {
@@ -48,6 +76,16 @@ impl fmt::Display for Error {
             Error::KeyExchange => "SM2 key exchange failed",
             Error::EmptyMessage => "SM2 encryption of an empty message",
             Error::Rng => "random number generator failed",
+            Error::MalformedPem => "no PEM block, or malformed PEM boundaries, headers or base64",
+            Error::UnexpectedPemLabel => "PEM label not accepted by this key loader",
+            Error::MalformedKey => "malformed key: not PKCS#8, SEC1 or SPKI DER",
+            Error::UnsupportedAlgorithm => "not an elliptic-curve (SM2) key",
+            Error::WrongCurve => "elliptic-curve key not on the SM2 curve",
+            Error::PublicKeyMismatch => "SEC1 key's public key does not match its secret",
+            Error::EncryptedKey => "the key is encrypted and no password was given",
+            Error::UnsupportedEncryption => "unsupported private-key encryption scheme",
+            Error::WrongPassword => "key decryption failed (wrong password or corrupted data)",
+            Error::Encoding => "key encoding failed",
         })
     }
 }

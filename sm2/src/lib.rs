@@ -17,7 +17,9 @@ pub mod kx;
 pub mod pke;
 
 pub use curve::{AffinePoint, ProjectivePoint, Scalar, Sm2};
-pub use elliptic_curve::{self, bigint::U256};
+#[cfg(feature = "pkcs8")]
+pub use elliptic_curve::pkcs8;
+pub use elliptic_curve::{self, Generate, bigint::U256};
 pub use error::Error;
 pub use hash::{DEFAULT_ID, Sm3, TLS13_ID, compute_za};
 pub use signature;

@@ -2,7 +2,7 @@
 //! r = (e + x1) mod n with (x1, y1) = k·G, s = (1 + d)^-1·(k - r·d) mod n.
 
 use super::nonce::NonceGen;
-use super::{Signature, VerifyingKey};
+use super::{DerSignature, Signature, VerifyingKey};
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, Sc, is_in_range};
@@ -10,7 +10,7 @@ use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
 use crate::{Error, PublicKey, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
-use rand_core::{CryptoRng, TryCryptoRng};
+use rand_core::TryCryptoRng;
 use signature::hazmat::{PrehashSigner, RandomizedPrehashSigner};
 use signature::{
     DigestSigner, Keypair, MultipartSigner, RandomizedMultipartSigner, RandomizedSigner, Signer,
@@ -71,16 +71,18 @@ impl SigningKey {
         r
     }
 
-    /// A fresh random key (default identifier).
-    pub fn random<R: CryptoRng + ?Sized>(rng: &mut R) -> Self {
-        loop {
-            let mut b = [0u8; 32];
-            rng.fill_bytes(&mut b);
-            if let Ok(k) = Self::from_bytes(&b) {
-                b.zeroize();
-                return k;
-            }
-        }
+    /// A fresh random key with the default identifier, from any generator:
+    /// `getrandom::SysRng`, `rand::rng()`, a seeded `StdRng`. Fails only if the generator
+    /// does ([`Error::Rng`]). `elliptic_curve::Generate` is implemented too
+    /// (`generate_from_rng`, and `generate()` with the `getrandom` feature).
+    ///
+    /// ```
+    /// use shangmi_sm2::dsa::SigningKey;
+    /// let key = SigningKey::random(&mut getrandom::SysRng)?;
+    /// # Ok::<(), shangmi_sm2::Error>(())
+    /// ```
+    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
+        Self::try_random_with_id(rng, DEFAULT_ID)
     }
 
     /// A fresh random key with the given identifier.
@@ -282,4 +284,17 @@ impl DigestSigner<Sm3, Signature> for SigningKey {
         f(&mut h)?;
         Ok(self.sign_e(&h.finalize().into()))
     }
+}
+
+/// Strict DER (see [`Signature::from_der`]).
+impl TryFrom<&[u8]> for DerSignature {
+    type Error = signature::Error;
+
+    fn try_from(bytes: &[u8]) -> Result<Self, Self::Error> {
+        Ok(Signature::from_der(bytes)?.to_der())
+    }
+}
+
+impl signature::SignatureEncoding for DerSignature {
+    type Repr = DerSignature;
 }

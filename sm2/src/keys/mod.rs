@@ -1,52 +1,91 @@
-//! Key decoding that accepts both algorithm identifiers seen in the wild for SM2 keys in
-//! PKCS#8 and SPKI: `id-ecPublicKey` (1.2.840.10045.2.1) with the SM2 curve
-//! (1.2.156.10197.1.301) as parameter — RFC 5915/5480 style, what OpenSSL writes — and the
-//! SM2 OID itself as algorithm (parameter absent or the SM2 OID again), as some GM/T 0010
-//! toolkits write. Encoding always uses the first form, through the `elliptic-curve` traits
-//! (`EncodePrivateKey`, `EncodePublicKey`, `SecretKey::to_sec1_der`).
+//! SM2 keys as files hold them: PKCS#8, SEC1 and SPKI in DER or PEM, encrypted PKCS#8.
+//!
+//! Decoding accepts both algorithm identifiers seen in the wild for SM2 keys:
+//! `id-ecPublicKey` (1.2.840.10045.2.1) with the SM2 curve (1.2.156.10197.1.301) as
+//! parameter — RFC 5480/5915 style, what OpenSSL and GmSSL write — and the SM2 OID itself as
+//! algorithm (parameter absent or the SM2 OID again), as Tongsuo and some GM/T 0010 toolkits
+//! write. PEM input may carry explanatory text around the block and `EC PARAMETERS` blocks
+//! before the key (what `openssl ecparam -genkey -name SM2` writes; OpenSSL 3 labels them
+//! `SM2 PARAMETERS`, and SEC1 keys `SM2 PRIVATE KEY`). Encoding uses the first
+//! form unless asked otherwise ([`AlgorithmForm`]). Every failure names its cause
+//! ([`Error`](crate::Error): wrong PEM label, not PKCS#8, encrypted, wrong curve, …).
+//!
+//! The key types also implement the RustCrypto traits, so `x509-cert`, `pkcs8` and `spki`
+//! tooling works with them: [`DecodePrivateKey`](elliptic_curve::pkcs8::DecodePrivateKey)
+//! on [`SigningKey`](crate::dsa::SigningKey) and `DecryptingKey`, `EncodePrivateKey` on
+//! `SigningKey`, `DecodePublicKey`/`EncodePublicKey` on
+//! [`VerifyingKey`](crate::dsa::VerifyingKey) and `EncryptingKey`,
+//! `AssociatedAlgorithmIdentifier` on all four, `SignatureAlgorithmIdentifier`
+//! (sm2-with-sm3, 1.2.156.10197.1.501, no parameters) on both DSA key types.
+//!
+//! ```
+//! # #[cfg(feature = "pem")] {
+//! use shangmi_sm2::{keys, dsa::SigningKey};
+//! // `openssl ecparam -genkey -name SM2` (OpenSSL 3.0) output, with a note before it.
+//! let pem = "\
+//! Test key; do not use.
+//! -----BEGIN SM2 PARAMETERS-----
+//! BggqgRzPVQGCLQ==
+//! -----END SM2 PARAMETERS-----
+//! -----BEGIN PRIVATE KEY-----
+//! MIGHAgEAMBMGByqGSM49AgEGCCqBHM9VAYItBG0wawIBAQQg2hxa5xNk5gelIJhj
+//! 8Y42g0ZqMog6zAx83XdA/inHiJOhRANCAASUoT83klZuWgAujzl2QYQIYX9kE3Ud
+//! UYLLtOadlVtqR4o6FSoPSaU2xSdb0oB3kBTgBcWs+4spm9/1ij+uEyVA
+//! -----END PRIVATE KEY-----
+//! ";
+//! let signing_key = SigningKey::new(&keys::secret_key_from_pem(pem)?)?;
+//! # }
+//! # Ok::<(), shangmi_sm2::Error>(())
+//! ```
 
-use crate::{Error, PublicKey, SecretKey};
-use elliptic_curve::pkcs8::der::Decode;
-use elliptic_curve::pkcs8::{
-    AlgorithmIdentifierRef, ObjectIdentifier, PrivateKeyInfoRef, SubjectPublicKeyInfoRef,
+#[cfg(feature = "pkcs8")]
+mod decode;
+#[cfg(all(feature = "pkcs8", feature = "alloc"))]
+mod encode;
+mod generate;
+#[cfg(feature = "pem")]
+mod pem;
+#[cfg(feature = "serde")]
+mod serde;
+#[cfg(feature = "pkcs8")]
+mod traits;
+
+#[cfg(feature = "pkcs8")]
+pub use decode::{
+    public_key_from_spki_der, secret_key_from_der, secret_key_from_pkcs8_der,
+    secret_key_from_sec1_der,
 };
+#[cfg(all(feature = "pkcs8", feature = "alloc"))]
+pub use encode::{public_key_to_spki_der, secret_key_to_pkcs8_der};
+#[cfg(feature = "pem")]
+pub use encode::{public_key_to_spki_pem, secret_key_to_pkcs8_pem};
+#[cfg(feature = "pem")]
+pub use pem::{
+    public_key_from_pem, public_key_from_spki_pem, secret_key_from_pem, secret_key_from_pkcs8_pem,
+};
+
+use crate::{Error, PublicKey};
+use elliptic_curve::pkcs8::ObjectIdentifier;
 
 /// id-ecPublicKey (RFC 5480).
 pub const ID_EC_PUBLIC_KEY: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.10045.2.1");
 /// The SM2 curve / algorithm OID (GM/T 0006).
 pub const SM2_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
+/// The SM2-with-SM3 signature algorithm (GM/T 0006: `sm2sign-with-sm3`), used without
+/// parameters in X.509 certificates and CRLs.
+pub const SM2_WITH_SM3_OID: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.501");
 
-fn algorithm_is_sm2(alg: &AlgorithmIdentifierRef<'_>) -> bool {
-    let params = alg.parameters_oid().ok();
-    if alg.oid == ID_EC_PUBLIC_KEY {
-        params == Some(SM2_OID)
-    } else if alg.oid == SM2_OID {
-        alg.parameters.is_none() || params == Some(SM2_OID)
-    } else {
-        false
-    }
-}
-
-/// A secret key from PKCS#8 DER in either OID form.
-pub fn secret_key_from_pkcs8_der(der: &[u8]) -> Result<SecretKey, Error> {
-    let pki = PrivateKeyInfoRef::from_der(der).map_err(|_| Error::InvalidSecretKey)?;
-    if !algorithm_is_sm2(&pki.algorithm) {
-        return Err(Error::InvalidSecretKey);
-    }
-    SecretKey::from_sec1_der(pki.private_key.as_bytes()).map_err(|_| Error::InvalidSecretKey)
-}
-
-/// A public key from SPKI DER in either OID form (compressed or uncompressed point).
-pub fn public_key_from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
-    let spki = SubjectPublicKeyInfoRef::from_der(der).map_err(|_| Error::InvalidPoint)?;
-    if !algorithm_is_sm2(&spki.algorithm) {
-        return Err(Error::InvalidPoint);
-    }
-    let bits = spki
-        .subject_public_key
-        .as_bytes()
-        .ok_or(Error::InvalidPoint)?;
-    public_key_from_sec1(bits)
+/// Which `AlgorithmIdentifier` a PKCS#8 or SPKI encoding carries. Decoding takes all three.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AlgorithmForm {
+    /// `id-ecPublicKey` with the SM2 curve OID as parameter (RFC 5480/5915; OpenSSL, GmSSL,
+    /// RustCrypto). The default.
+    #[default]
+    EcPublicKey,
+    /// The SM2 OID as algorithm with the SM2 OID again as parameter (Tongsuo's test keys).
+    Sm2,
+    /// The SM2 OID as algorithm, no parameter.
+    Sm2Bare,
 }
 
 /// A public key from a SEC1 point, strictly: 33 bytes compressed (`02`/`03` ‖ x) or
@@ -61,29 +100,4 @@ pub fn public_key_from_sec1(bytes: &[u8]) -> Result<PublicKey, Error> {
         }
         _ => Err(Error::InvalidPoint),
     }
-}
-
-/// A secret key from a PKCS#8 PEM document (`PRIVATE KEY`) in either OID form.
-#[cfg(feature = "pem")]
-pub fn secret_key_from_pkcs8_pem(pem: &str) -> Result<SecretKey, Error> {
-    let (label, mut der) = elliptic_curve::pkcs8::der::pem::decode_vec(pem.as_bytes())
-        .map_err(|_| Error::InvalidSecretKey)?;
-    let key = if label == "PRIVATE KEY" {
-        secret_key_from_pkcs8_der(&der)
-    } else {
-        Err(Error::InvalidSecretKey)
-    };
-    zeroize::Zeroize::zeroize(&mut der);
-    key
-}
-
-/// A public key from an SPKI PEM document (`PUBLIC KEY`) in either OID form.
-#[cfg(feature = "pem")]
-pub fn public_key_from_spki_pem(pem: &str) -> Result<PublicKey, Error> {
-    let (label, der) = elliptic_curve::pkcs8::der::pem::decode_vec(pem.as_bytes())
-        .map_err(|_| Error::InvalidPoint)?;
-    if label != "PUBLIC KEY" {
-        return Err(Error::InvalidPoint);
-    }
-    public_key_from_spki_der(&der)
 }
