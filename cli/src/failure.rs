@@ -2,10 +2,28 @@
 //! code to leave with.
 
 use std::fmt;
-use std::path::Path;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
-/// A command's failure: printed as `shangmi: MESSAGE` on standard error.
+static PROGRAM: OnceLock<&'static str> = OnceLock::new();
+
+/// Sets the name messages start with (`shangmi` unless set; `sm3sum` for that binary).
+pub fn set_program_name(name: &'static str) {
+    // Set once at start-up; a second call keeps the first name.
+    let _ = PROGRAM.set(name);
+}
+
+/// The name messages start with.
+pub fn program_name() -> &'static str {
+    PROGRAM.get().copied().unwrap_or("shangmi")
+}
+
+/// Prints `PROGRAM: message` on standard error (a diagnostic that does not stop the work).
+pub fn warn(message: impl fmt::Display) {
+    eprintln!("{}: {message}", program_name());
+}
+
+/// A command's failure: printed as `PROGRAM: MESSAGE` on standard error.
 #[derive(Debug)]
 pub struct Failure {
     message: String,
@@ -29,14 +47,9 @@ impl Failure {
         }
     }
 
-    /// An I/O error on `path` (`-` or an empty path name standard input/output).
-    pub fn io(path: &Path, error: &std::io::Error) -> Failure {
-        Failure::new(format!("{}: {}", display_path(path), describe_io(error)))
-    }
-
     /// Prints the failure and returns its exit code.
     pub fn report(&self) -> ExitCode {
-        eprintln!("shangmi: {}", self.message);
+        warn(&self.message);
         ExitCode::from(self.code)
     }
 }
@@ -50,15 +63,6 @@ impl fmt::Display for Failure {
 impl From<String> for Failure {
     fn from(message: String) -> Failure {
         Failure::new(message)
-    }
-}
-
-/// How a path appears in messages: `-` for standard input/output.
-pub fn display_path(path: &Path) -> String {
-    if path.as_os_str().is_empty() || path == Path::new("-") {
-        "-".to_owned()
-    } else {
-        path.display().to_string()
     }
 }
 

@@ -1,0 +1,94 @@
+//! `shangmi`: the command-line face of the workspace.
+//!
+//! One clap subcommand per command family, each in its own module with an `Args` type and
+//! a `run` function returning `Result<ExitCode, Failure>`: `speed` (throughput table),
+//! `sm3sum` (GNU `sha256sum` conventions), `sm2` (keys, signatures, encryption), `sm4`
+//! (file encryption) and `completions`. Invoked under the name `sm3sum` (a link or copy
+//! of the binary, or the second binary target), it behaves as `shangmi sm3sum`.
+//!
+//! The library exists so both binaries share one code base; its only public items are the
+//! two entry points.
+
+mod completions;
+mod failure;
+mod progress;
+mod rows;
+mod sm3sum;
+mod speed;
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use failure::Failure;
+
+/// SM2, SM3 and SM4 at the command line.
+#[derive(Parser)]
+#[command(name = "shangmi", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The command families. Adding one is a `mod` line above, one variant here and one arm
+/// in [`Command::run`].
+#[derive(Subcommand)]
+enum Command {
+    /// Throughput table of every engine on this CPU (tcrypt style, MB/s and op/s).
+    Speed(speed::Args),
+    /// Print or check SM3 checksums (the conventions of GNU sha256sum).
+    Sm3sum(sm3sum::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(completions::Args),
+}
+
+impl Command {
+    fn run(self) -> Result<ExitCode, Failure> {
+        match self {
+            Command::Speed(args) => speed::run(&args),
+            Command::Sm3sum(args) => sm3sum::run(&args),
+            Command::Completions(args) => completions::run(&args, Cli::command()),
+        }
+    }
+}
+
+/// The `shangmi` entry point; behaves as `sm3sum` when the program is called `sm3sum`.
+pub fn main() -> ExitCode {
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    let called = args
+        .first()
+        .and_then(|a| Path::new(a).file_stem())
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    if called == "sm3sum" {
+        return sm3sum_main();
+    }
+    if args.is_empty() {
+        args.push("shangmi".into());
+    }
+    finish(Cli::parse_from(args).command.run())
+}
+
+/// The `sm3sum` entry point.
+pub fn sm3sum_main() -> ExitCode {
+    failure::set_program_name("sm3sum");
+    let command = <sm3sum::Args as clap::Args>::augment_args(
+        clap::Command::new("sm3sum")
+            .version(env!("CARGO_PKG_VERSION"))
+            .about("Print or check SM3 (GB/T 32905) checksums."),
+    );
+    let matches = command.get_matches();
+    match sm3sum::Args::from_arg_matches(&matches) {
+        Ok(args) => finish(sm3sum::run(&args)),
+        Err(e) => e.exit(),
+    }
+}
+
+fn finish(result: Result<ExitCode, Failure>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(failure) => failure.report(),
+    }
+}
