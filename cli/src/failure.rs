@@ -47,9 +47,24 @@ impl Failure {
         }
     }
 
+    /// An error writing the command's output. A closed pipe (`sm3sum * | head`) ends the
+    /// command quietly, as the SIGPIPE that stops coreutils would.
+    pub fn write(error: &std::io::Error) -> Failure {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure {
+                message: String::new(),
+                code: 1,
+            }
+        } else {
+            Failure::new(format!("write error: {}", describe_io(error)))
+        }
+    }
+
     /// Prints the failure and returns its exit code.
     pub fn report(&self) -> ExitCode {
-        warn(&self.message);
+        if !self.message.is_empty() {
+            warn(&self.message);
+        }
         ExitCode::from(self.code)
     }
 }

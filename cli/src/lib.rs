@@ -11,9 +11,12 @@
 
 mod completions;
 mod failure;
+mod files;
+mod hexstr;
 mod progress;
 mod rows;
 mod sm3sum;
+mod sm4;
 mod speed;
 
 use std::ffi::OsString;
@@ -40,6 +43,8 @@ enum Command {
     Speed(speed::Args),
     /// Print or check SM3 checksums (the conventions of GNU sha256sum).
     Sm3sum(sm3sum::Args),
+    /// Encrypt or decrypt with SM4 (cbc/ctr as `openssl enc`, xts, authenticated gcm/ccm).
+    Sm4(sm4::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -49,6 +54,7 @@ impl Command {
         match self {
             Command::Speed(args) => speed::run(&args),
             Command::Sm3sum(args) => sm3sum::run(&args),
+            Command::Sm4(args) => sm4::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
     }

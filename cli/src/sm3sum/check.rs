@@ -6,7 +6,7 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::{Args, bytes_path, engine, line, write_error};
+use super::{Args, bytes_path, engine, line};
 use crate::Failure;
 use crate::failure::{describe_io, warn};
 use crate::progress::Progress;
@@ -93,7 +93,7 @@ fn check_list(args: &Args, list: &Path, threads: usize) -> Result<bool, Failure>
             }
             Err(e) => {
                 unreadable += 1;
-                out.flush().map_err(|e| write_error(&e))?;
+                out.flush().map_err(|e| Failure::write(&e))?;
                 warn(format_args!("{}: {}", paths[i].display(), describe_io(&e)));
                 if args.status {
                     return Ok(());
@@ -104,9 +104,9 @@ fn check_list(args: &Args, list: &Path, threads: usize) -> Result<bool, Failure>
         [prefix, &name, verdict]
             .iter()
             .try_for_each(|part| out.write_all(part))
-            .map_err(|e| write_error(&e))
+            .map_err(|e| Failure::write(&e))
     })?;
-    out.flush().map_err(|e| write_error(&e))?;
+    out.flush().map_err(|e| Failure::write(&e))?;
 
     if !args.status {
         if improper > 0 {

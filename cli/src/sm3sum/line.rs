@@ -9,17 +9,6 @@
 /// The algorithm's name in BSD-style lines.
 const TAG: &[u8] = b"SM3";
 
-/// Lower-case hexadecimal of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
-    }
-    out
-}
-
 /// `name` escaped for a checksum line, and whether it needed escaping.
 pub fn escape(name: &[u8]) -> (Vec<u8>, bool) {
     if !name.iter().any(|b| matches!(b, b'\\' | b'\n' | b'\r')) {
@@ -58,7 +47,7 @@ pub fn format(out: &mut Vec<u8>, style: Style, digest: &[u8], name: &[u8]) {
     if escaped {
         out.push(b'\\');
     }
-    let hash = hex(digest);
+    let hash = crate::hexstr::encode(digest);
     if style.tag {
         out.extend_from_slice(TAG);
         out.extend_from_slice(b" (");
@@ -148,16 +137,7 @@ fn unescape(name: &[u8]) -> Option<Vec<u8>> {
 
 /// 64 hexadecimal digits (either case) as 32 bytes.
 fn parse_hex(hash: &[u8]) -> Option<[u8; 32]> {
-    if hash.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (o, pair) in out.iter_mut().zip(hash.chunks_exact(2)) {
-        let hi = char::from(pair[0]).to_digit(16)?;
-        let lo = char::from(pair[1]).to_digit(16)?;
-        *o = u8::try_from(hi << 4 | lo).ok()?;
-    }
-    Some(out)
+    crate::hexstr::decode_array(hash)
 }
 
 #[cfg(test)]

@@ -126,17 +126,17 @@ fn print(args: &Args, files: &[PathBuf], threads: usize) -> Result<ExitCode, Fai
             Ok(digest) => {
                 text.clear();
                 line::format(&mut text, style, &digest, &path_bytes(&files[i]));
-                out.write_all(&text).map_err(|e| write_error(&e))?;
+                out.write_all(&text).map_err(|e| Failure::write(&e))?;
             }
             Err(e) => {
-                out.flush().map_err(|e| write_error(&e))?;
+                out.flush().map_err(|e| Failure::write(&e))?;
                 warn(format_args!("{}: {}", files[i].display(), describe_io(&e)));
                 failed = true;
             }
         }
         Ok(())
     })?;
-    out.flush().map_err(|e| write_error(&e))?;
+    out.flush().map_err(|e| Failure::write(&e))?;
     Ok(if failed {
         ExitCode::FAILURE
     } else {
@@ -157,10 +157,6 @@ fn progress_for(files: &[PathBuf]) -> Progress {
         .map(|m| m.len())
         .sum();
     Progress::bytes(Some(total), "sm3sum")
-}
-
-fn write_error(e: &io::Error) -> Failure {
-    Failure::new(format!("write error: {}", describe_io(e)))
 }
 
 /// A path's bytes (as the operating system holds them, on Unix).

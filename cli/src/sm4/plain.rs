@@ -1,0 +1,165 @@
+//! The unauthenticated modes: CBC with PKCS#7 padding and CTR (as `openssl enc`), and XTS
+//! by data units.
+
+use shangmi_sm4::{CtrFlavor, Sm4};
+use shangmi_sm4_modes::cipher::{Block, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit};
+use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4Xts, Sm4XtsGb, Sm4XtsIeee, XtsStandard};
+
+use crate::Failure;
+use crate::files::{Input, Output, pipeline};
+use crate::progress::Progress;
+
+/// Bytes per pipeline buffer (a multiple of the block and of every power-of-two sector
+/// size up to it).
+const BUFFER: usize = 1 << 20;
+
+/// CBC with PKCS#7 padding, the format of `openssl enc -sm4-cbc`.
+pub fn cbc(
+    key: &[u8; 16],
+    iv: &[u8; 16],
+    encrypt: bool,
+    input: Input,
+    output: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    let name = input.name.clone();
+    if encrypt {
+        let mut cbc = Sm4CbcEnc::new(key.into(), iv.into());
+        pipeline(input, output, BUFFER, progress, |data, last, out| {
+            if last {
+                let pad = 16 - data.len() % 16;
+                data.resize(data.len() + pad, pad as u8);
+            }
+            let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
+            cbc.encrypt_blocks(blocks);
+            std::mem::swap(data, out);
+            Ok(())
+        })
+    } else {
+        let mut cbc = Sm4CbcDec::new(key.into(), iv.into());
+        pipeline(input, output, BUFFER, progress, |data, last, out| {
+            if !data.len().is_multiple_of(16) || data.is_empty() {
+                return Err(Failure::new(format!(
+                    "{name}: bad decrypt: the ciphertext is not a whole, non-zero number of \
+                     16-byte blocks"
+                )));
+            }
+            let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
+            cbc.decrypt_blocks(blocks);
+            if last {
+                let len = unpad(data).ok_or_else(|| {
+                    Failure::new(format!(
+                        "{name}: bad decrypt: the padding is not PKCS#7 (wrong key or IV, or \
+                         not SM4-CBC data)"
+                    ))
+                })?;
+                data.truncate(len);
+            }
+            std::mem::swap(data, out);
+            Ok(())
+        })
+    }
+}
+
+/// The length of `data` without its PKCS#7 padding; `None` if the padding is malformed.
+/// (Decryption has no secret to protect from timing here: the key holder runs it.)
+fn unpad(data: &[u8]) -> Option<usize> {
+    let pad = usize::from(*data.last()?);
+    if pad == 0 || pad > 16 || pad > data.len() {
+        return None;
+    }
+    let body = data.len() - pad;
+    data[body..]
+        .iter()
+        .all(|&b| usize::from(b) == pad)
+        .then_some(body)
+}
+
+/// CTR with a 128-bit big-endian counter starting at `iv`, as `openssl enc -sm4-ctr`.
+pub fn ctr(
+    key: &[u8; 16],
+    iv: &[u8; 16],
+    input: Input,
+    output: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    let sm4 = Sm4::new(key.into());
+    let mut counter = *iv;
+    pipeline(input, output, BUFFER, progress, |data, _, out| {
+        sm4.apply_ctr(CtrFlavor::Be128, &mut counter, data);
+        std::mem::swap(data, out);
+        Ok(())
+    })
+}
+
+/// XTS over data units of `unit` bytes, the first under tweak `iv`, the next ones under
+/// `iv` + 1, + 2, … (as 128-bit little-endian integers, as sector numbers are).
+#[allow(clippy::too_many_arguments)] // the options of one command, passed through once
+pub fn xts(
+    key: &[u8; 32],
+    iv: &[u8; 16],
+    gb: bool,
+    unit: usize,
+    encrypt: bool,
+    input: Input,
+    output: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    if gb {
+        let xts = Sm4XtsGb::new(key).map_err(|e| Failure::usage(format!("xts key: {e}")))?;
+        xts_with(&xts, iv, unit, encrypt, input, output, progress)
+    } else {
+        let xts = Sm4XtsIeee::new(key).map_err(|e| Failure::usage(format!("xts key: {e}")))?;
+        xts_with(&xts, iv, unit, encrypt, input, output, progress)
+    }
+}
+
+fn xts_with<S: XtsStandard>(
+    xts: &Sm4Xts<S>,
+    iv: &[u8; 16],
+    unit: usize,
+    encrypt: bool,
+    input: Input,
+    output: &mut Output,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    let name = input.name.clone();
+    let mut tweak = u128::from_le_bytes(*iv);
+    let buffer = BUFFER.max(unit).next_multiple_of(unit);
+    pipeline(input, output, buffer, progress, |data, _, out| {
+        for chunk in data.chunks_mut(unit) {
+            let t = tweak.to_le_bytes();
+            let done = if encrypt {
+                xts.encrypt(&t, chunk)
+            } else {
+                xts.decrypt(&t, chunk)
+            };
+            done.map_err(|e| {
+                Failure::new(format!(
+                    "{name}: data unit {} ({} bytes): {e} (XTS needs at least 16 bytes in the \
+                     last unit)",
+                    tweak.wrapping_sub(u128::from_le_bytes(*iv)),
+                    chunk.len()
+                ))
+            })?;
+            tweak = tweak.wrapping_add(1);
+        }
+        std::mem::swap(data, out);
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unpad;
+
+    #[test]
+    fn pkcs7_unpadding() {
+        assert_eq!(unpad(&[1, 2, 3, 1]), Some(3));
+        assert_eq!(unpad(&[16; 16]), Some(0));
+        assert_eq!(unpad(&[1, 2, 3, 2]), None, "inconsistent padding bytes");
+        assert_eq!(unpad(&[1, 2, 3, 0]), None, "zero pad byte");
+        assert_eq!(unpad(&[17; 32]), None, "pad longer than a block");
+        assert_eq!(unpad(&[]), None);
+    }
+}
