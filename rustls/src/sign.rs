@@ -112,8 +112,9 @@ impl rustls::crypto::KeyProvider for Sm2KeyProvider {
             PrivateKeyDer::Pkcs8(der) => {
                 shangmi_sm2::keys::secret_key_from_pkcs8_der(der.secret_pkcs8_der())
             }
-            PrivateKeyDer::Sec1(der) => SecretKey::from_sec1_der(der.secret_sec1_der())
-                .map_err(|_| shangmi_sm2::Error::InvalidSecretKey),
+            PrivateKeyDer::Sec1(der) => {
+                shangmi_sm2::keys::secret_key_from_sec1_der(der.secret_sec1_der())
+            }
             _ => {
                 return Err(Error::General(
                     "not an SM2 key: only PKCS#8 and SEC1 keys are supported".into(),

@@ -1,0 +1,432 @@
+//! `shangmi tls server|client`: TLS 1.3 with the RFC 8998 suites over TCP, the SM
+//! counterpart of `openssl s_server` / `s_client`, on `shangmi-rustls`.
+//!
+//! The server answers each connection by echoing what it reads until the client closes;
+//! the client sends its standard input, closes its side (close_notify) and prints what comes
+//! back. Both print the negotiated suite, group and the peer's signature scheme on standard
+//! error.
+
+use crate::failure::Failure;
+use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::{CryptoProvider, SupportedKxGroup};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::server::WebPkiClientVerifier;
+use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+use rustls::{
+    ClientConfig, ClientConnection, CommonState, DigitallySignedStruct, DistinguishedName,
+    RootCertStore, ServerConfig, ServerConnection, SignatureScheme, StreamOwned,
+    SupportedCipherSuite,
+};
+use shangmi_rustls::{kx, suites};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+
+/// TLS 1.3 with SM suites: an echo server and a client.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Tls,
+}
+
+#[derive(clap::Subcommand)]
+enum Tls {
+    /// Accept TLS connections and echo what each client sends.
+    Server(ServerArgs),
+    /// Connect, send standard input, print what the server returns.
+    Client(ClientArgs),
+}
+
+/// Cipher suite choice.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Suite {
+    /// TLS_SM4_GCM_SM3 (0x00C6)
+    Gcm,
+    /// TLS_SM4_CCM_SM3 (0x00C7)
+    Ccm,
+}
+
+/// Key exchange group choice.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Group {
+    /// curveSM2 (0x0029)
+    Sm2,
+    /// curveSM2MLKEM768 (0x11EE); a client also offers its SM2 half as a curveSM2 share
+    #[value(name = "sm2-mlkem768")]
+    Sm2Mlkem768,
+}
+
+/// Choices shared by both sides.
+#[derive(clap::Args)]
+struct Common {
+    /// Offer only this suite (default: both, GCM first)
+    #[arg(long, value_enum)]
+    suite: Option<Suite>,
+    /// Offer only this group (default: curveSM2, then curveSM2MLKEM768)
+    #[arg(long, value_enum)]
+    group: Option<Group>,
+}
+
+#[derive(clap::Args)]
+struct ServerArgs {
+    /// Address to listen on, e.g. 127.0.0.1:4433
+    #[arg(long)]
+    listen: String,
+    /// Certificate chain, PEM, leaf first
+    #[arg(long)]
+    cert: PathBuf,
+    /// SM2 private key, PEM (PKCS#8 or SEC1 `EC PRIVATE KEY`)
+    #[arg(long)]
+    key: PathBuf,
+    /// Ask clients for a certificate and verify it against these CAs (PEM)
+    #[arg(long)]
+    client_ca: Option<PathBuf>,
+    /// Serve this many connections, then exit (default: serve forever)
+    #[arg(long)]
+    count: Option<u64>,
+    /// Session tickets sent after each handshake (rustls' default is 2)
+    #[arg(long)]
+    tickets: Option<usize>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(clap::Args)]
+struct ClientArgs {
+    /// Server address, e.g. 127.0.0.1:4433
+    #[arg(long)]
+    connect: String,
+    /// Name to verify the server's certificate against (and to send as SNI)
+    #[arg(long)]
+    server_name: String,
+    /// Trusted CA certificates, PEM
+    #[arg(long)]
+    ca: PathBuf,
+    /// Client certificate chain, PEM (with --key, for mutual authentication)
+    #[arg(long, requires = "key")]
+    cert: Option<PathBuf>,
+    /// Client private key, PEM
+    #[arg(long, requires = "cert")]
+    key: Option<PathBuf>,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Runs `shangmi tls …`.
+pub fn run(args: Args) -> Result<ExitCode, Failure> {
+    match args.command {
+        Tls::Server(a) => server(&a),
+        Tls::Client(a) => client(&a),
+    }
+}
+
+fn provider(common: &Common, client_side: bool) -> Arc<CryptoProvider> {
+    let mut provider = shangmi_rustls::provider();
+    if let Some(suite) = common.suite {
+        let chosen: SupportedCipherSuite = match suite {
+            Suite::Gcm => suites::TLS13_SM4_GCM_SM3,
+            Suite::Ccm => suites::TLS13_SM4_CCM_SM3,
+        };
+        provider.cipher_suites = vec![chosen];
+    }
+    if let Some(group) = common.group {
+        let groups: Vec<&'static dyn SupportedKxGroup> = match (group, client_side) {
+            (Group::Sm2, _) => vec![&kx::CURVE_SM2],
+            (Group::Sm2Mlkem768, true) => vec![&kx::CURVE_SM2_MLKEM768, &kx::CURVE_SM2],
+            (Group::Sm2Mlkem768, false) => vec![&kx::CURVE_SM2_MLKEM768],
+        };
+        provider.kx_groups = groups;
+    }
+    Arc::new(provider)
+}
+
+fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
+    let certs = CertificateDer::pem_file_iter(path)
+        .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    if certs.is_empty() {
+        return Err(Failure::new(format!(
+            "{}: no CERTIFICATE block",
+            path.display()
+        )));
+    }
+    Ok(certs)
+}
+
+fn key(path: &Path) -> Result<PrivateKeyDer<'static>, Failure> {
+    PrivateKeyDer::from_pem_file(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+}
+
+fn roots(path: &Path) -> Result<Arc<RootCertStore>, Failure> {
+    let mut roots = RootCertStore::empty();
+    for cert in certs(path)? {
+        roots
+            .add(cert)
+            .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    }
+    Ok(Arc::new(roots))
+}
+
+/// The peer's handshake signature scheme, as the verifier saw it.
+type SeenScheme = Arc<Mutex<Option<SignatureScheme>>>;
+
+fn note_scheme(seen: &SeenScheme, scheme: SignatureScheme) {
+    if let Ok(mut slot) = seen.lock() {
+        *slot = Some(scheme);
+    }
+}
+
+fn scheme_name(scheme: SignatureScheme) -> String {
+    if scheme == shangmi_rustls::sign::SM2_SM3 {
+        "sm2sig_sm3 (0x0708)".into()
+    } else {
+        format!("{scheme:?}")
+    }
+}
+
+/// What was negotiated, one line each, on standard error.
+fn report(conn: &CommonState, seen: &SeenScheme) {
+    let suite = match conn.negotiated_cipher_suite().map(|s| s.suite()) {
+        Some(s) if s == suites::TLS_SM4_GCM_SM3_ID => "TLS_SM4_GCM_SM3 (0x00C6)".into(),
+        Some(s) if s == suites::TLS_SM4_CCM_SM3_ID => "TLS_SM4_CCM_SM3 (0x00C7)".into(),
+        other => format!("{other:?}"),
+    };
+    let group = match conn.negotiated_key_exchange_group().map(|g| g.name()) {
+        Some(g) if g == kx::CURVE_SM2_ID => "curveSM2 (0x0029)".into(),
+        Some(g) if g == kx::CURVE_SM2_MLKEM768_ID => "curveSM2MLKEM768 (0x11EE)".into(),
+        other => format!("{other:?}"),
+    };
+    let scheme = seen
+        .lock()
+        .ok()
+        .and_then(|s| *s)
+        .map_or_else(|| "none (peer not authenticated)".into(), scheme_name);
+    eprintln!("suite: {suite}");
+    eprintln!("group: {group}");
+    eprintln!("peer signature: {scheme}");
+    eprintln!("handshake: {:?}", conn.handshake_kind());
+}
+
+/// A server-certificate verifier that records the scheme of the server's CertificateVerify.
+#[derive(Debug)]
+struct RecordingServerVerifier {
+    inner: Arc<WebPkiServerVerifier>,
+    seen: SeenScheme,
+}
+
+impl ServerCertVerifier for RecordingServerVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        self.inner
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        note_scheme(&self.seen, dss.scheme);
+        self.inner.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.inner.supported_verify_schemes()
+    }
+}
+
+/// A client-certificate verifier that records the scheme of the client's CertificateVerify.
+#[derive(Debug)]
+struct RecordingClientVerifier {
+    inner: Arc<dyn ClientCertVerifier>,
+    seen: SeenScheme,
+}
+
+impl ClientCertVerifier for RecordingClientVerifier {
+    fn root_hint_subjects(&self) -> &[DistinguishedName] {
+        self.inner.root_hint_subjects()
+    }
+
+    fn verify_client_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        now: UnixTime,
+    ) -> Result<ClientCertVerified, rustls::Error> {
+        self.inner
+            .verify_client_cert(end_entity, intermediates, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        note_scheme(&self.seen, dss.scheme);
+        self.inner.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.inner.supported_verify_schemes()
+    }
+}
+
+fn tls_failure(what: &str, e: impl std::fmt::Display) -> Failure {
+    Failure::new(format!("{what}: {e}"))
+}
+
+fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
+    let provider = provider(&args.common, false);
+    let chain = certs(&args.cert)?;
+    let key = key(&args.key)?;
+    let builder = ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(|e| tls_failure("configuration", e))?;
+    let seen: SeenScheme = Arc::default();
+    let builder = match &args.client_ca {
+        None => builder.with_no_client_auth(),
+        Some(ca) => {
+            let inner = WebPkiClientVerifier::builder_with_provider(roots(ca)?, provider)
+                .build()
+                .map_err(|e| tls_failure("client verifier", e))?;
+            builder.with_client_cert_verifier(Arc::new(RecordingClientVerifier {
+                inner,
+                seen: seen.clone(),
+            }))
+        }
+    };
+    let mut config = builder
+        .with_single_cert(chain, key)
+        .map_err(|e| tls_failure(&args.key.display().to_string(), e))?;
+    if let Some(n) = args.tickets {
+        config.send_tls13_tickets = n;
+    }
+    let config = Arc::new(config);
+    let listener = TcpListener::bind(&args.listen).map_err(|e| tls_failure(&args.listen, e))?;
+    eprintln!("listening on {}", args.listen);
+    let mut served = 0u64;
+    for stream in listener.incoming() {
+        let stream = stream.map_err(|e| tls_failure("accept", e))?;
+        if let Err(e) = serve_one(config.clone(), stream, &seen) {
+            eprintln!("connection failed: {e}");
+        }
+        served += 1;
+        if args.count.is_some_and(|n| served >= n) {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn serve_one(
+    config: Arc<ServerConfig>,
+    stream: TcpStream,
+    seen: &SeenScheme,
+) -> Result<(), Failure> {
+    let conn = ServerConnection::new(config).map_err(|e| tls_failure("TLS", e))?;
+    let mut tls = StreamOwned::new(conn, stream);
+    while tls.conn.is_handshaking() {
+        tls.conn
+            .complete_io(&mut tls.sock)
+            .map_err(|e| tls_failure("handshake", e))?;
+    }
+    report(&tls.conn, seen);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match tls.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => tls
+                .write_all(&buf[..n])
+                .map_err(|e| tls_failure("write", e))?,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(tls_failure("read", e)),
+        }
+    }
+    tls.conn.send_close_notify();
+    tls.conn
+        .complete_io(&mut tls.sock)
+        .map_err(|e| tls_failure("close", e))?;
+    Ok(())
+}
+
+fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
+    let provider = provider(&args.common, true);
+    let seen: SeenScheme = Arc::default();
+    let inner = WebPkiServerVerifier::builder_with_provider(roots(&args.ca)?, provider.clone())
+        .build()
+        .map_err(|e| tls_failure("server verifier", e))?;
+    let builder = ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(|e| tls_failure("configuration", e))?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(RecordingServerVerifier {
+            inner,
+            seen: seen.clone(),
+        }));
+    let config = match (&args.cert, &args.key) {
+        (Some(cert), Some(key_path)) => builder
+            .with_client_auth_cert(certs(cert)?, key(key_path)?)
+            .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
+        _ => builder.with_no_client_auth(),
+    };
+    let name = ServerName::try_from(args.server_name.clone())
+        .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
+    let conn = ClientConnection::new(Arc::new(config), name).map_err(|e| tls_failure("TLS", e))?;
+    let sock = TcpStream::connect(&args.connect).map_err(|e| tls_failure(&args.connect, e))?;
+    let mut tls = StreamOwned::new(conn, sock);
+    while tls.conn.is_handshaking() {
+        tls.conn
+            .complete_io(&mut tls.sock)
+            .map_err(|e| tls_failure("handshake", e))?;
+    }
+    report(&tls.conn, &seen);
+
+    let mut input = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| tls_failure("standard input", e))?;
+    tls.write_all(&input).map_err(|e| tls_failure("write", e))?;
+    tls.conn.send_close_notify();
+    tls.flush().map_err(|e| tls_failure("write", e))?;
+    let mut reply = Vec::new();
+    match tls.read_to_end(&mut reply) {
+        Ok(_) => {}
+        // A peer that closes TCP without close_notify (common for `-www` servers).
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
+        Err(e) => return Err(tls_failure("read", e)),
+    }
+    std::io::stdout()
+        .write_all(&reply)
+        .map_err(|e| tls_failure("standard output", e))?;
+    Ok(ExitCode::SUCCESS)
+}
