@@ -15,6 +15,7 @@ mod files;
 mod hexstr;
 mod progress;
 mod rows;
+mod sm2;
 mod sm3sum;
 mod sm4;
 mod speed;
@@ -41,6 +42,8 @@ struct Cli {
 enum Command {
     /// Throughput table of every engine on this CPU (tcrypt style, MB/s and op/s).
     Speed(speed::Args),
+    /// SM2 keys, signatures and encryption (keygen, pubkey, sign, verify, encrypt, decrypt).
+    Sm2(sm2::Args),
     /// Print or check SM3 checksums (the conventions of GNU sha256sum).
     Sm3sum(sm3sum::Args),
     /// Encrypt or decrypt with SM4 (cbc/ctr as `openssl enc`, xts, authenticated gcm/ccm).
@@ -53,6 +56,7 @@ impl Command {
     fn run(self) -> Result<ExitCode, Failure> {
         match self {
             Command::Speed(args) => speed::run(&args),
+            Command::Sm2(args) => sm2::run(&args),
             Command::Sm3sum(args) => sm3sum::run(&args),
             Command::Sm4(args) => sm4::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
