@@ -103,7 +103,7 @@ fn chain() -> (SigningKey, Certificate, SigningKey, Certificate) {
             issuer: None,
         },
         1,
-        &ca_key.verifying_key(),
+        ca_key.verifying_key(),
         &ca_key,
     );
     let leaf = issue(
@@ -112,7 +112,7 @@ fn chain() -> (SigningKey, Certificate, SigningKey, Certificate) {
             issuer: Some(ca_name),
         },
         2,
-        &leaf_key.verifying_key(),
+        leaf_key.verifying_key(),
         &ca_key,
     );
     (ca_key, ca, leaf_key, leaf)

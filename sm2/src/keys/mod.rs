@@ -42,6 +42,8 @@
 mod decode;
 #[cfg(all(feature = "pkcs8", feature = "alloc"))]
 mod encode;
+#[cfg(feature = "encryption")]
+mod encrypted;
 mod generate;
 #[cfg(feature = "pem")]
 mod pem;
@@ -59,6 +61,13 @@ pub use decode::{
 pub use encode::{public_key_to_spki_der, secret_key_to_pkcs8_der};
 #[cfg(feature = "pem")]
 pub use encode::{public_key_to_spki_pem, secret_key_to_pkcs8_pem};
+#[cfg(feature = "encryption")]
+pub use encrypted::{
+    EncryptionScheme, MAX_ITERATIONS, secret_key_from_encrypted_pkcs8_der,
+    secret_key_to_encrypted_pkcs8_der,
+};
+#[cfg(all(feature = "encryption", feature = "pem"))]
+pub use encrypted::{secret_key_from_pem_with_password, secret_key_to_encrypted_pkcs8_pem};
 #[cfg(feature = "pem")]
 pub use pem::{
     public_key_from_pem, public_key_from_spki_pem, secret_key_from_pem, secret_key_from_pkcs8_pem,
