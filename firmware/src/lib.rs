@@ -22,7 +22,12 @@ pub unsafe extern "C" fn shangmi_sm4_ecb(key: *const u8, buf: *mut u8, n: usize,
         cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit},
     };
     // SAFETY: the caller's contract above.
-    let (key, data) = unsafe { (&*key.cast::<[u8; 16]>(), core::slice::from_raw_parts_mut(buf, 16 * n)) };
+    let (key, data) = unsafe {
+        (
+            &*key.cast::<[u8; 16]>(),
+            core::slice::from_raw_parts_mut(buf, 16 * n),
+        )
+    };
     let cipher = Sm4::new(&(*key).into());
     let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
     if decrypt {
@@ -39,11 +44,20 @@ pub unsafe extern "C" fn shangmi_sm4_ecb(key: *const u8, buf: *mut u8, n: usize,
 /// writable bytes.
 #[cfg(feature = "sm4")]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn shangmi_sm4_ctr(key: *const u8, counter: *mut u8, buf: *mut u8, len: usize) {
+pub unsafe extern "C" fn shangmi_sm4_ctr(
+    key: *const u8,
+    counter: *mut u8,
+    buf: *mut u8,
+    len: usize,
+) {
     use shangmi_sm4::{CtrFlavor, Sm4, cipher::KeyInit};
     // SAFETY: the caller's contract above.
     let (key, counter, data) = unsafe {
-        (&*key.cast::<[u8; 16]>(), &mut *counter.cast::<[u8; 16]>(), core::slice::from_raw_parts_mut(buf, len))
+        (
+            &*key.cast::<[u8; 16]>(),
+            &mut *counter.cast::<[u8; 16]>(),
+            core::slice::from_raw_parts_mut(buf, len),
+        )
     };
     Sm4::new(&(*key).into()).apply_ctr(CtrFlavor::Be128, counter, data);
 }
@@ -57,7 +71,12 @@ pub unsafe extern "C" fn shangmi_sm4_ctr(key: *const u8, counter: *mut u8, buf: 
 pub unsafe extern "C" fn shangmi_sm3(msg: *const u8, len: usize, out: *mut u8) {
     use shangmi_sm3::{Digest, Sm3};
     // SAFETY: the caller's contract above.
-    let (msg, out) = unsafe { (core::slice::from_raw_parts(msg, len), &mut *out.cast::<[u8; 32]>()) };
+    let (msg, out) = unsafe {
+        (
+            core::slice::from_raw_parts(msg, len),
+            &mut *out.cast::<[u8; 32]>(),
+        )
+    };
     out.copy_from_slice(&Sm3::digest(msg));
 }
 
@@ -109,14 +128,27 @@ pub unsafe extern "C" fn shangmi_sm4_gcm_seal(
 /// `secret` must point to 32 readable bytes, `msg` to `len` and `sig` to 64 writable bytes.
 #[cfg(feature = "sm2")]
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn shangmi_sm2_sign(secret: *const u8, msg: *const u8, len: usize, sig: *mut u8) -> i32 {
-    use shangmi_sm2::{dsa::SigningKey, signature::Signer};
+pub unsafe extern "C" fn shangmi_sm2_sign(
+    secret: *const u8,
+    msg: *const u8,
+    len: usize,
+    sig: *mut u8,
+) -> i32 {
+    use shangmi_sm2::{
+        dsa::{Signature, SigningKey},
+        signature::Signer,
+    };
     // SAFETY: the caller's contract above.
-    let (secret, msg, sig) =
-        unsafe { (&*secret.cast::<[u8; 32]>(), core::slice::from_raw_parts(msg, len), &mut *sig.cast::<[u8; 64]>()) };
+    let (secret, msg, sig) = unsafe {
+        (
+            &*secret.cast::<[u8; 32]>(),
+            core::slice::from_raw_parts(msg, len),
+            &mut *sig.cast::<[u8; 64]>(),
+        )
+    };
     match SigningKey::from_bytes(secret) {
         Ok(key) => {
-            *sig = key.sign(msg).to_bytes();
+            *sig = Signer::<Signature>::sign(&key, msg).to_bytes();
             0
         }
         Err(_) => -1,

@@ -180,8 +180,10 @@ impl Fe {
     }
 
     /// Product. On x86-64 with ADX `self` reaches the assembly in registers and `b` through
-    /// memory, so the point formulas pass the value computed last as `self`.
-    #[inline(always)]
+    /// memory, so the point formulas pass the value computed last as `self`. Inlined into
+    /// the point formulas, except in the size profile (one shared copy).
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn mul(&self, b: &Fe) -> Fe {
         #[cfg(target_arch = "x86_64")]
         return Fe(super::field_x86::mul(&self.0, &b.0));
@@ -189,8 +191,9 @@ impl Fe {
         return self.mul_soft(b);
     }
 
-    /// Square.
-    #[inline(always)]
+    /// Square (out of line in the size profile, as [`Fe::mul`]).
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn sqr(&self) -> Fe {
         #[cfg(target_arch = "x86_64")]
         return Fe(super::field_x86::sqr(&self.0));
@@ -227,7 +230,8 @@ impl Fe {
     }
 
     /// Sum.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn add(&self, b: &Fe) -> Fe {
         #[cfg(target_arch = "x86_64")]
         return Fe(super::field_x86::add(&self.0, &b.0));
@@ -236,7 +240,8 @@ impl Fe {
     }
 
     /// Difference.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn sub(&self, b: &Fe) -> Fe {
         #[cfg(target_arch = "x86_64")]
         return Fe(super::field_x86::sub(&self.0, &b.0));
@@ -258,7 +263,8 @@ impl Fe {
     }
 
     /// Half: self·2^-1 mod p.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn half(&self) -> Fe {
         #[cfg(target_arch = "x86_64")]
         return Fe(super::field_x86::half(&self.0));

@@ -116,8 +116,10 @@ pub const fn reduce_once(a: &Limbs, m: &Limbs) -> Limbs {
     select(borrow.wrapping_neg(), a, &d)
 }
 
-/// Montgomery product `a·b·2^-256 mod m` for `a, b < m`, `m` odd, `minv = -m^-1 mod 2^64`.
-#[inline(always)]
+/// Montgomery product `a·b·2^-256 mod m` for `a, b < m`, `m` odd, `minv = -m^-1 mod 2^64`
+/// (one shared copy in the size profile).
+#[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+#[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
 pub const fn mont_mul(a: &Limbs, b: &Limbs, m: &Limbs, minv: u64) -> Limbs {
     let mut t = [0u64; 4];
     let mut t4 = 0u64;

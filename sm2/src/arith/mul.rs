@@ -1,12 +1,16 @@
 //! Scalar multiplication.
 //!
-//! * `mul_g`: k·G in constant time with a signed-window comb (6-bit Booth digits in [-31, 32],
-//!   one table of 32 affine multiples per window, 43 mixed additions, no doublings; the
-//!   technique of OpenSSL/BoringSSL's P-256 `ecp_nistz256`), the table entry chosen by a
-//!   masked scan of all 32 entries.
+//! * `mul_g`: k·G in constant time with a signed-window comb (Booth digits, one table of
+//!   affine multiples for every `COMB_STEPS`-th window, the entry chosen by a masked scan of
+//!   the whole table; the technique of OpenSSL/BoringSSL's P-256 `ecp_nistz256`). The fast
+//!   profile has a table for every 6-bit window (43 tables of 32 points, 88 KB, 43 mixed
+//!   additions, no doublings); the size profile (`--cfg shangmi_sm2_profile="size"`) 6
+//!   tables of 16 points for 5-bit windows (6 KB, 52 mixed additions, 46 doublings).
+//!   `build.rs` generates the tables.
 //! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): one doubling
-//!   loop with a width-5 NAF for Q and a wide NAF over a static table of odd multiples of G
-//!   (width 12 on 64-bit targets, 8 elsewhere: `build.rs`).
+//!   loop with a width-5 NAF for Q and a NAF over odd multiples of G (a static table: width
+//!   12 on 64-bit targets, 8 elsewhere; the size profile reads 1·G, 3·G, .., 15·G from the
+//!   comb's first table instead, width 5).
 //! * `mul_g_add_table_vartime`: the same with a per-key table for Q (32 doublings), G by the
 //!   comb (zero digits skipped).
 
@@ -16,7 +20,8 @@ use super::point::{Affine, Cached, Jacobian};
 
 include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
-const WINDOWS: usize = 43;
+/// Entries per comb table: |digit|·B for |digit| in 1..=2^(W-1).
+const COMB_ENTRIES: usize = 1 << (COMB_W - 1);
 
 /// Window i of width W of `k`: bits `W·i .. W·i + W` (positions are public; bits at 256 and
 /// above read as zero).
@@ -27,7 +32,7 @@ fn window<const W: usize>(k: &Limbs, i: usize) -> u64 {
 
 /// Signed base-2^W digits d_i in [-2^(W-1) + 1, 2^(W-1)] with k = Σ d_i·2^(W·i) (Booth
 /// recoding), constant time; `N` windows must cover 256 bits and the final carry.
-fn recode<const W: usize, const N: usize>(k: &Limbs) -> [i64; N] {
+pub(crate) fn recode<const W: usize, const N: usize>(k: &Limbs) -> [i64; N] {
     let mut d = [0i64; N];
     let mut carry = 0i64;
     for (i, di) in d.iter_mut().enumerate() {
@@ -65,7 +70,18 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
     }
 }
 
-/// k·G for a canonical k in [0, n-1], constant time.
+/// k·G for a canonical k in [0, n-1], constant time, by the comb ([`comb_walk`]).
+///
+/// Exceptional additions (the accumulator equal to ± the addend): write the addend of
+/// window i as d·2^(W·i)·G. In every step but the last the accumulator is Σ d_i'·2^(W(i' - j))
+/// over windows i' already added (j the step), none of them at i's position relative to j,
+/// with |d_i'| <= 2^(W-1) and |acc| < n/2; a signed-digit sum whose top digit sits above
+/// the addend's position exceeds 2^(W-1)·2^(W·i) in magnitude (the addend's position is
+/// missing below it), one whose top digit sits below falls short of 2^(W·i), so acc = ±addend
+/// is impossible. In the last step the accumulator can reach n and wrap: for some k it equals
+/// ±addend modulo n (with one table per window, only in the last window: acc = p - n there).
+/// Those additions compute the doubling and select it when H = R = 0, and the sum at
+/// acc = -addend is the identity (Z = 0), read back from Z for the next addition.
 pub fn mul_g(k: &Limbs) -> Jacobian {
     #[cfg(target_arch = "x86_64")]
     if super::field_x86::has_avx2() {
@@ -89,16 +105,45 @@ unsafe fn mul_g_avx2(k: &Limbs) -> Jacobian {
 
 /// The comb, with the table scan given.
 #[inline(always)]
-fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; 32], u64) -> Affine) -> Jacobian {
-    let digits = recode::<6, WINDOWS>(k);
+fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; COMB_ENTRIES], u64) -> Affine) -> Jacobian {
     let mut acc = Accumulator::new();
-    for (i, &d) in digits.iter().enumerate() {
-        // Before the last window, |acc| < 2^(6i-0.9) and 2^(6i) <= |digit·2^(6i)| < n/2,
-        // so acc = ±p is impossible. In the last window acc = p can happen for some k
-        // (acc = p - n): take the doubling then. acc = -p would mean k ≡ 0 (Z3 = 0 already).
-        acc.add_digit(d, i == WINDOWS - 1, |abs| lookup(&COMB[i], abs));
-    }
+    comb_walk(
+        k,
+        &mut acc,
+        |acc| acc.point = acc.point.double(),
+        |acc, d, table, last| acc.add_digit(d, last, |abs| lookup(table, abs)),
+    );
     acc.point
+}
+
+/// The comb's schedule, shared by [`mul_g`] and the verification comb: with Booth digits d_i
+/// of k in `COMB_W`-bit windows and `COMB[m][j] = (j + 1)·2^(W·S·m)·G` (S = `COMB_STEPS`),
+/// k·G = Σ_s 2^(W·s)·Σ_m d_(s + S·m)·COMB[m][|d| - 1], evaluated from the top step s = S - 1
+/// down with W doublings between steps (none with S = 1). `add(acc, digit, table, last)`
+/// adds digit·entry; `last` marks the additions where the accumulator may equal ± the
+/// addend (see [`mul_g`]). Window positions are public; digits are passed as they are.
+#[inline(always)]
+fn comb_walk<A>(
+    k: &Limbs,
+    acc: &mut A,
+    double: impl Fn(&mut A),
+    add: impl Fn(&mut A, i64, &[Affine; COMB_ENTRIES], bool),
+) {
+    let digits = recode::<COMB_W, COMB_WINDOWS>(k);
+    for step in (0..COMB_STEPS).rev() {
+        if step + 1 < COMB_STEPS {
+            for _ in 0..COMB_W {
+                double(acc);
+            }
+        }
+        for (m, table) in COMB.iter().enumerate() {
+            let i = step + COMB_STEPS * m;
+            if i < COMB_WINDOWS {
+                let last = step == 0 && (COMB_STEPS > 1 || i == COMB_WINDOWS - 1);
+                add(acc, digits[i], table, last);
+            }
+        }
+    }
 }
 
 /// The accumulator of the constant-time signed-digit multiplications (the comb and k·P):
@@ -118,8 +163,9 @@ impl Accumulator {
 
     /// Adds d·T, where `lookup(|d|)` scans the table for |d|·T, by one mixed addition whose
     /// special cases are selected by masks: the identity accumulator takes the entry, a zero
-    /// digit keeps the accumulator, and when `last` (the one window where the accumulator may
-    /// equal the entry) the doubling is computed and selected if H = R = 0.
+    /// digit keeps the accumulator, and when `last` (the additions where the accumulator may
+    /// equal ± the entry) the doubling is computed and selected if H = R = 0, and whether the
+    /// result is the identity (the sum at acc = -entry) is read from its Z.
     #[inline(always)]
     fn add_digit(&mut self, d: i64, last: bool, lookup: impl FnOnce(u64) -> Affine) {
         let sign = (d >> 63) as u64; // all ones iff negative
@@ -138,7 +184,11 @@ impl Accumulator {
         next = Jacobian::select(self.infinity, &p.to_jacobian(), &next);
         let zero = eq_mask(abs, 0);
         self.point = Jacobian::select(zero, &self.point, &next);
-        self.infinity &= zero;
+        self.infinity = if last {
+            self.point.is_infinity()
+        } else {
+            self.infinity & zero
+        };
     }
 }
 
@@ -235,18 +285,37 @@ fn wnaf5_u32(c: u32) -> [i8; 33] {
     out
 }
 
-/// The G part u1·G through the comb table, variable time.
+/// The G part u1·G through the comb table, variable time (the comb's schedule, zero digits
+/// skipped, every case handled by the additions).
 fn comb_vartime(u1: &Limbs) -> Jacobian {
     let mut g_acc = Jacobian::INFINITY;
-    for (i, &d) in recode::<6, WINDOWS>(u1).iter().enumerate() {
-        if d != 0 {
-            let e = &COMB[i][(d.unsigned_abs() - 1) as usize];
-            let p = if d < 0 { e.neg() } else { *e };
-            g_acc = g_acc.add_affine_vartime(&p);
-        }
-    }
+    comb_walk(
+        u1,
+        &mut g_acc,
+        |acc| *acc = acc.double(),
+        |acc, d, table, _| {
+            if d != 0 {
+                let e = &table[(d.unsigned_abs() - 1) as usize];
+                *acc = acc.add_affine_vartime(&if d < 0 { e.neg() } else { *e });
+            }
+        },
+    );
     g_acc
 }
+
+/// (2i + 1)·G, for the width-`G_NAF_WIDTH` NAF of verification's u1: the static table of odd
+/// multiples, or in the size profile the comb's first table (1·G .. 16·G).
+#[inline(always)]
+pub(crate) fn g_odd(i: usize) -> &'static Affine {
+    #[cfg(not(shangmi_sm2_profile = "size"))]
+    return &G_ODD[i];
+    #[cfg(shangmi_sm2_profile = "size")]
+    return &COMB[0][2 * i];
+}
+
+/// Number of odd multiples of G that [`g_odd`] serves (for the tests).
+#[cfg(test)]
+pub(crate) const G_ODD_COUNT: usize = 1 << (G_NAF_WIDTH - 2);
 
 /// u1·G + u2·Q with Q's per-key table, variable time (verification).
 pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobian {
@@ -272,8 +341,8 @@ pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobi
 /// u1·G + u2·Q in variable time (verification: every input is public): one doubling loop
 /// (Straus), Q by a width-5 NAF over its odd multiples Q .. 15Q made here by co-Z additions
 /// ([`Jacobian::odd_multiples`]) and kept with their Z² and Z³ (see [`Cached`]), G by a
-/// width-`G_NAF_WIDTH` NAF over the static odd multiples of G (mixed additions; with width
-/// 12 about 20 of them, with width 8 about 28, against the comb's 43).
+/// width-`G_NAF_WIDTH` NAF over static odd multiples of G ([`g_odd`]; mixed additions: with
+/// width 12 about 20 of them, with width 8 about 28, with the size profile's 5 about 43).
 pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
     let tbl = Jacobian::odd_multiples::<8>(q).map(|p| Cached::new(&p));
     let (nq, ng) = (wnaf::<5>(u2), wnaf::<G_NAF_WIDTH>(u1));
@@ -291,7 +360,7 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
         }
         let d = ng[i];
         if d != 0 {
-            let e = &G_ODD[(d.unsigned_abs() / 2) as usize];
+            let e = g_odd((d.unsigned_abs() / 2) as usize);
             acc = acc.add_affine_vartime(&if d < 0 { e.neg() } else { *e });
         }
     }

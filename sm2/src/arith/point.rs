@@ -159,7 +159,8 @@ impl Jacobian {
     /// [`Self::double`], also returning this point on the result's Z ("DBLU" of the co-Z
     /// formulas): scaled by λ = Z3/Z = 2Y it is (4XY², 8Y⁴, Z3) = (T, S²/2, Z3), two values the
     /// doubling computes anyway.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     fn double_co_z(&self) -> (Jacobian, Jacobian) {
         let y2 = self.y.double();
         let zz = self.z.sqr();
@@ -190,7 +191,8 @@ impl Jacobian {
     /// X3 = R² - H³ - 2·X1·H², Y3 = R·(X1·H² - X3) - Y1·H³, Z3 = H·Z1. Returns the result and
     /// masks that are all ones iff H = 0 (same x: the result is then wrong unless the caller
     /// handles it) and iff R = 0. `self` must not be infinity.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
         let zz = self.z.sqr();
         let u2 = zz.mul(&q.x);
@@ -226,7 +228,8 @@ impl Jacobian {
     /// OpenSSL's `ecp_nistz256_point_add` arranges it: U1 = X1·Z2², U2 = X2·Z1², S1 = Y1·Z2³,
     /// S2 = Y2·Z1³, H = U2 - U1, R = S2 - S1, then [`Self::add_tail`] and Z3 = H·Z1·Z2; the
     /// masks as in `add_affine_unchecked`.
-    #[inline(always)]
+    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
+    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     fn add_cached_unchecked(&self, q: &Cached) -> (Jacobian, u64, u64) {
         let z1z1 = self.z.sqr();
         let u1 = self.x.mul(&q.zz);

@@ -239,14 +239,108 @@ fn comb_matches_generic_multiplication() {
     }
 }
 
+/// build.rs's comb: COMB[m][j] = (j + 1)·2^(W·S·m)·G by the generic arithmetic, on the curve.
 #[test]
-fn comb_table_entries_are_on_curve() {
+fn comb_table_entries_match_generic() {
+    use super::mul::{COMB, COMB_STEPS, COMB_W};
     assert_ne!(Affine::generator().on_curve(), 0);
-    for row in super::mul::COMB.iter() {
+    let mut base = ProjectivePoint::GENERATOR;
+    for row in COMB.iter() {
+        let mut m = base;
         for e in row {
             assert_ne!(e.on_curve(), 0);
+            assert_eq!(jacobian_to_projective(&e.to_jacobian()), m);
+            m += base;
+        }
+        for _ in 0..COMB_W * COMB_STEPS {
+            base = base.double();
         }
     }
+}
+
+/// The comb's schedule followed on scalars modulo n: the sums rebuild k, and no addition
+/// meets an accumulator equal to ± its addend (modulo n) outside the ones `mul_g` handles
+/// (the last step; with one table per window, the last window), for random and edge scalars
+/// and for k = a·2^(W·S·m) + b·2^(W·S·(m + 1)) mod n with small a, b (scalars just below n
+/// whose high digits are few, where the accumulator wraps). `mul_g` is checked against the
+/// generic arithmetic on every case found and on a sample of the family.
+#[test]
+fn comb_exceptional_additions_only_where_handled() {
+    use super::mul::{COMB, COMB_STEPS, COMB_W, COMB_WINDOWS, recode};
+    // unit[m] = 2^(W·S·m) mod n, the weight of table m.
+    let two = Sc::from_canonical(&[2, 0, 0, 0]);
+    let mut unit = vec![Sc::ONE];
+    for _ in 0..COMB.len() {
+        let mut u = unit[unit.len() - 1];
+        for _ in 0..COMB_W * COMB_STEPS {
+            u = u.mul(&two);
+        }
+        unit.push(u);
+    }
+    let small = |v: i64| {
+        let s = Sc::from_canonical(&[v.unsigned_abs(), 0, 0, 0]);
+        if v < 0 { Sc([0; 4]).sub(&s) } else { s }
+    };
+    // Follows the schedule; returns whether a handled exceptional addition occurred.
+    let follow = |kl: &limbs::Limbs| {
+        let digits = recode::<COMB_W, COMB_WINDOWS>(kl);
+        let mut acc = Sc([0; 4]);
+        let mut hit = false;
+        for step in (0..COMB_STEPS).rev() {
+            if step + 1 < COMB_STEPS {
+                for _ in 0..COMB_W {
+                    acc = acc.add(&acc);
+                }
+            }
+            for (t, u) in unit.iter().take(COMB.len()).enumerate() {
+                let i = step + COMB_STEPS * t;
+                if i >= COMB_WINDOWS {
+                    continue;
+                }
+                let addend = small(digits[i]).mul(u);
+                if digits[i] != 0 && acc.is_zero() == 0 {
+                    let (same, opposite) = (acc == addend, acc.add(&addend).is_zero() != 0);
+                    if same || opposite {
+                        let handled = step == 0 && (COMB_STEPS > 1 || i == COMB_WINDOWS - 1);
+                        assert!(handled, "k = {kl:x?}: window {i} in step {step}");
+                        hit = true;
+                    }
+                }
+                acc = acc.add(&addend);
+            }
+        }
+        assert_eq!(
+            acc,
+            Sc::from_canonical(kl),
+            "the schedule rebuilds k = {kl:x?}"
+        );
+        hit
+    };
+    let check = |kl: &limbs::Limbs| {
+        let b = limbs::to_be_bytes(kl);
+        let generic = ProjectivePoint::GENERATOR * generic_scalar(&b);
+        assert_eq!(jacobian_to_projective(&mul_g(kl)), generic, "k = {kl:x?}");
+    };
+    for b in scalars(200).chain(edge_scalars()) {
+        follow(&limbs::reduce_once(&limbs::from_be_bytes(&b), &N));
+    }
+    let (mut hits, mut count) = (0, 0);
+    for m in 0..COMB.len() {
+        for a in -16i64..=16 {
+            for b in -16i64..=16 {
+                let k = small(a).mul(&unit[m]).add(&small(b).mul(&unit[m + 1]));
+                let kl = k.to_canonical();
+                count += 1;
+                if follow(&kl) {
+                    hits += 1;
+                    check(&kl);
+                } else if count % 61 == 0 {
+                    check(&kl);
+                }
+            }
+        }
+    }
+    println!("{count} scalars near n, {hits} with an exceptional addition (handled)");
 }
 
 /// The AVX2 comb scan picks what the portable scan picks, for every digit of every window.
@@ -257,7 +351,7 @@ fn avx2_scan_matches_portable() {
         return;
     }
     for window in super::mul::COMB.iter() {
-        for abs in 0..=32 {
+        for abs in 0..=window.len() as u64 {
             #[allow(unsafe_code)]
             // SAFETY: `has_avx2` saw AVX2.
             let fast = unsafe { super::scan_x86::lookup_avx2(window, abs) };
@@ -266,14 +360,14 @@ fn avx2_scan_matches_portable() {
     }
 }
 
-/// build.rs's odd multiples of G for verification: G_ODD[i] = (2i + 1)·G by the generic
-/// (RustCrypto `primeorder`) arithmetic.
+/// The odd multiples of G for verification (build.rs's table, or the comb's first table in
+/// the size profile): (2i + 1)·G by the generic (RustCrypto `primeorder`) arithmetic.
 #[test]
 fn odd_multiples_of_g_match_generic() {
     let mut m = ProjectivePoint::GENERATOR;
     let g2 = m.double();
-    for e in super::mul::G_ODD.iter() {
-        let ours = jacobian_to_projective(&e.to_jacobian());
+    for i in 0..super::mul::G_ODD_COUNT {
+        let ours = jacobian_to_projective(&super::mul::g_odd(i).to_jacobian());
         assert_eq!(ours, m);
         m += g2;
     }
