@@ -49,8 +49,8 @@ pub struct KeyIn {
 pub struct Id {
     /// Distinguishing ID hashed into Z_A (GB/T 32918.2). The default is the standard's
     /// 1234567812345678, as GmSSL and gmsm use; OpenSSL 3 uses an empty ID unless told:
-    /// pass `-sigopt distid:1234567812345678` / `-vfyopt distid:…` to openssl dgst, or
-    /// `--id ''` here.
+    /// give `-sigopt distid:1234567812345678` to `openssl dgst -sm3` (when signing and
+    /// when verifying), or `--id ''` here.
     #[arg(
         long,
         value_name = "ID",

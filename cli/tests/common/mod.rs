@@ -1,0 +1,92 @@
+//! Helpers of the command-line tests: run the built binaries, find `openssl`, scratch
+//! directories.
+
+#![allow(dead_code)] // each test file uses a different subset
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use std::borrow::BorrowMut;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The `shangmi` binary built for this test run.
+pub fn shangmi() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_shangmi"))
+}
+
+/// The `sm3sum` binary built for this test run.
+pub fn sm3sum() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sm3sum"))
+}
+
+/// `openssl` if it is installed (CI installs Debian's); otherwise prints why the caller
+/// skips and returns `None`.
+pub fn openssl(test: &str) -> Option<Command> {
+    let found = Command::new("openssl")
+        .arg("version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        eprintln!("note: {test}: `openssl` is not installed; skipping the OpenSSL interop part");
+        return None;
+    }
+    Some(Command::new("openssl"))
+}
+
+/// Runs `cmd` with `stdin` as standard input; returns its output.
+pub fn run(mut cmd: impl BorrowMut<Command>, stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = cmd
+        .borrow_mut()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A command that does not read its input closes the pipe; that is fine.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// Runs `cmd` and asserts success; returns standard output.
+pub fn ok(mut cmd: impl BorrowMut<Command>) -> Vec<u8> {
+    let cmd = cmd.borrow_mut();
+    let out = run(&mut *cmd, b"");
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A scratch directory removed at the end of the test.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+/// `dir/name` as a path.
+pub fn at(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+/// Deterministic test bytes (not random: failures reproduce).
+pub fn bytes(len: usize, seed: u32) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            (x >> 24) as u8
+        })
+        .collect()
+}

@@ -1,0 +1,389 @@
+//! `shangmi sm2`: keys, signatures and encryption interoperating with Debian's `openssl`
+//! (3.0) in both directions, and the refusals (wrong key, wrong ID, changed message,
+//! tampered ciphertext) with their exit codes.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{at, bytes, ok, openssl, run, scratch, shangmi};
+
+/// The standard's default distinguishing ID (GB/T 32918.2), what `--id` defaults to.
+const DEFAULT_ID: &str = "distid:1234567812345678";
+
+fn sm2(args: &[&str]) -> Command {
+    let mut cmd = shangmi();
+    cmd.arg("sm2").args(args);
+    cmd
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn own_keys_signatures_and_ciphertexts_round_trip() {
+    let dir = scratch();
+    let d = dir.path();
+    let (key, public, msg) = (at(d, "key.pem"), at(d, "pub.pem"), at(d, "msg"));
+    ok(&mut sm2(&[
+        "keygen",
+        "--out",
+        p(&key),
+        "--pubout",
+        p(&public),
+    ]));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the private key is readable by others");
+    }
+    std::fs::write(&msg, bytes(1000, 1)).unwrap();
+    // pubkey of the private key is the public key keygen wrote.
+    assert_eq!(
+        ok(&mut sm2(&["pubkey", "--key", p(&key)])),
+        std::fs::read(&public).unwrap()
+    );
+
+    for raw in [false, true] {
+        let mut sign = sm2(&["sign", "--key", p(&key), "--out", p(&at(d, "sig")), p(&msg)]);
+        if raw {
+            sign.arg("--raw");
+        }
+        ok(&mut sign);
+        let sig = std::fs::read(at(d, "sig")).unwrap();
+        assert!(if raw { sig.len() == 64 } else { sig[0] == 0x30 });
+        let verify = |key: &Path, id: &str, message: &Path| {
+            run(
+                &mut sm2(&[
+                    "verify",
+                    "--key",
+                    p(key),
+                    "--signature",
+                    p(&at(d, "sig")),
+                    "--id",
+                    id,
+                    p(message),
+                ]),
+                b"",
+            )
+        };
+        let good = verify(&public, "1234567812345678", &msg);
+        assert_eq!(
+            (good.status.code(), good.stdout),
+            (Some(0), b"Verified OK\n".to_vec())
+        );
+        // The private key verifies too (its public half is taken).
+        assert_eq!(
+            verify(&key, "1234567812345678", &msg).status.code(),
+            Some(0)
+        );
+        // Another ID, another message, another key: exit 1 and "Verification failure".
+        let bad = verify(&public, "alice@example.com", &msg);
+        assert_eq!(
+            (bad.status.code(), bad.stdout),
+            (Some(1), b"Verification failure\n".to_vec())
+        );
+        std::fs::write(at(d, "other"), bytes(1000, 2)).unwrap();
+        assert_eq!(
+            verify(&public, "1234567812345678", &at(d, "other"))
+                .status
+                .code(),
+            Some(1)
+        );
+        ok(&mut sm2(&["keygen", "--out", p(&at(d, "key2.pem"))]));
+        assert_eq!(
+            verify(&at(d, "key2.pem"), "1234567812345678", &msg)
+                .status
+                .code(),
+            Some(1)
+        );
+    }
+
+    for extra in [
+        &[][..],
+        &["--raw"],
+        &["--layout", "c1c2c3"],
+        &["--raw", "--compressed"],
+    ] {
+        let mut enc = sm2(&[
+            "encrypt",
+            "--key",
+            p(&public),
+            "--in",
+            p(&msg),
+            "--out",
+            p(&at(d, "ct")),
+        ]);
+        ok(enc.args(extra));
+        let mut dec = sm2(&["decrypt", "--key", p(&key), "--in", p(&at(d, "ct"))]);
+        let layout: &[&str] = if extra.contains(&"c1c2c3") {
+            &["--layout", "c1c2c3"]
+        } else if extra.is_empty() {
+            &[]
+        } else {
+            &["--raw"]
+        };
+        assert_eq!(
+            ok(dec.args(layout)),
+            std::fs::read(&msg).unwrap(),
+            "{extra:?}"
+        );
+    }
+    // A changed ciphertext byte fails (C3 check) with exit 1 and no output file.
+    ok(&mut sm2(&[
+        "encrypt",
+        "--key",
+        p(&public),
+        "--in",
+        p(&msg),
+        "--out",
+        p(&at(d, "ct")),
+    ]));
+    let mut ct = std::fs::read(at(d, "ct")).unwrap();
+    let last = ct.len() - 1;
+    ct[last] ^= 1;
+    std::fs::write(at(d, "ct"), ct).unwrap();
+    let out = run(
+        &mut sm2(&[
+            "decrypt",
+            "--key",
+            p(&key),
+            "--in",
+            p(&at(d, "ct")),
+            "--out",
+            p(&at(d, "pt")),
+        ]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!at(d, "pt").exists());
+    // An empty message is refused (GB/T 32918.4 has no key stream to check for it).
+    std::fs::write(at(d, "empty"), b"").unwrap();
+    let out = run(
+        &mut sm2(&["encrypt", "--key", p(&public), "--in", p(&at(d, "empty"))]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn key_files_that_are_not_keys_are_named_in_the_error() {
+    let dir = scratch();
+    let d = dir.path();
+    std::fs::write(
+        at(d, "junk.pem"),
+        b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
+    std::fs::write(at(d, "msg"), b"m").unwrap();
+    for key in ["junk.pem", "msg", "nosuch"] {
+        let out = run(
+            &mut sm2(&["sign", "--key", p(&at(d, key)), p(&at(d, "msg"))]),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(1), "{key}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(key), "{key}");
+    }
+}
+
+/// Every direction with Debian's OpenSSL 3.0: keys either way, `openssl dgst -sm3
+/// -sign/-verify -sigopt distid:…` signatures either way (and OpenSSL's empty default ID
+/// with `--id ''`), `openssl pkeyutl -encrypt/-decrypt` ciphertexts either way, and a SEC1
+/// key from `openssl ec`.
+#[test]
+fn interoperates_with_openssl_both_ways() {
+    let test = "interoperates_with_openssl_both_ways";
+    let Some(_) = openssl(test) else {
+        return;
+    };
+    let openssl = |args: &[&str]| {
+        let mut cmd = Command::new("openssl");
+        cmd.args(args);
+        ok(&mut cmd)
+    };
+    let dir = scratch();
+    let d = dir.path();
+    let msg = at(d, "msg");
+    std::fs::write(&msg, bytes(5000, 3)).unwrap();
+    let (ours, ours_pub) = (at(d, "ours.pem"), at(d, "ours.pub"));
+    let (theirs, theirs_pub) = (at(d, "theirs.pem"), at(d, "theirs.pub"));
+    ok(&mut sm2(&[
+        "keygen",
+        "--out",
+        p(&ours),
+        "--pubout",
+        p(&ours_pub),
+    ]));
+    openssl(&["genpkey", "-algorithm", "SM2", "-out", p(&theirs)]);
+    openssl(&["pkey", "-in", p(&theirs), "-pubout", "-out", p(&theirs_pub)]);
+    // Our key files read by OpenSSL: its public key equals ours.
+    assert_eq!(
+        openssl(&["pkey", "-in", p(&ours), "-pubout"]),
+        std::fs::read(&ours_pub).unwrap()
+    );
+    // Their key read by us: same public key (PEM text equal).
+    assert_eq!(
+        ok(&mut sm2(&["pubkey", "--key", p(&theirs)])),
+        std::fs::read(&theirs_pub).unwrap()
+    );
+    // SEC1 (`openssl ec` writes "SM2 PRIVATE KEY" / "EC PRIVATE KEY") and DER PKCS#8.
+    let sec1 = at(d, "sec1.pem");
+    openssl(&["ec", "-in", p(&theirs), "-out", p(&sec1)]);
+    let der = at(d, "theirs.der");
+    openssl(&[
+        "pkey",
+        "-in",
+        p(&theirs),
+        "-outform",
+        "DER",
+        "-out",
+        p(&der),
+    ]);
+
+    let sig = at(d, "sig");
+    // Ours signs (every key form), OpenSSL verifies.
+    for key in [&ours, &theirs, &sec1, &der] {
+        ok(&mut sm2(&[
+            "sign",
+            "--key",
+            p(key),
+            "--out",
+            p(&sig),
+            p(&msg),
+        ]));
+        let public = if key == &ours { &ours_pub } else { &theirs_pub };
+        let out = openssl(&[
+            "dgst",
+            "-sm3",
+            "-verify",
+            p(public),
+            "-sigopt",
+            DEFAULT_ID,
+            "-signature",
+            p(&sig),
+            p(&msg),
+        ]);
+        assert_eq!(out, b"Verified OK\n", "{key:?}");
+    }
+    // OpenSSL signs, ours verifies; with OpenSSL's default (empty) ID, `--id ''` does.
+    for (key, public) in [(&ours, &ours_pub), (&theirs, &theirs_pub)] {
+        openssl(&[
+            "dgst",
+            "-sm3",
+            "-sign",
+            p(key),
+            "-sigopt",
+            DEFAULT_ID,
+            "-out",
+            p(&sig),
+            p(&msg),
+        ]);
+        let out = ok(&mut sm2(&[
+            "verify",
+            "--key",
+            p(public),
+            "--signature",
+            p(&sig),
+            p(&msg),
+        ]));
+        assert_eq!(out, b"Verified OK\n");
+        openssl(&["dgst", "-sm3", "-sign", p(key), "-out", p(&sig), p(&msg)]);
+        let out = ok(&mut sm2(&[
+            "verify",
+            "--key",
+            p(public),
+            "--signature",
+            p(&sig),
+            "--id",
+            "",
+            p(&msg),
+        ]));
+        assert_eq!(out, b"Verified OK\n");
+        let out = run(
+            &mut sm2(&[
+                "verify",
+                "--key",
+                p(public),
+                "--signature",
+                p(&sig),
+                p(&msg),
+            ]),
+            b"",
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "the default ID is not OpenSSL's empty one"
+        );
+    }
+    // A signature OpenSSL refuses: ours over another message.
+    ok(&mut sm2(&[
+        "sign",
+        "--key",
+        p(&ours),
+        "--out",
+        p(&sig),
+        "--id",
+        "someone else",
+        p(&msg),
+    ]));
+    let mut cmd = Command::new("openssl");
+    cmd.args([
+        "dgst",
+        "-sm3",
+        "-verify",
+        p(&ours_pub),
+        "-sigopt",
+        DEFAULT_ID,
+        "-signature",
+        p(&sig),
+        p(&msg),
+    ]);
+    assert!(
+        !run(&mut cmd, b"").status.success(),
+        "OpenSSL accepted a signature under another ID"
+    );
+
+    // Encryption: ours to OpenSSL, OpenSSL to ours, short and longer messages.
+    let ct = at(d, "ct");
+    for size in [1, 32, 1000] {
+        std::fs::write(&msg, bytes(size, size as u32)).unwrap();
+        ok(&mut sm2(&[
+            "encrypt",
+            "--key",
+            p(&theirs_pub),
+            "--in",
+            p(&msg),
+            "--out",
+            p(&ct),
+        ]));
+        let out = openssl(&["pkeyutl", "-decrypt", "-inkey", p(&theirs), "-in", p(&ct)]);
+        assert_eq!(
+            out,
+            std::fs::read(&msg).unwrap(),
+            "ours -> openssl, {size} bytes"
+        );
+        openssl(&[
+            "pkeyutl",
+            "-encrypt",
+            "-pubin",
+            "-inkey",
+            p(&ours_pub),
+            "-in",
+            p(&msg),
+            "-out",
+            p(&ct),
+        ]);
+        let out = ok(&mut sm2(&["decrypt", "--key", p(&ours), "--in", p(&ct)]));
+        assert_eq!(
+            out,
+            std::fs::read(&msg).unwrap(),
+            "openssl -> ours, {size} bytes"
+        );
+    }
+}
