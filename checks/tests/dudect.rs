@@ -1,0 +1,361 @@
+//! dudect checks of the engines valgrind cannot run (GFNI, AVX-512, VPCLMULQDQ, ADX), and of
+//! their neighbours for comparison: fixed secret against random secrets, interleaved, Welch's
+//! t-test with percentile cropping (see the crate documentation). A check fails when |t|
+//! exceeds 10 in two runs in a row (dudect's 4.5 assumes long quiet runs; this machine is a
+//! shared VM). Two deliberately leaky controls — a secret-indexed load from a 16 MiB table
+//! and an early-exit comparison — must exceed it, or the test could not fail.
+//!
+//! Bounded to about a minute; `SHANGMI_TIMING=long` gives each check 20 times the time and
+//! samples (a person's run before a release, not CI). Release builds only: a debug build
+//! prints a note and checks nothing.
+
+#![cfg(target_arch = "x86_64")]
+#![allow(clippy::unwrap_used)] // a test
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use aead::AeadInOut;
+use shangmi_checks::{Budget, Outcome, Rng, check};
+use shangmi_sm2::{PublicKey, SecretKey};
+use shangmi_sm3::Digest;
+
+/// |t| above this flags a leak.
+const THRESHOLD: f64 = 10.0;
+
+/// Time and sample bounds of one run of one check.
+fn budget(seconds: f64, max_samples: usize, batch: usize) -> Budget {
+    let long = std::env::var("SHANGMI_TIMING").is_ok_and(|v| v == "long");
+    let factor = if long { 20 } else { 1 };
+    Budget {
+        time: Duration::from_secs_f64(seconds * factor as f64),
+        batch,
+        max_samples: max_samples * factor,
+    }
+}
+
+/// A 16-byte secret: all zero in the fixed class, random otherwise.
+fn secret16(fixed: bool, rng: &mut Rng) -> [u8; 16] {
+    let mut k = [0u8; 16];
+    if !fixed {
+        rng.fill(&mut k);
+    }
+    k
+}
+
+/// `n` secret bytes: zero in the fixed class, random otherwise.
+fn secret_bytes(fixed: bool, rng: &mut Rng, n: usize) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    if !fixed {
+        rng.fill(&mut v);
+    }
+    v
+}
+
+/// What a check must show.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// |t| stays under the threshold.
+    ConstantTime,
+    /// |t| exceeds it (a negative control).
+    Leak,
+    /// Printed only: a small leak that shows what the method can resolve in this time.
+    Report,
+}
+
+/// One check: a name, what it must show, and the run.
+struct Check {
+    name: String,
+    expect: Expect,
+    run: Box<dyn Fn(u64) -> Outcome>,
+}
+
+fn sm4_checks() -> Vec<Check> {
+    use shangmi_sm4::cipher::{Array, BlockCipherEncrypt};
+    use shangmi_sm4::{Backend, Sm4};
+    Backend::available()
+        .map(|b| Check {
+            name: format!("sm4/{b} (key schedule + 32 blocks)"),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(
+                    budget(4.0, 400_000, 10_000),
+                    seed,
+                    |fixed, rng| (secret16(fixed, rng), secret_bytes(fixed, rng, 512)),
+                    |(key, data)| {
+                        let sm4 = Sm4::with_backend(&Array::from(*key), b).unwrap();
+                        let mut blocks: [Array<u8, _>; 32] = core::array::from_fn(|i| {
+                            Array::try_from(&data[i * 16..][..16]).unwrap()
+                        });
+                        sm4.encrypt_blocks(&mut blocks);
+                        black_box(&blocks);
+                    },
+                )
+            }),
+        })
+        .collect()
+}
+
+fn modes_checks() -> Vec<Check> {
+    use shangmi_sm4::{Backend, Sm4};
+    use shangmi_sm4_modes::{Sm4Gcm, Sm4XtsIeee};
+    let best = Backend::available().next().unwrap();
+    vec![
+        Check {
+            // On a CPU with VPCLMULQDQ and AVX-512 this is the 512-bit GHASH engine.
+            name: format!("sm4-modes/gcm on {best} (key, H powers, 512-byte seal)"),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(
+                    budget(4.0, 200_000, 5_000),
+                    seed,
+                    |fixed, rng| (secret16(fixed, rng), secret_bytes(fixed, rng, 512)),
+                    |(key, data)| {
+                        let gcm =
+                            Sm4Gcm::from_cipher(Sm4::with_backend(&(*key).into(), best).unwrap());
+                        let mut buf = [0u8; 512];
+                        buf.copy_from_slice(data);
+                        let tag = gcm
+                            .encrypt_inout_detached(
+                                &[7u8; 12].into(),
+                                b"aad",
+                                (&mut buf[..]).into(),
+                            )
+                            .unwrap();
+                        black_box((&buf, &tag));
+                    },
+                )
+            }),
+        },
+        Check {
+            // The AVX-512 tweak generation of XTS, with the best SM4 engine.
+            name: format!("sm4-modes/xts-ieee on {best} (keys, tweak, 512 bytes)"),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(
+                    budget(4.0, 200_000, 5_000),
+                    seed,
+                    |fixed, rng| {
+                        let mut key = [0u8; 32];
+                        rng.fill(&mut key[16..]); // K2 differs from K1 in both classes
+                        key[16] |= 1;
+                        if !fixed {
+                            rng.fill(&mut key);
+                        }
+                        (key, secret16(fixed, rng), secret_bytes(fixed, rng, 512))
+                    },
+                    |(key, tweak, data)| {
+                        if let Ok(xts) = Sm4XtsIeee::with_backend(key, best) {
+                            let mut buf = [0u8; 512];
+                            buf.copy_from_slice(data);
+                            xts.encrypt(tweak, &mut buf).unwrap();
+                            black_box(&buf);
+                        }
+                    },
+                )
+            }),
+        },
+    ]
+}
+
+fn sm3_checks() -> Vec<Check> {
+    use shangmi_sm3::{Backend, Sm3, hazmat};
+    let mut checks: Vec<Check> = Backend::available()
+        .map(|b| Check {
+            name: format!("sm3/{b} (256-byte message)"),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(
+                    budget(3.0, 400_000, 10_000),
+                    seed,
+                    |fixed, rng| secret_bytes(fixed, rng, 256),
+                    |msg| {
+                        let mut h = Sm3::with_backend(b).unwrap();
+                        h.update(msg);
+                        black_box(h.finalize());
+                    },
+                )
+            }),
+        })
+        .collect();
+    let wide: Vec<Backend> = Backend::available()
+        .filter(|b| *b != Backend::Soft)
+        .collect();
+    for b in wide {
+        checks.push(Check {
+            name: format!("sm3/{b} multi-buffer (16 x 64 bytes)"),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(
+                    budget(3.0, 200_000, 5_000),
+                    seed,
+                    |fixed, rng| secret_bytes(fixed, rng, 1024),
+                    |msgs| {
+                        let parts: Vec<&[u8]> = msgs.chunks(64).collect();
+                        let mut out = [[0u8; 32]; 16];
+                        hazmat::digest_many_with(b, &parts, &mut out).unwrap();
+                        black_box(&out);
+                    },
+                )
+            }),
+        });
+    }
+    checks
+}
+
+/// A scalar in [1, n-1]: a small fixed one (few nonzero digits: the edge cases of the
+/// windowed multiplications) in the fixed class, random otherwise.
+fn scalar(fixed: bool, rng: &mut Rng) -> SecretKey {
+    loop {
+        let mut d = [0u8; 32];
+        if fixed {
+            d[31] = 3;
+        } else {
+            rng.fill(&mut d);
+        }
+        if let Ok(k) = SecretKey::from_bytes(&d.into()) {
+            return k;
+        }
+    }
+}
+
+fn sm2_checks() -> Vec<Check> {
+    let peer: PublicKey = SecretKey::from_bytes(&[0x5au8; 32].into())
+        .unwrap()
+        .public_key();
+    vec![
+        Check {
+            // k·P with a secret k: the x86-64 field forms (ADX where the CPU has it), the
+            // table scans and the signed-digit recoding.
+            name: "sm2/ecdh k·P (field forms of this CPU)".into(),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(budget(5.0, 100_000, 1_000), seed, scalar, |k| {
+                    black_box(shangmi_sm2::ecdh::diffie_hellman(k, &peer));
+                })
+            }),
+        },
+        Check {
+            // k·G with a secret k: the fixed-base comb.
+            name: "sm2/public key k·G (field forms of this CPU)".into(),
+            expect: Expect::ConstantTime,
+            run: Box::new(move |seed| {
+                check(budget(4.0, 200_000, 2_000), seed, scalar, |k| {
+                    black_box(k.public_key());
+                })
+            }),
+        },
+    ]
+}
+
+/// The negative controls: code with a secret-dependent memory access or loop bound.
+fn controls() -> Vec<Check> {
+    vec![
+        Check {
+            // 16 secret-indexed loads, 4 KiB apart, from a 16 MiB table: the fixed class
+            // hits the same cached lines every time, random secrets miss.
+            name: "control: secret-indexed loads from a 16 MiB table".into(),
+            expect: Expect::Leak,
+            run: Box::new(|seed| {
+                let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
+                check(budget(3.0, 200_000, 10_000), seed, secret16, |secret| {
+                    let mut acc = 0u8;
+                    for (i, &s) in secret.iter().enumerate() {
+                        acc ^= table[(usize::from(s) << 12) | (i << 6)];
+                    }
+                    black_box(acc);
+                })
+            }),
+        },
+        Check {
+            // Compares 256 secret bytes with an all-zero reference and stops at the first
+            // difference: the fixed class (all zero) runs the whole loop.
+            name: "control: early-exit comparison of 256 bytes".into(),
+            expect: Expect::Leak,
+            run: Box::new(|seed| {
+                let reference = [0u8; 256];
+                check(
+                    budget(3.0, 200_000, 10_000),
+                    seed,
+                    |fixed, rng| secret_bytes(fixed, rng, 256),
+                    |secret| {
+                        let mut equal = true;
+                        for (a, b) in secret.iter().zip(black_box(&reference)) {
+                            if black_box(*a) != *b {
+                                equal = false;
+                                break;
+                            }
+                        }
+                        black_box(equal);
+                    },
+                )
+            }),
+        },
+        Check {
+            // 16 lookups into a 256-byte S-box (table-based SM4's shape): the table stays
+            // in L1, so only cache-bank and store-forwarding effects could show. Report only:
+            // it tells what size of leak this method resolves here, not a pass or fail.
+            name: "calibration: 16 lookups into a 256-byte table (L1)".into(),
+            expect: Expect::Report,
+            run: Box::new(|seed| {
+                let table: [u8; 256] = core::array::from_fn(|i| (i as u8).wrapping_mul(167));
+                check(budget(3.0, 200_000, 10_000), seed, secret16, |secret| {
+                    let table = black_box(&table);
+                    let mut acc = 0u8;
+                    for &s in secret {
+                        acc = acc.wrapping_add(table[usize::from(s ^ acc)]);
+                    }
+                    black_box(acc);
+                })
+            }),
+        },
+    ]
+}
+
+#[test]
+fn engines_show_no_timing_leak() {
+    if cfg!(debug_assertions) {
+        println!("timing checks run in release builds only (cargo test --release)");
+        return;
+    }
+    let mut checks = controls();
+    checks.extend(sm4_checks());
+    checks.extend(modes_checks());
+    checks.extend(sm3_checks());
+    checks.extend(sm2_checks());
+    let mut failures = Vec::new();
+    for (i, c) in checks.iter().enumerate() {
+        // A second run decides when the first disagrees with the expectation: an engine is
+        // flagged when both runs exceed the threshold (a burst of noise rarely comes twice),
+        // a control passes when either does.
+        let seed = 0x5EED_0000 + 2 * i as u64;
+        let first = (c.run)(seed);
+        let second = match c.expect {
+            Expect::ConstantTime if first.max_t > THRESHOLD => Some((c.run)(seed + 1)),
+            Expect::Leak if first.max_t <= THRESHOLD => Some((c.run)(seed + 1)),
+            _ => None,
+        };
+        let flagged = second.map_or(first.max_t > THRESHOLD, |s| s.max_t > THRESHOLD);
+        println!(
+            "{:<62} |t| = {:>7.2}{} ({} samples, median {} cycles){}",
+            c.name,
+            first.max_t,
+            second.map_or(String::new(), |s| format!(", again {:.2}", s.max_t)),
+            first.samples,
+            first.median,
+            if flagged { "  LEAK" } else { "" }
+        );
+        let failed = match c.expect {
+            Expect::ConstantTime => flagged,
+            Expect::Leak => !flagged,
+            Expect::Report => false,
+        };
+        if failed {
+            failures.push(c.name.clone());
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "timing checks failed (a constant-time engine flagged, or a control not): {failures:?}"
+    );
+}
