@@ -349,6 +349,80 @@ fn interoperates_with_openssl_both_ways() {
         "OpenSSL accepted a signature under another ID"
     );
 
+    // Encrypted keys: OpenSSL's (PBES2, AES-256-CBC) signs with us; ours (--scheme aes)
+    // opens in OpenSSL; a wrong passphrase fails with exit 1.
+    let locked = at(d, "locked.pem");
+    openssl(&[
+        "pkey",
+        "-in",
+        p(&theirs),
+        "-aes256",
+        "-passout",
+        "pass:p4ss",
+        "-out",
+        p(&locked),
+    ]);
+    ok(&mut sm2(&[
+        "sign",
+        "--key",
+        p(&locked),
+        "--passin",
+        "pass:p4ss",
+        "--out",
+        p(&sig),
+        p(&msg),
+    ]));
+    let out = openssl(&[
+        "dgst",
+        "-sm3",
+        "-verify",
+        p(&theirs_pub),
+        "-sigopt",
+        DEFAULT_ID,
+        "-signature",
+        p(&sig),
+        p(&msg),
+    ]);
+    assert_eq!(out, b"Verified OK\n");
+    let out = run(
+        &mut sm2(&[
+            "sign",
+            "--key",
+            p(&locked),
+            "--passin",
+            "pass:wrong",
+            p(&msg),
+        ]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let ours_locked = at(d, "ours-locked.pem");
+    ok(&mut sm2(&[
+        "keygen",
+        "--scheme",
+        "aes",
+        "--passout",
+        "pass:p4ss",
+        "--out",
+        p(&ours_locked),
+    ]));
+    let public = openssl(&[
+        "pkey",
+        "-in",
+        p(&ours_locked),
+        "-passin",
+        "pass:p4ss",
+        "-pubout",
+    ]);
+    let ours_public = ok(&mut sm2(&[
+        "pubkey",
+        "--key",
+        p(&ours_locked),
+        "--passin",
+        "pass:p4ss",
+    ]));
+    assert_eq!(public, ours_public);
+
     // Encryption: ours to OpenSSL, OpenSSL to ours, short and longer messages.
     let ct = at(d, "ct");
     for size in [1, 32, 1000] {
@@ -385,5 +459,66 @@ fn interoperates_with_openssl_both_ways() {
             std::fs::read(&msg).unwrap(),
             "openssl -> ours, {size} bytes"
         );
+    }
+}
+
+#[test]
+fn encrypted_keys_round_trip_in_both_schemes() {
+    let dir = scratch();
+    let d = dir.path();
+    let msg = at(d, "msg");
+    std::fs::write(&msg, b"firmware image").unwrap();
+    std::fs::write(at(d, "passfile"), b"from a file\nsecond line ignored\n").unwrap();
+    for scheme in ["sm4", "aes"] {
+        let (key, public) = (at(d, "key.pem"), at(d, "pub.pem"));
+        ok(&mut sm2(&[
+            "keygen",
+            "--scheme",
+            scheme,
+            "--iter",
+            "1000",
+            "--passout",
+            &format!("file:{}", p(&at(d, "passfile"))),
+            "--out",
+            p(&key),
+            "--pubout",
+            p(&public),
+        ]));
+        assert!(
+            std::fs::read_to_string(&key)
+                .unwrap()
+                .starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        );
+        let sig = at(d, "sig");
+        ok(&mut sm2(&[
+            "sign",
+            "--key",
+            p(&key),
+            "--passin",
+            "pass:from a file",
+            "--out",
+            p(&sig),
+            p(&msg),
+        ]));
+        ok(&mut sm2(&[
+            "verify",
+            "--key",
+            p(&public),
+            "--signature",
+            p(&sig),
+            p(&msg),
+        ]));
+        // Wrong passphrase, and none without a terminal to ask on: exit 1, named.
+        for passin in [&["--passin", "pass:nope"][..], &[]] {
+            let out = run(sm2(&["sign", "--key", p(&key), p(&msg)]).args(passin), b"");
+            assert_eq!(out.status.code(), Some(1), "{scheme} {passin:?}");
+            let said = String::from_utf8_lossy(&out.stderr).into_owned();
+            let expected = if passin.is_empty() {
+                "--passin"
+            } else {
+                "wrong password"
+            };
+            assert!(said.contains(expected), "{scheme} {passin:?}: {said}");
+        }
     }
 }

@@ -2,11 +2,15 @@
 //! passphrase) and public keys (SPKI, or the public half of a private key), and writing
 //! PKCS#8 / SPKI.
 
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::ValueEnum;
+use shangmi_sm2::keys::EncryptionScheme;
 use shangmi_sm2::pkcs8::LineEnding;
 use shangmi_sm2::{Error, PublicKey, SecretKey, dsa::SigningKey, keys};
+use zeroize::Zeroizing;
 
 use super::KeyIn;
 use crate::Failure;
@@ -17,7 +21,10 @@ use crate::files::{Output, read_path};
 #[command(after_help = "\
 Example: shangmi sm2 keygen --out key.pem --pubout pub.pem
 The key is written as `openssl genpkey -algorithm SM2` writes it (PKCS#8, id-ecPublicKey \
-with the SM2 curve), readable by openssl pkey and gmssl.")]
+with the SM2 curve), readable by openssl pkey and gmssl. With --encrypt or --passout it \
+is encrypted PKCS#8 (PBES2): by default PBKDF2-HMAC-SM3 and SM4-CBC as `gmssl sm2keygen` \
+writes it (OpenSSL 3.0 cannot read that PRF), or PBKDF2-HMAC-SHA-256 and AES-256-CBC as \
+OpenSSL 3 writes it (--scheme aes; GmSSL reads only its own scheme).")]
 pub struct KeygenArgs {
     /// Where to write the private key (default: standard output). Created with mode 0600.
     #[arg(long, value_name = "FILE")]
@@ -28,6 +35,28 @@ pub struct KeygenArgs {
     /// DER instead of PEM.
     #[arg(long)]
     pub der: bool,
+    /// Encrypt the private key under a passphrase asked on the terminal (twice).
+    #[arg(long)]
+    pub encrypt: bool,
+    /// Encrypt the private key under this passphrase: pass:TEXT, env:VAR, file:PATH (first
+    /// line) or stdin.
+    #[arg(long, value_name = "SPEC", conflicts_with = "encrypt")]
+    pub passout: Option<String>,
+    /// Key encryption scheme.
+    #[arg(long, value_enum, default_value_t = Scheme::Sm4)]
+    pub scheme: Scheme,
+    /// PBKDF2 iterations of an encrypted key.
+    #[arg(long, value_name = "N", default_value_t = 65_536)]
+    pub iter: u32,
+}
+
+/// Encrypted PKCS#8 schemes.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Scheme {
+    /// PBKDF2-HMAC-SM3 and SM4-CBC (GmSSL, gmsm).
+    Sm4,
+    /// PBKDF2-HMAC-SHA-256 and AES-256-CBC (OpenSSL 3's default).
+    Aes,
 }
 
 /// Options of `sm2 pubkey`.
@@ -48,13 +77,46 @@ pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
     let signing = SigningKey::random(&mut getrandom::SysRng)
         .map_err(|e| Failure::new(format!("key generation: {e}")))?;
     let secret = signing.secret_key();
-    let encoded = if args.der {
-        keys::secret_key_to_pkcs8_der(&secret, keys::AlgorithmForm::EcPublicKey)
-            .map(|d| d.as_bytes().to_vec())
-    } else {
-        keys::secret_key_to_pkcs8_pem(&secret, keys::AlgorithmForm::EcPublicKey, LineEnding::LF)
-            .map(|p| p.as_bytes().to_vec())
+    let form = keys::AlgorithmForm::EcPublicKey;
+    let password = match (&args.passout, args.encrypt) {
+        (Some(spec), _) => Some(read_passphrase(spec, "--passout")?),
+        (None, true) => Some(new_passphrase()?),
+        (None, false) => None,
+    };
+    let encoded = match password {
+        None if args.der => {
+            keys::secret_key_to_pkcs8_der(&secret, form).map(|d| d.as_bytes().to_vec())
+        }
+        None => keys::secret_key_to_pkcs8_pem(&secret, form, LineEnding::LF)
+            .map(|p| p.as_bytes().to_vec()),
+        Some(password) => {
+            let iterations = args.iter;
+            let scheme = match args.scheme {
+                Scheme::Sm4 => EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
+                Scheme::Aes => EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
+            };
+            let mut rng = getrandom::SysRng;
+            if args.der {
+                keys::secret_key_to_encrypted_pkcs8_der(
+                    &secret,
+                    password.as_bytes(),
+                    scheme,
+                    &mut rng,
+                )
+                .map(|d| d.as_bytes().to_vec())
+            } else {
+                keys::secret_key_to_encrypted_pkcs8_pem(
+                    &secret,
+                    password.as_bytes(),
+                    scheme,
+                    &mut rng,
+                    LineEnding::LF,
+                )
+                .map(|p| p.as_bytes().to_vec())
+            }
+        }
     }
+    .map(Zeroizing::new)
     .map_err(|e| Failure::new(format!("encoding the key: {e}")))?;
     write(args.out.as_deref(), &encoded)?;
     if let Some(pubout) = &args.pubout {
@@ -102,13 +164,26 @@ fn is_pem(bytes: &[u8]) -> bool {
 pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
     let bytes = read_path(&key.key)?;
     let named = |e: Error| Failure::new(format!("{}: {e}", key.key.display()));
-    let parsed = if is_pem(&bytes) {
-        let text = std::str::from_utf8(&bytes).map_err(|_| named(Error::MalformedPem))?;
-        keys::secret_key_from_pem(text)
+    let pem = if is_pem(&bytes) {
+        Some(std::str::from_utf8(&bytes).map_err(|_| named(Error::MalformedPem))?)
     } else {
-        keys::secret_key_from_der(&bytes)
+        None
     };
-    parsed.map_err(named)
+    let parsed = match pem {
+        Some(text) => keys::secret_key_from_pem(text),
+        None => keys::secret_key_from_der(&bytes),
+    };
+    match parsed {
+        Err(Error::EncryptedKey) => {
+            let password = passphrase(key)?;
+            match pem {
+                Some(text) => keys::secret_key_from_pem_with_password(text, password.as_bytes()),
+                None => keys::secret_key_from_encrypted_pkcs8_der(&bytes, password.as_bytes()),
+            }
+            .map_err(named)
+        }
+        other => other.map_err(named),
+    }
 }
 
 /// A public key from `path`: SPKI (PEM or DER), or the public half of a private key.
@@ -127,10 +202,73 @@ pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
             // A private key serves too; report the public-key error if it is not one.
             let key = KeyIn {
                 key: path.to_owned(),
+                passin: None,
             };
             load_secret(&key)
                 .map(|s| s.public_key())
                 .map_err(|_| named(spki_error))
         }
+    }
+}
+
+/// The passphrase of an encrypted key: from `--passin`, else asked on the terminal.
+fn passphrase(key: &KeyIn) -> Result<Zeroizing<String>, Failure> {
+    match &key.passin {
+        Some(spec) => read_passphrase(spec, "--passin"),
+        None => prompt(&format!("Passphrase for {}: ", key.key.display())),
+    }
+}
+
+/// A new passphrase asked twice on the terminal.
+fn new_passphrase() -> Result<Zeroizing<String>, Failure> {
+    let first = prompt("Passphrase for the new key: ")?;
+    let again = prompt("The same passphrase again: ")?;
+    if first != again {
+        return Err(Failure::new("the passphrases differ"));
+    }
+    if first.is_empty() {
+        return Err(Failure::new("an empty passphrase protects nothing"));
+    }
+    Ok(first)
+}
+
+/// A passphrase typed on the terminal (not echoed).
+fn prompt(question: &str) -> Result<Zeroizing<String>, Failure> {
+    if !std::io::stderr().is_terminal() {
+        return Err(Failure::new(
+            "the key is encrypted and there is no terminal to ask for its passphrase: give \
+             it with --passin (pass:, env:, file: or stdin)",
+        ));
+    }
+    rpassword::prompt_password(question)
+        .map(Zeroizing::new)
+        .map_err(|e| Failure::new(format!("reading the passphrase: {e}")))
+}
+
+/// A passphrase from an OpenSSL-style source: pass:TEXT, env:VAR, file:PATH (first line),
+/// stdin (first line). `option` names the option in errors.
+pub fn read_passphrase(spec: &str, option: &str) -> Result<Zeroizing<String>, Failure> {
+    let first_line = |text: &str| Zeroizing::new(text.lines().next().unwrap_or("").to_owned());
+    if let Some(text) = spec.strip_prefix("pass:") {
+        Ok(Zeroizing::new(text.to_owned()))
+    } else if let Some(var) = spec.strip_prefix("env:") {
+        std::env::var(var)
+            .map(Zeroizing::new)
+            .map_err(|_| Failure::usage(format!("{option} env:{var}: the variable is not set")))
+    } else if let Some(path) = spec.strip_prefix("file:") {
+        let bytes = Zeroizing::new(read_path(Path::new(path))?);
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|_| Failure::new(format!("{path}: the passphrase is not UTF-8")))?;
+        Ok(first_line(text))
+    } else if spec == "stdin" {
+        let mut text = Zeroizing::new(String::new());
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::new(format!("standard input: {e}")))?;
+        Ok(first_line(&text))
+    } else {
+        Err(Failure::usage(format!(
+            "{option} {spec}: expected pass:TEXT, env:VAR, file:PATH or stdin"
+        )))
     }
 }

@@ -42,6 +42,10 @@ pub struct KeyIn {
     /// Private key: PKCS#8 or SEC1, PEM or DER, possibly encrypted PKCS#8.
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
+    /// Passphrase of an encrypted key, as OpenSSL takes it: pass:TEXT, env:VAR, file:PATH
+    /// (first line) or stdin. Without it, an encrypted key asks on the terminal.
+    #[arg(long, value_name = "SPEC")]
+    pub passin: Option<String>,
 }
 
 /// The signer's distinguishing identifier.
