@@ -188,6 +188,18 @@ fn openssl_files_load() {
         assert_eq!(d_of(&der.unwrap()), OPENSSL_D);
     }
     let public = keys::public_key_from_spki_der(&OPENSSL_SPKI_DER).unwrap();
+    // The key types' own PEM constructors take the same files.
+    let signing = SigningKey::from_pem(OPENSSL_SEC1_PEM).unwrap();
+    assert_eq!(signing.to_bytes(), OPENSSL_D);
+    let pub_pem =
+        keys::public_key_to_spki_pem(&public, AlgorithmForm::Sm2, LineEnding::LF).unwrap();
+    assert_eq!(
+        VerifyingKey::from_pem(&pub_pem).unwrap(),
+        *signing.verifying_key()
+    );
+    let dk = shangmi_sm2::pke::DecryptingKey::from_pem(OPENSSL_ECPARAM).unwrap();
+    let ek = shangmi_sm2::pke::EncryptingKey::from_pem(&pub_pem).unwrap();
+    assert_eq!(dk.encrypting_key(), &ek);
     assert_eq!(
         keys::secret_key_from_pem(OPENSSL_ECPARAM)
             .unwrap()

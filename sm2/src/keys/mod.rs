@@ -8,7 +8,7 @@
 //! before the key (what `openssl ecparam -genkey -name SM2` writes; OpenSSL 3 labels them
 //! `SM2 PARAMETERS`, and SEC1 keys `SM2 PRIVATE KEY`). Encoding uses the first
 //! form unless asked otherwise ([`AlgorithmForm`]). Every failure names its cause
-//! ([`Error`](crate::Error): wrong PEM label, not PKCS#8, encrypted, wrong curve, …).
+//! ([`Error`]: wrong PEM label, not PKCS#8, encrypted, wrong curve, …).
 //!
 //! The key types also implement the RustCrypto traits, so `x509-cert`, `pkcs8` and `spki`
 //! tooling works with them: [`DecodePrivateKey`](elliptic_curve::pkcs8::DecodePrivateKey)

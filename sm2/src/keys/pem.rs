@@ -161,3 +161,35 @@ pub fn public_key_from_spki_pem(pem: &str) -> Result<PublicKey, Error> {
     }
     public_key_from_spki_der(&block.decode()?)
 }
+
+impl crate::dsa::SigningKey {
+    /// From a private-key file's text in any unencrypted form
+    /// [`secret_key_from_pem`] takes (PKCS#8 either OID form, SEC1, with text and parameter
+    /// blocks around), default identifier; for another identifier use
+    /// [`new_with_id`](Self::new_with_id) on the [`SecretKey`].
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        Self::new(&secret_key_from_pem(pem)?)
+    }
+}
+
+impl crate::dsa::VerifyingKey {
+    /// From the first `PUBLIC KEY` block of a text ([`public_key_from_pem`]), default
+    /// identifier.
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        Ok(Self::new(&public_key_from_pem(pem)?))
+    }
+}
+
+impl crate::pke::DecryptingKey {
+    /// From a private-key file's text in any unencrypted form [`secret_key_from_pem`] takes.
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        Ok(Self::new(secret_key_from_pem(pem)?))
+    }
+}
+
+impl crate::pke::EncryptingKey {
+    /// From the first `PUBLIC KEY` block of a text ([`public_key_from_pem`]).
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        Ok(Self::new(public_key_from_pem(pem)?))
+    }
+}
