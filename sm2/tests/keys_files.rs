@@ -521,3 +521,44 @@ fn openssl_cli_fresh_keys_both_ways() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod never_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn all_loaders(der: &[u8]) {
+        let _ = keys::secret_key_from_der(der);
+        let _ = keys::secret_key_from_pkcs8_der(der);
+        let _ = keys::secret_key_from_sec1_der(der);
+        let _ = keys::public_key_from_spki_der(der);
+        let _ = SigningKey::from_pkcs8_der(der);
+        let _ = VerifyingKey::from_public_key_der(der);
+        if let Ok(text) = core::str::from_utf8(der) {
+            let _ = keys::secret_key_from_pem(text);
+            let _ = keys::public_key_from_pem(text);
+            let _ = keys::secret_key_from_pem_with_password(text, "pw");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            all_loaders(&bytes);
+        }
+
+        #[test]
+        fn mutated_files(which in 0usize..4, pos in any::<usize>(), byte in any::<u8>()) {
+            let files: [&[u8]; 4] = [
+                &OPENSSL_SEC1_DER,
+                &OPENSSL_SPKI_DER,
+                OPENSSL_ECPARAM.as_bytes(),
+                TONGSUO_ROOT_KEY.as_bytes(),
+            ];
+            let mut f = files[which].to_vec();
+            let at = pos % f.len();
+            f[at] = byte;
+            all_loaders(&f);
+            all_loaders(&f[..at]);
+        }
+    }
+}
