@@ -25,12 +25,12 @@
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use rand::SeedableRng;
+use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::elliptic_curve::pkcs8::LineEnding;
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::keys;
 use shangmi_sm2::pke::{self, DecryptingKey, Layout};
-use shangmi_sm2::SecretKey;
 
 /// Which decoder, with what its valid input is made from.
 #[derive(Arbitrary, Debug, Clone, Copy)]
