@@ -3,11 +3,14 @@
 //! elements are marked *undefined*, so memcheck reports every branch and memory address that
 //! depends on them. Covered: the fixed-base comb `mul_g` (signing, key generation,
 //! encryption's C1), the variable-base `mul_ct` (ECDH, decryption, key exchange), both table
-//! scans, the safegcd inversions, the x86-64 field assembly and the scalar arithmetic of the
-//! signing equation. Not covered: verification (public inputs only). Valgrind emulates AVX2
-//! but not ADX, so under it the CPUID probe picks the AVX2 scans and the base field forms
-//! (the test prints which it checked) and the test calls the base forms by name as well; the
-//! `mulx`/`adcx`/`adox` forms are straight-line code on fixed addresses like the base ones.
+//! scans (the portable one, which firmware runs, called by name since the dispatch picks
+//! AVX2 where it can), the safegcd inversions, the x86-64 field assembly and the scalar
+//! arithmetic of the signing equation, in whichever profile the test is built (`--cfg
+//! shangmi_sm2_profile="size"` checks the size profile's comb). Not covered: verification
+//! (public inputs only). Valgrind emulates AVX2 but not ADX, so under it the CPUID probe
+//! picks the AVX2 scans and the base field forms (the test prints which it checked) and the
+//! test calls the base forms by name as well; the `mulx`/`adcx`/`adox` forms are
+//! straight-line code on fixed addresses like the base ones.
 //!
 //! The test re-runs this test binary under valgrind with `SHANGMI_CT_MODE` set: `secret`
 //! runs the code above, `leaky` the harness's table lookup by a secret byte that memcheck
@@ -26,7 +29,7 @@ use super::scalar::Sc;
 /// The secret-dependent code, on secrets marked undefined; outputs declassified at the end.
 fn secret() {
     let g = Affine::generator();
-    let mut out = [[0u64; 4]; 9];
+    let mut out = [[0u64; 4]; 11];
     for seed in [0x0123_4567_89AB_CDEFu64, 1, u64::MAX >> 1] {
         // Scalars below n (top limb below n's).
         let mut k = [
@@ -56,6 +59,10 @@ fn secret() {
             // SAFETY: `has_adx` saw BMI2 and ADX.
             out[8] = unsafe { super::field_x86::mul_adx(super::field_x86::sqr_adx(x.0), &k) };
         }
+        // The portable scans as well, whichever scan the dispatch picks.
+        let (p, q) = super::mul::mul_g_ct_portable(&k, &g);
+        out[9] = p.x.mul(&p.z).0;
+        out[10] = q.y.sqr().0;
         memcheck::public(&mut out);
         std::hint::black_box(&out);
     }

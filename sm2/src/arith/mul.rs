@@ -103,6 +103,13 @@ unsafe fn mul_g_avx2(k: &Limbs) -> Jacobian {
     mul_g_body(k, |t, abs| super::scan_x86::lookup_avx2(t, abs))
 }
 
+/// [`mul_g`] and [`mul_ct`] with the portable scan (the one firmware runs), for the
+/// constant-time test on machines where the dispatch picks the AVX2 scan.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn mul_g_ct_portable(k: &Limbs, p: &Affine) -> (Jacobian, Jacobian) {
+    (mul_g_body(k, lookup), mul_ct_body(k, p, lookup))
+}
+
 /// The comb, with the table scan given.
 #[inline(always)]
 fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; COMB_ENTRIES], u64) -> Affine) -> Jacobian {
