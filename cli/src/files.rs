@@ -17,6 +17,18 @@ use crate::Failure;
 use crate::failure::describe_io;
 use crate::progress::Progress;
 
+/// The `--in` and `--out` options of the file commands.
+#[derive(clap::Args)]
+pub struct Io {
+    /// Input file (default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Output file (default: standard output); written under a temporary name in its
+    /// directory and renamed into place on success.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
 /// An input: a file, or standard input for `None` or `-`.
 pub struct Input {
     /// The name used in messages.
@@ -170,6 +182,29 @@ pub fn read_full(input: &mut (impl Read + ?Sized), buf: &mut [u8]) -> io::Result
     Ok(filled)
 }
 
+/// Reads `input` into buffers taken from `take` (stopping when it has none), sending
+/// each to `filled`: `cap` bytes each, the last shorter (possibly empty), or the error
+/// that ended the reading. Stops early when the receiver is gone. The read-ahead side of
+/// [`pipeline`] and of `sm3sum`'s streaming.
+pub fn read_ahead(
+    input: &mut (impl Read + ?Sized),
+    cap: usize,
+    mut take: impl FnMut() -> Option<Vec<u8>>,
+    filled: &mpsc::SyncSender<io::Result<Vec<u8>>>,
+) {
+    while let Some(mut buf) = take() {
+        buf.resize(cap, 0);
+        let read = read_full(input, &mut buf).map(|n| {
+            buf.truncate(n);
+            buf
+        });
+        let last = !matches!(&read, Ok(b) if b.len() == cap);
+        if filled.send(read).is_err() || last {
+            break;
+        }
+    }
+}
+
 /// Transforms `input` into `output` buffer by buffer, with reading and writing on their
 /// own threads so both overlap the transform.
 ///
@@ -209,20 +244,7 @@ where
     let writer = output.writer();
     thread::scope(|scope| {
         let reader_free = &take_free;
-        scope.spawn(move || {
-            loop {
-                let mut buf = reader_free();
-                buf.resize(cap, 0);
-                let read = read_full(&mut input, &mut buf).map(|n| {
-                    buf.truncate(n);
-                    buf
-                });
-                let last = !matches!(&read, Ok(b) if b.len() == cap);
-                if filled_tx.send(read).is_err() || last {
-                    break;
-                }
-            }
-        });
+        scope.spawn(move || read_ahead(&mut input, cap, || Some(reader_free()), &filled_tx));
         let writer_free = free_tx.clone();
         let written = scope.spawn(move || -> io::Result<()> {
             for buf in done_rx {

@@ -49,6 +49,19 @@ impl Progress {
         }
     }
 
+    /// Runs `f` with the bar hidden (for output to the same terminal), then redraws it.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    /// Whether a bar may be drawn (standard error is a terminal).
+    pub fn is_active(&self) -> bool {
+        self.bar.is_some()
+    }
+
     /// Counts `n` more bytes done.
     pub fn add(&self, n: u64) {
         if let Some(bar) = &self.bar {

@@ -11,7 +11,7 @@ use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout as PkeLayout};
 use super::KeyIn;
 use super::keyfile::{load_public, load_secret};
 use crate::Failure;
-use crate::files::{Input, Output};
+use crate::files::{Input, Io, Output};
 
 /// Order of the parts of a raw ciphertext.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -33,18 +33,10 @@ pub struct EncryptArgs {
     /// Public key (SPKI, PEM or DER) or a private key.
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
-    /// The message (default: standard input; must not be empty).
-    #[arg(long = "in", value_name = "FILE")]
-    pub input: Option<PathBuf>,
-    /// Where to write the ciphertext (default: standard output).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// Raw ciphertext in this order instead of ASN.1 (implies --raw).
-    #[arg(long, value_enum)]
-    pub layout: Option<Layout>,
-    /// Raw ciphertext (04 ‖ x ‖ y, then C3 and C2 in --layout order) instead of ASN.1.
-    #[arg(long)]
-    pub raw: bool,
+    #[command(flatten)]
+    pub io: Io,
+    #[command(flatten)]
+    pub form: Form,
     /// With --raw: C1 compressed (02/03 ‖ x), 32 bytes shorter.
     #[arg(long)]
     pub compressed: bool,
@@ -55,18 +47,28 @@ pub struct EncryptArgs {
 pub struct DecryptArgs {
     #[command(flatten)]
     pub key: KeyIn,
-    /// The ciphertext (default: standard input).
-    #[arg(long = "in", value_name = "FILE")]
-    pub input: Option<PathBuf>,
-    /// Where to write the message (default: standard output).
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// The ciphertext is raw in this order (implies --raw).
+    #[command(flatten)]
+    pub io: Io,
+    #[command(flatten)]
+    pub form: Form,
+}
+
+/// The ciphertext's form (both directions).
+#[derive(clap::Args)]
+pub struct Form {
+    /// Raw ciphertext with its parts in this order instead of ASN.1 (implies --raw).
     #[arg(long, value_enum)]
     pub layout: Option<Layout>,
-    /// The ciphertext is raw (C1 compressed or not) instead of ASN.1.
+    /// Raw ciphertext (04 ‖ x ‖ y ‖ C3 ‖ C2 by default; decryption also takes C1
+    /// compressed) instead of ASN.1 (GM/T 0009).
     #[arg(long)]
     pub raw: bool,
+}
+
+impl Form {
+    fn is_raw(&self) -> bool {
+        self.raw || self.layout.is_some()
+    }
 }
 
 fn pke_layout(layout: Option<Layout>, compressed: bool) -> PkeLayout {
@@ -80,24 +82,28 @@ fn pke_layout(layout: Option<Layout>, compressed: bool) -> PkeLayout {
 
 /// `sm2 encrypt`.
 pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode, Failure> {
-    let raw = args.raw || args.layout.is_some();
+    let raw = args.form.is_raw();
     if args.compressed && !raw {
         return Err(Failure::usage(
             "--compressed applies to --raw ciphertexts (ASN.1 holds x and y)",
         ));
     }
     let key = EncryptingKey::new(load_public(&args.key)?);
-    let input = Input::open(args.input.as_deref())?;
+    let input = Input::open(args.io.input.as_deref())?;
     let name = input.name.clone();
     let message = input.read_all()?;
     let mut rng = getrandom::SysRng;
     let ciphertext = if raw {
-        key.encrypt(&mut rng, &message, pke_layout(args.layout, args.compressed))
+        key.encrypt(
+            &mut rng,
+            &message,
+            pke_layout(args.form.layout, args.compressed),
+        )
     } else {
         key.encrypt_der(&mut rng, &message)
     }
     .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-    let mut out = Output::create(args.out.as_deref())?;
+    let mut out = Output::create(args.io.out.as_deref())?;
     out.write_all(&ciphertext)?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)
@@ -106,16 +112,16 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode, Failure> {
 /// `sm2 decrypt`.
 pub fn decrypt(args: &DecryptArgs) -> Result<ExitCode, Failure> {
     let key = DecryptingKey::new(load_secret(&args.key)?);
-    let input = Input::open(args.input.as_deref())?;
+    let input = Input::open(args.io.input.as_deref())?;
     let name = input.name.clone();
     let ciphertext = input.read_all()?;
-    let message = if args.raw || args.layout.is_some() {
-        key.decrypt(&ciphertext, pke_layout(args.layout, false))
+    let message = if args.form.is_raw() {
+        key.decrypt(&ciphertext, pke_layout(args.form.layout, false))
     } else {
         key.decrypt_der(&ciphertext)
     }
     .map_err(|e| Failure::new(format!("{name}: {e}")))?;
-    let mut out = Output::create(args.out.as_deref())?;
+    let mut out = Output::create(args.io.out.as_deref())?;
     out.write_all(&message)?;
     out.commit()?;
     Ok(ExitCode::SUCCESS)

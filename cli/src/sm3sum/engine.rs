@@ -17,7 +17,7 @@ use std::thread;
 use shangmi_sm3::{Digest, Sm3};
 
 use crate::Failure;
-use crate::files::read_full;
+use crate::files::{read_ahead, read_full};
 use crate::progress::Progress;
 
 /// Files up to this size are read whole and hashed in the multi-buffer lanes.
@@ -167,19 +167,7 @@ fn stream(
         let _ = empty_tx.send(vec![0; CHUNK]);
     }
     thread::scope(|scope| {
-        scope.spawn(move || {
-            while let Ok(mut buf) = empty_rx.recv() {
-                buf.resize(CHUNK, 0);
-                let read = read_full(&mut input, &mut buf).map(|n| {
-                    buf.truncate(n);
-                    buf
-                });
-                let last = !matches!(&read, Ok(b) if b.len() == CHUNK);
-                if full_tx.send(read).is_err() || last {
-                    break;
-                }
-            }
-        });
+        scope.spawn(move || read_ahead(&mut input, CHUNK, || empty_rx.recv().ok(), &full_tx));
         // The channel ends move into the call and drop on its return, which stops the
         // reader before the scope waits for it.
         hash_buffers(full_rx, empty_tx, hasher, progress)

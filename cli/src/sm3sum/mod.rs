@@ -118,6 +118,7 @@ fn print(args: &Args, files: &[PathBuf], threads: usize) -> Result<ExitCode, Fai
         zero: args.zero,
     };
     let progress = progress_for(files);
+    let same_screen = progress.is_active() && io::stdout().is_terminal();
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut text = Vec::with_capacity(256);
     let mut failed = false;
@@ -126,7 +127,13 @@ fn print(args: &Args, files: &[PathBuf], threads: usize) -> Result<ExitCode, Fai
             Ok(digest) => {
                 text.clear();
                 line::format(&mut text, style, &digest, &path_bytes(&files[i]));
-                out.write_all(&text).map_err(|e| Failure::write(&e))?;
+                if same_screen {
+                    // Line by line, with the bar out of the way.
+                    progress.suspend(|| out.write_all(&text).and_then(|()| out.flush()))
+                } else {
+                    out.write_all(&text)
+                }
+                .map_err(|e| Failure::write(&e))?;
             }
             Err(e) => {
                 out.flush().map_err(|e| Failure::write(&e))?;

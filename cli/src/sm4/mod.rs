@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::{Subcommand, ValueEnum};
 
 use crate::Failure;
-use crate::files::{Input, Output, read_path};
+use crate::files::{Input, Io, Output, read_path};
 use crate::hexstr;
 use crate::progress::Progress;
 
@@ -67,13 +67,8 @@ pub struct Options {
     /// Initialisation vector / first tweak in hexadecimal (16 bytes; cbc, ctr, xts).
     #[arg(long, value_name = "HEX")]
     pub iv: Option<String>,
-    /// Input file (default: standard input).
-    #[arg(long = "in", value_name = "FILE")]
-    pub input: Option<PathBuf>,
-    /// Output file (default: standard output); written under a temporary name and
-    /// renamed on success.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub io: Io,
     /// XTS tweak arithmetic: GB/T 17964-2021 (OpenSSL's and GmSSL's default) or IEEE
     /// 1619 (Linux's xts(sm4)).
     #[arg(long, value_enum, default_value_t = XtsStandard::Gb)]
@@ -127,8 +122,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         ),
         (None, _) => return Err(Failure::usage("--iv is needed for cbc, ctr and xts")),
     };
-    let input = Input::open(options.input.as_deref())?;
-    let mut output = Output::create(options.out.as_deref())?;
+    let input = Input::open(options.io.input.as_deref())?;
+    let mut output = Output::create(options.io.out.as_deref())?;
     let progress = Progress::bytes(input.size, if encrypt { "encrypt" } else { "decrypt" });
     match (options.mode, iv) {
         (Mode::Gcm | Mode::Ccm, _) => {
