@@ -304,6 +304,11 @@ impl DecryptingKey {
         ))
     }
 
+    /// The secret key (for encoding it: `EncodePrivateKey`, `keys::secret_key_to_pkcs8_der`).
+    pub fn secret_key(&self) -> &SecretKey {
+        &self.secret
+    }
+
     /// The matching encryption key.
     pub fn encrypting_key(&self) -> &EncryptingKey {
         &self.encrypting_key

@@ -201,6 +201,10 @@ fn openssl_files_load() {
     let ek = shangmi_sm2::pke::EncryptingKey::from_pem(&pub_pem).unwrap();
     assert_eq!(dk.encrypting_key(), &ek);
     assert_eq!(
+        dk.to_pkcs8_der().unwrap().as_bytes(),
+        signing.to_pkcs8_der().unwrap().as_bytes()
+    );
+    assert_eq!(
         keys::secret_key_from_pem(OPENSSL_ECPARAM)
             .unwrap()
             .public_key(),

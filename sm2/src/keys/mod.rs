@@ -12,8 +12,8 @@
 //!
 //! The key types also implement the RustCrypto traits, so `x509-cert`, `pkcs8` and `spki`
 //! tooling works with them: [`DecodePrivateKey`](elliptic_curve::pkcs8::DecodePrivateKey)
-//! on [`SigningKey`](crate::dsa::SigningKey) and `DecryptingKey`, `EncodePrivateKey` on
-//! `SigningKey`, `DecodePublicKey`/`EncodePublicKey` on
+//! and `EncodePrivateKey` on [`SigningKey`](crate::dsa::SigningKey) and `DecryptingKey`,
+//! `DecodePublicKey`/`EncodePublicKey` on
 //! [`VerifyingKey`](crate::dsa::VerifyingKey) and `EncryptingKey`,
 //! `AssociatedAlgorithmIdentifier` on all four, `SignatureAlgorithmIdentifier`
 //! (sm2-with-sm3, 1.2.156.10197.1.501, no parameters) on both DSA key types.

@@ -157,6 +157,14 @@ impl TryFrom<SubjectPublicKeyInfoRef<'_>> for EncryptingKey {
     }
 }
 
+/// id-ecPublicKey + SM2 form.
+#[cfg(feature = "alloc")]
+impl EncodePrivateKey for DecryptingKey {
+    fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
+        self.secret_key().to_pkcs8_der()
+    }
+}
+
 /// id-ecPublicKey + SM2 form, uncompressed point.
 #[cfg(feature = "alloc")]
 impl EncodePublicKey for EncryptingKey {
