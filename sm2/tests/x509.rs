@@ -226,12 +226,12 @@ fn openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
     let ca_pem = write("ca.pem", &ca);
     let leaf_pem = write("leaf.pem", &leaf);
     let bad_pem = write("bad.pem", &tampered(&leaf, b"sm2.test"));
-    let verify = |leaf: &std::path::Path| {
+    let verify_with = |id_option: &[&str], leaf: &std::path::Path| {
         let out = Command::new("openssl")
             .arg("verify")
             .arg("-CAfile")
             .arg(&ca_pem)
-            .args(["-vfyopt", "distid:1234567812345678"])
+            .args(id_option)
             .arg(leaf)
             .output()
             .expect("the openssl CLI runs");
@@ -241,6 +241,15 @@ fn openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
                 + &String::from_utf8_lossy(&out.stderr),
         )
     };
+    let verify =
+        |leaf: &std::path::Path| verify_with(&["-vfyopt", "distid:1234567812345678"], leaf);
+    // OpenSSL 3 verifies SM2 with an empty ID unless told otherwise: without the option the
+    // chain must fail (the ID really is part of what is checked).
+    let (ok, text) = verify_with(&[], &leaf_pem);
+    assert!(
+        !ok,
+        "openssl verify accepted the chain with the empty ID: {text}"
+    );
     let (ok, text) = verify(&leaf_pem);
     assert!(ok, "openssl verify refused our chain: {text}");
     let (ok, text) = verify(&bad_pem);
