@@ -174,7 +174,8 @@ fn point(key: &SecretKey) -> Vec<u8> {
 #[test]
 fn openssl_files_load() {
     let with_note = format!("Key for the test server; do not use.\n\n{OPENSSL_ECPARAM}\n-- end\n");
-    for pem in [OPENSSL_ECPARAM, &with_note, OPENSSL_SEC1_PEM] {
+    let crlf = with_note.replace('\n', "\r\n"); // as saved on Windows
+    for pem in [OPENSSL_ECPARAM, &with_note, &crlf, OPENSSL_SEC1_PEM] {
         assert_eq!(d_of(&keys::secret_key_from_pem(pem).unwrap()), OPENSSL_D);
     }
     assert_eq!(
