@@ -67,7 +67,9 @@ impl GhashKey {
         match engine {
             GhashEngine::Crate => GhashKey::Crate(ghash::GHash::new(&(*h).into())),
             #[cfg(target_arch = "x86_64")]
-            GhashEngine::Avx512 => GhashKey::Avx512(avx512::Powers::new(h)),
+            // SAFETY: `GhashEngine::Avx512` comes only from `best`/`available`, after the
+            // probe found VPCLMULQDQ, PCLMULQDQ and SSE4.1 among the rest.
+            GhashEngine::Avx512 => GhashKey::Avx512(unsafe { avx512::Powers::new(h) }),
         }
     }
 
