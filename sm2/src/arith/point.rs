@@ -103,8 +103,7 @@ impl Affine {
         }
     }
 
-    /// All ones iff y² = x³ - 3x + b (used by the tests).
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// All ones iff y² = x³ - 3x + b (peer key shares in `ecdh`, and the tests).
     pub fn on_curve(&self) -> u64 {
         let b = Fe::from_bytes(&B).0;
         let x3 = self.x.sqr().mul(&self.x);
