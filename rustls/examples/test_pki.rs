@@ -39,10 +39,16 @@ fn main() -> std::io::Result<()> {
         ("ca.pem", cert_pem(&pki.ca)),
         ("server.pem", cert_pem(&pki.server)),
         ("server.key", key_pem(&pki.server_key)),
-        ("server_chain.pem", cert_pem(&pki.server) + &cert_pem(&pki.ca)),
+        (
+            "server_chain.pem",
+            cert_pem(&pki.server) + &cert_pem(&pki.ca),
+        ),
         ("client.pem", cert_pem(&pki.client)),
         ("client.key", key_pem(&pki.client_key)),
-        ("client_chain.pem", cert_pem(&pki.client) + &cert_pem(&pki.ca)),
+        (
+            "client_chain.pem",
+            cert_pem(&pki.client) + &cert_pem(&pki.ca),
+        ),
         ("expired.pem", cert_pem(&pki.server_expired)),
     ];
     for (name, contents) in files {

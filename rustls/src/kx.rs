@@ -17,8 +17,7 @@ use rustls::crypto::{
     ActiveKeyExchange, CompletedKeyExchange, SecureRandom, SharedSecret, SupportedKxGroup,
 };
 use rustls::{Error, NamedGroup, PeerMisbehaved, ProtocolVersion};
-use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
-use shangmi_sm2::{PublicKey, SecretKey, ecdh};
+use shangmi_sm2::{SecretKey, ecdh};
 use zeroize::Zeroize;
 
 /// curveSM2 (0x0029).
@@ -80,23 +79,13 @@ fn ephemeral_sm2(random: &dyn SecureRandom) -> Result<SecretKey, Error> {
 }
 
 fn uncompressed(key: &SecretKey) -> [u8; POINT_LEN] {
-    let mut out = [0u8; POINT_LEN];
-    out.copy_from_slice(key.public_key().to_sec1_point(false).as_bytes());
-    out
+    ecdh::public_point_uncompressed(key)
 }
 
-/// The peer's share as a point: RFC 8446 §4.2.8.2 allows only the uncompressed form, and
-/// the point must lie on the curve (checked by the parser, which also refuses the identity).
-fn peer_point(share: &[u8]) -> Result<PublicKey, Error> {
-    if share.len() != POINT_LEN || share[0] != 0x04 {
-        return Err(PeerMisbehaved::InvalidKeyShare.into());
-    }
-    shangmi_sm2::keys::public_key_from_sec1(share)
-        .map_err(|_| PeerMisbehaved::InvalidKeyShare.into())
-}
-
+/// x(d·Q) for the peer's share. RFC 8446 §4.2.8.2 allows only the uncompressed form, and
+/// the point must lie on the curve: `diffie_hellman_sec1` checks both.
 fn sm2_secret(secret: &SecretKey, share: &[u8]) -> Result<ecdh::SharedSecret, Error> {
-    Ok(ecdh::diffie_hellman(secret, &peer_point(share)?))
+    ecdh::diffie_hellman_sec1(secret, share).map_err(|_| PeerMisbehaved::InvalidKeyShare.into())
 }
 
 impl SupportedKxGroup for CurveSm2 {

@@ -4,12 +4,13 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod pki;
+pub mod replay;
 
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::server::WebPkiClientVerifier;
-use rustls::time_provider::TimeProvider;
+use rustls::time_provider::{DefaultTimeProvider, TimeProvider};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection};
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::elliptic_curve::pkcs8::EncodePrivateKey;
@@ -56,10 +57,20 @@ pub enum Auth {
 
 /// A client for the test PKI, with `provider` (suites and groups already chosen).
 pub fn client_config(pki: &pki::Pki, provider: Arc<CryptoProvider>, auth: Auth) -> ClientConfig {
+    client_config_with(pki, provider, Arc::new(DefaultTimeProvider), auth)
+}
+
+/// [`client_config`] with a chosen clock.
+pub fn client_config_with(
+    pki: &pki::Pki,
+    provider: Arc<CryptoProvider>,
+    time: Arc<dyn TimeProvider>,
+    auth: Auth,
+) -> ClientConfig {
     let verifier = WebPkiServerVerifier::builder_with_provider(roots(&pki.ca), provider.clone())
         .build()
         .expect("verifier");
-    let builder = ClientConfig::builder_with_provider(provider)
+    let builder = ClientConfig::builder_with_details(provider, time)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
         .dangerous()
@@ -82,7 +93,18 @@ pub fn server_config_with_cert(
     auth: Auth,
     cert: &[u8],
 ) -> ServerConfig {
-    let builder = ServerConfig::builder_with_provider(provider.clone())
+    server_config_with(pki, provider, Arc::new(DefaultTimeProvider), auth, cert)
+}
+
+/// [`server_config_with_cert`] with a chosen clock.
+pub fn server_config_with(
+    pki: &pki::Pki,
+    provider: Arc<CryptoProvider>,
+    time: Arc<dyn TimeProvider>,
+    auth: Auth,
+    cert: &[u8],
+) -> ServerConfig {
+    let builder = ServerConfig::builder_with_details(provider.clone(), time)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3");
     let builder = match auth {
