@@ -112,6 +112,13 @@ struct ClientArgs {
     /// Client private key, PEM
     #[arg(long, requires = "cert")]
     key: Option<PathBuf>,
+    /// Connect this many more times afterwards, resuming the session (tickets of the
+    /// earlier connections), sending the same input each time
+    #[arg(long, default_value_t = 0)]
+    reconnect: u32,
+    /// Send a KeyUpdate (update_requested) after the handshake, before the input
+    #[arg(long)]
+    key_update: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -401,7 +408,30 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
     };
     let name = ServerName::try_from(args.server_name.clone())
         .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
-    let conn = ClientConnection::new(Arc::new(config), name).map_err(|e| tls_failure("TLS", e))?;
+    let mut input = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| tls_failure("standard input", e))?;
+    let config = Arc::new(config);
+    for _ in 0..=args.reconnect {
+        let reply = client_once(args, &config, &name, &seen, &input)?;
+        std::io::stdout()
+            .write_all(&reply)
+            .map_err(|e| tls_failure("standard output", e))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One connection: handshake, report, send `input`, close our side, read the reply.
+fn client_once(
+    args: &ClientArgs,
+    config: &Arc<ClientConfig>,
+    name: &ServerName<'static>,
+    seen: &SeenScheme,
+    input: &[u8],
+) -> Result<Vec<u8>, Failure> {
+    let conn =
+        ClientConnection::new(config.clone(), name.clone()).map_err(|e| tls_failure("TLS", e))?;
     let sock = TcpStream::connect(&args.connect).map_err(|e| tls_failure(&args.connect, e))?;
     let mut tls = StreamOwned::new(conn, sock);
     while tls.conn.is_handshaking() {
@@ -409,13 +439,14 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
             .complete_io(&mut tls.sock)
             .map_err(|e| tls_failure("handshake", e))?;
     }
-    report(&tls.conn, &seen);
-
-    let mut input = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| tls_failure("standard input", e))?;
-    tls.write_all(&input).map_err(|e| tls_failure("write", e))?;
+    report(&tls.conn, seen);
+    if args.key_update {
+        tls.conn
+            .refresh_traffic_keys()
+            .map_err(|e| tls_failure("KeyUpdate", e))?;
+        eprintln!("sent KeyUpdate (update_requested)");
+    }
+    tls.write_all(input).map_err(|e| tls_failure("write", e))?;
     tls.conn.send_close_notify();
     tls.flush().map_err(|e| tls_failure("write", e))?;
     let mut reply = Vec::new();
@@ -425,8 +456,5 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
         Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
         Err(e) => return Err(tls_failure("read", e)),
     }
-    std::io::stdout()
-        .write_all(&reply)
-        .map_err(|e| tls_failure("standard output", e))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(reply)
 }
