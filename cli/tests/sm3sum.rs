@@ -215,3 +215,13 @@ fn many_files_of_many_sizes_agree_with_openssl() {
     let ours = ok(sm3sum().current_dir(d).arg("-b").args(&names));
     assert_eq!(text(ours), text(theirs));
 }
+
+#[test]
+fn big_standard_input_streams_to_the_same_digest_as_the_file() {
+    let dir = scratch();
+    let data = bytes(3 * 1024 * 1024 + 7, 42);
+    std::fs::write(at(dir.path(), "big"), &data).unwrap();
+    let from_file = text(ok(sm3sum().current_dir(dir.path()).arg("big")));
+    let from_stdin = text(run(sm3sum(), &data).stdout);
+    assert_eq!(from_file.replace("  big\n", "  -\n"), from_stdin);
+}

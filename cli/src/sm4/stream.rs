@@ -237,7 +237,7 @@ where
 {
     let name = input.name.clone();
     let left = if output.is_stdout() {
-        "the chunks before it went to standard output"
+        "verified chunks before it may already be on standard output"
     } else {
         "no output file was written"
     };
