@@ -1,32 +1,4 @@
-//! The engine-selection logic that `shangmi-sm4` and `shangmi-sm3` share.
-//!
-//! Each of those crates has its own `Backend` enum (its engines, their names, which CPU
-//! features each needs) and implements [`Engine`] for it; the rules that are the same for
-//! both live here once: the best engine is the first available one in priority order, the
-//! portable engine is always available, and `--cfg shangmi_backend="NAME"` makes NAME the
-//! only engine. Users reach all of this through the `Backend` methods of those crates.
-//!
-//! ```
-//! use shangmi_dispatch::{Engine, best};
-//!
-//! #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-//! enum Demo { Fast, Portable }
-//!
-//! impl Engine for Demo {
-//!     const ALGORITHM: &'static str = "demo";
-//!     const ALL: &'static [Self] = &[Demo::Fast, Demo::Portable];
-//!     const PORTABLE: Self = Demo::Portable;
-//!     const FORCED: Option<Self> = None;
-//!     fn name(self) -> &'static str {
-//!         match self { Demo::Fast => "fast", Demo::Portable => "portable" }
-//!     }
-//!     fn cpu_has(self) -> bool {
-//!         false // this CPU lacks whatever `Fast` needs
-//!     }
-//! }
-//!
-//! assert_eq!(best::<Demo>(), Demo::Portable);
-//! ```
+#![doc = include_str!("../README.md")]
 #![no_std]
 
 use core::fmt;

@@ -1,32 +1,4 @@
-//! SM3, the Chinese commercial cryptographic hash (GB/T 32905-2016, GM/T 0004-2012, ISO/IEC
-//! 10118-3:2018), as a RustCrypto [`digest`] 0.11 hash.
-//!
-//! [`Sm3`] implements [`Digest`] (one-shot and streaming), [`FixedOutput`](digest::FixedOutput),
-//! `Reset`, and the core traits `hmac` and `hkdf` need, so `Hmac<Sm3>` and `Hkdf<Sm3>` work.
-//! `no_std`, no `alloc`.
-//!
-//! ```
-//! use shangmi_sm3::{Digest, Sm3};
-//! use hex_literal::hex;
-//!
-//! // GB/T 32905-2016, appendix A.1.
-//! assert_eq!(
-//!     Sm3::digest(b"abc")[..],
-//!     hex!("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")
-//! );
-//!
-//! let mut h = Sm3::new();
-//! h.update(b"a");
-//! h.update(b"bc");
-//! assert_eq!(h.finalize(), Sm3::digest(b"abc"));
-//! ```
-//!
-//! Engines are picked at run time ([`backend()`] names the one in use): `soft` (portable),
-//! `avx2` and `avx512` on x86-64 (message expansion in SIMD registers, BMI2 rotates).
-//! Build with `--cfg shangmi_backend="soft"` (or another engine's name) to force one.
-//!
-//! For many independent messages (Merkle trees, file lists, IMA), [`Sm3::digest_many`]
-//! hashes 8 or 16 of them at once in SIMD lanes.
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

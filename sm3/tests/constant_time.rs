@@ -12,7 +12,7 @@
 
 #![cfg(target_arch = "x86_64")] // valgrind's client request is the amd64 form
 
-#[path = "../../testsupport/memcheck.rs"]
+#[path = "support/memcheck.rs"]
 mod memcheck;
 
 use hmac::{Hmac, KeyInit, Mac};

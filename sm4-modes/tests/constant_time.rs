@@ -15,7 +15,7 @@
 
 #![cfg(target_arch = "x86_64")] // valgrind's client request is the amd64 form
 
-#[path = "../../testsupport/memcheck.rs"]
+#[path = "support/memcheck.rs"]
 mod memcheck;
 
 use aead::{AeadInOut, KeyInit};

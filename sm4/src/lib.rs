@@ -1,42 +1,4 @@
-//! SM4, the Chinese national block cipher (GB/T 32907-2016, ISO/IEC 18033-3:2010/Amd 1),
-//! fast and constant-time on every engine.
-//!
-//! [`Sm4`] implements the RustCrypto `cipher` 0.5 traits ([`KeyInit`],
-//! [`BlockCipherEncrypt`], [`BlockCipherDecrypt`]) with parallel blocks, so the RustCrypto
-//! modes (`ctr`, `cbc`, `xts-mode`, …) and `shangmi-sm4-modes` drive the widest engine
-//! the CPU has. The engine is picked at run time ([`Backend::best`]):
-//!
-//! | engine | technique | blocks per step |
-//! |---|---|---|
-//! | `gfni-avx512` | GFNI affine S-box, AVX-512 rotates and ternary logic | 64 |
-//! | `gfni-avx2` | GFNI affine S-box on AVX2 | 32 |
-//! | `aesni-avx2` | S-box through AESENCLAST and `pshufb` affine maps | 32 |
-//! | `aarch64-sm4` | Armv8.2 `SM4E`/`SM4EKEY` instructions | 8 |
-//! | `aarch64-neon-aes` | AESE S-box with NEON `tbl` affine maps | 16 |
-//! | `riscv-zksed` | RISC-V `sm4ed`/`sm4ks` (built with `+zksed`) | 1 |
-//! | `soft` | bitsliced boolean circuit, no tables | 16 |
-//!
-//! No engine indexes memory with secret data or branches on it; single blocks go through
-//! the same SIMD code on x86-64.
-//!
-//! ```
-//! use shangmi_sm4::Sm4;
-//! use shangmi_sm4::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
-//!
-//! // GB/T 32907-2016 Appendix A, example 1.
-//! let key = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10];
-//! let cipher = Sm4::new(&key.into());
-//! let mut block = key.into();
-//! cipher.encrypt_block(&mut block);
-//! assert_eq!(block[..4], [0x68, 0x1e, 0xdf, 0x34]);
-//! cipher.decrypt_block(&mut block);
-//! assert_eq!(block, key);
-//! println!("engine: {}", cipher.backend());
-//! ```
-//!
-//! Build with `--cfg shangmi_backend="soft"` (or another engine's name) to force one
-//! engine; feature `zeroize` wipes the round keys on drop.
-
+#![doc = include_str!("../README.md")]
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

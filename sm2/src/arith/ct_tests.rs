@@ -18,7 +18,7 @@
 //! it the test fails when `CI` is set and is skipped otherwise.
 #![allow(unsafe_code)]
 
-#[path = "../../../testsupport/memcheck.rs"]
+#[path = "../../tests/support/memcheck.rs"]
 mod memcheck;
 
 use super::field::Fe;
