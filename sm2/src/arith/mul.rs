@@ -72,16 +72,18 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
 
 /// k·G for a canonical k in [0, n-1], constant time, by the comb ([`comb_walk`]).
 ///
-/// Exceptional additions (the accumulator equal to ± the addend): write the addend of
-/// window i as d·2^(W·i)·G. In every step but the last the accumulator is Σ d_i'·2^(W(i' - j))
-/// over windows i' already added (j the step), none of them at i's position relative to j,
-/// with |d_i'| <= 2^(W-1) and |acc| < n/2; a signed-digit sum whose top digit sits above
-/// the addend's position exceeds 2^(W-1)·2^(W·i) in magnitude (the addend's position is
-/// missing below it), one whose top digit sits below falls short of 2^(W·i), so acc = ±addend
-/// is impossible. In the last step the accumulator can reach n and wrap: for some k it equals
-/// ±addend modulo n (with one table per window, only in the last window: acc = p - n there).
-/// Those additions compute the doubling and select it when H = R = 0, and the sum at
-/// acc = -addend is the identity (Z = 0), read back from Z for the next addition.
+/// Exceptional additions (accumulator = ± addend): at step j the accumulator is
+/// Σ d_i'·2^(W(i' - j))·G over the windows i' added so far, and the addend of window i is
+/// d_i·2^(W(i - j))·G, at a position no i' - j takes. Digits are at most 2^(W-1) in
+/// magnitude, so a sum whose top nonzero digit sits above i - j exceeds |addend| and one whose
+/// top digit sits below is smaller than 2^(W(i - j)) <= |addend|: as integers they differ.
+/// They can still be congruent modulo n once one of them reaches n/2, which the bounds rule
+/// out before the last step (the size profile's accumulator stays below 2^254.1 there) and,
+/// with one table per window, before the last window. Those last additions compute the
+/// doubling and select it when H = R = 0, and read a sum at acc = -addend (the identity,
+/// Z = 0) back from Z for the next addition. For the SM2 order no such k is known in either
+/// profile (the test `comb_exceptional_additions_only_where_handled` searches for them): the
+/// handling is a guard costing one doubling per addition of the last step.
 pub fn mul_g(k: &Limbs) -> Jacobian {
     #[cfg(target_arch = "x86_64")]
     if super::field_x86::has_avx2() {
