@@ -58,6 +58,16 @@ pub enum Layout {
 }
 
 impl Layout {
+    /// Every layout.
+    pub const ALL: [Layout; 6] = [
+        Layout::C1C3C2,
+        Layout::C1C2C3,
+        Layout::C1C3C2Raw,
+        Layout::C1C2C3Raw,
+        Layout::C1C3C2Compressed,
+        Layout::C1C2C3Compressed,
+    ];
+
     /// Whether C3 comes before C2.
     fn c3_first(self) -> bool {
         matches!(

@@ -25,14 +25,7 @@ const CT_DER: [u8; 126] = hex!(
     "041321886CA989CA9C7D58087307CA93092D651EFA"
 );
 
-const LAYOUTS: [Layout; 6] = [
-    Layout::C1C3C2,
-    Layout::C1C2C3,
-    Layout::C1C3C2Raw,
-    Layout::C1C2C3Raw,
-    Layout::C1C3C2Compressed,
-    Layout::C1C2C3Compressed,
-];
+const LAYOUTS: [Layout; 6] = Layout::ALL;
 
 /// Whether two layouts put C3 and C2 in the same order and agree on whether C1 has a tag
 /// (decryption reads a tagged C1's form from the tag, so those decrypt each other's output).
