@@ -49,6 +49,17 @@ fn key(i: usize) -> [u8; 16] {
     core::array::from_fn(|j| (i * 16 + j) as u8 ^ 0xA5)
 }
 
+/// Case `i`'s AEAD output: ciphertext ‖ tag under a 12-byte nonce of `i`.
+fn seal<A: AeadInOut>(aead: &A, i: usize, msg: &[u8]) -> Vec<u8> {
+    let nonce = aead::Nonce::<A>::try_from(&[i as u8; 12][..]).unwrap();
+    let mut buf = msg.to_vec();
+    let tag = aead
+        .encrypt_inout_detached(&nonce, b"aad", (&mut buf[..]).into())
+        .unwrap();
+    buf.extend_from_slice(&tag);
+    buf
+}
+
 /// Runs case `i` on the default (best) engines of every crate.
 fn run(i: usize) -> Results {
     let msg = message(i);
@@ -77,26 +88,8 @@ fn run(i: usize) -> Results {
             .eq(msg[..msg.len() / 16 * 16].iter())
     );
 
-    let seal = |a: &dyn Fn(&mut [u8]) -> Vec<u8>| {
-        let mut buf = msg.clone();
-        let tag = a(&mut buf);
-        buf.extend_from_slice(&tag);
-        buf
-    };
-    let gcm_key = Sm4Gcm::new(&key.into());
-    let gcm = seal(&|buf| {
-        gcm_key
-            .encrypt_inout_detached(&[i as u8; 12].into(), b"aad", buf.into())
-            .unwrap()
-            .to_vec()
-    });
-    let ccm_key = Sm4Ccm::new(&key.into());
-    let ccm = seal(&|buf| {
-        ccm_key
-            .encrypt_inout_detached(&[i as u8; 12].into(), b"aad", buf.into())
-            .unwrap()
-            .to_vec()
-    });
+    let gcm = seal(&Sm4Gcm::new(&key.into()), i, &msg);
+    let ccm = seal(&Sm4Ccm::new(&key.into()), i, &msg);
     let mut xts_key = [0u8; 32];
     xts_key[..16].copy_from_slice(&key);
     xts_key[16..].copy_from_slice(&key.map(|b| !b));

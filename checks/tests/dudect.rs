@@ -70,28 +70,51 @@ struct Check {
     run: Box<dyn Fn(u64) -> Outcome>,
 }
 
+impl Check {
+    /// A check timing `op` on inputs from `make` (see `shangmi_checks::check`) for at most
+    /// `seconds` and `max_samples`, preparing `batch` inputs at a time.
+    fn new<T, M, O>(
+        name: String,
+        expect: Expect,
+        (seconds, max_samples, batch): (f64, usize, usize),
+        make: M,
+        op: O,
+    ) -> Check
+    where
+        M: Fn(bool, &mut Rng) -> T + 'static,
+        O: Fn(&T) + 'static,
+    {
+        Check {
+            name,
+            expect,
+            run: Box::new(move |seed| check(budget(seconds, max_samples, batch), seed, &make, &op)),
+        }
+    }
+}
+
+/// A key and 512 bytes of data, both secret.
+fn key_and_data(fixed: bool, rng: &mut Rng) -> ([u8; 16], Vec<u8>) {
+    (secret16(fixed, rng), secret_bytes(fixed, rng, 512))
+}
+
 fn sm4_checks() -> Vec<Check> {
     use shangmi_sm4::cipher::{Array, BlockCipherEncrypt};
     use shangmi_sm4::{Backend, Sm4};
     Backend::available()
-        .map(|b| Check {
-            name: format!("sm4/{b} (key schedule + 32 blocks)"),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(
-                    budget(4.0, 400_000, 10_000),
-                    seed,
-                    |fixed, rng| (secret16(fixed, rng), secret_bytes(fixed, rng, 512)),
-                    |(key, data)| {
-                        let sm4 = Sm4::with_backend(&Array::from(*key), b).unwrap();
-                        let mut blocks: [Array<u8, _>; 32] = core::array::from_fn(|i| {
-                            Array::try_from(&data[i * 16..][..16]).unwrap()
-                        });
-                        sm4.encrypt_blocks(&mut blocks);
-                        black_box(&blocks);
-                    },
-                )
-            }),
+        .map(|b| {
+            Check::new(
+                format!("sm4/{b} (key schedule + 32 blocks)"),
+                Expect::ConstantTime,
+                (4.0, 400_000, 10_000),
+                key_and_data,
+                move |(key, data)| {
+                    let sm4 = Sm4::with_backend(&Array::from(*key), b).unwrap();
+                    let mut blocks: [Array<u8, _>; 32] =
+                        core::array::from_fn(|i| Array::try_from(&data[i * 16..][..16]).unwrap());
+                    sm4.encrypt_blocks(&mut blocks);
+                    black_box(&blocks);
+                },
+            )
         })
         .collect()
 }
@@ -101,106 +124,81 @@ fn modes_checks() -> Vec<Check> {
     use shangmi_sm4_modes::{Sm4Gcm, Sm4XtsIeee};
     let best = Backend::available().next().unwrap();
     vec![
-        Check {
-            // On a CPU with VPCLMULQDQ and AVX-512 this is the 512-bit GHASH engine.
-            name: format!("sm4-modes/gcm on {best} (key, H powers, 512-byte seal)"),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(
-                    budget(4.0, 200_000, 5_000),
-                    seed,
-                    |fixed, rng| (secret16(fixed, rng), secret_bytes(fixed, rng, 512)),
-                    |(key, data)| {
-                        let gcm =
-                            Sm4Gcm::from_cipher(Sm4::with_backend(&(*key).into(), best).unwrap());
-                        let mut buf = [0u8; 512];
-                        buf.copy_from_slice(data);
-                        let tag = gcm
-                            .encrypt_inout_detached(
-                                &[7u8; 12].into(),
-                                b"aad",
-                                (&mut buf[..]).into(),
-                            )
-                            .unwrap();
-                        black_box((&buf, &tag));
-                    },
-                )
-            }),
-        },
-        Check {
-            // The AVX-512 tweak generation of XTS, with the best SM4 engine.
-            name: format!("sm4-modes/xts-ieee on {best} (keys, tweak, 512 bytes)"),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(
-                    budget(4.0, 200_000, 5_000),
-                    seed,
-                    |fixed, rng| {
-                        let mut key = [0u8; 32];
-                        rng.fill(&mut key[16..]); // K2 differs from K1 in both classes
-                        key[16] |= 1;
-                        if !fixed {
-                            rng.fill(&mut key);
-                        }
-                        (key, secret16(fixed, rng), secret_bytes(fixed, rng, 512))
-                    },
-                    |(key, tweak, data)| {
-                        if let Ok(xts) = Sm4XtsIeee::with_backend(key, best) {
-                            let mut buf = [0u8; 512];
-                            buf.copy_from_slice(data);
-                            xts.encrypt(tweak, &mut buf).unwrap();
-                            black_box(&buf);
-                        }
-                    },
-                )
-            }),
-        },
+        // On a CPU with VPCLMULQDQ and AVX-512 this is the 512-bit GHASH engine.
+        Check::new(
+            format!("sm4-modes/gcm on {best} (key, H powers, 512-byte seal)"),
+            Expect::ConstantTime,
+            (4.0, 200_000, 5_000),
+            key_and_data,
+            move |(key, data)| {
+                let gcm = Sm4Gcm::from_cipher(Sm4::with_backend(&(*key).into(), best).unwrap());
+                let mut buf = [0u8; 512];
+                buf.copy_from_slice(data);
+                let nonce = [7u8; 12].into();
+                let tag = gcm
+                    .encrypt_inout_detached(&nonce, b"aad", (&mut buf[..]).into())
+                    .unwrap();
+                black_box((&buf, &tag));
+            },
+        ),
+        // The AVX-512 tweak generation of XTS, with the best SM4 engine.
+        Check::new(
+            format!("sm4-modes/xts-ieee on {best} (keys, tweak, 512 bytes)"),
+            Expect::ConstantTime,
+            (4.0, 200_000, 5_000),
+            |fixed, rng| {
+                let mut key = [0u8; 32];
+                rng.fill(&mut key[16..]); // K2 differs from K1 in both classes
+                key[16] |= 1;
+                if !fixed {
+                    rng.fill(&mut key);
+                }
+                (key, key_and_data(fixed, rng))
+            },
+            move |(key, (tweak, data))| {
+                if let Ok(xts) = Sm4XtsIeee::with_backend(key, best) {
+                    let mut buf = [0u8; 512];
+                    buf.copy_from_slice(data);
+                    xts.encrypt(tweak, &mut buf).unwrap();
+                    black_box(&buf);
+                }
+            },
+        ),
     ]
 }
 
 fn sm3_checks() -> Vec<Check> {
     use shangmi_sm3::{Backend, Sm3, hazmat};
-    let mut checks: Vec<Check> = Backend::available()
-        .map(|b| Check {
-            name: format!("sm3/{b} (256-byte message)"),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(
-                    budget(3.0, 400_000, 10_000),
-                    seed,
-                    |fixed, rng| secret_bytes(fixed, rng, 256),
-                    |msg| {
-                        let mut h = Sm3::with_backend(b).unwrap();
-                        h.update(msg);
-                        black_box(h.finalize());
-                    },
-                )
-            }),
-        })
-        .collect();
-    let wide: Vec<Backend> = Backend::available()
+    let one = Backend::available().map(|b| {
+        Check::new(
+            format!("sm3/{b} (256-byte message)"),
+            Expect::ConstantTime,
+            (3.0, 400_000, 10_000),
+            |fixed, rng| secret_bytes(fixed, rng, 256),
+            move |msg| {
+                let mut h = Sm3::with_backend(b).unwrap();
+                h.update(msg);
+                black_box(h.finalize());
+            },
+        )
+    });
+    let lanes = Backend::available()
         .filter(|b| *b != Backend::Soft)
-        .collect();
-    for b in wide {
-        checks.push(Check {
-            name: format!("sm3/{b} multi-buffer (16 x 64 bytes)"),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(
-                    budget(3.0, 200_000, 5_000),
-                    seed,
-                    |fixed, rng| secret_bytes(fixed, rng, 1024),
-                    |msgs| {
-                        let parts: Vec<&[u8]> = msgs.chunks(64).collect();
-                        let mut out = [[0u8; 32]; 16];
-                        hazmat::digest_many_with(b, &parts, &mut out).unwrap();
-                        black_box(&out);
-                    },
-                )
-            }),
+        .map(|b| {
+            Check::new(
+                format!("sm3/{b} multi-buffer (16 x 64 bytes)"),
+                Expect::ConstantTime,
+                (3.0, 200_000, 5_000),
+                |fixed, rng| secret_bytes(fixed, rng, 1024),
+                move |msgs| {
+                    let parts: Vec<&[u8]> = msgs.chunks(64).collect();
+                    let mut out = [[0u8; 32]; 16];
+                    hazmat::digest_many_with(b, &parts, &mut out).unwrap();
+                    black_box(&out);
+                },
+            )
         });
-    }
-    checks
+    one.chain(lanes).collect()
 }
 
 /// A scalar in [1, n-1]: a small fixed one (few nonzero digits: the edge cases of the
@@ -224,91 +222,87 @@ fn sm2_checks() -> Vec<Check> {
         .unwrap()
         .public_key();
     vec![
-        Check {
-            // k·P with a secret k: the x86-64 field forms (ADX where the CPU has it), the
-            // table scans and the signed-digit recoding.
-            name: "sm2/ecdh k·P (field forms of this CPU)".into(),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(budget(5.0, 100_000, 1_000), seed, scalar, |k| {
-                    black_box(shangmi_sm2::ecdh::diffie_hellman(k, &peer));
-                })
-            }),
-        },
-        Check {
-            // k·G with a secret k: the fixed-base comb.
-            name: "sm2/public key k·G (field forms of this CPU)".into(),
-            expect: Expect::ConstantTime,
-            run: Box::new(move |seed| {
-                check(budget(4.0, 200_000, 2_000), seed, scalar, |k| {
-                    black_box(k.public_key());
-                })
-            }),
-        },
+        // k·P with a secret k: the x86-64 field forms (ADX where the CPU has it), the table
+        // scans and the signed-digit recoding.
+        Check::new(
+            "sm2/ecdh k·P (field forms of this CPU)".into(),
+            Expect::ConstantTime,
+            (5.0, 100_000, 1_000),
+            scalar,
+            move |k| {
+                black_box(shangmi_sm2::ecdh::diffie_hellman(k, &peer));
+            },
+        ),
+        // k·G with a secret k: the fixed-base comb.
+        Check::new(
+            "sm2/public key k·G (field forms of this CPU)".into(),
+            Expect::ConstantTime,
+            (4.0, 200_000, 2_000),
+            scalar,
+            |k| {
+                black_box(k.public_key());
+            },
+        ),
     ]
 }
 
-/// The negative controls: code with a secret-dependent memory access or loop bound.
+/// The negative controls: code with a secret-dependent memory access or loop bound; and a
+/// calibration line.
 fn controls() -> Vec<Check> {
+    // 16 secret-indexed loads, 4 KiB apart, from a 16 MiB table: the fixed class hits the
+    // same cached lines every time, random secrets miss.
+    let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
+    // 16 lookups into a 256-byte S-box (table-based SM4's shape).
+    let sbox: [u8; 256] = core::array::from_fn(|i| (i as u8).wrapping_mul(167));
     vec![
-        Check {
-            // 16 secret-indexed loads, 4 KiB apart, from a 16 MiB table: the fixed class
-            // hits the same cached lines every time, random secrets miss.
-            name: "control: secret-indexed loads from a 16 MiB table".into(),
-            expect: Expect::Leak,
-            run: Box::new(|seed| {
-                let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
-                check(budget(3.0, 200_000, 10_000), seed, secret16, |secret| {
-                    let mut acc = 0u8;
-                    for (i, &s) in secret.iter().enumerate() {
-                        acc ^= table[(usize::from(s) << 12) | (i << 6)];
-                    }
-                    black_box(acc);
-                })
-            }),
-        },
-        Check {
-            // Compares 256 secret bytes with an all-zero reference and stops at the first
-            // difference: the fixed class (all zero) runs the whole loop.
-            name: "control: early-exit comparison of 256 bytes".into(),
-            expect: Expect::Leak,
-            run: Box::new(|seed| {
+        Check::new(
+            "control: secret-indexed loads from a 16 MiB table".into(),
+            Expect::Leak,
+            (3.0, 200_000, 10_000),
+            secret16,
+            move |secret| {
+                let mut acc = 0u8;
+                for (i, &s) in secret.iter().enumerate() {
+                    acc ^= table[(usize::from(s) << 12) | (i << 6)];
+                }
+                black_box(acc);
+            },
+        ),
+        // Compares 256 secret bytes with an all-zero reference and stops at the first
+        // difference: the fixed class (all zero) runs the whole loop.
+        Check::new(
+            "control: early-exit comparison of 256 bytes".into(),
+            Expect::Leak,
+            (3.0, 200_000, 10_000),
+            |fixed, rng| secret_bytes(fixed, rng, 256),
+            |secret| {
                 let reference = [0u8; 256];
-                check(
-                    budget(3.0, 200_000, 10_000),
-                    seed,
-                    |fixed, rng| secret_bytes(fixed, rng, 256),
-                    |secret| {
-                        let mut equal = true;
-                        for (a, b) in secret.iter().zip(black_box(&reference)) {
-                            if black_box(*a) != *b {
-                                equal = false;
-                                break;
-                            }
-                        }
-                        black_box(equal);
-                    },
-                )
-            }),
-        },
-        Check {
-            // 16 lookups into a 256-byte S-box (table-based SM4's shape): the table stays
-            // in L1, so only cache-bank and store-forwarding effects could show. Report only:
-            // it tells what size of leak this method resolves here, not a pass or fail.
-            name: "calibration: 16 lookups into a 256-byte table (L1)".into(),
-            expect: Expect::Report,
-            run: Box::new(|seed| {
-                let table: [u8; 256] = core::array::from_fn(|i| (i as u8).wrapping_mul(167));
-                check(budget(3.0, 200_000, 10_000), seed, secret16, |secret| {
-                    let table = black_box(&table);
-                    let mut acc = 0u8;
-                    for &s in secret {
-                        acc = acc.wrapping_add(table[usize::from(s ^ acc)]);
+                let mut equal = true;
+                for (a, b) in secret.iter().zip(black_box(&reference)) {
+                    if black_box(*a) != *b {
+                        equal = false;
+                        break;
                     }
-                    black_box(acc);
-                })
-            }),
-        },
+                }
+                black_box(equal);
+            },
+        ),
+        // The table stays in L1, so only cache-bank and store-forwarding effects could show.
+        // Report only: it tells what size of leak this method resolves here.
+        Check::new(
+            "calibration: 16 lookups into a 256-byte table (L1)".into(),
+            Expect::Report,
+            (3.0, 200_000, 10_000),
+            secret16,
+            move |secret| {
+                let table = black_box(&sbox);
+                let mut acc = 0u8;
+                for &s in secret {
+                    acc = acc.wrapping_add(table[usize::from(s ^ acc)]);
+                }
+                black_box(acc);
+            },
+        ),
     ]
 }
 
