@@ -12,7 +12,6 @@
 //! peer and command).
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::replay::{self, Chunk, Role, Setup, Transcript, Wire};
