@@ -19,6 +19,7 @@ mod sm2;
 mod sm3sum;
 mod sm4;
 mod speed;
+mod tls;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -48,6 +49,8 @@ enum Command {
     Sm3sum(sm3sum::Args),
     /// Encrypt or decrypt with SM4 (cbc/ctr as `openssl enc`, xts, authenticated gcm/ccm).
     Sm4(sm4::Args),
+    /// TLS 1.3 with the RFC 8998 SM suites: an echo server and a client (s_server/s_client).
+    Tls(tls::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -59,6 +62,7 @@ impl Command {
             Command::Sm2(args) => sm2::run(&args),
             Command::Sm3sum(args) => sm3sum::run(&args),
             Command::Sm4(args) => sm4::run(&args),
+            Command::Tls(args) => tls::run(args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
     }

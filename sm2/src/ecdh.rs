@@ -86,8 +86,10 @@ pub fn public_point_uncompressed(secret: &SecretKey) -> [u8; 65] {
 /// assert!(ecdh::diffie_hellman_sec1(&a, &[4u8; 65]).is_err());
 /// ```
 pub fn diffie_hellman_sec1(secret: &SecretKey, peer: &[u8]) -> Result<SharedSecret, Error> {
-    let (Some(&4), Ok(coords)) = (peer.first(), <&[u8; 64]>::try_from(&peer[1.min(peer.len())..]))
-    else {
+    let (Some(&4), Ok(coords)) = (
+        peer.first(),
+        <&[u8; 64]>::try_from(&peer[1.min(peer.len())..]),
+    ) else {
         return Err(Error::InvalidPoint);
     };
     let (x, x_ok) = Fe::from_bytes(coords[..32].try_into().map_err(|_| Error::InvalidPoint)?);
