@@ -103,15 +103,6 @@ struct Input {
     edits: Vec<Edit>,
 }
 
-const LAYOUTS: [Layout; 6] = [
-    Layout::C1C3C2,
-    Layout::C1C2C3,
-    Layout::C1C3C2Raw,
-    Layout::C1C2C3Raw,
-    Layout::C1C3C2Compressed,
-    Layout::C1C2C3Compressed,
-];
-
 const FORMS: [keys::AlgorithmForm; 3] = [
     keys::AlgorithmForm::EcPublicKey,
     keys::AlgorithmForm::Sm2,
@@ -429,7 +420,9 @@ fuzz_target!(|input: Input| {
             let msg: Vec<u8> = (0..=len).map(|i| i ^ input.r[0]).collect();
             // k from the signature bytes: deterministic per input, so replays reproduce.
             let layout = match input.decoder {
-                Decoder::Ciphertext { layout, .. } => Some(LAYOUTS[usize::from(layout) % 6]),
+                Decoder::Ciphertext { layout, .. } => {
+                    Some(Layout::ALL[usize::from(layout) % Layout::ALL.len()])
+                }
                 _ => None,
             };
             let Ok(valid) = dk.encrypting_key().encrypt_with_nonce(

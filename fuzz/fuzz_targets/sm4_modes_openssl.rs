@@ -10,16 +10,14 @@
 
 #![no_main]
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
-
 use aead::array::typenum::Unsigned as _;
 use aead::consts::{U4, U7, U10, U12, U13, U16};
 use aead::{AeadCore, AeadInOut};
-use foreign_types::ForeignType as _;
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use openssl::{cipher::Cipher, cipher_ctx::CipherCtx};
 use shangmi_sm4::{Backend, Sm4};
+use shangmi_sm4_modes::CcmNonceSize;
 use shangmi_sm4_modes::{Sm4CcmCustom, Sm4GcmCustom, Sm4XtsGb, Sm4XtsIeee};
 
 /// Which mode, with its size choices.
@@ -55,19 +53,8 @@ struct Input {
     msg: Vec<u8>,
 }
 
-/// OpenSSL's `OSSL_PARAM` (openssl-sys does not bind `EVP_CIPHER_CTX_set_params`).
-#[repr(C)]
-struct OsslParam {
-    key: *const c_char,
-    data_type: c_uint,
-    data: *mut c_void,
-    data_size: usize,
-    return_size: usize,
-}
-
-unsafe extern "C" {
-    fn EVP_CIPHER_CTX_set_params(ctx: *mut c_void, params: *const OsslParam) -> c_int;
-}
+#[path = "../../testsupport/openssl_xts.rs"]
+mod openssl_xts;
 
 /// Seals with OpenSSL's "SM4-GCM" or "SM4-CCM": ciphertext ‖ tag.
 fn openssl_seal(
@@ -154,29 +141,7 @@ fn openssl_xts(
         ctx.decrypt_init(Some(&cipher), Some(key), Some(tweak))
             .expect("init");
     }
-    let mut value = std::ffi::CString::new(standard)
-        .expect("no NUL")
-        .into_bytes_with_nul();
-    let params = [
-        OsslParam {
-            key: c"xts_standard".as_ptr(),
-            data_type: 4, // OSSL_PARAM_UTF8_STRING
-            data: value.as_mut_ptr().cast(),
-            data_size: value.len() - 1,
-            return_size: usize::MAX, // OSSL_PARAM_UNMODIFIED
-        },
-        OsslParam {
-            key: core::ptr::null(),
-            data_type: 0,
-            data: core::ptr::null_mut(),
-            data_size: 0,
-            return_size: 0,
-        },
-    ];
-    // SAFETY: `ctx` is a live EVP_CIPHER_CTX; `params` is an OSSL_PARAM array in OpenSSL's
-    // layout, terminated by an all-null entry, and outlives the call with `value`.
-    let ok = unsafe { EVP_CIPHER_CTX_set_params(ctx.as_ptr().cast(), params.as_ptr()) };
-    assert_eq!(ok, 1, "OpenSSL refused xts_standard={standard}");
+    openssl_xts::set_xts_standard(&mut ctx, standard);
     let mut out = Vec::new();
     ctx.cipher_update_vec(data, &mut out).expect("update");
     ctx.cipher_final_vec(&mut out).expect("final");
@@ -241,6 +206,15 @@ where
     }
 }
 
+/// CCM with nonce size `N` and the tag size `tag` picks.
+fn ccm_case<N: CcmNonceSize>(tag: CcmTag, input: &Input, nonce: &[u8]) {
+    match tag {
+        CcmTag::T4 => aead_case(Sm4CcmCustom::<U4, N>::from_cipher, true, input, nonce),
+        CcmTag::T10 => aead_case(Sm4CcmCustom::<U10, N>::from_cipher, true, input, nonce),
+        CcmTag::T16 => aead_case(Sm4CcmCustom::<U16, N>::from_cipher, true, input, nonce),
+    }
+}
+
 fuzz_target!(|input: Input| {
     match input.case {
         Case::Gcm {
@@ -278,34 +252,10 @@ fuzz_target!(|input: Input| {
                 return;
             }
             let nb = &input.nonce[..n];
-            match (nonce, tag) {
-                (CcmNonce::N7, CcmTag::T4) => {
-                    aead_case(Sm4CcmCustom::<U4, U7>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N7, CcmTag::T10) => {
-                    aead_case(Sm4CcmCustom::<U10, U7>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N7, CcmTag::T16) => {
-                    aead_case(Sm4CcmCustom::<U16, U7>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N12, CcmTag::T4) => {
-                    aead_case(Sm4CcmCustom::<U4, U12>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N12, CcmTag::T10) => {
-                    aead_case(Sm4CcmCustom::<U10, U12>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N12, CcmTag::T16) => {
-                    aead_case(Sm4CcmCustom::<U16, U12>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N13, CcmTag::T4) => {
-                    aead_case(Sm4CcmCustom::<U4, U13>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N13, CcmTag::T10) => {
-                    aead_case(Sm4CcmCustom::<U10, U13>::from_cipher, true, &input, nb)
-                }
-                (CcmNonce::N13, CcmTag::T16) => {
-                    aead_case(Sm4CcmCustom::<U16, U13>::from_cipher, true, &input, nb)
-                }
+            match nonce {
+                CcmNonce::N7 => ccm_case::<U7>(tag, &input, nb),
+                CcmNonce::N12 => ccm_case::<U12>(tag, &input, nb),
+                CcmNonce::N13 => ccm_case::<U13>(tag, &input, nb),
             }
         }
         Case::Xts { tweak, key2 } => {

@@ -24,7 +24,7 @@ use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
-use rustls::{ClientConfig, ClientConnection, ServerConfig, ServerConnection};
+use rustls::{ClientConfig, ClientConnection, ConnectionCommon, ServerConfig, ServerConnection};
 use shangmi_rustls::rand::SeededRandom;
 use shangmi_rustls::suites;
 
@@ -124,6 +124,32 @@ fn edit(buf: &mut Vec<u8>, flight: usize, edits: &[Edit]) {
     }
 }
 
+/// Moves what `from` has to send to `to`, with the edits of the next flight: `None` when
+/// `to` fails, else whether anything moved.
+fn transfer<A, B>(
+    from: &mut ConnectionCommon<A>,
+    to: &mut ConnectionCommon<B>,
+    flight: &mut usize,
+    edits: &[Edit],
+) -> Option<bool> {
+    let mut buf = Vec::new();
+    while from.wants_write() {
+        from.write_tls(&mut buf).expect("write to Vec");
+    }
+    if buf.is_empty() {
+        return Some(false);
+    }
+    edit(&mut buf, *flight, edits);
+    *flight += 1;
+    let mut rd = &buf[..];
+    while !rd.is_empty() {
+        if to.read_tls(&mut rd).is_err() || to.process_new_packets().is_err() {
+            return None;
+        }
+    }
+    Some(true)
+}
+
 /// Moves records both ways (with edits) until nothing moves or a side fails; returns false
 /// on a failure. `flight` counts the flights moved so far.
 fn pump(
@@ -133,38 +159,13 @@ fn pump(
     edits: &[Edit],
 ) -> bool {
     for _ in 0..16 {
-        let mut moved = false;
-        let mut buf = Vec::new();
-        while client.wants_write() {
-            client.write_tls(&mut buf).expect("write to Vec");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            edit(&mut buf, *flight, edits);
-            *flight += 1;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                if server.read_tls(&mut rd).is_err() || server.process_new_packets().is_err() {
-                    return false;
-                }
-            }
-        }
-        let mut buf = Vec::new();
-        while server.wants_write() {
-            server.write_tls(&mut buf).expect("write to Vec");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            edit(&mut buf, *flight, edits);
-            *flight += 1;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                if client.read_tls(&mut rd).is_err() || client.process_new_packets().is_err() {
-                    return false;
-                }
-            }
-        }
-        if !moved {
+        let Some(to_server) = transfer(client, server, flight, edits) else {
+            return false;
+        };
+        let Some(to_client) = transfer(server, client, flight, edits) else {
+            return false;
+        };
+        if !to_server && !to_client {
             return true;
         }
     }
