@@ -1,8 +1,10 @@
 //! The ctgrind harness (Adam Langley, 2010) shared by the constant-time tests of the crates
-//! (each includes this file by `#[path]`): mark secrets *undefined* for valgrind's memcheck,
-//! which then reports every branch and memory address that depends on them, and re-run the
-//! calling test binary under valgrind with `SHANGMI_CT_MODE` set so that a child test does
-//! the secret work. x86-64 only: the client request is the amd64 form.
+//! (each includes it by `#[path]` through its `tests/support/memcheck.rs`, a symlink to this
+//! file that `cargo package` turns into a copy, so the published crates' tests compile):
+//! mark secrets *undefined* for valgrind's memcheck, which then reports every branch and
+//! memory address that depends on them, and re-run the calling test binary under valgrind
+//! with `SHANGMI_CT_MODE` set so that a child test does the secret work. x86-64 only: the
+//! client request is the amd64 form.
 
 use std::process::Command;
 
