@@ -56,7 +56,45 @@ struct Input {
 #[path = "../../testsupport/openssl_xts.rs"]
 mod openssl_xts;
 
-/// Seals with OpenSSL's "SM4-GCM" or "SM4-CCM": ciphertext ‖ tag.
+/// An OpenSSL "SM4-GCM" or "SM4-CCM" context keyed for sealing (`tag` = `None`) or for
+/// opening with `tag`, with the AAD absorbed; `len` is the text length (CCM needs it first).
+fn openssl_aead(
+    ccm: bool,
+    key: &[u8],
+    nonce: &[u8],
+    tag: Result<&[u8], usize>,
+    aad: &[u8],
+    len: usize,
+) -> CipherCtx {
+    let name = if ccm { "SM4-CCM" } else { "SM4-GCM" };
+    let cipher = Cipher::fetch(None, name, None).expect("OpenSSL 3.6 has SM4 AEADs");
+    let mut ctx = CipherCtx::new().expect("ctx");
+    let seal = tag.is_err();
+    let init = |ctx: &mut CipherCtx, c, k, n| {
+        if seal {
+            ctx.encrypt_init(c, k, n)
+        } else {
+            ctx.decrypt_init(c, k, n)
+        }
+    };
+    init(&mut ctx, Some(&cipher), None, None).expect("init");
+    ctx.set_iv_length(nonce.len()).expect("nonce length");
+    match tag {
+        Err(tag_len) if ccm => ctx.set_tag_length(tag_len).expect("tag length"),
+        Ok(tag) if ccm => ctx.set_tag(tag).expect("tag"),
+        _ => {}
+    }
+    init(&mut ctx, None, Some(key), Some(nonce)).expect("key");
+    if ccm {
+        ctx.set_data_len(len).expect("data length");
+    }
+    if !aad.is_empty() || !ccm {
+        ctx.cipher_update(aad, None).expect("aad");
+    }
+    ctx
+}
+
+/// Seals with OpenSSL: ciphertext ‖ tag.
 fn openssl_seal(
     ccm: bool,
     key: &[u8],
@@ -65,22 +103,8 @@ fn openssl_seal(
     aad: &[u8],
     pt: &[u8],
 ) -> Vec<u8> {
-    let name = if ccm { "SM4-CCM" } else { "SM4-GCM" };
-    let cipher = Cipher::fetch(None, name, None).expect("OpenSSL 3.6 has SM4 AEADs");
-    let mut ctx = CipherCtx::new().expect("ctx");
-    ctx.encrypt_init(Some(&cipher), None, None).expect("init");
-    ctx.set_iv_length(nonce.len()).expect("nonce length");
-    if ccm {
-        ctx.set_tag_length(tag_len).expect("tag length");
-    }
-    ctx.encrypt_init(None, Some(key), Some(nonce)).expect("key");
-    if ccm {
-        ctx.set_data_len(pt.len()).expect("data length");
-    }
+    let mut ctx = openssl_aead(ccm, key, nonce, Err(tag_len), aad, pt.len());
     let mut out = Vec::new();
-    if !aad.is_empty() || !ccm {
-        ctx.cipher_update(aad, None).expect("aad");
-    }
     ctx.cipher_update_vec(pt, &mut out).expect("update");
     ctx.cipher_final_vec(&mut out).expect("final");
     let mut tag = vec![0u8; tag_len];
@@ -98,22 +122,8 @@ fn openssl_open(
     aad: &[u8],
     sealed: &[u8],
 ) -> Option<Vec<u8>> {
-    let name = if ccm { "SM4-CCM" } else { "SM4-GCM" };
     let (ct, tag) = sealed.split_at(sealed.len() - tag_len);
-    let cipher = Cipher::fetch(None, name, None).expect("OpenSSL 3.6 has SM4 AEADs");
-    let mut ctx = CipherCtx::new().expect("ctx");
-    ctx.decrypt_init(Some(&cipher), None, None).expect("init");
-    ctx.set_iv_length(nonce.len()).expect("nonce length");
-    if ccm {
-        ctx.set_tag(tag).expect("tag");
-    }
-    ctx.decrypt_init(None, Some(key), Some(nonce)).expect("key");
-    if ccm {
-        ctx.set_data_len(ct.len()).expect("data length");
-    }
-    if !aad.is_empty() || !ccm {
-        ctx.cipher_update(aad, None).expect("aad");
-    }
+    let mut ctx = openssl_aead(ccm, key, nonce, Ok(tag), aad, ct.len());
     let mut out = Vec::new();
     // CCM checks the tag in update; GCM in final.
     ctx.cipher_update_vec(ct, &mut out).ok()?;
