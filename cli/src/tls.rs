@@ -341,13 +341,11 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     let config = Arc::new(config);
     let listener = TcpListener::bind(&args.listen).map_err(|e| tls_failure(&args.listen, e))?;
     eprintln!("listening on {}", args.listen);
-    let mut served = 0u64;
-    for stream in listener.incoming() {
+    for (served, stream) in (1u64..).zip(listener.incoming()) {
         let stream = stream.map_err(|e| tls_failure("accept", e))?;
         if let Err(e) = serve_one(config.clone(), stream, &seen) {
             eprintln!("connection failed: {e}");
         }
-        served += 1;
         if args.count.is_some_and(|n| served >= n) {
             break;
         }
