@@ -12,7 +12,7 @@
 //!   12 on 64-bit targets, 8 elsewhere; the size profile reads 1·G, 3·G, .., 15·G from the
 //!   comb's first table instead, width 5).
 //! * `mul_g_add_table_vartime`: the same with a per-key table for Q (32 doublings), G by the
-//!   comb (zero digits skipped).
+//!   comb (zero digits skipped); the size profile keeps no per-key table.
 
 use super::field::{Fe, opaque};
 use super::limbs::Limbs;
@@ -238,15 +238,41 @@ fn bits<const W: usize>(k: &Limbs, pos: usize) -> u64 {
 }
 
 /// Chunks of a verification scalar: u2 = Σ c_j·2^(32j).
+#[cfg(not(shangmi_sm2_profile = "size"))]
 pub const CHUNKS: usize = 8;
 
 /// Per-key table for verification: `t[j][i] = (2i + 1)·2^(32j)·Q`, affine. With it, u2·Q
 /// needs 32 doublings instead of 256 (the 2^(32j) shifts are paid once per key).
+#[cfg(not(shangmi_sm2_profile = "size"))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QTable {
     t: [[Affine; 8]; CHUNKS],
 }
 
+/// The size profile keeps no per-key table: a "precomputed" key holds Q alone and verifies by
+/// [`mul_g_add_vartime`], so every `VerifyingKey` (and the `SigningKey` that embeds one) is
+/// 4 KiB smaller in RAM and on the stack.
+#[cfg(shangmi_sm2_profile = "size")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QTable {
+    q: Affine,
+}
+
+#[cfg(shangmi_sm2_profile = "size")]
+impl QTable {
+    /// Keeps Q.
+    pub fn new(q: &Affine) -> QTable {
+        QTable { q: *q }
+    }
+}
+
+/// u1·G + u2·Q for a "precomputed" key in the size profile: the plain verification path.
+#[cfg(shangmi_sm2_profile = "size")]
+pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobian {
+    mul_g_add_vartime(u1, u2, &table.q)
+}
+
+#[cfg(not(shangmi_sm2_profile = "size"))]
 impl QTable {
     /// Builds the table for Q (not the identity): 224 doublings, 56 additions and one
     /// batched inversion (Montgomery's trick).
@@ -275,6 +301,7 @@ impl QTable {
 }
 
 /// Width-5 NAF of a 32-bit chunk: odd digits in [-15, 15] (33 digits cover the carry).
+#[cfg(not(shangmi_sm2_profile = "size"))]
 fn wnaf5_u32(c: u32) -> [i8; 33] {
     let mut out = [0i8; 33];
     let mut k = i64::from(c);
@@ -296,6 +323,7 @@ fn wnaf5_u32(c: u32) -> [i8; 33] {
 
 /// The G part u1·G through the comb table, variable time (the comb's schedule, zero digits
 /// skipped, every case handled by the additions).
+#[cfg(not(shangmi_sm2_profile = "size"))]
 fn comb_vartime(u1: &Limbs) -> Jacobian {
     let mut g_acc = Jacobian::INFINITY;
     comb_walk(
@@ -327,6 +355,7 @@ pub(crate) fn g_odd(i: usize) -> &'static Affine {
 pub(crate) const G_ODD_COUNT: usize = 1 << (G_NAF_WIDTH - 2);
 
 /// u1·G + u2·Q with Q's per-key table, variable time (verification).
+#[cfg(not(shangmi_sm2_profile = "size"))]
 pub fn mul_g_add_table_vartime(u1: &Limbs, u2: &Limbs, table: &QTable) -> Jacobian {
     let mut nafs = [[0i8; 33]; CHUNKS];
     for (j, naf) in nafs.iter_mut().enumerate() {

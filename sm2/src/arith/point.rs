@@ -269,7 +269,8 @@ impl Jacobian {
     }
 
     /// Addition handling every case, variable time (public data only): 12M + 4S with the
-    /// second point's Z² and Z³ computed here.
+    /// second point's Z² and Z³ computed here (build.rs and the fast profile's per-key table).
+    #[cfg_attr(shangmi_sm2_profile = "size", allow(dead_code))]
     pub fn add_vartime(&self, q: &Jacobian) -> Jacobian {
         self.add_cached_vartime(&Cached::new(q))
     }
