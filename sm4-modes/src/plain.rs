@@ -1,11 +1,15 @@
-//! The classic modes as aliases of RustCrypto's generic mode crates over [`Sm4`], so one
-//! crate serves every SM4 mode (NIST SP 800-38A, GB/T 17964-2021). They drive the engine
-//! through its parallel-block interface where the mode allows (ECB, CBC decryption, CTR,
-//! CFB decryption); CBC/CFB encryption and OFB are serial by definition.
+//! The classic modes (NIST SP 800-38A, GB/T 17964-2021), so one crate serves every SM4
+//! mode. CBC (both directions) and CFB encryption are this crate's own ([`chained`]): the
+//! serial directions run on SM4's CBC chain, CBC decryption gives the engine every block.
+//! The others are aliases of RustCrypto's generic mode crates over [`Sm4`], which drive the
+//! engine through its parallel-block interface where the mode allows (ECB, CTR, CFB
+//! decryption); OFB is serial by definition.
 //!
 //! For the fastest CTR, [`Sm4::apply_ctr`] builds and encrypts the counters in registers.
 
 use shangmi_sm4::Sm4;
+
+pub mod chained;
 
 /// SM4-CTR with a 128-bit big-endian counter (SP 800-38A, GB/T 17964) as a `cipher`
 /// [`StreamCipher`](cipher::StreamCipher).
@@ -38,11 +42,11 @@ pub type Sm4Ctr32 = ctr::Ctr32BE<Sm4>;
 ///     .decrypt_padded::<Pkcs7>(&mut ct2).unwrap();
 /// assert_eq!(pt, b"hello");
 /// ```
-pub type Sm4CbcEnc = cbc::Encryptor<Sm4>;
-/// SM4-CBC decryption.
-pub type Sm4CbcDec = cbc::Decryptor<Sm4>;
-/// SM4-CFB (128-bit feedback) encryption.
-pub type Sm4CfbEnc = cfb_mode::Encryptor<Sm4>;
+pub type Sm4CbcEnc = chained::Chained<chained::CbcEncrypt>;
+/// SM4-CBC decryption (every block, from the first, goes to the engine's parallel path).
+pub type Sm4CbcDec = chained::Chained<chained::CbcDecrypt>;
+/// SM4-CFB (128-bit feedback) encryption, on SM4's CBC chain.
+pub type Sm4CfbEnc = chained::Chained<chained::CfbEncrypt>;
 /// SM4-CFB (128-bit feedback) decryption.
 pub type Sm4CfbDec = cfb_mode::Decryptor<Sm4>;
 /// SM4-OFB (a stream cipher: the same operation encrypts and decrypts).

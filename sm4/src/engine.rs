@@ -298,26 +298,72 @@ pub(crate) fn chain(
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
 ) {
+    chain_into(backend, rk, state, blocks, &mut []);
+}
+
+/// [`chain`], also writing the state after block i to `out[i]` for each i < `out.len()`.
+fn chain_into(
+    backend: Backend,
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
     match backend {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `backend` is available (it comes from an `Sm4`): GFNI, AVX2, AVX-512F/VL.
-        Backend::GfniAvx512 => unsafe { crate::x86::gfni_chain::chain_avx512(rk, state, blocks) },
+        Backend::GfniAvx512 => unsafe {
+            crate::x86::gfni_chain::chain_avx512(rk, state, blocks, out)
+        },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above (GFNI and AVX2).
-        Backend::GfniAvx2 => unsafe { crate::x86::gfni_chain::chain_avx2(rk, state, blocks) },
-        _ => dispatch(backend, rk, Chain { state, blocks }),
+        Backend::GfniAvx2 => unsafe { crate::x86::gfni_chain::chain_avx2(rk, state, blocks, out) },
+        _ => dispatch(backend, rk, Chain { state, blocks, out }),
     }
 }
 
-/// [`chain`] on an engine's single-block path.
+impl Sm4 {
+    /// [`Sm4::cbc_chain`], also writing the state after block i to `out[i]` for each
+    /// i < `out.len()` — CBC encryption (`out` the ciphertext, `state` the IV) and, with the
+    /// blocks shifted by one, CFB encryption; one engine call, so GFNI engines run their
+    /// shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
+    /// chunk of input first.
+    ///
+    /// ```
+    /// use shangmi_sm4::{Sm4, cipher::{Block, BlockCipherEncrypt, KeyInit}};
+    ///
+    /// let cipher = Sm4::new(&[7u8; 16].into());
+    /// let blocks = [Block::<Sm4>::from([1u8; 16]), Block::<Sm4>::from([2u8; 16])];
+    /// let mut iv = Block::<Sm4>::from([9u8; 16]);
+    /// let mut ciphertext = [Block::<Sm4>::default(); 2];
+    /// cipher.cbc_chain_into(&mut iv, &blocks, &mut ciphertext);
+    ///
+    /// let mut check = Block::<Sm4>::from([9u8 ^ 1; 16]);
+    /// cipher.encrypt_block(&mut check);
+    /// assert_eq!(ciphertext[0], check);
+    /// assert_eq!(iv, ciphertext[1]);
+    /// ```
+    pub fn cbc_chain_into(
+        &self,
+        state: &mut Block<Self>,
+        blocks: &[Block<Self>],
+        out: &mut [Block<Self>],
+    ) {
+        chain_into(self.backend, &self.enc, state, blocks, out);
+    }
+}
+
+/// [`chain_into`] on an engine's single-block path.
 struct Chain<'a> {
     state: &'a mut Block<Sm4>,
     blocks: &'a [Block<Sm4>],
+    out: &'a mut [Block<Sm4>],
 }
 
 impl Call for Chain<'_> {
     #[inline(always)]
     fn call<K: Kernel>(self, engine: Engine<'_, K>) {
+        let mut out = self.out.iter_mut();
         for b in self.blocks {
             let mut x = *self.state;
             for (x, b) in x.iter_mut().zip(b.iter()) {
@@ -325,6 +371,9 @@ impl Call for Chain<'_> {
             }
             // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
             *self.state = unsafe { K::crypt_one(engine.rk, &x) };
+            if let Some(o) = out.next() {
+                *o = *self.state;
+            }
         }
     }
 }

@@ -225,9 +225,15 @@ fn round<X: Xor3, const I: usize>(
     y[I] = X::xor3(X::xor3(y[I], r0, a), b, c);
 }
 
-/// The chain body: for each block, `state = E(state ⊕ block)`.
+/// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
+/// each i < `out.len()` (off the chain's critical path).
 #[inline(always)]
-fn chain_body<X: Xor3>(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<Sm4>]) {
+fn chain_body<X: Xor3>(
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
     let k = Consts {
         bswap: bytes(BSWAP32),
         rot8: bytes(ROTL8),
@@ -245,6 +251,7 @@ fn chain_body<X: Xor3>(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<S
         _mm_gf2p8affine_epi64_epi8::<GFNI_PRE_C>(_mm_set1_epi32(rk[r] as i32), k.pre)
     });
     let mut y = lanes_p(&k, &(*state).into());
+    let mut out = out.iter_mut();
     for block in blocks {
         let m = lanes_p(&k, &(*block).into());
         for (y, m) in y.iter_mut().zip(m) {
@@ -258,11 +265,26 @@ fn chain_body<X: Xor3>(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<S
             round::<X, 3>(&k, &mut y, &mut u, keys[(r + 4) % 32]);
         }
         y = [y[3], y[2], y[1], y[0]];
+        if let Some(o) = out.next() {
+            *o = leave_p(&k, &y);
+        }
     }
-    // Leave the P domain and gather the words.
+    *state = leave_p(&k, &y);
+}
+
+/// The block whose words are P⁻¹ of `y`'s lanes (leaving the P domain).
+#[inline(always)]
+fn leave_p(k: &Consts, y: &[__m128i; 4]) -> Block<Sm4> {
     let pre_inv = splat64(PRE_INV);
     // SAFETY: see above.
-    let x = y.map(|w| unsafe { _mm_gf2p8affine_epi64_epi8::<0>(w, pre_inv) });
+    let x = unsafe {
+        [
+            _mm_gf2p8affine_epi64_epi8::<0>(y[0], pre_inv),
+            _mm_gf2p8affine_epi64_epi8::<0>(y[1], pre_inv),
+            _mm_gf2p8affine_epi64_epi8::<0>(y[2], pre_inv),
+            _mm_gf2p8affine_epi64_epi8::<0>(y[3], pre_inv),
+        ]
+    };
     // SAFETY: see above.
     let out = unsafe {
         _mm_unpacklo_epi64(
@@ -274,7 +296,7 @@ fn chain_body<X: Xor3>(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<S
     let mut bytes_out = [0u8; 16];
     // SAFETY: see above (16 bytes into a 16-byte array).
     unsafe { _mm_storeu_si128(bytes_out.as_mut_ptr().cast(), out) };
-    *state = bytes_out.into();
+    bytes_out.into()
 }
 
 /// [`chain_body`] with VEX encodings (the `gfni-avx2` engine).
@@ -282,8 +304,13 @@ fn chain_body<X: Xor3>(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<S
 /// # Safety
 /// The CPU must support GFNI and AVX2.
 #[target_feature(enable = "gfni,avx2")]
-pub(crate) unsafe fn chain_avx2(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<Sm4>]) {
-    chain_body::<Vex>(rk, state, blocks);
+pub(crate) unsafe fn chain_avx2(
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
+    chain_body::<Vex>(rk, state, blocks, out);
 }
 
 /// [`chain_body`] with EVEX encodings available (three-way XORs; the `gfni-avx512` engine).
@@ -291,6 +318,11 @@ pub(crate) unsafe fn chain_avx2(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: 
 /// # Safety
 /// The CPU must support GFNI, AVX2, AVX-512F and AVX-512VL.
 #[target_feature(enable = "gfni,avx2,avx512f,avx512vl")]
-pub(crate) unsafe fn chain_avx512(rk: &RoundKeys, state: &mut Block<Sm4>, blocks: &[Block<Sm4>]) {
-    chain_body::<Evex>(rk, state, blocks);
+pub(crate) unsafe fn chain_avx512(
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
+    chain_body::<Evex>(rk, state, blocks, out);
 }

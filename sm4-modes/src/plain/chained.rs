@@ -1,0 +1,290 @@
+//! CBC encryption and decryption and CFB encryption (NIST SP 800-38A §6.2, §6.3) on SM4's
+//! engines directly rather than through RustCrypto's `cbc`/`cfb-mode`, which give the
+//! cipher one block per call.
+//!
+//! The serial directions run on [`Sm4::cbc_chain_into`] (a whole chunk in one engine call;
+//! on GFNI engines a shorter round for the latency-bound chain). CFB encryption is the same
+//! chain with the blocks shifted by one: with state 0 and inputs IV, P1, …, the chain's
+//! states are E(IV), E(C1), …, and Ci = E(Ci−1) ⊕ Pi. CBC decryption hands every block of a
+//! chunk, however short, to the engine's parallel path.
+
+use core::{fmt, marker::PhantomData};
+
+use cipher::{
+    AlgorithmName, Block, BlockCipherDecrypt, BlockModeDecBackend, BlockModeDecClosure,
+    BlockModeDecrypt, BlockModeEncBackend, BlockModeEncClosure, BlockModeEncrypt, BlockSizeUser,
+    InnerIvInit, Iv, IvSizeUser, IvState, ParBlocks, ParBlocksSizeUser, SetIvState,
+    common::InnerUser,
+    consts::{U16, U64},
+    inout::{InOut, InOutBuf},
+};
+use shangmi_sm4::Sm4;
+
+/// Blocks handed to the engine per call (the stack copy of a chunk is this many blocks):
+/// the widest engine's parallel width (64 blocks on GFNI + AVX-512).
+const CHUNK: usize = 64;
+
+/// A chained SM4 mode: the cipher and the chaining value (the IV, then the last ciphertext
+/// block). `D` says which mode and direction ([`CbcEncrypt`], [`CbcDecrypt`],
+/// [`CfbEncrypt`]); use the aliases [`Sm4CbcEnc`](crate::Sm4CbcEnc),
+/// [`Sm4CbcDec`](crate::Sm4CbcDec) and [`Sm4CfbEnc`](crate::Sm4CfbEnc).
+pub struct Chained<D> {
+    cipher: Sm4,
+    iv: Block<Sm4>,
+    direction: PhantomData<D>,
+}
+
+/// A mode and direction of [`Chained`]: how a run of blocks goes through the cipher.
+pub trait Direction: sealed::Sealed {
+    /// The name `AlgorithmName` and `Debug` give, e.g. `"Sm4CbcEnc"`.
+    const NAME: &'static str;
+    /// Processes `blocks` in order, updating the chaining value `iv`.
+    fn run(cipher: &Sm4, iv: &mut Block<Sm4>, blocks: InOutBuf<'_, '_, Block<Sm4>>);
+}
+
+/// The directions that encrypt ([`CbcEncrypt`], [`CfbEncrypt`]).
+pub trait Encrypts: Direction {}
+impl Encrypts for CbcEncrypt {}
+impl Encrypts for CfbEncrypt {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::CbcEncrypt {}
+    impl Sealed for super::CbcDecrypt {}
+    impl Sealed for super::CfbEncrypt {}
+}
+
+/// CBC encryption: Ci = E(Pi ⊕ Ci−1), C0 the IV.
+#[derive(Clone, Copy, Debug)]
+pub struct CbcEncrypt;
+/// CBC decryption: Pi = D(Ci) ⊕ Ci−1, C0 the IV.
+#[derive(Clone, Copy, Debug)]
+pub struct CbcDecrypt;
+/// CFB encryption with 128-bit feedback: Ci = E(Ci−1) ⊕ Pi, C0 the IV.
+#[derive(Clone, Copy, Debug)]
+pub struct CfbEncrypt;
+
+/// Splits off the next chunk of at most [`CHUNK`] blocks and copies its input to `copy`
+/// (so the output may overwrite it); returns (the chunk, its length, the rest).
+fn next_chunk<'i, 'o>(
+    blocks: InOutBuf<'i, 'o, Block<Sm4>>,
+    copy: &mut [Block<Sm4>],
+) -> (
+    InOutBuf<'i, 'o, Block<Sm4>>,
+    usize,
+    InOutBuf<'i, 'o, Block<Sm4>>,
+) {
+    let n = blocks.len().min(CHUNK).min(copy.len());
+    let (head, rest) = blocks.split_at(n);
+    copy[..n].copy_from_slice(head.get_in());
+    (head, n, rest)
+}
+
+impl Direction for CbcEncrypt {
+    const NAME: &'static str = "Sm4CbcEnc";
+    fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        let mut input = [Block::<Sm4>::default(); CHUNK];
+        while !blocks.is_empty() {
+            let (head, n, rest) = next_chunk(blocks, &mut input);
+            cipher.cbc_chain_into(iv, &input[..n], head.into_out());
+            blocks = rest;
+        }
+    }
+}
+
+impl Direction for CfbEncrypt {
+    const NAME: &'static str = "Sm4CfbEnc";
+    fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // input = [Ci−1, Pi, …]: the chain from state 0 yields E(Ci−1), E(Ci), …
+        let mut input = [Block::<Sm4>::default(); CHUNK + 1];
+        while !blocks.is_empty() {
+            input[0] = *iv;
+            let (head, n, rest) = next_chunk(blocks, &mut input[1..]);
+            let out = head.into_out();
+            let mut state = Block::<Sm4>::default();
+            cipher.cbc_chain_into(&mut state, &input[..n], out);
+            for (o, p) in out.iter_mut().zip(&input[1..=n]) {
+                xor(o, p);
+            }
+            if let Some(last) = out.last() {
+                *iv = *last;
+            }
+            blocks = rest;
+        }
+    }
+}
+
+impl Direction for CbcDecrypt {
+    const NAME: &'static str = "Sm4CbcDec";
+    fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        let mut input = [Block::<Sm4>::default(); CHUNK];
+        while !blocks.is_empty() {
+            let (head, n, rest) = next_chunk(blocks, &mut input);
+            // In place, the output already holds the ciphertext (no copy).
+            let out = head.into_out_with_copied_in();
+            cipher.decrypt_blocks(out);
+            let mut prev = &*iv;
+            for (o, c) in out.iter_mut().zip(&input[..n]) {
+                xor(o, prev);
+                prev = c;
+            }
+            *iv = input[n - 1];
+            blocks = rest;
+        }
+    }
+}
+
+#[inline(always)]
+fn xor(a: &mut Block<Sm4>, b: &Block<Sm4>) {
+    for (a, b) in a.iter_mut().zip(b.iter()) {
+        *a ^= b;
+    }
+}
+
+/// The `cipher` mode backend: every call, of one block or many, goes to [`Direction::run`].
+struct Backend<'a, D> {
+    cipher: &'a Sm4,
+    iv: &'a mut Block<Sm4>,
+    direction: PhantomData<D>,
+}
+
+impl<D> BlockSizeUser for Backend<'_, D> {
+    type BlockSize = U16;
+}
+
+impl<D> ParBlocksSizeUser for Backend<'_, D> {
+    type ParBlocksSize = U64;
+}
+
+impl<D: Direction> Backend<'_, D> {
+    #[inline(always)]
+    fn one(&mut self, mut block: InOut<'_, '_, Block<Sm4>>) {
+        let mut b = [block.clone_in()];
+        D::run(self.cipher, self.iv, (&mut b[..]).into());
+        *block.get_out() = b[0];
+    }
+}
+
+impl<D: Direction> BlockModeEncBackend for Backend<'_, D> {
+    #[inline(always)]
+    fn encrypt_block(&mut self, block: InOut<'_, '_, Block<Self>>) {
+        self.one(block);
+    }
+    #[inline(always)]
+    fn encrypt_par_blocks(&mut self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        D::run(self.cipher, self.iv, blocks.into_buf());
+    }
+    #[inline(always)]
+    fn encrypt_tail_blocks(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        D::run(self.cipher, self.iv, blocks);
+    }
+}
+
+impl<D: Direction> BlockModeDecBackend for Backend<'_, D> {
+    #[inline(always)]
+    fn decrypt_block(&mut self, block: InOut<'_, '_, Block<Self>>) {
+        self.one(block);
+    }
+    #[inline(always)]
+    fn decrypt_par_blocks(&mut self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        D::run(self.cipher, self.iv, blocks.into_buf());
+    }
+    #[inline(always)]
+    fn decrypt_tail_blocks(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        D::run(self.cipher, self.iv, blocks);
+    }
+}
+
+impl<D: Direction> Chained<D> {
+    #[inline(always)]
+    fn backend(&mut self) -> Backend<'_, D> {
+        Backend {
+            cipher: &self.cipher,
+            iv: &mut self.iv,
+            direction: PhantomData,
+        }
+    }
+}
+
+impl<D: Encrypts> BlockModeEncrypt for Chained<D> {
+    fn encrypt_with_backend(&mut self, f: impl BlockModeEncClosure<BlockSize = U16>) {
+        f.call(&mut self.backend());
+    }
+}
+
+impl BlockModeDecrypt for Chained<CbcDecrypt> {
+    fn decrypt_with_backend(&mut self, f: impl BlockModeDecClosure<BlockSize = U16>) {
+        f.call(&mut self.backend());
+    }
+}
+
+impl<D> BlockSizeUser for Chained<D> {
+    type BlockSize = U16;
+}
+
+impl<D> IvSizeUser for Chained<D> {
+    type IvSize = U16;
+}
+
+impl<D> InnerUser for Chained<D> {
+    type Inner = Sm4;
+}
+
+impl<D> InnerIvInit for Chained<D> {
+    #[inline]
+    fn inner_iv_init(cipher: Sm4, iv: &Iv<Self>) -> Self {
+        Chained {
+            cipher,
+            iv: *iv,
+            direction: PhantomData,
+        }
+    }
+}
+
+impl<D> IvState for Chained<D> {
+    #[inline]
+    fn iv_state(&self) -> Iv<Self> {
+        self.iv
+    }
+}
+
+impl<D> SetIvState for Chained<D> {
+    #[inline]
+    fn set_iv(&mut self, iv: &Iv<Self>) {
+        self.iv = *iv;
+    }
+}
+
+impl<D> Clone for Chained<D> {
+    fn clone(&self) -> Self {
+        Chained {
+            cipher: self.cipher.clone(),
+            iv: self.iv,
+            direction: PhantomData,
+        }
+    }
+}
+
+impl<D: Direction> AlgorithmName for Chained<D> {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(D::NAME)
+    }
+}
+
+impl<D: Direction> fmt::Debug for Chained<D> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(D::NAME)
+            .field("cipher", &self.cipher)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D> Drop for Chained<D> {
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        zeroize::Zeroize::zeroize(&mut self.iv);
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<D> zeroize::ZeroizeOnDrop for Chained<D> {}
