@@ -26,9 +26,9 @@ pub fn provider() -> CryptoProvider {
 
 /// The same provider drawing every random value (client and server randoms, key shares,
 /// ML-KEM seeds, session identifiers) from `random`. Meant for tests that must reproduce a
-/// handshake byte for byte, with `rand::SeededRandom` (feature `test-rng`). Each call
-/// leaks two small key exchange objects (rustls keeps groups as `&'static`), so build it
-/// once per test.
+/// handshake byte for byte with a seeded generator (the interop replay tests do). Each
+/// call leaks two small key exchange objects (rustls keeps groups as `&'static`), so build
+/// it once per test.
 pub fn provider_with_random(random: &'static dyn SecureRandom) -> CryptoProvider {
     let groups = kx::groups_with_random(random);
     CryptoProvider {

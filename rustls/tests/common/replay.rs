@@ -15,10 +15,45 @@
 use super::pki::Pki;
 use super::{Auth, FixedTime, client_config_with, server_config_with};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
+use rustls::crypto::{GetRandomFailed, SecureRandom};
 use rustls::{ClientConfig, ServerConfig, SupportedCipherSuite};
-use shangmi_rustls::rand::SeededRandom;
 use shangmi_rustls::{kx, suites};
 use std::sync::Arc;
+
+/// A deterministic generator: SM3 in counter mode over a seed. Predictable by design, so
+/// that a replayed handshake draws the same key shares, randoms and nonces as the live one.
+#[derive(Debug)]
+pub struct SeededRandom {
+    seed: [u8; 32],
+    counter: std::sync::atomic::AtomicU64,
+}
+
+impl SeededRandom {
+    /// A generator whose whole output stream is a function of `seed`.
+    pub const fn new(seed: [u8; 32]) -> Self {
+        Self {
+            seed,
+            counter: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+}
+
+impl SecureRandom for SeededRandom {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), GetRandomFailed> {
+        use digest::Digest;
+        for chunk in buf.chunks_mut(32) {
+            let n = self
+                .counter
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let block = shangmi_sm3::Sm3::new()
+                .chain_update(self.seed)
+                .chain_update(n.to_be_bytes())
+                .finalize();
+            chunk.copy_from_slice(&block[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
 
 /// The seed of every recorded conversation.
 pub const SEED: [u8; 32] = *b"shangmi recorded interop seed 01";
