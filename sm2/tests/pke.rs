@@ -175,7 +175,7 @@ fn openssl_interop() {
     let mut ctx = PkeyCtx::new(&key).unwrap();
     ctx.encrypt_init().unwrap();
     let mut ct = Vec::new();
-    assert!(ctx.encrypt_to_vec(b"", &mut ct).is_err() || ct.is_empty());
+    assert!(ctx.encrypt_to_vec(b"", &mut ct).is_err());
     let (c1, hash) = empty_message_parts();
     let mut raw = vec![0x04];
     raw.extend_from_slice(&c1);
