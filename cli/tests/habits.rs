@@ -20,6 +20,8 @@ const COMMANDS: &[&[&str]] = &[
     &["sm2", "decrypt"],
     &["sm4", "encrypt"],
     &["sm4", "decrypt"],
+    &["tls", "server"],
+    &["tls", "client"],
     &["completions"],
 ];
 
