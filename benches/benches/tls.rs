@@ -160,7 +160,10 @@ fn pump(client: &mut ClientConnection, server: &mut ServerConnection) {
     }
 }
 
-fn handshake(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) -> (ClientConnection, ServerConnection) {
+fn handshake(
+    client: &Arc<ClientConfig>,
+    server: &Arc<ServerConfig>,
+) -> (ClientConnection, ServerConnection) {
     let name = ServerName::try_from("localhost").expect("name");
     let mut c = ClientConnection::new(client.clone(), name).expect("client");
     let mut s = ServerConnection::new(server.clone()).expect("server");
@@ -170,7 +173,10 @@ fn handshake(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) -> (ClientC
 }
 
 fn bench_handshakes(c: &mut Criterion) {
-    let sides = [("shangmi-sm2-sm4gcm", sm_configs()), ("ring-p256-aes128gcm", ring_configs())];
+    let sides = [
+        ("shangmi-sm2-sm4gcm", sm_configs()),
+        ("ring-p256-aes128gcm", ring_configs()),
+    ];
     let mut g = c.benchmark_group("tls/handshake");
     g.warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3));
@@ -205,7 +211,10 @@ fn bench_handshakes(c: &mut Criterion) {
 fn bench_bulk(c: &mut Criterion) {
     const RECORD: usize = 16384;
     let data = vec![0x5au8; RECORD];
-    let sides = [("shangmi-sm4gcm", sm_configs()), ("ring-aes128gcm", ring_configs())];
+    let sides = [
+        ("shangmi-sm4gcm", sm_configs()),
+        ("ring-aes128gcm", ring_configs()),
+    ];
     let mut g = c.benchmark_group(format!("tls/bulk-seal/{RECORD}"));
     g.throughput(Throughput::Bytes(RECORD as u64))
         .warm_up_time(Duration::from_millis(300))
@@ -260,7 +269,10 @@ fn bench_bulk(c: &mut Criterion) {
 }
 
 /// The raw AEAD on the same size, the bar's reference.
-fn raw_sm4_gcm(g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, size: usize) {
+fn raw_sm4_gcm(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    size: usize,
+) {
     use shangmi_sm4_modes::Sm4Gcm;
     use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
     let gcm = Sm4Gcm::new(&[0x42; 16].into());
