@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The peer harness: `shangmi speed` against emmansun/gmsm v0.44.0 (our Go benchmarks over
+# its public API, peers_test.go) and `openssl speed`, alternated round by round (A B A B),
+# then one table of ratios (table.py). Not part of CI: a run takes a few minutes.
+#
+#   benches/peers/run.sh                    # 2 rounds, 0.3 s per cell
+#   ROUNDS=3 CELL_SECONDS=0.5 benches/peers/run.sh
+#   PEERS_OUT=/some/dir benches/peers/run.sh   # keep the raw outputs there
+#
+# Needs cargo, go (gmsm comes from the Go module proxy, pinned in go.mod/go.sum), python3;
+# openssl is optional (its column stays empty without it).
+set -euo pipefail
+
+rounds=${ROUNDS:-2}
+cell=${CELL_SECONDS:-0.3}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+if [ -n "${PEERS_OUT:-}" ]; then
+    work=$PEERS_OUT
+    mkdir -p "$work"
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
+
+cargo build --quiet --release -p shangmi-cli --manifest-path "$root/Cargo.toml"
+target=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+ours="$target/release/shangmi"
+(cd "$here" && go test -c -o "$work/gmsm.test" .)
+cpus=$(nproc)
+
+for r in $(seq "$rounds"); do
+    echo "round $r/$rounds: shangmi" >&2
+    "$ours" speed --seconds "$cell" sm4-ecb-enc sm4-cbc sm4-ctr sm4-gcm sm4-ccm-seal \
+        sm4-xts-enc sm4-cmac sm3 sm2 >"$work/ours.$r"
+    echo "round $r/$rounds: gmsm" >&2
+    "$work/gmsm.test" -test.run '^$' -test.bench . -test.benchtime "${cell}s" \
+        -test.cpu "$cpus" >"$work/gmsm.$r"
+    if command -v openssl >/dev/null; then
+        echo "round $r/$rounds: openssl" >&2
+        {
+            for evp in sm4-ecb sm4-cbc sm4-ctr; do
+                echo "# $evp 8192"
+                openssl speed -seconds 1 -bytes 8192 -evp "$evp" 2>/dev/null | tail -1
+            done
+            for n in 1024 8192; do
+                echo "# sm3 $n"
+                openssl speed -seconds 1 -bytes "$n" -evp sm3 2>/dev/null | tail -1
+            done
+            echo "# sm2"
+            openssl speed -seconds 1 sm2 2>/dev/null | tail -1
+        } >"$work/openssl.$r"
+    fi
+done
+
+python3 "$here/table.py" "$work" "$rounds" "$cpus"

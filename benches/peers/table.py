@@ -1,0 +1,137 @@
+"""Reads run.sh's outputs (ours.N, gmsm.N, openssl.N for rounds 1..R) and prints one
+Markdown table: per row the medians over the rounds and the ratio ours/peer of each round
+(A and B of one round ran minutes apart at most), as "median (min-max)"."""
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+# (label, our row, bytes or None for op/s rows)
+ROWS = [
+    ("SM4 ECB encrypt 8 KiB", "sm4-ecb-enc", 8192),
+    ("SM4 CBC encrypt 1 KiB", "sm4-cbc-enc", 1024),
+    ("SM4 CBC encrypt 8 KiB", "sm4-cbc-enc", 8192),
+    ("SM4 CBC decrypt 64 B", "sm4-cbc-dec", 64),
+    ("SM4 CBC decrypt 256 B", "sm4-cbc-dec", 256),
+    ("SM4 CBC decrypt 1 KiB", "sm4-cbc-dec", 1024),
+    ("SM4 CBC decrypt 8 KiB", "sm4-cbc-dec", 8192),
+    ("SM4 CTR 8 KiB", "sm4-ctr", 8192),
+    ("SM4 GCM seal 16 B", "sm4-gcm-seal", 16),
+    ("SM4 GCM seal 64 B", "sm4-gcm-seal", 64),
+    ("SM4 GCM seal 1 KiB", "sm4-gcm-seal", 1024),
+    ("SM4 GCM seal 8 KiB", "sm4-gcm-seal", 8192),
+    ("SM4 GCM seal 16 KiB", "sm4-gcm-seal", 16384),
+    ("SM4 GCM open 8 KiB", "sm4-gcm-open", 8192),
+    ("SM4 CCM seal 8 KiB", "sm4-ccm-seal", 8192),
+    ("SM4 XTS encrypt 8 KiB", "sm4-xts-enc", 8192),
+    ("SM4 CMAC 1 KiB", "sm4-cmac", 1024),
+    ("SM4 CMAC 8 KiB", "sm4-cmac", 8192),
+    ("SM3 1 KiB", "sm3", 1024),
+    ("SM3 8 KiB", "sm3", 8192),
+    ("SM2 keygen (op/s)", "sm2-keygen", None),
+    ("SM2 sign (op/s)", "sm2-sign", None),
+    ("SM2 verify (op/s)", "sm2-verify", None),
+    ("SM2 encrypt 32 B (op/s)", "sm2-encrypt-32", None),
+]
+
+OPENSSL = {
+    ("sm4-ecb-enc", 8192): "sm4-ecb 8192",
+    ("sm4-cbc-enc", 8192): "sm4-cbc 8192",
+    ("sm4-ctr", 8192): "sm4-ctr 8192",
+    ("sm3", 1024): "sm3 1024",
+    ("sm3", 8192): "sm3 8192",
+    ("sm2-sign", None): "sm2 sign",
+    ("sm2-verify", None): "sm2 verify",
+}
+
+
+def parse_ours(text):
+    """`shangmi speed`: a MB/s table with a header of sizes, then an op/s table."""
+    out, sizes, ops = {}, [], False
+    for line in text.splitlines():
+        words = line.split()
+        if not words:
+            continue
+        if words[0].startswith("Operations"):
+            ops = True
+        elif line.strip().endswith(" B") and not ops:
+            sizes = [int(w) for w in words if w.isdigit()]
+        elif ops and words[0].startswith("sm2-") and len(words) >= 2:
+            out[(words[0], None)] = float(words[1])
+        elif sizes and words[0].startswith(("sm4-", "sm3")) and len(words) == len(sizes) + 1:
+            for size, value in zip(sizes, words[1:]):
+                out[(words[0], size)] = float(value)
+    return out
+
+
+def parse_gmsm(text, cpus):
+    """go test -bench lines: BenchmarkSM4/<row>/<bytes>-<cpus> N ns/op MB/s."""
+    out = {}
+    suffix = f"-{cpus}" if cpus > 1 else ""
+    for line in text.splitlines():
+        m = re.match(r"^Benchmark\w+/(\S+)\s+\d+\s+([\d.]+) ns/op(?:\s+([\d.]+) MB/s)?", line)
+        if not m:
+            continue
+        name = m.group(1)
+        if suffix and name.endswith(suffix):
+            name = name[: -len(suffix)]
+        parts = name.split("/")
+        if len(parts) == 2 and m.group(3):
+            out[(parts[0], int(parts[1]))] = float(m.group(3))
+        elif len(parts) == 1:
+            out[(parts[0], None)] = 1e9 / float(m.group(2))
+    return out
+
+
+def parse_openssl(text):
+    """Blocks of '# <what>' then openssl speed's last line (1000s of bytes/s, or SM2)."""
+    out, what = {}, None
+    for line in text.splitlines():
+        if line.startswith("# "):
+            what = line[2:].strip()
+            continue
+        words = line.split()
+        if what == "sm2" and len(words) >= 2:
+            out["sm2 sign"], out["sm2 verify"] = float(words[-2]), float(words[-1])
+        elif what and words and words[-1].endswith("k"):
+            out[what] = float(words[-1][:-1]) * 1000 / 1e6
+    return out
+
+
+def fmt(v):
+    return "—" if v is None else (f"{v:,.0f}" if v >= 100 else f"{v:.1f}")
+
+
+def ratios(a, b):
+    rs = [x / y for x, y in zip(a, b) if x and y]
+    if not rs:
+        return "—"
+    med = statistics.median(rs)
+    return f"{med:.2f}x" if len(rs) == 1 else f"{med:.2f}x ({min(rs):.2f}–{max(rs):.2f})"
+
+
+def main():
+    work, rounds, cpus = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    read = lambda name: (work / name).read_text() if (work / name).exists() else ""
+    ours = [parse_ours(read(f"ours.{r}")) for r in range(1, rounds + 1)]
+    gmsm = [parse_gmsm(read(f"gmsm.{r}"), cpus) for r in range(1, rounds + 1)]
+    ossl = [parse_openssl(read(f"openssl.{r}")) for r in range(1, rounds + 1)]
+    med = lambda vs: statistics.median(vs) if vs else None
+    print(f"{rounds} rounds, alternated; MB/s unless marked; median over rounds, ratio per round")
+    print()
+    print("| work | ours | gmsm v0.44 | ours/gmsm | OpenSSL | ours/OpenSSL |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for label, row, size in ROWS:
+        a = [o.get((row, size)) for o in ours]
+        b = [g.get((row, size)) for g in gmsm]
+        key = OPENSSL.get((row, size))
+        c = [o.get(key) for o in ossl] if key else []
+        a_ok, b_ok, c_ok = [x for x in a if x], [x for x in b if x], [x for x in c if x]
+        print(
+            f"| {label} | {fmt(med(a_ok))} | {fmt(med(b_ok))} | {ratios(a, b)} "
+            f"| {fmt(med(c_ok))} | {ratios(a, c) if c_ok else '—'} |"
+        )
+
+
+main()
