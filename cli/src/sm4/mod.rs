@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
+use zeroize::Zeroizing;
 
 use crate::Failure;
 use crate::files::{Input, Io, Output, read_path};
@@ -176,17 +177,18 @@ fn key16(key: &[u8]) -> Result<[u8; 16], Failure> {
 }
 
 /// The key from --key or --key-file (hexadecimal text, or raw bytes of the right length).
-fn load_key(options: &Options) -> Result<Vec<u8>, Failure> {
+fn load_key(options: &Options) -> Result<Zeroizing<Vec<u8>>, Failure> {
     let want = if options.mode == Mode::Xts { 32 } else { 16 };
     if let Some(hex) = &options.key {
         return hexstr::decode(hex.trim().as_bytes())
+            .map(Zeroizing::new)
             .ok_or_else(|| Failure::usage("--key: not hexadecimal"));
     }
     let path = options.key_file.as_deref().unwrap_or(Path::new("-"));
-    let bytes = read_path(path)?;
+    let bytes = Zeroizing::new(read_path(path)?);
     let text = bytes.trim_ascii();
     if let Some(key) = hexstr::decode(text).filter(|k| k.len() == want) {
-        return Ok(key);
+        return Ok(Zeroizing::new(key));
     }
     if bytes.len() == want {
         return Ok(bytes);
