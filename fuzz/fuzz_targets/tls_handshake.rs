@@ -20,12 +20,12 @@ use std::io::{Read, Write};
 use std::sync::{Arc, OnceLock};
 
 use common::Auth;
+use common::replay::SeededRandom;
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, ConnectionCommon, ServerConfig, ServerConnection};
-use shangmi_rustls::rand::SeededRandom;
 use shangmi_rustls::suites;
 
 /// One change to the bytes of flight `flight` (the n-th batch of records moved, in either
