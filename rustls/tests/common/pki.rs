@@ -7,11 +7,10 @@
 //! AlgorithmIdentifier sm2-with-sm3 without parameters, SPKI id-ecPublicKey + SM2 curve, and
 //! no basicConstraints in end-entity certificates (GmSSL rejects `CA:FALSE`).
 
-use der::asn1::{BitString, Ia5String};
+use der::asn1::Ia5String;
 use der::{Decode, Encode};
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa;
-use shangmi_sm2::signature::{self, Keypair, Signer};
 use std::str::FromStr;
 use std::time::Duration;
 use x509_cert::builder::profile::BuilderProfile;
@@ -23,15 +22,10 @@ use x509_cert::ext::pkix::{
 use x509_cert::ext::{Extension, ToExtension};
 use x509_cert::name::Name;
 use x509_cert::serial_number::SerialNumber;
-use x509_cert::spki::{
-    AlgorithmIdentifierOwned, DynSignatureAlgorithmIdentifier, EncodePublicKey, ObjectIdentifier,
-    SignatureBitStringEncoding, SubjectPublicKeyInfo, SubjectPublicKeyInfoRef,
-};
+use x509_cert::spki::{ObjectIdentifier, SubjectPublicKeyInfo, SubjectPublicKeyInfoRef};
 use x509_cert::time::{Time, Validity};
 use x509_cert::{Certificate, TbsCertificate};
 
-/// sm2-with-sm3 (GM/T 0006: 1.2.156.10197.1.501).
-const SM2_WITH_SM3: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.501");
 /// id-kp-serverAuth and id-kp-clientAuth (RFC 5280 §4.2.1.12).
 const SERVER_AUTH: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.1");
 const CLIENT_AUTH: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.2");
@@ -56,52 +50,6 @@ pub fn spki_der(key: &SecretKey) -> Vec<u8> {
         .expect("SM2 keys have an SPKI")
         .as_ref()
         .to_vec()
-}
-
-/// A certificate signer: the issuer's key with a chosen distinguishing ID.
-struct CertSigner {
-    key: dsa::SigningKey,
-    spki: Vec<u8>,
-}
-
-#[derive(Clone)]
-struct CertPublicKey(Vec<u8>);
-
-impl EncodePublicKey for CertPublicKey {
-    fn to_public_key_der(&self) -> x509_cert::spki::Result<der::Document> {
-        Ok(der::Document::try_from(self.0.as_slice())?)
-    }
-}
-
-impl Keypair for CertSigner {
-    type VerifyingKey = CertPublicKey;
-    fn verifying_key(&self) -> CertPublicKey {
-        CertPublicKey(self.spki.clone())
-    }
-}
-
-impl DynSignatureAlgorithmIdentifier for CertSigner {
-    fn signature_algorithm_identifier(&self) -> x509_cert::spki::Result<AlgorithmIdentifierOwned> {
-        Ok(AlgorithmIdentifierOwned {
-            oid: SM2_WITH_SM3,
-            parameters: None,
-        })
-    }
-}
-
-struct DerSignature(Vec<u8>);
-
-impl SignatureBitStringEncoding for DerSignature {
-    fn to_bitstring(&self) -> der::Result<BitString> {
-        BitString::from_bytes(&self.0)
-    }
-}
-
-impl Signer<DerSignature> for CertSigner {
-    fn try_sign(&self, msg: &[u8]) -> Result<DerSignature, signature::Error> {
-        let sig: dsa::Signature = self.key.try_sign(msg)?;
-        Ok(DerSignature(sig.to_der().as_ref().to_vec()))
-    }
 }
 
 /// What a certificate is for.
@@ -207,12 +155,11 @@ pub fn issue(spec: &Spec<'_>, issuer: Option<(&str, &SecretKey)>, id: &[u8]) -> 
     let spki = SubjectPublicKeyInfo::from_der(&spki_der(spec.key)).expect("SPKI");
     let builder = CertificateBuilder::new(profile, SerialNumber::from(spec.serial), validity, spki)
         .expect("builder");
-    let signer = CertSigner {
-        key: dsa::SigningKey::new_with_id(issuer_key, id).expect("signing key"),
-        spki: spki_der(issuer_key),
-    };
+    // The issuer's key with the chosen ID; `shangmi-sm2` gives it the x509 signer traits
+    // (sm2-with-sm3 without parameters, DER signature in the BIT STRING).
+    let signer = dsa::SigningKey::new_with_id(issuer_key, id).expect("signing key");
     let cert: Certificate = builder
-        .build::<_, DerSignature>(&signer)
+        .build::<_, dsa::Signature>(&signer)
         .expect("certificate");
     cert.to_der().expect("DER")
 }
