@@ -282,113 +282,101 @@ impl rustls::server::ResolvesServerCert for Always {
     }
 }
 
-/// Runs a handshake that must fail on the client; returns the client's error and the alert
-/// the server received.
+/// Runs a handshake between the test client and `server` that the client must refuse with
+/// an error `is_error` accepts; the server must then receive the alert `alert`.
 fn client_refuses(
-    client: rustls::ClientConfig,
     server: rustls::ServerConfig,
     name: &str,
-) -> (rustls::Error, rustls::Error) {
+    is_error: fn(&rustls::Error) -> bool,
+    alert: AlertDescription,
+) {
+    let client = common::client_config(pki(), common::provider(), Auth::ServerOnly);
     let name = rustls::pki_types::ServerName::try_from(name.to_owned()).expect("name");
     let mut c = rustls::ClientConnection::new(Arc::new(client), name).expect("client");
     let mut s = rustls::ServerConnection::new(Arc::new(server)).expect("server");
     let Err(Failed::Client(error)) = pump(&mut c, &mut s) else {
         panic!("the client must refuse");
     };
-    let alert = common::deliver_alert(true, &mut c, &mut s);
-    (error, alert)
+    assert!(is_error(&error), "{error:?}");
+    let received = common::deliver_alert(true, &mut c, &mut s);
+    assert!(alert_is(&received, alert), "{received:?}");
 }
 
 fn alert_is(error: &rustls::Error, want: AlertDescription) -> bool {
     matches!(error, rustls::Error::AlertReceived(got) if *got == want)
 }
 
+fn bad_signature(e: &rustls::Error) -> bool {
+    matches!(
+        e,
+        rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature)
+    )
+}
+
 #[test]
 fn wrong_certificate_verify_id_is_refused() {
-    let provider = common::provider();
-    let client = common::client_config(pki(), provider.clone(), Auth::ServerOnly);
     let key = shangmi_sm2::dsa::SigningKey::new(&pki().server_key).expect("key");
     let certified = rustls::sign::CertifiedKey::new(
         vec![pki().server.clone().into()],
         Arc::new(DefaultIdKey(Arc::new(key))),
     );
-    let server = rustls::ServerConfig::builder_with_provider(provider)
+    let server = rustls::ServerConfig::builder_with_provider(common::provider())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
         .with_no_client_auth()
         .with_cert_resolver(Arc::new(Always(Arc::new(certified))));
-    let (error, alert) = client_refuses(client, server, "localhost");
-    assert!(
-        matches!(
-            error,
-            rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature)
-        ),
-        "{error:?}"
+    client_refuses(
+        server,
+        "localhost",
+        bad_signature,
+        AlertDescription::DecryptError,
     );
-    assert!(
-        alert_is(&alert, AlertDescription::DecryptError),
-        "{alert:?}"
-    );
+}
+
+fn server_presenting(cert: &[u8]) -> rustls::ServerConfig {
+    common::server_config_with_cert(pki(), common::provider(), Auth::ServerOnly, cert)
 }
 
 #[test]
 fn chain_signed_with_another_id_is_refused() {
-    let provider = common::provider();
-    let client = common::client_config(pki(), provider.clone(), Auth::ServerOnly);
-    let server =
-        common::server_config_with_cert(pki(), provider, Auth::ServerOnly, &pki().server_other_id);
-    let (error, alert) = client_refuses(client, server, "localhost");
-    assert!(
-        matches!(
-            error,
-            rustls::Error::InvalidCertificate(rustls::CertificateError::BadSignature)
-        ),
-        "{error:?}"
-    );
-    assert!(
-        alert_is(&alert, AlertDescription::DecryptError),
-        "{alert:?}"
+    let server = server_presenting(&pki().server_other_id);
+    client_refuses(
+        server,
+        "localhost",
+        bad_signature,
+        AlertDescription::DecryptError,
     );
 }
 
 #[test]
 fn wrong_host_name_is_refused() {
-    let provider = common::provider();
-    let client = common::client_config(pki(), provider.clone(), Auth::ServerOnly);
-    let server = common::server_config(pki(), provider, Auth::ServerOnly);
-    let (error, alert) = client_refuses(client, server, "example.com");
-    assert!(
-        matches!(
-            error,
-            rustls::Error::InvalidCertificate(
-                rustls::CertificateError::NotValidForNameContext { .. }
+    client_refuses(
+        server_presenting(&pki().server),
+        "example.com",
+        |e| {
+            matches!(
+                e,
+                rustls::Error::InvalidCertificate(
+                    rustls::CertificateError::NotValidForNameContext { .. }
+                )
             )
-        ),
-        "{error:?}"
-    );
-    assert!(
-        alert_is(&alert, AlertDescription::BadCertificate),
-        "{alert:?}"
+        },
+        AlertDescription::BadCertificate,
     );
 }
 
 #[test]
 fn expired_certificate_is_refused() {
-    let provider = common::provider();
-    let client = common::client_config(pki(), provider.clone(), Auth::ServerOnly);
-    let server =
-        common::server_config_with_cert(pki(), provider, Auth::ServerOnly, &pki().server_expired);
-    let (error, alert) = client_refuses(client, server, "localhost");
-    assert!(
-        matches!(
-            error,
-            rustls::Error::InvalidCertificate(rustls::CertificateError::ExpiredContext { .. })
-        ),
-        "{error:?}"
-    );
-    assert!(
-        alert_is(&alert, AlertDescription::CertificateExpired),
-        "{alert:?}"
+    client_refuses(
+        server_presenting(&pki().server_expired),
+        "localhost",
+        |e| {
+            matches!(
+                e,
+                rustls::Error::InvalidCertificate(rustls::CertificateError::ExpiredContext { .. })
+            )
+        },
+        AlertDescription::CertificateExpired,
     );
 }
 
