@@ -27,6 +27,18 @@ fn provider_with(
     })
 }
 
+/// A client and a server on `provider` for the test PKI, after a completed handshake.
+fn handshake(
+    provider: Arc<CryptoProvider>,
+    auth: Auth,
+) -> (rustls::ClientConnection, rustls::ServerConnection) {
+    let client = Arc::new(common::client_config(pki(), provider.clone(), auth));
+    let server = Arc::new(common::server_config(pki(), provider, auth));
+    let (mut c, mut s) = connect(&client, &server);
+    pump(&mut c, &mut s).expect("handshake");
+    (c, s)
+}
+
 /// Sends `data` from the client to the server and back in 64 KiB writes, and checks both
 /// arrive whole.
 fn echo(client: &mut rustls::ClientConnection, server: &mut rustls::ServerConnection, data: &[u8]) {
@@ -52,10 +64,7 @@ fn every_suite_group_and_auth_mode() {
         for group in groups {
             for auth in [Auth::ServerOnly, Auth::Mutual] {
                 let provider = provider_with(&[*suite], &[group]);
-                let client = Arc::new(common::client_config(pki(), provider.clone(), auth));
-                let server = Arc::new(common::server_config(pki(), provider, auth));
-                let (mut c, mut s) = connect(&client, &server);
-                pump(&mut c, &mut s).expect("handshake");
+                let (mut c, mut s) = handshake(provider, auth);
                 assert!(!c.is_handshaking() && !s.is_handshaking());
                 for conn in [&*c as &rustls::CommonState, &*s] {
                     assert_eq!(conn.negotiated_cipher_suite(), Some(*suite));
@@ -168,14 +177,7 @@ fn resumption_with_stateless_sm4_gcm_tickets() {
 #[test]
 fn key_update_both_ways() {
     let provider = common::provider();
-    let client = Arc::new(common::client_config(
-        pki(),
-        provider.clone(),
-        Auth::ServerOnly,
-    ));
-    let server = Arc::new(common::server_config(pki(), provider, Auth::ServerOnly));
-    let (mut c, mut s) = connect(&client, &server);
-    pump(&mut c, &mut s).expect("handshake");
+    let (mut c, mut s) = handshake(provider, Auth::ServerOnly);
     for round in 0..3 {
         c.refresh_traffic_keys().expect("client KeyUpdate");
         echo(
@@ -197,14 +199,7 @@ fn sixteen_mib_both_ways_on_each_suite() {
     let data: Vec<u8> = (0..16u32 << 20).map(|i| (i % 251) as u8).collect();
     for suite in suites::ALL {
         let provider = provider_with(&[*suite], kx::ALL);
-        let client = Arc::new(common::client_config(
-            pki(),
-            provider.clone(),
-            Auth::ServerOnly,
-        ));
-        let server = Arc::new(common::server_config(pki(), provider, Auth::ServerOnly));
-        let (mut c, mut s) = connect(&client, &server);
-        pump(&mut c, &mut s).expect("handshake");
+        let (mut c, mut s) = handshake(provider, Auth::ServerOnly);
         c.set_buffer_limit(None);
         s.set_buffer_limit(None);
         echo(&mut c, &mut s, &data);
@@ -215,14 +210,7 @@ fn sixteen_mib_both_ways_on_each_suite() {
 fn many_tiny_records() {
     for suite in suites::ALL {
         let provider = provider_with(&[*suite], kx::ALL);
-        let client = Arc::new(common::client_config(
-            pki(),
-            provider.clone(),
-            Auth::ServerOnly,
-        ));
-        let server = Arc::new(common::server_config(pki(), provider, Auth::ServerOnly));
-        let (mut c, mut s) = connect(&client, &server);
-        pump(&mut c, &mut s).expect("handshake");
+        let (mut c, mut s) = handshake(provider, Auth::ServerOnly);
         for i in 0..2000u32 {
             // one write is one record; pump every 100 to keep the buffers small
             c.writer().write_all(&[i as u8]).expect("write");
@@ -420,14 +408,7 @@ fn flipped_bit_in_a_record_is_refused() {
     let provider = common::provider();
     for suite in suites::ALL {
         let provider = provider_with(&[*suite], &provider.kx_groups);
-        let client = Arc::new(common::client_config(
-            pki(),
-            provider.clone(),
-            Auth::ServerOnly,
-        ));
-        let server = Arc::new(common::server_config(pki(), provider, Auth::ServerOnly));
-        let (mut c, mut s) = connect(&client, &server);
-        pump(&mut c, &mut s).expect("handshake");
+        let (mut c, mut s) = handshake(provider, Auth::ServerOnly);
         c.writer().write_all(b"sixteen bytes!!!").expect("write");
         let mut record = Vec::new();
         c.write_tls(&mut record).expect("record");
