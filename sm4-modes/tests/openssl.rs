@@ -5,28 +5,14 @@
 #![cfg(target_arch = "x86_64")]
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
-use std::ffi::{c_char, c_int, c_uint, c_void};
-
 use aead::{AeadInOut, KeyInit as _};
-use foreign_types::ForeignType as _;
 use openssl::{cipher::Cipher, cipher_ctx::CipherCtx};
 use proptest::prelude::*;
 use shangmi_sm4::{Backend, Sm4};
 use shangmi_sm4_modes::{Sm4Ccm, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee};
 
-/// OpenSSL's `OSSL_PARAM` (openssl-sys does not bind `EVP_CIPHER_CTX_set_params`).
-#[repr(C)]
-struct OsslParam {
-    key: *const c_char,
-    data_type: c_uint,
-    data: *mut c_void,
-    data_size: usize,
-    return_size: usize,
-}
-
-unsafe extern "C" {
-    fn EVP_CIPHER_CTX_set_params(ctx: *mut c_void, params: *const OsslParam) -> c_int;
-}
+#[path = "support/openssl_xts.rs"]
+mod xts_standard;
 
 /// Seals with OpenSSL's `name` ("SM4-GCM" or "SM4-CCM"), 12-byte nonce, 16-byte tag:
 /// ciphertext ‖ tag.
@@ -61,29 +47,7 @@ fn openssl_xts(standard: &str, key: &[u8; 32], tweak: &[u8; 16], pt: &[u8]) -> V
     let mut ctx = CipherCtx::new().unwrap();
     ctx.encrypt_init(Some(&cipher), Some(key), Some(tweak))
         .unwrap();
-    let mut value = std::ffi::CString::new(standard)
-        .unwrap()
-        .into_bytes_with_nul();
-    let params = [
-        OsslParam {
-            key: c"xts_standard".as_ptr(),
-            data_type: 4, // OSSL_PARAM_UTF8_STRING
-            data: value.as_mut_ptr().cast(),
-            data_size: value.len() - 1,
-            return_size: usize::MAX, // OSSL_PARAM_UNMODIFIED
-        },
-        OsslParam {
-            key: core::ptr::null(),
-            data_type: 0,
-            data: core::ptr::null_mut(),
-            data_size: 0,
-            return_size: 0,
-        },
-    ];
-    // SAFETY: `ctx` is a live EVP_CIPHER_CTX; `params` is an OSSL_PARAM array in OpenSSL's
-    // layout, terminated by an all-null entry, and outlives the call with `value`.
-    let ok = unsafe { EVP_CIPHER_CTX_set_params(ctx.as_ptr().cast(), params.as_ptr()) };
-    assert_eq!(ok, 1, "OpenSSL refused xts_standard={standard}");
+    xts_standard::set_xts_standard(&mut ctx, standard);
     let mut out = Vec::new();
     ctx.cipher_update_vec(pt, &mut out).unwrap();
     ctx.cipher_final_vec(&mut out).unwrap();

@@ -1,0 +1,1 @@
+../../../testsupport/openssl_xts.rs
