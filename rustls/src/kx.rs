@@ -78,10 +78,6 @@ fn ephemeral_sm2(random: &dyn SecureRandom) -> Result<SecretKey, Error> {
     }
 }
 
-fn uncompressed(key: &SecretKey) -> [u8; POINT_LEN] {
-    ecdh::public_point_uncompressed(key)
-}
-
 /// x(d·Q) for the peer's share. RFC 8446 §4.2.8.2 allows only the uncompressed form, and
 /// the point must lie on the curve: `diffie_hellman_sec1` checks both.
 fn sm2_secret(secret: &SecretKey, share: &[u8]) -> Result<ecdh::SharedSecret, Error> {
@@ -91,7 +87,7 @@ fn sm2_secret(secret: &SecretKey, share: &[u8]) -> Result<ecdh::SharedSecret, Er
 impl SupportedKxGroup for CurveSm2 {
     fn start(&self) -> Result<Box<dyn ActiveKeyExchange>, Error> {
         let secret = ephemeral_sm2(self.random)?;
-        let public = uncompressed(&secret);
+        let public = ecdh::public_point_uncompressed(&secret);
         Ok(Box::new(Sm2Exchange { secret, public }))
     }
 
@@ -134,7 +130,7 @@ impl SupportedKxGroup for CurveSm2MlKem768 {
         let decap = ml_kem_768::DecapsulationKey::from_seed(seed);
         seed.zeroize();
         let mut share = Vec::with_capacity(POINT_LEN + MLKEM768_EK_LEN);
-        share.extend_from_slice(&uncompressed(&secret));
+        share.extend_from_slice(&ecdh::public_point_uncompressed(&secret));
         share.extend_from_slice(&decap.encapsulation_key().to_bytes());
         Ok(Box::new(HybridExchange {
             secret,
@@ -163,7 +159,7 @@ impl SupportedKxGroup for CurveSm2MlKem768 {
         m.zeroize();
 
         let mut pub_key = Vec::with_capacity(POINT_LEN + MLKEM768_CT_LEN);
-        pub_key.extend_from_slice(&uncompressed(&secret));
+        pub_key.extend_from_slice(&ecdh::public_point_uncompressed(&secret));
         pub_key.extend_from_slice(&ct);
         Ok(CompletedKeyExchange {
             group: CURVE_SM2_MLKEM768_ID,

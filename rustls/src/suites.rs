@@ -14,29 +14,29 @@ pub const TLS_SM4_CCM_SM3_ID: CipherSuite = CipherSuite::Unknown(0x00c7);
 /// bounds come from the 128-bit block size, which SM4 shares, so both SM suites take 2^23.
 const CONFIDENTIALITY_LIMIT: u64 = 1 << 23;
 
-/// The suite struct of TLS_SM4_GCM_SM3.
-pub static TLS13_SM4_GCM_SM3_SUITE: Tls13CipherSuite = Tls13CipherSuite {
-    common: CipherSuiteCommon {
-        suite: TLS_SM4_GCM_SM3_ID,
-        hash_provider: &crate::hash::SM3,
-        confidentiality_limit: CONFIDENTIALITY_LIMIT,
-    },
-    hkdf_provider: &crate::hash::HKDF_SM3,
-    aead_alg: &crate::aead::SM4_GCM,
-    quic: None,
-};
+/// An SM suite: SM3 transcript hash and HKDF-SM3 around the record AEAD `aead`.
+const fn sm_suite(
+    suite: CipherSuite,
+    aead: &'static dyn rustls::crypto::cipher::Tls13AeadAlgorithm,
+) -> Tls13CipherSuite {
+    Tls13CipherSuite {
+        common: CipherSuiteCommon {
+            suite,
+            hash_provider: &crate::hash::SM3,
+            confidentiality_limit: CONFIDENTIALITY_LIMIT,
+        },
+        hkdf_provider: &crate::hash::HKDF_SM3,
+        aead_alg: aead,
+        quic: None,
+    }
+}
 
+/// The suite struct of TLS_SM4_GCM_SM3.
+pub static TLS13_SM4_GCM_SM3_SUITE: Tls13CipherSuite =
+    sm_suite(TLS_SM4_GCM_SM3_ID, &crate::aead::SM4_GCM);
 /// The suite struct of TLS_SM4_CCM_SM3.
-pub static TLS13_SM4_CCM_SM3_SUITE: Tls13CipherSuite = Tls13CipherSuite {
-    common: CipherSuiteCommon {
-        suite: TLS_SM4_CCM_SM3_ID,
-        hash_provider: &crate::hash::SM3,
-        confidentiality_limit: CONFIDENTIALITY_LIMIT,
-    },
-    hkdf_provider: &crate::hash::HKDF_SM3,
-    aead_alg: &crate::aead::SM4_CCM,
-    quic: None,
-};
+pub static TLS13_SM4_CCM_SM3_SUITE: Tls13CipherSuite =
+    sm_suite(TLS_SM4_CCM_SM3_ID, &crate::aead::SM4_CCM);
 
 /// TLS_SM4_GCM_SM3, for `CryptoProvider::cipher_suites`.
 pub static TLS13_SM4_GCM_SM3: SupportedCipherSuite =
