@@ -12,6 +12,7 @@ mod ct;
 mod cts;
 mod gcm;
 mod ghash;
+mod hctr;
 mod mac;
 mod plain;
 mod xts;
@@ -21,8 +22,10 @@ mod xts_avx512;
 pub use ccm::{CcmNonceSize, CcmTagSize, Sm4Ccm, Sm4CcmCustom};
 pub use cts::{CtsTooShort, Sm4CbcCts};
 pub use gcm::{GcmTagSize, Sm4Gcm, Sm4GcmCustom};
+pub use hctr::{HctrError, Sm4Hctr};
 pub use mac::{Sm4Cmac, Sm4Gmac};
 pub use plain::{
-    Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Ctr, Sm4Ctr32, Sm4EcbDec, Sm4EcbEnc, Sm4Ofb,
+    Sm4BcDec, Sm4BcEnc, Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Ctr, Sm4Ctr32, Sm4EcbDec,
+    Sm4EcbEnc, Sm4Ofb, Sm4OfbnlfDec, Sm4OfbnlfEnc,
 };
 pub use xts::{GbT17964, Ieee1619, Sm4Xts, Sm4XtsGb, Sm4XtsIeee, XtsError, XtsStandard};

@@ -22,7 +22,7 @@ use shangmi_sm4::Sm4;
 
 /// Blocks handed to the engine per call (the stack copy of a chunk is this many blocks):
 /// the widest engine's parallel width (64 blocks on GFNI + AVX-512).
-const CHUNK: usize = 64;
+pub(super) const CHUNK: usize = 64;
 
 /// A chained SM4 mode: the cipher and the chaining value (the IV, then the last ciphertext
 /// block). `D` says which mode and direction ([`CbcEncrypt`], [`CbcDecrypt`],
@@ -34,7 +34,8 @@ pub struct Chained<D> {
     direction: PhantomData<D>,
 }
 
-/// A mode and direction of [`Chained`]: how a run of blocks goes through the cipher.
+/// A mode and direction of [`Chained`]: how a run of blocks goes through the cipher (CBC
+/// and CFB here, BC and OFBNLF in their own modules).
 pub trait Direction: sealed::Sealed {
     /// The name `AlgorithmName` and `Debug` give, e.g. `"Sm4CbcEnc"`.
     const NAME: &'static str;
@@ -47,7 +48,11 @@ pub trait Encrypts: Direction {}
 impl Encrypts for CbcEncrypt {}
 impl Encrypts for CfbEncrypt {}
 
-mod sealed {
+/// The directions that decrypt ([`CbcDecrypt`] and the BC and OFBNLF decryptions).
+pub trait Decrypts: Direction {}
+impl Decrypts for CbcDecrypt {}
+
+pub(super) mod sealed {
     pub trait Sealed {}
     impl Sealed for super::CbcEncrypt {}
     impl Sealed for super::CbcDecrypt {}
@@ -66,7 +71,7 @@ pub struct CfbEncrypt;
 
 /// Splits off the next chunk of at most [`CHUNK`] blocks and copies its input to `copy`
 /// (so the output may overwrite it); returns (the chunk, its length, the rest).
-fn next_chunk<'i, 'o>(
+pub(super) fn next_chunk<'i, 'o>(
     blocks: InOutBuf<'i, 'o, Block<Sm4>>,
     copy: &mut [Block<Sm4>],
 ) -> (
@@ -135,7 +140,7 @@ impl Direction for CbcDecrypt {
 }
 
 #[inline(always)]
-fn xor(a: &mut Block<Sm4>, b: &Block<Sm4>) {
+pub(super) fn xor(a: &mut Block<Sm4>, b: &Block<Sm4>) {
     for (a, b) in a.iter_mut().zip(b.iter()) {
         *a ^= b;
     }
@@ -212,7 +217,7 @@ impl<D: Encrypts> BlockModeEncrypt for Chained<D> {
     }
 }
 
-impl BlockModeDecrypt for Chained<CbcDecrypt> {
+impl<D: Decrypts> BlockModeDecrypt for Chained<D> {
     fn decrypt_with_backend(&mut self, f: impl BlockModeDecClosure<BlockSize = U16>) {
         f.call(&mut self.backend());
     }
