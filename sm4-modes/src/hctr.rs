@@ -105,8 +105,7 @@ impl Sm4Hctr {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), HctrError> {
-        let buf = InOutBuf::new(input, output).map_err(|_| HctrError::LengthMismatch)?;
-        self.crypt(tweak, buf, true)
+        self.crypt(tweak, b2b(input, output)?, true)
     }
 
     /// Decrypts `input` into `output` (of the same length) under `tweak`.
@@ -119,8 +118,7 @@ impl Sm4Hctr {
         input: &[u8],
         output: &mut [u8],
     ) -> Result<(), HctrError> {
-        let buf = InOutBuf::new(input, output).map_err(|_| HctrError::LengthMismatch)?;
-        self.crypt(tweak, buf, false)
+        self.crypt(tweak, b2b(input, output)?, false)
     }
 
     /// One sector, either direction: the two directions differ only in the block cipher
@@ -191,6 +189,11 @@ impl Sm4Hctr {
         #[cfg(feature = "zeroize")]
         zeroize::Zeroize::zeroize(&mut ks);
     }
+}
+
+/// `input` and `output` as one in-out buffer, if their lengths agree.
+fn b2b<'i, 'o>(input: &'i [u8], output: &'o mut [u8]) -> Result<InOutBuf<'i, 'o, u8>, HctrError> {
+    InOutBuf::new(input, output).map_err(|_| HctrError::LengthMismatch)
 }
 
 #[inline(always)]
