@@ -21,7 +21,7 @@ fn main() -> Result<(), shangmi_sm4_modes::aead::Error> {
             aad: b"header: not secret, but authenticated",
         },
     )?;
-    println!("engine:     {}", cipher_engine(&key));
+    println!("backend:    {}", cipher_backend(&key));
     println!("ciphertext: {}", hex::encode(&sealed[..message.len()]));
     println!("tag:        {}", hex::encode(&sealed[message.len()..]));
 
@@ -47,8 +47,8 @@ fn main() -> Result<(), shangmi_sm4_modes::aead::Error> {
     Ok(())
 }
 
-/// The SM4 engine this CPU runs (`gfni-avx512`, `aesni-avx2`, `soft`, …).
-fn cipher_engine(key: &[u8; 16]) -> &'static str {
+/// The SM4 backend this CPU runs (`gfni-avx512`, `aesni-avx2`, `soft`, …).
+fn cipher_backend(key: &[u8; 16]) -> shangmi_sm4::Backend {
     use shangmi_sm4_modes::{Sm4, cipher::KeyInit};
     Sm4::new(&(*key).into()).backend()
 }

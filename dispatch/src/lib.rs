@@ -4,183 +4,184 @@
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering};
 
-/// A family of interchangeable engines of one algorithm.
-pub trait Engine: Copy + Eq + fmt::Debug + 'static {
-    /// The algorithm's name, for error messages (`"SM4"`).
+#[macro_use]
+mod family;
+mod cpu;
+mod tables;
+
+pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};
+
+/// A family of interchangeable backends of one algorithm: one of the `Backend` enums of
+/// this crate's modules ([`sm4::Backend`], [`sm3::Backend`], …). Sealed: only the tables
+/// of this crate describe backends, so only its probes decide what is available.
+pub trait Family:
+    Copy + Eq + core::hash::Hash + fmt::Debug + fmt::Display + 'static + private::Sealed
+{
+    /// The algorithm's name, for error messages and the speed header (`"SM4"`).
     const ALGORITHM: &'static str;
-    /// Every engine, best first.
+    /// Every backend, best first; the portable one is last.
     const ALL: &'static [Self];
-    /// The portable engine: runs on every CPU.
+    /// The portable backend: runs on every CPU.
     const PORTABLE: Self;
-    /// The engine that `--cfg shangmi_backend` forces in this build, if any.
+    /// The backend that `--cfg shangmi_backend` forces in this build, if any.
     const FORCED: Option<Self>;
-    /// The engine's name, as `--cfg shangmi_backend` and the speed command spell it.
+    /// The backend's name, as `--cfg shangmi_backend` and the speed command spell it.
     fn name(self) -> &'static str;
-    /// Whether the CPU (or, where there is no run-time probe, the compilation target) has
-    /// what this engine needs; probed once per process and cached by the implementation.
-    fn cpu_has(self) -> bool;
 }
 
-/// Whether `engine` can run here: the CPU has it and the build does not force another.
-pub fn is_available<E: Engine>(engine: E) -> bool {
-    match E::FORCED {
-        Some(forced) if forced != engine => false,
-        _ => engine == E::PORTABLE || engine.cpu_has(),
+mod private {
+    /// Keeps [`super::Family`] to this crate's tables.
+    pub trait Sealed {
+        /// Whether the CPU (or, where there is no run-time probe, the compilation target)
+        /// has what this backend needs; probed once per process and cached.
+        fn cpu_has(self) -> bool;
+        /// The family's cache of [`super::Available::best`].
+        fn best_cache() -> &'static super::BestCache;
     }
 }
 
-/// The best engine available here.
-pub fn best<E: Engine>() -> E {
-    available().next().unwrap_or(E::PORTABLE)
+/// Proof that backend `B` can run here: its CPU features were found by this crate's probe
+/// and the build does not force another backend of its family.
+///
+/// Only [`Available::check`], [`Available::best`], [`Available::portable`] and
+/// [`Available::all`] make one (the field is private), so code that holds an
+/// `Available<B>` may run `B`'s `#[target_feature]` kernels: the type carries the
+/// soundness argument that each `unsafe` call of such a kernel cites.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Available<B>(B);
+
+impl<B: Family> Available<B> {
+    /// `backend`, if it can run here.
+    #[inline]
+    pub fn check(backend: B) -> Option<Self> {
+        is_available(backend).then_some(Available(backend))
+    }
+
+    /// `backend`, or why it cannot run here.
+    pub fn require(backend: B) -> Result<Self, BackendError<B>> {
+        Self::check(backend).ok_or(BackendError::Unavailable(backend))
+    }
+
+    /// The best backend available here: the first of [`Family::ALL`] that can run. The CPU
+    /// is probed once per process; the answer is cached (a relaxed atomic byte holding the
+    /// position in `ALL`: threads that race at the start compute the same answer).
+    #[inline]
+    pub fn best() -> Self {
+        let cache = B::best_cache();
+        match B::ALL.get(usize::from(cache.0.load(Ordering::Relaxed))) {
+            Some(&b) => Available(b),
+            None => {
+                let (i, b) = B::ALL
+                    .iter()
+                    .copied()
+                    .enumerate()
+                    .find(|&(_, b)| is_available(b))
+                    .unwrap_or((B::ALL.len() - 1, B::PORTABLE));
+                cache.0.store(i as u8, Ordering::Relaxed);
+                Available(b)
+            }
+        }
+    }
+
+    /// The portable backend, which runs everywhere.
+    #[inline]
+    pub fn portable() -> Self {
+        Available(B::PORTABLE)
+    }
+
+    /// Every backend available here, best first.
+    pub fn all() -> impl Iterator<Item = Self> {
+        B::ALL.iter().copied().filter_map(Self::check)
+    }
+
+    /// The backend.
+    #[inline(always)]
+    pub fn get(self) -> B {
+        self.0
+    }
 }
 
-/// [`best`], worked out once per process: for the crates that pick an engine each time an
-/// object is made (an SM3 hasher, of which an HMAC makes several), where asking every engine
-/// in turn cost more than hashing a short message's padding. A relaxed atomic byte holds the
-/// engine's position in [`Engine::ALL`]; threads that race at the start both compute the
-/// same answer.
+impl<B: Family> fmt::Debug for Available<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Available({})", self.0.name())
+    }
+}
+
+impl<B: Family> fmt::Display for Available<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+/// Whether `backend` can run here: the CPU has it and the build does not force another.
+fn is_available<B: Family>(backend: B) -> bool {
+    match B::FORCED {
+        Some(forced) if forced != backend => false,
+        _ => backend == B::PORTABLE || backend.cpu_has(),
+    }
+}
+
+/// The cache behind [`Available::best`]: the best backend's position in [`Family::ALL`],
+/// `u8::MAX` before the first probe.
+#[doc(hidden)]
 pub struct BestCache(AtomicU8);
 
 impl BestCache {
-    /// Nothing worked out yet.
-    #[allow(clippy::new_without_default)]
-    pub const fn new() -> Self {
+    const fn new() -> Self {
         BestCache(AtomicU8::new(u8::MAX))
     }
-
-    /// The best engine available here.
-    #[inline]
-    pub fn get<E: Engine>(&self) -> E {
-        match E::ALL.get(usize::from(self.0.load(Ordering::Relaxed))) {
-            Some(&e) => e,
-            None => {
-                let e = best::<E>();
-                if let Some(i) = E::ALL.iter().position(|&x| x == e) {
-                    self.0.store(i as u8, Ordering::Relaxed);
-                }
-                e
-            }
-        }
-    }
 }
 
-/// The engines available here, best first.
-pub fn available<E: Engine>() -> impl Iterator<Item = E> {
-    E::ALL.iter().copied().filter(|&e| is_available(e))
-}
-
-/// The engine called `name`.
-pub fn parse<E: Engine>(name: &str) -> Result<E, BackendError<E>> {
-    E::ALL
+/// The backend called `name`.
+fn parse<B: Family>(name: &str) -> Result<B, BackendError<B>> {
+    B::ALL
         .iter()
         .copied()
-        .find(|e| e.name() == name)
+        .find(|b| b.name() == name)
         .ok_or(BackendError::UnknownName)
 }
 
-/// The engine named `engine` if it can run here.
-pub fn require<E: Engine>(engine: E) -> Result<E, BackendError<E>> {
-    if is_available(engine) {
-        Ok(engine)
-    } else {
-        Err(BackendError::Unavailable(engine))
-    }
-}
-
-/// Why an engine cannot be used.
+/// Why a backend cannot be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BackendError<E> {
-    /// The engine exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
-    Unavailable(E),
-    /// No engine has this name.
+pub enum BackendError<B> {
+    /// The backend exists but this CPU (or this build's `shangmi_backend` cfg) lacks it.
+    Unavailable(B),
+    /// No backend of the family has this name.
     UnknownName,
 }
 
-impl<E: Engine> fmt::Display for BackendError<E> {
+impl<B: Family> fmt::Display for BackendError<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unavailable(e) => write!(
+            Self::Unavailable(b) => write!(
                 f,
-                "{} engine `{}` is not available on this CPU or build",
-                E::ALGORITHM,
-                e.name()
+                "{} backend `{}` is not available on this CPU or build",
+                B::ALGORITHM,
+                b.name()
             ),
-            Self::UnknownName => write!(f, "unknown {} engine name", E::ALGORITHM),
+            Self::UnknownName => write!(f, "unknown {} backend name", B::ALGORITHM),
         }
     }
 }
 
-impl<E: Engine> core::error::Error for BackendError<E> {}
+impl<B: Family> core::error::Error for BackendError<B> {}
+
+/// The backend of every family that [`Available::best`] picks here, as `(algorithm,
+/// name)` pairs in a fixed order (SM4, SM3, GHASH, XTS, SM2 field, SM2 scan): for the
+/// speed command's header and bug reports.
+pub fn best_of_every_family() -> [(&'static str, &'static str); 6] {
+    fn row<B: Family>() -> (&'static str, &'static str) {
+        (B::ALGORITHM, Available::<B>::best().get().name())
+    }
+    [
+        row::<sm4::Backend>(),
+        row::<sm3::Backend>(),
+        row::<ghash::Backend>(),
+        row::<xts::Backend>(),
+        row::<sm2_field::Backend>(),
+        row::<sm2_scan::Backend>(),
+    ]
+}
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    enum Toy {
-        Wide,
-        Narrow,
-        Portable,
-    }
-
-    impl Engine for Toy {
-        const ALGORITHM: &'static str = "toy";
-        const ALL: &'static [Self] = &[Toy::Wide, Toy::Narrow, Toy::Portable];
-        const PORTABLE: Self = Toy::Portable;
-        const FORCED: Option<Self> = None;
-        fn name(self) -> &'static str {
-            match self {
-                Toy::Wide => "wide",
-                Toy::Narrow => "narrow",
-                Toy::Portable => "portable",
-            }
-        }
-        fn cpu_has(self) -> bool {
-            self == Toy::Narrow
-        }
-    }
-
-    #[test]
-    fn best_is_first_available_and_portable_always_runs() {
-        assert_eq!(best::<Toy>(), Toy::Narrow);
-        let mut it = available::<Toy>();
-        assert_eq!(
-            (it.next(), it.next(), it.next()),
-            (Some(Toy::Narrow), Some(Toy::Portable), None)
-        );
-        assert_eq!(
-            require(Toy::Wide),
-            Err(BackendError::Unavailable(Toy::Wide))
-        );
-        assert_eq!(require(Toy::Portable), Ok(Toy::Portable));
-    }
-
-    #[test]
-    fn best_cache_answers_best_first_time_and_after() {
-        let cache = BestCache::new();
-        assert_eq!(cache.0.load(Ordering::Relaxed), u8::MAX);
-        assert_eq!(cache.get::<Toy>(), Toy::Narrow);
-        assert_eq!(
-            cache.0.load(Ordering::Relaxed),
-            1,
-            "position of Narrow in ALL"
-        );
-        assert_eq!(cache.get::<Toy>(), Toy::Narrow);
-    }
-
-    #[test]
-    fn names_parse_and_errors_say_what() {
-        assert_eq!(parse::<Toy>("wide"), Ok(Toy::Wide));
-        assert_eq!(parse::<Toy>("Wide"), Err(BackendError::UnknownName));
-        extern crate std;
-        use std::string::ToString;
-        assert_eq!(
-            BackendError::Unavailable(Toy::Wide).to_string(),
-            "toy engine `wide` is not available on this CPU or build"
-        );
-        assert_eq!(
-            BackendError::<Toy>::UnknownName.to_string(),
-            "unknown toy engine name"
-        );
-    }
-}
+mod tests;

@@ -6,7 +6,7 @@
 //!
 //! SAFETY (all blocks below): these functions are `#[inline(always)]` helpers of the
 //! `#[target_feature(enable = "sm4")]` entry `compress`, which `crate::engine` calls only
-//! after `crate::autodetect` found FEAT_SM3 (Rust's `sm4` target feature covers SM3 and
+//! after the dispatch probe found FEAT_SM3 (Rust's `sm4` target feature covers SM3 and
 //! SM4; the Linux hwcap probe checks both bits); the instructions touch registers only,
 //! and loads/stores stay within the arrays they are given.
 

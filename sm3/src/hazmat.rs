@@ -18,7 +18,7 @@ pub fn compress(
     state: &mut [u32; 8],
     blocks: &[[u8; 64]],
 ) -> Result<(), BackendError> {
-    let backend = shangmi_dispatch::require(backend)?;
+    let backend = shangmi_dispatch::Available::require(backend)?;
     engine::compress(backend, state, blocks);
     Ok(())
 }
@@ -36,7 +36,7 @@ pub fn digest_many_with(
     msgs: &[&[u8]],
     out: &mut [[u8; 32]],
 ) -> Result<(), BackendError> {
-    let backend = shangmi_dispatch::require(backend)?;
+    let backend = shangmi_dispatch::Available::require(backend)?;
     multi::digest_many(backend, msgs, out);
     Ok(())
 }

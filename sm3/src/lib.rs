@@ -6,7 +6,6 @@ pub use digest::{self, Digest};
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
-mod autodetect;
 mod consts;
 mod engine;
 pub mod hazmat;
@@ -21,7 +20,8 @@ mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use autodetect::{Backend, BackendError};
+use shangmi_dispatch::Available;
+pub use shangmi_dispatch::sm3::{Backend, BackendError};
 
 use core::fmt;
 use digest::{
@@ -35,14 +35,14 @@ use digest::{
     typenum::{U32, U40, U64},
 };
 
-/// The name of the engine [`Sm3`] uses on this machine (e.g. `"avx512"`, `"avx2"`,
-/// `"soft"`), for benches, speed tables and bug reports.
+/// The backend [`Sm3`] uses on this machine (its `Display` is the name, e.g. `avx512`,
+/// `avx2`, `soft`), for benches, speed tables and bug reports.
 ///
 /// ```
-/// println!("SM3 engine: {}", shangmi_sm3::backend());
+/// println!("SM3 backend: {}", shangmi_sm3::backend());
 /// ```
-pub fn backend() -> &'static str {
-    Backend::best().name()
+pub fn backend() -> Backend {
+    Backend::best()
 }
 
 /// The block-level SM3 state: chaining value, block count and the engine it runs on.
@@ -52,13 +52,13 @@ pub fn backend() -> &'static str {
 pub struct Sm3Core {
     h: [u32; 8],
     block_len: u64,
-    backend: Backend,
+    backend: Available<Backend>,
 }
 
 impl Sm3Core {
     /// A fresh state that runs on `backend`.
     pub fn with_backend(backend: Backend) -> Result<Self, BackendError> {
-        let backend = shangmi_dispatch::require(backend)?;
+        let backend = Available::require(backend)?;
         Ok(Self {
             h: consts::IV,
             block_len: 0,
@@ -66,9 +66,9 @@ impl Sm3Core {
         })
     }
 
-    /// The engine this state runs on.
+    /// The backend this state runs on.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.backend.get()
     }
 }
 
@@ -118,7 +118,7 @@ impl Default for Sm3Core {
         Self {
             h: consts::IV,
             block_len: 0,
-            backend: Backend::best(),
+            backend: Available::best(),
         }
     }
 }
@@ -140,7 +140,7 @@ impl AlgorithmName for Sm3Core {
 impl fmt::Debug for Sm3Core {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sm3Core")
-            .field("backend", &self.backend.name())
+            .field("backend", &self.backend.get().name())
             .finish_non_exhaustive()
     }
 }
@@ -186,7 +186,7 @@ impl SerializableState for Sm3Core {
         Ok(Self {
             h,
             block_len: u64::from_le_bytes(len),
-            backend: Backend::best(),
+            backend: Available::best(),
         })
     }
 }
@@ -235,9 +235,9 @@ impl Sm3 {
         ))
     }
 
-    /// The engine this hasher runs on.
+    /// The backend this hasher runs on.
     pub fn backend(&self) -> Backend {
-        self.core.backend
+        self.core.backend.get()
     }
 
     /// Hashes `N` independent messages at once (in SIMD lanes where the CPU allows) and
@@ -253,7 +253,7 @@ impl Sm3 {
     /// ```
     pub fn digest_many<const N: usize>(msgs: &[&[u8]; N]) -> [[u8; 32]; N] {
         let mut out = [[0u8; 32]; N];
-        multi::digest_many(Backend::best(), msgs, &mut out);
+        multi::digest_many(Available::best(), msgs, &mut out);
         out
     }
 
@@ -268,6 +268,6 @@ impl Sm3 {
     /// Sm3::digest_many_into(&refs, &mut out);
     /// ```
     pub fn digest_many_into(msgs: &[&[u8]], out: &mut [[u8; 32]]) {
-        multi::digest_many(Backend::best(), msgs, out);
+        multi::digest_many(Available::best(), msgs, out);
     }
 }

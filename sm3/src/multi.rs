@@ -7,26 +7,28 @@
 //! lanes hash a dummy block whose result is discarded. When a single message is left it
 //! is finished on the single-stream engine.
 
+use shangmi_dispatch::Available;
+
 use crate::{Backend, consts::IV, engine};
 
 /// Hashes `msgs[i]` into `out[i]` on `backend`.
-pub(crate) fn digest_many(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
+pub(crate) fn digest_many(backend: Available<Backend>, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
     let n = msgs.len().min(out.len());
     let (msgs, out) = (&msgs[..n], &mut out[..n]);
-    match backend {
+    match backend.get() {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if backend.is_available() && n > 1 => {
+        Backend::Avx512 if n > 1 => {
             schedule::<16>(backend, msgs, out, |state, lanes, blocks| {
-                // SAFETY: `is_available` confirmed (cached cpufeatures probe) that the CPU
-                // has AVX-512F, AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
+                // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX-512F,
+                // AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
                 unsafe { crate::x86::many_avx512(state, lanes, blocks) }
             })
         }
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if backend.is_available() && n > 1 => {
+        Backend::Avx2 if n > 1 => {
             schedule::<8>(backend, msgs, out, |state, lanes, blocks| {
-                // SAFETY: `is_available` confirmed (cached cpufeatures probe) that the CPU
-                // has AVX2, BMI1 and BMI2, the features of this entry.
+                // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX2, BMI1
+                // and BMI2, the features of this entry.
                 unsafe { crate::x86::many_avx2(state, lanes, blocks) }
             })
         }
@@ -39,7 +41,7 @@ pub(crate) fn digest_many(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; 32]]
 }
 
 /// One message on the single-stream engine.
-fn one(backend: Backend, msg: &[u8]) -> [u8; 32] {
+fn one(backend: Available<Backend>, msg: &[u8]) -> [u8; 32] {
     let slot = Slot::new(0, msg);
     let mut h = IV;
     engine::compress(backend, &mut h, as_blocks(slot.body));
@@ -127,7 +129,7 @@ static IDLE: [u8; 64] = [0; 64];
 /// of every lane into the lane-major state (`state[word][lane]`).
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
 fn schedule<const L: usize>(
-    backend: Backend,
+    backend: Available<Backend>,
     msgs: &[&[u8]],
     out: &mut [[u8; 32]],
     mut step: impl FnMut(&mut [[u32; L]; 8], &[&[u8]; L], usize),

@@ -93,8 +93,8 @@ impl<T, N> Sm4CcmCustom<T, N> {
         Ok(Self::from_cipher(Sm4::with_backend(key, backend)?))
     }
 
-    /// The name of the SM4 engine in use.
-    pub fn backend(&self) -> &'static str {
+    /// The SM4 backend in use (its `Display` is the name, e.g. `gfni-avx512`).
+    pub fn backend(&self) -> Backend {
         self.cipher.backend()
     }
 }

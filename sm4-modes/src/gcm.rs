@@ -112,8 +112,8 @@ impl<N, T> Sm4GcmCustom<N, T> {
         }
     }
 
-    /// The name of the SM4 engine in use (e.g. `"gfni-avx512"`).
-    pub fn backend(&self) -> &'static str {
+    /// The SM4 backend in use (its `Display` is the name, e.g. `gfni-avx512`).
+    pub fn backend(&self) -> Backend {
         self.cipher.backend()
     }
 }

@@ -215,8 +215,8 @@ impl<S: XtsStandard> Sm4Xts<S> {
         self.decrypt(&Self::sector_tweak(sector), data)
     }
 
-    /// The name of the SM4 engine in use.
-    pub fn backend(&self) -> &'static str {
+    /// The SM4 backend in use (its `Display` is the name, e.g. `gfni-avx512`).
+    pub fn backend(&self) -> Backend {
         self.data.backend()
     }
 

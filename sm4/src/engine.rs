@@ -11,6 +11,8 @@ use cipher::{
     inout::{InOut, InOutBuf},
 };
 
+use shangmi_dispatch::Available;
+
 use crate::{Backend, Sm4, key, key::RoundKeys, soft};
 
 /// What every engine provides.
@@ -39,14 +41,15 @@ pub(crate) trait Kernel {
 /// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
 /// and advances `ctr`; `backend` must be available.
 pub(crate) fn ctr32(
-    backend: Backend,
+    backend: Available<Backend>,
     rk: &RoundKeys,
     ctr: &mut [u32; 4],
     blocks: &mut [Block<Sm4>],
 ) {
-    match backend {
+    match backend.get() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is available (it comes from an `Sm4`), so its features are present.
+        // SAFETY: `backend` is an `Available` token, which only dispatch's probe makes after
+        // finding this backend's CPU features.
         Backend::GfniAvx512 => unsafe { crate::x86::gfni_avx512::ctr32(rk, ctr, blocks) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -268,8 +271,8 @@ fn engine<K>(rk: &RoundKeys) -> Engine<'_, K> {
 
 /// Runs `f` on `backend`'s engine; `backend` must be available (it comes from an `Sm4`).
 #[inline(always)]
-pub(crate) fn dispatch(backend: Backend, rk: &RoundKeys, f: impl Call) {
-    match backend {
+pub(crate) fn dispatch(backend: Available<Backend>, rk: &RoundKeys, f: impl Call) {
+    match backend.get() {
         #[cfg(target_arch = "x86_64")]
         Backend::GfniAvx512 => f.call(engine::<x86_kernels::GfniAvx512>(rk)),
         #[cfg(target_arch = "x86_64")]
@@ -293,7 +296,7 @@ pub(crate) fn dispatch(backend: Backend, rk: &RoundKeys, f: impl Call) {
 /// engine call; `backend` must be available. GFNI engines have a dedicated shorter round
 /// (`x86::gfni_chain`); the others loop over their single-block path.
 pub(crate) fn chain(
-    backend: Backend,
+    backend: Available<Backend>,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
@@ -303,15 +306,15 @@ pub(crate) fn chain(
 
 /// [`chain`], also writing the state after block i to `out[i]` for each i < `out.len()`.
 fn chain_into(
-    backend: Backend,
+    backend: Available<Backend>,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
-    match backend {
+    match backend.get() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is available (it comes from an `Sm4`): GFNI, AVX2, AVX-512F/VL.
+        // SAFETY: `backend` is an `Available` token (dispatch found GFNI, AVX2, AVX-512F/VL).
         Backend::GfniAvx512 => unsafe {
             crate::x86::gfni_chain::chain_avx512(rk, state, blocks, out)
         },
@@ -380,10 +383,10 @@ impl Call for Chain<'_> {
 
 /// The S-box on each byte of `a`, by `backend`'s technique (constant-time on every engine);
 /// `backend` must be available.
-fn tau(backend: Backend, a: u32) -> u32 {
-    match backend {
+fn tau(backend: Available<Backend>, a: u32) -> u32 {
+    match backend.get() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is available (checked by the caller), so its features are present.
+        // SAFETY: `backend` is an `Available` token (dispatch found its CPU features).
         Backend::GfniAvx512 => unsafe { crate::x86::gfni_avx512::tau(a) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as above.
@@ -400,10 +403,10 @@ fn tau(backend: Backend, a: u32) -> u32 {
 
 /// Expands `key` for `backend` (with its own S-box or key instructions); `backend` must be
 /// available. The `riscv-zksed` engine's keys are byte-swapped (see `riscv`).
-pub(crate) fn expand_key(backend: Backend, key: &[u8; 16]) -> RoundKeys {
-    match backend {
+pub(crate) fn expand_key(backend: Available<Backend>, key: &[u8; 16]) -> RoundKeys {
+    match backend.get() {
         #[cfg(target_arch = "aarch64")]
-        // SAFETY: `backend` is available, so FEAT_SM4 is present.
+        // SAFETY: `backend` is an `Available` token (dispatch found FEAT_SM4).
         Backend::Aarch64Sm4 => unsafe { crate::aarch64::sm4_ce::expand_key(key) },
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
@@ -447,9 +450,9 @@ mod tests {
             0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54,
             0x32, 0x10,
         ];
-        for backend in Backend::available() {
+        for backend in Available::<Backend>::all() {
             let mut rk = expand_key(backend, &key);
-            if backend == Backend::RiscvZksed {
+            if backend.get() == Backend::RiscvZksed {
                 rk = rk.map(u32::swap_bytes);
             }
             assert_eq!(
@@ -465,7 +468,7 @@ mod tests {
     fn every_engine_sbox_matches_the_gbt_32907_table() {
         // Engines with S-box instructions (aarch64, RISC-V) have no separate S-box: their
         // `tau` is the soft one, and they are checked through the vectors instead.
-        for backend in Backend::available() {
+        for backend in Available::<Backend>::all() {
             for x in 0..=255u8 {
                 // Each byte position of the word, with the other bytes varying too.
                 for pos in 0..4 {

@@ -6,7 +6,6 @@ pub use cipher;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
-mod autodetect;
 mod consts;
 mod engine;
 mod key;
@@ -21,7 +20,8 @@ mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
-pub use autodetect::{Backend, BackendError};
+use shangmi_dispatch::Available;
+pub use shangmi_dispatch::sm4::{Backend, BackendError};
 
 use cipher::{
     AlgorithmName, Block, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncClosure,
@@ -36,7 +36,7 @@ use key::RoundKeys;
 pub struct Sm4 {
     enc: RoundKeys,
     dec: RoundKeys,
-    backend: Backend,
+    backend: Available<Backend>,
 }
 
 impl Sm4 {
@@ -44,7 +44,7 @@ impl Sm4 {
     ///
     /// For benchmarks, tests and bug reports; [`KeyInit::new`] picks the best engine.
     pub fn with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, BackendError> {
-        let backend = shangmi_dispatch::require(backend)?;
+        let backend = Available::require(backend)?;
         let enc = engine::expand_key(backend, &key.0);
         Ok(Sm4 {
             dec: key::reversed(&enc),
@@ -53,14 +53,9 @@ impl Sm4 {
         })
     }
 
-    /// The name of the engine this cipher runs on, e.g. `"gfni-avx512"` or `"soft"`.
-    pub fn backend(&self) -> &'static str {
-        self.backend.name()
-    }
-
-    /// The engine this cipher runs on.
-    pub fn engine(&self) -> Backend {
-        self.backend
+    /// The backend this cipher runs on (its `Display` is the name, e.g. `gfni-avx512`).
+    pub fn backend(&self) -> Backend {
+        self.backend.get()
     }
 }
 
@@ -172,7 +167,7 @@ impl KeySizeUser for Sm4 {
 
 impl KeyInit for Sm4 {
     fn new(key: &Key<Self>) -> Self {
-        let backend = Backend::best();
+        let backend = Available::best();
         let enc = engine::expand_key(backend, &key.0);
         Sm4 {
             dec: key::reversed(&enc),
@@ -203,7 +198,7 @@ impl BlockCipherDecrypt for Sm4 {
 impl fmt::Debug for Sm4 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sm4")
-            .field("backend", &self.backend.name())
+            .field("backend", &self.backend.get().name())
             .finish_non_exhaustive()
     }
 }

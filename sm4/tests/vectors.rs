@@ -100,7 +100,7 @@ fn ribose_ecb_examples() {
 #[test]
 fn new_uses_the_best_engine() {
     let c = Sm4::new(&[0u8; 16].into());
-    assert_eq!(c.engine(), Backend::best());
+    assert_eq!(c.backend(), Backend::best());
     println!("best SM4 engine here: {}", c.backend());
 }
 

@@ -5,7 +5,7 @@
 //!
 //! SAFETY (all blocks below): these methods are `#[inline(always)]` and reached only from
 //! the `#[target_feature(enable = "neon,aes")]` entries of this file, which
-//! `crate::engine` calls only after `crate::autodetect` found the AES instructions (NEON is
+//! `crate::engine` calls only after the dispatch probe found the AES instructions (NEON is
 //! part of the aarch64 baseline); loads and stores check the slice length first.
 
 use core::arch::aarch64::*;

@@ -6,7 +6,7 @@
 //!
 //! SAFETY (all blocks below): the functions are `#[inline(always)]` helpers of, or are, the
 //! `#[target_feature(enable = "sm4")]` entries, which `crate::engine` calls only after
-//! `crate::autodetect` found FEAT_SM4; loads and stores stay within the slices they are
+//! the dispatch probe found FEAT_SM4; loads and stores stay within the slices they are
 //! given (lengths checked by `chunks_exact`/indexing first).
 
 use core::arch::aarch64::*;

@@ -2,7 +2,7 @@
 //!
 //! SAFETY (all blocks below): these methods are `#[inline(always)]` and reached only from
 //! the engines' `#[target_feature]` entry points (`aesni_avx2`, `gfni_avx2`,
-//! `gfni_avx512`), which are called only after `crate::autodetect` confirmed the features
+//! `gfni_avx512`), which are called only after the dispatch probe confirmed the features
 //! the entry enables; every intrinsic used here needs at most SSSE3/AVX2 (128/256-bit) or
 //! AVX-512F/BW (512-bit), which those entries enable. Loads and stores check the length of
 //! the slice they touch first.

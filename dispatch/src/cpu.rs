@@ -1,0 +1,156 @@
+//! Every CPU probe of the workspace: one function per feature set a backend needs, `false`
+//! on other architectures. x86-64 and aarch64 ask the CPU (through `cpufeatures`, which
+//! caches the answer and checks that the OS saves the wider registers); RISC-V has no
+//! portable run-time probe in `no_std`, so its backends follow the compilation target.
+
+/// Defines `pub(crate) fn $name() -> bool`: `$body` on `$arch`, `false` elsewhere.
+macro_rules! probe {
+    ($(#[$doc:meta])* $name:ident on $arch:meta => $body:expr) => {
+        $(#[$doc])*
+        #[inline]
+        pub(crate) fn $name() -> bool {
+            #[cfg($arch)]
+            {
+                $body
+            }
+            #[cfg(not($arch))]
+            {
+                false
+            }
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::sync::atomic::{AtomicU8, Ordering};
+
+    cpufeatures::new!(aesni_avx2, "aes", "avx2", "ssse3");
+    cpufeatures::new!(avx2, "avx2");
+    cpufeatures::new!(avx2_bmi, "avx2", "bmi1", "bmi2");
+    cpufeatures::new!(
+        gfni_avx512,
+        "avx512f",
+        "avx512bw",
+        "avx512vl",
+        "avx2",
+        "gfni"
+    );
+    cpufeatures::new!(
+        avx512_bmi, "avx512f", "avx512vl", "avx512bw", "avx2", "bmi1", "bmi2"
+    );
+    cpufeatures::new!(
+        vpclmulqdq_avx512,
+        "avx512f",
+        "avx512bw",
+        "avx512vl",
+        "vpclmulqdq",
+        "pclmulqdq",
+        "sse4.1"
+    );
+    cpufeatures::new!(pclmulqdq, "pclmulqdq");
+    cpufeatures::new!(avx512bw, "avx512f", "avx512bw");
+    cpufeatures::new!(adx, "adx", "bmi2");
+
+    pub(crate) use {
+        adx::get as adx, aesni_avx2::get as aesni_avx2, avx2::get as avx2,
+        avx2_bmi::get as avx2_bmi, avx512_bmi::get as avx512_bmi, avx512bw::get as avx512bw,
+        gfni_avx512::get as gfni_avx512, pclmulqdq::get as pclmulqdq,
+        vpclmulqdq_avx512::get as vpclmulqdq_avx512,
+    };
+
+    /// GFNI together with AVX2 (no AVX-512). `cpufeatures` reports GFNI only together with
+    /// AVX-512 state, so the GFNI bit is read from CPUID leaf 7 (ECX bit 8) directly; AVX2
+    /// already implies that the OS saves YMM state.
+    pub(crate) fn gfni_avx2() -> bool {
+        const PROBED: u8 = 2;
+        static GFNI: AtomicU8 = AtomicU8::new(0);
+        let mut bits = GFNI.load(Ordering::Relaxed);
+        if bits & PROBED == 0 {
+            // `__cpuid_count` is a safe function since Rust 1.94 and an `unsafe` one before;
+            // the block keeps the declared rust-version (1.89) building.
+            #[allow(unused_unsafe)]
+            // SAFETY: CPUID is present on every x86-64 CPU, and reading leaf 7 has no side
+            // effect.
+            let leaf7 = unsafe { core::arch::x86_64::__cpuid_count(7, 0) };
+            bits = PROBED | u8::from(leaf7.ecx & (1 << 8) != 0);
+            GFNI.store(bits, Ordering::Relaxed);
+        }
+        bits & 1 != 0 && avx2()
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+mod arm {
+    // FEAT_SM4 and FEAT_SM3: Linux reports them as separate hwcaps, `cpufeatures`' "sm4"
+    // (like Rust's `sm4` target feature) stands for both instruction sets.
+    cpufeatures::new!(sm3_sm4, "sm4");
+    cpufeatures::new!(aes, "aes");
+
+    pub(crate) use {aes::get as aes, sm3_sm4::get as sm3_sm4};
+}
+
+probe!(
+    /// SM4: GFNI on AVX-512 (F, BW, VL) registers.
+    gfni_avx512 on target_arch = "x86_64" => x86::gfni_avx512()
+);
+probe!(
+    /// SM4: GFNI on AVX2 registers.
+    gfni_avx2 on target_arch = "x86_64" => x86::gfni_avx2()
+);
+probe!(
+    /// SM4: AES-NI with AVX2 and SSSE3.
+    aesni_avx2 on target_arch = "x86_64" => x86::aesni_avx2()
+);
+probe!(
+    /// SM3: AVX-512 (F, VL, BW), AVX2, BMI1, BMI2.
+    avx512_bmi on target_arch = "x86_64" => x86::avx512_bmi()
+);
+probe!(
+    /// SM3: AVX2, BMI1, BMI2.
+    avx2_bmi on target_arch = "x86_64" => x86::avx2_bmi()
+);
+probe!(
+    /// GHASH: VPCLMULQDQ on AVX-512 (F, BW, VL), PCLMULQDQ, SSE4.1.
+    vpclmulqdq_avx512 on target_arch = "x86_64" => x86::vpclmulqdq_avx512()
+);
+probe!(
+    /// GHASH: PCLMULQDQ.
+    pclmulqdq on target_arch = "x86_64" => x86::pclmulqdq()
+);
+probe!(
+    /// XTS tweaks: AVX-512F and AVX-512BW.
+    avx512bw on target_arch = "x86_64" => x86::avx512bw()
+);
+probe!(
+    /// SM2 field: ADX and BMI2 (`mulx`, `adcx`, `adox`).
+    adx on target_arch = "x86_64" => x86::adx()
+);
+probe!(
+    /// SM2 field: plain x86-64 (the `mul`/`adc` assembly), every x86-64 CPU.
+    x86_64 on target_arch = "x86_64" => true
+);
+probe!(
+    /// SM2 table scans: AVX2.
+    avx2 on target_arch = "x86_64" => x86::avx2()
+);
+probe!(
+    /// SM4: FEAT_SM4.
+    aarch64_sm4 on target_arch = "aarch64" => arm::sm3_sm4()
+);
+probe!(
+    /// SM3: FEAT_SM3.
+    aarch64_sm3 on target_arch = "aarch64" => arm::sm3_sm4()
+);
+probe!(
+    /// SM4: the AES instructions (with NEON).
+    aarch64_aes on target_arch = "aarch64" => arm::aes()
+);
+probe!(
+    /// SM4: Zksed, compiled in with `+zksed`.
+    riscv_zksed on all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksed") => true
+);
+probe!(
+    /// SM3: Zksh, compiled in with `+zksh`.
+    riscv_zksh on all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksh") => true
+);

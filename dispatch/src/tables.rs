@@ -1,0 +1,111 @@
+//! Every backend of the workspace, one table per family, best first: the only place that
+//! names a backend, says what it needs and ranks it. Adding a backend is one line here
+//! (plus its name in the workspace's `shangmi_backend` check-cfg) and one arm in the
+//! crate's `match` from backend to code.
+//!
+//! `--cfg shangmi_backend="soft"` forces the portable backend of every family; any other
+//! name forces the family that has a backend of that name (its other backends become
+//! unavailable; where the CPU lacks the forced one, the portable one runs).
+
+family! {
+    /// SM4 (GB/T 32907-2016) block cipher backends, `shangmi-sm4`.
+    ///
+    /// Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
+    /// `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on
+    /// arm64; `riscv-zksed` > `soft` on RISC-V.
+    pub mod sm4("SM4", portable: Soft) {
+        /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
+        GfniAvx512 = "gfni-avx512" if crate::cpu::gfni_avx512();
+        /// x86-64 GFNI S-box on AVX2 registers (32 blocks per step).
+        GfniAvx2 = "gfni-avx2" if crate::cpu::gfni_avx2();
+        /// x86-64 AES-NI S-box on AVX2 registers (32 blocks per step).
+        AesniAvx2 = "aesni-avx2" if crate::cpu::aesni_avx2();
+        /// aarch64 SM4 instructions (FEAT_SM4: `sm4e`, `sm4ekey`), 8 blocks interleaved.
+        Aarch64Sm4 = "aarch64-sm4" if crate::cpu::aarch64_sm4();
+        /// aarch64 AES instructions with NEON nibble tables (cores without SM4), 16 blocks
+        /// per step.
+        Aarch64NeonAes = "aarch64-neon-aes" if crate::cpu::aarch64_aes();
+        /// RISC-V scalar crypto `sm4ed` / `sm4ks` (Zksed), compiled in with `+zksed`.
+        RiscvZksed = "riscv-zksed" if crate::cpu::riscv_zksed();
+        /// Portable, constant-time bitsliced circuit (16 blocks per evaluation).
+        Soft = "soft" if true;
+    }
+}
+
+family! {
+    /// SM3 (GB/T 32905-2016) hash backends, `shangmi-sm3`.
+    ///
+    /// Priority: `avx512` > `avx2` > `soft` on x86-64; `aarch64-sm3` > `soft` on arm64;
+    /// `riscv-zksh` > `soft` on RISC-V.
+    pub mod sm3("SM3", portable: Soft) {
+        /// x86-64 AVX-512 (F, VL, BW) + BMI1/2: message expansion with
+        /// `vprold`/`vpternlogd`, `rorx` rotates in the rounds; multi-buffer hashing of 16
+        /// messages in AVX-512 lanes.
+        Avx512 = "avx512" if crate::cpu::avx512_bmi();
+        /// x86-64 AVX2 + BMI2: message expansion in SSE/AVX registers, `rorx` rotates in
+        /// the rounds; multi-buffer hashing of 8 messages in AVX2 lanes.
+        Avx2 = "avx2" if crate::cpu::avx2_bmi();
+        /// aarch64 SM3 instructions (FEAT_SM3: `sm3ss1`, `sm3tt1a/b`, `sm3tt2a/b`,
+        /// `sm3partw1/2`).
+        Aarch64Sm3 = "aarch64-sm3" if crate::cpu::aarch64_sm3();
+        /// RISC-V scalar crypto `sm3p0` / `sm3p1` (Zksh), compiled in with `+zksh`.
+        RiscvZksh = "riscv-zksh" if crate::cpu::riscv_zksh();
+        /// Portable scalar code: unrolled rounds, scalar message expansion.
+        Soft = "soft" if true;
+    }
+}
+
+impl sm3::Backend {
+    /// How many messages `Sm3::digest_many` hashes at once on this backend.
+    pub const fn lanes(self) -> usize {
+        match self {
+            sm3::Backend::Avx512 => 16,
+            sm3::Backend::Avx2 => 8,
+            _ => 1,
+        }
+    }
+}
+
+family! {
+    /// GHASH (NIST SP 800-38D §6.4) backends, `shangmi-sm4-modes` (GCM).
+    pub mod ghash("GHASH", portable: Soft) {
+        /// x86-64 VPCLMULQDQ on AVX-512 registers, 16 blocks folded per step.
+        VpclmulqdqAvx512 = "vpclmulqdq-avx512" if crate::cpu::vpclmulqdq_avx512();
+        /// x86-64 PCLMULQDQ on 128-bit registers.
+        Pclmulqdq = "pclmulqdq" if crate::cpu::pclmulqdq();
+        /// Portable constant-time multiplication.
+        Soft = "soft" if true;
+    }
+}
+
+family! {
+    /// XTS tweak doubling (IEEE 1619 and GB/T 17964) backends, `shangmi-sm4-modes`.
+    pub mod xts("XTS", portable: Soft) {
+        /// x86-64 AVX-512 (F, BW): eight tweaks per step in two 512-bit registers.
+        Avx512 = "xts-avx512" if crate::cpu::avx512bw();
+        /// Portable: one doubling per block.
+        Soft = "soft" if true;
+    }
+}
+
+family! {
+    /// SM2 base-field multiplication backends, `shangmi-sm2`.
+    pub mod sm2_field("SM2 field", portable: Portable) {
+        /// x86-64 assembly with `mulx`/`adcx`/`adox` (ADX and BMI2).
+        Adx = "adx" if crate::cpu::adx();
+        /// x86-64 assembly with `mul`/`adc` (every x86-64 CPU).
+        Base = "base" if crate::cpu::x86_64();
+        /// Portable Rust (64-bit limbs).
+        Portable = "portable" if true;
+    }
+}
+
+family! {
+    /// SM2 constant-time table scans (precomputed point tables), `shangmi-sm2`.
+    pub mod sm2_scan("SM2 scan", portable: Portable) {
+        /// x86-64 AVX2: one 256-bit compare-and-mask per table row.
+        Avx2 = "scan-avx2" if crate::cpu::avx2();
+        /// Portable masked selection.
+        Portable = "portable" if true;
+    }
+}
