@@ -56,7 +56,7 @@ fn run(
         cipher.cbc_chain_into(k, &zeros[..n], &mut keys[..n]);
         for (block, key) in head.into_iter().zip(&keys) {
             // The engine is available (it runs `cipher`); the fallback is never taken.
-            let c = Sm4::with_backend(key, cipher.engine()).unwrap_or_else(|_| Sm4::new(key));
+            let c = Sm4::with_backend(key, cipher.backend()).unwrap_or_else(|_| Sm4::new(key));
             crypt(&c, block);
         }
         blocks = rest;
