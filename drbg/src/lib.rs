@@ -1,0 +1,216 @@
+#![doc = include_str!("../README.md")]
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "std")]
+extern crate std;
+
+mod auto;
+mod clock;
+mod ctr;
+mod error;
+mod hash;
+mod hmac;
+mod profile;
+mod schedule;
+
+pub use auto::{AutoReseed, AutoReseedError};
+#[cfg(feature = "std")]
+pub use clock::StdClock;
+pub use clock::{Clock, NoClock};
+pub use ctr::{CtrCipher, CtrDrbg};
+pub use error::Error;
+pub use hash::HashDrbg;
+pub use hmac::HmacDrbg;
+pub use profile::{GmLevel1, GmLevel2, Profile, Sp800_90a};
+pub use rand_core;
+
+use rand_core::{TryCryptoRng, TryRng, utils};
+use shangmi_sm3::Sm3;
+use shangmi_sm4::Sm4;
+
+/// The longest entropy input, nonce, personalization string or additional input, in bytes
+/// (2^27, i.e. 2^30 bits; SP 800-90A allows implementations any limit up to 2^35 bits).
+pub const MAX_INPUT_LEN: usize = 1 << 27;
+
+/// GM/T 0105-2021's SM3 generator (Hash_DRBG with SM3) at security level 1. For level 2:
+/// `HashDrbg<Sm3, GmLevel2, C>`.
+pub type Sm3HashDrbg<C> = HashDrbg<Sm3, GmLevel1, C>;
+
+/// GM/T 0105-2021's SM4 generator (CTR_DRBG with SM4 and the derivation function) at
+/// security level 1. For level 2: `CtrDrbg<Sm4, GmLevel2, C>`.
+pub type Sm4CtrDrbg<C> = CtrDrbg<Sm4, GmLevel1, C>;
+
+/// HMAC_DRBG with SM3 under GM/T 0105-2021's level-1 limits (the standard itself defines
+/// no HMAC generator). For level 2: `HmacDrbg<Sm3, GmLevel2, C>`.
+pub type Sm3HmacDrbg<C> = HmacDrbg<Sm3, GmLevel1, C>;
+
+pub(crate) mod sealed {
+    use crate::Error;
+
+    /// The steps below the checks, for the crate's own callers that have already made
+    /// them (or that cannot break them, as [`AutoReseed`](crate::AutoReseed)).
+    pub trait Core {
+        /// The checks of a generate call, before it touches the state.
+        fn check_generate(&self, out_len: usize, additional: &[u8]) -> Result<(), Error>;
+        /// The reseed function on inputs of valid length.
+        fn reseed_unchecked(&mut self, entropy: &[u8], additional: &[u8]);
+        /// The generate function on a request the checks let through.
+        fn generate_unchecked(&mut self, out: &mut [u8], additional: &[u8]);
+    }
+}
+
+/// The functions of a DRBG mechanism (SP 800-90A section 9; GM/T 0105-2021 Annexes B and
+/// E): instantiate, reseed, generate, under the rules of its [`Profile`].
+///
+/// Every function checks its inputs and the state first and returns an [`Error`] without
+/// changing the state when a rule is broken. Implemented by [`HashDrbg`], [`HmacDrbg`] and
+/// [`CtrDrbg`] (sealed).
+///
+/// ```
+/// use shangmi_drbg::{Clock, Drbg, Error, Sm4CtrDrbg};
+///
+/// struct Rtc; // the device's real-time clock
+/// impl Clock for Rtc {
+///     fn now_seconds(&self) -> u64 { 1_700_000_000 }
+/// }
+///
+/// let mut drbg = Sm4CtrDrbg::new(&[1; 32], &[2; 16], b"device 42", Rtc)?;
+/// let mut block = [0u8; 16]; // GM/T 0105: one SM4 block per request
+/// drbg.generate(&mut block, b"")?;
+/// assert_eq!(drbg.generate(&mut [0u8; 17], b""), Err(Error::RequestTooLarge));
+/// drbg.reseed(&[3; 32], b"")?;
+/// # Ok::<(), Error>(())
+/// ```
+pub trait Drbg: Sized + sealed::Core {
+    /// The clock read for the profile's time limit.
+    type Clock: Clock;
+
+    /// The instantiate function: a DRBG seeded from `entropy` (at least
+    /// [`min_entropy_len`](Self::min_entropy_len) bytes), `nonce` (at least
+    /// [`min_nonce_len`](Self::min_nonce_len)) and an optional `personalization` string.
+    fn new(
+        entropy: &[u8],
+        nonce: &[u8],
+        personalization: &[u8],
+        clock: Self::Clock,
+    ) -> Result<Self, Error>;
+
+    /// The shortest entropy input the profile accepts for this mechanism, in bytes (its
+    /// security strength under SP 800-90A, at least 32 under GM/T 0105).
+    fn min_entropy_len() -> usize;
+
+    /// The shortest nonce, in bytes: half the entropy input.
+    fn min_nonce_len() -> usize {
+        Self::min_entropy_len() / 2
+    }
+
+    /// The most bytes one [`generate`](Self::generate) call returns under the profile.
+    fn max_request_len() -> usize;
+
+    /// Whether the next generate call will be refused until a reseed (the reseed counter
+    /// reached the interval, or the time limit passed).
+    fn reseed_required(&self) -> bool;
+
+    /// The reseed function: mixes fresh `entropy` (at least
+    /// [`min_entropy_len`](Self::min_entropy_len) bytes) and optional `additional` input
+    /// into the state, and restarts the reseed counter and clock.
+    fn reseed(&mut self, entropy: &[u8], additional: &[u8]) -> Result<(), Error> {
+        schedule::check_reseed(entropy, additional, Self::min_entropy_len())?;
+        self.reseed_unchecked(entropy, additional);
+        Ok(())
+    }
+
+    /// The generate function: fills `out` (at most
+    /// [`max_request_len`](Self::max_request_len) bytes) with optional `additional` input.
+    /// Refused with [`Error::ReseedRequired`] once the counter or time limit is reached.
+    fn generate(&mut self, out: &mut [u8], additional: &[u8]) -> Result<(), Error> {
+        self.check_generate(out.len(), additional)?;
+        self.generate_unchecked(out, additional);
+        Ok(())
+    }
+
+    /// Generate with prediction resistance (SP 800-90A 9.3.1): reseeds with `entropy` and
+    /// `additional`, then generates without additional input. Every check is made before
+    /// the state changes.
+    fn generate_with_prediction_resistance(
+        &mut self,
+        entropy: &[u8],
+        additional: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        schedule::check_reseed(entropy, additional, Self::min_entropy_len())?;
+        if out.len() > Self::max_request_len() {
+            return Err(Error::RequestTooLarge);
+        }
+        self.reseed_unchecked(entropy, additional);
+        self.generate(out, &[])
+    }
+}
+
+/// `rand_core`'s `try_fill_bytes` on a DRBG: the request in pieces of the profile's
+/// request size, stopping at the first refusal (in practice [`Error::ReseedRequired`]).
+fn fill<D: Drbg>(drbg: &mut D, dst: &mut [u8]) -> Result<(), Error> {
+    for chunk in dst.chunks_mut(D::max_request_len()) {
+        drbg.generate(chunk, &[])?;
+    }
+    Ok(())
+}
+
+/// A DRBG is a fallible `rand_core` RNG: it fails with [`Error::ReseedRequired`] when its
+/// profile asks for fresh entropy (wrap it in [`AutoReseed`] to reseed automatically).
+impl<H: digest::Digest, P: Profile, C: Clock> TryRng for HashDrbg<H, P, C> {
+    type Error = Error;
+
+    fn try_next_u32(&mut self) -> Result<u32, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+        fill(self, dst)
+    }
+}
+
+impl<H: digest::Digest, P: Profile, C: Clock> TryCryptoRng for HashDrbg<H, P, C> {}
+
+/// As for [`HashDrbg`]: fails with [`Error::ReseedRequired`] when the profile asks.
+impl<H: digest::block_api::EagerHash, P: Profile, C: Clock> TryRng for HmacDrbg<H, P, C> {
+    type Error = Error;
+
+    fn try_next_u32(&mut self) -> Result<u32, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+        fill(self, dst)
+    }
+}
+
+impl<H: digest::block_api::EagerHash, P: Profile, C: Clock> TryCryptoRng for HmacDrbg<H, P, C> {}
+
+/// As for [`HashDrbg`]: fails with [`Error::ReseedRequired`] when the profile asks.
+impl<B: CtrCipher, P: Profile, C: Clock> TryRng for CtrDrbg<B, P, C> {
+    type Error = Error;
+
+    fn try_next_u32(&mut self) -> Result<u32, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Error> {
+        utils::next_word_via_fill(self)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+        fill(self, dst)
+    }
+}
+
+impl<B: CtrCipher, P: Profile, C: Clock> TryCryptoRng for CtrDrbg<B, P, C> {}
