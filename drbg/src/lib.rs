@@ -157,60 +157,32 @@ fn fill<D: Drbg>(drbg: &mut D, dst: &mut [u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// A DRBG is a fallible `rand_core` RNG: it fails with [`Error::ReseedRequired`] when its
-/// profile asks for fresh entropy (wrap it in [`AutoReseed`] to reseed automatically).
-impl<H: digest::Digest, P: Profile, C: Clock> TryRng for HashDrbg<H, P, C> {
-    type Error = Error;
+/// The `rand_core` traits for one DRBG type (a blanket impl over [`Drbg`] is not allowed
+/// for a foreign trait, so each type gets the same three lines of delegation).
+macro_rules! rand_core_traits {
+    ($drbg:ident<$g:ident: $bound:path>) => {
+        /// A fallible `rand_core` RNG: fails with [`Error::ReseedRequired`] when the profile
+        /// asks for fresh entropy (wrap it in [`AutoReseed`] to reseed automatically).
+        impl<$g: $bound, P: Profile, C: Clock> TryRng for $drbg<$g, P, C> {
+            type Error = Error;
 
-    fn try_next_u32(&mut self) -> Result<u32, Error> {
-        utils::next_word_via_fill(self)
-    }
+            fn try_next_u32(&mut self) -> Result<u32, Error> {
+                utils::next_word_via_fill(self)
+            }
 
-    fn try_next_u64(&mut self) -> Result<u64, Error> {
-        utils::next_word_via_fill(self)
-    }
+            fn try_next_u64(&mut self) -> Result<u64, Error> {
+                utils::next_word_via_fill(self)
+            }
 
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
-        fill(self, dst)
-    }
+            fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+                fill(self, dst)
+            }
+        }
+
+        impl<$g: $bound, P: Profile, C: Clock> TryCryptoRng for $drbg<$g, P, C> {}
+    };
 }
 
-impl<H: digest::Digest, P: Profile, C: Clock> TryCryptoRng for HashDrbg<H, P, C> {}
-
-/// As for [`HashDrbg`]: fails with [`Error::ReseedRequired`] when the profile asks.
-impl<H: digest::block_api::EagerHash, P: Profile, C: Clock> TryRng for HmacDrbg<H, P, C> {
-    type Error = Error;
-
-    fn try_next_u32(&mut self) -> Result<u32, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
-        fill(self, dst)
-    }
-}
-
-impl<H: digest::block_api::EagerHash, P: Profile, C: Clock> TryCryptoRng for HmacDrbg<H, P, C> {}
-
-/// As for [`HashDrbg`]: fails with [`Error::ReseedRequired`] when the profile asks.
-impl<B: CtrCipher, P: Profile, C: Clock> TryRng for CtrDrbg<B, P, C> {
-    type Error = Error;
-
-    fn try_next_u32(&mut self) -> Result<u32, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
-        fill(self, dst)
-    }
-}
-
-impl<B: CtrCipher, P: Profile, C: Clock> TryCryptoRng for CtrDrbg<B, P, C> {}
+rand_core_traits!(HashDrbg<H: digest::Digest>);
+rand_core_traits!(HmacDrbg<H: digest::block_api::EagerHash>);
+rand_core_traits!(CtrDrbg<B: CtrCipher>);
