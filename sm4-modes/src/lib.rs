@@ -7,6 +7,7 @@ pub use cipher;
 pub use cmac;
 pub use shangmi_sm4::{Backend, Sm4};
 
+pub mod cbcmac;
 mod ccm;
 mod ct;
 mod cts;
@@ -19,6 +20,7 @@ mod xts;
 #[cfg(target_arch = "x86_64")]
 mod xts_avx512;
 
+pub use cbcmac::{Sm4AnsiRetailMac, Sm4CbcMac, Sm4Cbcr, Sm4Emac, Sm4Lmac, Sm4MacDes, Sm4TrCbc};
 pub use ccm::{CcmNonceSize, CcmTagSize, Sm4Ccm, Sm4CcmCustom};
 pub use cts::{CtsTooShort, Sm4CbcCts};
 pub use gcm::{GcmTagSize, Sm4Gcm, Sm4GcmCustom};
