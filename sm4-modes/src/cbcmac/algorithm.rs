@@ -38,9 +38,14 @@ pub trait Algorithm: sealed::Sealed + Clone + 'static {
     fn initial_state(&self) -> Block<Sm4> {
         Block::<Sm4>::default()
     }
+    /// The cipher of the CBC chain.
+    #[doc(hidden)]
+    fn chain_cipher(&self) -> &Sm4;
     /// Absorbs `blocks`; `first` says whether the first of them is the message's first.
     #[doc(hidden)]
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], first: bool);
+    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
+        self.chain_cipher().cbc_chain(state, blocks);
+    }
     /// The final block `last` (after padding) and the output transformation.
     #[doc(hidden)]
     fn finish(
@@ -106,8 +111,8 @@ impl Algorithm for CbcMac1 {
     ) -> Result<Self, E> {
         Ok(CbcMac1(sm4(key)?))
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(&self, state: Block<Sm4>, last: &Block<Sm4>, first: bool, _: bool) -> Block<Sm4> {
         absorb_last(self, state, last, first)
@@ -130,8 +135,8 @@ impl Algorithm for Emac {
         let (k, k2) = two_keys(key, sm4)?;
         Ok(Emac(k, k2))
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(&self, state: Block<Sm4>, last: &Block<Sm4>, first: bool, _: bool) -> Block<Sm4> {
         encrypted(&self.1, absorb_last(self, state, last, first))
@@ -154,8 +159,8 @@ impl Algorithm for AnsiRetailMac {
         let (k, k2) = two_keys(key, sm4)?;
         Ok(AnsiRetailMac(k, k2))
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(&self, state: Block<Sm4>, last: &Block<Sm4>, first: bool, _: bool) -> Block<Sm4> {
         let mut h = absorb_last(self, state, last, first);
@@ -189,6 +194,9 @@ impl Algorithm for MacDes {
         }
         let k3 = sm4(&k3)?;
         Ok(MacDes { k, k2, k3 })
+    }
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.k
     }
     fn chain(&self, state: &mut Block<Sm4>, mut blocks: &[Block<Sm4>], first: bool) {
         if first && let Some((d1, rest)) = blocks.split_first() {
@@ -225,8 +233,8 @@ impl Algorithm for Lmac {
         };
         Ok(Lmac(derived(1)?, derived(2)?))
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(&self, mut state: Block<Sm4>, last: &Block<Sm4>, _: bool, _: bool) -> Block<Sm4> {
         xor(&mut state, last);
@@ -254,8 +262,8 @@ where
     ) -> Result<Self, E> {
         Ok(TrCbc(sm4(key)?, PhantomData))
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(
         &self,
@@ -293,8 +301,8 @@ impl Algorithm for Cbcr {
     fn initial_state(&self) -> Block<Sm4> {
         encrypted(&self.0, Block::<Sm4>::default())
     }
-    fn chain(&self, state: &mut Block<Sm4>, blocks: &[Block<Sm4>], _first: bool) {
-        self.0.cbc_chain(state, blocks);
+    fn chain_cipher(&self) -> &Sm4 {
+        &self.0
     }
     fn finish(&self, state: Block<Sm4>, last: &Block<Sm4>, _: bool, padded: bool) -> Block<Sm4> {
         let mut x = u128::from_be_bytes(state.into());
