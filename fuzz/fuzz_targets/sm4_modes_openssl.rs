@@ -219,9 +219,9 @@ where
 /// CCM with nonce size `N` and the tag size `tag` picks.
 fn ccm_case<N: CcmNonceSize>(tag: CcmTag, input: &Input, nonce: &[u8]) {
     match tag {
-        CcmTag::T4 => aead_case(Sm4CcmCustom::<U4, N>::from_cipher, true, input, nonce),
-        CcmTag::T10 => aead_case(Sm4CcmCustom::<U10, N>::from_cipher, true, input, nonce),
-        CcmTag::T16 => aead_case(Sm4CcmCustom::<U16, N>::from_cipher, true, input, nonce),
+        CcmTag::T4 => aead_case(Sm4CcmCustom::<N, U4>::from_cipher, true, input, nonce),
+        CcmTag::T10 => aead_case(Sm4CcmCustom::<N, U10>::from_cipher, true, input, nonce),
+        CcmTag::T16 => aead_case(Sm4CcmCustom::<N, U16>::from_cipher, true, input, nonce),
     }
 }
 

@@ -7,16 +7,17 @@
 //! does not match, the keystream is applied again so the buffer holds the ciphertext it
 //! started with, and [`aead::Error`] is returned.
 
-use core::marker::PhantomData;
-
 use aead::{
-    AeadCore, AeadInOut, Error, Nonce, Tag, TagPosition,
-    array::{Array, ArraySize},
+    Error,
+    array::ArraySize,
     consts::{U4, U6, U7, U8, U9, U10, U11, U12, U13, U14, U16},
     inout::InOutBuf,
 };
-use cipher::{Block, BlockCipherEncrypt, Key, KeyInit, KeySizeUser};
-use shangmi_sm4::{Backend, BackendError, CtrFlavor, Sm4};
+use cipher::{Block, BlockCipherEncrypt};
+use shangmi_sm4::{CtrFlavor, Sm4};
+
+use crate::ghash::GhashBackend;
+use crate::sm4_aead::{Ccm, Mode, Sm4Aead};
 
 const CHUNK: usize = 2048;
 
@@ -55,9 +56,9 @@ sizes!(CcmNonceSize: U7, U9, U11, U13);
 /// ccm.decrypt_inout_detached(&nonce, b"header", (&mut buf[..]).into(), &tag).unwrap();
 /// assert_eq!(&buf, b"attack at dawn");
 /// ```
-pub type Sm4Ccm = Sm4CcmCustom<U16, U12>;
+pub type Sm4Ccm = Sm4CcmCustom<U12, U16>;
 
-/// SM4-CCM with tag length `T` (4..=16, even) and nonce length `N` (7..=13); the message
+/// SM4-CCM with nonce length `N` (7..=13) and tag length `T` (4..=16, even); the message
 /// may be up to 2^(8·(15 − N)) − 1 bytes long.
 ///
 /// ```
@@ -65,39 +66,12 @@ pub type Sm4Ccm = Sm4CcmCustom<U16, U12>;
 /// use shangmi_sm4_modes::aead::{AeadInOut, KeyInit, consts::{U8, U13}};
 ///
 /// // IEEE 802.15.4 / Bluetooth style: 13-byte nonce, 8-byte tag.
-/// let ccm = Sm4CcmCustom::<U8, U13>::new(&[7u8; 16].into());
+/// let ccm = Sm4CcmCustom::<U13, U8>::new(&[7u8; 16].into());
 /// let mut buf = [0u8; 20];
 /// let tag = ccm.encrypt_inout_detached(&[3u8; 13].into(), b"", (&mut buf[..]).into()).unwrap();
 /// assert_eq!(tag.len(), 8);
 /// ```
-#[derive(Clone)]
-pub struct Sm4CcmCustom<T, N> {
-    cipher: Sm4,
-    sizes: PhantomData<(T, N)>,
-}
-
-impl<T, N> Sm4CcmCustom<T, N> {
-    /// CCM over a prepared cipher, e.g. one from [`Sm4::with_backend`].
-    pub fn from_cipher(cipher: Sm4) -> Self {
-        Sm4CcmCustom {
-            cipher,
-            sizes: PhantomData,
-        }
-    }
-
-    /// CCM for `key` on the SM4 engine `backend` (for tests, benchmarks and bug reports).
-    ///
-    /// # Errors
-    /// [`BackendError`] if this CPU cannot run `backend`.
-    pub fn with_backend(key: &Key<Sm4>, backend: Backend) -> Result<Self, BackendError> {
-        Ok(Self::from_cipher(Sm4::with_backend(key, backend)?))
-    }
-
-    /// The SM4 backend in use (its `Display` is the name, e.g. `gfni-avx512`).
-    pub fn backend(&self) -> Backend {
-        self.cipher.backend()
-    }
-}
+pub type Sm4CcmCustom<N, T> = Sm4Aead<Ccm, N, T>;
 
 /// A CBC-MAC over a stream of bytes, zero-padded at the points the caller chooses.
 struct CbcMac<'a> {
@@ -139,40 +113,56 @@ impl CbcMac<'_> {
     }
 }
 
-impl<T: CcmTagSize, N: CcmNonceSize> Sm4CcmCustom<T, N> {
-    /// Bytes of the length field (q in SP 800-38C).
-    const Q: usize = 15 - N::USIZE;
+/// The CCM formatting for nonce length `n` and tag length `t` (SP 800-38C §A.2, §A.3).
+struct Format {
+    /// Bytes of the nonce.
+    n: usize,
+    /// Bytes of the tag.
+    t: usize,
+}
 
-    fn check(text: usize) -> aead::Result<()> {
-        if Self::Q < 8 && (text as u64) >> (8 * Self::Q) != 0 {
+impl Format {
+    /// Bytes of the length field (q in SP 800-38C).
+    fn q(&self) -> usize {
+        15 - self.n
+    }
+
+    fn check(&self, text: usize) -> aead::Result<()> {
+        if self.q() < 8 && (text as u64) >> (8 * self.q()) != 0 {
             return Err(Error);
         }
         Ok(())
     }
 
     /// The counter block A_0 (SP 800-38C §A.3).
-    fn a0(nonce: &Nonce<Self>) -> [u8; 16] {
+    fn a0(&self, nonce: &[u8]) -> [u8; 16] {
         let mut a = [0u8; 16];
-        a[0] = (Self::Q - 1) as u8;
-        a[1..1 + N::USIZE].copy_from_slice(nonce);
+        a[0] = (self.q() - 1) as u8;
+        a[1..1 + self.n].copy_from_slice(nonce);
         a
     }
 
+    fn first_counter(&self, nonce: &[u8]) -> [u8; 16] {
+        let mut c = self.a0(nonce);
+        c[15] = 1;
+        c
+    }
+
     /// The CBC-MAC state after B_0 and the formatted associated data (SP 800-38C §A.2).
-    fn mac_start<'a>(&'a self, nonce: &Nonce<Self>, aad: &[u8], text: usize) -> CbcMac<'a> {
+    fn mac_start<'a>(&self, cipher: &'a Sm4, nonce: &[u8], aad: &[u8], text: usize) -> CbcMac<'a> {
+        let q = self.q();
         let mut b0 = [0u8; 16];
-        b0[0] = (u8::from(!aad.is_empty()) << 6)
-            | ((((T::USIZE - 2) / 2) as u8) << 3)
-            | (Self::Q - 1) as u8;
-        b0[1..1 + N::USIZE].copy_from_slice(nonce);
+        b0[0] =
+            (u8::from(!aad.is_empty()) << 6) | ((((self.t - 2) / 2) as u8) << 3) | (q - 1) as u8;
+        b0[1..1 + self.n].copy_from_slice(nonce);
         let len = (text as u64).to_be_bytes();
-        b0[16 - Self::Q..].copy_from_slice(&len[8 - Self::Q..]);
+        b0[16 - q..].copy_from_slice(&len[8 - q..]);
         let mut mac = CbcMac {
-            cipher: &self.cipher,
+            cipher,
             state: b0.into(),
             fill: 0,
         };
-        self.cipher.encrypt_block(&mut mac.state);
+        cipher.encrypt_block(&mut mac.state);
         if !aad.is_empty() {
             let a = aad.len() as u64;
             if a < 0xff00 {
@@ -190,93 +180,76 @@ impl<T: CcmTagSize, N: CcmNonceSize> Sm4CcmCustom<T, N> {
         mac
     }
 
-    /// The tag from the final MAC state: MSB_T(MAC ⊕ E(A_0)).
-    fn tag(&self, mac: CbcMac<'_>, nonce: &Nonce<Self>) -> [u8; 16] {
+    /// The tag from the final MAC state: MAC ⊕ E(A_0) (truncated by the caller).
+    fn tag(&self, cipher: &Sm4, mac: CbcMac<'_>, nonce: &[u8]) -> [u8; 16] {
         let mut mac = mac;
         mac.pad();
-        let mut s0 = Self::a0(nonce);
-        let mut ctr = s0;
-        s0 = [0; 16];
-        self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, &mut s0);
+        let mut ctr = self.a0(nonce);
+        let mut s0 = [0u8; 16];
+        cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, &mut s0);
         let mut t: [u8; 16] = mac.state.into();
         for (t, s) in t.iter_mut().zip(s0) {
             *t ^= s;
         }
         t
     }
-
-    fn first_counter(nonce: &Nonce<Self>) -> [u8; 16] {
-        let mut c = Self::a0(nonce);
-        c[15] = 1;
-        c
-    }
 }
 
-impl<T, N> KeySizeUser for Sm4CcmCustom<T, N> {
-    type KeySize = aead::consts::U16;
-}
+impl<N: CcmNonceSize, T: CcmTagSize> Mode<N, T> for Ccm {
+    type Key = ();
+    const NAME: &'static str = "Sm4Ccm";
 
-impl<T, N> KeyInit for Sm4CcmCustom<T, N> {
-    fn new(key: &Key<Self>) -> Self {
-        Self::from_cipher(Sm4::new(key))
-    }
-}
+    fn key(_: &Sm4, _: GhashBackend) {}
 
-impl<T: CcmTagSize, N: CcmNonceSize> AeadCore for Sm4CcmCustom<T, N> {
-    type NonceSize = N;
-    type TagSize = T;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
-
-impl<T: CcmTagSize, N: CcmNonceSize> AeadInOut for Sm4CcmCustom<T, N> {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<Tag<Self>> {
-        Self::check(buffer.len())?;
-        let data = buffer.into_out_with_copied_in();
-        let mut mac = self.mac_start(nonce, associated_data, data.len());
-        let mut ctr = Self::first_counter(nonce);
+    fn seal(
+        cipher: &Sm4,
+        _: &(),
+        nonce: &[u8],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<[u8; 16]> {
+        let f = Format {
+            n: N::USIZE,
+            t: T::USIZE,
+        };
+        f.check(buf.len())?;
+        let data = buf.into_out_with_copied_in();
+        let mut mac = f.mac_start(cipher, nonce, aad, data.len());
+        let mut ctr = f.first_counter(nonce);
         for chunk in data.chunks_mut(CHUNK) {
             mac.absorb(chunk);
-            self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
+            cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
         }
-        let t = self.tag(mac, nonce);
-        Array::try_from(&t[..T::USIZE]).map_err(|_| Error)
+        Ok(f.tag(cipher, mac, nonce))
     }
 
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &Tag<Self>,
+    fn open(
+        cipher: &Sm4,
+        _: &(),
+        nonce: &[u8],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+        tag: &[u8],
     ) -> aead::Result<()> {
-        Self::check(buffer.len())?;
-        let data = buffer.into_out_with_copied_in();
-        let mut mac = self.mac_start(nonce, associated_data, data.len());
-        let mut ctr = Self::first_counter(nonce);
+        let f = Format {
+            n: N::USIZE,
+            t: T::USIZE,
+        };
+        f.check(buf.len())?;
+        let data = buf.into_out_with_copied_in();
+        let mut mac = f.mac_start(cipher, nonce, aad, data.len());
+        let mut ctr = f.first_counter(nonce);
         for chunk in data.chunks_mut(CHUNK) {
-            self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
+            cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
             mac.absorb(chunk);
         }
-        let t = self.tag(mac, nonce);
-        if crate::ct::eq(&t[..T::USIZE], tag) {
+        let t = f.tag(cipher, mac, nonce);
+        if crate::ct::eq(&t[..tag.len()], tag) {
             return Ok(());
         }
         // Wrong tag: put the ciphertext back.
-        let mut ctr = Self::first_counter(nonce);
-        self.cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, data);
+        let mut ctr = f.first_counter(nonce);
+        cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, data);
         Err(Error)
-    }
-}
-
-impl<T, N> core::fmt::Debug for Sm4CcmCustom<T, N> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Sm4Ccm")
-            .field("backend", &self.cipher.backend())
-            .finish_non_exhaustive()
     }
 }

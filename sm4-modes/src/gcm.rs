@@ -1,28 +1,33 @@
 //! SM4-GCM (NIST SP 800-38D with SM4, RFC 8998, GB/T 36624-2018).
 //!
-//! Counter mode and GHASH are fused chunk by chunk: each 4 KiB of data is encrypted by
-//! `Sm4::apply_ctr` (counter blocks built in registers, the engine's full width) and hashed
-//! while still in L1, so every byte is loaded from memory once per pass. Decryption hashes
-//! and decrypts in the same pass; if the tag does not match, the keystream is applied again
-//! so the buffer holds the ciphertext it started with, and [`aead::Error`] is returned.
-
-use core::marker::PhantomData;
+//! One pass over the data: counter mode and GHASH are fused chunk by chunk, each chunk
+//! encrypted by `Sm4::apply_ctr` at the engine's full width (counter blocks built in
+//! registers) and hashed while it is in L1, so the hash of one chunk overlaps the
+//! encryption of the next in the out-of-order window. Every engine call is a whole number
+//! of the widest engine's steps: the text is split into 1 KiB pieces, and the last piece
+//! (up to 63 blocks) goes to one ECB call together with the tag mask E(J0), rounded up to a
+//! width the engines run in one pass. Decryption hashes and decrypts in the same pass; if
+//! the tag does not match, the keystream is applied again so the output holds the
+//! ciphertext, and [`aead::Error`] is returned.
 
 use aead::{
-    AeadCore, AeadInOut, Error, Nonce, Tag, TagPosition,
-    array::{Array, ArraySize},
+    Error,
+    array::ArraySize,
     consts::{U12, U13, U14, U15, U16},
     inout::InOutBuf,
 };
-use cipher::{Block, BlockCipherEncrypt, Key, KeyInit, KeySizeUser};
-use shangmi_sm4::{Backend, BackendError, CtrFlavor, Sm4};
+use cipher::{Block, BlockCipherEncrypt};
+use shangmi_sm4::{CtrFlavor, Sm4};
 
-use crate::ghash::{GhashEngine, GhashKey};
+use crate::ghash::{GhashBackend, GhashKey};
+use crate::sm4_aead::{Gcm, Mode, Sm4Aead};
 
-/// Bytes processed per fused CTR+GHASH step (a multiple of 16 and of every engine's width).
-const CHUNK: usize = 4096;
-/// Messages up to this length are encrypted together with the tag mask in one engine call.
-const SMALL: usize = 240;
+/// One pass of the widest engine (64 blocks on GFNI/AVX-512; two passes on 32-block ones).
+const WIDE: usize = 64 * 16;
+/// Bytes per fused CTR+GHASH step: a multiple of [`WIDE`], small enough to stay in L1.
+const CHUNK: usize = 2 * WIDE;
+/// The tail (with the mask block) is one wide pass: 63 text blocks.
+const TAIL_MAX: usize = WIDE - 16;
 /// SP 800-38D §5.2.1.1: at most 2^39 - 256 bits of plaintext.
 const MAX_TEXT: u64 = (1 << 36) - 32;
 /// SP 800-38D §5.2.1.1: at most 2^64 - 1 bits of associated data.
@@ -74,211 +79,160 @@ pub type Sm4Gcm = Sm4GcmCustom<U12, U16>;
 /// let tag = gcm.encrypt_inout_detached(&[3u8; 16].into(), b"", (&mut buf[..]).into()).unwrap();
 /// assert_eq!(tag.len(), 12);
 /// ```
-#[derive(Clone)]
-pub struct Sm4GcmCustom<N, T> {
-    cipher: Sm4,
-    ghash: GhashKey,
-    sizes: PhantomData<(N, T)>,
+pub type Sm4GcmCustom<N, T> = Sm4Aead<Gcm, N, T>;
+
+impl<N: ArraySize, T: GcmTagSize> Sm4Aead<Gcm, N, T> {
+    /// The GHASH engine in use (e.g. `"vpclmulqdq-avx512"`).
+    pub fn ghash_backend(&self) -> GhashBackend {
+        self.hash_key().engine()
+    }
 }
 
-impl<N, T> Sm4GcmCustom<N, T> {
-    /// GCM over a prepared cipher, e.g. one from [`Sm4::with_backend`].
-    pub fn from_cipher(cipher: Sm4) -> Self {
-        Self::from_parts(cipher, GhashEngine::best())
-    }
+impl<N: ArraySize, T: GcmTagSize> Mode<N, T> for Gcm {
+    type Key = GhashKey;
+    const NAME: &'static str = "Sm4Gcm";
 
-    /// GCM for `key` on the SM4 engine `backend` (for tests, benchmarks and bug reports).
-    ///
-    /// # Errors
-    /// [`BackendError`] if this CPU cannot run `backend`.
-    pub fn with_backend(key: &Key<Sm4>, backend: Backend) -> Result<Self, BackendError> {
-        Ok(Self::from_cipher(Sm4::with_backend(key, backend)?))
-    }
-
-    /// GCM whose GHASH runs on the portable `ghash` crate instead of our VPCLMULQDQ code.
-    #[doc(hidden)]
-    pub fn from_cipher_portable_ghash(cipher: Sm4) -> Self {
-        Self::from_parts(cipher, GhashEngine::Crate)
-    }
-
-    fn from_parts(cipher: Sm4, engine: GhashEngine) -> Self {
-        let mut h = Default::default();
+    fn key(cipher: &Sm4, ghash: GhashBackend) -> GhashKey {
+        let mut h = Block::<Sm4>::default();
         cipher.encrypt_block(&mut h);
-        let h: [u8; 16] = h.into();
-        Sm4GcmCustom {
-            ghash: GhashKey::new(&h, engine),
-            cipher,
-            sizes: PhantomData,
-        }
+        GhashKey::new(&h.into(), ghash)
     }
 
-    /// The SM4 backend in use (its `Display` is the name, e.g. `gfni-avx512`).
-    pub fn backend(&self) -> Backend {
-        self.cipher.backend()
-    }
-}
-
-impl<N: ArraySize, T: GcmTagSize> Sm4GcmCustom<N, T> {
-    /// The pre-counter block J0 (SP 800-38D §7.1 step 2).
-    fn j0(&self, nonce: &Nonce<Self>) -> [u8; 16] {
-        if N::USIZE == 12 {
-            let mut j = [0u8; 16];
-            j[..12].copy_from_slice(nonce);
-            j[15] = 1;
-            return j;
-        }
-        let mut g = self.ghash.start();
-        g.update_padded(nonce);
-        let mut len = [0u8; 16];
-        len[8..].copy_from_slice(&((N::USIZE as u64) * 8).to_be_bytes());
-        g.update_padded(&len);
-        g.finalize()
-    }
-
-    fn check(aad: &[u8], text: usize) -> aead::Result<()> {
-        if N::USIZE == 0 || text as u64 > MAX_TEXT || aad.len() as u64 > MAX_AAD {
-            return Err(Error);
-        }
-        Ok(())
-    }
-
-    /// Encrypts or decrypts `buf` (input to output, chunk by chunk so each chunk is hashed
-    /// and copied while in L1) and returns GHASH(aad, ciphertext) ⊕ E(J0).
-    fn crypt(
-        &self,
-        j0: [u8; 16],
+    fn seal(
+        cipher: &Sm4,
+        key: &GhashKey,
+        nonce: &[u8],
         aad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
-        encrypt: bool,
-    ) -> [u8; 16] {
-        let mut g = self.ghash.start();
-        g.update_padded(aad);
-        let text_len = buf.len();
-        let mut mask = [0u8; 16];
-        if text_len <= SMALL {
-            // One engine call for the tag mask E(J0) and the keystream.
-            let mut tmp = [0u8; 16 + SMALL];
-            let tmp = &mut tmp[..16 + text_len];
-            tmp[16..].copy_from_slice(buf.get_in());
-            if !encrypt {
-                g.update_padded(&tmp[16..]);
-            }
-            let mut ctr = j0;
-            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, tmp);
-            mask.copy_from_slice(&tmp[..16]);
-            let out = buf.into_out();
-            out.copy_from_slice(&tmp[16..]);
-            if encrypt {
-                g.update_padded(out);
-            }
-        } else {
-            // Whole blocks but the last through the fused chunks; the last block's
-            // keystream and the tag mask E(J0) then come from one two-block engine call.
-            let (mut rest, last) = buf.split_at((text_len - 1) / 16 * 16);
-            let mut ctr = j0;
-            let c = u32::from_be_bytes([j0[12], j0[13], j0[14], j0[15]]).wrapping_add(1);
-            ctr[12..].copy_from_slice(&c.to_be_bytes());
-            while !rest.is_empty() {
-                let n = CHUNK.min(rest.len());
-                let (chunk, tail) = rest.split_at(n);
-                if !encrypt {
-                    g.update_padded(chunk.get_in());
-                }
-                let out = chunk.into_out_with_copied_in();
-                self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
-                if encrypt {
-                    g.update_padded(out);
-                }
-                rest = tail;
-            }
-            let mut blocks = [Block::<Sm4>::from(j0), Block::<Sm4>::from(ctr)];
-            self.cipher.encrypt_blocks(&mut blocks);
-            mask = blocks[0].into();
-            if !encrypt {
-                g.update_padded(last.get_in());
-            }
-            let out = last.into_out_with_copied_in();
-            for (d, k) in out.iter_mut().zip(blocks[1].iter()) {
-                *d ^= k;
-            }
-            if encrypt {
-                g.update_padded(out);
-            }
-        }
-        let mut len = [0u8; 16];
-        len[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
-        len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
-        g.update_padded(&len);
-        let mut s = g.finalize();
-        for (s, m) in s.iter_mut().zip(mask) {
-            *s ^= m;
-        }
-        s
-    }
-}
-
-impl<N, T> KeySizeUser for Sm4GcmCustom<N, T> {
-    type KeySize = aead::consts::U16;
-}
-
-impl<N, T> KeyInit for Sm4GcmCustom<N, T> {
-    fn new(key: &Key<Self>) -> Self {
-        Self::from_cipher(Sm4::new(key))
-    }
-}
-
-impl<N: ArraySize, T: GcmTagSize> AeadCore for Sm4GcmCustom<N, T> {
-    type NonceSize = N;
-    type TagSize = T;
-    const TAG_POSITION: TagPosition = TagPosition::Postfix;
-}
-
-impl<N: ArraySize, T: GcmTagSize> AeadInOut for Sm4GcmCustom<N, T> {
-    fn encrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-    ) -> aead::Result<Tag<Self>> {
-        Self::check(associated_data, buffer.len())?;
-        let j0 = self.j0(nonce);
-        let s = self.crypt(j0, associated_data, buffer, true);
-        Array::try_from(&s[..T::USIZE]).map_err(|_| Error)
+    ) -> aead::Result<[u8; 16]> {
+        check(nonce, aad, buf.len())?;
+        Ok(crypt(cipher, key, j0(key, nonce), aad, buf, true))
     }
 
-    fn decrypt_inout_detached(
-        &self,
-        nonce: &Nonce<Self>,
-        associated_data: &[u8],
-        buffer: InOutBuf<'_, '_, u8>,
-        tag: &Tag<Self>,
+    fn open(
+        cipher: &Sm4,
+        key: &GhashKey,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+        tag: &[u8],
     ) -> aead::Result<()> {
-        Self::check(associated_data, buffer.len())?;
-        let j0 = self.j0(nonce);
-        let mut buffer = buffer;
-        let s = self.crypt(j0, associated_data, buffer.reborrow(), false);
-        if crate::ct::eq(&s[..T::USIZE], tag) {
+        check(nonce, aad, buf.len())?;
+        let j0 = j0(key, nonce);
+        let mut buf = buf;
+        let s = crypt(cipher, key, j0, aad, buf.reborrow(), false);
+        if crate::ct::eq(&s[..tag.len()], tag) {
             return Ok(());
         }
-        // Wrong tag: the output must hold the ciphertext again. Separate buffers: copy the
-        // input back; in place: apply the keystream again (counter mode is an involution).
-        let (inp, out) = buffer.reborrow().into_raw();
-        let in_place = core::ptr::eq(inp, out);
-        let data = buffer.into_out_with_copied_in();
-        if in_place {
-            let mut ctr = j0;
-            let mut mask = [0u8; 16];
-            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, &mut mask);
-            self.cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, data);
-        }
+        // Wrong tag: the output holds the plaintext; the keystream again makes it the
+        // ciphertext (counter mode is an involution).
+        let mut ctr = inc32(j0, 1);
+        cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, buf.get_out());
         Err(Error)
     }
 }
 
-impl<N, T> core::fmt::Debug for Sm4GcmCustom<N, T> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Sm4Gcm")
-            .field("backend", &self.cipher.backend())
-            .finish_non_exhaustive()
+fn check(nonce: &[u8], aad: &[u8], text: usize) -> aead::Result<()> {
+    if nonce.is_empty() || text as u64 > MAX_TEXT || aad.len() as u64 > MAX_AAD {
+        return Err(Error);
     }
+    Ok(())
+}
+
+/// `block` with its last 32 bits (big-endian) increased by `n`, mod 2^32 (SP 800-38D inc32).
+fn inc32(mut block: [u8; 16], n: u32) -> [u8; 16] {
+    let c = u32::from_be_bytes([block[12], block[13], block[14], block[15]]).wrapping_add(n);
+    block[12..].copy_from_slice(&c.to_be_bytes());
+    block
+}
+
+/// The pre-counter block J0 (SP 800-38D §7.1 step 2).
+fn j0(key: &GhashKey, nonce: &[u8]) -> [u8; 16] {
+    if nonce.len() == 12 {
+        let mut j = [0u8; 16];
+        j[..12].copy_from_slice(nonce);
+        j[15] = 1;
+        return j;
+    }
+    let mut g = key.start();
+    g.update_padded(nonce);
+    let mut len = [0u8; 16];
+    len[8..].copy_from_slice(&((nonce.len() as u64) * 8).to_be_bytes());
+    g.update_blocks(&len);
+    g.finalize()
+}
+
+/// Blocks of the one ECB call for `n` blocks: the next size every engine runs in one pass
+/// (4, 8 or 16 blocks, or the widest engine's 64); more than 64 as they are.
+pub(crate) fn pass_blocks(n: usize) -> usize {
+    match n {
+        0..=4 => 4,
+        5..=8 => 8,
+        9..=16 => 16,
+        17..=64 => 64,
+        _ => n,
+    }
+}
+
+/// Encrypts or decrypts `buf` (input to output) and returns GHASH(aad, ciphertext) ⊕ E(J0).
+fn crypt(
+    cipher: &Sm4,
+    key: &GhashKey,
+    j0: [u8; 16],
+    aad: &[u8],
+    buf: InOutBuf<'_, '_, u8>,
+    encrypt: bool,
+) -> [u8; 16] {
+    let mut g = key.start();
+    g.update_padded(aad);
+    let text_len = buf.len();
+    // The body: whole 1 KiB pieces, so the tail and the mask fit one wide pass (but for
+    // lengths 1009 to 1023 mod 1024, whose tail has 64 blocks).
+    let body =
+        (text_len.saturating_sub(TAIL_MAX).div_ceil(WIDE) * WIDE).min(text_len / WIDE * WIDE);
+    let (mut rest, tail) = buf.split_at(body);
+    let mut ctr = inc32(j0, 1);
+    while !rest.is_empty() {
+        let n = CHUNK.min(rest.len());
+        let (chunk, more) = rest.split_at(n);
+        if !encrypt {
+            g.update_blocks(chunk.get_in());
+        }
+        let out = chunk.into_out_with_copied_in();
+        cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
+        if encrypt {
+            g.update_blocks(out);
+        }
+        rest = more;
+    }
+
+    // The tail and the mask: counter blocks J0, ctr, ctr + 1, … in one ECB call.
+    let tail_blocks = tail.len().div_ceil(16);
+    let mut ks = [Block::<Sm4>::default(); WIDE / 16 + 1];
+    let ks = &mut ks[..pass_blocks(1 + tail_blocks)];
+    ks[0] = j0.into();
+    for (i, b) in ks[1..=tail_blocks].iter_mut().enumerate() {
+        *b = inc32(ctr, i as u32).into();
+    }
+    cipher.encrypt_blocks(ks);
+    if !encrypt {
+        g.update_padded(tail.get_in());
+    }
+    let out = tail.into_out_with_copied_in();
+    for (d, k) in out.iter_mut().zip(ks[1..].iter().flatten()) {
+        *d ^= k;
+    }
+    if encrypt {
+        g.update_padded(out);
+    }
+
+    let mut len = [0u8; 16];
+    len[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
+    len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+    g.update_blocks(&len);
+    let mut s = g.finalize();
+    for (s, m) in s.iter_mut().zip(ks[0].iter()) {
+        *s ^= m;
+    }
+    s
 }

@@ -74,7 +74,7 @@ fn wrong_tag_restores_ciphertext() {
 #[test]
 fn message_too_long_for_the_length_field() {
     // A 13-byte nonce leaves a 2-byte length field: at most 65535 bytes.
-    let ccm = Sm4CcmCustom::<aead::consts::U16, aead::consts::U13>::new(&KEY.into());
+    let ccm = Sm4CcmCustom::<aead::consts::U13, aead::consts::U16>::new(&KEY.into());
     let mut big = vec![0u8; 65536];
     assert!(
         ccm.encrypt_inout_detached(&[0u8; 13].into(), b"", (&mut big[..]).into())
@@ -97,7 +97,7 @@ where
         .encrypt(&nonce, ccm::aead::Payload { msg, aad })
         .unwrap();
     for b in Backend::available() {
-        let ours = Sm4CcmCustom::<T, N>::from_cipher(Sm4::with_backend(&key.into(), b).unwrap());
+        let ours = Sm4CcmCustom::<N, T>::from_cipher(Sm4::with_backend(&key.into(), b).unwrap());
         let got = ours.encrypt(&nonce, Payload { msg, aad }).unwrap();
         prop_assert_eq!(&got, &want, "{} T{} N{}", b.name(), T::USIZE, N::USIZE);
         prop_assert_eq!(

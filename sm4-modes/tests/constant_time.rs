@@ -20,7 +20,7 @@ mod memcheck;
 
 use aead::{AeadInOut, KeyInit};
 use shangmi_sm4::{Backend, Sm4};
-use shangmi_sm4_modes::{Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee};
+use shangmi_sm4_modes::{GhashBackend, Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee};
 
 /// Seals, encrypts and authenticates secret data under secret keys on `backend`.
 fn exercise(backend: Backend) {
@@ -35,13 +35,11 @@ fn exercise(backend: Backend) {
         return;
     };
     let mut tags = [[0u8; 16]; 6];
-    for (i, gcm) in [
-        Sm4Gcm::from_cipher(sm4.clone()),
-        Sm4Gcm::from_cipher_portable_ghash(sm4.clone()),
-    ]
-    .iter()
-    .enumerate()
-    {
+    // Every GHASH engine valgrind runs: the portable one and PCLMULQDQ.
+    let gcms = [GhashBackend::Pclmulqdq, GhashBackend::Soft]
+        .map(|g| Sm4Gcm::with_ghash_backend(sm4.clone(), g).ok());
+    for (i, gcm) in gcms.iter().enumerate() {
+        let Some(gcm) = gcm else { continue };
         for len in [0usize, 15, 16, 17, 64, 200] {
             if let Ok(t) =
                 gcm.encrypt_inout_detached(&[7u8; 12].into(), b"aad", (&mut data[..len]).into())

@@ -1,125 +1,253 @@
-//! GHASH (NIST SP 800-38D §6.4) with a VPCLMULQDQ/AVX-512 engine that folds 16 blocks per
-//! step, and the RustCrypto `ghash` crate (constant-time soft, CLMUL or PMULL) elsewhere.
+//! GHASH (NIST SP 800-38D §6.4) and POLYVAL (RFC 8452 §3) on one set of engines: portable
+//! (`soft`), PCLMULQDQ, VPCLMULQDQ on AVX2 and on AVX-512 (`clmul`), and PMULL on aarch64.
 //!
-//! The x86 engine works in the POLYVAL domain (RFC 8452 Appendix A: GHASH(H, X) =
-//! ByteReverse(POLYVAL(mulX(ByteReverse(H)), ByteReverse(X)))), which needs no bit
-//! reflection, and uses aggregated reduction (Gueron & Kounavis, "Intel Carry-Less
-//! Multiplication Instruction and its Usage for Computing the GCM Mode", 2010).
+//! Every engine works in the POLYVAL domain, which needs no bit reflection: GHASH(H, X) =
+//! ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)), ByteReverse(X))) (RFC 8452 Appendix
+//! A). Keys hold H^16 … H^1 so the wide engines multiply many blocks per reduction.
 
 #[cfg(target_arch = "x86_64")]
-mod avx512;
+mod clmul;
+#[cfg(target_arch = "aarch64")]
+mod pmull;
+mod soft;
 
-use ghash::universal_hash::UniversalHash as _;
+use core::fmt;
 
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(
-    vpclmul_avx512,
-    "avx512f",
-    "avx512bw",
-    "avx512vl",
-    "vpclmulqdq",
-    "pclmulqdq",
-    "sse4.1"
-);
-
-/// Which GHASH engine a key uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum GhashEngine {
-    /// The `ghash` crate (soft, CLMUL or PMULL, its own choice).
-    Crate,
-    /// Our VPCLMULQDQ engine on 512-bit registers.
-    #[cfg(target_arch = "x86_64")]
-    Avx512,
+/// A GHASH/POLYVAL engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GhashBackend {
+    /// Portable, constant-time (integer multiplications with holes), one block per step.
+    Soft,
+    /// x86-64 PCLMULQDQ on 128-bit registers, 8 blocks per reduction.
+    Pclmulqdq,
+    /// x86-64 VPCLMULQDQ on 256-bit AVX2 registers, 16 blocks per reduction.
+    VpclmulqdqAvx2,
+    /// x86-64 VPCLMULQDQ on 512-bit AVX-512 registers, 16 blocks per reduction.
+    VpclmulqdqAvx512,
+    /// aarch64 PMULL (FEAT_PMULL), 8 blocks per reduction.
+    Pmull,
 }
 
-impl GhashEngine {
-    /// The best engine this CPU runs.
-    pub(crate) fn best() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        if vpclmul_avx512::get() {
-            return GhashEngine::Avx512;
+impl GhashBackend {
+    /// Every engine, best first.
+    pub const ALL: [GhashBackend; 5] = [
+        GhashBackend::VpclmulqdqAvx512,
+        GhashBackend::VpclmulqdqAvx2,
+        GhashBackend::Pclmulqdq,
+        GhashBackend::Pmull,
+        GhashBackend::Soft,
+    ];
+
+    /// The engine's name, as the speed command and `--cfg shangmi_backend` spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            GhashBackend::Soft => "soft",
+            GhashBackend::Pclmulqdq => "pclmulqdq",
+            GhashBackend::VpclmulqdqAvx2 => "vpclmulqdq-avx2",
+            GhashBackend::VpclmulqdqAvx512 => "vpclmulqdq-avx512",
+            GhashBackend::Pmull => "pmull",
         }
-        GhashEngine::Crate
     }
 
-    /// Every engine this CPU runs (for tests).
-    #[cfg(test)]
-    pub(crate) fn available() -> impl Iterator<Item = Self> {
-        #[cfg(target_arch = "x86_64")]
-        let wide = vpclmul_avx512::get().then_some(GhashEngine::Avx512);
-        #[cfg(not(target_arch = "x86_64"))]
-        let wide = None;
-        [Some(GhashEngine::Crate), wide].into_iter().flatten()
+    /// The best engine available here; the CPU is probed once per process.
+    pub fn best() -> Self {
+        static BEST: shangmi_dispatch::BestCache = shangmi_dispatch::BestCache::new();
+        BEST.get()
+    }
+
+    /// The engines available here, best first.
+    pub fn available() -> impl Iterator<Item = Self> {
+        shangmi_dispatch::available()
     }
 }
 
-/// A GHASH key H with whatever the engine precomputes from it.
+impl fmt::Display for GhashBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl shangmi_dispatch::Engine for GhashBackend {
+    const ALGORITHM: &'static str = "GHASH";
+    const ALL: &'static [Self] = &GhashBackend::ALL;
+    const PORTABLE: Self = GhashBackend::Soft;
+    const FORCED: Option<Self> = if cfg!(shangmi_backend = "soft") {
+        Some(GhashBackend::Soft)
+    } else {
+        None
+    };
+    fn name(self) -> &'static str {
+        GhashBackend::name(self)
+    }
+    fn cpu_has(self) -> bool {
+        cpu_has(self)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn cpu_has(e: GhashBackend) -> bool {
+    cpufeatures::new!(cpu_pclmul, "pclmulqdq", "ssse3", "sse4.1");
+    cpufeatures::new!(
+        cpu_vpclmul_avx2,
+        "avx2",
+        "vpclmulqdq",
+        "pclmulqdq",
+        "sse4.1"
+    );
+    cpufeatures::new!(
+        cpu_vpclmul_avx512,
+        "avx512f",
+        "avx512bw",
+        "avx512vl",
+        "vpclmulqdq",
+        "pclmulqdq",
+        "sse4.1"
+    );
+    match e {
+        GhashBackend::Pclmulqdq => cpu_pclmul::get(),
+        GhashBackend::VpclmulqdqAvx2 => cpu_vpclmul_avx2::get(),
+        GhashBackend::VpclmulqdqAvx512 => cpu_vpclmul_avx512::get(),
+        _ => false,
+    }
+}
+
+#[cfg(target_arch = "aarch64")]
+fn cpu_has(e: GhashBackend) -> bool {
+    cpufeatures::new!(cpu_pmull, "aes");
+    e == GhashBackend::Pmull && cpu_pmull::get()
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+fn cpu_has(_: GhashBackend) -> bool {
+    false
+}
+
+/// H^16, H^15, …, H^1 in the POLYVAL domain, as little-endian 128-bit integers.
+pub(crate) type Powers = [u128; 16];
+
+/// A hash key (H and the powers its engine uses) of GHASH (`G = true`) or POLYVAL.
 #[derive(Clone)]
-pub(crate) enum GhashKey {
-    Crate(ghash::GHash),
-    #[cfg(target_arch = "x86_64")]
-    Avx512(avx512::Powers),
+pub struct HashKey<const G: bool> {
+    engine: GhashBackend,
+    powers: Powers,
 }
 
-impl GhashKey {
-    /// The key for H = `h` on `engine`.
-    pub(crate) fn new(h: &[u8; 16], engine: GhashEngine) -> Self {
-        match engine {
-            GhashEngine::Crate => GhashKey::Crate(ghash::GHash::new(&(*h).into())),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `GhashEngine::Avx512` comes only from `best`/`available`, after the
-            // probe found VPCLMULQDQ, PCLMULQDQ and SSE4.1 among the rest.
-            GhashEngine::Avx512 => GhashKey::Avx512(unsafe { avx512::Powers::new(h) }),
+/// A GHASH key.
+pub(crate) type GhashKey = HashKey<true>;
+/// A POLYVAL key.
+pub(crate) type PolyvalKey = HashKey<false>;
+
+impl<const G: bool> HashKey<G> {
+    /// The key for H = `h` (GHASH: the big-endian block E_K(0); POLYVAL: the 16 bytes of
+    /// RFC 8452) on `engine`, which the caller checked is available.
+    pub(crate) fn new(h: &[u8; 16], engine: GhashBackend) -> Self {
+        Self::with_powers(h, engine, 16)
+    }
+
+    /// As [`HashKey::new`] for hashing at most `blocks` blocks per update call: only the
+    /// powers up to H^min(blocks, 16) are computed (the rest would be read only by longer
+    /// updates).
+    pub(crate) fn with_powers(h: &[u8; 16], engine: GhashBackend, blocks: usize) -> Self {
+        let h = if G {
+            // mulX_POLYVAL(ByteReverse(H)), constant-time.
+            let h = u128::from_be_bytes(*h);
+            (h << 1) ^ ((h >> 127).wrapping_neg() & ((0xc2 << 120) | 1))
+        } else {
+            u128::from_le_bytes(*h)
+        };
+        let mut powers = [0u128; 16];
+        powers[15] = h;
+        if engine != GhashBackend::Soft {
+            for i in (16 - blocks.clamp(1, 16)..15).rev() {
+                powers[i] = dot(engine, powers[i + 1], h);
+            }
         }
+        HashKey { engine, powers }
     }
 
     /// A running hash with an all-zero state.
-    pub(crate) fn start(&self) -> Ghash<'_> {
-        match self {
-            GhashKey::Crate(g) => Ghash::Crate(g.clone(), core::marker::PhantomData),
-            #[cfg(target_arch = "x86_64")]
-            GhashKey::Avx512(p) => Ghash::Avx512(p, 0),
-        }
+    pub(crate) fn start(&self) -> Hasher<'_, G> {
+        Hasher { key: self, acc: 0 }
+    }
+
+    /// The engine this key runs on.
+    pub(crate) fn engine(&self) -> GhashBackend {
+        self.engine
     }
 }
 
-/// A running GHASH computation.
-pub(crate) enum Ghash<'k> {
-    Crate(ghash::GHash, core::marker::PhantomData<&'k ()>),
-    /// Powers and the accumulator in the POLYVAL domain.
-    #[cfg(target_arch = "x86_64")]
-    Avx512(&'k avx512::Powers, u128),
+#[cfg(feature = "zeroize")]
+impl<const G: bool> Drop for HashKey<G> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.powers);
+    }
 }
 
-impl Ghash<'_> {
+/// dot(a, b) on `engine` (key setup).
+fn dot(engine: GhashBackend, a: u128, b: u128) -> u128 {
+    match engine {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: every x86 engine but `Soft` needs PCLMULQDQ, SSSE3 and SSE4.1; a key on
+        // `engine` exists only after `engine` was found available.
+        GhashBackend::Pclmulqdq | GhashBackend::VpclmulqdqAvx2 | GhashBackend::VpclmulqdqAvx512 => unsafe {
+            clmul::dot(a, b)
+        },
+        #[cfg(target_arch = "aarch64")]
+        // SAFETY: as above, for FEAT_PMULL.
+        GhashBackend::Pmull => unsafe { pmull::dot(a, b) },
+        _ => soft::dot(a, b),
+    }
+}
+
+/// A running GHASH or POLYVAL computation.
+pub struct Hasher<'k, const G: bool> {
+    key: &'k HashKey<G>,
+    acc: u128,
+}
+
+impl<const G: bool> Hasher<'_, G> {
+    /// Absorbs whole blocks (`data.len()` a multiple of 16; a partial tail is ignored).
+    pub(crate) fn update_blocks(&mut self, data: &[u8]) {
+        let p = &self.key.powers;
+        self.acc = match self.key.engine {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the key's engine was found available when the key was made.
+            GhashBackend::Pclmulqdq => unsafe { clmul::update_pclmulqdq::<G>(p, self.acc, data) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            GhashBackend::VpclmulqdqAvx2 => unsafe {
+                clmul::update_vpclmulqdq_avx2::<G>(p, self.acc, data)
+            },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as above.
+            GhashBackend::VpclmulqdqAvx512 => unsafe {
+                clmul::update_vpclmulqdq_avx512::<G>(p, self.acc, data)
+            },
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: as above.
+            GhashBackend::Pmull => unsafe { pmull::update::<G>(p, self.acc, data) },
+            _ => soft::update::<G>(p[15], self.acc, data),
+        };
+    }
+
     /// Absorbs `data`, zero-padding a final partial block (GCM pads AAD and text apart).
     pub(crate) fn update_padded(&mut self, data: &[u8]) {
-        match self {
-            Ghash::Crate(g, _) => g.update_padded(data),
-            #[cfg(target_arch = "x86_64")]
-            Ghash::Avx512(p, acc) => {
-                let full = data.len() & !15;
-                if full > 0 {
-                    // SAFETY: a `Powers` exists only after `vpclmul_avx512::get()` said the
-                    // CPU has AVX-512F/BW/VL, VPCLMULQDQ, PCLMULQDQ and SSE4.1.
-                    *acc = unsafe { avx512::update(p, *acc, &data[..full]) };
-                }
-                if full < data.len() {
-                    let mut last = [0u8; 16];
-                    last[..data.len() - full].copy_from_slice(&data[full..]);
-                    // SAFETY: as above.
-                    *acc = unsafe { avx512::update(p, *acc, &last) };
-                }
-            }
+        let full = data.len() & !15;
+        self.update_blocks(&data[..full]);
+        if full < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - full].copy_from_slice(&data[full..]);
+            self.update_blocks(&last);
         }
     }
 
-    /// The GHASH value.
+    /// The hash value.
     pub(crate) fn finalize(self) -> [u8; 16] {
-        match self {
-            Ghash::Crate(g, _) => g.finalize().into(),
-            #[cfg(target_arch = "x86_64")]
-            Ghash::Avx512(_, acc) => acc.to_be_bytes(),
+        if G {
+            self.acc.to_be_bytes()
+        } else {
+            self.acc.to_le_bytes()
         }
     }
 }
@@ -129,23 +257,61 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn run<const G: bool>(h: &[u8; 16], e: GhashBackend, parts: &[&[u8]]) -> [u8; 16] {
+        let k = HashKey::<G>::new(h, e);
+        let mut g = k.start();
+        for p in parts {
+            g.update_padded(p);
+        }
+        g.finalize()
+    }
+
     proptest! {
+        /// Every engine available here equals the portable one, for GHASH and POLYVAL,
+        /// over lengths that cross every engine's step (8 and 16 blocks) and partial blocks;
+        /// the portable one equals RustCrypto's `ghash`/`polyval`.
         #[test]
-        fn engines_agree(h in any::<[u8; 16]>(), a in proptest::collection::vec(any::<u8>(), 0..700), b in proptest::collection::vec(any::<u8>(), 0..300)) {
-            let reference = {
-                let k = GhashKey::new(&h, GhashEngine::Crate);
-                let mut g = k.start();
-                g.update_padded(&a);
-                g.update_padded(&b);
-                g.finalize()
+        fn engines_equal_soft(
+            h in any::<[u8; 16]>(),
+            a in proptest::collection::vec(any::<u8>(), 0..700),
+            b in proptest::collection::vec(any::<u8>(), 0..300),
+        ) {
+            let g = run::<true>(&h, GhashBackend::Soft, &[&a, &b]);
+            let p = run::<false>(&h, GhashBackend::Soft, &[&a, &b]);
+            // RustCrypto's `ghash` and `polyval` crates, an independent implementation.
+            let theirs_g = {
+                use ghash::universal_hash::UniversalHash as _;
+                let mut t = ghash::GHash::new(&h.into());
+                t.update_padded(&a);
+                t.update_padded(&b);
+                <[u8; 16]>::from(t.finalize())
             };
-            for e in GhashEngine::available() {
-                let k = GhashKey::new(&h, e);
-                let mut g = k.start();
-                g.update_padded(&a);
-                g.update_padded(&b);
-                prop_assert_eq!(g.finalize(), reference, "{:?}", e);
+            let theirs_p = {
+                use polyval::universal_hash::UniversalHash as _;
+                let mut t = polyval::Polyval::new(&h.into());
+                t.update_padded(&a);
+                t.update_padded(&b);
+                <[u8; 16]>::from(t.finalize())
+            };
+            prop_assert_eq!(g, theirs_g);
+            prop_assert_eq!(p, theirs_p);
+            for e in GhashBackend::available() {
+                prop_assert_eq!(run::<true>(&h, e, &[&a, &b]), g, "GHASH {}", e);
+                prop_assert_eq!(run::<false>(&h, e, &[&a, &b]), p, "POLYVAL {}", e);
             }
+        }
+    }
+
+    /// RFC 8452 Appendix A: POLYVAL(H, X_1, X_2) with the appendix's values, on every
+    /// engine here.
+    #[test]
+    fn rfc8452_appendix_a_polyval() {
+        let h = hex_literal::hex!("25629347589242761d31f826ba4b757b");
+        let x1 = hex_literal::hex!("4f4f95668c83dfb6401762bb2d01a262");
+        let x2 = hex_literal::hex!("d1a24ddd2721d006bbe45f20d3c9f362");
+        let want = hex_literal::hex!("f7a3b47b846119fae5b7866cf5e5b77e");
+        for e in GhashBackend::available() {
+            assert_eq!(run::<false>(&h, e, &[&x1, &x2]), want, "{e}");
         }
     }
 }

@@ -1,0 +1,309 @@
+//! POLYVAL on the x86 carry-less multiply, one generic step for three register widths:
+//! PCLMULQDQ on 128-bit registers (8 blocks per reduction), VPCLMULQDQ on 256-bit AVX2
+//! registers (16 blocks) and on 512-bit AVX-512 registers (16 blocks).
+//!
+//! Each step multiplies block i of n by H^(n-i), sums the products unreduced (aggregated
+//! reduction, Gueron & Kounavis, "Intel Carry-Less Multiplication Instruction and its Usage
+//! for Computing the GCM Mode", 2010) and reduces once with the two-multiplication
+//! Montgomery step by x^128 + x^127 + x^126 + x^121 + 1 (constant 0xc2…01, RFC 8452).
+
+use core::arch::x86_64::*;
+
+use super::Powers;
+
+/// The POLYVAL reduction constant: x^127 + x^126 + x^121 (high word) and 1 (low word).
+const POLY_HI: u64 = 0xc200_0000_0000_0000;
+
+/// One register of 128-bit lanes, each lane one block. Every method is an intrinsic of the
+/// engine's features, reached only from the `#[target_feature]` entries below.
+trait Lanes: Copy {
+    /// Blocks per register.
+    const BLOCKS: usize;
+    /// Loads `BLOCKS` blocks from `p`.
+    ///
+    /// # Safety
+    /// `p` must be valid for `16 * BLOCKS` bytes, and the CPU must have the engine's features.
+    unsafe fn load(p: *const u8) -> Self;
+    /// Byte-reverses each lane.
+    fn bswap(self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    /// The carry-less products of the lanes' 64-bit words chosen by `IMM` (as PCLMULQDQ's).
+    fn clmul<const IMM: i32>(self, o: Self) -> Self;
+    fn zero() -> Self;
+    /// A register whose first lane is `x` and whose other lanes are zero.
+    fn first(x: __m128i) -> Self;
+    /// The XOR of all lanes.
+    fn fold(self) -> __m128i;
+}
+
+const REV: [i8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
+
+// SAFETY (every `unsafe` block in the three impls): the intrinsics need PCLMULQDQ, SSSE3
+// and SSE4.1 (`__m128i`), AVX2 and VPCLMULQDQ (`__m256i`), AVX-512F/BW and VPCLMULQDQ
+// (`__m512i`); each impl is used only by the `update_*` entry of its width, whose
+// `#[target_feature]` enables them and whose caller holds the engine's probe result.
+impl Lanes for __m128i {
+    const BLOCKS: usize = 1;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's promise.
+        unsafe { _mm_loadu_si128(p.cast()) }
+    }
+    #[inline(always)]
+    fn bswap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(REV.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm_xor_si128(self, o) }
+    }
+    #[inline(always)]
+    fn clmul<const IMM: i32>(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm_clmulepi64_si128::<IMM>(self, o) }
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm_setzero_si128() }
+    }
+    #[inline(always)]
+    fn first(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn fold(self) -> __m128i {
+        self
+    }
+}
+
+impl Lanes for __m256i {
+    const BLOCKS: usize = 2;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's promise.
+        unsafe { _mm256_loadu_si256(p.cast()) }
+    }
+    #[inline(always)]
+    fn bswap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let rev = _mm256_broadcastsi128_si256(_mm_loadu_si128(REV.as_ptr().cast()));
+            _mm256_shuffle_epi8(self, rev)
+        }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_xor_si256(self, o) }
+    }
+    #[inline(always)]
+    fn clmul<const IMM: i32>(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_clmulepi64_epi128::<IMM>(self, o) }
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    fn first(x: __m128i) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_zextsi128_si256(x) }
+    }
+    #[inline(always)]
+    fn fold(self) -> __m128i {
+        // SAFETY: see the impl comment.
+        unsafe {
+            _mm_xor_si128(
+                _mm256_castsi256_si128(self),
+                _mm256_extracti128_si256::<1>(self),
+            )
+        }
+    }
+}
+
+impl Lanes for __m512i {
+    const BLOCKS: usize = 4;
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's promise.
+        unsafe { _mm512_loadu_si512(p.cast()) }
+    }
+    #[inline(always)]
+    fn bswap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let rev = _mm512_broadcast_i32x4(_mm_loadu_si128(REV.as_ptr().cast()));
+            _mm512_shuffle_epi8(self, rev)
+        }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_xor_si512(self, o) }
+    }
+    #[inline(always)]
+    fn clmul<const IMM: i32>(self, o: Self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_clmulepi64_epi128::<IMM>(self, o) }
+    }
+    #[inline(always)]
+    fn zero() -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    fn first(x: __m128i) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_zextsi128_si512(x) }
+    }
+    #[inline(always)]
+    fn fold(self) -> __m128i {
+        // SAFETY: see the impl comment.
+        unsafe {
+            let y = _mm256_xor_si256(
+                _mm512_castsi512_si256(self),
+                _mm512_extracti64x4_epi64::<1>(self),
+            );
+            _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+        }
+    }
+}
+
+/// `x` as a register (low 64 bits first).
+#[inline(always)]
+fn to_reg(x: u128) -> __m128i {
+    // SAFETY: SSE2, part of the x86-64 baseline.
+    unsafe { _mm_set_epi64x((x >> 64) as i64, x as i64) }
+}
+
+#[inline(always)]
+fn from_reg(x: __m128i) -> u128 {
+    let mut out = [0u8; 16];
+    // SAFETY: SSE2, part of the x86-64 baseline; `out` is 16 bytes.
+    unsafe { _mm_storeu_si128(out.as_mut_ptr().cast(), x) };
+    u128::from_le_bytes(out)
+}
+
+/// Products of `x` and `h`, summed into (lo, mid, hi).
+#[inline(always)]
+fn mul_add<L: Lanes>(x: L, h: L, acc: &mut (L, L, L)) {
+    acc.0 = acc.0.xor(x.clmul::<0x00>(h));
+    acc.2 = acc.2.xor(x.clmul::<0x11>(h));
+    acc.1 = acc.1.xor(x.clmul::<0x01>(h)).xor(x.clmul::<0x10>(h));
+}
+
+/// Reduces lo + mid·x^64 + hi·x^128 to (that)·x^-128 mod P.
+///
+/// Each Montgomery step adds L0·P (P ≡ 1 mod x^64) to clear the low 64 bits and divides by
+/// x^64: lo ← swap(lo) ⊕ clmul(L0, 0xc2…).
+#[inline(always)]
+fn finish(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
+    // SAFETY: PCLMULQDQ is enabled by every entry that reaches this (see the impl comment);
+    // the rest is SSE2.
+    unsafe {
+        let lo = _mm_xor_si128(lo, _mm_slli_si128::<8>(mid));
+        let hi = _mm_xor_si128(hi, _mm_srli_si128::<8>(mid));
+        let poly = _mm_set_epi64x(POLY_HI as i64, 1);
+        let t = _mm_clmulepi64_si128::<0x10>(lo, poly);
+        let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+        let t = _mm_clmulepi64_si128::<0x10>(lo, poly);
+        let lo = _mm_xor_si128(_mm_shuffle_epi32::<0x4e>(lo), t);
+        _mm_xor_si128(lo, hi)
+    }
+}
+
+/// Absorbs `data` (whole blocks) into `acc`, `K` registers of `L` per reduction.
+#[inline(always)]
+fn update<L: Lanes, const K: usize, const REV: bool>(p: &Powers, acc: u128, data: &[u8]) -> u128 {
+    let step = K * L::BLOCKS;
+    let prep = |x: L| if REV { x.bswap() } else { x };
+    // The powers H^step … H^1, as K registers.
+    // SAFETY: `step` ≤ 16 powers of 16 bytes each, read from the end of `p`.
+    let pw: [L; K] = core::array::from_fn(|r| unsafe {
+        L::load(p[16 - step + r * L::BLOCKS..].as_ptr().cast())
+    });
+    let mut acc = to_reg(acc);
+    let mut chunks = data.chunks_exact(16 * step);
+    for chunk in &mut chunks {
+        let mut sums = (L::zero(), L::zero(), L::zero());
+        for (r, h) in pw.iter().enumerate() {
+            // SAFETY: `chunk` holds `step` blocks; register r reads blocks r·BLOCKS onwards.
+            let mut x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
+            if r == 0 {
+                x = x.xor(L::first(acc));
+            }
+            mul_add(x, *h, &mut sums);
+        }
+        acc = finish(sums.0.fold(), sums.1.fold(), sums.2.fold());
+    }
+    // Fewer than `step` blocks left: block i of n times H^(n-i), one reduction.
+    let rest = chunks.remainder();
+    let n = rest.len() / 16;
+    if n > 0 {
+        let mut sums = (__m128i::zero(), __m128i::zero(), __m128i::zero());
+        for (i, block) in rest.chunks_exact(16).enumerate() {
+            // SAFETY: `block` is 16 bytes.
+            let mut x = unsafe { __m128i::load(block.as_ptr()) };
+            if REV {
+                x = x.bswap();
+            }
+            if i == 0 {
+                x = x.xor(acc);
+            }
+            mul_add(x, to_reg(p[16 - n + i]), &mut sums);
+        }
+        acc = finish(sums.0, sums.1, sums.2);
+    }
+    from_reg(acc)
+}
+
+/// POLYVAL's dot(a, b) = a·b·x^-128 mod P.
+///
+/// # Safety
+/// The CPU must have PCLMULQDQ, SSSE3 and SSE4.1.
+#[target_feature(enable = "pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn dot(a: u128, b: u128) -> u128 {
+    let mut sums = (__m128i::zero(), __m128i::zero(), __m128i::zero());
+    mul_add(to_reg(a), to_reg(b), &mut sums);
+    from_reg(finish(sums.0, sums.1, sums.2))
+}
+
+/// [`update`] on PCLMULQDQ: 8 blocks per reduction.
+///
+/// # Safety
+/// The CPU must have PCLMULQDQ, SSSE3 and SSE4.1.
+#[target_feature(enable = "pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn update_pclmulqdq<const REV: bool>(p: &Powers, acc: u128, data: &[u8]) -> u128 {
+    update::<__m128i, 8, REV>(p, acc, data)
+}
+
+/// [`update`] on VPCLMULQDQ with AVX2: 16 blocks per reduction.
+///
+/// # Safety
+/// The CPU must have AVX2, VPCLMULQDQ, PCLMULQDQ, SSSE3 and SSE4.1.
+#[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn update_vpclmulqdq_avx2<const REV: bool>(
+    p: &Powers,
+    acc: u128,
+    data: &[u8],
+) -> u128 {
+    update::<__m256i, 8, REV>(p, acc, data)
+}
+
+/// [`update`] on VPCLMULQDQ with AVX-512: 16 blocks per reduction.
+///
+/// # Safety
+/// The CPU must have AVX-512F/BW/VL, VPCLMULQDQ, PCLMULQDQ, SSSE3 and SSE4.1.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn update_vpclmulqdq_avx512<const REV: bool>(
+    p: &Powers,
+    acc: u128,
+    data: &[u8],
+) -> u128 {
+    update::<__m512i, 4, REV>(p, acc, data)
+}
