@@ -141,6 +141,10 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
         available_list()
     );
     println!("SM3 engine: {}", shangmi_sm3::backend());
+    println!(
+        "GHASH/POLYVAL engine: {}",
+        shangmi_sm4_modes::GhashBackend::best()
+    );
     if !rows.is_empty() {
         bytes_table(&mut rows, per_cell);
     }

@@ -1,5 +1,6 @@
-//! Differential fuzzing of the SM4 modes: seal/open with our GCM and CCM against
-//! RustCrypto's generic compositions (`aes_gcm::AesGcm<sm4::Sm4, U12>`, `ccm::Ccm`), GCM's
+//! Differential fuzzing of the SM4 modes: seal/open with our GCM, CCM and GCM-SIV against
+//! RustCrypto's generic compositions (`aes_gcm::AesGcm<sm4::Sm4, U12>`, `ccm::Ccm`,
+//! `aes_gcm_siv::AesGcmSiv<sm4::Sm4>`; GCM and GCM-SIV on every GHASH engine), GCM's
 //! keystream against OpenSSL's SM4-CTR, IEEE XTS against `xts-mode`, CMAC against OpenSSL;
 //! every SM4 engine for GCM. A ciphertext or tag with one bit flipped must fail to open and
 //! leave the buffer holding the ciphertext.
@@ -13,7 +14,7 @@ use aead::{AeadInOut, KeyInit};
 use libfuzzer_sys::fuzz_target;
 use openssl::symm::{Cipher, Crypter, Mode};
 use shangmi_sm4::{Backend, Sm4};
-use shangmi_sm4_modes::{Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee};
+use shangmi_sm4_modes::{GhashBackend, Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsGb, Sm4XtsIeee};
 
 fn openssl_ctr(key: &[u8; 16], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
     let mut c = Crypter::new(Cipher::sm4_ctr(), Mode::Encrypt, key, Some(iv)).expect("SM4-CTR");
@@ -93,6 +94,37 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(tag, want_tag, "GCM tag on {}", b.name());
         tamper(&gcm, &(*nonce).into(), aad, &buf, &tag, bit);
         gcm.decrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into(), &tag)
+            .expect("open");
+        assert_eq!(buf, msg);
+    }
+
+    // GCM on every GHASH engine (best SM4 engine).
+    for g in GhashBackend::available() {
+        let gcm = Sm4Gcm::with_ghash_backend(Sm4::new(&(*key).into()), g).expect("available");
+        let mut buf = msg.to_vec();
+        let tag = gcm
+            .encrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into())
+            .expect("seal");
+        assert_eq!(buf, want, "GCM ciphertext with GHASH on {g}");
+        assert_eq!(tag, want_tag, "GCM tag with GHASH on {g}");
+    }
+
+    // GCM-SIV against RustCrypto's generic `aes-gcm-siv` over its SM4, every POLYVAL engine.
+    let theirs = aes_gcm_siv::AesGcmSiv::<rustcrypto_sm4::Sm4>::new(&(*key).into());
+    let mut want = msg.to_vec();
+    let want_tag = theirs
+        .encrypt_inout_detached(&(*nonce).into(), aad, (&mut want[..]).into())
+        .expect("seal");
+    for g in GhashBackend::available() {
+        let siv = Sm4GcmSiv::with_ghash_backend(Sm4::new(&(*key).into()), g).expect("available");
+        let mut buf = msg.to_vec();
+        let tag = siv
+            .encrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into())
+            .expect("seal");
+        assert_eq!(buf, want, "GCM-SIV ciphertext with POLYVAL on {g}");
+        assert_eq!(tag, want_tag, "GCM-SIV tag with POLYVAL on {g}");
+        tamper(&siv, &(*nonce).into(), aad, &buf, &tag, bit);
+        siv.decrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into(), &tag)
             .expect("open");
         assert_eq!(buf, msg);
     }

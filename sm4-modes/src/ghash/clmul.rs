@@ -26,6 +26,8 @@ trait Lanes: Copy {
     unsafe fn load(p: *const u8) -> Self;
     /// Byte-reverses each lane.
     fn bswap(self) -> Self;
+    /// Swaps the two 64-bit words of each lane.
+    fn swap(self) -> Self;
     fn xor(self, o: Self) -> Self;
     /// The carry-less products of the lanes' 64-bit words chosen by `IMM` (as PCLMULQDQ's).
     fn clmul<const IMM: i32>(self, o: Self) -> Self;
@@ -53,6 +55,11 @@ impl Lanes for __m128i {
     fn bswap(self) -> Self {
         // SAFETY: see the impl comment.
         unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(REV.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    fn swap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm_shuffle_epi32::<0x4e>(self) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
@@ -93,6 +100,11 @@ impl Lanes for __m256i {
             let rev = _mm256_broadcastsi128_si256(_mm_loadu_si128(REV.as_ptr().cast()));
             _mm256_shuffle_epi8(self, rev)
         }
+    }
+    #[inline(always)]
+    fn swap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_shuffle_epi32::<0x4e>(self) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
@@ -140,6 +152,11 @@ impl Lanes for __m512i {
             let rev = _mm512_broadcast_i32x4(_mm_loadu_si128(REV.as_ptr().cast()));
             _mm512_shuffle_epi8(self, rev)
         }
+    }
+    #[inline(always)]
+    fn swap(self) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_shuffle_epi32::<0x4e>(self) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
@@ -197,6 +214,16 @@ fn mul_add<L: Lanes>(x: L, h: L, acc: &mut (L, L, L)) {
     acc.1 = acc.1.xor(x.clmul::<0x01>(h)).xor(x.clmul::<0x10>(h));
 }
 
+/// Karatsuba products of `x` and `h` summed into (lo, mid', hi), where `hk` holds h0 ⊕ h1
+/// in the low word of each lane: mid' = (x0 ⊕ x1)·(h0 ⊕ h1), so the middle product is
+/// mid' ⊕ lo ⊕ hi once the sums are complete (three multiplications per block, not four).
+#[inline(always)]
+fn mul_add_karatsuba<L: Lanes>(x: L, h: L, hk: L, acc: &mut (L, L, L)) {
+    acc.0 = acc.0.xor(x.clmul::<0x00>(h));
+    acc.2 = acc.2.xor(x.clmul::<0x11>(h));
+    acc.1 = acc.1.xor(x.xor(x.swap()).clmul::<0x00>(hk));
+}
+
 /// Reduces lo + mid·x^64 + hi·x^128 to (that)·x^-128 mod P.
 ///
 /// Each Montgomery step adds L0·P (P ≡ 1 mod x^64) to clear the low 64 bits and divides by
@@ -227,19 +254,25 @@ fn update<L: Lanes, const K: usize, const REV: bool>(p: &Powers, acc: u128, data
     let pw: [L; K] = core::array::from_fn(|r| unsafe {
         L::load(p[16 - step + r * L::BLOCKS..].as_ptr().cast())
     });
+    // The accumulator joins as its own product acc·H^step, added after the lanes are
+    // folded: the chain from one step's accumulator to the next is then one 128-bit
+    // multiplication and the reduction, while the step's data products (independent of
+    // it) overlap the previous step's chain.
+    let h_top = to_reg(p[16 - step]);
+    let pk: [L; K] = core::array::from_fn(|r| pw[r].xor(pw[r].swap()));
     let mut acc = to_reg(acc);
     let mut chunks = data.chunks_exact(16 * step);
     for chunk in &mut chunks {
         let mut sums = (L::zero(), L::zero(), L::zero());
-        for (r, h) in pw.iter().enumerate() {
+        for (r, (h, hk)) in pw.iter().zip(&pk).enumerate() {
             // SAFETY: `chunk` holds `step` blocks; register r reads blocks r·BLOCKS onwards.
-            let mut x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
-            if r == 0 {
-                x = x.xor(L::first(acc));
-            }
-            mul_add(x, *h, &mut sums);
+            let x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
+            mul_add_karatsuba(x, *h, *hk, &mut sums);
         }
-        acc = finish(sums.0.fold(), sums.1.fold(), sums.2.fold());
+        let (lo, hi) = (sums.0.fold(), sums.2.fold());
+        let mut folded = (lo, sums.1.fold().xor(lo).xor(hi), hi);
+        mul_add(acc, h_top, &mut folded);
+        acc = finish(folded.0, folded.1, folded.2);
     }
     // Fewer than `step` blocks left: block i of n times H^(n-i), one reduction.
     let rest = chunks.remainder();
