@@ -46,9 +46,18 @@ mod x86 {
         "avx512vl",
         "vpclmulqdq",
         "pclmulqdq",
+        "ssse3",
         "sse4.1"
     );
-    cpufeatures::new!(pclmulqdq, "pclmulqdq");
+    cpufeatures::new!(
+        vpclmulqdq_avx2,
+        "avx2",
+        "vpclmulqdq",
+        "pclmulqdq",
+        "ssse3",
+        "sse4.1"
+    );
+    cpufeatures::new!(pclmulqdq, "pclmulqdq", "ssse3", "sse4.1");
     cpufeatures::new!(avx512bw, "avx512f", "avx512bw");
     cpufeatures::new!(adx, "adx", "bmi2");
 
@@ -56,7 +65,7 @@ mod x86 {
         adx::get as adx, aesni_avx2::get as aesni_avx2, avx2::get as avx2,
         avx2_bmi::get as avx2_bmi, avx512_bmi::get as avx512_bmi, avx512bw::get as avx512bw,
         gfni_avx512::get as gfni_avx512, pclmulqdq::get as pclmulqdq,
-        vpclmulqdq_avx512::get as vpclmulqdq_avx512,
+        vpclmulqdq_avx2::get as vpclmulqdq_avx2, vpclmulqdq_avx512::get as vpclmulqdq_avx512,
     };
 
     /// GFNI together with AVX2 (no AVX-512). `cpufeatures` reports GFNI only together with
@@ -111,11 +120,15 @@ probe!(
     avx2_bmi on target_arch = "x86_64" => x86::avx2_bmi()
 );
 probe!(
-    /// GHASH: VPCLMULQDQ on AVX-512 (F, BW, VL), PCLMULQDQ, SSE4.1.
+    /// GHASH: VPCLMULQDQ on AVX-512 (F, BW, VL), PCLMULQDQ, SSSE3, SSE4.1.
     vpclmulqdq_avx512 on target_arch = "x86_64" => x86::vpclmulqdq_avx512()
 );
 probe!(
-    /// GHASH: PCLMULQDQ.
+    /// GHASH: VPCLMULQDQ on AVX2, PCLMULQDQ, SSSE3, SSE4.1.
+    vpclmulqdq_avx2 on target_arch = "x86_64" => x86::vpclmulqdq_avx2()
+);
+probe!(
+    /// GHASH: PCLMULQDQ, SSSE3, SSE4.1.
     pclmulqdq on target_arch = "x86_64" => x86::pclmulqdq()
 );
 probe!(
@@ -143,7 +156,8 @@ probe!(
     aarch64_sm3 on target_arch = "aarch64" => arm::sm3_sm4()
 );
 probe!(
-    /// SM4: the AES instructions (with NEON).
+    /// SM4 and GHASH: the AES instructions with PMULL (Rust's and `cpufeatures`' "aes"),
+    /// with NEON.
     aarch64_aes on target_arch = "aarch64" => arm::aes()
 );
 probe!(

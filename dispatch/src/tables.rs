@@ -67,13 +67,18 @@ impl sm3::Backend {
 }
 
 family! {
-    /// GHASH (NIST SP 800-38D §6.4) backends, `shangmi-sm4-modes` (GCM).
+    /// GHASH (NIST SP 800-38D §6.4) and POLYVAL (RFC 8452) backends, `shangmi-sm4-modes`
+    /// (GCM, GCM-SIV, HCTR).
     pub mod ghash("GHASH", portable: Soft) {
-        /// x86-64 VPCLMULQDQ on AVX-512 registers, 16 blocks folded per step.
+        /// x86-64 VPCLMULQDQ on AVX-512 registers, 16 blocks per reduction.
         VpclmulqdqAvx512 = "vpclmulqdq-avx512" if crate::cpu::vpclmulqdq_avx512();
-        /// x86-64 PCLMULQDQ on 128-bit registers.
+        /// x86-64 VPCLMULQDQ on AVX2 registers, 16 blocks per reduction.
+        VpclmulqdqAvx2 = "vpclmulqdq-avx2" if crate::cpu::vpclmulqdq_avx2();
+        /// x86-64 PCLMULQDQ on 128-bit registers, 8 blocks per reduction.
         Pclmulqdq = "pclmulqdq" if crate::cpu::pclmulqdq();
-        /// Portable constant-time multiplication.
+        /// aarch64 PMULL (FEAT_PMULL, with FEAT_AES), 8 blocks per reduction.
+        Pmull = "pmull" if crate::cpu::aarch64_aes();
+        /// Portable constant-time multiplication (integer products with holes).
         Soft = "soft" if true;
     }
 }

@@ -137,5 +137,12 @@ fn x86_probes_agree_with_std() {
         xts::Backend::Avx512.cpu_has(),
         has!("avx512f") && has!("avx512bw")
     );
-    assert_eq!(ghash::Backend::Pclmulqdq.cpu_has(), has!("pclmulqdq"));
+    assert_eq!(
+        ghash::Backend::Pclmulqdq.cpu_has(),
+        has!("pclmulqdq") && has!("ssse3") && has!("sse4.1")
+    );
+    assert_eq!(
+        ghash::Backend::VpclmulqdqAvx2.cpu_has(),
+        has!("avx2") && has!("vpclmulqdq") && has!("pclmulqdq") && has!("ssse3") && has!("sse4.1")
+    );
 }

@@ -14,6 +14,7 @@ use aead::{
     inout::InOutBuf,
 };
 use cipher::{Block, BlockCipherEncrypt};
+use shangmi_dispatch::Available;
 use shangmi_sm4::{CtrFlavor, Sm4};
 
 use crate::ghash::GhashBackend;
@@ -199,7 +200,7 @@ impl<N: CcmNonceSize, T: CcmTagSize> Mode<N, T> for Ccm {
     type Key = ();
     const NAME: &'static str = "Sm4Ccm";
 
-    fn key(_: &Sm4, _: GhashBackend) {}
+    fn key(_: &Sm4, _: Available<GhashBackend>) {}
 
     fn seal(
         cipher: &Sm4,

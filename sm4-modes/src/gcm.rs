@@ -17,6 +17,7 @@ use aead::{
     inout::InOutBuf,
 };
 use cipher::{Block, BlockCipherEncrypt};
+use shangmi_dispatch::Available;
 use shangmi_sm4::{CtrFlavor, Sm4};
 
 use crate::ghash::{GhashBackend, GhashKey};
@@ -82,7 +83,7 @@ pub type Sm4Gcm = Sm4GcmCustom<U12, U16>;
 pub type Sm4GcmCustom<N, T> = Sm4Aead<Gcm, N, T>;
 
 impl<N: ArraySize, T: GcmTagSize> Sm4Aead<Gcm, N, T> {
-    /// The GHASH engine in use (e.g. `"vpclmulqdq-avx512"`).
+    /// The GHASH backend in use (its `Display` is the name, e.g. `vpclmulqdq-avx512`).
     pub fn ghash_backend(&self) -> GhashBackend {
         self.hash_key().engine()
     }
@@ -92,7 +93,7 @@ impl<N: ArraySize, T: GcmTagSize> Mode<N, T> for Gcm {
     type Key = GhashKey;
     const NAME: &'static str = "Sm4Gcm";
 
-    fn key(cipher: &Sm4, ghash: GhashBackend) -> GhashKey {
+    fn key(cipher: &Sm4, ghash: Available<GhashBackend>) -> GhashKey {
         let mut h = Block::<Sm4>::default();
         cipher.encrypt_block(&mut h);
         GhashKey::new(&h.into(), ghash)

@@ -14,6 +14,7 @@ use aead::{
     inout::InOutBuf,
 };
 use cipher::{Block, BlockCipherEncrypt, BlockSizeUser};
+use shangmi_dispatch::Available;
 use shangmi_sm4::Sm4;
 
 use crate::ghash::{GhashBackend, Hasher, PolyvalKey};
@@ -43,16 +44,16 @@ const CHUNK_BLOCKS: usize = 64;
 pub type Sm4GcmSiv = Sm4Aead<GcmSiv, U12, U16>;
 
 impl Mode<U12, U16> for GcmSiv {
-    type Key = GhashBackend;
+    type Key = Available<GhashBackend>;
     const NAME: &'static str = "Sm4GcmSiv";
 
-    fn key(_: &Sm4, polyval: GhashBackend) -> GhashBackend {
+    fn key(_: &Sm4, polyval: Available<GhashBackend>) -> Available<GhashBackend> {
         polyval
     }
 
     fn seal(
         cipher: &Sm4,
-        polyval: &GhashBackend,
+        polyval: &Available<GhashBackend>,
         nonce: &[u8],
         aad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
@@ -62,7 +63,7 @@ impl Mode<U12, U16> for GcmSiv {
 
     fn open(
         cipher: &Sm4,
-        polyval: &GhashBackend,
+        polyval: &Available<GhashBackend>,
         nonce: &[u8],
         aad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
@@ -83,7 +84,7 @@ impl Mode<U12, U16> for GcmSiv {
 /// SM4 with `key` on the engine `like` runs on.
 fn sm4_like(like: &Sm4, key: &[u8; 16]) -> Sm4 {
     // The engine runs here (`like` runs on it); `Sm4::new` is the unreachable fallback.
-    Sm4::with_backend(&(*key).into(), like.engine())
+    Sm4::with_backend(&(*key).into(), like.backend())
         .unwrap_or_else(|_| cipher::KeyInit::new(&(*key).into()))
 }
 
@@ -169,7 +170,12 @@ fn check(nonce: &[u8], aad: &[u8], text: usize) -> aead::Result<()> {
 
 /// The POLYVAL key for `auth`, with as many powers as a message of `aad` and `text` bytes
 /// uses (short messages skip the rest of the key setup).
-fn polyval_key(auth: &[u8; 16], engine: GhashBackend, aad: usize, text: usize) -> PolyvalKey {
+fn polyval_key(
+    auth: &[u8; 16],
+    engine: Available<GhashBackend>,
+    aad: usize,
+    text: usize,
+) -> PolyvalKey {
     let blocks = aad.div_ceil(16) + text.div_ceil(16) + 1;
     PolyvalKey::with_powers(auth, engine, blocks)
 }
@@ -179,7 +185,7 @@ fn polyval_key(auth: &[u8; 16], engine: GhashBackend, aad: usize, text: usize) -
 pub(crate) fn seal<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     kgk: &C,
     new_cipher: impl FnOnce(&[u8; 16]) -> C,
-    polyval: GhashBackend,
+    polyval: Available<GhashBackend>,
     nonce: &[u8],
     aad: &[u8],
     buf: InOutBuf<'_, '_, u8>,
@@ -202,7 +208,7 @@ pub(crate) fn seal<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
 pub(crate) fn open<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     kgk: &C,
     new_cipher: impl FnOnce(&[u8; 16]) -> C,
-    polyval: GhashBackend,
+    polyval: Available<GhashBackend>,
     nonce: &[u8],
     aad: &[u8],
     buf: InOutBuf<'_, '_, u8>,
@@ -422,7 +428,7 @@ mod tests {
             );
             let kgk = Aes128::new_from_slice(&k).unwrap();
             let aes = |key: &[u8; 16]| Aes128::new(&(*key).into());
-            for e in GhashBackend::available() {
+            for e in Available::<GhashBackend>::all() {
                 let mut buf = p.clone();
                 let t = seal(&kgk, aes, e, &n, &a, (&mut buf[..]).into()).unwrap();
                 assert_eq!([&buf[..], &t[..]].concat(), want, "{e}");

@@ -16,7 +16,7 @@ use cipher::{
 };
 use shangmi_sm4::Sm4;
 
-use crate::ghash::{GhashEngine, GhashKey};
+use crate::ghash::GhashKey;
 
 /// Counter blocks encrypted per engine call (the widest engine's parallel width).
 const CHUNK: usize = 64;
@@ -75,7 +75,7 @@ impl Sm4Hctr {
     pub fn from_cipher(cipher: Sm4, hash_key: &[u8; 16]) -> Self {
         Sm4Hctr {
             cipher,
-            hash: GhashKey::new(hash_key, GhashEngine::best()),
+            hash: GhashKey::new(hash_key, shangmi_dispatch::Available::best()),
         }
     }
 

@@ -10,6 +10,7 @@ use aead::{
     inout::InOutBuf,
 };
 use cipher::{Key, KeyInit, KeySizeUser};
+use shangmi_dispatch::Available;
 use shangmi_sm4::{Backend, BackendError, Sm4};
 
 use crate::ghash::GhashBackend;
@@ -25,7 +26,7 @@ pub trait Mode<N, T>: sealed::Sealed + Sized {
     const NAME: &'static str;
     /// The precomputation for `cipher`, hashing on `ghash` where the mode hashes.
     #[doc(hidden)]
-    fn key(cipher: &Sm4, ghash: GhashBackend) -> Self::Key;
+    fn key(cipher: &Sm4, ghash: Available<GhashBackend>) -> Self::Key;
     /// Encrypts `buf` and returns the (untruncated) tag.
     #[doc(hidden)]
     fn seal(
@@ -87,7 +88,7 @@ impl<M: Mode<N, T>, N, T> Clone for Sm4Aead<M, N, T> {
 impl<M: Mode<N, T>, N, T> Sm4Aead<M, N, T> {
     /// The AEAD over a prepared cipher, e.g. one from [`Sm4::with_backend`].
     pub fn from_cipher(cipher: Sm4) -> Self {
-        Self::from_parts(cipher, GhashBackend::best())
+        Self::from_parts(cipher, Available::best())
     }
 
     /// The AEAD for `key` on the SM4 engine `backend` (for tests, benchmarks and bug
@@ -104,15 +105,16 @@ impl<M: Mode<N, T>, N, T> Sm4Aead<M, N, T> {
     /// it).
     ///
     /// # Errors
-    /// [`shangmi_dispatch::BackendError`] if this CPU cannot run `ghash`.
+    /// [`shangmi_dispatch::BackendError`] if this CPU (or this build's `shangmi_backend`
+    /// cfg) cannot run `ghash`.
     pub fn with_ghash_backend(
         cipher: Sm4,
         ghash: GhashBackend,
     ) -> Result<Self, shangmi_dispatch::BackendError<GhashBackend>> {
-        Ok(Self::from_parts(cipher, shangmi_dispatch::require(ghash)?))
+        Ok(Self::from_parts(cipher, Available::require(ghash)?))
     }
 
-    fn from_parts(cipher: Sm4, ghash: GhashBackend) -> Self {
+    fn from_parts(cipher: Sm4, ghash: Available<GhashBackend>) -> Self {
         Sm4Aead {
             key: M::key(&cipher, ghash),
             cipher,
@@ -125,8 +127,9 @@ impl<M: Mode<N, T>, N, T> Sm4Aead<M, N, T> {
         &self.key
     }
 
-    /// The name of the SM4 engine in use (e.g. `"gfni-avx512"`), as [`Sm4::backend`].
-    pub fn backend(&self) -> &'static str {
+    /// The SM4 backend in use, as [`Sm4::backend`] (its `Display` is the name, e.g.
+    /// `gfni-avx512`).
+    pub fn backend(&self) -> Backend {
         self.cipher.backend()
     }
 }

@@ -252,7 +252,8 @@ impl<S: XtsStandard> Sm4Xts<S> {
         let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(head);
         let mut tweaks = [[0u8; 16]; BATCH];
         #[cfg(target_arch = "x86_64")]
-        let simd = crate::xts_avx512::available();
+        let simd = shangmi_dispatch::Available::<shangmi_dispatch::xts::Backend>::best().get()
+            == shangmi_dispatch::xts::Backend::Avx512;
         for batch in blocks.chunks_mut(BATCH) {
             #[allow(unused_mut)]
             let mut done = 0;
@@ -265,7 +266,8 @@ impl<S: XtsStandard> Sm4Xts<S> {
                     u = S::mul_alpha(u);
                 }
                 let mut next = [0u8; 16];
-                // SAFETY: `available()` said the CPU has AVX-512F and AVX-512BW.
+                // SAFETY: `simd` is true only with the dispatch token of `xts-avx512`, whose
+                // probe found AVX-512F and AVX-512BW.
                 done = unsafe {
                     if S::GB {
                         crate::xts_avx512::whiten::<true>(&first, batch, &mut tweaks, &mut next)

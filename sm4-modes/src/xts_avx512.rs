@@ -9,13 +9,6 @@ use core::arch::x86_64::*;
 use cipher::Block;
 use shangmi_sm4::Sm4;
 
-cpufeatures::new!(avx512bw, "avx512f", "avx512bw");
-
-/// Whether [`whiten`] runs on this CPU (probed once, cached).
-pub(crate) fn available() -> bool {
-    avx512bw::get()
-}
-
 /// Byte reversal of each 128-bit lane (GB/T 17964 tweaks are big-endian integers).
 const REVERSE: [u8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
@@ -80,7 +73,8 @@ fn to_int<const GB: bool>(rev: __m512i, v: __m512i) -> __m512i {
 /// block after the last one done.
 ///
 /// # Safety
-/// [`available`] must have returned `true`.
+/// The CPU must have AVX-512F and AVX-512BW: the caller holds the dispatch token of the
+/// XTS backend `xts-avx512`.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(crate) unsafe fn whiten<const GB: bool>(
     first: &[[u8; 16]; 8],

@@ -32,8 +32,6 @@ trait Lanes: Copy {
     /// The carry-less products of the lanes' 64-bit words chosen by `IMM` (as PCLMULQDQ's).
     fn clmul<const IMM: i32>(self, o: Self) -> Self;
     fn zero() -> Self;
-    /// A register whose first lane is `x` and whose other lanes are zero.
-    fn first(x: __m128i) -> Self;
     /// The XOR of all lanes.
     fn fold(self) -> __m128i;
 }
@@ -77,10 +75,6 @@ impl Lanes for __m128i {
         unsafe { _mm_setzero_si128() }
     }
     #[inline(always)]
-    fn first(x: __m128i) -> Self {
-        x
-    }
-    #[inline(always)]
     fn fold(self) -> __m128i {
         self
     }
@@ -120,11 +114,6 @@ impl Lanes for __m256i {
     fn zero() -> Self {
         // SAFETY: see the impl comment.
         unsafe { _mm256_setzero_si256() }
-    }
-    #[inline(always)]
-    fn first(x: __m128i) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm256_zextsi128_si256(x) }
     }
     #[inline(always)]
     fn fold(self) -> __m128i {
@@ -172,11 +161,6 @@ impl Lanes for __m512i {
     fn zero() -> Self {
         // SAFETY: see the impl comment.
         unsafe { _mm512_setzero_si512() }
-    }
-    #[inline(always)]
-    fn first(x: __m128i) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm512_zextsi128_si512(x) }
     }
     #[inline(always)]
     fn fold(self) -> __m128i {

@@ -11,125 +11,19 @@ mod clmul;
 mod pmull;
 mod soft;
 
-use core::fmt;
+use shangmi_dispatch::Available;
 
-/// A GHASH/POLYVAL engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum GhashBackend {
-    /// Portable, constant-time (integer multiplications with holes), one block per step.
-    Soft,
-    /// x86-64 PCLMULQDQ on 128-bit registers, 8 blocks per reduction.
-    Pclmulqdq,
-    /// x86-64 VPCLMULQDQ on 256-bit AVX2 registers, 16 blocks per reduction.
-    VpclmulqdqAvx2,
-    /// x86-64 VPCLMULQDQ on 512-bit AVX-512 registers, 16 blocks per reduction.
-    VpclmulqdqAvx512,
-    /// aarch64 PMULL (FEAT_PMULL), 8 blocks per reduction.
-    Pmull,
-}
-
-impl GhashBackend {
-    /// Every engine, best first.
-    pub const ALL: [GhashBackend; 5] = [
-        GhashBackend::VpclmulqdqAvx512,
-        GhashBackend::VpclmulqdqAvx2,
-        GhashBackend::Pclmulqdq,
-        GhashBackend::Pmull,
-        GhashBackend::Soft,
-    ];
-
-    /// The engine's name, as the speed command and `--cfg shangmi_backend` spell it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            GhashBackend::Soft => "soft",
-            GhashBackend::Pclmulqdq => "pclmulqdq",
-            GhashBackend::VpclmulqdqAvx2 => "vpclmulqdq-avx2",
-            GhashBackend::VpclmulqdqAvx512 => "vpclmulqdq-avx512",
-            GhashBackend::Pmull => "pmull",
-        }
-    }
-
-    /// The best engine available here; the CPU is probed once per process.
-    pub fn best() -> Self {
-        static BEST: shangmi_dispatch::BestCache = shangmi_dispatch::BestCache::new();
-        BEST.get()
-    }
-
-    /// The engines available here, best first.
-    pub fn available() -> impl Iterator<Item = Self> {
-        shangmi_dispatch::available()
-    }
-}
-
-impl fmt::Display for GhashBackend {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl shangmi_dispatch::Engine for GhashBackend {
-    const ALGORITHM: &'static str = "GHASH";
-    const ALL: &'static [Self] = &GhashBackend::ALL;
-    const PORTABLE: Self = GhashBackend::Soft;
-    const FORCED: Option<Self> = if cfg!(shangmi_backend = "soft") {
-        Some(GhashBackend::Soft)
-    } else {
-        None
-    };
-    fn name(self) -> &'static str {
-        GhashBackend::name(self)
-    }
-    fn cpu_has(self) -> bool {
-        cpu_has(self)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn cpu_has(e: GhashBackend) -> bool {
-    cpufeatures::new!(cpu_pclmul, "pclmulqdq", "ssse3", "sse4.1");
-    cpufeatures::new!(
-        cpu_vpclmul_avx2,
-        "avx2",
-        "vpclmulqdq",
-        "pclmulqdq",
-        "sse4.1"
-    );
-    cpufeatures::new!(
-        cpu_vpclmul_avx512,
-        "avx512f",
-        "avx512bw",
-        "avx512vl",
-        "vpclmulqdq",
-        "pclmulqdq",
-        "sse4.1"
-    );
-    match e {
-        GhashBackend::Pclmulqdq => cpu_pclmul::get(),
-        GhashBackend::VpclmulqdqAvx2 => cpu_vpclmul_avx2::get(),
-        GhashBackend::VpclmulqdqAvx512 => cpu_vpclmul_avx512::get(),
-        _ => false,
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-fn cpu_has(e: GhashBackend) -> bool {
-    cpufeatures::new!(cpu_pmull, "aes");
-    e == GhashBackend::Pmull && cpu_pmull::get()
-}
-
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-fn cpu_has(_: GhashBackend) -> bool {
-    false
-}
+/// The GHASH/POLYVAL backends (`shangmi_dispatch`'s GHASH family).
+pub use shangmi_dispatch::ghash::Backend as GhashBackend;
 
 /// H^16, H^15, …, H^1 in the POLYVAL domain, as little-endian 128-bit integers.
 pub(crate) type Powers = [u128; 16];
 
-/// A hash key (H and the powers its engine uses) of GHASH (`G = true`) or POLYVAL.
+/// A hash key (H and the powers its engine uses) of GHASH (`G = true`) or POLYVAL, with
+/// the proof that its engine runs here.
 #[derive(Clone)]
 pub struct HashKey<const G: bool> {
-    engine: GhashBackend,
+    engine: Available<GhashBackend>,
     powers: Powers,
 }
 
@@ -140,15 +34,19 @@ pub(crate) type PolyvalKey = HashKey<false>;
 
 impl<const G: bool> HashKey<G> {
     /// The key for H = `h` (GHASH: the big-endian block E_K(0); POLYVAL: the 16 bytes of
-    /// RFC 8452) on `engine`, which the caller checked is available.
-    pub(crate) fn new(h: &[u8; 16], engine: GhashBackend) -> Self {
+    /// RFC 8452) on `engine`.
+    pub(crate) fn new(h: &[u8; 16], engine: Available<GhashBackend>) -> Self {
         Self::with_powers(h, engine, 16)
     }
 
     /// As [`HashKey::new`] for hashing at most `blocks` blocks per update call: only the
     /// powers up to H^min(blocks, 16) are computed (the rest would be read only by longer
     /// updates).
-    pub(crate) fn with_powers(h: &[u8; 16], engine: GhashBackend, blocks: usize) -> Self {
+    pub(crate) fn with_powers(
+        h: &[u8; 16],
+        engine: Available<GhashBackend>,
+        blocks: usize,
+    ) -> Self {
         let h = if G {
             // mulX_POLYVAL(ByteReverse(H)), constant-time.
             let h = u128::from_be_bytes(*h);
@@ -158,7 +56,7 @@ impl<const G: bool> HashKey<G> {
         };
         let mut powers = [0u128; 16];
         powers[15] = h;
-        if engine != GhashBackend::Soft {
+        if engine.get() != GhashBackend::Soft {
             for i in (16 - blocks.clamp(1, 16)..15).rev() {
                 powers[i] = dot(engine, powers[i + 1], h);
             }
@@ -173,7 +71,7 @@ impl<const G: bool> HashKey<G> {
 
     /// The engine this key runs on.
     pub(crate) fn engine(&self) -> GhashBackend {
-        self.engine
+        self.engine.get()
     }
 }
 
@@ -185,16 +83,16 @@ impl<const G: bool> Drop for HashKey<G> {
 }
 
 /// dot(a, b) on `engine` (key setup).
-fn dot(engine: GhashBackend, a: u128, b: u128) -> u128 {
-    match engine {
+fn dot(engine: Available<GhashBackend>, a: u128, b: u128) -> u128 {
+    match engine.get() {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: every x86 engine but `Soft` needs PCLMULQDQ, SSSE3 and SSE4.1; a key on
-        // `engine` exists only after `engine` was found available.
+        // SAFETY: the token proves the engine's probe passed; every x86 engine but `Soft`
+        // probes PCLMULQDQ, SSSE3 and SSE4.1.
         GhashBackend::Pclmulqdq | GhashBackend::VpclmulqdqAvx2 | GhashBackend::VpclmulqdqAvx512 => unsafe {
             clmul::dot(a, b)
         },
         #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above, for FEAT_PMULL.
+        // SAFETY: the token proves the probe found FEAT_AES with FEAT_PMULL.
         GhashBackend::Pmull => unsafe { pmull::dot(a, b) },
         _ => soft::dot(a, b),
     }
@@ -210,9 +108,9 @@ impl<const G: bool> Hasher<'_, G> {
     /// Absorbs whole blocks (`data.len()` a multiple of 16; a partial tail is ignored).
     pub(crate) fn update_blocks(&mut self, data: &[u8]) {
         let p = &self.key.powers;
-        self.acc = match self.key.engine {
+        self.acc = match self.key.engine.get() {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: the key's engine was found available when the key was made.
+            // SAFETY: the key holds the token that proves this engine's probe passed.
             GhashBackend::Pclmulqdq => unsafe { clmul::update_pclmulqdq::<G>(p, self.acc, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
@@ -257,7 +155,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn run<const G: bool>(h: &[u8; 16], e: GhashBackend, parts: &[&[u8]]) -> [u8; 16] {
+    fn run<const G: bool>(h: &[u8; 16], e: Available<GhashBackend>, parts: &[&[u8]]) -> [u8; 16] {
         let k = HashKey::<G>::new(h, e);
         let mut g = k.start();
         for p in parts {
@@ -276,8 +174,9 @@ mod tests {
             a in proptest::collection::vec(any::<u8>(), 0..700),
             b in proptest::collection::vec(any::<u8>(), 0..300),
         ) {
-            let g = run::<true>(&h, GhashBackend::Soft, &[&a, &b]);
-            let p = run::<false>(&h, GhashBackend::Soft, &[&a, &b]);
+            let soft = Available::portable();
+            let g = run::<true>(&h, soft, &[&a, &b]);
+            let p = run::<false>(&h, soft, &[&a, &b]);
             // RustCrypto's `ghash` and `polyval` crates, an independent implementation.
             let theirs_g = {
                 use ghash::universal_hash::UniversalHash as _;
@@ -295,7 +194,7 @@ mod tests {
             };
             prop_assert_eq!(g, theirs_g);
             prop_assert_eq!(p, theirs_p);
-            for e in GhashBackend::available() {
+            for e in Available::<GhashBackend>::all() {
                 prop_assert_eq!(run::<true>(&h, e, &[&a, &b]), g, "GHASH {}", e);
                 prop_assert_eq!(run::<false>(&h, e, &[&a, &b]), p, "POLYVAL {}", e);
             }
@@ -310,7 +209,7 @@ mod tests {
         let x1 = hex_literal::hex!("4f4f95668c83dfb6401762bb2d01a262");
         let x2 = hex_literal::hex!("d1a24ddd2721d006bbe45f20d3c9f362");
         let want = hex_literal::hex!("f7a3b47b846119fae5b7866cf5e5b77e");
-        for e in GhashBackend::available() {
+        for e in Available::<GhashBackend>::all() {
             assert_eq!(run::<false>(&h, e, &[&x1, &x2]), want, "{e}");
         }
     }
