@@ -186,3 +186,38 @@ pub unsafe extern "C" fn shangmi_sm2_verify(
         .and_then(|key| Ok(key.verify(msg, &Signature::from_bytes(sig)?).is_ok()));
     if valid == Ok(true) { 0 } else { -1 }
 }
+
+/// The GM/T 0105-2021 generators on a device timer: seeds the SM3 Hash_DRBG and the SM4
+/// CTR_DRBG from the 48 bytes at `seed` (32 of entropy, 16 of nonce), reads the device's
+/// seconds through `now` for the time rule, and writes one output of each (32 + 16 bytes)
+/// to `out`; returns 0, or -1 if a generator refused.
+///
+/// # Safety
+/// `seed` must point to 48 readable bytes and `out` to 48 writable bytes; `now` must be
+/// safe to call.
+#[cfg(feature = "drbg")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_drbg_gm(
+    seed: *const u8,
+    now: unsafe extern "C" fn() -> u64,
+    out: *mut u8,
+) -> i32 {
+    use shangmi_drbg::{Clock, Drbg, Sm3HashDrbg, Sm4CtrDrbg};
+    #[derive(Clone, Copy)]
+    struct Timer(unsafe extern "C" fn() -> u64);
+    impl Clock for Timer {
+        fn now_seconds(&self) -> u64 {
+            // SAFETY: the caller's contract on `now` above.
+            unsafe { (self.0)() }
+        }
+    }
+    // SAFETY: the caller's contract above.
+    let (seed, out) = unsafe { (&*seed.cast::<[u8; 48]>(), &mut *out.cast::<[u8; 48]>()) };
+    let (entropy, nonce) = seed.split_at(32);
+    let (hash_out, ctr_out) = out.split_at_mut(32);
+    let hash = Sm3HashDrbg::new(entropy, nonce, b"", Timer(now))
+        .and_then(|mut d| d.generate(hash_out, b""));
+    let ctr =
+        Sm4CtrDrbg::new(entropy, nonce, b"", Timer(now)).and_then(|mut d| d.generate(ctr_out, b""));
+    if hash.is_ok() && ctr.is_ok() { 0 } else { -1 }
+}

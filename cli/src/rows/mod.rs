@@ -14,6 +14,7 @@
 //! Rows that count operations rather than bytes (SM2 sign, verify, …) are [`OpRow`]s,
 //! printed in a second table in operations per second; [`ops`] chains them.
 
+mod drbg;
 mod modes;
 mod sm2;
 mod sm3;
@@ -78,6 +79,7 @@ pub fn all(sm4_engine: Backend) -> Vec<Row> {
     let mut rows = sm4::rows(sm4_engine);
     rows.extend(modes::rows(sm4_engine));
     rows.extend(sm3::rows());
+    rows.extend(drbg::rows());
     rows
 }
 
