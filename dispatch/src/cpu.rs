@@ -1,7 +1,9 @@
 //! Every CPU probe of the workspace: one function per feature set a backend needs, `false`
 //! on other architectures. x86-64 and aarch64 ask the CPU (through `cpufeatures`, which
 //! caches the answer and checks that the OS saves the wider registers); RISC-V has no
-//! portable run-time probe in `no_std`, so its backends follow the compilation target.
+//! portable run-time probe in `no_std`: its scalar-crypto backends follow the compilation
+//! target, its vector-crypto ones ask Linux (`riscv_hwprobe`, in `riscv`) or, elsewhere,
+//! follow the compilation target too.
 
 /// Defines `pub(crate) fn $name() -> bool`: `$body` on `$arch`, `false` elsewhere.
 macro_rules! probe {
@@ -163,6 +165,20 @@ probe!(
 probe!(
     /// SM4: Zksed, compiled in with `+zksed`.
     riscv_zksed on all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksed") => true
+);
+probe!(
+    /// SM4: V, Zvksed and Zvkb (vector crypto).
+    riscv_zvksed on any(target_arch = "riscv32", target_arch = "riscv64") => {
+        use crate::riscv::{Extensions, has};
+        has(Extensions::V.with(Extensions::ZVKSED).with(Extensions::ZVKB))
+    }
+);
+probe!(
+    /// SM3: V, Zvksh and Zvkb (vector crypto).
+    riscv_zvksh on any(target_arch = "riscv32", target_arch = "riscv64") => {
+        use crate::riscv::{Extensions, has};
+        has(Extensions::V.with(Extensions::ZVKSH).with(Extensions::ZVKB))
+    }
 );
 probe!(
     /// SM3: Zksh, compiled in with `+zksh`.

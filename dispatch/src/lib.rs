@@ -8,7 +8,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 mod family;
 mod cpu;
 #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-pub mod riscv;
+mod riscv;
 mod tables;
 
 pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};

@@ -8,22 +8,22 @@
 
 /// An extension set as `RISCV_HWPROBE_KEY_IMA_EXT_0` reports it: a bit per extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Extensions(pub u64);
+pub(crate) struct Extensions(u64);
 
 impl Extensions {
     /// The V extension (and the kernel lets this process use it).
-    pub const V: Extensions = Extensions(1 << 2);
+    pub(crate) const V: Extensions = Extensions(1 << 2);
     /// Zvbb: vector basic bit manipulation (a superset of Zvkb).
-    pub const ZVBB: Extensions = Extensions(1 << 17);
+    pub(crate) const ZVBB: Extensions = Extensions(1 << 17);
     /// Zvkb: vector bit manipulation for cryptography (`vrev8.v`, `vror`, `vandn`).
-    pub const ZVKB: Extensions = Extensions(1 << 19);
+    pub(crate) const ZVKB: Extensions = Extensions(1 << 19);
     /// Zvksed: vector SM4 (`vsm4k.vi`, `vsm4r.vv`/`.vs`).
-    pub const ZVKSED: Extensions = Extensions(1 << 24);
+    pub(crate) const ZVKSED: Extensions = Extensions(1 << 24);
     /// Zvksh: vector SM3 (`vsm3me.vv`, `vsm3c.vi`).
-    pub const ZVKSH: Extensions = Extensions(1 << 25);
+    pub(crate) const ZVKSH: Extensions = Extensions(1 << 25);
 
     /// The union of both sets.
-    pub const fn with(self, other: Extensions) -> Extensions {
+    pub(crate) const fn with(self, other: Extensions) -> Extensions {
         Extensions(self.0 | other.0)
     }
 
@@ -57,7 +57,7 @@ const fn compiled() -> Extensions {
 
 /// Whether this CPU has every extension in `needed`: compiled in, or reported by Linux's
 /// hwprobe (asked once per process, then cached).
-pub fn has(needed: Extensions) -> bool {
+pub(crate) fn has(needed: Extensions) -> bool {
     let compiled = compiled();
     needed.within(compiled) || needed.within(compiled.with(probed()))
 }

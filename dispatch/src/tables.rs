@@ -12,7 +12,7 @@ family! {
     ///
     /// Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
     /// `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on
-    /// arm64; `riscv-zksed` > `soft` on RISC-V.
+    /// arm64; `riscv-zvksed` > `riscv-zksed` > `soft` on RISC-V.
     pub mod sm4("SM4", portable: Soft) {
         /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
         GfniAvx512 = "gfni-avx512" if crate::cpu::gfni_avx512();
@@ -25,6 +25,10 @@ family! {
         /// aarch64 AES instructions with NEON nibble tables (cores without SM4), 16 blocks
         /// per step.
         Aarch64NeonAes = "aarch64-neon-aes" if crate::cpu::aarch64_aes();
+        /// RISC-V vector crypto `vsm4k` / `vsm4r` (Zvksed, with Zvkb's `vrev8`), a register
+        /// group of blocks per step (8 at VLEN = 128); found by Linux's hwprobe, or compiled
+        /// in with `+v,+zvksed,+zvkb`.
+        RiscvZvksed = "riscv-zvksed" if crate::cpu::riscv_zvksed();
         /// RISC-V scalar crypto `sm4ed` / `sm4ks` (Zksed), compiled in with `+zksed`.
         RiscvZksed = "riscv-zksed" if crate::cpu::riscv_zksed();
         /// Portable, constant-time bitsliced circuit (16 blocks per evaluation).
@@ -36,7 +40,7 @@ family! {
     /// SM3 (GB/T 32905-2016) hash backends, `shangmi-sm3`.
     ///
     /// Priority: `avx512` > `avx2` > `soft` on x86-64; `aarch64-sm3` > `soft` on arm64;
-    /// `riscv-zksh` > `soft` on RISC-V.
+    /// `riscv-zvksh` > `riscv-zksh` > `soft` on RISC-V.
     pub mod sm3("SM3", portable: Soft) {
         /// x86-64 AVX-512 (F, VL, BW) + BMI1/2: message expansion with
         /// `vprold`/`vpternlogd`, `rorx` rotates in the rounds; multi-buffer hashing of 16
@@ -48,6 +52,9 @@ family! {
         /// aarch64 SM3 instructions (FEAT_SM3: `sm3ss1`, `sm3tt1a/b`, `sm3tt2a/b`,
         /// `sm3partw1/2`).
         Aarch64Sm3 = "aarch64-sm3" if crate::cpu::aarch64_sm3();
+        /// RISC-V vector crypto `vsm3me` / `vsm3c` (Zvksh, with Zvkb's `vrev8`); found by
+        /// Linux's hwprobe, or compiled in with `+v,+zvksh,+zvkb`.
+        RiscvZvksh = "riscv-zvksh" if crate::cpu::riscv_zvksh();
         /// RISC-V scalar crypto `sm3p0` / `sm3p1` (Zksh), compiled in with `+zksh`.
         RiscvZksh = "riscv-zksh" if crate::cpu::riscv_zksh();
         /// Portable scalar code: unrolled rounds, scalar message expansion.

@@ -32,6 +32,12 @@ pub(crate) fn compress(backend: Available<Backend>, state: &mut [u32; 8], blocks
             target_feature = "zksh"
         ))]
         Backend::RiscvZksh => crate::riscv::compress(state, blocks),
+        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+        Backend::RiscvZvksh => {
+            // SAFETY: `backend` is an `Available` token: dispatch's probe found V, Zvksh and
+            // Zvkb, the features of this entry.
+            unsafe { crate::riscv_zvksh::compress(state, blocks) }
+        }
         _ => soft::compress(state, blocks),
     }
 }

@@ -15,15 +15,7 @@ mod multi;
     target_feature = "zksh"
 ))]
 mod riscv;
-// Wired into the engine table next; until then only its unit tests build it.
-#[cfg(all(
-    test,
-    any(target_arch = "riscv32", target_arch = "riscv64"),
-    any(
-        target_os = "linux",
-        all(target_feature = "zvksh", target_feature = "zvkb")
-    )
-))]
+#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
 mod riscv_zvksh;
 mod rounds;
 mod soft;

@@ -68,6 +68,9 @@ pub(crate) fn ctr32(
             target_feature = "zksed"
         ))]
         Backend::RiscvZksed => crate::riscv::ctr32(rk, ctr, blocks),
+        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+        // SAFETY: as above (V, Zvksed and Zvkb).
+        Backend::RiscvZvksed => unsafe { crate::riscv_zvksed::ctr32(rk, ctr, blocks) },
         _ => soft::ctr32(rk, ctr, blocks),
     }
 }
@@ -155,6 +158,18 @@ impl Kernel for RiscvZksed {
     type ParBlocks = cipher::consts::U1;
     unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
         crate::riscv::crypt(rk, blocks);
+    }
+}
+
+#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+struct RiscvZvksed;
+#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+impl Kernel for RiscvZvksed {
+    // Two register groups at the minimum VLEN (128), one at VLEN = 256.
+    type ParBlocks = U16;
+    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // SAFETY: forwarded from the caller (V, Zvksed and Zvkb present).
+        unsafe { crate::riscv_zvksed::crypt(rk, blocks) }
     }
 }
 
@@ -288,6 +303,8 @@ pub(crate) fn dispatch(backend: Available<Backend>, rk: &RoundKeys, f: impl Call
             target_feature = "zksed"
         ))]
         Backend::RiscvZksed => f.call(engine::<RiscvZksed>(rk)),
+        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+        Backend::RiscvZvksed => f.call(engine::<RiscvZvksed>(rk)),
         _ => f.call(engine::<Soft>(rk)),
     }
 }
@@ -413,6 +430,9 @@ pub(crate) fn expand_key(backend: Available<Backend>, key: &[u8; 16]) -> RoundKe
             target_feature = "zksed"
         ))]
         Backend::RiscvZksed => crate::riscv::expand_key(key),
+        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+        // SAFETY: `backend` is an `Available` token (dispatch found V, Zvksed and Zvkb).
+        Backend::RiscvZvksed => unsafe { crate::riscv_zvksed::expand_key(key) },
         _ => key::expand(key, |a| tau(backend, a)),
     }
 }

@@ -14,15 +14,7 @@ mod key;
     target_feature = "zksed"
 ))]
 mod riscv;
-// Wired into the engine table next; until then only its unit tests build it.
-#[cfg(all(
-    test,
-    any(target_arch = "riscv32", target_arch = "riscv64"),
-    any(
-        target_os = "linux",
-        all(target_feature = "zvksed", target_feature = "zvkb")
-    )
-))]
+#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
 mod riscv_zvksed;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 mod simd;

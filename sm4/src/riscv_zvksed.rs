@@ -103,6 +103,10 @@ macro_rules! reversed_word_offsets {
     };
 }
 
+/// Blocks in one register group at LMUL = 8 at V's minimum VLEN (128): a lower bound that
+/// spares short calls the [`group_blocks`] query.
+const MIN_GROUP_BLOCKS: usize = 8;
+
 /// Blocks in one register group at LMUL = 8 (VLEN / 16: 8 at the minimum VLEN of 128).
 ///
 /// # Safety
@@ -176,8 +180,12 @@ pub(crate) unsafe fn expand_key(key: &[u8; 16]) -> RoundKeys {
 pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
     let total = blocks.len();
     let (mut inp, mut outp) = blocks.into_raw();
-    // SAFETY: the caller guarantees V.
-    let group = unsafe { group_blocks() };
+    let group = if total <= MIN_GROUP_BLOCKS {
+        MIN_GROUP_BLOCKS
+    } else {
+        // SAFETY: the caller guarantees V.
+        unsafe { group_blocks() }
+    };
     let mut done = 0;
     while done < total {
         let n = group.min(total - done);
@@ -219,8 +227,12 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>)
 /// # Safety
 /// The CPU must have V, Zvksed and Zvkb.
 pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
-    // SAFETY: the caller guarantees V.
-    let group = unsafe { group_blocks() };
+    let group = if blocks.len() <= MIN_GROUP_BLOCKS {
+        MIN_GROUP_BLOCKS
+    } else {
+        // SAFETY: the caller guarantees V.
+        unsafe { group_blocks() }
+    };
     for chunk in blocks.chunks_mut(group) {
         let n = chunk.len();
         // SAFETY: the caller guarantees the extensions. The block reads the 16 bytes of
@@ -270,10 +282,7 @@ mod tests {
     use std::vec::Vec;
 
     fn present() -> bool {
-        use shangmi_dispatch::riscv::{Extensions, has};
-        has(Extensions::V
-            .with(Extensions::ZVKSED)
-            .with(Extensions::ZVKB))
+        crate::Backend::RiscvZvksed.is_available()
     }
 
     /// Prints that this CPU lacks the extensions, or fails where CI runs on a CPU model
