@@ -31,9 +31,12 @@ pub trait Profile: sealed::Sealed {
 /// calls and every 600 seconds.
 ///
 /// Entropy input of at least 256 bits and a nonce of at least 128 bits; each generate call
-/// returns at most one hash output (Hash_DRBG, HMAC_DRBG) or one cipher block (CTR_DRBG),
-/// as GM/T 0105's SM3 and SM4 generators do. HMAC_DRBG is not in GM/T 0105: with this
-/// profile it runs SP 800-90A's construction under GM/T 0105's limits.
+/// returns at most one hash output (Hash_DRBG, HMAC_DRBG) or one cipher block (CTR_DRBG).
+/// These limits and the level-1 intervals follow emmansun/gmsm v0.44.0's reading of the
+/// standard (its `drbg` package); the level-2 intervals (2^10 calls, 60 s) also appear in
+/// published descriptions of the standard's SM3 generator. HMAC_DRBG is not in
+/// GM/T 0105: with this profile it runs SP 800-90A's construction under GM/T 0105's
+/// limits.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GmLevel1;
 
