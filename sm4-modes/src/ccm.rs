@@ -123,6 +123,13 @@ struct Format {
 }
 
 impl Format {
+    fn of<N: ArraySize, T: ArraySize>() -> Self {
+        Format {
+            n: N::USIZE,
+            t: T::USIZE,
+        }
+    }
+
     /// Bytes of the length field (q in SP 800-38C).
     fn q(&self) -> usize {
         15 - self.n
@@ -194,6 +201,30 @@ impl Format {
         }
         t
     }
+
+    /// Encrypts (MAC, then counter mode, chunk by chunk) or decrypts (the other order)
+    /// `data` in place and returns the untruncated tag.
+    fn crypt(
+        &self,
+        cipher: &Sm4,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        encrypt: bool,
+    ) -> [u8; 16] {
+        let mut mac = self.mac_start(cipher, nonce, aad, data.len());
+        let mut ctr = self.first_counter(nonce);
+        for chunk in data.chunks_mut(CHUNK) {
+            if encrypt {
+                mac.absorb(chunk);
+            }
+            cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
+            if !encrypt {
+                mac.absorb(chunk);
+            }
+        }
+        self.tag(cipher, mac, nonce)
+    }
 }
 
 impl<N: CcmNonceSize, T: CcmTagSize> Mode<N, T> for Ccm {
@@ -209,19 +240,9 @@ impl<N: CcmNonceSize, T: CcmTagSize> Mode<N, T> for Ccm {
         aad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<[u8; 16]> {
-        let f = Format {
-            n: N::USIZE,
-            t: T::USIZE,
-        };
+        let f = Format::of::<N, T>();
         f.check(buf.len())?;
-        let data = buf.into_out_with_copied_in();
-        let mut mac = f.mac_start(cipher, nonce, aad, data.len());
-        let mut ctr = f.first_counter(nonce);
-        for chunk in data.chunks_mut(CHUNK) {
-            mac.absorb(chunk);
-            cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
-        }
-        Ok(f.tag(cipher, mac, nonce))
+        Ok(f.crypt(cipher, nonce, aad, buf.into_out_with_copied_in(), true))
     }
 
     fn open(
@@ -232,19 +253,10 @@ impl<N: CcmNonceSize, T: CcmTagSize> Mode<N, T> for Ccm {
         buf: InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> aead::Result<()> {
-        let f = Format {
-            n: N::USIZE,
-            t: T::USIZE,
-        };
+        let f = Format::of::<N, T>();
         f.check(buf.len())?;
         let data = buf.into_out_with_copied_in();
-        let mut mac = f.mac_start(cipher, nonce, aad, data.len());
-        let mut ctr = f.first_counter(nonce);
-        for chunk in data.chunks_mut(CHUNK) {
-            cipher.apply_ctr(CtrFlavor::Be128, &mut ctr, chunk);
-            mac.absorb(chunk);
-        }
-        let t = f.tag(cipher, mac, nonce);
+        let t = f.crypt(cipher, nonce, aad, data, false);
         if crate::ct::eq(&t[..tag.len()], tag) {
             return Ok(());
         }

@@ -161,23 +161,26 @@ fn ctr<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     }
 }
 
-fn check(nonce: &[u8], aad: &[u8], text: usize) -> aead::Result<()> {
+/// Checks the lengths (RFC 8452 §6) and derives the message's POLYVAL key (with as many
+/// powers as a message of `aad` and `text` bytes uses: short messages skip the rest of the
+/// key setup) and its encryption cipher (`new_cipher` of the derived key).
+fn setup<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
+    kgk: &C,
+    new_cipher: impl FnOnce(&[u8; 16]) -> C,
+    polyval: Available<GhashBackend>,
+    nonce: &[u8],
+    aad: &[u8],
+    text: usize,
+) -> aead::Result<(PolyvalKey, C)> {
     if nonce.len() != 12 || text as u64 > MAX_LEN || aad.len() as u64 > MAX_LEN {
         return Err(Error);
     }
-    Ok(())
-}
-
-/// The POLYVAL key for `auth`, with as many powers as a message of `aad` and `text` bytes
-/// uses (short messages skip the rest of the key setup).
-fn polyval_key(
-    auth: &[u8; 16],
-    engine: Available<GhashBackend>,
-    aad: usize,
-    text: usize,
-) -> PolyvalKey {
-    let blocks = aad.div_ceil(16) + text.div_ceil(16) + 1;
-    PolyvalKey::with_powers(auth, engine, blocks)
+    let (auth, enc) = derive_keys(kgk, nonce);
+    let blocks = aad.len().div_ceil(16) + text.div_ceil(16) + 1;
+    Ok((
+        PolyvalKey::with_powers(&auth, polyval, blocks),
+        new_cipher(&enc),
+    ))
 }
 
 /// Seals `buf` under the key-generating key `kgk`; `new_cipher` makes the block cipher of
@@ -190,10 +193,7 @@ pub(crate) fn seal<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     aad: &[u8],
     buf: InOutBuf<'_, '_, u8>,
 ) -> aead::Result<[u8; 16]> {
-    check(nonce, aad, buf.len())?;
-    let (auth, enc) = derive_keys(kgk, nonce);
-    let key = polyval_key(&auth, polyval, aad.len(), buf.len());
-    let enc = new_cipher(&enc);
+    let (key, enc) = setup(kgk, new_cipher, polyval, nonce, aad, buf.len())?;
     let mut h = key.start();
     h.update_padded(aad);
     h.update_padded(buf.get_in());
@@ -214,10 +214,7 @@ pub(crate) fn open<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     buf: InOutBuf<'_, '_, u8>,
     expected: &[u8],
 ) -> aead::Result<()> {
-    check(nonce, aad, buf.len())?;
-    let (auth, enc) = derive_keys(kgk, nonce);
-    let key = polyval_key(&auth, polyval, aad.len(), buf.len());
-    let enc = new_cipher(&enc);
+    let (key, enc) = setup(kgk, new_cipher, polyval, nonce, aad, buf.len())?;
     let mut t = [0u8; 16];
     t.copy_from_slice(expected.get(..16).ok_or(Error)?);
     let text_len = buf.len();
@@ -419,13 +416,7 @@ mod tests {
     #[test]
     fn rfc8452_c1_aes128_on_every_polyval_engine() {
         for (k, n, a, p, want) in RFC8452_C1 {
-            let (k, n, a, p, want) = (
-                hex::decode(k).unwrap(),
-                hex::decode(n).unwrap(),
-                hex::decode(a).unwrap(),
-                hex::decode(p).unwrap(),
-                hex::decode(want).unwrap(),
-            );
+            let [k, n, a, p, want] = [k, n, a, p, want].map(|h| hex::decode(h).unwrap());
             let kgk = Aes128::new_from_slice(&k).unwrap();
             let aes = |key: &[u8; 16]| Aes128::new(&(*key).into());
             for e in Available::<GhashBackend>::all() {

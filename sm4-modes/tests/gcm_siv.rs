@@ -209,13 +209,7 @@ fn all_sivs(key: &[u8]) -> Vec<(String, Sm4GcmSiv)> {
 #[test]
 fn gmsm_vectors_on_every_engine() {
     for (k, n, a, p, want) in GMSM {
-        let (k, n, a, p, want) = (
-            hex::decode(k).unwrap(),
-            hex::decode(n).unwrap(),
-            hex::decode(a).unwrap(),
-            hex::decode(p).unwrap(),
-            hex::decode(want).unwrap(),
-        );
+        let [k, n, a, p, want] = [k, n, a, p, want].map(|h| hex::decode(h).unwrap());
         for (name, siv) in all_sivs(&k) {
             let nonce = n.as_slice().try_into().unwrap();
             let got = siv.encrypt(nonce, Payload { msg: &p, aad: &a }).unwrap();

@@ -28,11 +28,19 @@ fn from_reg(x: uint64x2_t) -> u128 {
     unsafe { u128::from(vgetq_lane_u64::<0>(x)) | (u128::from(vgetq_lane_u64::<1>(x)) << 64) }
 }
 
-/// The carry-less product of 64-bit words `a[I]` and `b[J]`.
+/// The carry-less product of 64-bit words `a[I]` and `b[J]`. `#[inline]` with its feature
+/// (not `inline(always)`): it inlines once the callers are inlined into the entries below,
+/// which enable PMULL.
+#[target_feature(enable = "aes")]
+#[inline]
+unsafe fn pmull<const I: i32, const J: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
+    vreinterpretq_u64_p128(vmull_p64(vgetq_lane_u64::<I>(a), vgetq_lane_u64::<J>(b)))
+}
+
 #[inline(always)]
 fn clmul<const I: i32, const J: i32>(a: uint64x2_t, b: uint64x2_t) -> uint64x2_t {
-    // SAFETY: see the comment above.
-    unsafe { vreinterpretq_u64_p128(vmull_p64(vgetq_lane_u64::<I>(a), vgetq_lane_u64::<J>(b))) }
+    // SAFETY: see the comment above (PMULL enabled by the entries).
+    unsafe { pmull::<I, J>(a, b) }
 }
 
 #[inline(always)]
