@@ -15,8 +15,6 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 const BLOCK: usize = 16;
 /// The longest seedlen: a 256-bit key plus one block.
 const MAX_SEED_LEN: usize = 32 + BLOCK;
-/// Output blocks encrypted per call to the cipher, so parallel engines get a batch.
-const BATCH: usize = 16;
 
 /// CTR_DRBG (with derivation function) over the block cipher `B` under profile `P`, reading
 /// clock `C` for the time rule.
@@ -203,21 +201,23 @@ impl<B: CtrCipher, P: Profile, C: Clock> sealed::Core for CtrDrbg<B, P, C> {
             self.update(&cipher, &material[..n]);
         }
         let cipher = B::new(&self.key);
-        let mut batch = [Block::<B>::default(); BATCH];
-        for run in out.chunks_mut(BATCH * BLOCK) {
-            let blocks = &mut batch[..run.len().div_ceil(BLOCK)];
-            for block in blocks.iter_mut() {
-                increment(&mut self.v);
-                block.copy_from_slice(&self.v);
-            }
-            cipher.encrypt_blocks(blocks);
-            for (dst, block) in run.chunks_mut(BLOCK).zip(blocks.iter()) {
-                dst.copy_from_slice(&block[..dst.len()]);
-            }
+        // The counter blocks go straight into the output and are encrypted there in one
+        // call, so a wide engine sees the whole request.
+        let (blocks, tail) = Block::<B>::slice_as_chunks_mut(out);
+        let mut counter = u128::from_be_bytes(self.v);
+        for block in blocks.iter_mut() {
+            counter = counter.wrapping_add(1);
+            block.copy_from_slice(&counter.to_be_bytes());
         }
-        for block in batch.iter_mut() {
+        cipher.encrypt_blocks(blocks);
+        if !tail.is_empty() {
+            counter = counter.wrapping_add(1);
+            let mut block = Block::<B>::from(counter.to_be_bytes());
+            cipher.encrypt_block(&mut block);
+            tail.copy_from_slice(&block[..tail.len()]);
             block.as_mut_slice().zeroize();
         }
+        self.v = counter.to_be_bytes();
         self.update(&cipher, &material[..n]);
         material.zeroize();
         self.schedule.generated();
