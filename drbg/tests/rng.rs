@@ -223,3 +223,47 @@ proptest! {
         prop_assert_ne!(x, y);
     }
 }
+
+/// A clock the test moves by hand.
+#[derive(Clone, Copy)]
+struct Manual<'a>(&'a core::cell::Cell<u64>);
+
+impl Clock for Manual<'_> {
+    fn now_seconds(&self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// `AutoReseed` follows the time rule too: past the level's limit it draws fresh entropy
+/// before the next output.
+#[test]
+fn auto_reseed_reseeds_when_the_time_limit_passes() {
+    let clock = core::cell::Cell::new(5);
+    let source = Counting {
+        next: 0,
+        drawn: 0,
+        fail: false,
+    };
+    let mut rng =
+        AutoReseed::<HashDrbg<Sm3, GmLevel2, _>, _>::new(source, b"", Manual(&clock)).unwrap();
+    let draws = |rng: &AutoReseed<HashDrbg<Sm3, GmLevel2, Manual>, Counting>| rng.source().drawn;
+    let mut buf = [0u8; 100];
+    rng.try_fill_bytes(&mut buf).unwrap();
+    assert_eq!(draws(&rng), 2); // entropy and nonce
+    clock.set(65);
+    rng.try_fill_bytes(&mut buf).unwrap();
+    assert_eq!(draws(&rng), 2); // 60 s: still within the limit
+    clock.set(66);
+    rng.try_fill_bytes(&mut buf).unwrap();
+    assert_eq!(draws(&rng), 3);
+    assert!(!rng.drbg().reseed_required());
+}
+
+/// The three DRBGs wipe their state on drop.
+#[test]
+fn state_is_wiped_on_drop() {
+    fn wiped<T: zeroize::ZeroizeOnDrop>() {}
+    wiped::<HashDrbg<Sm3, Sp800_90a, NoClock>>();
+    wiped::<HmacDrbg<Sm3, Sp800_90a, NoClock>>();
+    wiped::<CtrDrbg<Sm4, Sp800_90a, NoClock>>();
+}
