@@ -5,8 +5,8 @@
 //! registers) and hashed while it is in L1, so the hash of one chunk overlaps the
 //! encryption of the next in the out-of-order window. Every engine call is a whole number
 //! of the widest engine's steps: the text is split into 1 KiB pieces, and the last piece
-//! (up to 63 blocks) goes to one ECB call together with the tag mask E(J0), rounded up to a
-//! width the engines run in one pass. Decryption hashes and decrypts in the same pass; if
+//! (up to 63 blocks) gets its keystream from one engine call together with the tag mask
+//! E(J0), rounded up to a width the engines run in one pass. Decryption hashes and decrypts in the same pass; if
 //! the tag does not match, the keystream is applied again so the output holds the
 //! ciphertext, and [`aead::Error`] is returned.
 
@@ -175,6 +175,20 @@ pub(crate) fn pass_blocks(n: usize) -> usize {
     }
 }
 
+/// XORs `data` with the keystream blocks `ks` (at least as long), 16 bytes at a time.
+pub(crate) fn xor_keystream(data: &mut [u8], ks: &[Block<Sm4>]) {
+    let ks = Block::<Sm4>::slice_as_flattened(ks);
+    let (blocks, tail) = data.as_chunks_mut::<16>();
+    let (ks_blocks, ks_tail) = ks.as_chunks::<16>();
+    for (d, k) in blocks.iter_mut().zip(ks_blocks) {
+        *d = (u128::from_ne_bytes(*d) ^ u128::from_ne_bytes(*k)).to_ne_bytes();
+    }
+    let ks_rest = ks_blocks.get(blocks.len()).map_or(ks_tail, |b| &b[..]);
+    for (d, k) in tail.iter_mut().zip(ks_rest) {
+        *d ^= k;
+    }
+}
+
 /// Encrypts or decrypts `buf` (input to output) and returns GHASH(aad, ciphertext) ⊕ E(J0).
 fn crypt(
     cipher: &Sm4,
@@ -207,22 +221,32 @@ fn crypt(
         rest = more;
     }
 
-    // The tail and the mask: counter blocks J0, ctr, ctr + 1, … in one ECB call.
+    // The tail and the mask: the keystream of counter blocks J0, ctr, ctr + 1, … from one
+    // engine call. Without a body (or without a tail) they are consecutive: counter mode
+    // over zeros (counters built in registers); otherwise ECB over the counter blocks
+    // written out.
     let tail_blocks = tail.len().div_ceil(16);
     let mut ks = [Block::<Sm4>::default(); WIDE / 16 + 1];
     let ks = &mut ks[..pass_blocks(1 + tail_blocks)];
-    ks[0] = j0.into();
-    for (i, b) in ks[1..=tail_blocks].iter_mut().enumerate() {
-        *b = inc32(ctr, i as u32).into();
+    if body == 0 || tail_blocks == 0 {
+        let mut c = j0;
+        cipher.apply_ctr(
+            CtrFlavor::Be32,
+            &mut c,
+            Block::<Sm4>::slice_as_flattened_mut(ks),
+        );
+    } else {
+        ks[0] = j0.into();
+        for (i, b) in ks[1..=tail_blocks].iter_mut().enumerate() {
+            *b = inc32(ctr, i as u32).into();
+        }
+        cipher.encrypt_blocks(ks);
     }
-    cipher.encrypt_blocks(ks);
     if !encrypt {
         g.update_padded(tail.get_in());
     }
     let out = tail.into_out_with_copied_in();
-    for (d, k) in out.iter_mut().zip(ks[1..].iter().flatten()) {
-        *d ^= k;
-    }
+    xor_keystream(out, &ks[1..]);
     if encrypt {
         g.update_padded(out);
     }

@@ -154,9 +154,7 @@ fn ctr<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
             n = n.wrapping_add(1);
         }
         enc.encrypt_blocks(ks);
-        for (d, k) in chunk.iter_mut().zip(ks.iter().flatten()) {
-            *d ^= k;
-        }
+        crate::gcm::xor_keystream(chunk, ks);
         each(chunk);
     }
 }
