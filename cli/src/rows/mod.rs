@@ -15,6 +15,7 @@
 //! printed in a second table in operations per second; [`ops`] chains them.
 
 mod drbg;
+mod gb_modes;
 mod modes;
 mod sm2;
 mod sm3;
@@ -78,6 +79,7 @@ impl OpRow {
 pub fn all(sm4_engine: Backend) -> Vec<Row> {
     let mut rows = sm4::rows(sm4_engine);
     rows.extend(modes::rows(sm4_engine));
+    rows.extend(gb_modes::rows(sm4_engine));
     rows.extend(sm3::rows());
     rows.extend(drbg::rows());
     rows
