@@ -3,7 +3,9 @@
 //! `aes_gcm_siv::AesGcmSiv<sm4::Sm4>`; GCM and GCM-SIV on every GHASH engine), GCM's
 //! keystream against OpenSSL's SM4-CTR, IEEE XTS against `xts-mode`, CMAC against OpenSSL;
 //! every SM4 engine for GCM. A ciphertext or tag with one bit flipped must fail to open and
-//! leave the buffer holding the ciphertext.
+//! leave the buffer holding the ciphertext. The GB/T 17964 modes BC and OFBNLF against a
+//! textbook model over RustCrypto's `sm4`, HCTR and the GB/T 15852.1 MACs on every engine
+//! (HCTR inverts, in place = buffer to buffer; a MAC over two updates = over one).
 //!
 //! Input: 16 bytes of key, 12 of nonce, one byte (AAD length), one byte (which bit to
 //! flip), then the AAD and the message.
@@ -14,7 +16,13 @@ use aead::{AeadInOut, KeyInit};
 use libfuzzer_sys::fuzz_target;
 use openssl::symm::{Cipher, Crypter, Mode};
 use shangmi_sm4::{Backend, Sm4};
-use shangmi_sm4_modes::{GhashBackend, Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsGb, Sm4XtsIeee};
+use shangmi_sm4_modes::{
+    GhashBackend, Sm4AnsiRetailMac, Sm4BcDec, Sm4BcEnc, Sm4CbcMac, Sm4Cbcr, Sm4Ccm, Sm4Cmac,
+    Sm4Emac, Sm4Gcm, Sm4GcmSiv, Sm4Hctr, Sm4Lmac, Sm4MacDes, Sm4OfbnlfDec, Sm4OfbnlfEnc, Sm4TrCbc,
+    Sm4XtsGb, Sm4XtsIeee,
+    cbcmac::{Padding1, Padding3},
+    cipher::{Block, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit},
+};
 
 fn openssl_ctr(key: &[u8; 16], iv: &[u8; 16], data: &[u8]) -> Vec<u8> {
     let mut c = Crypter::new(Cipher::sm4_ctr(), Mode::Encrypt, key, Some(iv)).expect("SM4-CTR");
@@ -56,6 +64,159 @@ fn tamper<A: AeadInOut>(
             .is_err()
     );
     assert_eq!(buf, before, "a failed open must leave the ciphertext");
+}
+
+fn xor16(a: &mut [u8; 16], b: &[u8]) {
+    for (a, b) in a.iter_mut().zip(b) {
+        *a ^= b;
+    }
+}
+
+/// BC and OFBNLF (whole blocks of `msg`) by the book over RustCrypto's SM4.
+fn bc_ofbnlf_model(key: &[u8; 16], iv: &[u8; 16], whole: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    use rustcrypto_sm4::cipher::{BlockCipherEncrypt, KeyInit as _};
+    let c = rustcrypto_sm4::Sm4::new(key.into());
+    let (mut bc, mut ofbnlf) = (Vec::new(), Vec::new());
+    let (mut f, mut k) = (*iv, *iv);
+    for p in whole.chunks_exact(16) {
+        let mut x = f;
+        xor16(&mut x, p);
+        let mut x = x.into();
+        c.encrypt_block(&mut x);
+        xor16(&mut f, &x);
+        bc.extend_from_slice(&x);
+        let mut kb = k.into();
+        c.encrypt_block(&mut kb);
+        k = kb.into();
+        let mut y: [u8; 16] = p.try_into().expect("16");
+        let mut yb = y.into();
+        rustcrypto_sm4::Sm4::new(&kb).encrypt_block(&mut yb);
+        y = yb.into();
+        ofbnlf.extend_from_slice(&y);
+    }
+    (bc, ofbnlf)
+}
+
+fn blocks(data: &[u8]) -> Vec<Block<Sm4>> {
+    data.chunks_exact(16)
+        .map(|c| Block::<Sm4>::try_from(c).expect("16"))
+        .collect()
+}
+
+fn flat(b: &[Block<Sm4>]) -> Vec<u8> {
+    b.iter().flat_map(|b| b.iter().copied()).collect()
+}
+
+/// The tag of `msg` in one update, checked equal to the tag over two updates cut at `split`.
+fn mac_split<M: cmac::digest::Mac + Clone>(m: M, msg: &[u8], split: usize) -> Vec<u8> {
+    let (a, b) = msg.split_at(split.min(msg.len()));
+    let one = m.clone().chain_update(msg).finalize().into_bytes().to_vec();
+    let two = m
+        .chain_update(a)
+        .chain_update(b)
+        .finalize()
+        .into_bytes()
+        .to_vec();
+    assert_eq!(one, two, "MAC over two updates");
+    one
+}
+
+/// The GB/T 17964 modes BC, OFBNLF, HCTR and the GB/T 15852.1 MACs on every engine.
+fn gb_modes(key: &[u8; 16], iv: &[u8; 16], msg: &[u8], split: usize) {
+    let whole = &msg[..msg.len() / 16 * 16];
+    let (bc, ofbnlf) = bc_ofbnlf_model(key, iv, whole);
+    let mut reference: Option<(Vec<u8>, Vec<Vec<u8>>)> = None;
+    let mut kk = [0u8; 32];
+    kk[..16].copy_from_slice(key);
+    kk[16..].copy_from_slice(iv);
+    for b in Backend::available() {
+        let c = Sm4::with_backend(&(*key).into(), b).expect("available");
+        let mut x = blocks(whole);
+        Sm4BcEnc::inner_iv_init(c.clone(), iv.into()).encrypt_blocks(&mut x);
+        assert_eq!(flat(&x), bc, "BC on {}", b.name());
+        Sm4BcDec::inner_iv_init(c.clone(), iv.into()).decrypt_blocks(&mut x);
+        assert_eq!(flat(&x), whole, "BC decryption on {}", b.name());
+        Sm4OfbnlfEnc::inner_iv_init(c.clone(), iv.into()).encrypt_blocks(&mut x);
+        assert_eq!(flat(&x), ofbnlf, "OFBNLF on {}", b.name());
+        Sm4OfbnlfDec::inner_iv_init(c.clone(), iv.into()).decrypt_blocks(&mut x);
+        assert_eq!(flat(&x), whole, "OFBNLF decryption on {}", b.name());
+
+        let hctr = Sm4Hctr::from_cipher(c, iv);
+        let mut sector = msg.to_vec();
+        let mut out = vec![0u8; msg.len()];
+        let hctr_ct = match hctr.encrypt(key, &mut sector) {
+            Ok(()) => {
+                hctr.encrypt_b2b(key, msg, &mut out).expect("same length");
+                assert_eq!(out, sector, "HCTR in place vs b2b");
+                hctr.decrypt(key, &mut sector).expect("decrypt");
+                assert_eq!(sector, msg, "HCTR round trip");
+                out
+            }
+            Err(_) => {
+                assert!(
+                    msg.len() < 16 && sector == msg,
+                    "short sector refused, untouched"
+                );
+                Vec::new()
+            }
+        };
+
+        let tags = vec![
+            mac_split(
+                <Sm4CbcMac>::with_backend(key.into(), b).expect("available"),
+                msg,
+                split,
+            ),
+            mac_split(
+                Sm4CbcMac::<Padding1>::with_backend(key.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                Sm4CbcMac::<Padding3>::new_with_len_on(key.into(), msg.len() as u64, b)
+                    .expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                <Sm4Emac>::with_backend(&kk.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                <Sm4AnsiRetailMac>::with_backend(&kk.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                <Sm4MacDes>::with_backend(&kk.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                <Sm4Lmac>::with_backend(key.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                <Sm4TrCbc>::with_backend(key.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+            mac_split(
+                Sm4Cbcr::with_backend(key.into(), b).expect("ok"),
+                msg,
+                split,
+            ),
+        ];
+        match &reference {
+            None => reference = Some((hctr_ct, tags)),
+            Some((h, t)) => {
+                assert_eq!(&hctr_ct, h, "HCTR on {}", b.name());
+                assert_eq!(&tags, t, "MACs on {}", b.name());
+            }
+        }
+    }
 }
 
 fuzz_target!(|input: &[u8]| {
@@ -174,6 +335,10 @@ fuzz_target!(|input: &[u8]| {
             Err(_) => assert!(msg.len() < 16),
         }
     }
+
+    // GB/T 17964 BC, OFBNLF, HCTR and the GB/T 15852.1 MACs.
+    let iv: [u8; 16] = xkey[16..].try_into().expect("16");
+    gb_modes(key, &iv, msg, usize::from(aad_len));
 
     // CMAC against OpenSSL.
     use cmac::digest::Mac;
