@@ -16,7 +16,7 @@ use cipher::{
 };
 use shangmi_sm4::Sm4;
 
-use crate::ghash::GhashKey;
+use crate::ghash::{GhashBackend, GhashKey};
 
 /// Counter blocks encrypted per engine call (the widest engine's parallel width).
 const CHUNK: usize = 64;
@@ -77,6 +77,23 @@ impl Sm4Hctr {
             cipher,
             hash: GhashKey::new(hash_key, shangmi_dispatch::Available::best()),
         }
+    }
+
+    /// HCTR over `cipher` with its hash on the GHASH engine `ghash` (tests, benchmarks, bug
+    /// reports).
+    ///
+    /// # Errors
+    /// [`shangmi_dispatch::BackendError`] if this CPU (or this build's `shangmi_backend`
+    /// cfg) cannot run `ghash`.
+    pub fn with_ghash_backend(
+        cipher: Sm4,
+        hash_key: &[u8; 16],
+        ghash: GhashBackend,
+    ) -> Result<Self, shangmi_dispatch::BackendError<GhashBackend>> {
+        Ok(Sm4Hctr {
+            cipher,
+            hash: GhashKey::new(hash_key, shangmi_dispatch::Available::require(ghash)?),
+        })
     }
 
     /// Encrypts the sector `data` in place under `tweak`.
