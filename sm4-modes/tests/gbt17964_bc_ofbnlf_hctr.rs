@@ -11,7 +11,7 @@
 
 use cipher::{
     Block, BlockCipherDecrypt as _, BlockCipherEncrypt as _, BlockModeDecrypt, BlockModeEncrypt,
-    InnerIvInit, KeyInit, consts::U16,
+    InnerIvInit, KeyInit, consts::U16, inout::InOutBuf,
 };
 use hex_literal::hex;
 use proptest::prelude::*;
@@ -44,33 +44,42 @@ enum Mode {
     Ofbnlf,
 }
 
-/// `data` through a fresh `M` in two calls cut at `cut` blocks.
+/// `data` through a fresh `M` in two calls cut at `cut` blocks, in place and buffer to
+/// buffer (checked equal).
 fn run<M: InnerIvInit<Inner = Sm4, IvSize = U16>>(
     c: &Sm4,
     iv: &[u8; 16],
     data: &[u8],
     cut: usize,
-    call: impl Fn(&mut M, &mut [Block<Sm4>]),
+    call: impl Fn(&mut M, InOutBuf<'_, '_, Block<Sm4>>),
 ) -> Vec<u8> {
-    let mut b = to_blocks(data);
+    let input = to_blocks(data);
+    let k = cut.min(input.len());
+    let mut b = input.clone();
     let mut m = M::inner_iv_init(c.clone(), &(*iv).into());
-    let (x, y) = b.split_at_mut(cut.min(data.len() / 16));
-    call(&mut m, x);
-    call(&mut m, y);
+    let (x, y) = b.split_at_mut(k);
+    call(&mut m, x.into());
+    call(&mut m, y.into());
+    let mut out = vec![Block::<Sm4>::default(); input.len()];
+    let mut m = M::inner_iv_init(c.clone(), &(*iv).into());
+    let ((ix, iy), (ox, oy)) = (input.split_at(k), out.split_at_mut(k));
+    call(&mut m, InOutBuf::new(ix, ox).unwrap());
+    call(&mut m, InOutBuf::new(iy, oy).unwrap());
+    assert_eq!(out, b, "in place = buffer to buffer");
     flat(&b)
 }
 
 fn encrypt(mode: Mode, c: &Sm4, iv: &[u8; 16], data: &[u8], cut: usize) -> Vec<u8> {
     match mode {
-        Mode::Bc => run(c, iv, data, cut, Sm4BcEnc::encrypt_blocks),
-        Mode::Ofbnlf => run(c, iv, data, cut, Sm4OfbnlfEnc::encrypt_blocks),
+        Mode::Bc => run(c, iv, data, cut, Sm4BcEnc::encrypt_blocks_inout),
+        Mode::Ofbnlf => run(c, iv, data, cut, Sm4OfbnlfEnc::encrypt_blocks_inout),
     }
 }
 
 fn decrypt(mode: Mode, c: &Sm4, iv: &[u8; 16], data: &[u8], cut: usize) -> Vec<u8> {
     match mode {
-        Mode::Bc => run(c, iv, data, cut, Sm4BcDec::decrypt_blocks),
-        Mode::Ofbnlf => run(c, iv, data, cut, Sm4OfbnlfDec::decrypt_blocks),
+        Mode::Bc => run(c, iv, data, cut, Sm4BcDec::decrypt_blocks_inout),
+        Mode::Ofbnlf => run(c, iv, data, cut, Sm4OfbnlfDec::decrypt_blocks_inout),
     }
 }
 
