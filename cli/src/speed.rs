@@ -16,7 +16,7 @@ pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 #[derive(clap::Args)]
 #[command(after_help = "Example: shangmi speed --seconds 0.05 ctr cbc-dec")]
 pub struct Args {
-    /// Run SM4 on this engine instead of the best one (an unknown or absent engine is an
+    /// Run SM4 on this backend instead of the best one (an unknown or absent backend is an
     /// error that lists the available ones).
     #[arg(long, value_name = "NAME", value_parser = parse_backend)]
     pub backend: Option<Backend>,
@@ -46,13 +46,13 @@ fn available_list() -> String {
 fn parse_backend(name: &str) -> Result<Backend, String> {
     let backend: Backend = name.parse().map_err(|_| {
         format!(
-            "no SM4 engine is called `{name}`; available here: {}",
+            "no SM4 backend is called `{name}`; available here: {}",
             available_list()
         )
     })?;
     if !backend.is_available() {
         return Err(format!(
-            "SM4 engine `{name}` is not available on this CPU; available here: {}",
+            "SM4 backend `{name}` is not available on this CPU; available here: {}",
             available_list()
         ));
     }
@@ -136,15 +136,17 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
     }
     println!("shangmi speed on {}", cpu_model());
     println!(
-        "SM4 engine: {} (available here: {}; pick one with --backend)",
+        "SM4 backend: {} (available here: {}; pick one with --backend)",
         backend,
         available_list()
     );
-    println!("SM3 engine: {}", shangmi_sm3::backend());
-    println!(
-        "GHASH/POLYVAL engine: {}",
-        shangmi_sm4_modes::GhashBackend::best()
-    );
+    // Every other family's backend, as each crate picks it (the best one here).
+    for (algorithm, name) in shangmi_dispatch::best_of_every_family()
+        .into_iter()
+        .filter(|&(algorithm, _)| algorithm != "SM4")
+    {
+        println!("{algorithm} backend: {name}");
+    }
     if !rows.is_empty() {
         bytes_table(&mut rows, per_cell);
     }

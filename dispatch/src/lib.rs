@@ -115,6 +115,37 @@ impl<B: Family> fmt::Display for Available<B> {
     }
 }
 
+/// Defines a zero-sized kernel token: a type whose only constructor, `new`, takes an
+/// [`Available`] backend and answers `Some` only for backend `$Family::$Variant`. A crate
+/// implements its backend's code on the token, whose field is private to the module that
+/// invokes this macro, so holding one proves that the backend runs here.
+///
+/// ```
+/// use shangmi_dispatch::{Available, kernel_token, sm4::Backend};
+///
+/// kernel_token! {
+///     /// The portable SM4 backend's code.
+///     pub struct SoftKernel = Backend::Soft;
+/// }
+/// assert!(SoftKernel::new(Available::portable()).is_some());
+/// ```
+#[macro_export]
+macro_rules! kernel_token {
+    ($(#[$doc:meta])* $vis:vis struct $Kernel:ident = $Family:ident :: $Variant:ident;) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        $vis struct $Kernel(());
+
+        impl $Kernel {
+            /// The kernel, if `backend` is its backend.
+            #[inline(always)]
+            $vis fn new(backend: $crate::Available<$Family>) -> Option<Self> {
+                (backend.get() == $Family::$Variant).then_some($Kernel(()))
+            }
+        }
+    };
+}
+
 /// Whether `backend` can run here: the CPU has it and the build does not force another.
 fn is_available<B: Family>(backend: B) -> bool {
     match B::FORCED {

@@ -5,15 +5,29 @@
 //! instructions go through `asm!`. Instruction semantics: the Arm ARM's pseudocode.
 //!
 //! SAFETY (all blocks below): these functions are `#[inline(always)]` helpers of the
-//! `#[target_feature(enable = "sm4")]` entry `compress`, which `crate::engine` calls only
-//! after the dispatch probe found FEAT_SM3 (Rust's `sm4` target feature covers SM3 and
+//! `#[target_feature(enable = "sm4")]` entry `compress`, which only the [`Aarch64Sm3`]
+//! kernel calls, a token made only from an `Available` `aarch64-sm3` backend (the dispatch
+//! probe found FEAT_SM3 (Rust's `sm4` target feature covers SM3 and
 //! SM4; the Linux hwcap probe checks both bits); the instructions touch registers only,
 //! and loads/stores stay within the arrays they are given.
 
 use core::arch::aarch64::*;
 use core::arch::asm;
 
-use crate::consts::K;
+use crate::{Backend, consts::K, engine::Kernel};
+
+shangmi_dispatch::kernel_token! {
+    /// `aarch64-sm3` (see the module documentation).
+    pub(crate) struct Aarch64Sm3 = Backend::Aarch64Sm3;
+}
+
+impl Kernel for Aarch64Sm3 {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        // SAFETY: `self` proves FEAT_SM3 (module comment).
+        unsafe { compress(state, blocks) }
+    }
+}
 
 /// SS1 of the round whose constant (T_j <<< j) is in lane 3 of `k`.
 #[inline(always)]
@@ -142,7 +156,7 @@ fn reverse(x: uint32x4_t) -> uint32x4_t {
 /// # Safety
 /// The CPU must support FEAT_SM3.
 #[target_feature(enable = "sm4")]
-pub(crate) unsafe fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+unsafe fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     // SAFETY: see the module comment; `state` is 8 readable and writable words.
     let (mut abcd, mut efgh) = unsafe {
         (

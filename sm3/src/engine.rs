@@ -1,43 +1,105 @@
-//! The map from a [`Backend`] to its code: the single-stream compression function here,
-//! the multi-buffer lanes in `multi`. No backend knows about another.
+//! The map from a [`Backend`] to its code: the [`Kernel`] trait that every backend's code
+//! implements and the one `match` ([`run`]) from an [`Available`] backend to its kernel,
+//! for the single-stream compression and the multi-buffer hashing (`multi`) alike.
+//!
+//! A kernel is a zero-sized token: `Soft` is free to make, every other kernel only from an
+//! `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding one
+//! proves that its CPU features are present. Its methods are safe; inside, each calls its
+//! `#[target_feature]` entry on the strength of `self`, and the x86 register types take the
+//! kernel as their proof too.
 
 use shangmi_dispatch::Available;
 
-use crate::{Backend, soft};
+use crate::{Backend, multi, soft};
 
-/// Compresses `blocks` into `state` with `backend`'s code.
-#[inline]
-pub(crate) fn compress(backend: Available<Backend>, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+/// One backend's code. Implementations are zero-sized tokens that prove the backend runs
+/// here (see the module documentation), so the methods are safe.
+pub(crate) trait Kernel: Copy {
+    /// Compresses `blocks` into `state`.
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]);
+
+    /// Hashes `msgs[i]` into `out[i]` (as many as both hold); kernels with SIMD lanes
+    /// override it with the multi-buffer scheduler.
+    #[inline]
+    fn digest_many(self, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
+        for (m, o) in msgs.iter().zip(out.iter_mut()) {
+            *o = multi::one(self, m);
+        }
+    }
+}
+
+/// The portable kernel: runs everywhere, needs no proof.
+#[derive(Clone, Copy)]
+pub(crate) struct Soft;
+
+impl Kernel for Soft {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        soft::compress(state, blocks);
+    }
+}
+
+/// An operation to run on whichever kernel a backend maps to.
+pub(crate) trait Call {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on kernel `k`.
+    fn call<K: Kernel>(self, k: K) -> Self::Output;
+}
+
+/// Runs `op` on `backend`'s kernel: the one place that maps a backend to its code.
+#[inline(always)]
+pub(crate) fn run<C: Call>(backend: Available<Backend>, op: C) -> C::Output {
     match backend.get() {
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => {
-            // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX-512F,
-            // AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
-            unsafe { crate::x86::compress_avx512(state, blocks) }
-        }
+        Backend::Avx512 => with(crate::x86::Avx512::new(backend), op),
         #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => {
-            // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX2, BMI1
-            // and BMI2, the features of this entry.
-            unsafe { crate::x86::compress_avx2(state, blocks) }
-        }
+        Backend::Avx2 => with(crate::x86::Avx2::new(backend), op),
         #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sm3 => {
-            // SAFETY: `backend` is an `Available` token: dispatch's probe found the SM3
-            // instructions, the feature of this entry.
-            unsafe { crate::aarch64::compress(state, blocks) }
-        }
+        Backend::Aarch64Sm3 => with(crate::aarch64::Aarch64Sm3::new(backend), op),
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
             target_feature = "zksh"
         ))]
-        Backend::RiscvZksh => crate::riscv::compress(state, blocks),
+        Backend::RiscvZksh => with(crate::riscv::RiscvZksh::new(backend), op),
         #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        Backend::RiscvZvksh => {
-            // SAFETY: `backend` is an `Available` token: dispatch's probe found V, Zvksh and
-            // Zvkb, the features of this entry.
-            unsafe { crate::riscv_zvksh::compress(state, blocks) }
-        }
-        _ => soft::compress(state, blocks),
+        Backend::RiscvZvksh => with(crate::riscv_zvksh::RiscvZvksh::new(backend), op),
+        _ => op.call(Soft),
+    }
+}
+
+/// `op` on kernel `k` (always `Some` where [`run`] calls it: the arm matched its backend).
+#[allow(dead_code)] // no arm but the soft one on targets without another backend
+#[inline(always)]
+fn with<K: Kernel, C: Call>(k: Option<K>, op: C) -> C::Output {
+    match k {
+        Some(k) => op.call(k),
+        None => op.call(Soft),
+    }
+}
+
+/// [`Kernel::compress`].
+pub(crate) struct Compress<'a>(pub(crate) &'a mut [u32; 8], pub(crate) &'a [[u8; 64]]);
+impl Call for Compress<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.compress(self.0, self.1);
+    }
+}
+
+/// Compresses `blocks` into `state` with `backend`'s code.
+#[inline(always)]
+pub(crate) fn compress(backend: Available<Backend>, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    run(backend, Compress(state, blocks));
+}
+
+/// [`Kernel::digest_many`].
+pub(crate) struct DigestMany<'a, 'm>(pub(crate) &'a [&'m [u8]], pub(crate) &'a mut [[u8; 32]]);
+impl Call for DigestMany<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.digest_many(self.0, self.1);
     }
 }

@@ -9,43 +9,23 @@
 
 use shangmi_dispatch::Available;
 
-use crate::{Backend, consts::IV, engine};
+use crate::{
+    Backend,
+    consts::IV,
+    engine::{self, Kernel},
+};
 
-/// Hashes `msgs[i]` into `out[i]` on `backend`.
+/// Hashes `msgs[i]` into `out[i]` on `backend` (as many as both hold).
 pub(crate) fn digest_many(backend: Available<Backend>, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
-    let n = msgs.len().min(out.len());
-    let (msgs, out) = (&msgs[..n], &mut out[..n]);
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 if n > 1 => {
-            schedule::<16>(backend, msgs, out, |state, lanes, blocks| {
-                // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX-512F,
-                // AVX-512VL, AVX-512BW, AVX2, BMI1 and BMI2, the features of this entry.
-                unsafe { crate::x86::many_avx512(state, lanes, blocks) }
-            })
-        }
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 if n > 1 => {
-            schedule::<8>(backend, msgs, out, |state, lanes, blocks| {
-                // SAFETY: `backend` is an `Available` token: dispatch's probe found AVX2, BMI1
-                // and BMI2, the features of this entry.
-                unsafe { crate::x86::many_avx2(state, lanes, blocks) }
-            })
-        }
-        _ => {
-            for (m, o) in msgs.iter().zip(out.iter_mut()) {
-                *o = one(backend, m);
-            }
-        }
-    }
+    engine::run(backend, engine::DigestMany(msgs, out));
 }
 
-/// One message on the single-stream engine.
-fn one(backend: Available<Backend>, msg: &[u8]) -> [u8; 32] {
+/// One message on kernel `k`'s single-stream code.
+pub(crate) fn one<K: Kernel>(k: K, msg: &[u8]) -> [u8; 32] {
     let slot = Slot::new(0, msg);
     let mut h = IV;
-    engine::compress(backend, &mut h, as_blocks(slot.body));
-    engine::compress(backend, &mut h, as_blocks(&slot.tail[..slot.tail_end]));
+    k.compress(&mut h, as_blocks(slot.body));
+    k.compress(&mut h, as_blocks(&slot.tail[..slot.tail_end]));
     to_bytes(&h)
 }
 
@@ -66,7 +46,7 @@ fn to_bytes(h: &[u32; 8]) -> [u8; 32] {
 }
 
 /// A message in flight in one lane.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer kernels
 struct Slot<'a> {
     /// Index into the caller's message and output slices.
     index: usize,
@@ -81,7 +61,7 @@ struct Slot<'a> {
     tail_end: usize,
 }
 
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer kernels
 impl<'a> Slot<'a> {
     fn new(index: usize, msg: &'a [u8]) -> Self {
         let full = msg.len() - msg.len() % 64;
@@ -122,18 +102,27 @@ impl<'a> Slot<'a> {
 }
 
 /// One dummy block for idle lanes.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer kernels
 static IDLE: [u8; 64] = [0; 64];
 
 /// Runs the lane scheduler with `L` lanes; `step(state, lanes, n)` compresses `n` blocks
-/// of every lane into the lane-major state (`state[word][lane]`).
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer engines
-fn schedule<const L: usize>(
-    backend: Available<Backend>,
+/// of every lane into the lane-major state (`state[word][lane]`); kernel `k` finishes the
+/// last message alone, and runs a single message (or none) without the lanes.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // the lane scheduler serves the x86 multi-buffer kernels
+pub(crate) fn schedule<K: Kernel, const L: usize>(
+    k: K,
     msgs: &[&[u8]],
     out: &mut [[u8; 32]],
     mut step: impl FnMut(&mut [[u32; L]; 8], &[&[u8]; L], usize),
 ) {
+    let n = msgs.len().min(out.len());
+    let (msgs, out) = (&msgs[..n], &mut out[..n]);
+    if n < 2 {
+        for (m, o) in msgs.iter().zip(out.iter_mut()) {
+            *o = one(k, m);
+        }
+        return;
+    }
     let mut state = [[0u32; L]; 8];
     let mut slots: [Option<Slot<'_>>; L] = core::array::from_fn(|_| None);
     let mut next = 0;
@@ -156,8 +145,8 @@ fn schedule<const L: usize>(
             for (lane, slot) in slots.iter().enumerate() {
                 if let Some(s) = slot {
                     let mut h: [u32; 8] = core::array::from_fn(|i| state[i][lane]);
-                    engine::compress(backend, &mut h, as_blocks(s.body));
-                    engine::compress(backend, &mut h, as_blocks(&s.tail[s.tail_pos..s.tail_end]));
+                    k.compress(&mut h, as_blocks(s.body));
+                    k.compress(&mut h, as_blocks(&s.tail[s.tail_pos..s.tail_end]));
                     out[s.index] = to_bytes(&h);
                 }
             }

@@ -7,7 +7,24 @@
 
 use core::arch::asm;
 
-use crate::rounds::{Word, expand, rounds};
+use crate::{
+    Backend,
+    engine::Kernel,
+    rounds::{Word, expand, rounds},
+};
+
+shangmi_dispatch::kernel_token! {
+    /// `riscv-zksh` (see the module documentation; the instructions are compiled in, so
+    /// the token proves nothing the build does not already).
+    pub(crate) struct RiscvZksh = Backend::RiscvZksh;
+}
+
+impl Kernel for RiscvZksh {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        compress(state, blocks);
+    }
+}
 
 /// A word whose P0 and P1 are the Zksh instructions.
 #[derive(Clone, Copy)]
@@ -15,7 +32,7 @@ struct Zksh(u32);
 
 impl Word for Zksh {
     #[inline(always)]
-    fn splat(k: u32) -> Self {
+    fn splat(self, k: u32) -> Self {
         Zksh(k)
     }
     #[inline(always)]
@@ -59,7 +76,7 @@ impl Word for Zksh {
 }
 
 /// Compresses `blocks` into `state`.
-pub(crate) fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+fn compress(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let mut s = state.map(Zksh);
     let mut w = [Zksh(0); 68];
     let mut wp = [Zksh(0); 64];

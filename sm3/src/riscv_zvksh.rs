@@ -18,6 +18,23 @@
 
 use core::arch::asm;
 
+use crate::{Backend, engine::Kernel};
+
+shangmi_dispatch::kernel_token! {
+    /// `riscv-zvksh`: made only from an `Available` backend of its kind, so the dispatch
+    /// probe (Linux `riscv_hwprobe`, or the compiled-in target features) found V, Zvksh
+    /// and Zvkb.
+    pub(crate) struct RiscvZvksh = Backend::RiscvZvksh;
+}
+
+impl Kernel for RiscvZvksh {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        // SAFETY: `self` proves V, Zvksh and Zvkb (see the type).
+        unsafe { compress(state, blocks) }
+    }
+}
+
 /// Rounds 8k..8k+7 with W_8k.. in `$wa` and W_8k+8.. in `$wb` (`$r0`..`$r3` = 4k..4k+3, the
 /// `vsm3c.vi` round-pair numbers); v8 and v10 are scratch.
 #[rustfmt::skip]

@@ -13,11 +13,12 @@ use crate::consts::K;
 
 /// A 32-bit word, or a SIMD register of 32-bit lanes, with the operations SM3 needs.
 ///
-/// Implementations are `#[inline(always)]` and only called from code compiled for the
-/// CPU features they use (see each engine).
+/// Implementations are `#[inline(always)]`; a SIMD register carries the proof that its
+/// instructions run here (see `x86::lanes`), so its methods are safe.
 pub(crate) trait Word: Copy {
-    /// `k` in every lane.
-    fn splat(k: u32) -> Self;
+    /// `k` in every lane, as a word of the same kind as `self` (a register keeps the
+    /// proof it carries; `self`'s value is not used).
+    fn splat(self, k: u32) -> Self;
     /// Lane-wise wrapping addition.
     fn add(self, o: Self) -> Self;
     /// Bitwise XOR.
@@ -48,7 +49,7 @@ pub(crate) trait Word: Copy {
 
 impl Word for u32 {
     #[inline(always)]
-    fn splat(k: u32) -> Self {
+    fn splat(self, k: u32) -> Self {
         k
     }
     #[inline(always)]
@@ -104,7 +105,7 @@ macro_rules! round {
     ($a:expr, $b:expr, $c:expr, $d:expr, $e:expr, $f:expr, $g:expr, $h:expr,
      $j:expr, $m:ident, $k:ident, $ff:ident, $gg:ident) => {
         let a12 = $a.rotl::<12>();
-        let ss1 = a12.add(W::splat($k[$j])).add($e).rotl::<7>();
+        let ss1 = a12.add(a12.splat($k[$j])).add($e).rotl::<7>();
         let ss2 = ss1.xor(a12);
         let tt1 = W::$ff($a, $b, $c).add($d).add($m.wp($j)).add(ss2);
         let tt2 = W::$gg($e, $f, $g).add($h).add($m.w($j)).add(ss1);

@@ -1,7 +1,12 @@
-//! The one place that maps a [`Backend`] to its code: the cipher-trait backend type
-//! generic over an engine, and the dispatch.
-
-use core::marker::PhantomData;
+//! The map from a [`Backend`] to its code: the [`Kernel`] trait that every backend's code
+//! implements, the one `match` ([`run`]) from an [`Available`] backend to its kernel, and
+//! the `cipher` backend type over a kernel.
+//!
+//! A kernel is a zero-sized token: `Soft` is free to make, every other kernel only from an
+//! `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding one proves that its
+//! CPU features are present. Its methods are safe; inside, each calls its
+//! `#[target_feature]` entry on the strength of `self`, and the SIMD register types take
+//! the kernel as their proof too (`crate::simd::Word::Cpu`).
 
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
@@ -10,436 +15,244 @@ use cipher::{
     consts::U16,
     inout::{InOut, InOutBuf},
 };
-
 use shangmi_dispatch::Available;
 
 use crate::{Backend, Sm4, key, key::RoundKeys, soft};
 
-/// What every engine provides.
-pub(crate) trait Kernel {
-    /// Blocks per parallel call.
+/// One backend's code. Implementations are zero-sized tokens that prove the backend runs
+/// here (see the module documentation), so the methods are safe.
+pub(crate) trait Kernel: Copy {
+    /// Blocks per parallel call of the `cipher` traits: the width of the widest step.
     type ParBlocks: ArraySize;
-    /// Encrypts (or, with reversed round keys, decrypts) any number of blocks.
-    ///
-    /// # Safety
-    /// The engine's CPU features must be present.
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>);
 
-    /// Encrypts (or decrypts) one block; engines with a faster single-block path override it.
-    ///
-    /// # Safety
-    /// As for [`Kernel::crypt`].
+    /// Encrypts (or, with reversed round keys, decrypts) any number of blocks.
+    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>);
+
+    /// Encrypts (or decrypts) one block; kernels with a faster single-block path override
+    /// it.
     #[inline(always)]
-    unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+    fn crypt_one(self, rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
         let mut buf = [*block];
-        // SAFETY: forwarded from the caller.
-        unsafe { Self::crypt(rk, (&mut buf[..]).into()) };
+        self.crypt(rk, (&mut buf[..]).into());
         buf[0]
     }
-}
 
-/// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
-/// and advances `ctr`; `backend` must be available.
-pub(crate) fn ctr32(
-    backend: Available<Backend>,
-    rk: &RoundKeys,
-    ctr: &mut [u32; 4],
-    blocks: &mut [Block<Sm4>],
-) {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is an `Available` token, which only dispatch's probe makes after
-        // finding this backend's CPU features.
-        Backend::GfniAvx512 => unsafe { crate::x86::gfni_avx512::ctr32(rk, ctr, blocks) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Backend::GfniAvx2 => unsafe { crate::x86::gfni_avx2::ctr32(rk, ctr, blocks) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::ctr32(rk, ctr, blocks) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above (FEAT_SM4).
-        Backend::Aarch64Sm4 => unsafe { crate::aarch64::sm4_ce::ctr32(rk, ctr, blocks) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above (AES instructions).
-        Backend::Aarch64NeonAes => unsafe { crate::aarch64::neon_aes::ctr32(rk, ctr, blocks) },
-        #[cfg(all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksed"
-        ))]
-        Backend::RiscvZksed => crate::riscv::ctr32(rk, ctr, blocks),
-        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        // SAFETY: as above (V, Zvksed and Zvkb).
-        Backend::RiscvZvksed => unsafe { crate::riscv_zvksed::ctr32(rk, ctr, blocks) },
-        _ => soft::ctr32(rk, ctr, blocks),
-    }
-}
+    /// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
+    /// and advances `ctr`.
+    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]);
 
-struct Soft;
-impl Kernel for Soft {
-    type ParBlocks = U16;
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        soft::crypt(rk, blocks);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-mod x86_kernels {
-    use super::*;
-    use crate::x86::{aesni_avx2, gfni_avx2, gfni_avx512};
-    use cipher::consts::{U32, U64};
-
-    pub(super) struct AesniAvx2;
-    impl Kernel for AesniAvx2 {
-        type ParBlocks = U32;
-        unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-            // SAFETY: forwarded from the caller (AES-NI and AVX2 present).
-            unsafe { aesni_avx2::crypt(rk, blocks) }
-        }
-        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-            // SAFETY: forwarded from the caller (the engine's features are present).
-            unsafe { aesni_avx2::crypt_one(rk, block) }
-        }
-    }
-    const _: () = assert!(aesni_avx2::PAR_BLOCKS == 32);
-
-    pub(super) struct GfniAvx2;
-    impl Kernel for GfniAvx2 {
-        type ParBlocks = U32;
-        unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-            // SAFETY: forwarded from the caller (GFNI and AVX2 present).
-            unsafe { gfni_avx2::crypt(rk, blocks) }
-        }
-        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-            // SAFETY: forwarded from the caller (the engine's features are present).
-            unsafe { gfni_avx2::crypt_one(rk, block) }
-        }
-    }
-    const _: () = assert!(gfni_avx2::PAR_BLOCKS == 32);
-
-    pub(super) struct GfniAvx512;
-    impl Kernel for GfniAvx512 {
-        type ParBlocks = U64;
-        unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-            // SAFETY: forwarded from the caller (GFNI and AVX-512F/BW/VL present).
-            unsafe { gfni_avx512::crypt(rk, blocks) }
-        }
-        unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-            // SAFETY: forwarded from the caller (the engine's features are present).
-            unsafe { gfni_avx512::crypt_one(rk, block) }
-        }
-    }
-    const _: () = assert!(gfni_avx512::PAR_BLOCKS == 64);
-}
-
-#[cfg(target_arch = "aarch64")]
-struct Aarch64Sm4;
-#[cfg(target_arch = "aarch64")]
-impl Kernel for Aarch64Sm4 {
-    type ParBlocks = cipher::consts::U8;
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: forwarded from the caller (FEAT_SM4 present).
-        unsafe { crate::aarch64::sm4_ce::crypt(rk, blocks) }
-    }
-}
-#[cfg(target_arch = "aarch64")]
-const _: () = assert!(crate::aarch64::sm4_ce::PAR_BLOCKS == 8);
-
-#[cfg(all(
-    any(target_arch = "riscv32", target_arch = "riscv64"),
-    target_feature = "zksed"
-))]
-struct RiscvZksed;
-#[cfg(all(
-    any(target_arch = "riscv32", target_arch = "riscv64"),
-    target_feature = "zksed"
-))]
-impl Kernel for RiscvZksed {
-    type ParBlocks = cipher::consts::U1;
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        crate::riscv::crypt(rk, blocks);
-    }
-}
-
-#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-struct RiscvZvksed;
-#[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-impl Kernel for RiscvZvksed {
-    // Two register groups at the minimum VLEN (128), one at VLEN = 256.
-    type ParBlocks = U16;
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: forwarded from the caller (V, Zvksed and Zvkb present).
-        unsafe { crate::riscv_zvksed::crypt(rk, blocks) }
-    }
-}
-
-#[cfg(target_arch = "aarch64")]
-struct Aarch64NeonAes;
-#[cfg(target_arch = "aarch64")]
-impl Kernel for Aarch64NeonAes {
-    type ParBlocks = U16;
-    unsafe fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: forwarded from the caller (AES instructions present).
-        unsafe { crate::aarch64::neon_aes::crypt(rk, blocks) }
-    }
-    unsafe fn crypt_one(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-        // SAFETY: forwarded from the caller (the engine's features are present).
-        unsafe { crate::aarch64::neon_aes::crypt_one(rk, block) }
-    }
-}
-#[cfg(target_arch = "aarch64")]
-const _: () = assert!(crate::aarch64::neon_aes::PAR_BLOCKS == 16);
-
-/// The `cipher` backend for engine `K` with one direction's round keys.
-///
-/// Only [`dispatch`] builds it, and only for a backend that `Sm4` holds, which
-/// [`Backend::is_available`] approved when the key was set up.
-pub(crate) struct Engine<'a, K> {
-    rk: &'a RoundKeys,
-    kernel: PhantomData<K>,
-}
-
-impl<K: Kernel> Engine<'_, K> {
+    /// The CBC chain `state = E(state ⊕ b)` for each of `blocks`, writing the state after
+    /// block i to `out[i]` for each i < `out.len()`; kernels with a shorter chain round
+    /// override it.
     #[inline(always)]
-    fn run(&self, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
-        unsafe { K::crypt(self.rk, blocks) }
-    }
-
-    #[inline(always)]
-    fn run_one(&self, mut block: InOut<'_, '_, Block<Sm4>>) {
-        // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
-        let out = unsafe { K::crypt_one(self.rk, block.get_in()) };
-        *block.get_out() = out;
-    }
-}
-
-impl<K> BlockSizeUser for Engine<'_, K> {
-    type BlockSize = U16;
-}
-
-impl<K: Kernel> ParBlocksSizeUser for Engine<'_, K> {
-    type ParBlocksSize = K::ParBlocks;
-}
-
-impl<K: Kernel> BlockCipherEncBackend for Engine<'_, K> {
-    #[inline(always)]
-    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.run_one(block);
-    }
-    #[inline(always)]
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks.into_buf());
-    }
-    #[inline(always)]
-    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.run(blocks);
-    }
-}
-
-impl<K: Kernel> BlockCipherDecBackend for Engine<'_, K> {
-    #[inline(always)]
-    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        self.run_one(block);
-    }
-    #[inline(always)]
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.run(blocks.into_buf());
-    }
-    #[inline(always)]
-    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.run(blocks);
-    }
-}
-
-/// A closure of either direction, called with the engine.
-pub(crate) trait Call {
-    /// Runs the closure on engine `K`.
-    fn call<K: Kernel>(self, engine: Engine<'_, K>);
-}
-
-/// An encryption closure from [`cipher::BlockCipherEncrypt`].
-pub(crate) struct Encrypt<F>(pub(crate) F);
-impl<F: BlockCipherEncClosure<BlockSize = U16>> Call for Encrypt<F> {
-    #[inline(always)]
-    fn call<K: Kernel>(self, engine: Engine<'_, K>) {
-        self.0.call(&engine);
-    }
-}
-
-/// A decryption closure from [`cipher::BlockCipherDecrypt`].
-pub(crate) struct Decrypt<F>(pub(crate) F);
-impl<F: BlockCipherDecClosure<BlockSize = U16>> Call for Decrypt<F> {
-    #[inline(always)]
-    fn call<K: Kernel>(self, engine: Engine<'_, K>) {
-        self.0.call(&engine);
-    }
-}
-
-#[inline(always)]
-fn engine<K>(rk: &RoundKeys) -> Engine<'_, K> {
-    Engine {
-        rk,
-        kernel: PhantomData,
-    }
-}
-
-/// Runs `f` on `backend`'s engine; `backend` must be available (it comes from an `Sm4`).
-#[inline(always)]
-pub(crate) fn dispatch(backend: Available<Backend>, rk: &RoundKeys, f: impl Call) {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::GfniAvx512 => f.call(engine::<x86_kernels::GfniAvx512>(rk)),
-        #[cfg(target_arch = "x86_64")]
-        Backend::GfniAvx2 => f.call(engine::<x86_kernels::GfniAvx2>(rk)),
-        #[cfg(target_arch = "x86_64")]
-        Backend::AesniAvx2 => f.call(engine::<x86_kernels::AesniAvx2>(rk)),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sm4 => f.call(engine::<Aarch64Sm4>(rk)),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64NeonAes => f.call(engine::<Aarch64NeonAes>(rk)),
-        #[cfg(all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksed"
-        ))]
-        Backend::RiscvZksed => f.call(engine::<RiscvZksed>(rk)),
-        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        Backend::RiscvZvksed => f.call(engine::<RiscvZvksed>(rk)),
-        _ => f.call(engine::<Soft>(rk)),
-    }
-}
-
-/// The CBC chain `state = E(state ⊕ b)` for each of `blocks` (CBC-MAC, CCM, CMAC), in one
-/// engine call; `backend` must be available. GFNI engines have a dedicated shorter round
-/// (`x86::gfni_chain`); the others loop over their single-block path.
-pub(crate) fn chain(
-    backend: Available<Backend>,
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    blocks: &[Block<Sm4>],
-) {
-    chain_into(backend, rk, state, blocks, &mut []);
-}
-
-/// [`chain`], also writing the state after block i to `out[i]` for each i < `out.len()`.
-fn chain_into(
-    backend: Available<Backend>,
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    blocks: &[Block<Sm4>],
-    out: &mut [Block<Sm4>],
-) {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is an `Available` token (dispatch found GFNI, AVX2, AVX-512F/VL).
-        Backend::GfniAvx512 => unsafe {
-            crate::x86::gfni_chain::chain_avx512(rk, state, blocks, out)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above (GFNI and AVX2).
-        Backend::GfniAvx2 => unsafe { crate::x86::gfni_chain::chain_avx2(rk, state, blocks, out) },
-        _ => dispatch(backend, rk, Chain { state, blocks, out }),
-    }
-}
-
-impl Sm4 {
-    /// [`Sm4::cbc_chain`], also writing the state after block i to `out[i]` for each
-    /// i < `out.len()` — CBC encryption (`out` the ciphertext, `state` the IV) and, with the
-    /// blocks shifted by one, CFB encryption; one engine call, so GFNI engines run their
-    /// shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
-    /// chunk of input first.
-    ///
-    /// ```
-    /// use shangmi_sm4::{Sm4, cipher::{Block, BlockCipherEncrypt, KeyInit}};
-    ///
-    /// let cipher = Sm4::new(&[7u8; 16].into());
-    /// let blocks = [Block::<Sm4>::from([1u8; 16]), Block::<Sm4>::from([2u8; 16])];
-    /// let mut iv = Block::<Sm4>::from([9u8; 16]);
-    /// let mut ciphertext = [Block::<Sm4>::default(); 2];
-    /// cipher.cbc_chain_into(&mut iv, &blocks, &mut ciphertext);
-    ///
-    /// let mut check = Block::<Sm4>::from([9u8 ^ 1; 16]);
-    /// cipher.encrypt_block(&mut check);
-    /// assert_eq!(ciphertext[0], check);
-    /// assert_eq!(iv, ciphertext[1]);
-    /// ```
-    pub fn cbc_chain_into(
-        &self,
-        state: &mut Block<Self>,
-        blocks: &[Block<Self>],
-        out: &mut [Block<Self>],
+    fn chain(
+        self,
+        rk: &RoundKeys,
+        state: &mut Block<Sm4>,
+        blocks: &[Block<Sm4>],
+        out: &mut [Block<Sm4>],
     ) {
-        chain_into(self.backend, &self.enc, state, blocks, out);
-    }
-}
-
-/// [`chain_into`] on an engine's single-block path.
-struct Chain<'a> {
-    state: &'a mut Block<Sm4>,
-    blocks: &'a [Block<Sm4>],
-    out: &'a mut [Block<Sm4>],
-}
-
-impl Call for Chain<'_> {
-    #[inline(always)]
-    fn call<K: Kernel>(self, engine: Engine<'_, K>) {
-        let mut out = self.out.iter_mut();
-        for b in self.blocks {
-            let mut x = *self.state;
+        let mut out = out.iter_mut();
+        for b in blocks {
+            let mut x = *state;
             for (x, b) in x.iter_mut().zip(b.iter()) {
                 *x ^= b;
             }
-            // SAFETY: an `Engine<K>` exists only for an available backend (see the type).
-            *self.state = unsafe { K::crypt_one(engine.rk, &x) };
+            *state = self.crypt_one(rk, &x);
             if let Some(o) = out.next() {
-                *o = *self.state;
+                *o = *state;
             }
         }
     }
-}
 
-/// The S-box on each byte of `a`, by `backend`'s technique (constant-time on every engine);
-/// `backend` must be available.
-fn tau(backend: Available<Backend>, a: u32) -> u32 {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `backend` is an `Available` token (dispatch found its CPU features).
-        Backend::GfniAvx512 => unsafe { crate::x86::gfni_avx512::tau(a) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Backend::GfniAvx2 => unsafe { crate::x86::gfni_avx2::tau(a) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: as above.
-        Backend::AesniAvx2 => unsafe { crate::x86::aesni_avx2::tau(a) },
-        #[cfg(target_arch = "aarch64")]
-        // SAFETY: as above (AES instructions).
-        Backend::Aarch64NeonAes => unsafe { crate::aarch64::neon_aes::tau(a) },
-        _ => soft::tau(a),
+    /// The S-box on each byte of `a`, by this kernel's technique (constant-time on every
+    /// kernel); kernels with S-box instructions keep the soft one.
+    #[inline(always)]
+    fn tau(self, a: u32) -> u32 {
+        soft::tau(a)
+    }
+
+    /// The encryption round keys of `key` in this kernel's form.
+    #[inline(always)]
+    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
+        key::expand(key, |a| self.tau(a))
     }
 }
 
-/// Expands `key` for `backend` (with its own S-box or key instructions); `backend` must be
-/// available. The `riscv-zksed` engine's keys are byte-swapped (see `riscv`).
-pub(crate) fn expand_key(backend: Available<Backend>, key: &[u8; 16]) -> RoundKeys {
+/// The portable kernel: runs everywhere, needs no proof.
+#[derive(Clone, Copy)]
+pub(crate) struct Soft;
+
+impl Kernel for Soft {
+    type ParBlocks = U16;
+    #[inline(always)]
+    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        soft::crypt(rk, blocks);
+    }
+    #[inline(always)]
+    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+        soft::ctr32(rk, ctr, blocks);
+    }
+}
+
+/// An operation to run on whichever kernel a backend maps to.
+pub(crate) trait Call {
+    /// What the operation returns.
+    type Output;
+    /// Runs the operation on kernel `k`.
+    fn call<K: Kernel>(self, k: K) -> Self::Output;
+}
+
+/// Runs `op` on `backend`'s kernel: the one place that maps a backend to its code.
+#[inline(always)]
+pub(crate) fn run<C: Call>(backend: Available<Backend>, op: C) -> C::Output {
     match backend.get() {
+        #[cfg(target_arch = "x86_64")]
+        Backend::GfniAvx512 => with(crate::x86::GfniAvx512::new(backend), op),
+        #[cfg(target_arch = "x86_64")]
+        Backend::GfniAvx2 => with(crate::x86::GfniAvx2::new(backend), op),
+        #[cfg(target_arch = "x86_64")]
+        Backend::AesniAvx2 => with(crate::x86::AesniAvx2::new(backend), op),
         #[cfg(target_arch = "aarch64")]
-        // SAFETY: `backend` is an `Available` token (dispatch found FEAT_SM4).
-        Backend::Aarch64Sm4 => unsafe { crate::aarch64::sm4_ce::expand_key(key) },
+        Backend::Aarch64Sm4 => with(crate::aarch64::Aarch64Sm4::new(backend), op),
+        #[cfg(target_arch = "aarch64")]
+        Backend::Aarch64NeonAes => with(crate::aarch64::Aarch64NeonAes::new(backend), op),
         #[cfg(all(
             any(target_arch = "riscv32", target_arch = "riscv64"),
             target_feature = "zksed"
         ))]
-        Backend::RiscvZksed => crate::riscv::expand_key(key),
+        Backend::RiscvZksed => with(crate::riscv::RiscvZksed::new(backend), op),
         #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        // SAFETY: `backend` is an `Available` token (dispatch found V, Zvksed and Zvkb).
-        Backend::RiscvZvksed => unsafe { crate::riscv_zvksed::expand_key(key) },
-        _ => key::expand(key, |a| tau(backend, a)),
+        Backend::RiscvZvksed => with(crate::riscv_zvksed::RiscvZvksed::new(backend), op),
+        _ => op.call(Soft),
+    }
+}
+
+/// `op` on kernel `k` (always `Some` where [`run`] calls it: the arm matched its backend).
+#[allow(dead_code)] // no arm but the soft one on targets without a SIMD backend
+#[inline(always)]
+fn with<K: Kernel, C: Call>(k: Option<K>, op: C) -> C::Output {
+    match k {
+        Some(k) => op.call(k),
+        None => op.call(Soft),
+    }
+}
+
+/// The `cipher` backend type: kernel `K` with one direction's round keys.
+pub(crate) struct Keyed<'a, K> {
+    rk: &'a RoundKeys,
+    kernel: K,
+}
+
+impl<K> BlockSizeUser for Keyed<'_, K> {
+    type BlockSize = U16;
+}
+
+impl<K: Kernel> ParBlocksSizeUser for Keyed<'_, K> {
+    type ParBlocksSize = K::ParBlocks;
+}
+
+impl<K: Kernel> BlockCipherEncBackend for Keyed<'_, K> {
+    #[inline(always)]
+    fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+        *block.get_out() = self.kernel.crypt_one(self.rk, block.get_in());
+    }
+    #[inline(always)]
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.kernel.crypt(self.rk, blocks.into_buf());
+    }
+    #[inline(always)]
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.kernel.crypt(self.rk, blocks);
+    }
+}
+
+impl<K: Kernel> BlockCipherDecBackend for Keyed<'_, K> {
+    #[inline(always)]
+    fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+        *block.get_out() = self.kernel.crypt_one(self.rk, block.get_in());
+    }
+    #[inline(always)]
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.kernel.crypt(self.rk, blocks.into_buf());
+    }
+    #[inline(always)]
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        self.kernel.crypt(self.rk, blocks);
+    }
+}
+
+/// An encryption closure from [`cipher::BlockCipherEncrypt`], with the encryption keys.
+pub(crate) struct Encrypt<'a, F>(pub(crate) &'a RoundKeys, pub(crate) F);
+impl<F: BlockCipherEncClosure<BlockSize = U16>> Call for Encrypt<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, kernel: K) {
+        self.1.call(&Keyed { rk: self.0, kernel });
+    }
+}
+
+/// A decryption closure from [`cipher::BlockCipherDecrypt`], with the decryption keys.
+pub(crate) struct Decrypt<'a, F>(pub(crate) &'a RoundKeys, pub(crate) F);
+impl<F: BlockCipherDecClosure<BlockSize = U16>> Call for Decrypt<'_, F> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, kernel: K) {
+        self.1.call(&Keyed { rk: self.0, kernel });
+    }
+}
+
+/// [`Kernel::ctr32`].
+pub(crate) struct Ctr32<'a> {
+    pub(crate) rk: &'a RoundKeys,
+    pub(crate) ctr: &'a mut [u32; 4],
+    pub(crate) blocks: &'a mut [Block<Sm4>],
+}
+impl Call for Ctr32<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.ctr32(self.rk, self.ctr, self.blocks);
+    }
+}
+
+/// [`Kernel::chain`].
+pub(crate) struct Chain<'a> {
+    pub(crate) rk: &'a RoundKeys,
+    pub(crate) state: &'a mut Block<Sm4>,
+    pub(crate) blocks: &'a [Block<Sm4>],
+    pub(crate) out: &'a mut [Block<Sm4>],
+}
+impl Call for Chain<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.chain(self.rk, self.state, self.blocks, self.out);
+    }
+}
+
+/// [`Kernel::expand_key`]. The `riscv-zksed` kernel's keys are byte-swapped (see `riscv`).
+pub(crate) struct ExpandKey<'a>(pub(crate) &'a [u8; 16]);
+impl Call for ExpandKey<'_> {
+    type Output = RoundKeys;
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) -> RoundKeys {
+        k.expand_key(self.0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Kernel::tau`].
+    struct Tau(u32);
+    impl Call for Tau {
+        type Output = u32;
+        fn call<K: Kernel>(self, k: K) -> u32 {
+            k.tau(self.0)
+        }
+    }
 
     /// The S-box table of GB/T 32907-2016 §6.2 (only here: no engine uses a table).
     const SBOX: [u8; 256] = [
@@ -471,7 +284,7 @@ mod tests {
             0x32, 0x10,
         ];
         for backend in Available::<Backend>::all() {
-            let mut rk = expand_key(backend, &key);
+            let mut rk = run(backend, ExpandKey(&key));
             if backend.get() == Backend::RiscvZksed {
                 rk = rk.map(u32::swap_bytes);
             }
@@ -495,7 +308,7 @@ mod tests {
                     let other = x.wrapping_mul(37).wrapping_add(11);
                     let mut word = [other; 4];
                     word[pos] = x;
-                    let out = tau(backend, u32::from_be_bytes(word)).to_be_bytes();
+                    let out = run(backend, Tau(u32::from_be_bytes(word))).to_be_bytes();
                     assert_eq!(
                         out[pos], SBOX[x as usize],
                         "{backend}: S({x:#04x}) at byte {pos}"

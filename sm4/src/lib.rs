@@ -4,10 +4,13 @@
 
 pub use cipher;
 
+mod engine;
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[macro_use]
+mod simd;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod consts;
-mod engine;
 mod key;
 #[cfg(all(
     any(target_arch = "riscv32", target_arch = "riscv64"),
@@ -16,8 +19,6 @@ mod key;
 mod riscv;
 #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
 mod riscv_zvksed;
-#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
-mod simd;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -47,7 +48,7 @@ impl Sm4 {
     /// For benchmarks, tests and bug reports; [`KeyInit::new`] picks the best engine.
     pub fn with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, BackendError> {
         let backend = Available::require(backend)?;
-        let enc = engine::expand_key(backend, &key.0);
+        let enc = engine::run(backend, engine::ExpandKey(&key.0));
         Ok(Sm4 {
             dec: key::reversed(&enc),
             enc,
@@ -107,7 +108,14 @@ impl Sm4 {
                     .min(usize::try_from(until_wrap).unwrap_or(usize::MAX)),
             };
             let (head, rest) = blocks.split_at_mut(n);
-            engine::ctr32(self.backend, &self.enc, &mut ctr, head);
+            engine::run(
+                self.backend,
+                engine::Ctr32 {
+                    rk: &self.enc,
+                    ctr: &mut ctr,
+                    blocks: head,
+                },
+            );
             if flavor == CtrFlavor::Be128 && n as u64 == until_wrap {
                 carry(&mut ctr);
             }
@@ -115,7 +123,14 @@ impl Sm4 {
         }
         if !tail.is_empty() {
             let mut block = [Block::<Self>::from([0u8; 16])];
-            engine::ctr32(self.backend, &self.enc, &mut ctr, &mut block);
+            engine::run(
+                self.backend,
+                engine::Ctr32 {
+                    rk: &self.enc,
+                    ctr: &mut ctr,
+                    blocks: &mut block,
+                },
+            );
             for (d, k) in tail.iter_mut().zip(block[0].iter()) {
                 *d ^= k;
             }
@@ -149,7 +164,44 @@ impl Sm4 {
     /// assert_eq!(state, check);
     /// ```
     pub fn cbc_chain(&self, state: &mut Block<Self>, blocks: &[Block<Self>]) {
-        engine::chain(self.backend, &self.enc, state, blocks);
+        self.cbc_chain_into(state, blocks, &mut []);
+    }
+
+    /// [`Sm4::cbc_chain`], also writing the state after block i to `out[i]` for each
+    /// i < `out.len()` — CBC encryption (`out` the ciphertext, `state` the IV) and, with the
+    /// blocks shifted by one, CFB encryption; one engine call, so GFNI engines run their
+    /// shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
+    /// chunk of input first.
+    ///
+    /// ```
+    /// use shangmi_sm4::{Sm4, cipher::{Block, BlockCipherEncrypt, KeyInit}};
+    ///
+    /// let cipher = Sm4::new(&[7u8; 16].into());
+    /// let blocks = [Block::<Sm4>::from([1u8; 16]), Block::<Sm4>::from([2u8; 16])];
+    /// let mut iv = Block::<Sm4>::from([9u8; 16]);
+    /// let mut ciphertext = [Block::<Sm4>::default(); 2];
+    /// cipher.cbc_chain_into(&mut iv, &blocks, &mut ciphertext);
+    ///
+    /// let mut check = Block::<Sm4>::from([9u8 ^ 1; 16]);
+    /// cipher.encrypt_block(&mut check);
+    /// assert_eq!(ciphertext[0], check);
+    /// assert_eq!(iv, ciphertext[1]);
+    /// ```
+    pub fn cbc_chain_into(
+        &self,
+        state: &mut Block<Self>,
+        blocks: &[Block<Self>],
+        out: &mut [Block<Self>],
+    ) {
+        engine::run(
+            self.backend,
+            engine::Chain {
+                rk: &self.enc,
+                state,
+                blocks,
+                out,
+            },
+        );
     }
 }
 
@@ -170,7 +222,7 @@ impl KeySizeUser for Sm4 {
 impl KeyInit for Sm4 {
     fn new(key: &Key<Self>) -> Self {
         let backend = Available::best();
-        let enc = engine::expand_key(backend, &key.0);
+        let enc = engine::run(backend, engine::ExpandKey(&key.0));
         Sm4 {
             dec: key::reversed(&enc),
             enc,
@@ -186,14 +238,14 @@ impl BlockSizeUser for Sm4 {
 impl BlockCipherEncrypt for Sm4 {
     #[inline]
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-        engine::dispatch(self.backend, &self.enc, engine::Encrypt(f));
+        engine::run(self.backend, engine::Encrypt(&self.enc, f));
     }
 }
 
 impl BlockCipherDecrypt for Sm4 {
     #[inline]
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-        engine::dispatch(self.backend, &self.dec, engine::Decrypt(f));
+        engine::run(self.backend, engine::Decrypt(&self.dec, f));
     }
 }
 

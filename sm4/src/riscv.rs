@@ -12,13 +12,36 @@
 
 use core::arch::asm;
 
-use cipher::{Block, inout::InOutBuf};
+use cipher::{Block, consts::U1, inout::InOutBuf};
 
 use crate::{
-    Sm4,
+    Backend, Sm4,
     consts::{CK, FK},
+    engine::Kernel,
     key::RoundKeys,
 };
+
+shangmi_dispatch::kernel_token! {
+    /// `riscv-zksed` (see the module documentation; the instructions are compiled in, so
+    /// the token proves nothing the build does not already).
+    pub(crate) struct RiscvZksed = Backend::RiscvZksed;
+}
+
+impl Kernel for RiscvZksed {
+    type ParBlocks = U1;
+    #[inline(always)]
+    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        crypt(rk, blocks);
+    }
+    #[inline(always)]
+    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+        ctr32(rk, ctr, blocks);
+    }
+    #[inline(always)]
+    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
+        expand_key(key)
+    }
+}
 
 /// `acc` with the four bytes of `t` folded in by the Zksed instruction `$insn` (`sm4ed` or
 /// `sm4ks`), byte 0 first. A macro because `asm!` needs the mnemonic as a literal.
@@ -77,7 +100,7 @@ fn put(block: &mut Block<Sm4>, x: [u32; 4]) {
 }
 
 /// Encrypts (or, with reversed round keys, decrypts) any number of blocks.
-pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
     for mut block in blocks {
         let x = rounds(rk, words_le(block.get_in()));
         put(block.get_out(), x);
@@ -86,7 +109,7 @@ pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
 
 /// XORs `blocks` with E(ctr), E(ctr + 1), … counting in the last word only (mod 2^32),
 /// and advances `ctr` (given as GB/T 32907 big-endian words).
-pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
     for block in blocks {
         let c = [
             ctr[0].swap_bytes(),
@@ -104,7 +127,7 @@ pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>
 }
 
 /// Key expansion with `sm4ks`, producing byte-swapped round keys.
-pub(crate) fn expand_key(key: &[u8; 16]) -> RoundKeys {
+fn expand_key(key: &[u8; 16]) -> RoundKeys {
     let mut k = words_le(key);
     for (ki, fk) in k.iter_mut().zip(FK) {
         *ki ^= fk.swap_bytes();

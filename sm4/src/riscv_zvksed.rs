@@ -21,7 +21,34 @@ use core::arch::asm;
 
 use cipher::{Block, inout::InOutBuf};
 
-use crate::{Sm4, consts::FK, key::RoundKeys};
+use crate::{Backend, Sm4, consts::FK, engine::Kernel, key::RoundKeys};
+
+shangmi_dispatch::kernel_token! {
+    /// `riscv-zvksed`: made only from an `Available` backend of its kind, so the dispatch
+    /// probe (Linux `riscv_hwprobe`, or the compiled-in target features) found V, Zvksed
+    /// and Zvkb.
+    pub(crate) struct RiscvZvksed = Backend::RiscvZvksed;
+}
+
+impl Kernel for RiscvZvksed {
+    // Two register groups at the minimum VLEN (128), one at VLEN = 256.
+    type ParBlocks = cipher::consts::U16;
+    #[inline(always)]
+    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
+        unsafe { crypt(rk, blocks) }
+    }
+    #[inline(always)]
+    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
+        unsafe { ctr32(rk, ctr, blocks) }
+    }
+    #[inline(always)]
+    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
+        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
+        unsafe { expand_key(key) }
+    }
+}
 
 /// `asm!` with the vector extensions this engine uses enabled for the assembler, `vl` and
 /// `vtype` saved before `$body` and restored after it, and every vector register clobbered.

@@ -16,21 +16,21 @@ fn cells_ptr<const N: usize>(a: &[Cell<u32>; N]) -> *mut u32 {
     a.as_ptr().cast::<u32>().cast_mut()
 }
 
-/// How a rotate and a three-way XOR are done on 128-bit registers.
-pub(crate) trait Xmm {
+/// How a rotate and a three-way XOR are done on 128-bit registers, implemented by the
+/// x86 kernel tokens: a value is the proof that the kernel's features (at least AVX2, so
+/// SSSE3) are present, which is the SAFETY argument of every intrinsic call in this file.
+pub(crate) trait Xmm: Copy {
     /// Lane-wise rotate left by `N`.
-    fn rotl<const N: i32>(x: __m128i) -> __m128i;
+    fn rotl<const N: i32>(self, x: __m128i) -> __m128i;
     /// `a ^ b ^ c`.
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i;
+    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i;
 }
 
-/// Rotates from two shifts and an OR (AVX2 engine).
-pub(crate) struct ShiftRotate;
-
-impl Xmm for ShiftRotate {
+/// Rotates from two shifts and an OR.
+impl Xmm for super::Avx2 {
     #[inline(always)]
-    fn rotl<const N: i32>(x: __m128i) -> __m128i {
-        // SAFETY: SSE2 is part of x86-64; only called from the AVX2 engine's entry.
+    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
         unsafe {
             _mm_or_si128(
                 _mm_slli_epi32::<N>(x),
@@ -39,33 +39,30 @@ impl Xmm for ShiftRotate {
         }
     }
     #[inline(always)]
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
         // SAFETY: SSE2 is part of x86-64.
         unsafe { _mm_xor_si128(_mm_xor_si128(a, b), c) }
     }
 }
 
-/// `vprold` rotates and `vpternlogd` XORs (AVX-512F + VL engine).
-pub(crate) struct Vprold;
-
-impl Xmm for Vprold {
+/// `vprold` rotates and `vpternlogd` XORs.
+impl Xmm for super::Avx512 {
     #[inline(always)]
-    fn rotl<const N: i32>(x: __m128i) -> __m128i {
-        // SAFETY: only called from `compress_avx512`, which runs only after the probe
-        // confirmed AVX-512F and AVX-512VL.
+    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
+        // SAFETY: `self` proves AVX-512F and AVX-512VL.
         unsafe { _mm_rol_epi32::<N>(x) }
     }
     #[inline(always)]
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
-        // SAFETY: as for `rotl` (AVX-512F + VL confirmed by the probe).
+    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+        // SAFETY: `self` proves AVX-512F and AVX-512VL.
         unsafe { _mm_ternarylogic_epi32::<0x96>(a, b, c) }
     }
 }
 
 /// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
 #[inline(always)]
-fn p1<X: Xmm>(x: __m128i) -> __m128i {
-    X::xor3(x, X::rotl::<15>(x), X::rotl::<23>(x))
+fn p1<X: Xmm>(k: X, x: __m128i) -> __m128i {
+    k.xor3(x, k.rotl::<15>(x), k.rotl::<23>(x))
 }
 
 /// The 17 groups of four W words of one block, computed step by step.
@@ -82,10 +79,16 @@ impl Groups {
     /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`, and
     /// W'_0..W'_11 into `wp[..12]`.
     #[inline(always)]
-    pub(crate) fn load(&mut self, block: &[u8; 64], w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) {
+    pub(crate) fn load<X: Xmm>(
+        &mut self,
+        _proof: X,
+        block: &[u8; 64],
+        w: &[Cell<u32>; 68],
+        wp: &[Cell<u32>; 64],
+    ) {
         let (w, wp) = (cells_ptr(w), cells_ptr(wp));
-        // SAFETY: the callers are `target_feature` entries with at least AVX2 (so SSSE3
-        // for `pshufb`), confirmed by the CPU probe; each load reads 16 bytes inside
+        // SAFETY: `_proof` is a kernel token with at least AVX2 (so SSSE3 for `pshufb`;
+        // see `Xmm`); each load reads 16 bytes inside
         // `block` (offsets 0, 16, 32, 48), each store writes words 4m..4m+4 <= 16 of `w`
         // or `wp`.
         unsafe {
@@ -107,11 +110,17 @@ impl Groups {
     /// exists (not all at the end) gives the stores time to retire before the rounds load
     /// single words from them (no store-to-load forwarding from vector stores).
     #[inline(always)]
-    pub(crate) fn step<X: Xmm>(&mut self, m: usize, w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) {
+    pub(crate) fn step<X: Xmm>(
+        &mut self,
+        k: X,
+        m: usize,
+        w: &[Cell<u32>; 68],
+        wp: &[Cell<u32>; 64],
+    ) {
         let (w, wp) = (cells_ptr(w), cells_ptr(wp));
         let g = &mut self.0;
-        // SAFETY: SSSE3/SSE2 instructions, inside `target_feature` entries with at least
-        // AVX2 confirmed by the CPU probe. 4 <= m < 17, so the store into `w` covers words
+        // SAFETY: SSSE3/SSE2 instructions; `k` is a kernel token with at least AVX2 (see
+        // `Xmm`). 4 <= m < 17, so the store into `w` covers words
         // 4m..4m+4 <= 68 and the one into `wp` words 4(m-1)..4m <= 64.
         unsafe {
             let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
@@ -119,10 +128,10 @@ impl Groups {
             let w9 = _mm_alignr_epi8::<12>(g2, g3);
             let w6 = _mm_alignr_epi8::<8>(g1, g2);
             let w3 = _mm_srli_si128::<4>(g1);
-            let x = p1::<X>(X::xor3(g4, w9, X::rotl::<15>(w3)));
-            let r = X::xor3(x, X::rotl::<7>(w13), w6);
-            let fix = X::rotl::<15>(_mm_slli_si128::<12>(r));
-            let gm = _mm_xor_si128(r, p1::<X>(fix));
+            let x = p1(k, k.xor3(g4, w9, k.rotl::<15>(w3)));
+            let r = k.xor3(x, k.rotl::<7>(w13), w6);
+            let fix = k.rotl::<15>(_mm_slli_si128::<12>(r));
+            let gm = _mm_xor_si128(r, p1(k, fix));
             g[m] = gm;
             _mm_storeu_si128(w.add(4 * m).cast(), gm);
             _mm_storeu_si128(wp.add(4 * (m - 4)).cast(), _mm_xor_si128(g4, g3));
@@ -149,23 +158,28 @@ pub(crate) struct Ahead<'a, X: Xmm> {
     wp: &'a [Cell<u32>; 64],
     w_read: &'a [Cell<u32>; 68],
     wp_read: &'a [Cell<u32>; 64],
-    x: core::marker::PhantomData<X>,
+    x: X,
 }
 
 impl<'a, X: Xmm> Ahead<'a, X> {
     /// Starts `block` with `w`, `wp` as scratch: G_0..G_4, W_0..W_19, W'_0..W'_15.
     #[inline(always)]
-    pub(crate) fn start(block: &[u8; 64], w: &'a [Cell<u32>; 68], wp: &'a [Cell<u32>; 64]) -> Self {
+    pub(crate) fn start(
+        x: X,
+        block: &[u8; 64],
+        w: &'a [Cell<u32>; 68],
+        wp: &'a [Cell<u32>; 64],
+    ) -> Self {
         let mut a = Ahead {
             g: Groups::new(),
             w,
             wp,
             w_read: core::hint::black_box(w),
             wp_read: core::hint::black_box(wp),
-            x: core::marker::PhantomData,
+            x,
         };
-        a.g.load(block, a.w, a.wp);
-        a.g.step::<X>(4, a.w, a.wp);
+        a.g.load(x, block, a.w, a.wp);
+        a.g.step(x, 4, a.w, a.wp);
         a
     }
 }
@@ -182,7 +196,7 @@ impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
     #[inline(always)]
     fn after(&mut self, i: usize) {
         if i < 12 {
-            self.g.step::<X>(5 + i, self.w, self.wp);
+            self.g.step(self.x, 5 + i, self.w, self.wp);
         }
     }
 }

@@ -1,90 +1,87 @@
-//! Multi-buffer engines: the generic SM3 rounds (`crate::rounds`) on registers holding the
+//! Multi-buffer kernels: the generic SM3 rounds (`crate::rounds`) on registers holding the
 //! same word of 8 (AVX2) or 16 (AVX-512) independent messages, one message per lane.
 //! AVX-512 makes the boolean functions and the three-way XORs of P0/P1 one `vpternlogd`
 //! each and every rotate one `vprold`.
+//!
+//! The registers carry their proof: [`Y`] holds an [`Avx2`] kernel token and [`Z`] an
+//! [`Avx512`] one next to the vector, their fields are private to this module, and the
+//! functions that make them from nothing take the token. That is the SAFETY argument of
+//! every intrinsic call here.
 
 use core::arch::x86_64::*;
 
+use super::{Avx2, Avx512};
 use crate::rounds::{Word, expand, rounds};
 
-impl Word for __m256i {
+/// A 256-bit register of the `avx2` kernel.
+#[derive(Clone, Copy)]
+pub(crate) struct Y(__m256i, Avx2);
+/// A 512-bit register of the `avx512` kernel.
+#[derive(Clone, Copy)]
+pub(crate) struct Z(__m512i, Avx512);
+
+/// Methods that apply one intrinsic expression to the register(s) named, the result kept
+/// with `$first`'s proof.
+macro_rules! lift {
+    ($W:ident: $($method:ident($first:ident $(, $arg:ident)*) => |$($v:ident),+| $body:expr;)*) => {$(
+        #[inline(always)]
+        fn $method($first: Self $(, $arg: Self)*) -> Self {
+            let proof = $first.1;
+            let [$($v),+] = [$first.0 $(, $arg.0)*];
+            // SAFETY: the register carries its proof (module comment).
+            $W(unsafe { $body }, proof)
+        }
+    )*};
+}
+
+impl Word for Y {
     #[inline(always)]
-    fn splat(k: u32) -> Self {
-        // SAFETY: only used inside `many_avx2` / AVX2 code, after the probe confirmed AVX2.
-        unsafe { _mm256_set1_epi32(k as i32) }
-    }
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
-        unsafe { _mm256_add_epi32(self, o) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
-        unsafe { _mm256_xor_si256(self, o) }
+    fn splat(self, k: u32) -> Self {
+        // SAFETY: `self` carries its proof (module comment).
+        Y(unsafe { _mm256_set1_epi32(k as i32) }, self.1)
     }
     #[inline(always)]
     fn rotl<const N: i32>(self) -> Self {
-        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
-        unsafe {
-            _mm256_or_si256(
-                _mm256_slli_epi32::<N>(self),
-                _mm256_srl_epi32(self, _mm_cvtsi32_si128(32 - N)),
-            )
-        }
+        let x = self.0;
+        // SAFETY: `self` carries its proof (module comment).
+        Y(
+            unsafe {
+                _mm256_or_si256(
+                    _mm256_slli_epi32::<N>(x),
+                    _mm256_srl_epi32(x, _mm_cvtsi32_si128(32 - N)),
+                )
+            },
+            self.1,
+        )
     }
-    #[inline(always)]
-    fn maj(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
-        unsafe {
-            _mm256_or_si256(
-                _mm256_and_si256(a, b),
-                _mm256_and_si256(c, _mm256_or_si256(a, b)),
-            )
-        }
-    }
-    #[inline(always)]
-    fn ch(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: as for `splat` (AVX2 confirmed by the probe).
-        unsafe { _mm256_or_si256(_mm256_and_si256(a, b), _mm256_andnot_si256(a, c)) }
+    lift! { Y:
+        add(self, o) => |a, b| _mm256_add_epi32(a, b);
+        xor(self, o) => |a, b| _mm256_xor_si256(a, b);
+        maj(a, b, c) => |a, b, c| _mm256_or_si256(
+            _mm256_and_si256(a, b),
+            _mm256_and_si256(c, _mm256_or_si256(a, b)),
+        );
+        ch(a, b, c) => |a, b, c| _mm256_or_si256(_mm256_and_si256(a, b), _mm256_andnot_si256(a, c));
     }
 }
 
-impl Word for __m512i {
+impl Word for Z {
     #[inline(always)]
-    fn splat(k: u32) -> Self {
-        // SAFETY: only used inside `many_avx512`, after the probe confirmed AVX-512F.
-        unsafe { _mm512_set1_epi32(k as i32) }
-    }
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_add_epi32(self, o) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_xor_si512(self, o) }
+    fn splat(self, k: u32) -> Self {
+        // SAFETY: `self` carries its proof (module comment).
+        Z(unsafe { _mm512_set1_epi32(k as i32) }, self.1)
     }
     #[inline(always)]
     fn rotl<const N: i32>(self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_rol_epi32::<N>(self) }
+        // SAFETY: `self` carries its proof (module comment).
+        Z(unsafe { _mm512_rol_epi32::<N>(self.0) }, self.1)
     }
-    #[inline(always)]
-    fn xor3(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_ternarylogic_epi32::<0x96>(a, b, c) }
-    }
-    #[inline(always)]
-    fn maj(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_ternarylogic_epi32::<0xe8>(a, b, c) }
-    }
-    #[inline(always)]
-    fn ch(a: Self, b: Self, c: Self) -> Self {
-        // SAFETY: as for `splat` (AVX-512F confirmed by the probe).
-        unsafe { _mm512_ternarylogic_epi32::<0xca>(a, b, c) }
+    lift! { Z:
+        add(self, o) => |a, b| _mm512_add_epi32(a, b);
+        xor(self, o) => |a, b| _mm512_xor_si512(a, b);
+        xor3(a, b, c) => |a, b, c| _mm512_ternarylogic_epi32::<0x96>(a, b, c);
+        maj(a, b, c) => |a, b, c| _mm512_ternarylogic_epi32::<0xe8>(a, b, c);
+        ch(a, b, c) => |a, b, c| _mm512_ternarylogic_epi32::<0xca>(a, b, c);
     }
 }
 
@@ -100,9 +97,9 @@ fn lane_block(s: &[u8], k: usize) -> &[u8] {
 /// (big-endian) of every lane: per half block, a 4x4 word transpose inside each 128-bit
 /// chunk (`vpunpck*`), then the chunks swapped across registers (`vperm2i128`).
 #[inline(always)]
-fn load_transposed_8(lanes: &[&[u8]; 8], k: usize, w: &mut [__m256i; 68]) {
-    // SAFETY: only called from `many_avx2`, whose probe confirmed AVX2; each load reads
-    // 32 bytes at offset 0 or 32 of one lane's 64-byte block (`lane_block`).
+fn load_transposed_8(cpu: Avx2, lanes: &[&[u8]; 8], k: usize, w: &mut [Y; 68]) {
+    // SAFETY: `cpu` proves AVX2 (module comment); each load reads 32 bytes at offset 0 or
+    // 32 of one lane's 64-byte block (`lane_block`).
     unsafe {
         let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
             12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
@@ -126,8 +123,8 @@ fn load_transposed_8(lanes: &[&[u8]; 8], k: usize, w: &mut [__m256i; 68]) {
                 bg[3] = _mm256_unpackhi_epi64(a1, a3);
             }
             for m in 0..4 {
-                w[8 * half + m] = _mm256_permute2x128_si256::<0x20>(b[0][m], b[1][m]);
-                w[8 * half + 4 + m] = _mm256_permute2x128_si256::<0x31>(b[0][m], b[1][m]);
+                w[8 * half + m] = Y(_mm256_permute2x128_si256::<0x20>(b[0][m], b[1][m]), cpu);
+                w[8 * half + 4 + m] = Y(_mm256_permute2x128_si256::<0x31>(b[0][m], b[1][m]), cpu);
             }
         }
     }
@@ -136,23 +133,24 @@ fn load_transposed_8(lanes: &[&[u8]; 8], k: usize, w: &mut [__m256i; 68]) {
 /// Compresses `n` blocks of each of 8 lanes into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
 #[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize) {
-    // SAFETY: AVX2 confirmed by the probe before this entry is called; every load and
-    // store covers exactly one `[u32; 8]` (32 bytes).
+pub(super) fn many_avx2(cpu: Avx2, state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize) {
+    // SAFETY: `cpu` proves AVX2 (module comment); every load and store covers exactly one
+    // `[u32; 8]` (32 bytes).
     unsafe {
-        let mut s = [_mm256_setzero_si256(); 8];
+        let zero = Y(_mm256_setzero_si256(), cpu);
+        let mut s = [zero; 8];
         for (v, row) in s.iter_mut().zip(state.iter()) {
-            *v = _mm256_loadu_si256(row.as_ptr().cast());
+            v.0 = _mm256_loadu_si256(row.as_ptr().cast());
         }
-        let mut w = [_mm256_setzero_si256(); 68];
-        let mut wp = [_mm256_setzero_si256(); 64];
+        let mut w = [zero; 68];
+        let mut wp = [zero; 64];
         for k in 0..n {
-            load_transposed_8(lanes, k, &mut w);
+            load_transposed_8(cpu, lanes, k, &mut w);
             expand(&mut w, &mut wp);
             rounds(&mut s, &w, &wp);
         }
         for (v, row) in s.iter().zip(state.iter_mut()) {
-            _mm256_storeu_si256(row.as_mut_ptr().cast(), *v);
+            _mm256_storeu_si256(row.as_mut_ptr().cast(), v.0);
         }
     }
 }
@@ -162,10 +160,10 @@ pub(crate) fn many_avx2(state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize)
 /// (`vpunpck*`), then a 4x4 transpose of the chunks (`vshufi32x4`), 64 shuffles instead of
 /// 256 scalar loads and stores.
 #[inline(always)]
-fn load_transposed_16(lanes: &[&[u8]; 16], k: usize, w: &mut [__m512i; 68]) {
-    // SAFETY: only called from `many_avx512`, whose probe confirmed AVX-512F and
-    // AVX-512BW (`vpshufb` on 512 bits); each load reads the 64 bytes of one lane's block
-    // (`lane_block` returns exactly 64 bytes).
+fn load_transposed_16(cpu: Avx512, lanes: &[&[u8]; 16], k: usize, w: &mut [Z; 68]) {
+    // SAFETY: `cpu` proves AVX-512F and AVX-512BW (`vpshufb` on 512 bits; module
+    // comment); each load reads the 64 bytes of one lane's block (`lane_block` returns
+    // exactly 64 bytes).
     unsafe {
         let bswap = _mm512_broadcast_i32x4(_mm_set_epi8(
             12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
@@ -192,10 +190,10 @@ fn load_transposed_16(lanes: &[&[u8]; 16], k: usize, w: &mut [__m512i; 68]) {
             let s1 = _mm512_shuffle_i32x4::<0xee>(b[0][m], b[1][m]);
             let s2 = _mm512_shuffle_i32x4::<0x44>(b[2][m], b[3][m]);
             let s3 = _mm512_shuffle_i32x4::<0xee>(b[2][m], b[3][m]);
-            w[m] = _mm512_shuffle_i32x4::<0x88>(s0, s2);
-            w[4 + m] = _mm512_shuffle_i32x4::<0xdd>(s0, s2);
-            w[8 + m] = _mm512_shuffle_i32x4::<0x88>(s1, s3);
-            w[12 + m] = _mm512_shuffle_i32x4::<0xdd>(s1, s3);
+            w[m] = Z(_mm512_shuffle_i32x4::<0x88>(s0, s2), cpu);
+            w[4 + m] = Z(_mm512_shuffle_i32x4::<0xdd>(s0, s2), cpu);
+            w[8 + m] = Z(_mm512_shuffle_i32x4::<0x88>(s1, s3), cpu);
+            w[12 + m] = Z(_mm512_shuffle_i32x4::<0xdd>(s1, s3), cpu);
         }
     }
 }
@@ -203,23 +201,24 @@ fn load_transposed_16(lanes: &[&[u8]; 16], k: usize, w: &mut [__m512i; 68]) {
 /// Compresses `n` blocks of each of 16 lanes into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
-pub(crate) fn many_avx512(state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
-    // SAFETY: AVX-512F/BW confirmed by the probe before this entry is called; every load
-    // and store covers exactly one `[u32; 16]` (64 bytes).
+pub(super) fn many_avx512(cpu: Avx512, state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
+    // SAFETY: `cpu` proves AVX-512F/BW (module comment); every load and store covers
+    // exactly one `[u32; 16]` (64 bytes).
     unsafe {
-        let mut s = [_mm512_setzero_si512(); 8];
+        let zero = Z(_mm512_setzero_si512(), cpu);
+        let mut s = [zero; 8];
         for (v, row) in s.iter_mut().zip(state.iter()) {
-            *v = _mm512_loadu_si512(row.as_ptr().cast());
+            v.0 = _mm512_loadu_si512(row.as_ptr().cast());
         }
-        let mut w = [_mm512_setzero_si512(); 68];
-        let mut wp = [_mm512_setzero_si512(); 64];
+        let mut w = [zero; 68];
+        let mut wp = [zero; 64];
         for k in 0..n {
-            load_transposed_16(lanes, k, &mut w);
+            load_transposed_16(cpu, lanes, k, &mut w);
             expand(&mut w, &mut wp);
             rounds(&mut s, &w, &wp);
         }
         for (v, row) in s.iter().zip(state.iter_mut()) {
-            _mm512_storeu_si512(row.as_mut_ptr().cast(), *v);
+            _mm512_storeu_si512(row.as_mut_ptr().cast(), v.0);
         }
     }
 }

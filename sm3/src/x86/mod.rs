@@ -1,38 +1,79 @@
-//! x86-64 engines.
+//! x86-64 kernels.
 //!
 //! Single stream: the message expansion runs in 128-bit registers four words at a time,
 //! interleaved with the same block's rounds and kept four rounds ahead of them, so the
-//! out-of-order core overlaps the two, while the 64 rounds run on scalar registers compiled with BMI1/BMI2 (`rorx`, `andn`).
+//! out-of-order core overlaps the two, while the 64 rounds run on scalar registers
+//! compiled with BMI1/BMI2 (`rorx`, `andn`).
 //! Multi-buffer: the generic rounds on 8 (AVX2) or 16 (AVX-512) messages at once, one
 //! message per 32-bit lane.
+//!
+//! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
+//! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
+//! the register types of `lanes` and the expansion of `expand` take them as their proof.
 
 mod expand;
 mod lanes;
 
-use crate::rounds::rounds_with;
 use core::cell::Cell;
+
+use crate::{Backend, engine::Kernel, multi::schedule, rounds::rounds_with};
 use expand::{Ahead, Xmm};
-pub(crate) use lanes::{many_avx2, many_avx512};
+
+shangmi_dispatch::kernel_token! {
+    /// `avx2`: AVX2, BMI1 and BMI2.
+    pub(crate) struct Avx2 = Backend::Avx2;
+}
+
+shangmi_dispatch::kernel_token! {
+    /// `avx512`: AVX-512F/VL/BW, AVX2, BMI1 and BMI2.
+    pub(crate) struct Avx512 = Backend::Avx512;
+}
 
 /// Compresses `blocks`, each block's expansion interleaved with its own rounds.
 #[inline(always)]
-fn compress_interleaved<X: Xmm>(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+fn compress_interleaved<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let k = core::hint::black_box(&crate::consts::K);
     let w: [Cell<u32>; 68] = [const { Cell::new(0) }; 68];
     let wp: [Cell<u32>; 64] = [const { Cell::new(0) }; 64];
     for block in blocks {
-        rounds_with(state, &mut Ahead::<X>::start(block, &w, &wp), k);
+        rounds_with(state, &mut Ahead::start(x, block, &w, &wp), k);
     }
 }
 
-/// Compresses `blocks` into `state` (AVX2 + BMI engine).
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(crate) fn compress_avx2(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    compress_interleaved::<expand::ShiftRotate>(state, blocks)
+impl Kernel for Avx2 {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        #[target_feature(enable = "avx2,bmi1,bmi2")]
+        fn entry(k: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+            compress_interleaved(k, state, blocks)
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state, blocks) }
+    }
+    #[inline]
+    fn digest_many(self, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
+        schedule::<_, 8>(self, msgs, out, |state, lanes, n| {
+            // SAFETY: `self` proves the features `many_avx2` enables (module comment).
+            unsafe { lanes::many_avx2(self, state, lanes, n) }
+        })
+    }
 }
 
-/// Compresses `blocks` into `state` (AVX-512 + BMI engine).
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
-pub(crate) fn compress_avx512(state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    compress_interleaved::<expand::Vprold>(state, blocks)
+impl Kernel for Avx512 {
+    #[inline(always)]
+    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+        #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
+        fn entry(k: Avx512, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+            compress_interleaved(k, state, blocks)
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state, blocks) }
+    }
+    #[inline]
+    fn digest_many(self, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
+        schedule::<_, 16>(self, msgs, out, |state, lanes, n| {
+            // SAFETY: `self` proves the features `many_avx512` enables (module comment).
+            unsafe { lanes::many_avx512(self, state, lanes, n) }
+        })
+    }
 }

@@ -5,23 +5,49 @@
 //! sm4-ce does the same).
 //!
 //! SAFETY (all blocks below): the functions are `#[inline(always)]` helpers of, or are, the
-//! `#[target_feature(enable = "sm4")]` entries, which `crate::engine` calls only after
-//! the dispatch probe found FEAT_SM4; loads and stores stay within the slices they are
-//! given (lengths checked by `chunks_exact`/indexing first).
+//! `#[target_feature(enable = "sm4")]` entries, which only the [`Aarch64Sm4`] kernel calls,
+//! a token made only from an `Available` `aarch64-sm4` backend (the dispatch probe found
+//! FEAT_SM4); loads and stores stay within the slices they are given (lengths checked by
+//! `chunks_exact`/indexing first).
 
 use core::arch::aarch64::*;
 use core::arch::asm;
 
-use cipher::{Block, inout::InOutBuf};
+use cipher::{Block, consts::U8, inout::InOutBuf, typenum::Unsigned};
 
 use crate::{
-    Sm4,
+    Backend, Sm4,
     consts::{CK, FK},
+    engine::Kernel,
     key::RoundKeys,
 };
 
-/// Blocks interleaved per step.
-pub(crate) const PAR_BLOCKS: usize = 8;
+shangmi_dispatch::kernel_token! {
+    /// `aarch64-sm4` (see the module documentation).
+    pub(crate) struct Aarch64Sm4 = Backend::Aarch64Sm4;
+}
+
+impl Kernel for Aarch64Sm4 {
+    type ParBlocks = U8;
+    #[inline(always)]
+    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+        // SAFETY: `self` proves FEAT_SM4 (module comment).
+        unsafe { crypt(rk, blocks) }
+    }
+    #[inline(always)]
+    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+        // SAFETY: `self` proves FEAT_SM4 (module comment).
+        unsafe { ctr32(rk, ctr, blocks) }
+    }
+    #[inline(always)]
+    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
+        // SAFETY: `self` proves FEAT_SM4 (module comment).
+        unsafe { expand_key(key) }
+    }
+}
+
+/// Blocks interleaved per step: the kernel's `ParBlocks`.
+const PAR_BLOCKS: usize = <Aarch64Sm4 as Kernel>::ParBlocks::USIZE;
 
 /// Four SM4 rounds with round keys `rk` on the block `x` (words in lanes 0..3).
 #[inline(always)]
@@ -85,7 +111,7 @@ fn rounds<const N: usize>(k: &[uint32x4_t; 8], x: &mut [uint32x4_t; N]) {
 /// # Safety
 /// The CPU must support FEAT_SM4.
 #[target_feature(enable = "sm4")]
-pub(crate) unsafe fn crypt(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+unsafe fn crypt(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
     let k = round_keys(rk);
     while blocks.len() >= PAR_BLOCKS {
         let (mut head, tail) = blocks.split_at(PAR_BLOCKS);
@@ -113,7 +139,7 @@ pub(crate) unsafe fn crypt(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm
 /// # Safety
 /// The CPU must support FEAT_SM4.
 #[target_feature(enable = "sm4")]
-pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
+unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
     let k = round_keys(rk);
     for chunk in blocks.chunks_mut(PAR_BLOCKS) {
         let mut x = [load(&chunk[0]); PAR_BLOCKS];
@@ -137,7 +163,7 @@ pub(crate) unsafe fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Blo
 /// # Safety
 /// The CPU must support FEAT_SM4.
 #[target_feature(enable = "sm4")]
-pub(crate) unsafe fn expand_key(key: &[u8; 16]) -> RoundKeys {
+unsafe fn expand_key(key: &[u8; 16]) -> RoundKeys {
     let mut k = [0u32; 4];
     for (i, w) in k.iter_mut().enumerate() {
         *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])

@@ -41,16 +41,18 @@ pub(crate) trait AesLast: Word {
 /// An affine map given by its nibble tables.
 #[inline(always)]
 fn nibble_affine<W: Word>(x: W, lo: u128, hi: u128) -> W {
-    let mask = W::bcast128(LOW_NIBBLES);
-    W::bcast128(lo)
+    let cpu = x.cpu();
+    let mask = W::bcast128(cpu, LOW_NIBBLES);
+    W::bcast128(cpu, lo)
         .shuffle(x.and(mask))
-        .xor(W::bcast128(hi).shuffle(x.shr4().and(mask)))
+        .xor(W::bcast128(cpu, hi).shuffle(x.shr4().and(mask)))
 }
 
 impl<W: AesLast> Sbox<W> for AesSbox {
     #[inline(always)]
     fn sbox(x: W) -> W {
-        let y = nibble_affine(x, AES_PRE_LO, AES_PRE_HI).shuffle(W::bcast128(INV_SHIFT_ROWS));
+        let y =
+            nibble_affine(x, AES_PRE_LO, AES_PRE_HI).shuffle(W::bcast128(x.cpu(), INV_SHIFT_ROWS));
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
     }
 }

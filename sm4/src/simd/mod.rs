@@ -19,19 +19,26 @@ pub(crate) use aes::{AesLast, AesSbox, AesSboxBroadcast};
 
 /// One SIMD register seen as 32-bit lanes.
 ///
-/// Every method is `#[inline(always)]` and only called from the engines' `target_feature`
-/// entry points, which run only after the CPU probe confirmed the features.
+/// A register is made only from a proof [`Word::Cpu`] that its instructions run here (the
+/// constructors take one; the register types keep their fields private), or from another
+/// register: so its methods, safe and `#[inline(always)]`, may run the instructions. Each
+/// engine's entry enables the features with `target_feature` so that they inline.
 pub(crate) trait Word: Copy {
+    /// The proof that this register's instructions run here: a kernel token (see
+    /// `crate::engine::Kernel`).
+    type Cpu: Copy;
     /// Blocks in one register before the transpose (register bytes / 16).
     const BLOCKS: usize;
+    /// The proof this register was made with.
+    fn cpu(self) -> Self::Cpu;
     /// Loads `BLOCKS` blocks from the start of `src`.
-    fn load(src: &[Block<Sm4>]) -> Self;
+    fn load(cpu: Self::Cpu, src: &[Block<Sm4>]) -> Self;
     /// Stores `BLOCKS` blocks at the start of `dst`.
     fn store(self, dst: &mut [Block<Sm4>]);
     /// The word `w` in every lane.
-    fn splat(w: u32) -> Self;
+    fn splat(cpu: Self::Cpu, w: u32) -> Self;
     /// The 16 bytes of `v` (little-endian) in every 128-bit lane.
-    fn bcast128(v: u128) -> Self;
+    fn bcast128(cpu: Self::Cpu, v: u128) -> Self;
     /// Bitwise XOR.
     fn xor(self, o: Self) -> Self;
     /// Three-way XOR.
@@ -56,7 +63,7 @@ pub(crate) trait Word: Copy {
     fn add32(self, o: Self) -> Self;
     /// In the transposed layout, the index within the group of the block each lane
     /// belongs to (lane k of the 128-bit lanes, element m: block m * BLOCKS + k).
-    fn block_index() -> Self;
+    fn block_index(cpu: Self::Cpu) -> Self;
     /// Interleaves the low / high 32-bit and 64-bit halves within each 128-bit lane.
     fn unpack_lo32(self, o: Self) -> Self;
     /// See [`Word::unpack_lo32`].
@@ -110,23 +117,23 @@ fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
 /// out-of-order core overlaps their latency chains. Four rounds per iteration keep every
 /// register index constant, so the state stays in registers.
 #[inline(always)]
-fn rounds<W: Word, S: Sbox<W>, const N: usize>(rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+fn rounds<W: Word, S: Sbox<W>, const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
     for k in rk.chunks_exact(4) {
         // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
         // outside the `target_feature` context, and lose its intrinsics' inlining.
-        let key = W::splat(k[0]);
+        let key = W::splat(cpu, k[0]);
         for g in x.iter_mut() {
             round::<W, S, 0>(g, key);
         }
-        let key = W::splat(k[1]);
+        let key = W::splat(cpu, k[1]);
         for g in x.iter_mut() {
             round::<W, S, 1>(g, key);
         }
-        let key = W::splat(k[2]);
+        let key = W::splat(cpu, k[2]);
         for g in x.iter_mut() {
             round::<W, S, 2>(g, key);
         }
-        let key = W::splat(k[3]);
+        let key = W::splat(cpu, k[3]);
         for g in x.iter_mut() {
             round::<W, S, 3>(g, key);
         }
@@ -136,20 +143,21 @@ fn rounds<W: Word, S: Sbox<W>, const N: usize>(rk: &RoundKeys, x: &mut [[W; 4]; 
 /// Encrypts exactly `4 * W::BLOCKS * N` blocks.
 #[inline(always)]
 fn crypt_full<W: Word, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
 ) {
-    let bswap = W::bcast128(BSWAP32);
+    let bswap = W::bcast128(cpu, BSWAP32);
     let per_group = 4 * W::BLOCKS;
     let mut x = [[bswap; 4]; N];
     let input = blocks.get_in();
     for (g, group) in x.iter_mut().enumerate() {
         // No `array::from_fn`: its closure may stay out of line, outside the
         // `target_feature` context, and lose the intrinsics' inlining.
-        let load = |m: usize| W::load(&input[g * per_group + m * W::BLOCKS..]).shuffle(bswap);
+        let load = |m: usize| W::load(cpu, &input[g * per_group + m * W::BLOCKS..]).shuffle(bswap);
         *group = transpose([load(0), load(1), load(2), load(3)]);
     }
-    rounds::<W, S, N>(rk, &mut x);
+    rounds::<W, S, N>(cpu, rk, &mut x);
     let output = blocks.get_out();
     for (g, group) in x.iter().enumerate() {
         let regs = transpose([group[3], group[2], group[1], group[0]]);
@@ -164,13 +172,14 @@ fn crypt_full<W: Word, S: Sbox<W>, const N: usize>(
 /// returns the rest.
 #[inline(always)]
 pub(crate) fn crypt_groups<'i, 'o, W: Word, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     mut blocks: InOutBuf<'i, 'o, Block<Sm4>>,
 ) -> InOutBuf<'i, 'o, Block<Sm4>> {
     let per_call = 4 * W::BLOCKS * N;
     while blocks.len() >= per_call {
         let (head, tail) = blocks.split_at(per_call);
-        crypt_full::<W, S, N>(rk, head);
+        crypt_full::<W, S, N>(cpu, rk, head);
         blocks = tail;
     }
     blocks
@@ -180,6 +189,7 @@ pub(crate) fn crypt_groups<'i, 'o, W: Word, S: Sbox<W>, const N: usize>(
 /// blocks being zero (their results are discarded).
 #[inline(always)]
 pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
 ) {
@@ -188,18 +198,18 @@ pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
     if n == 0 {
         return;
     }
-    let bswap = W::bcast128(BSWAP32);
-    let zero = W::splat(0);
+    let bswap = W::bcast128(cpu, BSWAP32);
+    let zero = W::splat(cpu, 0);
     let input = blocks.get_in();
     let load = |m: usize| {
         if m < n {
-            W::load(&input[m..]).shuffle(bswap)
+            W::load(cpu, &input[m..]).shuffle(bswap)
         } else {
             zero
         }
     };
     let mut x = [transpose([load(0), load(1), load(2), load(3)])];
-    rounds::<W, S, 1>(rk, &mut x);
+    rounds::<W, S, 1>(cpu, rk, &mut x);
     let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
     let output = blocks.get_out();
     for (m, r) in regs.iter().take(n).enumerate() {
@@ -211,10 +221,16 @@ pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
 /// CMAC are chains of single blocks): the words are broadcast into four registers, so no
 /// transpose is needed, and gathered back with two unpacks.
 #[inline(always)]
-pub(crate) fn crypt1<W: Single, S: Sbox<W>>(rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
-    let bswap = W::bcast128(BSWAP32);
-    let mut x = [W::load(core::slice::from_ref(block)).shuffle(bswap).lanes()];
-    rounds::<W, S, 1>(rk, &mut x);
+pub(crate) fn crypt1<W: Single, S: Sbox<W>>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    block: &Block<Sm4>,
+) -> Block<Sm4> {
+    let bswap = W::bcast128(cpu, BSWAP32);
+    let mut x = [W::load(cpu, core::slice::from_ref(block))
+        .shuffle(bswap)
+        .lanes()];
+    rounds::<W, S, 1>(cpu, rk, &mut x);
     let [x0, x1, x2, x3] = x[0];
     let out = x3
         .unpack_lo32(x2)
@@ -230,30 +246,31 @@ pub(crate) fn crypt1<W: Single, S: Sbox<W>>(rk: &RoundKeys, block: &Block<Sm4>) 
 /// layout (no counter blocks or keystream in memory).
 #[inline(always)]
 fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     ctr: &[u32; 4],
     blocks: &mut [Block<Sm4>],
 ) {
-    let bswap = W::bcast128(BSWAP32);
+    let bswap = W::bcast128(cpu, BSWAP32);
     let per_group = 4 * W::BLOCKS;
-    let index = W::block_index();
+    let index = W::block_index(cpu);
     let mut x = [[bswap; 4]; N];
     for (g, group) in x.iter_mut().enumerate() {
         let first = ctr[3].wrapping_add((g * per_group) as u32);
         *group = [
-            W::splat(ctr[0]),
-            W::splat(ctr[1]),
-            W::splat(ctr[2]),
-            W::splat(first).add32(index),
+            W::splat(cpu, ctr[0]),
+            W::splat(cpu, ctr[1]),
+            W::splat(cpu, ctr[2]),
+            W::splat(cpu, first).add32(index),
         ];
     }
-    rounds::<W, S, N>(rk, &mut x);
+    rounds::<W, S, N>(cpu, rk, &mut x);
     for (g, group) in x.iter().enumerate() {
         let regs = transpose([group[3], group[2], group[1], group[0]]);
         for (m, r) in regs.iter().enumerate() {
             let at = g * per_group + m * W::BLOCKS;
             r.shuffle(bswap)
-                .xor(W::load(&blocks[at..]))
+                .xor(W::load(cpu, &blocks[at..]))
                 .store(&mut blocks[at..]);
         }
     }
@@ -263,6 +280,7 @@ fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
 /// rest.
 #[inline(always)]
 pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     ctr: &mut [u32; 4],
     mut blocks: &'d mut [Block<Sm4>],
@@ -270,7 +288,7 @@ pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
     let per_call = 4 * W::BLOCKS * N;
     while blocks.len() >= per_call {
         let (head, tail) = blocks.split_at_mut(per_call);
-        ctr_full::<W, S, N>(rk, ctr, head);
+        ctr_full::<W, S, N>(cpu, rk, ctr, head);
         ctr[3] = ctr[3].wrapping_add(per_call as u32);
         blocks = tail;
     }
@@ -280,6 +298,7 @@ pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
 /// Counter mode on fewer than four blocks (one group of 128-bit registers).
 #[inline(always)]
 pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     ctr: &mut [u32; 4],
     blocks: &mut [Block<Sm4>],
@@ -289,18 +308,18 @@ pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
     if n == 0 {
         return;
     }
-    let bswap = W::bcast128(BSWAP32);
+    let bswap = W::bcast128(cpu, BSWAP32);
     let mut x = [[
-        W::splat(ctr[0]),
-        W::splat(ctr[1]),
-        W::splat(ctr[2]),
-        W::splat(ctr[3]).add32(W::block_index()),
+        W::splat(cpu, ctr[0]),
+        W::splat(cpu, ctr[1]),
+        W::splat(cpu, ctr[2]),
+        W::splat(cpu, ctr[3]).add32(W::block_index(cpu)),
     ]];
-    rounds::<W, S, 1>(rk, &mut x);
+    rounds::<W, S, 1>(cpu, rk, &mut x);
     let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
     for (m, r) in regs.iter().take(n).enumerate() {
         r.shuffle(bswap)
-            .xor(W::load(&blocks[m..]))
+            .xor(W::load(cpu, &blocks[m..]))
             .store(&mut blocks[m..]);
     }
     ctr[3] = ctr[3].wrapping_add(n as u32);
@@ -308,9 +327,149 @@ pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
 
 /// The S-box on the four bytes of one word, through 128-bit registers.
 #[inline(always)]
-pub(crate) fn tau<W: Word, S: Sbox<W>>(a: u32) -> u32 {
+pub(crate) fn tau<W: Word, S: Sbox<W>>(cpu: W::Cpu, a: u32) -> u32 {
     let mut b = [Block::<Sm4>::from([0u8; 16])];
     b[0][..4].copy_from_slice(&a.to_le_bytes());
-    S::sbox(W::load(&b)).store(&mut b);
+    S::sbox(W::load(cpu, &b)).store(&mut b);
     u32::from_le_bytes([b[0][0], b[0][1], b[0][2], b[0][3]])
+}
+
+/// Defines kernel `$Kernel` of backend `$backend` (`Backend` must be in scope) on the
+/// rounds above: its token (`shangmi_dispatch::kernel_token!`) and its `Kernel` implementation, whose `#[target_feature(enable =
+/// $features)]` entries run the width ladder — `$Wide` registers in as many interleaved
+/// groups as `$Par` blocks fill, then one group of each `$Rung`, then fewer than four blocks
+/// through `$Partial` — for both ECB (`crypt`) and counter mode (`ctr32`); one block goes
+/// through `$One` with the S-box `$OneSbox`, and the CBC chain through `$chain` if given
+/// (in an entry with the same features).
+/// The register types take the kernel as their proof (`Word::Cpu`).
+macro_rules! simd_kernel {
+    (
+        $(#[$doc:meta])*
+        $Kernel:ident = $backend:ident, enable $features:literal, par_blocks $Par:ty,
+        sbox $Sbox:ty, one ($One:ident, $OneSbox:ty),
+        ladder [$Wide:ident $(, $Rung:ident)*], partial $Partial:ident
+        $(, chain $($chain:ident)::+ $(::<$X:ty>)?)? $(,)?
+    ) => {
+        shangmi_dispatch::kernel_token! {
+            $(#[$doc])* pub(crate) struct $Kernel = Backend::$backend;
+        }
+
+        const _: () = {
+            use cipher::typenum::Unsigned;
+            use $crate::simd::Word;
+            let per_group = 4 * <$Wide<$Kernel> as Word>::BLOCKS;
+            assert!(<$Par>::USIZE % per_group == 0 && <$Par>::USIZE >= per_group);
+        };
+
+        impl $crate::engine::Kernel for $Kernel {
+            type ParBlocks = $Par;
+
+            #[inline(always)]
+            fn crypt(
+                self,
+                rk: &$crate::key::RoundKeys,
+                blocks: cipher::inout::InOutBuf<'_, '_, cipher::Block<$crate::Sm4>>,
+            ) {
+                #[target_feature(enable = $features)]
+                fn entry(
+                    k: $Kernel,
+                    rk: &$crate::key::RoundKeys,
+                    blocks: cipher::inout::InOutBuf<'_, '_, cipher::Block<$crate::Sm4>>,
+                ) {
+                    use $crate::simd::{crypt_groups, crypt_partial};
+                    let rest = crypt_groups::<$Wide<$Kernel>, $Sbox, { $Kernel::GROUPS }>(
+                        k, rk, blocks,
+                    );
+                    $(let rest = crypt_groups::<$Rung<$Kernel>, $Sbox, 1>(k, rk, rest);)*
+                    crypt_partial::<$Partial<$Kernel>, $Sbox>(k, rk, rest);
+                }
+                // SAFETY: `self` exists only for an `Available` backend of this kernel,
+                // whose probe found the features `entry` enables.
+                unsafe { entry(self, rk, blocks) }
+            }
+
+            #[inline(always)]
+            fn crypt_one(
+                self,
+                rk: &$crate::key::RoundKeys,
+                block: &cipher::Block<$crate::Sm4>,
+            ) -> cipher::Block<$crate::Sm4> {
+                #[target_feature(enable = $features)]
+                fn entry(
+                    k: $Kernel,
+                    rk: &$crate::key::RoundKeys,
+                    block: &cipher::Block<$crate::Sm4>,
+                ) -> cipher::Block<$crate::Sm4> {
+                    $crate::simd::crypt1::<$One<$Kernel>, $OneSbox>(k, rk, block)
+                }
+                // SAFETY: as for `crypt`.
+                unsafe { entry(self, rk, block) }
+            }
+
+            #[inline(always)]
+            fn ctr32(
+                self,
+                rk: &$crate::key::RoundKeys,
+                ctr: &mut [u32; 4],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
+            ) {
+                #[target_feature(enable = $features)]
+                fn entry(
+                    k: $Kernel,
+                    rk: &$crate::key::RoundKeys,
+                    ctr: &mut [u32; 4],
+                    blocks: &mut [cipher::Block<$crate::Sm4>],
+                ) {
+                    use $crate::simd::{ctr_groups, ctr_partial};
+                    let rest = ctr_groups::<$Wide<$Kernel>, $Sbox, { $Kernel::GROUPS }>(
+                        k, rk, ctr, blocks,
+                    );
+                    $(let rest = ctr_groups::<$Rung<$Kernel>, $Sbox, 1>(k, rk, ctr, rest);)*
+                    ctr_partial::<$Partial<$Kernel>, $Sbox>(k, rk, ctr, rest);
+                }
+                // SAFETY: as for `crypt`.
+                unsafe { entry(self, rk, ctr, blocks) }
+            }
+
+            $(
+            #[inline(always)]
+            fn chain(
+                self,
+                rk: &$crate::key::RoundKeys,
+                state: &mut cipher::Block<$crate::Sm4>,
+                blocks: &[cipher::Block<$crate::Sm4>],
+                out: &mut [cipher::Block<$crate::Sm4>],
+            ) {
+                #[target_feature(enable = $features)]
+                fn entry(
+                    rk: &$crate::key::RoundKeys,
+                    state: &mut cipher::Block<$crate::Sm4>,
+                    blocks: &[cipher::Block<$crate::Sm4>],
+                    out: &mut [cipher::Block<$crate::Sm4>],
+                ) {
+                    $($chain)::+ $(::<$X>)?(rk, state, blocks, out)
+                }
+                // SAFETY: as for `crypt`.
+                unsafe { entry(rk, state, blocks, out) }
+            }
+            )?
+
+            #[inline(always)]
+            fn tau(self, a: u32) -> u32 {
+                #[target_feature(enable = $features)]
+                fn entry(k: $Kernel, a: u32) -> u32 {
+                    $crate::simd::tau::<$Partial<$Kernel>, $Sbox>(k, a)
+                }
+                // SAFETY: as for `crypt`.
+                unsafe { entry(self, a) }
+            }
+        }
+
+        impl $Kernel {
+            /// Interleaved groups of the widest step: `ParBlocks` over the blocks of one
+            /// group (checked to divide above).
+            const GROUPS: usize = <$Par as cipher::typenum::Unsigned>::USIZE
+                / (4 * <$Wide<$Kernel> as $crate::simd::Word>::BLOCKS);
+        }
+    };
 }

@@ -126,10 +126,12 @@ struct Consts {
     zero: __m128i,
 }
 
-// SAFETY (every `unsafe` block below): reached only from `chain_avx2` / `chain_avx512`,
-// whose `target_feature` sets (GFNI, AVX2, and for the latter AVX-512F/VL) include every
-// intrinsic used, and which are called only after the CPU probe confirmed those features
-// (see `crate::engine::chain`); loads and stores go through references of the right size.
+// SAFETY (every `unsafe` block below): reached only from the `chain` entries of the
+// `gfni-avx2` and `gfni-avx512` kernels (`simd_kernel!`: `chain_body::<Vex>` and
+// `chain_body::<Evex>`), whose `target_feature` sets (GFNI, AVX2, and for the latter
+// AVX-512F/VL) include every intrinsic used and which run only on the kernel's token, made
+// after the CPU probe found those features; loads and stores go through references of the
+// right size.
 
 #[inline(always)]
 fn splat64(v: u64) -> __m128i {
@@ -171,12 +173,12 @@ fn lanes_p(k: &Consts, block: &[u8; 16]) -> [__m128i; 4] {
 }
 
 /// Three-way XOR: `vpternlogq` where AVX-512VL is enabled, two `vpxor` elsewhere.
-trait Xor3 {
+pub(super) trait Xor3 {
     fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i;
 }
 
 /// VEX encodings only (the `gfni-avx2` engine).
-struct Vex;
+pub(super) struct Vex;
 impl Xor3 for Vex {
     #[inline(always)]
     fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
@@ -185,7 +187,7 @@ impl Xor3 for Vex {
 }
 
 /// EVEX encodings (the `gfni-avx512` engine).
-struct Evex;
+pub(super) struct Evex;
 impl Xor3 for Evex {
     #[inline(always)]
     fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
@@ -228,7 +230,7 @@ fn round<X: Xor3, const I: usize>(
 /// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
 /// each i < `out.len()` (off the chain's critical path).
 #[inline(always)]
-fn chain_body<X: Xor3>(
+pub(super) fn chain_body<X: Xor3>(
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
@@ -297,32 +299,4 @@ fn leave_p(k: &Consts, y: &[__m128i; 4]) -> Block<Sm4> {
     // SAFETY: see above (16 bytes into a 16-byte array).
     unsafe { _mm_storeu_si128(bytes_out.as_mut_ptr().cast(), out) };
     bytes_out.into()
-}
-
-/// [`chain_body`] with VEX encodings (the `gfni-avx2` engine).
-///
-/// # Safety
-/// The CPU must support GFNI and AVX2.
-#[target_feature(enable = "gfni,avx2")]
-pub(crate) unsafe fn chain_avx2(
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    blocks: &[Block<Sm4>],
-    out: &mut [Block<Sm4>],
-) {
-    chain_body::<Vex>(rk, state, blocks, out);
-}
-
-/// [`chain_body`] with EVEX encodings available (three-way XORs; the `gfni-avx512` engine).
-///
-/// # Safety
-/// The CPU must support GFNI, AVX2, AVX-512F and AVX-512VL.
-#[target_feature(enable = "gfni,avx2,avx512f,avx512vl")]
-pub(crate) unsafe fn chain_avx512(
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    blocks: &[Block<Sm4>],
-    out: &mut [Block<Sm4>],
-) {
-    chain_body::<Evex>(rk, state, blocks, out);
 }

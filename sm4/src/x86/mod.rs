@@ -1,9 +1,62 @@
-//! x86-64 engines: AES-NI and GFNI S-boxes on 128-, 256- and 512-bit registers, driven by
-//! the generic rounds of `crate::simd`.
+//! x86-64 kernels: AES-NI and GFNI S-boxes on 128-, 256- and 512-bit registers, driven by
+//! the generic rounds of `crate::simd`. Each kernel is one `simd_kernel!` entry: its
+//! backend, the features its entries enable, its width, S-boxes and register ladder; the
+//! `unsafe impl`s say which register types its token may make (its backend's probe in
+//! `shangmi-dispatch` checks those features).
 
-pub(crate) mod aesni_avx2;
-pub(crate) mod gfni_avx2;
-pub(crate) mod gfni_avx512;
-pub(crate) mod gfni_chain;
+mod gfni_chain;
 mod sbox;
 mod words;
+
+use cipher::consts::{U32, U64};
+
+use crate::Backend;
+use crate::simd::{AesSbox, AesSboxBroadcast};
+use sbox::Gfni;
+use words::{Aes, Avx2, Avx512bw, Avx512vl, Ssse3, Vl128, X128, X256, X512};
+
+simd_kernel! {
+    /// `gfni-avx512`: GFNI S-box on 512-bit registers, 64 blocks per step in four
+    /// interleaved groups; native rotates (`vprold`) and three-way XORs (`vpternlogd`)
+    /// for L; the CBC chain on the shorter GFNI round (`gfni_chain`).
+    GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
+    sbox Gfni, one (Vl128, Gfni),
+    ladder [X512, X512, X256, Vl128], partial Vl128,
+    chain gfni_chain::chain_body::<gfni_chain::Evex>,
+}
+
+simd_kernel! {
+    /// `gfni-avx2`: GFNI S-box on 256-bit registers, 32 blocks per step in four
+    /// interleaved groups (for CPUs with GFNI but no AVX-512, e.g. Intel's E-cores and
+    /// Alder Lake).
+    GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
+    sbox Gfni, one (X128, Gfni),
+    ladder [X256, X256, X128], partial X128,
+    chain gfni_chain::chain_body::<gfni_chain::Vex>,
+}
+
+simd_kernel! {
+    /// `aesni-avx2`: the AES-NI S-box (affine maps by `pshufb`, inversion by AESENCLAST)
+    /// on 256-bit registers, 32 blocks per step in four interleaved groups (the design
+    /// point of the Linux kernel's sm4-aesni-avx2).
+    AesniAvx2 = AesniAvx2, enable "avx2,aes", par_blocks U32,
+    sbox AesSbox, one (X128, AesSboxBroadcast),
+    ladder [X256, X256, X128], partial X128,
+}
+
+// The features each kernel's token proves: its backend's probe (`shangmi-dispatch`,
+// `cpu.rs`) checks them, and only an `Available` backend of its kind makes the token. For
+// `gfni-avx512` AVX-512F/BW/VL, AVX2 and GFNI; for `gfni-avx2` AVX2 and GFNI; for
+// `aesni-avx2` AES-NI, AVX2 and SSSE3. SSSE3 comes with AVX2 (Rust's `avx2` feature
+// implies it, as every AVX2 CPU has it).
+macro_rules! proves {
+    ($($Kernel:ident: $($Feature:path),+;)*) => {$($(
+        // SAFETY: the probe of the kernel's backend checks this feature (see above).
+        unsafe impl $Feature for $Kernel {}
+    )+)*};
+}
+proves! {
+    GfniAvx512: Ssse3, Avx2, Avx512bw, Avx512vl, words::Gfni;
+    GfniAvx2: Ssse3, Avx2, words::Gfni;
+    AesniAvx2: Ssse3, Avx2, Aes;
+}

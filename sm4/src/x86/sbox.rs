@@ -6,9 +6,13 @@
 //! the AES inversion, and another affine map (the idea of Markku-Juhani Saarinen's
 //! sm4ni and the Linux sm4-aesni-avx code). The matrices below were derived by
 //! `tools/derive_sbox.py` and the tests check every byte against GB/T 32907's table.
+//!
+//! SAFETY (every intrinsic call): the register's type carries its proof (`super::words`),
+//! and the bounds below ask for the features each instruction needs.
 
 use core::arch::x86_64::*;
 
+use super::words::{self, Avx2, Avx512bw, Avx512vl, Raw, Ssse3, Vl128, X128, X256, X512};
 use crate::simd::{AesLast, Sbox, Word};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
@@ -20,74 +24,47 @@ pub(super) const GFNI_PRE_C: i32 = 0x3e;
 pub(super) const GFNI_POST: u128 = 0xf3ab_34a9_74a6_b589_f3ab_34a9_74a6_b589;
 const GFNI_POST_C: i32 = 0xd3;
 
-// SAFETY (the three impls): reached only from `target_feature` entries that enable GFNI
-// (and AVX / AVX-512F+BW for the wider registers) after the CPU probe confirmed them.
-impl Sbox<__m128i> for Gfni {
-    #[inline(always)]
-    fn sbox(x: __m128i) -> __m128i {
-        let (pre, post) = (__m128i::bcast128(GFNI_PRE), __m128i::bcast128(GFNI_POST));
-        // SAFETY: see above.
-        unsafe {
-            _mm_gf2p8affineinv_epi64_epi8::<GFNI_POST_C>(
-                _mm_gf2p8affine_epi64_epi8::<GFNI_PRE_C>(x, pre),
-                post,
-            )
+/// The GFNI S-box on register type `$W` with the `$affine` / `$affineinv` intrinsics.
+macro_rules! gfni_sbox {
+    ($($W:ident: $($bound:path),+ => $affine:ident, $affineinv:ident;)*) => {$(
+        impl<F: words::Gfni $(+ $bound)+> Sbox<$W<F>> for Gfni {
+            #[inline(always)]
+            fn sbox(x: $W<F>) -> $W<F> {
+                let cpu = x.cpu();
+                let (pre, post) = ($W::bcast128(cpu, GFNI_PRE), $W::bcast128(cpu, GFNI_POST));
+                // SAFETY: see the module comment (GFNI, and the register's width).
+                x.with(unsafe {
+                    $affineinv::<GFNI_POST_C>($affine::<GFNI_PRE_C>(x.raw(), pre.raw()), post.raw())
+                })
+            }
         }
-    }
+    )*};
 }
 
-impl Sbox<super::words::Vl128> for Gfni {
-    #[inline(always)]
-    fn sbox(x: super::words::Vl128) -> super::words::Vl128 {
-        super::words::Vl128(<Gfni as Sbox<__m128i>>::sbox(x.0))
-    }
+gfni_sbox! {
+    X128: Ssse3 => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
+    Vl128: Ssse3, Avx512vl => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
+    X256: Avx2 => _mm256_gf2p8affine_epi64_epi8, _mm256_gf2p8affineinv_epi64_epi8;
+    X512: Avx512bw => _mm512_gf2p8affine_epi64_epi8, _mm512_gf2p8affineinv_epi64_epi8;
 }
 
-impl Sbox<__m256i> for Gfni {
-    #[inline(always)]
-    fn sbox(x: __m256i) -> __m256i {
-        let (pre, post) = (__m256i::bcast128(GFNI_PRE), __m256i::bcast128(GFNI_POST));
-        // SAFETY: see above.
-        unsafe {
-            _mm256_gf2p8affineinv_epi64_epi8::<GFNI_POST_C>(
-                _mm256_gf2p8affine_epi64_epi8::<GFNI_PRE_C>(x, pre),
-                post,
-            )
-        }
-    }
-}
-
-impl Sbox<__m512i> for Gfni {
-    #[inline(always)]
-    fn sbox(x: __m512i) -> __m512i {
-        let (pre, post) = (__m512i::bcast128(GFNI_PRE), __m512i::bcast128(GFNI_POST));
-        // SAFETY: see above.
-        unsafe {
-            _mm512_gf2p8affineinv_epi64_epi8::<GFNI_POST_C>(
-                _mm512_gf2p8affine_epi64_epi8::<GFNI_PRE_C>(x, pre),
-                post,
-            )
-        }
-    }
-}
-
-impl AesLast for __m128i {
+impl<F: words::Aes> AesLast for X128<F> {
     #[inline(always)]
     fn aes_last(self) -> Self {
-        // SAFETY: reached only from the `aesni-avx2` entries, which enable AES after the
-        // CPU probe confirmed it.
-        unsafe { _mm_aesenclast_si128(self, _mm_setzero_si128()) }
+        // SAFETY: see the module comment (AES-NI).
+        self.with(unsafe { _mm_aesenclast_si128(self.raw(), _mm_setzero_si128()) })
     }
 }
 
-impl AesLast for __m256i {
+impl<F: words::Aes + Avx2> AesLast for X256<F> {
     #[inline(always)]
     fn aes_last(self) -> Self {
-        // SAFETY: as for `__m128i` (AES and AVX2 enabled by the entry).
+        let v = self.raw();
+        // SAFETY: see the module comment (AES-NI and AVX2).
         unsafe {
-            let lo = _mm256_castsi256_si128(self).aes_last();
-            let hi = _mm256_extracti128_si256::<1>(self).aes_last();
-            _mm256_set_m128i(hi, lo)
+            let lo = _mm_aesenclast_si128(_mm256_castsi256_si128(v), _mm_setzero_si128());
+            let hi = _mm_aesenclast_si128(_mm256_extracti128_si256::<1>(v), _mm_setzero_si128());
+            self.with(_mm256_set_m128i(hi, lo))
         }
     }
 }
