@@ -1,6 +1,8 @@
 //! SM4 modes: ours beside RustCrypto's generic compositions over `sm4` 0.6 (`aes-gcm`'s
 //! `AesGcm<Sm4, U12>`, `ccm`, `xts-mode`, `cmac`) and OpenSSL where it has the mode, one
-//! criterion group per mode and size: `sm4/{gcm-seal,gcm-open,ccm-seal,xts-enc,cmac}/{16,1024,8192}`.
+//! criterion group per mode and size: `sm4/{gcm-seal,gcm-open,ccm-seal,xts-enc,cmac}/{16,1024,8192}`
+//! (GCM also at 64 B and 16 KiB, TLS record sizes), and `sm4/gcm-siv-seal/…` beside RustCrypto's
+//! `aes-gcm-siv` over its `sm4`.
 //! OpenSSL 3.0 (Debian 12) has no SM4-GCM, SM4-CCM or SM4-XTS, so it appears in `cmac` only.
 //!
 //! `cargo bench -p shangmi-benches --bench sm4_modes -- sm4/gcm`
@@ -12,7 +14,7 @@ use cmac::digest::Mac;
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
-use shangmi_sm4_modes::{Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee};
+use shangmi_sm4_modes::{Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsGb, Sm4XtsIeee};
 
 type Group<'a> = BenchmarkGroup<'a, WallTime>;
 
@@ -20,6 +22,8 @@ const KEY: [u8; 16] = [0x42; 16];
 const NONCE: [u8; 12] = [0x24; 12];
 const AAD: [u8; 13] = [0x17; 13];
 const SIZES: [usize; 3] = [16, 1024, 8192];
+/// GCM's sizes: TLS records from tiny to full.
+const GCM_SIZES: [usize; 5] = [16, 64, 1024, 8192, 16384];
 
 fn group<'a>(c: &'a mut Criterion, mode: &str, size: usize) -> Group<'a> {
     let mut g = c.benchmark_group(format!("sm4/{mode}/{size}"));
@@ -68,7 +72,7 @@ fn open_with<A: AeadInOut<NonceSize = aead::consts::U12>>(
 fn gcm(c: &mut Criterion) {
     let ours = Sm4Gcm::new(&KEY.into());
     let theirs = aes_gcm::AesGcm::<rustcrypto_sm4::Sm4, aead::consts::U12>::new(&KEY.into());
-    for size in SIZES {
+    for size in GCM_SIZES {
         let mut g = group(c, "gcm-seal", size);
         seal_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
         seal_with(&mut g, "rustcrypto", &theirs, size);
@@ -76,6 +80,17 @@ fn gcm(c: &mut Criterion) {
         let mut g = group(c, "gcm-open", size);
         open_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
         open_with(&mut g, "rustcrypto", &theirs, size);
+        g.finish();
+    }
+}
+
+fn gcm_siv(c: &mut Criterion) {
+    let ours = Sm4GcmSiv::new(&KEY.into());
+    let theirs = aes_gcm_siv::AesGcmSiv::<rustcrypto_sm4::Sm4>::new(&KEY.into());
+    for size in SIZES {
+        let mut g = group(c, "gcm-siv-seal", size);
+        seal_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
+        seal_with(&mut g, "rustcrypto", &theirs, size);
         g.finish();
     }
 }
@@ -156,5 +171,5 @@ fn cmac(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, gcm, ccm, xts, cmac);
+criterion_group!(benches, gcm, gcm_siv, ccm, xts, cmac);
 criterion_main!(benches);
