@@ -610,13 +610,16 @@ const WYCHEPROOF: [(u32, &str, &str, &str, &str, &str, bool); 59] = [
     ),
 ];
 
+/// One decoded Wycheproof case: tcId, IV, AAD, message, ct ‖ tag, valid.
+type Case<'a> = (u32, &'a [u8], &'a [u8], &'a [u8], &'a [u8], bool);
+
 /// Every Wycheproof case above on every (SM4 engine, GHASH engine) pair.
 #[test]
 fn wycheproof_on_every_engine_pair() {
     fn case<N: aead::array::ArraySize>(
         gcm: &Sm4GcmCustom<N, U16>,
         name: &str,
-        (id, iv, aad, msg, want, valid): (u32, &[u8], &[u8], &[u8], &[u8], bool),
+        (id, iv, aad, msg, want, valid): Case<'_>,
     ) {
         let nonce = aead::array::Array::<u8, N>::try_from(iv).unwrap();
         if valid {
