@@ -1,15 +1,15 @@
 //! Generates the fixed-base comb tables for k·G and the odd multiples of G for verification
 //! (see `src/arith/mul.rs`), sized by the target and the profile (`--cfg
-//! shangmi_sm2_profile="size"`), with the library's own field and point arithmetic, included
-//! here by path.
+//! shangmi_sm2_profile="size"`), with the library's own field type and point arithmetic,
+//! included here by path, on the portable field implementation (the tables are the same
+//! whichever implementation computes them).
 
 #[allow(dead_code)]
 #[path = "src/arith/field.rs"]
 mod field;
 #[allow(dead_code)]
-#[cfg(target_arch = "x86_64")]
-#[path = "src/arith/field_x86.rs"]
-mod field_x86;
+#[path = "src/arith/field_portable.rs"]
+mod field_impl;
 #[allow(dead_code)]
 #[path = "src/arith/inv.rs"]
 mod inv;
@@ -55,7 +55,7 @@ const G_NAF_WIDTH_SIZE: usize = 5;
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     println!("cargo::rerun-if-changed=src/arith/field.rs");
-    println!("cargo::rerun-if-changed=src/arith/field_x86.rs");
+    println!("cargo::rerun-if-changed=src/arith/field_portable.rs");
     println!("cargo::rerun-if-changed=src/arith/inv.rs");
     println!("cargo::rerun-if-changed=src/arith/limbs.rs");
     println!("cargo::rerun-if-changed=src/arith/point.rs");
@@ -131,8 +131,9 @@ fn write_multiples(
         let (a, _) = acc.to_affine();
         let _ = writeln!(
             out,
-            "Affine {{ x: Fe({:#x?}), y: Fe({:#x?}) }},",
-            a.x.0, a.y.0
+            "Affine {{ x: FieldElement::from_limbs({:#x?}), y: FieldElement::from_limbs({:#x?}) }},",
+            a.x.limbs(),
+            a.y.limbs()
         );
     }
 }

@@ -1,7 +1,9 @@
 //! The SM2 curve as an `elliptic-curve` [`Curve`](elliptic_curve::Curve) with `primeorder`
 //! point types, so PKCS#8, SEC1 and other ecosystem code works. Parameters: GB/T 32918.5-2017
-//! (recommended curve), also draft-shen-sm2-ecdsa-02 appendix D. Fixed-base and verification
-//! multiplications are routed to this crate's own engine (`arith::mul`).
+//! (recommended curve), also draft-shen-sm2-ecdsa-02 appendix D. The field and scalar types
+//! are this crate's own (`arith::field`, `arith::scalar`), so the generic point code runs on
+//! the same arithmetic; fixed-base and verification multiplications are routed to this
+//! crate's comb and Straus code (`arith::mul`).
 
 use crate::arith;
 use elliptic_curve::{
@@ -10,114 +12,11 @@ use elliptic_curve::{
     consts::U32,
     ff::PrimeField,
     hazmat::FieldArithmetic,
-    sec1::{FromSec1Point, ToSec1Point},
+    point::AffineCoordinates,
 };
 use primeorder::{PrimeCurveParams, point_arithmetic};
 
-mod field_element {
-    //! `ff` field element modulo p (crypto-bigint Montgomery arithmetic via `primefield`).
-    use super::MODULUS_HEX;
-    use elliptic_curve::{
-        bigint::U256,
-        ff::PrimeField,
-        subtle::{Choice, ConstantTimeEq, CtOption},
-    };
-
-    primefield::monty_field_params! {
-        name: FieldParams,
-        modulus: MODULUS_HEX,
-        uint: U256,
-        byte_order: primefield::ByteOrder::BigEndian,
-        multiplicative_generator: 13,
-        doc: "Montgomery parameters for the SM2 field prime p"
-    }
-
-    primefield::monty_field_element! {
-        name: FieldElement,
-        params: FieldParams,
-        uint: U256,
-        doc: "Element of the SM2 base field (integers modulo p)"
-    }
-
-    primefield::monty_field_arithmetic! {
-        name: FieldElement,
-        params: FieldParams,
-        uint: U256
-    }
-
-    impl elliptic_curve::ops::BatchInvert for FieldElement {}
-}
-
-mod scalar_field {
-    //! `ff` scalar modulo n (crypto-bigint Montgomery arithmetic via `primefield`).
-    use super::{ORDER_HEX, Sm2};
-    use elliptic_curve::{
-        bigint::U256,
-        ff::PrimeField,
-        scalar::{FromUintUnchecked, IsHigh},
-        subtle::{Choice, ConstantTimeEq, ConstantTimeGreater, CtOption},
-    };
-
-    primefield::monty_field_params! {
-        name: ScalarParams,
-        modulus: ORDER_HEX,
-        uint: U256,
-        byte_order: primefield::ByteOrder::BigEndian,
-        multiplicative_generator: 3,
-        doc: "Montgomery parameters for the SM2 group order n"
-    }
-
-    primefield::monty_field_element! {
-        name: Scalar,
-        params: ScalarParams,
-        uint: U256,
-        doc: "Element of the SM2 scalar field (integers modulo the group order n)"
-    }
-
-    primefield::monty_field_arithmetic! {
-        name: Scalar,
-        params: ScalarParams,
-        uint: U256
-    }
-
-    primefield::monty_field_reduce! {
-        name: Scalar,
-        params: ScalarParams,
-        uint: U256,
-    }
-
-    elliptic_curve::scalar_impls!(Sm2, Scalar);
-
-    primeorder::wnaf::impl_wnaf_size_for_scalar!(Scalar);
-
-    impl AsRef<Scalar> for Scalar {
-        fn as_ref(&self) -> &Scalar {
-            self
-        }
-    }
-
-    impl FromUintUnchecked for Scalar {
-        type Uint = U256;
-
-        fn from_uint_unchecked(uint: Self::Uint) -> Self {
-            Self::from_uint_unchecked(uint)
-        }
-    }
-
-    impl IsHigh for Scalar {
-        fn is_high(&self) -> Choice {
-            const HALF: U256 = <Sm2 as elliptic_curve::Curve>::ORDER
-                .as_ref()
-                .shr_vartime(1);
-            self.to_canonical().ct_gt(&HALF)
-        }
-    }
-}
-
-/// Order n of the SM2 group (GB/T 32918.5), hexadecimal.
-const ORDER_HEX: &str = "fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123";
-/// Field prime p (GB/T 32918.5), hexadecimal.
-const MODULUS_HEX: &str = "fffffffeffffffffffffffffffffffffffffffff00000000ffffffffffffffff";
+use crate::arith::scalar::ORDER_HEX;
 
 /// The SM2 elliptic curve (GB/T 32918.5 recommended parameters), OID 1.2.156.10197.1.301.
 #[derive(Copy, Clone, Debug, Default, Eq, PartialEq, PartialOrd, Ord)]
@@ -141,8 +40,10 @@ impl elliptic_curve::pkcs8::AssociatedOid for Sm2 {
         elliptic_curve::pkcs8::ObjectIdentifier::new_unwrap("1.2.156.10197.1.301");
 }
 
-pub use self::field_element::FieldElement;
-pub use self::scalar_field::Scalar;
+pub use crate::arith::field::FieldElement;
+pub use crate::arith::scalar::Scalar;
+
+impl elliptic_curve::ops::BatchInvert for FieldElement {}
 
 /// Affine point on the SM2 curve.
 pub type AffinePoint = primeorder::AffinePoint<Sm2>;
@@ -168,7 +69,9 @@ impl PrimeCurveParams for Sm2 {
     type Backend = Sm2Backend;
 
     /// a = -3 (mod p)
-    const EQUATION_A: FieldElement = FieldElement::from_u64(3).neg();
+    const EQUATION_A: FieldElement = FieldElement::from_hex_vartime(
+        "FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFC",
+    );
     /// b (GB/T 32918.5)
     const EQUATION_B: FieldElement = FieldElement::from_hex_vartime(
         "28E9FA9E9D9F5E344D5A9E4BCF6509A7F39789F515AB8F92DDBCBD414D940E93",
@@ -216,8 +119,7 @@ impl primeorder::MulBackend<Sm2> for Sm2Backend {
 
 /// Canonical limbs of a scalar.
 pub(crate) fn scalar_to_limbs(k: &Scalar) -> arith::limbs::Limbs {
-    let bytes: [u8; 32] = k.to_repr().into();
-    arith::limbs::from_be_bytes(&bytes)
+    k.to_canonical_limbs()
 }
 
 /// Our Jacobian point as a `primeorder` point (one inversion; branches only on whether the
@@ -227,15 +129,16 @@ pub(crate) fn jacobian_to_projective(p: &arith::point::Jacobian) -> ProjectivePo
     if finite == 0 {
         return ProjectivePoint::IDENTITY;
     }
-    let mut enc = [0u8; 65];
-    enc[0] = 4;
-    enc[1..33].copy_from_slice(&a.x.to_bytes());
-    enc[33..].copy_from_slice(&a.y.to_bytes());
-    elliptic_curve::sec1::Sec1Point::<Sm2>::from_bytes(enc)
-        .ok()
-        .and_then(|e| AffinePoint::from_sec1_point(&e).into_option())
-        .map(ProjectivePoint::from)
-        .unwrap_or(ProjectivePoint::IDENTITY)
+    ProjectivePoint::from(affine_to_primeorder(&a))
+}
+
+/// Our affine point as a `primeorder` one. `primeorder` keeps its coordinates private, so
+/// they pass as canonical bytes (two conversions out of and into the Montgomery form each)
+/// and its constructor checks the curve equation, which a point of ours always satisfies.
+pub(crate) fn affine_to_primeorder(a: &arith::point::Affine) -> AffinePoint {
+    AffinePoint::from_coordinates(&a.x.to_bytes(), &a.y.to_bytes())
+        .into_option()
+        .unwrap_or(AffinePoint::IDENTITY)
 }
 
 /// A `primeorder` point as our affine point (`None` for the identity).
@@ -245,18 +148,12 @@ pub(crate) fn projective_to_affine(p: &ProjectivePoint) -> Option<arith::point::
 
 /// A `primeorder` affine point as ours (`None` for the identity).
 pub(crate) fn affine_from_primeorder(p: &AffinePoint) -> Option<arith::point::Affine> {
-    let enc = p.to_sec1_point(false);
-    let bytes = enc.as_bytes();
-    if bytes.len() != 65 {
+    if bool::from(p.is_identity()) {
         return None;
     }
-    let mut x = [0u8; 32];
-    let mut y = [0u8; 32];
-    x.copy_from_slice(&bytes[1..33]);
-    y.copy_from_slice(&bytes[33..]);
     Some(arith::point::Affine {
-        x: arith::field::Fe::from_bytes(&x).0,
-        y: arith::field::Fe::from_bytes(&y).0,
+        x: FieldElement::from_repr(p.x()).into_option()?,
+        y: FieldElement::from_repr(p.y()).into_option()?,
     })
 }
 
@@ -266,5 +163,5 @@ pub(crate) fn affine_from_primeorder(p: &AffinePoint) -> Option<arith::point::Af
 pub(crate) fn mul_point_ct(p: &AffinePoint, k: &Scalar) -> Option<([u8; 32], [u8; 32])> {
     let q = affine_from_primeorder(p)?;
     let (a, finite) = arith::mul::mul_ct(&scalar_to_limbs(k), &q).to_affine();
-    (finite != 0).then(|| (a.x.to_bytes(), a.y.to_bytes()))
+    (finite != 0).then(|| (a.x.to_be_bytes(), a.y.to_be_bytes()))
 }

@@ -10,9 +10,10 @@
 //! assert_eq!(ab.as_bytes(), ba.as_bytes());
 //! ```
 
-use crate::arith::field::Fe;
+use crate::arith::field::FieldElement;
 use crate::arith::point::Affine;
 use crate::{Error, PublicKey, SecretKey};
+use elliptic_curve::ff::PrimeField;
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// A shared secret (32 bytes, wiped on drop).
@@ -66,8 +67,8 @@ pub fn public_point_uncompressed(secret: &SecretKey) -> [u8; 65] {
     let (q, _) = crate::arith::mul::mul_g(&k).to_affine();
     let mut out = [0u8; 65];
     out[0] = 4;
-    out[1..33].copy_from_slice(&q.x.to_bytes());
-    out[33..].copy_from_slice(&q.y.to_bytes());
+    out[1..33].copy_from_slice(&q.x.to_be_bytes());
+    out[33..].copy_from_slice(&q.y.to_be_bytes());
     out
 }
 
@@ -92,14 +93,19 @@ pub fn diffie_hellman_sec1(secret: &SecretKey, peer: &[u8]) -> Result<SharedSecr
     ) else {
         return Err(Error::InvalidPoint);
     };
-    let (x, x_ok) = Fe::from_bytes(coords[..32].try_into().map_err(|_| Error::InvalidPoint)?);
-    let (y, y_ok) = Fe::from_bytes(coords[32..].try_into().map_err(|_| Error::InvalidPoint)?);
+    let coordinate = |bytes: &[u8]| {
+        let bytes: [u8; 32] = bytes.try_into().ok()?;
+        FieldElement::from_repr(bytes.into()).into_option()
+    };
+    // Public data: branching on the verdicts is fine.
+    let (Some(x), Some(y)) = (coordinate(&coords[..32]), coordinate(&coords[32..])) else {
+        return Err(Error::InvalidPoint);
+    };
     let q = Affine { x, y };
-    // Public data: branching on the verdict is fine.
-    if x_ok & y_ok & q.on_curve() == 0 {
+    if q.on_curve() == 0 {
         return Err(Error::InvalidPoint);
     }
     let k = crate::curve::scalar_to_limbs(&secret.to_nonzero_scalar());
     let (r, _) = crate::arith::mul::mul_ct(&k, &q).to_affine();
-    Ok(SharedSecret(r.x.to_bytes()))
+    Ok(SharedSecret(r.x.to_be_bytes()))
 }

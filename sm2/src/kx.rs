@@ -22,8 +22,9 @@
 //! cb.verify(ca.to_send()).unwrap();
 //! ```
 
+use crate::arith::mul::{mul_ct, mul_g_add_vartime};
 use crate::hash::{Sm3, compute_za};
-use crate::{Error, NonZeroScalar, ProjectivePoint, PublicKey, Scalar, SecretKey};
+use crate::{Error, NonZeroScalar, PublicKey, Scalar, SecretKey, curve};
 use digest::Digest;
 use elliptic_curve::ff::PrimeField;
 use elliptic_curve::sec1::ToSec1Point;
@@ -177,11 +178,21 @@ impl KeyExchange {
         let z_peer = compute_za(peer_id, &px, &py)?;
         // t = (d + x̄·r) mod n
         let t = *self.d + x_bar(&self.ephemeral) * *self.r;
-        // U = t·(P_peer + x̄_peer·R_peer); h = 1.
-        let base = ProjectivePoint::from(*peer_public.as_affine())
-            + ProjectivePoint::from(*peer_ephemeral.as_affine()) * x_bar(peer_ephemeral);
-        let (ux, uy) =
-            crate::curve::mul_point_ct(&base.to_affine(), &t).ok_or(Error::KeyExchange)?;
+        // U = t·(P_peer + x̄_peer·R_peer); h = 1. The base is public (variable time), U is
+        // made in constant time.
+        let point = |p: &PublicKey| curve::affine_from_primeorder(p.as_affine());
+        let (peer, peer_r) = point(peer_public)
+            .zip(point(peer_ephemeral))
+            .ok_or(Error::KeyExchange)?;
+        let x_bar_peer = x_bar(peer_ephemeral).to_canonical_limbs();
+        let (base, finite) = mul_g_add_vartime(&[0; 4], &x_bar_peer, &peer_r)
+            .add_affine_vartime(&peer)
+            .to_affine();
+        let (u, u_finite) = mul_ct(&t.to_canonical_limbs(), &base).to_affine();
+        if finite & u_finite == 0 {
+            return Err(Error::KeyExchange);
+        }
+        let (ux, uy) = (u.x.to_be_bytes(), u.y.to_be_bytes());
         let mut u_xy = [0u8; 64];
         u_xy[..32].copy_from_slice(&ux);
         u_xy[32..].copy_from_slice(&uy);

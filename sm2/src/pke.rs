@@ -276,8 +276,8 @@ impl EncryptingKey {
             return Err(Error::KdfZero);
         }
         let mut xy = [0u8; 64];
-        xy[..32].copy_from_slice(&c1.x.to_bytes());
-        xy[32..].copy_from_slice(&c1.y.to_bytes());
+        xy[..32].copy_from_slice(&c1.x.to_be_bytes());
+        xy[32..].copy_from_slice(&c1.y.to_be_bytes());
         Ok(assemble(&xy, &hash, &c2, layout))
     }
 }

@@ -21,10 +21,10 @@
 #[path = "../../tests/support/memcheck.rs"]
 mod memcheck;
 
-use super::field::Fe;
+use super::field::FieldElement;
 use super::mul::{mul_ct, mul_g};
 use super::point::Affine;
-use super::scalar::Sc;
+use super::scalar::Scalar;
 
 /// The secret-dependent code, on secrets marked undefined; outputs declassified at the end.
 fn secret() {
@@ -38,31 +38,42 @@ fn secret() {
             !seed,
             0x7FFF_FFFF_FFFF_FFFF & seed,
         ];
-        let mut x = Fe([seed ^ 0x55, seed, seed.rotate_left(5), 0x1234]);
+        let mut x = FieldElement::from_limbs([seed ^ 0x55, seed, seed.rotate_left(5), 0x1234]);
         memcheck::secret(&mut k);
         memcheck::secret(&mut x);
         let p = mul_g(&k);
-        out[0] = p.x.mul(&p.z).0;
+        out[0] = p.x.multiply(&p.z).limbs();
         let q = mul_ct(&k, &g);
-        out[1] = q.y.sqr().0;
+        out[1] = q.y.square().limbs();
         let (a, _) = p.to_affine();
-        out[2] = a.x.0;
-        out[3] = x.invert().0;
-        out[4] = x.mul(&x.sqr()).add(&x).sub(&x.double()).0;
-        out[5] = Fe::select(x.0[0] & 1, &x, &x.neg()).0;
+        out[2] = a.x.limbs();
+        out[3] = x.invert_or_zero().limbs();
+        out[4] = x.multiply(&x.square()).add(&x).sub(&x.double()).limbs();
+        out[5] = FieldElement::select(x.limbs()[0] & 1, &x, &x.neg()).limbs();
         // The signing equation's scalar arithmetic: s = (1 + d)^-1·(k - r·d) mod n.
-        let (d, r) = (Sc::from_canonical(&k), Sc::from_limbs_reduced(&x.0));
-        out[6] = d.add(&Sc::ONE).invert().mul(&d.sub(&r.mul(&d))).0;
+        let (d, r) = (
+            Scalar::from_canonical(&k),
+            Scalar::from_limbs_reduced(&x.limbs()),
+        );
+        out[6] = d
+            .add(&Scalar::ONE)
+            .invert_or_zero()
+            .multiply(&d.sub(&r.multiply(&d)))
+            .limbs();
         // Both assembly forms by name, whichever the dispatch picks.
-        out[7] = super::field_x86::mul_base(&super::field_x86::sqr_base(&x.0), &k);
-        if super::field_x86::has_adx() {
-            // SAFETY: `has_adx` saw BMI2 and ADX.
-            out[8] = unsafe { super::field_x86::mul_adx(super::field_x86::sqr_adx(x.0), &k) };
+        #[cfg(not(shangmi_backend = "soft"))]
+        {
+            use super::field_impl as asm;
+            out[7] = asm::mul_base(&asm::sqr_base(&x.limbs()), &k);
+            if asm::has_adx() {
+                // SAFETY: `has_adx` saw BMI2 and ADX.
+                out[8] = unsafe { asm::mul_adx(asm::sqr_adx(x.limbs()), &k) };
+            }
         }
         // The portable scans as well, whichever scan the dispatch picks.
         let (p, q) = super::mul::mul_g_ct_portable(&k, &g);
-        out[9] = p.x.mul(&p.z).0;
-        out[10] = q.y.sqr().0;
+        out[9] = p.x.multiply(&p.z).limbs();
+        out[10] = q.y.square().limbs();
         memcheck::public(&mut out);
         std::hint::black_box(&out);
     }
@@ -76,10 +87,14 @@ fn memcheck_child() {
         Some("secret") => {
             secret();
             let with = |b: bool| if b { "with" } else { "without" };
+            #[cfg(not(shangmi_backend = "soft"))]
+            let (adx, avx2) = (super::field_impl::has_adx(), super::scan_x86::has_avx2());
+            #[cfg(shangmi_backend = "soft")]
+            let (adx, avx2) = (false, false);
             println!(
                 "checked sm2 secret paths ({} the mulx/ADX forms, {} the AVX2 scans)",
-                with(super::field_x86::has_adx()),
-                with(super::field_x86::has_avx2())
+                with(adx),
+                with(avx2)
             );
         }
         _ => {}

@@ -1,9 +1,19 @@
-//! Arithmetic modulo the SM2 prime p = 2^256 - 2^224 - 2^96 + 2^64 - 1 (GB/T 32918.5), in the
-//! Montgomery domain with R = 2^256. Since p ≡ -1 (mod 2^64), -p^-1 mod 2^64 = 1 and each
-//! reduction step's quotient digit is the low limb itself. Constant time throughout.
+//! The SM2 base field: integers modulo p = 2^256 - 2^224 - 2^96 + 2^64 - 1 (GB/T 32918.5),
+//! in the Montgomery domain with R = 2^256. One type, [`FieldElement`], serves both the
+//! `elliptic-curve`/`primeorder` traits (through `primefield`'s macro, which stores the same
+//! Montgomery words) and this crate's own point formulas; its arithmetic is the field
+//! implementation chosen once in `arith/mod.rs` (x86-64 assembly or portable Rust), the way
+//! RustCrypto's `p256` plugs its `field_impl` into the same macro. Constant time throughout.
 
+use super::field_impl;
 use super::inv;
-use super::limbs::{self, Limbs, adc, mac, sbb};
+use super::limbs::{self, Limbs};
+use primefield::bigint::U256;
+#[allow(unused_imports)] // named by the code `primefield`'s macro expands to
+use primefield::{
+    ff::PrimeField,
+    subtle::{Choice, ConstantTimeEq, CtOption},
+};
 
 /// p, little-endian limbs.
 pub const P: Limbs = [
@@ -15,335 +25,216 @@ pub const P: Limbs = [
 const PINV: u64 = limbs::mont_minv(P[0]);
 const R2: Limbs = limbs::mont_r2(&P);
 
-/// The 512-bit product a·b (schoolbook, operand scanning).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-#[inline(always)]
-const fn product(a: &Limbs, b: &Limbs) -> [u64; 8] {
-    let mut r = [0u64; 8];
-    let mut i = 0;
-    while i < 4 {
-        let (r0, c) = mac(r[i], a[i], b[0], 0);
-        let (r1, c) = mac(r[i + 1], a[i], b[1], c);
-        let (r2, c) = mac(r[i + 2], a[i], b[2], c);
-        let (r3, c) = mac(r[i + 3], a[i], b[3], c);
-        r[i] = r0;
-        r[i + 1] = r1;
-        r[i + 2] = r2;
-        r[i + 3] = r3;
-        r[i + 4] = c;
-        i += 1;
-    }
-    r
+/// Field prime p (GB/T 32918.5), hexadecimal.
+const MODULUS_HEX: &str = "fffffffeffffffffffffffffffffffffffffffff00000000ffffffffffffffff";
+
+primefield::monty_field_params! {
+    name: FieldParams,
+    modulus: MODULUS_HEX,
+    uint: U256,
+    byte_order: primefield::ByteOrder::BigEndian,
+    multiplicative_generator: 13,
+    doc: "Montgomery parameters for the SM2 field prime p"
 }
 
-/// The 512-bit square a² (six cross products doubled plus four squares).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-#[inline(always)]
-const fn square(a: &Limbs) -> [u64; 8] {
-    let (r1, c) = mac(0, a[0], a[1], 0);
-    let (r2, c) = mac(0, a[0], a[2], c);
-    let (r3, r4) = mac(0, a[0], a[3], c);
-    let (r3, c) = mac(r3, a[1], a[2], 0);
-    let (r4, r5) = mac(r4, a[1], a[3], c);
-    let (r5, r6) = mac(r5, a[2], a[3], 0);
-    let r7 = r6 >> 63;
-    let r6 = (r6 << 1) | (r5 >> 63);
-    let r5 = (r5 << 1) | (r4 >> 63);
-    let r4 = (r4 << 1) | (r3 >> 63);
-    let r3 = (r3 << 1) | (r2 >> 63);
-    let r2 = (r2 << 1) | (r1 >> 63);
-    let r1 = r1 << 1;
-    let (r0, c) = mac(0, a[0], a[0], 0);
-    let (r1, c) = adc(r1, c, 0);
-    let (s2, s3) = mac(0, a[1], a[1], 0);
-    let (r2, c) = adc(r2, s2, c);
-    let (r3, c) = adc(r3, s3, c);
-    let (s4, s5) = mac(0, a[2], a[2], 0);
-    let (r4, c) = adc(r4, s4, c);
-    let (r5, c) = adc(r5, s5, c);
-    let (s6, s7) = mac(0, a[3], a[3], 0);
-    let (r6, c) = adc(r6, s6, c);
-    let (r7, _) = adc(r7, s7, c);
-    [r0, r1, r2, r3, r4, r5, r6, r7]
-}
-
-/// Montgomery reduction T·2^-256 mod p for T < p·2^256, without multiplications.
-///
-/// Each step adds q·p for q = the lowest limb (valid since -p^-1 ≡ 1 mod 2^64). Relative to
-/// the next limb, q·p/2^64 contributes X = q·(2^192 - 2^160 - 2^32 + 1) = w·2^160 - w with
-/// w = q·(2^32 - 1) = (q << 32) - q, a 96-bit value, so X is built from shifts.
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-#[inline(always)]
-const fn redc(t: &[u64; 8]) -> Limbs {
-    let mut t = *t;
-    let mut top = 0u64;
-    let mut i = 0;
-    while i < 4 {
-        let q = t[i];
-        let (w_lo, b) = sbb(q << 32, q, 0);
-        let w_hi = (q >> 32) - b;
-        let (x0, b) = sbb(0, w_lo, 0);
-        let (x1, b) = sbb(0, w_hi, b);
-        let (x2, b) = sbb(w_lo << 32, 0, b);
-        let (x3, _) = sbb((w_lo >> 32) | (w_hi << 32), 0, b);
-        let (v, c) = adc(t[i + 1], x0, 0);
-        t[i + 1] = v;
-        let (v, c) = adc(t[i + 2], x1, c);
-        t[i + 2] = v;
-        let (v, c) = adc(t[i + 3], x2, c);
-        t[i + 3] = v;
-        let (v, mut c) = adc(t[i + 4], x3, c);
-        t[i + 4] = v;
-        let mut j = i + 5;
-        while j < 8 {
-            let (v, c2) = adc(t[j], 0, c);
-            t[j] = v;
-            c = c2;
-            j += 1;
-        }
-        top += c;
-        i += 1;
-    }
-    // The result t[4..8] + top·2^256 is below 2p: subtract p once if needed.
-    let r = [t[4], t[5], t[6], t[7]];
-    let (d, borrow) = limbs::sub(&r, &P);
-    let (_, below) = sbb(top, 0, borrow);
-    limbs::select(below.wrapping_neg(), &r, &d)
+primefield::monty_field_element! {
+    name: FieldElement,
+    params: FieldParams,
+    uint: U256,
+    doc: "Element of the SM2 base field (integers modulo p), in Montgomery form"
 }
 
 /// `x` unchanged, but opaque to the optimiser: masks derived from secrets go through it before
 /// they select, so LLVM cannot turn `(a & m) | (b & !m)` into a branch or an indexed load
-/// (it did both in the table scans until the memcheck test caught it). An empty `asm!` on
-/// x86-64, `black_box` elsewhere.
+/// (it did both in the table scans until the memcheck test caught it). An empty `asm!` with
+/// the x86-64 assembly, `black_box` elsewhere.
 #[inline(always)]
 pub fn opaque(x: u64) -> u64 {
-    #[cfg(target_arch = "x86_64")]
-    return super::field_x86::opaque(x);
-    #[cfg(not(target_arch = "x86_64"))]
-    return core::hint::black_box(x);
+    field_impl::opaque(x)
 }
 
-/// `d + p` if `bit` is 1, `d` if it is 0 (mod 2^256), through an opaque mask.
-#[inline(always)]
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-fn add_masked_p(d: &Limbs, bit: u64) -> Limbs {
-    let m = opaque(bit.wrapping_neg());
-    limbs::add(d, &[P[0] & m, P[1] & m, P[2] & m, P[3] & m]).0
-}
+// `&x.limbs_at()` borrows a reference on 64-bit targets and a copy on 32-bit ones.
+#[allow(clippy::needless_borrow)]
+impl FieldElement {
+    /// The Montgomery form (value·2^256 mod p) as four 64-bit limbs.
+    #[inline(always)]
+    pub const fn limbs(&self) -> Limbs {
+        limbs::from_words(self.0.to_montgomery_words())
+    }
 
-/// A field element in Montgomery form (value·2^256 mod p), always fully reduced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fe(pub Limbs);
+    /// The Montgomery limbs where the element lives: a reference on 64-bit targets (the words
+    /// are the limbs), so the x86-64 assembly reads a second operand in place instead of from
+    /// a fresh copy whose store it would wait for; a copy on 32-bit targets.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(always)]
+    pub const fn limbs_at(&self) -> &Limbs {
+        self.0.as_montgomery().as_words()
+    }
 
-impl Fe {
-    /// 0.
-    pub const ZERO: Fe = Fe([0; 4]);
-    /// 1 (that is, R mod p).
-    pub const ONE: Fe = Fe::from_canonical(&[1, 0, 0, 0]);
+    /// The Montgomery limbs of the element (a copy: 32-bit words are paired into limbs).
+    #[cfg(target_pointer_width = "32")]
+    #[inline(always)]
+    pub const fn limbs_at(&self) -> Limbs {
+        self.limbs()
+    }
+
+    /// From the Montgomery form as four 64-bit limbs (below p).
+    #[inline(always)]
+    pub const fn from_limbs(l: Limbs) -> Self {
+        Self(primefield::MontyFieldElement::from_montgomery_words(
+            limbs::to_words(l),
+        ))
+    }
 
     /// From a canonical integer below p.
-    pub const fn from_canonical(a: &Limbs) -> Fe {
-        Fe(limbs::mont_mul(a, &R2, &P, PINV))
+    pub const fn from_canonical(a: &Limbs) -> Self {
+        Self::from_limbs(limbs::mont_mul(a, &R2, &P, PINV))
     }
 
-    /// From 32 big-endian bytes; the mask is all ones iff the integer was below p.
-    pub const fn from_bytes(b: &[u8; 32]) -> (Fe, u64) {
-        let a = limbs::from_be_bytes(b);
-        let ok = limbs::lt_mask(&a, &P);
-        let a = limbs::select(ok, &a, &[0; 4]);
-        (Fe::from_canonical(&a), ok)
+    /// From an integer below p (`primefield`'s hook: not checked).
+    pub(crate) const fn from_uint_unchecked(w: U256) -> Self {
+        Self::from_canonical(&limbs::from_words(w.to_words()))
     }
 
-    /// Canonical integer value.
-    pub const fn to_canonical(self) -> Limbs {
-        limbs::mont_mul(&self.0, &[1, 0, 0, 0], &P, PINV)
+    /// The canonical integer value as limbs.
+    pub const fn to_canonical_limbs(self) -> Limbs {
+        limbs::mont_mul(&self.limbs(), &[1, 0, 0, 0], &P, PINV)
+    }
+
+    /// The canonical integer value.
+    pub const fn to_canonical(self) -> U256 {
+        U256::from_words(limbs::to_words(self.to_canonical_limbs()))
     }
 
     /// 32 big-endian bytes of the canonical value.
-    pub const fn to_bytes(self) -> [u8; 32] {
-        limbs::to_be_bytes(&self.to_canonical())
+    pub const fn to_be_bytes(self) -> [u8; 32] {
+        limbs::to_be_bytes(&self.to_canonical_limbs())
     }
 
-    /// Product (portable Rust: the reference for the assembly, and the code on every other
-    /// architecture).
-    #[inline(always)]
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub const fn mul_soft(&self, b: &Fe) -> Fe {
-        Fe(redc(&product(&self.0, &b.0)))
-    }
-
-    /// Square (portable Rust).
-    #[inline(always)]
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub const fn sqr_soft(&self) -> Fe {
-        Fe(redc(&square(&self.0)))
-    }
-
-    /// Product. On x86-64 with ADX `self` reaches the assembly in registers and `b` through
-    /// memory, so the point formulas pass the value computed last as `self`. Inlined into
-    /// the point formulas, except in the size profile (one shared copy).
+    /// Product. With the x86-64 assembly `self` reaches it in registers and `rhs` through
+    /// memory, so the point formulas pass the value computed last as `self`. Inlined into the
+    /// point formulas, except in the size profile (one shared copy).
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
-    pub fn mul(&self, b: &Fe) -> Fe {
-        #[cfg(target_arch = "x86_64")]
-        return Fe(super::field_x86::mul(&self.0, &b.0));
-        #[cfg(not(target_arch = "x86_64"))]
-        return self.mul_soft(b);
+    pub fn multiply(&self, rhs: &Self) -> Self {
+        Self::from_limbs(field_impl::mul(&self.limbs(), &rhs.limbs_at()))
     }
 
-    /// Square (out of line in the size profile, as [`Fe::mul`]).
+    /// Square (out of line in the size profile, as [`Self::multiply`]).
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
-    pub fn sqr(&self) -> Fe {
-        #[cfg(target_arch = "x86_64")]
-        return Fe(super::field_x86::sqr(&self.0));
-        #[cfg(not(target_arch = "x86_64"))]
-        return self.sqr_soft();
+    pub fn square(&self) -> Self {
+        Self::from_limbs(field_impl::sqr(&self.limbs_at()))
     }
 
     /// `self^(2^k)`.
     #[inline(always)]
-    pub fn sqr_n(&self, k: u32) -> Fe {
+    pub fn square_n(&self, k: u32) -> Self {
         let mut t = *self;
-        let mut i = 0;
-        while i < k {
-            t = t.sqr();
-            i += 1;
+        for _ in 0..k {
+            t = t.square();
         }
         t
-    }
-
-    /// Sum (portable Rust) as a - (p - b): two of the subtractions below, which LLVM compiles
-    /// into tight `sub`/`sbb` chains, where the direct a + b - p form came out twice as slow.
-    #[inline(always)]
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub fn add_soft(&self, b: &Fe) -> Fe {
-        self.sub_soft(&Fe::ZERO.sub_soft(b))
-    }
-
-    /// Difference (portable Rust): a - b, plus p under an [`opaque`] mask if it borrowed.
-    #[inline(always)]
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub fn sub_soft(&self, b: &Fe) -> Fe {
-        let (d, borrow) = limbs::sub(&self.0, &b.0);
-        Fe(add_masked_p(&d, borrow))
     }
 
     /// Sum.
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
-    pub fn add(&self, b: &Fe) -> Fe {
-        #[cfg(target_arch = "x86_64")]
-        return Fe(super::field_x86::add(&self.0, &b.0));
-        #[cfg(not(target_arch = "x86_64"))]
-        return self.add_soft(b);
+    pub fn add(&self, rhs: &Self) -> Self {
+        Self::from_limbs(field_impl::add(&self.limbs(), &rhs.limbs_at()))
     }
 
     /// Difference.
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
-    pub fn sub(&self, b: &Fe) -> Fe {
-        #[cfg(target_arch = "x86_64")]
-        return Fe(super::field_x86::sub(&self.0, &b.0));
-        #[cfg(not(target_arch = "x86_64"))]
-        return self.sub_soft(b);
-    }
-
-    /// Half (portable Rust): plus p under the low bit's mask, then a 257-bit shift right.
-    #[inline(always)]
-    #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-    pub fn half_soft(&self) -> Fe {
-        let (s, carry) = limbs::add(&self.0, &add_masked_p(&[0; 4], self.0[0] & 1));
-        Fe([
-            (s[0] >> 1) | (s[1] << 63),
-            (s[1] >> 1) | (s[2] << 63),
-            (s[2] >> 1) | (s[3] << 63),
-            (s[3] >> 1) | (carry << 63),
-        ])
+    pub fn sub(&self, rhs: &Self) -> Self {
+        Self::from_limbs(field_impl::sub(&self.limbs(), &rhs.limbs_at()))
     }
 
     /// Half: self·2^-1 mod p.
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
-    pub fn half(&self) -> Fe {
-        #[cfg(target_arch = "x86_64")]
-        return Fe(super::field_x86::half(&self.0));
-        #[cfg(not(target_arch = "x86_64"))]
-        return self.half_soft();
+    pub fn half(&self) -> Self {
+        Self::from_limbs(field_impl::half(&self.limbs_at()))
     }
 
     /// Twice `self`.
     #[inline(always)]
-    pub fn double(&self) -> Fe {
+    pub fn double(&self) -> Self {
         self.add(self)
     }
 
     /// Negation.
     #[inline(always)]
-    pub fn neg(&self) -> Fe {
-        Fe::ZERO.sub(self)
+    pub fn neg(&self) -> Self {
+        Self::ZERO.sub(self)
     }
 
     /// All ones iff zero.
     #[inline(always)]
-    pub const fn is_zero(&self) -> u64 {
-        limbs::is_zero_mask(&self.0)
+    pub const fn is_zero_mask(&self) -> u64 {
+        limbs::is_zero_mask(&self.limbs())
     }
 
     /// All ones iff equal.
     #[inline(always)]
-    pub const fn ct_eq(&self, b: &Fe) -> u64 {
-        limbs::eq_mask(&self.0, &b.0)
+    pub const fn eq_mask(&self, rhs: &Self) -> u64 {
+        limbs::eq_mask(&self.limbs(), &rhs.limbs())
     }
 
     /// `a` where `mask` is all ones, else `b`, with the mask hidden from the optimiser (see
     /// [`opaque`]).
     #[inline(always)]
-    pub fn select(mask: u64, a: &Fe, b: &Fe) -> Fe {
+    pub fn select(mask: u64, a: &Self, b: &Self) -> Self {
         let m = opaque(mask);
-        Fe([
-            (a.0[0] & m) | (b.0[0] & !m),
-            (a.0[1] & m) | (b.0[1] & !m),
-            (a.0[2] & m) | (b.0[2] & !m),
-            (a.0[3] & m) | (b.0[3] & !m),
+        let (a, b) = (a.limbs(), b.limbs());
+        Self::from_limbs([
+            (a[0] & m) | (b[0] & !m),
+            (a[1] & m) | (b[1] & !m),
+            (a[2] & m) | (b[2] & !m),
+            (a[3] & m) | (b[3] & !m),
         ])
+    }
+
+    /// Inverse, `None` for 0 (the `ff` contract).
+    pub fn invert(&self) -> CtOption<Self> {
+        CtOption::new(self.invert_or_zero(), !self.is_zero())
     }
 
     /// Inverse, 0 for 0: constant-time safegcd ([`super::inv`]) on the Montgomery
     /// representative x·R, giving x^-1·R^-1, then one multiplication by R^3.
-    pub fn invert(&self) -> Fe {
+    pub fn invert_or_zero(&self) -> Self {
         const MODULUS: inv::Modulus = inv::Modulus::new(&P);
-        const R3: Fe = Fe(limbs::mont_mul(&R2, &R2, &P, PINV));
-        Fe(inv::invert(&self.0, &MODULUS)).mul(&R3)
+        const R3: FieldElement = FieldElement::from_limbs(limbs::mont_mul(&R2, &R2, &P, PINV));
+        Self::from_limbs(inv::invert(&self.limbs(), &MODULUS)).multiply(&R3)
     }
 
-    /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for [`Fe::invert`]. The
-    /// addition chain follows the bit pattern of p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most
-    /// significant first): 255 squarings and 14 multiplications.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub fn invert_fermat(&self) -> Fe {
+    /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for
+    /// [`Self::invert_or_zero`]. The addition chain follows the bit pattern of
+    /// p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most significant first): 255 squarings and 14
+    /// multiplications.
+    #[cfg(test)]
+    pub fn invert_fermat(&self) -> Self {
         let x1 = *self;
-        let x2 = x1.sqr().mul(&x1);
-        let x3 = x2.sqr().mul(&x1);
-        let x6 = x3.sqr_n(3).mul(&x3);
-        let x12 = x6.sqr_n(6).mul(&x6);
-        let x15 = x12.sqr_n(3).mul(&x3);
-        let x30 = x15.sqr_n(15).mul(&x15);
-        let x31 = x30.sqr().mul(&x1);
-        let x32 = x31.sqr().mul(&x1);
+        let x2 = x1.square().multiply(&x1);
+        let x3 = x2.square().multiply(&x1);
+        let x6 = x3.square_n(3).multiply(&x3);
+        let x12 = x6.square_n(6).multiply(&x6);
+        let x15 = x12.square_n(3).multiply(&x3);
+        let x30 = x15.square_n(15).multiply(&x15);
+        let x31 = x30.square().multiply(&x1);
+        let x32 = x31.square().multiply(&x1);
         // 1^31 0
-        let mut t = x31.sqr();
+        let mut t = x31.square();
         // 1^128
-        let mut i = 0;
-        while i < 4 {
-            t = t.sqr_n(32).mul(&x32);
-            i += 1;
+        for _ in 0..4 {
+            t = t.square_n(32).multiply(&x32);
         }
         // 0^32 then 1^32
-        t = t.sqr_n(64).mul(&x32);
+        t = t.square_n(64).multiply(&x32);
         // 1^30
-        t = t.sqr_n(30).mul(&x30);
+        t = t.square_n(30).multiply(&x30);
         // 0 1
-        t.sqr_n(2).mul(&x1)
+        t.square_n(2).multiply(&x1)
     }
 }

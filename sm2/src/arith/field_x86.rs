@@ -6,17 +6,16 @@
 //!   limb and no moves through `rax`/`rdx`; the first operand comes in registers.
 //! * `*_base`: base x86-64 only (`mul`, `add`/`adc`, `cmov`), for every other x86-64 CPU.
 //!
-//! Both compute the 512-bit product first, then the Montgomery reduction of `field.rs`
-//! (quotient digit = the low limb, q·p from shifts since p = 2^256 - 2^224 - 2^96 + 2^64 - 1),
-//! folding the four reduction steps into the low half in place and adding the high half last,
-//! then one conditional subtraction of p by `cmov` (no branch, no secret-dependent address).
-//! Addition and subtraction are one carry chain each with the correction by `cmov` or by a
-//! borrow mask, where the Rust versions needed two subtractions for an addition. The Rust
-//! versions in `field.rs` stay the reference: the tests compare every form with them on random
-//! and edge inputs. The EFD's dbl-2001-b doubling took 176 ns here with the base forms and
-//! the Rust additions, 117 ns with the ADX forms and these additions; in the arrangement
-//! `point.rs` uses, 100 ns, and 97 ns once the ADX forms took their first operand in
-//! registers (the point formulas pass the value computed last as that operand).
+//! Both compute the 512-bit product first, then the Montgomery reduction of
+//! `field_portable.rs` (quotient digit = the low limb, q·p from shifts since
+//! p = 2^256 - 2^224 - 2^96 + 2^64 - 1), folding the four reduction steps into the low half in
+//! place and adding the high half last, then one conditional subtraction of p by `cmov` (no
+//! branch, no secret-dependent address). Addition and subtraction are one carry chain each
+//! with the correction by `cmov` or by a borrow mask, where the Rust versions need two
+//! subtractions for an addition. The portable Rust stays the reference: the tests compare
+//! every form with it on random and edge inputs. The point formulas pass the value they
+//! computed last as the first operand, which the ADX forms take in registers: through
+//! memory, each multiplication would first wait for the store of its input to be forwarded.
 #![allow(unsafe_code)]
 
 use super::limbs::Limbs;
@@ -105,13 +104,6 @@ macro_rules! reduce_512 {
 }
 
 cpufeatures::new!(adx_probe, "adx", "bmi2");
-cpufeatures::new!(avx2_probe, "avx2");
-
-/// Whether AVX2 runs here (cached CPUID probe).
-#[inline(always)]
-pub fn has_avx2() -> bool {
-    avx2_probe::get()
-}
 
 /// Whether the `mulx`/`adcx`/`adox` forms run here (cached CPUID probe).
 #[inline(always)]
@@ -183,9 +175,7 @@ pub fn mul_base(a: &Limbs, b: &Limbs) -> Limbs {
 /// (in rdx), b's limbs read from memory, row 0 on one carry chain and rows 1–3 adding the low
 /// halves of their products on OF (`adox`) and the high halves on CF (`adcx`). a1..a3 arrive
 /// in the registers that later hold limbs 5..7 of the product, which keeps the whole
-/// routine in 13 registers. Passing the operand that was just computed in registers
-/// matters: through memory, each multiplication first waited for the store of its input
-/// to be forwarded (13.8 ns latency that way, 11.9 ns this way).
+/// routine in 13 registers (see the module documentation for why `a` comes in registers).
 ///
 /// # Safety
 /// The CPU must have BMI2 and ADX.

@@ -169,6 +169,47 @@ pub const fn mont_r2(m: &Limbs) -> Limbs {
     r
 }
 
+/// The limbs of a `crypto-bigint` integer's words: the same array on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+#[inline(always)]
+pub const fn from_words(w: [u64; 4]) -> Limbs {
+    w
+}
+
+/// The limbs of a `crypto-bigint` integer's words: pairs of 32-bit words on 32-bit targets.
+#[cfg(target_pointer_width = "32")]
+#[inline(always)]
+pub const fn from_words(w: [u32; 8]) -> Limbs {
+    let mut r = [0u64; 4];
+    let mut i = 0;
+    while i < 4 {
+        r[i] = w[2 * i] as u64 | (w[2 * i + 1] as u64) << 32;
+        i += 1;
+    }
+    r
+}
+
+/// Limbs as a `crypto-bigint` integer's words (64-bit targets: the same array).
+#[cfg(target_pointer_width = "64")]
+#[inline(always)]
+pub const fn to_words(l: Limbs) -> [u64; 4] {
+    l
+}
+
+/// Limbs as a `crypto-bigint` integer's words (32-bit targets: each limb as two words).
+#[cfg(target_pointer_width = "32")]
+#[inline(always)]
+pub const fn to_words(l: Limbs) -> [u32; 8] {
+    let mut w = [0u32; 8];
+    let mut i = 0;
+    while i < 4 {
+        w[2 * i] = l[i] as u32;
+        w[2 * i + 1] = (l[i] >> 32) as u32;
+        i += 1;
+    }
+    w
+}
+
 /// Big-endian bytes to limbs.
 #[inline]
 pub const fn from_be_bytes(b: &[u8; 32]) -> Limbs {

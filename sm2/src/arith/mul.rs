@@ -14,7 +14,7 @@
 //! * `mul_g_add_table_vartime`: the same with a per-key table for Q (32 doublings), G by the
 //!   comb (zero digits skipped); the size profile keeps no per-key table.
 
-use super::field::{Fe, opaque};
+use super::field::{FieldElement, opaque};
 use super::limbs::Limbs;
 use super::point::{Affine, Cached, Jacobian};
 
@@ -57,16 +57,15 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
     let mut acc = [0u64; 8];
     for (j, e) in table.iter().enumerate() {
         let m = eq_mask(j as u64 + 1, abs);
-        let limbs = [
-            e.x.0[0], e.x.0[1], e.x.0[2], e.x.0[3], e.y.0[0], e.y.0[1], e.y.0[2], e.y.0[3],
-        ];
+        let (x, y) = (e.x.limbs(), e.y.limbs());
+        let limbs = [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]];
         for (a, l) in acc.iter_mut().zip(limbs) {
             *a |= l & m;
         }
     }
     Affine {
-        x: Fe([acc[0], acc[1], acc[2], acc[3]]),
-        y: Fe([acc[4], acc[5], acc[6], acc[7]]),
+        x: FieldElement::from_limbs([acc[0], acc[1], acc[2], acc[3]]),
+        y: FieldElement::from_limbs([acc[4], acc[5], acc[6], acc[7]]),
     }
 }
 
@@ -85,8 +84,8 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
 /// profile (the test `comb_exceptional_additions_only_where_handled` searches for them): the
 /// handling is a guard costing one doubling per addition of the last step.
 pub fn mul_g(k: &Limbs) -> Jacobian {
-    #[cfg(target_arch = "x86_64")]
-    if super::field_x86::has_avx2() {
+    #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
+    if super::scan_x86::has_avx2() {
         // SAFETY: `has_avx2` saw AVX2 in CPUID.
         #[allow(unsafe_code)]
         return unsafe { mul_g_avx2(k) };
@@ -98,7 +97,7 @@ pub fn mul_g(k: &Limbs) -> Jacobian {
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn mul_g_avx2(k: &Limbs) -> Jacobian {
@@ -180,7 +179,7 @@ impl Accumulator {
         let sign = (d >> 63) as u64; // all ones iff negative
         let abs = ((d as u64) ^ sign).wrapping_sub(sign);
         let mut p = lookup(abs);
-        p.y = Fe::select(sign, &p.y.neg(), &p.y);
+        p.y = FieldElement::select(sign, &p.y.neg(), &p.y);
         let (sum, h0, r0) = self.point.add_affine_unchecked(&p);
         let mut next = sum;
         if last {
@@ -418,8 +417,8 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
 /// k + 32 - (k mod 32) >= n: for k = n - 2|d| with d < 0 the accumulator equals d·P, so the
 /// doubling is computed there and selected by the formula's H = R = 0 masks.
 pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
-    #[cfg(target_arch = "x86_64")]
-    if super::field_x86::has_avx2() {
+    #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
+    if super::scan_x86::has_avx2() {
         // SAFETY: `has_avx2` saw AVX2 in CPUID.
         #[allow(unsafe_code)]
         return unsafe { mul_ct_avx2(k, p) };
@@ -431,7 +430,7 @@ pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
 ///
 /// # Safety
 /// The CPU must have AVX2.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
 unsafe fn mul_ct_avx2(k: &Limbs, p: &Affine) -> Jacobian {

@@ -2,7 +2,8 @@
 //! The formulas are arranged as OpenSSL's `ecp_nistz256` arranges them (few additions and
 //! small multiples; the doubling is dbl-2001-b of the Explicit-Formulas Database).
 
-use super::field::Fe;
+use super::field::FieldElement;
+use super::limbs;
 
 /// Curve coefficient b (GB/T 32918.5 recommended curve).
 pub const B: [u8; 32] = [
@@ -24,20 +25,20 @@ pub const GY: [u8; 32] = [
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Affine {
     /// x coordinate.
-    pub x: Fe,
+    pub x: FieldElement,
     /// y coordinate.
-    pub y: Fe,
+    pub y: FieldElement,
 }
 
 /// Jacobian point.
 #[derive(Clone, Copy, Debug)]
 pub struct Jacobian {
     /// X.
-    pub x: Fe,
+    pub x: FieldElement,
     /// Y.
-    pub y: Fe,
+    pub y: FieldElement,
     /// Z (0 for infinity).
-    pub z: Fe,
+    pub z: FieldElement,
 }
 
 /// A Jacobian point with Z² and Z³ kept beside it, for points added many times (the
@@ -47,20 +48,20 @@ pub struct Cached {
     /// The point.
     pub p: Jacobian,
     /// Z².
-    zz: Fe,
+    zz: FieldElement,
     /// Z³.
-    zzz: Fe,
+    zzz: FieldElement,
 }
 
 impl Cached {
     /// `p` with its Z² and Z³.
     #[inline(always)]
     pub fn new(p: &Jacobian) -> Cached {
-        let zz = p.z.sqr();
+        let zz = p.z.square();
         Cached {
             p: *p,
             zz,
-            zzz: zz.mul(&p.z),
+            zzz: zz.multiply(&p.z),
         }
     }
 
@@ -79,8 +80,8 @@ impl Affine {
     #[cfg_attr(not(test), allow(dead_code))]
     pub const fn generator() -> Affine {
         Affine {
-            x: Fe::from_bytes(&GX).0,
-            y: Fe::from_bytes(&GY).0,
+            x: FieldElement::from_canonical(&limbs::from_be_bytes(&GX)),
+            y: FieldElement::from_canonical(&limbs::from_be_bytes(&GY)),
         }
     }
 
@@ -90,7 +91,7 @@ impl Affine {
         Jacobian {
             x: self.x,
             y: self.y,
-            z: Fe::ONE,
+            z: FieldElement::ONE,
         }
     }
 
@@ -105,35 +106,35 @@ impl Affine {
 
     /// All ones iff y² = x³ - 3x + b (peer key shares in `ecdh`, and the tests).
     pub fn on_curve(&self) -> u64 {
-        let b = Fe::from_bytes(&B).0;
-        let x3 = self.x.sqr().mul(&self.x);
+        const COEFF_B: FieldElement = FieldElement::from_canonical(&limbs::from_be_bytes(&B));
+        let x3 = self.x.square().multiply(&self.x);
         let three_x = self.x.double().add(&self.x);
-        let rhs = x3.sub(&three_x).add(&b);
-        self.y.sqr().ct_eq(&rhs)
+        let rhs = x3.sub(&three_x).add(&COEFF_B);
+        self.y.square().eq_mask(&rhs)
     }
 }
 
 impl Jacobian {
     /// The point at infinity.
     pub const INFINITY: Jacobian = Jacobian {
-        x: Fe::ONE,
-        y: Fe::ONE,
-        z: Fe::ZERO,
+        x: FieldElement::ONE,
+        y: FieldElement::ONE,
+        z: FieldElement::ZERO,
     };
 
     /// All ones iff this is the point at infinity.
     #[inline(always)]
     pub const fn is_infinity(&self) -> u64 {
-        self.z.is_zero()
+        self.z.is_zero_mask()
     }
 
     /// `a` where `mask` is all ones, else `b`.
     #[inline(always)]
     pub fn select(mask: u64, a: &Jacobian, b: &Jacobian) -> Jacobian {
         Jacobian {
-            x: Fe::select(mask, &a.x, &b.x),
-            y: Fe::select(mask, &a.y, &b.y),
-            z: Fe::select(mask, &a.z, &b.z),
+            x: FieldElement::select(mask, &a.x, &b.x),
+            y: FieldElement::select(mask, &a.y, &b.y),
+            z: FieldElement::select(mask, &a.z, &b.z),
         }
     }
 
@@ -162,15 +163,15 @@ impl Jacobian {
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     fn double_co_z(&self) -> (Jacobian, Jacobian) {
         let y2 = self.y.double();
-        let zz = self.z.sqr();
-        let s = y2.sqr();
-        let z3 = y2.mul(&self.z);
-        let t = self.x.sub(&zz).mul(&self.x.add(&zz));
+        let zz = self.z.square();
+        let s = y2.square();
+        let z3 = y2.multiply(&self.z);
+        let t = self.x.sub(&zz).multiply(&self.x.add(&zz));
         let m = t.double().add(&t);
-        let tx = s.mul(&self.x);
-        let x3 = m.sqr().sub(&tx.double());
-        let ss = s.sqr().half();
-        let y3 = tx.sub(&x3).mul(&m).sub(&ss);
+        let tx = s.multiply(&self.x);
+        let x3 = m.square().sub(&tx.double());
+        let ss = s.square().half();
+        let y3 = tx.sub(&x3).multiply(&m).sub(&ss);
         (
             Jacobian {
                 x: x3,
@@ -193,33 +194,38 @@ impl Jacobian {
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     pub fn add_affine_unchecked(&self, q: &Affine) -> (Jacobian, u64, u64) {
-        let zz = self.z.sqr();
-        let u2 = zz.mul(&q.x);
-        let s2 = zz.mul(&self.z).mul(&q.y);
+        let zz = self.z.square();
+        let u2 = zz.multiply(&q.x);
+        let s2 = zz.multiply(&self.z).multiply(&q.y);
         let h = u2.sub(&self.x);
         let r = s2.sub(&self.y);
         let (x3, y3) = Self::add_tail(&self.x, &self.y, &h, &r);
-        let z3 = h.mul(&self.z);
+        let z3 = h.multiply(&self.z);
         (
             Jacobian {
                 x: x3,
                 y: y3,
                 z: z3,
             },
-            h.is_zero(),
-            r.is_zero(),
+            h.is_zero_mask(),
+            r.is_zero_mask(),
         )
     }
 
     /// The common end of both additions: with U1, S1 the first point's X, Y scaled to the
     /// common denominator, X3 = R² - H³ - 2·U1·H² and Y3 = R·(U1·H² - X3) - S1·H³.
     #[inline(always)]
-    fn add_tail(u1: &Fe, s1: &Fe, h: &Fe, r: &Fe) -> (Fe, Fe) {
-        let hh = h.sqr();
-        let hhh = hh.mul(h);
-        let v = hh.mul(u1);
-        let x3 = r.sqr().sub(&hhh).sub(&v.double());
-        let y3 = v.sub(&x3).mul(r).sub(&hhh.mul(s1));
+    fn add_tail(
+        u1: &FieldElement,
+        s1: &FieldElement,
+        h: &FieldElement,
+        r: &FieldElement,
+    ) -> (FieldElement, FieldElement) {
+        let hh = h.square();
+        let hhh = hh.multiply(h);
+        let v = hh.multiply(u1);
+        let x3 = r.square().sub(&hhh).sub(&v.double());
+        let y3 = v.sub(&x3).multiply(r).sub(&hhh.multiply(s1));
         (x3, y3)
     }
 
@@ -230,23 +236,23 @@ impl Jacobian {
     #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
     #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
     fn add_cached_unchecked(&self, q: &Cached) -> (Jacobian, u64, u64) {
-        let z1z1 = self.z.sqr();
-        let u1 = self.x.mul(&q.zz);
-        let u2 = z1z1.mul(&q.p.x);
-        let s1 = self.y.mul(&q.zzz);
-        let s2 = z1z1.mul(&self.z).mul(&q.p.y);
+        let z1z1 = self.z.square();
+        let u1 = self.x.multiply(&q.zz);
+        let u2 = z1z1.multiply(&q.p.x);
+        let s1 = self.y.multiply(&q.zzz);
+        let s2 = z1z1.multiply(&self.z).multiply(&q.p.y);
         let h = u2.sub(&u1);
         let r = s2.sub(&s1);
         let (x3, y3) = Self::add_tail(&u1, &s1, &h, &r);
-        let z3 = h.mul(&self.z.mul(&q.p.z));
+        let z3 = h.multiply(&self.z.multiply(&q.p.z));
         (
             Jacobian {
                 x: x3,
                 y: y3,
                 z: z3,
             },
-            h.is_zero(),
-            r.is_zero(),
+            h.is_zero_mask(),
+            r.is_zero_mask(),
         )
     }
 
@@ -296,15 +302,15 @@ impl Jacobian {
     fn zaddu(p1: &Jacobian, p2: &Jacobian) -> (Jacobian, Jacobian) {
         let h = p2.x.sub(&p1.x);
         let r = p2.y.sub(&p1.y);
-        let c = h.sqr();
-        let w1 = c.mul(&p1.x);
-        let w2 = c.mul(&p2.x);
-        let a1 = w2.sub(&w1).mul(&p1.y);
-        let x3 = r.sqr().sub(&w1).sub(&w2);
-        let z3 = h.mul(&p1.z);
+        let c = h.square();
+        let w1 = c.multiply(&p1.x);
+        let w2 = c.multiply(&p2.x);
+        let a1 = w2.sub(&w1).multiply(&p1.y);
+        let x3 = r.square().sub(&w1).sub(&w2);
+        let z3 = h.multiply(&p1.z);
         let sum = Jacobian {
             x: x3,
-            y: w1.sub(&x3).mul(&r).sub(&a1),
+            y: w1.sub(&x3).multiply(&r).sub(&a1),
             z: z3,
         };
         (
@@ -353,24 +359,24 @@ impl Jacobian {
     /// trick: prefix products of the Z, one inversion, then the individual inverses walking
     /// back).
     pub fn batch_to_affine<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
-        let mut prefix = [Fe::ONE; N];
-        let mut acc = Fe::ONE;
+        let mut prefix = [FieldElement::ONE; N];
+        let mut acc = FieldElement::ONE;
         for (pre, p) in prefix.iter_mut().zip(points) {
             *pre = acc;
-            acc = acc.mul(&p.z);
+            acc = acc.multiply(&p.z);
         }
-        let mut inv = acc.invert();
+        let mut inv = acc.invert_or_zero();
         let mut out = [Affine {
-            x: Fe::ZERO,
-            y: Fe::ZERO,
+            x: FieldElement::ZERO,
+            y: FieldElement::ZERO,
         }; N];
         for i in (0..N).rev() {
-            let zi = inv.mul(&prefix[i]);
-            inv = inv.mul(&points[i].z);
-            let zi2 = zi.sqr();
+            let zi = inv.multiply(&prefix[i]);
+            inv = inv.multiply(&points[i].z);
+            let zi2 = zi.square();
             out[i] = Affine {
-                x: points[i].x.mul(&zi2),
-                y: points[i].y.mul(&zi2.mul(&zi)),
+                x: points[i].x.multiply(&zi2),
+                y: points[i].y.multiply(&zi2.multiply(&zi)),
             };
         }
         out
@@ -379,13 +385,13 @@ impl Jacobian {
     /// Affine form and a mask that is all ones iff the point is not infinity (then the
     /// coordinates returned are zero).
     pub fn to_affine(self) -> (Affine, u64) {
-        let zi = self.z.invert();
-        let zi2 = zi.sqr();
-        let zi3 = zi2.mul(&zi);
+        let zi = self.z.invert_or_zero();
+        let zi2 = zi.square();
+        let zi3 = zi2.multiply(&zi);
         (
             Affine {
-                x: self.x.mul(&zi2),
-                y: self.y.mul(&zi3),
+                x: self.x.multiply(&zi2),
+                y: self.y.multiply(&zi3),
             },
             !self.is_infinity(),
         )

@@ -4,12 +4,20 @@
 //! through a general register (the portable scan needs an optimisation barrier there).
 #![allow(unsafe_code)]
 
-use super::field::Fe;
+use super::field::FieldElement;
 use super::point::Affine;
 use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
     _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
 };
+
+cpufeatures::new!(avx2_probe, "avx2");
+
+/// Whether AVX2 runs here (cached CPUID probe).
+#[inline(always)]
+pub fn has_avx2() -> bool {
+    avx2_probe::get()
+}
 
 /// The entry for `abs` in 1..=N (all zeros for 0), reading all N.
 #[target_feature(enable = "avx2")]
@@ -23,22 +31,22 @@ pub fn lookup_avx2<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
         // SAFETY: each load reads the 32 bytes of one `[u64; 4]` (unaligned loads).
         let (ex, ey) = unsafe {
             (
-                _mm256_loadu_si256(e.x.0.as_ptr().cast::<__m256i>()),
-                _mm256_loadu_si256(e.y.0.as_ptr().cast::<__m256i>()),
+                _mm256_loadu_si256(e.x.limbs_at().as_ptr().cast::<__m256i>()),
+                _mm256_loadu_si256(e.y.limbs_at().as_ptr().cast::<__m256i>()),
             )
         };
         x = _mm256_or_si256(x, _mm256_and_si256(ex, keep));
         y = _mm256_or_si256(y, _mm256_and_si256(ey, keep));
         index = _mm256_add_epi64(index, one);
     }
-    let mut out = Affine {
-        x: Fe([0; 4]),
-        y: Fe([0; 4]),
-    };
+    let (mut ox, mut oy) = ([0u64; 4], [0u64; 4]);
     // SAFETY: each store writes the 32 bytes of one `[u64; 4]` (unaligned stores).
     unsafe {
-        _mm256_storeu_si256(out.x.0.as_mut_ptr().cast::<__m256i>(), x);
-        _mm256_storeu_si256(out.y.0.as_mut_ptr().cast::<__m256i>(), y);
+        _mm256_storeu_si256(ox.as_mut_ptr().cast::<__m256i>(), x);
+        _mm256_storeu_si256(oy.as_mut_ptr().cast::<__m256i>(), y);
     }
-    out
+    Affine {
+        x: FieldElement::from_limbs(ox),
+        y: FieldElement::from_limbs(oy),
+    }
 }

@@ -1,11 +1,14 @@
-//! Unit tests of the arithmetic against the independent `primefield`/`primeorder` generic
-//! code (crypto-bigint Montgomery arithmetic, complete projective formulas).
+//! Unit tests of the arithmetic against independent code: the field and scalar operations
+//! against `crypto-bigint`'s Montgomery arithmetic on the same words (the `primefield`
+//! element inside each type), the x86-64 assembly against the portable Rust, the point
+//! formulas and multiplications against `primeorder`'s complete projective formulas, and the
+//! comb against RustCrypto's `sm2` crate (a separate field, too).
 
-use super::field::Fe;
+use super::field::FieldElement;
 use super::limbs;
 use super::mul::{mul_g, mul_g_add_vartime};
 use super::point::{Affine, Jacobian};
-use super::scalar::{N, Sc};
+use super::scalar::N;
 use crate::curve::{ProjectivePoint, Scalar, jacobian_to_projective, scalar_to_limbs};
 use elliptic_curve::ff::PrimeField;
 use elliptic_curve::group::Group;
@@ -74,44 +77,74 @@ fn edge_scalars() -> Vec<[u8; 32]> {
     v
 }
 
-#[test]
-fn field_inverse_and_roundtrip() {
-    for b in scalars(64) {
-        let (x, ok) = Fe::from_bytes(&b);
-        if ok == 0 {
-            continue;
-        }
-        assert_eq!(x.to_bytes(), b);
-        if x.is_zero() == 0 {
-            assert_eq!(x.mul(&x.invert()), Fe::ONE);
-        }
-    }
-    assert_eq!(Fe::ZERO.invert(), Fe::ZERO);
-    let (_, ok) = Fe::from_bytes(&limbs::to_be_bytes(&super::field::P));
-    assert_eq!(ok, 0);
+/// A field element from big-endian bytes, `None` unless below p.
+fn field_element(b: &[u8; 32]) -> Option<FieldElement> {
+    FieldElement::from_repr((*b).into()).into_option()
 }
 
 #[test]
-fn field_matches_primefield() {
-    use crate::curve::FieldElement;
-    for (a, b) in scalars(64).zip(scalars(65).skip(1)) {
-        let (x, okx) = Fe::from_bytes(&a);
-        let (y, oky) = Fe::from_bytes(&b);
-        if okx & oky == 0 {
+fn field_inverse_and_roundtrip() {
+    for b in scalars(64) {
+        let Some(x) = field_element(&b) else {
             continue;
+        };
+        assert_eq!(x.to_be_bytes(), b);
+        assert_eq!(<[u8; 32]>::from(x.to_repr()), b);
+        if x.is_zero_mask() == 0 {
+            assert_eq!(x.multiply(&x.invert_or_zero()), FieldElement::ONE);
+            assert_eq!(x * x.invert().unwrap(), FieldElement::ONE);
         }
-        let gx = FieldElement::from_repr(a.into()).expect("below p");
-        let gy = FieldElement::from_repr(b.into()).expect("below p");
-        assert_eq!(x.mul(&y).to_bytes(), <[u8; 32]>::from((gx * gy).to_repr()));
-        assert_eq!(x.add(&y).to_bytes(), <[u8; 32]>::from((gx + gy).to_repr()));
-        assert_eq!(x.sub(&y).to_bytes(), <[u8; 32]>::from((gx - gy).to_repr()));
-        assert_eq!(x.sqr().to_bytes(), <[u8; 32]>::from(gx.square().to_repr()));
+    }
+    assert_eq!(FieldElement::ZERO.invert_or_zero(), FieldElement::ZERO);
+    assert!(bool::from(FieldElement::ZERO.invert().is_none()));
+    assert!(field_element(&limbs::to_be_bytes(&super::field::P)).is_none());
+}
+
+/// Our field operations (the ones the `ff` traits and operators call, too) equal
+/// `crypto-bigint`'s generic Montgomery arithmetic on the same words.
+#[test]
+fn field_matches_crypto_bigint() {
+    for (a, b) in scalars(64).zip(scalars(65).skip(1)) {
+        let (Some(x), Some(y)) = (field_element(&a), field_element(&b)) else {
+            continue;
+        };
+        let (gx, gy) = (x.0, y.0);
+        assert_eq!(x.multiply(&y), FieldElement(gx.multiply(&gy)));
+        assert_eq!(x * y, FieldElement(gx.multiply(&gy)));
+        assert_eq!(x.add(&y), FieldElement(gx.add(&gy)));
+        assert_eq!(x - y, FieldElement(gx.sub(&gy)));
+        assert_eq!(x.square(), FieldElement(gx.square()));
+        assert_eq!(-x, FieldElement(gx.neg()));
+        assert_eq!(x.half().double(), x);
+        assert_eq!(x.to_canonical(), gx.to_canonical());
+        assert_eq!(
+            x.invert_or_zero(),
+            FieldElement(gx.invert().unwrap_or(gx.neg().sub(&gx)))
+        );
+        let w = primefield::bigint::U256::from_be_slice(&a);
+        assert_eq!(FieldElement::from_uint_unchecked(w), x);
+    }
+}
+
+/// Our scalar operations equal `crypto-bigint`'s on the same words.
+#[test]
+fn scalar_matches_crypto_bigint() {
+    for (a, b) in scalars(64).zip(scalars(65).skip(1)) {
+        let (x, y) = (generic_scalar(&a), generic_scalar(&b));
+        let (gx, gy) = (x.0, y.0);
+        assert_eq!(x * y, Scalar::from(gx.multiply(&gy)));
+        assert_eq!(x + y, Scalar::from(gx.add(&gy)));
+        assert_eq!(x - y, Scalar::from(gx.sub(&gy)));
+        assert_eq!(-x, Scalar::from(gx.neg()));
+        assert_eq!(x.square(), Scalar::from(gx.square()));
+        assert_eq!(x.to_canonical(), gx.to_canonical());
+        assert_eq!(Scalar::from_be_bytes_reduced(&a), x);
     }
 }
 
 /// Field elements (Montgomery limbs below p) biased towards the carry-heavy edges: 0, 1, p - k,
 /// all-ones limbs, single set limbs.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
 fn field_limbs() -> impl proptest::strategy::Strategy<Value = limbs::Limbs> {
     use proptest::prelude::*;
     let p = super::field::P;
@@ -134,7 +167,7 @@ fn field_limbs() -> impl proptest::strategy::Strategy<Value = limbs::Limbs> {
     ]
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
 
@@ -142,29 +175,30 @@ proptest::proptest! {
     /// by name (the `mulx`/ADX forms where the CPU has them), so the form that the dispatch
     /// does not pick here is tested too.
     #[test]
-    fn field_asm_matches_soft(a in field_limbs(), b in field_limbs()) {
-        let (x, y) = (Fe(a), Fe(b));
-        proptest::prop_assert_eq!(x.mul(&y), x.mul_soft(&y));
-        proptest::prop_assert_eq!(y.mul(&x), x.mul_soft(&y));
-        proptest::prop_assert_eq!(x.sqr(), x.sqr_soft());
-        proptest::prop_assert_eq!(y.sqr(), y.sqr_soft());
-        proptest::prop_assert_eq!(x.add(&y), x.add_soft(&y));
-        proptest::prop_assert_eq!(x.sub(&y), x.sub_soft(&y));
-        proptest::prop_assert_eq!(y.sub(&x), y.sub_soft(&x));
-        proptest::prop_assert_eq!(x.neg(), Fe::ZERO.sub_soft(&x));
-        proptest::prop_assert_eq!(x.half(), x.half_soft());
-        proptest::prop_assert_eq!(x.half_soft().add_soft(&x.half_soft()), x);
+    fn field_asm_matches_portable(a in field_limbs(), b in field_limbs()) {
+        use super::field_impl as asm;
+        use super::field_portable as portable;
+        let (x, y) = (FieldElement::from_limbs(a), FieldElement::from_limbs(b));
+        let m = portable::mul(&a, &b);
+        proptest::prop_assert_eq!(x.multiply(&y).limbs(), m);
+        proptest::prop_assert_eq!(y.multiply(&x).limbs(), m);
+        proptest::prop_assert_eq!(x.square().limbs(), portable::sqr(&a));
+        proptest::prop_assert_eq!(y.square().limbs(), portable::sqr(&b));
+        proptest::prop_assert_eq!(x.add(&y).limbs(), portable::add(&a, &b));
+        proptest::prop_assert_eq!(x.sub(&y).limbs(), portable::sub(&a, &b));
+        proptest::prop_assert_eq!(y.sub(&x).limbs(), portable::sub(&b, &a));
+        proptest::prop_assert_eq!(x.neg().limbs(), portable::sub(&[0; 4], &a));
+        proptest::prop_assert_eq!(x.half().limbs(), portable::half(&a));
+        let h = portable::half(&a);
+        proptest::prop_assert_eq!(portable::add(&h, &h), a);
+        proptest::prop_assert_eq!(asm::mul_base(&a, &b), m);
+        proptest::prop_assert_eq!(asm::sqr_base(&a), portable::sqr(&a));
         #[allow(unsafe_code)]
-        {
-            use super::field_x86 as asm;
-            proptest::prop_assert_eq!(Fe(asm::mul_base(&a, &b)), x.mul_soft(&y));
-            proptest::prop_assert_eq!(Fe(asm::sqr_base(&a)), x.sqr_soft());
-            if asm::has_adx() {
-                // SAFETY: `has_adx` saw BMI2 and ADX.
-                let (m, s) = unsafe { (asm::mul_adx(a, &b), asm::sqr_adx(a)) };
-                proptest::prop_assert_eq!(Fe(m), x.mul_soft(&y));
-                proptest::prop_assert_eq!(Fe(s), x.sqr_soft());
-            }
+        if asm::has_adx() {
+            // SAFETY: `has_adx` saw BMI2 and ADX.
+            let (mx, sx) = unsafe { (asm::mul_adx(a, &b), asm::sqr_adx(a)) };
+            proptest::prop_assert_eq!(mx, m);
+            proptest::prop_assert_eq!(sx, portable::sqr(&a));
         }
     }
 }
@@ -193,11 +227,11 @@ fn inversion_inputs(m: &limbs::Limbs) -> Vec<limbs::Limbs> {
 #[test]
 fn safegcd_field_inverse_matches_fermat() {
     for x in inversion_inputs(&super::field::P) {
-        let fe = Fe(x);
-        let inv = fe.invert();
+        let fe = FieldElement::from_limbs(x);
+        let inv = fe.invert_or_zero();
         assert_eq!(inv, fe.invert_fermat(), "{x:x?}");
-        if fe.is_zero() == 0 {
-            assert_eq!(fe.mul(&inv), Fe::ONE);
+        if fe.is_zero_mask() == 0 {
+            assert_eq!(fe.multiply(&inv), FieldElement::ONE);
         }
     }
 }
@@ -216,14 +250,16 @@ fn safegcd_plain_inverse_mod_n() {
 #[test]
 fn scalar_inverse() {
     for x in inversion_inputs(&N) {
-        let x = Sc::from_canonical(&x);
-        let inv = x.invert();
-        if x.is_zero() == 0 {
-            assert_eq!(x.mul(&inv), Sc::ONE);
+        let x = Scalar::from_canonical(&x);
+        let inv = x.invert_or_zero();
+        if x.is_zero_mask() == 0 {
+            assert_eq!(x.multiply(&inv), Scalar::ONE);
         }
-        let g = generic_scalar(&x.to_bytes());
+        let g = Scalar::from(x.0.invert().unwrap_or(x.0));
+        assert_eq!(inv, g);
+        let g = generic_scalar(&x.to_be_bytes());
         assert_eq!(
-            inv.to_bytes(),
+            inv.to_be_bytes(),
             <[u8; 32]>::from(g.invert().unwrap_or(Scalar::ZERO).to_repr())
         );
     }
@@ -268,23 +304,23 @@ fn comb_table_entries_match_generic() {
 fn comb_exceptional_additions_only_where_handled() {
     use super::mul::{COMB, COMB_STEPS, COMB_W, COMB_WINDOWS, recode};
     // unit[m] = 2^(W·S·m) mod n, the weight of table m.
-    let two = Sc::from_canonical(&[2, 0, 0, 0]);
-    let mut unit = vec![Sc::ONE];
+    let two = Scalar::from_canonical(&[2, 0, 0, 0]);
+    let mut unit = vec![Scalar::ONE];
     for _ in 0..COMB.len() {
         let mut u = unit[unit.len() - 1];
         for _ in 0..COMB_W * COMB_STEPS {
-            u = u.mul(&two);
+            u = u.multiply(&two);
         }
         unit.push(u);
     }
     let small = |v: i64| {
-        let s = Sc::from_canonical(&[v.unsigned_abs(), 0, 0, 0]);
-        if v < 0 { Sc([0; 4]).sub(&s) } else { s }
+        let s = Scalar::from_canonical(&[v.unsigned_abs(), 0, 0, 0]);
+        if v < 0 { Scalar::ZERO.sub(&s) } else { s }
     };
     // Follows the schedule; returns whether a handled exceptional addition occurred.
     let follow = |kl: &limbs::Limbs| {
         let digits = recode::<COMB_W, COMB_WINDOWS>(kl);
-        let mut acc = Sc([0; 4]);
+        let mut acc = Scalar::ZERO;
         let mut hit = false;
         for step in (0..COMB_STEPS).rev() {
             if step + 1 < COMB_STEPS {
@@ -297,9 +333,9 @@ fn comb_exceptional_additions_only_where_handled() {
                 if i >= COMB_WINDOWS {
                     continue;
                 }
-                let addend = small(digits[i]).mul(u);
-                if digits[i] != 0 && acc.is_zero() == 0 {
-                    let (same, opposite) = (acc == addend, acc.add(&addend).is_zero() != 0);
+                let addend = small(digits[i]).multiply(u);
+                if digits[i] != 0 && acc.is_zero_mask() == 0 {
+                    let (same, opposite) = (acc == addend, acc.add(&addend).is_zero_mask() != 0);
                     if same || opposite {
                         let handled = step == 0 && (COMB_STEPS > 1 || i == COMB_WINDOWS - 1);
                         assert!(handled, "k = {kl:x?}: window {i} in step {step}");
@@ -311,7 +347,7 @@ fn comb_exceptional_additions_only_where_handled() {
         }
         assert_eq!(
             acc,
-            Sc::from_canonical(kl),
+            Scalar::from_canonical(kl),
             "the schedule rebuilds k = {kl:x?}"
         );
         hit
@@ -328,8 +364,10 @@ fn comb_exceptional_additions_only_where_handled() {
     for m in 0..COMB.len() {
         for a in -16i64..=16 {
             for b in -16i64..=16 {
-                let k = small(a).mul(&unit[m]).add(&small(b).mul(&unit[m + 1]));
-                let kl = k.to_canonical();
+                let k = small(a)
+                    .multiply(&unit[m])
+                    .add(&small(b).multiply(&unit[m + 1]));
+                let kl = k.to_canonical_limbs();
                 count += 1;
                 if follow(&kl) {
                     hits += 1;
@@ -344,10 +382,10 @@ fn comb_exceptional_additions_only_where_handled() {
 }
 
 /// The AVX2 comb scan picks what the portable scan picks, for every digit of every window.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
 #[test]
 fn avx2_scan_matches_portable() {
-    if !super::field_x86::has_avx2() {
+    if !super::scan_x86::has_avx2() {
         return;
     }
     for window in super::mul::COMB.iter() {

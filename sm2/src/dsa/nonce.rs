@@ -1,8 +1,9 @@
 //! Deterministic nonces after RFC 6979 §3.2 with HMAC-SM3 (qlen = hlen = 256), and hedged
 //! nonces by feeding extra random input as RFC 6979 §3.6 "additional data".
 
+use crate::Scalar;
 use crate::arith::limbs;
-use crate::arith::scalar::{N, Sc};
+use crate::arith::scalar::N;
 use crate::hash::HmacSm3;
 use digest::{KeyInit, Mac};
 use zeroize::Zeroize;
@@ -51,13 +52,13 @@ impl NonceGen {
     }
 
     /// Step h: the next candidate in [1, n-1].
-    pub(crate) fn next(&mut self) -> Sc {
+    pub(crate) fn next(&mut self) -> Scalar {
         loop {
             self.v = tag(&self.mac, &[&self.v]);
             let t = limbs::from_be_bytes(&self.v);
             let ok = limbs::lt_mask(&t, &N) & !limbs::is_zero_mask(&t);
             if ok != 0 {
-                return Sc::from_canonical(&t);
+                return Scalar::from_canonical(&t);
             }
             self.reject();
         }

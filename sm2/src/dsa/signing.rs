@@ -5,9 +5,9 @@ use super::nonce::NonceGen;
 use super::{DerSignature, Signature, VerifyingKey};
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
-use crate::arith::scalar::{N, Sc, is_in_range};
+use crate::arith::scalar::{N, is_in_range};
 use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
-use crate::{Error, PublicKey, SecretKey, curve};
+use crate::{Error, PublicKey, Scalar, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
 use rand_core::TryCryptoRng;
@@ -20,10 +20,10 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// An SM2 signing key: d in [1, n-2], its public key and Z_A.
 #[derive(Clone)]
 pub struct SigningKey {
-    d: Sc,
+    d: Scalar,
     d_bytes: [u8; 32],
     /// (1 + d)^-1 mod n, computed once.
-    d1_inv: Sc,
+    d1_inv: Scalar,
     /// HMAC-SM3 keyed with RFC 6979's initial all-zero K (public; saves two SM3 blocks per
     /// signature).
     nonce_mac0: HmacSm3,
@@ -44,11 +44,12 @@ impl SigningKey {
         if is_in_range(d) & !limbs::eq_mask(&dl, &n_minus_1) == 0 {
             return Err(Error::InvalidSecretKey);
         }
-        let sc = Sc::from_canonical(&dl);
-        let d1_inv = sc.add(&Sc::ONE).invert();
+        let sc = Scalar::from_canonical(&dl);
+        let d1_inv = sc.add(&Scalar::ONE).invert_or_zero();
         let (q, _) = mul_g(&dl).to_affine();
-        let public = point_to_public(&q)?;
-        let za = compute_za(id, &q.x.to_bytes(), &q.y.to_bytes())?;
+        let public = PublicKey::from_affine(curve::affine_to_primeorder(&q))
+            .map_err(|_| Error::InvalidPoint)?;
+        let za = compute_za(id, &q.x.to_be_bytes(), &q.y.to_be_bytes())?;
         Ok(SigningKey {
             d: sc,
             d_bytes: *d,
@@ -121,8 +122,8 @@ impl SigningKey {
     /// Signs e = SM3(Z_A ‖ M) with a deterministic nonce (RFC 6979 style, HMAC-SM3), mixing
     /// in `extra` as additional data (empty for a purely deterministic signature).
     pub fn sign_e_with_extra(&self, e: &[u8; 32], extra: &[u8]) -> Signature {
-        let e_sc = Sc::from_bytes_reduced(e);
-        let mut gen_ = NonceGen::new(&self.nonce_mac0, &self.d_bytes, &e_sc.to_bytes(), extra);
+        let e_sc = Scalar::from_be_bytes_reduced(e);
+        let mut gen_ = NonceGen::new(&self.nonce_mac0, &self.d_bytes, &e_sc.to_be_bytes(), extra);
         loop {
             let k = gen_.next();
             if let Some(sig) = self.sign_with_nonce(&e_sc, &k) {
@@ -155,43 +156,33 @@ impl SigningKey {
         if is_in_range(k) == 0 {
             return Err(Error::InvalidSecretKey);
         }
-        let k = Sc::from_canonical(&limbs::from_be_bytes(k));
-        self.sign_with_nonce(&Sc::from_bytes_reduced(e), &k)
+        let k = Scalar::from_canonical(&limbs::from_be_bytes(k));
+        self.sign_with_nonce(&Scalar::from_be_bytes_reduced(e), &k)
             .ok_or(Error::InvalidSecretKey)
     }
 
     /// The signing equation for nonce k; `None` when r = 0, r + k = n or s = 0.
-    fn sign_with_nonce(&self, e: &Sc, k: &Sc) -> Option<Signature> {
-        let p = mul_g(&k.to_canonical());
-        let zi = p.z.invert();
-        let x = p.x.mul(&zi.sqr());
-        let x1 = Sc::from_limbs_reduced(&x.to_canonical());
+    fn sign_with_nonce(&self, e: &Scalar, k: &Scalar) -> Option<Signature> {
+        let p = mul_g(&k.to_canonical_limbs());
+        let zi = p.z.invert_or_zero();
+        let x = p.x.multiply(&zi.square());
+        let x1 = Scalar::from_limbs_reduced(&x.to_canonical_limbs());
         let r = e.add(&x1);
-        if r.is_zero() != 0 || r.add(k).is_zero() != 0 {
+        if r.is_zero_mask() != 0 || r.add(k).is_zero_mask() != 0 {
             return None;
         }
-        let s = self.d1_inv.mul(&k.sub(&r.mul(&self.d)));
-        if s.is_zero() != 0 {
+        let s = self.d1_inv.multiply(&k.sub(&r.multiply(&self.d)));
+        if s.is_zero_mask() != 0 {
             return None;
         }
-        Signature::from_scalars(r.to_bytes(), s.to_bytes()).ok()
+        Signature::from_scalars(r.to_be_bytes(), s.to_be_bytes()).ok()
     }
-}
-
-/// The public key of a computed point (never the identity for d in [1, n-2]).
-fn point_to_public(q: &crate::arith::point::Affine) -> Result<PublicKey, Error> {
-    let mut enc = [0u8; 65];
-    enc[0] = 4;
-    enc[1..33].copy_from_slice(&q.x.to_bytes());
-    enc[33..].copy_from_slice(&q.y.to_bytes());
-    let _ = curve::Sm2;
-    PublicKey::from_sec1_bytes(&enc).map_err(|_| Error::InvalidPoint)
 }
 
 impl Drop for SigningKey {
     fn drop(&mut self) {
-        self.d.0.zeroize();
-        self.d1_inv.0.zeroize();
+        self.d.zeroize();
+        self.d1_inv.zeroize();
         self.d_bytes.zeroize();
     }
 }

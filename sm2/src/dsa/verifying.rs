@@ -2,13 +2,13 @@
 //! GB/T 32918.2 §7 computed as s·G + t·Q with a Straus/wNAF double multiplication.
 
 use super::Signature;
-use crate::arith::field::Fe;
+use crate::arith::field::{FieldElement, P};
 use crate::arith::limbs;
 use crate::arith::mul::{QTable, mul_g_add_table_vartime, mul_g_add_vartime};
 use crate::arith::point::Affine;
-use crate::arith::scalar::{N, Sc};
+use crate::arith::scalar::N;
 use crate::hash::{DEFAULT_ID, Sm3, compute_za};
-use crate::{Error, PublicKey, curve};
+use crate::{Error, PublicKey, Scalar, curve};
 use digest::{Digest, Update};
 use elliptic_curve::sec1::ToSec1Point;
 use signature::hazmat::PrehashVerifier;
@@ -49,7 +49,7 @@ impl VerifyingKey {
     /// With the given distinguishing identifier (at most 8191 bytes).
     pub fn new_with_id(public: &PublicKey, id: &[u8]) -> Result<Self, Error> {
         let point = curve::affine_from_primeorder(public.as_affine()).ok_or(Error::InvalidPoint)?;
-        let za = compute_za(id, &point.x.to_bytes(), &point.y.to_bytes())?;
+        let za = compute_za(id, &point.x.to_be_bytes(), &point.y.to_be_bytes())?;
         Ok(VerifyingKey {
             public: *public,
             point,
@@ -137,33 +137,42 @@ impl VerifyingKey {
     /// Verifies against e (the 32-byte SM3(Z_A ‖ M)).
     pub fn verify_e(&self, e: &[u8; 32], sig: &Signature) -> Result<(), Error> {
         // B1–B2: r, s in [1, n-1] hold by construction of `Signature`.
-        let r = Sc::from_bytes_reduced(sig.r());
-        let s = Sc::from_bytes_reduced(sig.s());
+        let r = Scalar::from_be_bytes_reduced(sig.r());
+        let s = Scalar::from_be_bytes_reduced(sig.s());
         // B5: t = r + s mod n, t != 0.
         let t = r.add(&s);
-        if t.is_zero() != 0 {
+        if t.is_zero_mask() != 0 {
             return Err(Error::Verification);
         }
         // B6: (x1, y1) = s·G + t·Q.
         let p = match &self.table {
-            Some(table) => mul_g_add_table_vartime(&s.to_canonical(), &t.to_canonical(), table),
-            None => mul_g_add_vartime(&s.to_canonical(), &t.to_canonical(), &self.point),
+            Some(table) => {
+                mul_g_add_table_vartime(&s.to_canonical_limbs(), &t.to_canonical_limbs(), table)
+            }
+            None => mul_g_add_vartime(
+                &s.to_canonical_limbs(),
+                &t.to_canonical_limbs(),
+                &self.point,
+            ),
         };
         if p.is_infinity() != 0 {
             return Err(Error::Verification);
         }
         // B7: R = (e + x1) mod n == r, i.e. x1 ≡ r - e (mod n). With x1 = X/Z² and x1 < p < 2n,
         // x1 is c or c + n for c = (r - e) mod n: compare c·Z² with X, no inversion.
-        let e = Sc::from_bytes_reduced(e);
-        let c = r.sub(&e).to_canonical();
-        let z2 = p.z.sqr();
-        if Fe::from_canonical(&c).mul(&z2).ct_eq(&p.x) != 0 {
+        let e = Scalar::from_be_bytes_reduced(e);
+        let c = r.sub(&e).to_canonical_limbs();
+        let z2 = p.z.square();
+        if FieldElement::from_canonical(&c).multiply(&z2).eq_mask(&p.x) != 0 {
             return Ok(());
         }
         let (c2, carry) = limbs::add(&c, &N);
         if carry == 0
-            && limbs::lt_mask(&c2, &crate::arith::field::P) != 0
-            && Fe::from_canonical(&c2).mul(&z2).ct_eq(&p.x) != 0
+            && limbs::lt_mask(&c2, &P) != 0
+            && FieldElement::from_canonical(&c2)
+                .multiply(&z2)
+                .eq_mask(&p.x)
+                != 0
         {
             return Ok(());
         }
