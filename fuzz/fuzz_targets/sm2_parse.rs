@@ -1,6 +1,7 @@
 //! The SM2 parsers never panic, and what they accept re-encodes to the same bytes:
-//! DER and fixed signatures, SEC1 points, PKCS#8 / SEC1 private keys, SPKI public keys and
-//! the ASN.1 and raw ciphertext layouts.
+//! DER and fixed signatures (DER also accepted exactly when RustCrypto's `sm2` accepts it),
+//! SEC1 points, PKCS#8 / SEC1 private keys, SPKI public keys and the ASN.1 and raw
+//! ciphertext layouts.
 //!
 //! Input: byte 0 selects the parser, the rest is its input.
 #![no_main]
@@ -25,9 +26,16 @@ fuzz_target!(|data: &[u8]| {
     };
     match which % 8 {
         0 => {
-            if let Ok(sig) = Signature::from_der(input) {
+            let ours = Signature::from_der(input);
+            if let Ok(sig) = ours {
                 assert_eq!(sig.to_der().as_ref(), input, "DER must be canonical");
                 assert_eq!(Signature::from_bytes(&sig.to_bytes()), Ok(sig));
+            }
+            // RustCrypto's sm2 takes the same DER and the same range of r and s.
+            let theirs = rustcrypto_sm2::dsa::Signature::from_der(input);
+            assert_eq!(ours.is_ok(), theirs.is_ok(), "accepted by one side only");
+            if let (Ok(a), Ok(b)) = (ours, theirs) {
+                assert_eq!(a.to_bytes(), b.to_bytes());
             }
         }
         1 => {

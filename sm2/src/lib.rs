@@ -6,6 +6,7 @@
 extern crate alloc;
 
 mod arith;
+mod asn1;
 mod curve;
 pub mod dsa;
 pub mod ecdh;

@@ -29,6 +29,7 @@
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::is_in_range;
+use crate::asn1;
 use crate::hash::Sm3;
 use crate::{Error, NonZeroScalar, PublicKey, SecretKey};
 use alloc::vec::Vec;
@@ -243,7 +244,7 @@ impl EncryptingKey {
         msg: &[u8],
     ) -> Result<Vec<u8>, Error> {
         let raw = self.encrypt(rng, msg, Layout::C1C3C2)?;
-        Ok(raw_to_der(&raw))
+        raw_to_der(&raw)
     }
 
     /// Encrypts with a caller-chosen k (hazmat: for published vectors only; reusing k
@@ -361,122 +362,17 @@ impl DecryptingKey {
     }
 }
 
-/// DER length header.
-fn push_len(out: &mut Vec<u8>, len: usize) {
-    if len < 0x80 {
-        out.push(len as u8);
-    } else if len < 0x100 {
-        out.extend_from_slice(&[0x81, len as u8]);
-    } else if len < 0x1_0000 {
-        out.extend_from_slice(&[0x82, (len >> 8) as u8, len as u8]);
-    } else if len < 0x100_0000 {
-        out.extend_from_slice(&[0x83, (len >> 16) as u8, (len >> 8) as u8, len as u8]);
-    } else {
-        out.extend_from_slice(&[
-            0x84,
-            (len >> 24) as u8,
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-        ]);
-    }
-}
-
-fn push_uint(out: &mut Vec<u8>, v: &[u8]) {
-    let skip = v.iter().take_while(|&&b| b == 0).count().min(v.len() - 1);
-    let digits = &v[skip..];
-    let pad = usize::from(digits[0] >= 0x80);
-    out.push(0x02);
-    push_len(out, digits.len() + pad);
-    if pad == 1 {
-        out.push(0);
-    }
-    out.extend_from_slice(digits);
-}
-
 /// `04 ‖ x ‖ y ‖ C3 ‖ C2` to the GM/T 0009 ASN.1 form.
-fn raw_to_der(raw: &[u8]) -> Vec<u8> {
-    let mut body = Vec::with_capacity(raw.len() + 16);
-    push_uint(&mut body, &raw[1..33]);
-    push_uint(&mut body, &raw[33..65]);
-    body.push(0x04);
-    push_len(&mut body, 32);
-    body.extend_from_slice(&raw[65..97]);
-    body.push(0x04);
-    push_len(&mut body, raw.len() - 97);
-    body.extend_from_slice(&raw[97..]);
-    let mut out = Vec::with_capacity(body.len() + 6);
-    out.push(0x30);
-    push_len(&mut out, body.len());
-    out.extend_from_slice(&body);
-    out
+fn raw_to_der(raw: &[u8]) -> Result<Vec<u8>, Error> {
+    let (c1, rest) = raw.split_at_checked(65).ok_or(Error::Decryption)?;
+    let (hash, c2) = rest.split_at_checked(32).ok_or(Error::Decryption)?;
+    let xy: &C1 = c1[1..].try_into().map_err(|_| Error::Decryption)?;
+    asn1::encode_ciphertext(xy, hash, c2).map_err(|_| Error::Decryption)
 }
 
-/// One TLV with a strict DER length; returns (value, rest).
-fn tlv(der: &[u8], tag: u8) -> Result<(&[u8], &[u8]), Error> {
-    let bad = Error::Decryption;
-    let (&t, rest) = der.split_first().ok_or(bad)?;
-    let (&l0, mut rest) = rest.split_first().ok_or(bad)?;
-    if t != tag {
-        return Err(bad);
-    }
-    let len = if l0 < 0x80 {
-        usize::from(l0)
-    } else {
-        let n = usize::from(l0 & 0x7F);
-        if n == 0 || n > 4 || rest.len() < n || rest[0] == 0 {
-            return Err(bad);
-        }
-        let mut len = 0usize;
-        for &b in &rest[..n] {
-            len = (len << 8) | usize::from(b);
-        }
-        rest = &rest[n..];
-        if len < 0x80 {
-            return Err(bad); // long form where the short form fits
-        }
-        len
-    };
-    if rest.len() < len {
-        return Err(bad);
-    }
-    Ok(rest.split_at(len))
-}
-
-fn parse_uint(v: &[u8]) -> Result<[u8; 32], Error> {
-    let bad = Error::Decryption;
-    if v.is_empty() || v[0] & 0x80 != 0 || (v.len() > 1 && v[0] == 0 && v[1] & 0x80 == 0) {
-        return Err(bad);
-    }
-    let v = if v[0] == 0 && v.len() > 1 { &v[1..] } else { v };
-    if v.len() > 32 {
-        return Err(bad);
-    }
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(v);
-    Ok(out)
-}
-
-/// (x ‖ y of C1, C3, C2).
-type Parts<'a> = ([u8; 64], &'a [u8], &'a [u8]);
-
-/// Parses the ASN.1 ciphertext strictly.
-fn parse_der(der: &[u8]) -> Result<Parts<'_>, Error> {
-    let (body, rest) = tlv(der, 0x30)?;
-    if !rest.is_empty() {
-        return Err(Error::Decryption);
-    }
-    let (x, body) = tlv(body, 0x02)?;
-    let (y, body) = tlv(body, 0x02)?;
-    let (hash, body) = tlv(body, 0x04)?;
-    let (c2, body) = tlv(body, 0x04)?;
-    if !body.is_empty() || hash.len() != 32 {
-        return Err(Error::Decryption);
-    }
-    let mut c1 = [0u8; 64];
-    c1[..32].copy_from_slice(&parse_uint(x)?);
-    c1[32..].copy_from_slice(&parse_uint(y)?);
-    Ok((c1, hash, c2))
+/// Parses the ASN.1 ciphertext strictly (see `asn1.rs`).
+fn parse_der(der: &[u8]) -> Result<asn1::CiphertextParts<'_>, Error> {
+    asn1::decode_ciphertext(der).map_err(|_| Error::Decryption)
 }
 
 /// Converts between layouts without decrypting (for interoperability). The point C1 is
@@ -502,5 +398,5 @@ pub fn c1c3c2_to_der(ct: &[u8]) -> Result<Vec<u8>, Error> {
     } else {
         xy(&decode_c1(c1)?)
     };
-    Ok(raw_to_der(&assemble(&c1, hash, c2, Layout::C1C3C2)))
+    raw_to_der(&assemble(&c1, hash, c2, Layout::C1C3C2))
 }

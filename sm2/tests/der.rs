@@ -1,11 +1,14 @@
-//! Strict signature encodings: DER per GM/T 0009 §7.2 (SEQUENCE of two INTEGERs, X.690 DER
-//! rules) and the fixed 64-byte r ‖ s form.
+//! Strict encodings: signatures in DER per GM/T 0009 §7.2 (SEQUENCE of two INTEGERs, X.690
+//! DER rules) and the fixed 64-byte r ‖ s form, and the GM/T 0009 §7.2 ciphertext
+//! (SEQUENCE { x INTEGER, y INTEGER, hash OCTET STRING, ciphertext OCTET STRING }): every
+//! case starts from an encoding that is accepted and breaks one rule.
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
 use hex_literal::hex;
 use proptest::prelude::*;
 use shangmi_sm2::dsa::Signature;
+use shangmi_sm2::pke;
 
 const R: [u8; 32] = hex!("F5A03B0648D2C4630EEAC513E1BB81A15944DA3827D5B74143AC7EACEEE720B3");
 const S: [u8; 32] = hex!("B1B6AA29DF212FD8763182BC0D421CA1BB9038FD1F7F42D4840B69C485BBC1AA");
@@ -106,6 +109,115 @@ fn rejects_malformed_der() {
             Signature::from_der(c).is_err(),
             "case {i} accepted: {c:02x?}"
         );
+    }
+}
+
+/// A TLV with a definite length in the minimal form.
+fn tlv(tag: u8, value: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    match value.len() {
+        n if n < 0x80 => out.push(n as u8),
+        n if n < 0x100 => out.extend_from_slice(&[0x81, n as u8]),
+        n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
+    }
+    out.extend_from_slice(value);
+    out
+}
+
+/// The ciphertext SEQUENCE from the contents of its four fields.
+fn ciphertext_der(x: &[u8], y: &[u8], hash: &[u8], c2: &[u8]) -> Vec<u8> {
+    let body = [tlv(0x02, x), tlv(0x02, y), tlv(0x04, hash), tlv(0x04, c2)].concat();
+    tlv(0x30, &body)
+}
+
+#[test]
+fn ciphertext_der_is_strict() {
+    // x with its top bit set (needs the zero byte), y without.
+    let x = [&[0u8][..], &[0x9Au8; 32][..]].concat();
+    let y = [0x3Cu8; 32];
+    let hash = [0x11u8; 32];
+    let c2 = [0x22u8; 5];
+    let good = ciphertext_der(&x, &y, &hash, &c2);
+    let raw = pke::der_to_c1c3c2(&good).unwrap();
+    assert_eq!(raw, [&[4u8][..], &x[1..], &y, &hash, &c2].concat());
+    assert_eq!(pke::c1c3c2_to_der(&raw).unwrap(), good);
+    // A short x: the integer is padded back to 32 bytes.
+    let short = ciphertext_der(&[0x01], &y, &hash, &c2);
+    assert_eq!(pke::der_to_c1c3c2(&short).unwrap()[1..33], {
+        let mut v = [0u8; 32];
+        v[31] = 1;
+        v
+    });
+    // A 200-byte C2: a long-form length, minimal.
+    assert!(pke::der_to_c1c3c2(&ciphertext_der(&x, &y, &hash, &[7u8; 200])).is_ok());
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("trailing byte", [good.clone(), vec![0]].concat()),
+        ("long-form outer length where the short form fits", {
+            let mut v = vec![0x30, 0x81, good[1]];
+            v.extend_from_slice(&good[2..]);
+            v
+        }),
+        ("outer length one too long", {
+            let mut v = good.clone();
+            v[1] += 1;
+            v
+        }),
+        ("outer length one too short", {
+            let mut v = good.clone();
+            v[1] -= 1;
+            v
+        }),
+        (
+            "non-minimal x (two leading zeros)",
+            ciphertext_der(&[&[0u8][..], &x].concat(), &y, &hash, &c2),
+        ),
+        (
+            "non-minimal y (zero before a byte below 0x80)",
+            ciphertext_der(&x, &[&[0u8][..], &y].concat(), &hash, &c2),
+        ),
+        (
+            "negative x (no zero before the top bit)",
+            ciphertext_der(&x[1..], &y, &hash, &c2),
+        ),
+        ("empty x", ciphertext_der(&[], &y, &hash, &c2)),
+        ("33-byte x", ciphertext_der(&[0x01; 33], &y, &hash, &c2)),
+        ("31-byte hash", ciphertext_der(&x, &y, &hash[1..], &c2)),
+        ("33-byte hash", ciphertext_der(&x, &y, &[0x11; 33], &c2)),
+        ("fields out of order", {
+            let body = [
+                tlv(0x02, &x),
+                tlv(0x04, &hash),
+                tlv(0x02, &y),
+                tlv(0x04, &c2),
+            ]
+            .concat();
+            tlv(0x30, &body)
+        }),
+        ("a fifth field", {
+            let body = [
+                tlv(0x02, &x),
+                tlv(0x02, &y),
+                tlv(0x04, &hash),
+                tlv(0x04, &c2),
+                tlv(0x04, &[]),
+            ]
+            .concat();
+            tlv(0x30, &body)
+        }),
+        ("SET instead of SEQUENCE", {
+            let mut v = good.clone();
+            v[0] = 0x31;
+            v
+        }),
+        ("indefinite length", {
+            let mut v = vec![0x30, 0x80];
+            v.extend_from_slice(&good[2..]);
+            v.extend_from_slice(&[0, 0]);
+            v
+        }),
+    ];
+    for (what, der) in &cases {
+        assert!(pke::der_to_c1c3c2(der).is_err(), "accepted: {what}");
     }
 }
 

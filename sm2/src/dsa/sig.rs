@@ -1,8 +1,10 @@
 //! Signature values (r, s) with the fixed 64-byte form r ‖ s and the DER form
-//! `SEQUENCE { r INTEGER, s INTEGER }` (GM/T 0009 §7.2); both parsers are strict.
+//! `SEQUENCE { r INTEGER, s INTEGER }` (GM/T 0009 §7.2, the codec in `asn1.rs`); both
+//! parsers are strict.
 
 use crate::Error;
 use crate::arith::scalar::is_in_range;
+use crate::asn1::{self, MAX_SIGNATURE_LEN};
 use core::fmt;
 
 /// An SM2 signature (r, s), both in [1, n-1].
@@ -15,7 +17,7 @@ pub struct Signature {
 /// A DER-encoded signature (at most 72 bytes, no allocation).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct DerSignature {
-    buf: [u8; 72],
+    buf: [u8; MAX_SIGNATURE_LEN],
     len: usize,
 }
 
@@ -87,68 +89,20 @@ impl Signature {
         &self.s
     }
 
-    /// Parses DER strictly: one SEQUENCE of two INTEGERs with definite short-form lengths,
+    /// Parses DER strictly: one SEQUENCE of two INTEGERs with minimal definite lengths,
     /// minimal integer encodings, no negative values, no trailing bytes, r and s in [1, n-1].
     pub fn from_der(der: &[u8]) -> Result<Self, Error> {
-        let bad = Error::InvalidSignature;
-        let (&tag, rest) = der.split_first().ok_or(bad)?;
-        let (&len, body) = rest.split_first().ok_or(bad)?;
-        if tag != 0x30 || len >= 0x80 || body.len() != len as usize {
-            return Err(bad);
-        }
-        let (r, body) = parse_integer(body)?;
-        let (s, body) = parse_integer(body)?;
-        if !body.is_empty() {
-            return Err(bad);
-        }
+        let (r, s) = asn1::decode_signature(der).map_err(|_| Error::InvalidSignature)?;
         Self::from_scalars(r, s)
     }
 
     /// The DER form.
     pub fn to_der(&self) -> DerSignature {
-        let mut buf = [0u8; 72];
-        let mut pos = 2;
-        for v in [&self.r, &self.s] {
-            let skip = v.iter().take_while(|&&b| b == 0).count().min(31);
-            let digits = &v[skip..];
-            let pad = usize::from(digits[0] >= 0x80);
-            buf[pos] = 0x02;
-            buf[pos + 1] = (digits.len() + pad) as u8;
-            pos += 2 + pad;
-            buf[pos..pos + digits.len()].copy_from_slice(digits);
-            pos += digits.len();
-        }
-        buf[0] = 0x30;
-        buf[1] = (pos - 2) as u8;
-        DerSignature { buf, len: pos }
+        let mut buf = [0u8; MAX_SIGNATURE_LEN];
+        // Two integers of at most 32 bytes always fit the buffer.
+        let len = asn1::encode_signature(&self.r, &self.s, &mut buf).unwrap_or(0);
+        DerSignature { buf, len }
     }
-}
-
-/// One minimal, non-negative INTEGER of at most 32 value bytes; returns it left-padded.
-fn parse_integer(der: &[u8]) -> Result<([u8; 32], &[u8]), Error> {
-    let bad = Error::InvalidSignature;
-    let (&tag, rest) = der.split_first().ok_or(bad)?;
-    let (&len, rest) = rest.split_first().ok_or(bad)?;
-    let len = len as usize;
-    if tag != 0x02 || len == 0 || len > 33 || rest.len() < len {
-        return Err(bad);
-    }
-    let (mut v, rest) = rest.split_at(len);
-    if v[0] & 0x80 != 0 {
-        return Err(bad); // negative
-    }
-    if v[0] == 0 && len > 1 {
-        if v[1] & 0x80 == 0 {
-            return Err(bad); // non-minimal leading zero
-        }
-        v = &v[1..];
-    }
-    if v.len() > 32 {
-        return Err(bad);
-    }
-    let mut out = [0u8; 32];
-    out[32 - v.len()..].copy_from_slice(v);
-    Ok((out, rest))
 }
 
 impl TryFrom<&[u8]> for Signature {
