@@ -101,7 +101,7 @@ fn keygen(c: &mut Criterion) {
 
 fn sign(c: &mut Criterion) {
     let mut g = group(c, "sign");
-    let ours = shangmi_sm2::dsa::SigningKey::from_bytes(&D).expect("valid key");
+    let ours = shangmi_sm2::dsa::SigningKey::from_bytes(&D.into()).expect("valid key");
     g.bench_function("shangmi", |b| {
         b.iter(|| -> shangmi_sm2::dsa::Signature { ours.sign(&MSG) })
     });
@@ -125,7 +125,7 @@ fn sign(c: &mut Criterion) {
 
 fn verify(c: &mut Criterion) {
     let mut g = group(c, "verify");
-    let sk = shangmi_sm2::dsa::SigningKey::from_bytes(&D).expect("valid key");
+    let sk = shangmi_sm2::dsa::SigningKey::from_bytes(&D.into()).expect("valid key");
     let sig = sk.sign(&MSG);
     let point = sk.verifying_key().to_sec1_point(false);
     let vk = shangmi_sm2::dsa::VerifyingKey::from_sec1_bytes(point.as_bytes()).expect("valid");
@@ -165,7 +165,7 @@ fn verify(c: &mut Criterion) {
 
 fn encrypt(c: &mut Criterion) {
     let mut g = group(c, "encrypt-32");
-    let dk = DecryptingKey::from_bytes(&D).expect("valid key");
+    let dk = DecryptingKey::from_bytes(&D.into()).expect("valid key");
     let mut rng = seeded(3);
     g.bench_function("shangmi", |b| {
         b.iter(|| {

@@ -105,10 +105,10 @@ fn run(i: usize) -> Results {
     let mut d = [0u8; 32];
     d[..16].copy_from_slice(&key);
     d[16..].copy_from_slice(&key);
-    let signing = SigningKey::from_bytes(&d).unwrap();
+    let signing = SigningKey::from_bytes(&d.into()).unwrap();
     let sig: Signature = signing.sign(&msg);
     signing.verifying_key().verify(&msg, &sig).unwrap();
-    let dk = DecryptingKey::from_bytes(&d).unwrap();
+    let dk = DecryptingKey::from_bytes(&d.into()).unwrap();
     let ciphertext = dk
         .encrypting_key()
         .encrypt(&mut StdRng::seed_from_u64(i as u64), &msg, Layout::C1C3C2)

@@ -146,7 +146,7 @@ pub unsafe extern "C" fn shangmi_sm2_sign(
             &mut *sig.cast::<[u8; 64]>(),
         )
     };
-    match SigningKey::from_bytes(secret) {
+    match SigningKey::from_bytes(&(*secret).into()) {
         Ok(key) => {
             *sig = Signer::<Signature>::sign(&key, msg).to_bytes();
             0

@@ -426,7 +426,7 @@ fuzz_target!(|input: Input| {
                 _ => None,
             };
             let Ok(valid) = dk.encrypting_key().encrypt_with_nonce(
-                &input.s,
+                &input.s.into(),
                 &msg,
                 layout.unwrap_or(Layout::C1C3C2),
             ) else {

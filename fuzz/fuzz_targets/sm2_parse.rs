@@ -83,11 +83,11 @@ fuzz_target!(|data: &[u8]| {
                 // The parser accepts only minimal DER, so re-encoding gives the input back.
                 assert_eq!(pke::c1c3c2_to_der(&raw).ok().as_deref(), Some(input));
             }
-            let dk = DecryptingKey::from_bytes(&[7u8; 32]).expect("valid key");
+            let dk = DecryptingKey::from_bytes(&[7u8; 32].into()).expect("valid key");
             let _ = dk.decrypt_der(input);
         }
         _ => {
-            let dk = DecryptingKey::from_bytes(&[7u8; 32]).expect("valid key");
+            let dk = DecryptingKey::from_bytes(&[7u8; 32].into()).expect("valid key");
             for layout in LAYOUTS {
                 let _ = dk.decrypt(input, layout);
                 let _ = pke::convert(input, layout, Layout::C1C3C2);

@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let id = IDS[usize::from(id_sel[0]) % IDS.len()];
     let seed: [u8; 32] = seed.try_into().expect("32 bytes");
     let (Ok(sk), Ok(rc_sk)) = (
-        SigningKey::from_bytes_with_id(&seed, id.as_bytes()),
+        SigningKey::from_bytes_with_id(&seed.into(), id.as_bytes()),
         rc::SigningKey::from_bytes(id, &seed.into()),
     ) else {
         return;

@@ -15,7 +15,7 @@ fn rate(name: &str, iters: u32, mut f: impl FnMut(u32)) {
 }
 
 fn main() {
-    let sk = SigningKey::from_bytes(&[7u8; 32]).expect("valid key");
+    let sk = SigningKey::from_bytes(&[7u8; 32].into()).expect("valid key");
     let msg = [0u8; 32];
     let sig = sk.sign(&msg);
     let vk = shangmi_sm2::dsa::VerifyingKey::from_sec1_bytes(
@@ -26,7 +26,7 @@ fn main() {
         rate("keygen", 20_000, |i| {
             let mut d = [9u8; 32];
             d[..4].copy_from_slice(&i.to_be_bytes());
-            std::hint::black_box(SigningKey::from_bytes(&d).expect("valid key"));
+            std::hint::black_box(SigningKey::from_bytes(&d.into()).expect("valid key"));
         });
         rate("sign", 20_000, |i| {
             std::hint::black_box(sk.sign(&i.to_be_bytes()));

@@ -5,7 +5,7 @@
 //! use shangmi_sm2::dsa::{SigningKey, Signature};
 //! use shangmi_sm2::signature::{Signer, Verifier};
 //!
-//! let sk = SigningKey::from_bytes(&[7u8; 32]).unwrap();
+//! let sk = SigningKey::from_bytes(&[7u8; 32].into()).unwrap();
 //! let sig: Signature = sk.sign(b"message");
 //! sk.verifying_key().verify(b"message", &sig).unwrap();
 //! let der = sig.to_der();

@@ -24,7 +24,7 @@
 
 use crate::arith::mul::{mul_ct, mul_g_add_vartime};
 use crate::hash::{Sm3, compute_za};
-use crate::{Error, NonZeroScalar, PublicKey, Scalar, SecretKey, curve};
+use crate::{Error, FieldBytes, NonZeroScalar, PublicKey, Scalar, SecretKey, curve};
 use digest::Digest;
 use elliptic_curve::ff::PrimeField;
 use elliptic_curve::sec1::ToSec1Point;
@@ -117,7 +117,7 @@ impl KeyExchange {
         id: &[u8],
     ) -> Result<Self, Error> {
         loop {
-            let mut r = [0u8; 32];
+            let mut r = FieldBytes::default();
             rng.try_fill_bytes(&mut r).map_err(|_| Error::Rng)?;
             let res = Self::new_with_ephemeral(role, secret, id, &r);
             r.zeroize();
@@ -134,9 +134,9 @@ impl KeyExchange {
         role: Role,
         secret: &SecretKey,
         id: &[u8],
-        r: &[u8; 32],
+        r: &FieldBytes,
     ) -> Result<Self, Error> {
-        let r: Option<NonZeroScalar> = NonZeroScalar::from_repr((*r).into()).into_option();
+        let r: Option<NonZeroScalar> = NonZeroScalar::from_repr(*r).into_option();
         let r = r.ok_or(Error::InvalidSecretKey)?;
         let ephemeral = PublicKey::from_secret_scalar(&r);
         let public = secret.public_key();

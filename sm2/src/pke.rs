@@ -17,7 +17,7 @@
 //! ```
 //! use shangmi_sm2::pke::{DecryptingKey, Layout};
 //! let mut rng = getrandom::SysRng; // the operating system's generator
-//! let dk = DecryptingKey::from_bytes(&[5u8; 32]).unwrap();
+//! let dk = DecryptingKey::from_bytes(&[5u8; 32].into()).unwrap();
 //! let ct = dk.encrypting_key().encrypt(&mut rng, b"hello", Layout::C1C3C2).unwrap();
 //! assert_eq!(dk.decrypt(&ct, Layout::C1C3C2).unwrap(), b"hello");
 //! // C1 compressed (33 bytes instead of 65); decryption reads the form from the tag.
@@ -26,12 +26,10 @@
 //! assert_eq!(dk.decrypt(&short, Layout::C1C3C2).unwrap(), b"hello");
 //! ```
 
-use crate::arith::limbs;
 use crate::arith::mul::mul_g;
-use crate::arith::scalar::is_in_range;
 use crate::asn1;
 use crate::hash::Sm3;
-use crate::{Error, NonZeroScalar, PublicKey, SecretKey};
+use crate::{Error, FieldBytes, NonZeroScalar, PublicKey, SecretKey};
 use alloc::vec::Vec;
 use digest::Digest;
 use elliptic_curve::sec1::ToSec1Point;
@@ -226,7 +224,7 @@ impl EncryptingKey {
             return Err(Error::EmptyMessage);
         }
         loop {
-            let mut k = [0u8; 32];
+            let mut k = FieldBytes::default();
             rng.try_fill_bytes(&mut k).map_err(|_| Error::Rng)?;
             let r = self.encrypt_with_nonce(&k, msg, layout);
             k.zeroize();
@@ -253,19 +251,16 @@ impl EncryptingKey {
     /// zero.
     pub fn encrypt_with_nonce(
         &self,
-        k: &[u8; 32],
+        k: &FieldBytes,
         msg: &[u8],
         layout: Layout,
     ) -> Result<Vec<u8>, Error> {
         if msg.is_empty() {
             return Err(Error::EmptyMessage);
         }
-        if is_in_range(k) == 0 {
-            return Err(Error::InvalidSecretKey);
-        }
-        let (c1, _) = mul_g(&limbs::from_be_bytes(k)).to_affine();
-        let scalar: Option<NonZeroScalar> = NonZeroScalar::from_repr((*k).into()).into_option();
+        let scalar: Option<NonZeroScalar> = NonZeroScalar::from_repr(*k).into_option();
         let scalar = scalar.ok_or(Error::InvalidSecretKey)?;
+        let (c1, _) = mul_g(&scalar.to_canonical_limbs()).to_affine();
         let (mut x2, mut y2) = crate::curve::mul_point_ct(self.public.as_affine(), &scalar)
             .ok_or(Error::InvalidPoint)?;
         let mut c2 = msg.to_vec();
@@ -308,10 +303,10 @@ impl DecryptingKey {
         }
     }
 
-    /// From a 32-byte big-endian secret in [1, n-1].
-    pub fn from_bytes(d: &[u8; 32]) -> Result<Self, Error> {
+    /// From a 32-byte big-endian secret in [1, n-1] (as [`SecretKey::from_bytes`]).
+    pub fn from_bytes(d: &FieldBytes) -> Result<Self, Error> {
         Ok(Self::new(
-            SecretKey::from_bytes(&(*d).into()).map_err(|_| Error::InvalidSecretKey)?,
+            SecretKey::from_bytes(d).map_err(|_| Error::InvalidSecretKey)?,
         ))
     }
 

@@ -46,7 +46,7 @@ fn ossl_verify(key: &PKey<Public>, id: &[u8], msg: &[u8], sig: &[u8]) -> bool {
 fn key_pair(seed: u8) -> (SigningKey, PKey<Private>, PKey<Public>) {
     let mut d = [seed; 32];
     d[0] = 0x11;
-    let sk = SigningKey::from_bytes(&d).unwrap();
+    let sk = SigningKey::from_bytes(&d.into()).unwrap();
     let der = sk.secret_key().to_pkcs8_der().unwrap();
     let ossl_priv = PKey::private_key_from_pkcs8(der.as_bytes()).unwrap();
     let spki = sk.verifying_key().public_key().to_public_key_der().unwrap();

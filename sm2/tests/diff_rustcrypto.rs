@@ -15,7 +15,7 @@ const IDS: [&str; 3] = [
 ];
 
 fn keys(d: &[u8; 32], id: &str) -> Option<(SigningKey, rc::SigningKey)> {
-    let ours = SigningKey::from_bytes_with_id(d, id.as_bytes()).ok()?;
+    let ours = SigningKey::from_bytes_with_id(&(*d).into(), id.as_bytes()).ok()?;
     let theirs = rc::SigningKey::from_bytes(id, &(*d).into()).ok()?;
     Some((ours, theirs))
 }
@@ -80,7 +80,7 @@ proptest! {
     #[test]
     fn deterministic_and_hedged_round_trip(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..64)) {
         use shangmi_sm2::signature::RandomizedSigner;
-        if let Ok(sk) = SigningKey::from_bytes(&d) {
+        if let Ok(sk) = SigningKey::from_bytes(&d.into()) {
             let a = sk.sign(&msg);
             prop_assert_eq!(a, sk.sign(&msg));
             let mut rng = XorShift(u64::from_le_bytes(d[..8].try_into().unwrap()) | 1);

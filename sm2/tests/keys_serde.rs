@@ -10,7 +10,7 @@ use shangmi_sm2::signature::Signer;
 
 #[test]
 fn json_and_cbor_round_trips() {
-    let sk = SigningKey::from_bytes(&[0x21; 32]).unwrap();
+    let sk = SigningKey::from_bytes(&[0x21; 32].into()).unwrap();
     let vk = sk.verifying_key().clone();
     let sig: Signature = sk.sign(b"serde");
     let spki = vk.to_public_key_der().unwrap();

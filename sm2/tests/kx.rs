@@ -22,12 +22,20 @@ fn eph(b: u8) -> [u8; 32] {
 fn parties_agree_and_confirm() {
     let (a, b) = (sk(1), sk(2));
     for klen in [0usize, 1, 16, 32, 33, 100] {
-        let alice =
-            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"ALICE123@YAHOO.COM", &eph(3))
-                .unwrap();
-        let bob =
-            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"BILL456@YAHOO.COM", &eph(4))
-                .unwrap();
+        let alice = KeyExchange::new_with_ephemeral(
+            Role::Initiator,
+            &a,
+            b"ALICE123@YAHOO.COM",
+            &eph(3).into(),
+        )
+        .unwrap();
+        let bob = KeyExchange::new_with_ephemeral(
+            Role::Responder,
+            &b,
+            b"BILL456@YAHOO.COM",
+            &eph(4).into(),
+        )
+        .unwrap();
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let mut ka = vec![0u8; klen];
         let mut kb = vec![0u8; klen];
@@ -53,8 +61,10 @@ fn key_prefixes_are_consistent() {
     // The KDF output for a shorter klen is a prefix of a longer one.
     let (a, b) = (sk(5), sk(6));
     let run = |klen: usize| {
-        let alice = KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"a", &eph(7)).unwrap();
-        let bob = KeyExchange::new_with_ephemeral(Role::Responder, &b, b"b", &eph(8)).unwrap();
+        let alice =
+            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"a", &eph(7).into()).unwrap();
+        let bob =
+            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"b", &eph(8).into()).unwrap();
         let mut k = vec![0u8; klen];
         alice
             .finish(&b.public_key(), b"b", &bob.ephemeral_public(), &mut k)
@@ -71,8 +81,8 @@ fn mismatches_fail() {
     let (a, b, c) = (sk(1), sk(2), sk(9));
     let setup = || {
         (
-            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3)).unwrap(),
-            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"bob", &eph(4)).unwrap(),
+            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3).into()).unwrap(),
+            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"bob", &eph(4).into()).unwrap(),
         )
     };
     // Wrong peer identifier on one side.
@@ -104,8 +114,9 @@ fn mismatches_fail() {
     assert_ne!(ka, kb);
     assert!(cb.verify(ca.to_send()).is_err());
     // Both claim to be the initiator.
-    let alice = KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3)).unwrap();
-    let bob = KeyExchange::new_with_ephemeral(Role::Initiator, &b, b"bob", &eph(4)).unwrap();
+    let alice =
+        KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3).into()).unwrap();
+    let bob = KeyExchange::new_with_ephemeral(Role::Initiator, &b, b"bob", &eph(4).into()).unwrap();
     let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
     alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
     bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
@@ -115,8 +126,10 @@ fn mismatches_fail() {
 #[test]
 fn invalid_ephemeral_secret() {
     let n = hex_literal::hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123");
-    assert!(KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &[0; 32]).is_err());
-    assert!(KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &n).is_err());
+    assert!(
+        KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &[0; 32].into()).is_err()
+    );
+    assert!(KeyExchange::new_with_ephemeral(Role::Initiator, &sk(1), b"a", &n.into()).is_err());
 }
 
 #[test]

@@ -58,8 +58,10 @@ fn gmsm_shared_key_vectors() {
         let a = SecretKey::from_bytes(&v.alice.into()).unwrap();
         let b = SecretKey::from_bytes(&v.bob.into()).unwrap();
         let alice =
-            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"Alice", &v.alice_eph).unwrap();
-        let bob = KeyExchange::new_with_ephemeral(Role::Responder, &b, b"Bob", &v.bob_eph).unwrap();
+            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"Alice", &v.alice_eph.into())
+                .unwrap();
+        let bob = KeyExchange::new_with_ephemeral(Role::Responder, &b, b"Bob", &v.bob_eph.into())
+            .unwrap();
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let (mut ka, mut kb) = ([0u8; 48], [0u8; 48]);
         alice.finish(&b.public_key(), b"Bob", &rb, &mut ka).unwrap();

@@ -63,9 +63,9 @@ proptest! {
 
     #[test]
     fn deterministic_nonce_is_rfc6979(d in any::<[u8; 32]>(), e in any::<[u8; 32]>()) {
-        let Ok(key) = SigningKey::from_bytes(&d) else { return Ok(()) };
+        let Ok(key) = SigningKey::from_bytes(&d.into()) else { return Ok(()) };
         let k = rfc6979_k(&d, &e, &[]);
-        prop_assert_eq!(key.sign_e(&e), key.sign_e_with_nonce(&e, &k).unwrap());
+        prop_assert_eq!(key.sign_e(&e), key.sign_e_with_nonce(&e, &k.into()).unwrap());
     }
 
     #[test]
@@ -74,17 +74,20 @@ proptest! {
         e in any::<[u8; 32]>(),
         extra in proptest::collection::vec(any::<u8>(), 0..80),
     ) {
-        let Ok(key) = SigningKey::from_bytes(&d) else { return Ok(()) };
+        let Ok(key) = SigningKey::from_bytes(&d.into()) else { return Ok(()) };
         let k = rfc6979_k(&d, &e, &extra);
-        prop_assert_eq!(key.sign_e_with_extra(&e, &extra), key.sign_e_with_nonce(&e, &k).unwrap());
+        prop_assert_eq!(key.sign_e_with_extra(&e, &extra), key.sign_e_with_nonce(&e, &k.into()).unwrap());
     }
 }
 
 /// e above n exercises the reduction of bits2octets(h1).
 #[test]
 fn digest_above_the_order() {
-    let key = SigningKey::from_bytes(&[7; 32]).unwrap();
+    let key = SigningKey::from_bytes(&[7; 32].into()).unwrap();
     let e = [0xFF; 32];
     let k = rfc6979_k(&[7; 32], &e, &[]);
-    assert_eq!(key.sign_e(&e), key.sign_e_with_nonce(&e, &k).unwrap());
+    assert_eq!(
+        key.sign_e(&e),
+        key.sign_e_with_nonce(&e, &k.into()).unwrap()
+    );
 }

@@ -47,10 +47,10 @@ fn seeded(seed: u64) -> StdRng {
 
 #[test]
 fn gbt32918_5_encryption_vector() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let ct = dk
         .encrypting_key()
-        .encrypt_with_nonce(&K, MSG, Layout::C1C3C2)
+        .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2)
         .unwrap();
     assert_eq!(pke::c1c3c2_to_der(&ct).unwrap(), CT_DER);
     assert_eq!(pke::der_to_c1c3c2(&CT_DER).unwrap(), ct);
@@ -60,7 +60,7 @@ fn gbt32918_5_encryption_vector() {
 
 #[test]
 fn all_layouts_round_trip_and_convert() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let mut rng = seeded(7);
     for msg in [
         &b"a"[..],
@@ -94,10 +94,10 @@ fn all_layouts_round_trip_and_convert() {
 
 #[test]
 fn rejects_bad_ciphertexts() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let ct = dk
         .encrypting_key()
-        .encrypt_with_nonce(&K, MSG, Layout::C1C3C2)
+        .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2)
         .unwrap();
     for i in 0..ct.len() {
         let mut bad = ct.clone();
@@ -107,7 +107,7 @@ fn rejects_bad_ciphertexts() {
     assert!(dk.decrypt(&ct[..96], Layout::C1C3C2).is_err());
     assert!(dk.decrypt(&[], Layout::C1C2C3Raw).is_err());
     // Another key cannot decrypt.
-    let other = DecryptingKey::from_bytes(&[3u8; 32]).unwrap();
+    let other = DecryptingKey::from_bytes(&[3u8; 32].into()).unwrap();
     assert!(other.decrypt(&ct, Layout::C1C3C2).is_err());
     // Non-minimal DER lengths and trailing bytes.
     let mut trailing = CT_DER.to_vec();
@@ -121,7 +121,7 @@ fn rejects_bad_ciphertexts() {
 #[test]
 fn rustcrypto_interop() {
     use rustcrypto_sm2::pke as rc;
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let rc_dk = rc::DecryptingKey::from_bytes(&D.into()).unwrap();
     let rc_dk_old = rc::DecryptingKey::new_with_mode(*rc_dk.as_nonzero_scalar(), rc::Mode::C1C2C3);
     let mut rng = seeded(11);
@@ -150,7 +150,7 @@ fn openssl_interop() {
     use openssl::pkey::PKey;
     use openssl::pkey_ctx::PkeyCtx;
     use shangmi_sm2::elliptic_curve::pkcs8::EncodePrivateKey;
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let secret = shangmi_sm2::SecretKey::from_bytes(&D.into()).unwrap();
     let key = PKey::private_key_from_pkcs8(secret.to_pkcs8_der().unwrap().as_bytes()).unwrap();
     let mut rng = seeded(13);
@@ -194,7 +194,7 @@ fn openssl_interop() {
 fn empty_message_parts() -> ([u8; 64], [u8; 32]) {
     use rustcrypto_sm2::elliptic_curve::sec1::ToSec1Point;
     use rustcrypto_sm3::Digest;
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let public = dk.encrypting_key().public_key().to_sec1_point(false);
     let public = rustcrypto_sm2::PublicKey::from_sec1_bytes(public.as_bytes()).unwrap();
     let k = rustcrypto_sm2::NonZeroScalar::try_from(&K[..]).unwrap();
@@ -216,13 +216,13 @@ fn empty_message_parts() -> ([u8; 64], [u8; 32]) {
 /// for an empty t). We refuse both with `Error::EmptyMessage`.
 #[test]
 fn empty_message_is_refused_both_ways() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let ek = dk.encrypting_key();
     let mut rng = seeded(17);
     for layout in LAYOUTS {
         assert_eq!(ek.encrypt(&mut rng, b"", layout), Err(Error::EmptyMessage));
         assert_eq!(
-            ek.encrypt_with_nonce(&K, b"", layout),
+            ek.encrypt_with_nonce(&K.into(), b"", layout),
             Err(Error::EmptyMessage)
         );
     }
@@ -305,7 +305,7 @@ const GMSM_MSG100: [u8; 100] = {
 
 #[test]
 fn compressed_c1_from_gmsm_decrypts_in_every_layout() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     for (hex_ct, layout, msg) in GMSM_COMPRESSED {
         let ct = hex::decode(hex_ct).unwrap();
         assert_eq!(ct.len(), 33 + 32 + msg.len());
@@ -341,10 +341,10 @@ fn compressed_c1_from_gmsm_decrypts_in_every_layout() {
 
 #[test]
 fn compressed_c1_rejects_bad_points_and_tags() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let ct = dk
         .encrypting_key()
-        .encrypt_with_nonce(&K, MSG, Layout::C1C3C2Compressed)
+        .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2Compressed)
         .unwrap();
     assert_eq!(ct.len(), 33 + 32 + MSG.len());
     // GB/T 32918.5 Annex C's C1 has an even y (C1y ends in f0): tag 0x02.
@@ -403,7 +403,7 @@ fn compressed_c1_rejects_bad_points_and_tags() {
 #[test]
 fn compressed_c1_rustcrypto_differential() {
     use rustcrypto_sm2::pke::{self as rc, Cipher, Mode};
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let rc_dk = rc::DecryptingKey::from_bytes(&D.into()).unwrap();
     let mut rng = seeded(19);
     for len in [1usize, 19, 32, 33, 200] {
@@ -439,11 +439,13 @@ fn compressed_c1_rustcrypto_differential() {
 
 #[test]
 fn encrypting_key_from_sec1() {
-    let dk = DecryptingKey::from_bytes(&D).unwrap();
+    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
     let enc = dk.encrypting_key().public_key().to_sec1_point(true);
     let ek = EncryptingKey::from_sec1_bytes(enc.as_bytes()).unwrap();
-    let ct = ek.encrypt_with_nonce(&K, MSG, Layout::C1C3C2).unwrap();
+    let ct = ek
+        .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2)
+        .unwrap();
     assert_eq!(dk.decrypt(&ct, Layout::C1C3C2).unwrap(), MSG);
     assert!(EncryptingKey::from_sec1_bytes(&[4u8; 65]).is_err());
 }
@@ -456,7 +458,7 @@ proptest! {
         let mut d = [0u8; 32];
         d[..8].copy_from_slice(&seed.to_be_bytes());
         d[31] |= 1;
-        let dk = DecryptingKey::from_bytes(&d).unwrap();
+        let dk = DecryptingKey::from_bytes(&d.into()).unwrap();
         let mut rng = seeded(seed);
         let ct = dk.encrypting_key().encrypt(&mut rng, &msg, Layout::C1C3C2).unwrap();
         prop_assert_eq!(&dk.decrypt(&ct, Layout::C1C3C2).unwrap(), &msg);
@@ -473,7 +475,7 @@ proptest! {
     /// What the ASN.1 parser accepts re-encodes to the same bytes (it is strict DER).
     #[test]
     fn der_ciphertext_parser_round_trips(len in 1usize..300, seed in any::<u64>(), cut in any::<usize>()) {
-        let dk = DecryptingKey::from_bytes(&D).unwrap();
+        let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
         let mut rng = seeded(seed);
         let msg = vec![0x42u8; len];
         let der = dk.encrypting_key().encrypt_der(&mut rng, &msg).unwrap();

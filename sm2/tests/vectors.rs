@@ -28,22 +28,22 @@ fn uncompressed() -> [u8; 65] {
 
 #[test]
 fn gbt32918_5_public_key() {
-    let sk = SigningKey::from_bytes(&D).unwrap();
+    let sk = SigningKey::from_bytes(&D.into()).unwrap();
     let enc = sk.verifying_key().to_sec1_point(false);
     assert_eq!(enc.as_bytes(), &uncompressed()[..]);
 }
 
 #[test]
 fn gbt32918_5_za_and_e() {
-    let sk = SigningKey::from_bytes(&D).unwrap();
+    let sk = SigningKey::from_bytes(&D.into()).unwrap();
     assert_eq!(sk.verifying_key().za(), &ZA);
     assert_eq!(sk.verifying_key().hash_message(MSG), E);
 }
 
 #[test]
 fn gbt32918_5_sign_with_published_nonce() {
-    let sk = SigningKey::from_bytes(&D).unwrap();
-    let sig = sk.sign_e_with_nonce(&E, &K).unwrap();
+    let sk = SigningKey::from_bytes(&D.into()).unwrap();
+    let sig = sk.sign_e_with_nonce(&E, &K.into()).unwrap();
     assert_eq!(sig.r(), &R);
     assert_eq!(sig.s(), &S);
 }
@@ -69,7 +69,7 @@ fn gbt32918_5_verify() {
 
 #[test]
 fn compressed_point_round_trip() {
-    let sk = SigningKey::from_bytes(&D).unwrap();
+    let sk = SigningKey::from_bytes(&D.into()).unwrap();
     let c = sk.verifying_key().to_sec1_point(true);
     assert_eq!(c.as_bytes().len(), 33);
     let vk = VerifyingKey::from_sec1_bytes(c.as_bytes()).unwrap();
@@ -81,7 +81,7 @@ fn compressed_point_round_trip() {
 #[test]
 fn tls13_identifier() {
     // RFC 8998 §3.2.1: TLS 1.3 uses the ID "TLSv1.3+GM+Cipher+Suite".
-    let sk = SigningKey::from_bytes_with_id(&D, shangmi_sm2::TLS13_ID).unwrap();
+    let sk = SigningKey::from_bytes_with_id(&D.into(), shangmi_sm2::TLS13_ID).unwrap();
     let sig = sk.sign(b"tls transcript");
     let vk =
         VerifyingKey::from_sec1_bytes_with_id(&uncompressed(), b"TLSv1.3+GM+Cipher+Suite").unwrap();
@@ -97,22 +97,22 @@ fn secret_key_range() {
     let n1 = hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54122");
     let n2 = hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54121");
     assert_eq!(
-        SigningKey::from_bytes(&[0; 32]).unwrap_err(),
+        SigningKey::from_bytes(&[0; 32].into()).unwrap_err(),
         Error::InvalidSecretKey
     );
     assert_eq!(
-        SigningKey::from_bytes(&n).unwrap_err(),
+        SigningKey::from_bytes(&n.into()).unwrap_err(),
         Error::InvalidSecretKey
     );
     assert_eq!(
-        SigningKey::from_bytes(&n1).unwrap_err(),
+        SigningKey::from_bytes(&n1.into()).unwrap_err(),
         Error::InvalidSecretKey
     );
     assert_eq!(
-        SigningKey::from_bytes(&[0xFF; 32]).unwrap_err(),
+        SigningKey::from_bytes(&[0xFF; 32].into()).unwrap_err(),
         Error::InvalidSecretKey
     );
-    let sk = SigningKey::from_bytes(&n2).unwrap();
+    let sk = SigningKey::from_bytes(&n2.into()).unwrap();
     let sig = sk.sign(b"edge");
     sk.verifying_key().verify(b"edge", &sig).unwrap();
     let one = {
@@ -120,7 +120,7 @@ fn secret_key_range() {
         b[31] = 1;
         b
     };
-    let sk = SigningKey::from_bytes(&one).unwrap();
+    let sk = SigningKey::from_bytes(&one.into()).unwrap();
     // d = 1: the public key is G itself.
     assert_eq!(
         &sk.verifying_key().to_sec1_point(false).as_bytes()[1..33],
@@ -131,6 +131,6 @@ fn secret_key_range() {
 #[test]
 fn id_too_long() {
     let id = vec![0u8; 8192];
-    assert!(SigningKey::from_bytes_with_id(&D, &id).is_err());
-    assert!(SigningKey::from_bytes_with_id(&D, &id[..8191]).is_ok());
+    assert!(SigningKey::from_bytes_with_id(&D.into(), &id).is_err());
+    assert!(SigningKey::from_bytes_with_id(&D.into(), &id[..8191]).is_ok());
 }

@@ -96,8 +96,8 @@ fn issue(
 
 /// A CA and a leaf: (CA key, CA certificate, leaf key, leaf certificate).
 fn chain() -> (SigningKey, Certificate, SigningKey, Certificate) {
-    let ca_key = SigningKey::from_bytes(&[0x5a; 32]).unwrap();
-    let leaf_key = SigningKey::from_bytes(&[0x3c; 32]).unwrap();
+    let ca_key = SigningKey::from_bytes(&[0x5a; 32].into()).unwrap();
+    let leaf_key = SigningKey::from_bytes(&[0x3c; 32].into()).unwrap();
     let ca_name = Name::from_str("CN=shangmi test CA,O=shangmi,C=CN").unwrap();
     let ca = issue(
         Profile {

@@ -20,18 +20,20 @@ const MSG: [u8; 32] = [0x5A; 32];
 pub fn rows() -> Vec<OpRow> {
     // Repeatable randomness is enough for a speed table.
     let mut rng = StdRng::seed_from_u64(1);
-    let key = SigningKey::from_bytes(&KEY).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
+    let key =
+        SigningKey::from_bytes(&KEY.into()).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
     let signature: Signature = key.sign(&MSG);
     let verifier = key.verifying_key().clone();
     let precomputed = verifier.clone().precomputed();
     let decrypting =
-        DecryptingKey::from_bytes(&KEY).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
+        DecryptingKey::from_bytes(&KEY.into()).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
     let encrypting = decrypting.encrypting_key().clone();
     let ciphertext = encrypting
         .encrypt(&mut rng, &MSG, Layout::C1C3C2)
         .unwrap_or_else(|e| panic!("encryption to a valid key: {e}"));
     let secret = key.secret_key();
-    let peer_key = SigningKey::from_bytes(&PEER).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
+    let peer_key =
+        SigningKey::from_bytes(&PEER.into()).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
     let peer = *peer_key.verifying_key().public_key();
     let (mut keygen_rng, mut encrypt_rng) = (StdRng::seed_from_u64(2), rng);
     vec![

@@ -7,7 +7,7 @@ use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, is_in_range};
 use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
-use crate::{Error, PublicKey, Scalar, SecretKey, curve};
+use crate::{Error, FieldBytes, PublicKey, Scalar, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
 use rand_core::TryCryptoRng;
@@ -31,13 +31,21 @@ pub struct SigningKey {
 }
 
 impl SigningKey {
-    /// From the 32-byte big-endian secret d with the default identifier.
-    pub fn from_bytes(d: &[u8; 32]) -> Result<Self, Error> {
+    /// From the 32-byte big-endian secret d with the default identifier (bytes as
+    /// [`SecretKey::from_bytes`] takes them: `&[7; 32].into()` from an array).
+    pub fn from_bytes(d: &FieldBytes) -> Result<Self, Error> {
         Self::from_bytes_with_id(d, DEFAULT_ID)
     }
 
     /// From the 32-byte big-endian secret d and a distinguishing identifier.
-    pub fn from_bytes_with_id(d: &[u8; 32], id: &[u8]) -> Result<Self, Error> {
+    pub fn from_bytes_with_id(d: &FieldBytes, id: &[u8]) -> Result<Self, Error> {
+        let mut d: [u8; 32] = (*d).into();
+        let key = Self::from_array_with_id(&d, id);
+        d.zeroize();
+        key
+    }
+
+    fn from_array_with_id(d: &[u8; 32], id: &[u8]) -> Result<Self, Error> {
         // d must be in [1, n-2] so that 1 + d is invertible (GB/T 32918.1 §6.1).
         let (n_minus_1, _) = limbs::sub(&N, &[1, 0, 0, 0]);
         let dl = limbs::from_be_bytes(d);
@@ -66,10 +74,7 @@ impl SigningKey {
 
     /// From a [`SecretKey`] and an identifier.
     pub fn new_with_id(secret: &SecretKey, id: &[u8]) -> Result<Self, Error> {
-        let mut b: [u8; 32] = secret.to_bytes().into();
-        let r = Self::from_bytes_with_id(&b, id);
-        b.zeroize();
-        r
+        Self::from_bytes_with_id(&secret.to_bytes(), id)
     }
 
     /// A fresh random key with the default identifier, from any generator:
@@ -92,7 +97,7 @@ impl SigningKey {
         id: &[u8],
     ) -> Result<Self, Error> {
         loop {
-            let mut b = [0u8; 32];
+            let mut b = FieldBytes::default();
             rng.try_fill_bytes(&mut b).map_err(|_| Error::Rng)?;
             let r = Self::from_bytes_with_id(&b, id);
             b.zeroize();
@@ -103,9 +108,9 @@ impl SigningKey {
         }
     }
 
-    /// The secret d, big-endian.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.d_bytes
+    /// The secret d, big-endian (as [`SecretKey::to_bytes`]).
+    pub fn to_bytes(&self) -> FieldBytes {
+        self.d_bytes.into()
     }
 
     /// The secret as an `elliptic-curve` [`SecretKey`].
@@ -152,11 +157,12 @@ impl SigningKey {
     /// Signs e with a caller-chosen nonce k (hazmat: for published test vectors and
     /// interoperability tests only — a repeated or predictable k reveals the key). Fails if
     /// k is not in [1, n-1] or the equation degenerates (r = 0, r + k = n, s = 0).
-    pub fn sign_e_with_nonce(&self, e: &[u8; 32], k: &[u8; 32]) -> Result<Signature, Error> {
-        if is_in_range(k) == 0 {
+    pub fn sign_e_with_nonce(&self, e: &[u8; 32], k: &FieldBytes) -> Result<Signature, Error> {
+        let k: [u8; 32] = (*k).into();
+        if is_in_range(&k) == 0 {
             return Err(Error::InvalidSecretKey);
         }
-        let k = Scalar::from_canonical(&limbs::from_be_bytes(k));
+        let k = Scalar::from_canonical(&limbs::from_be_bytes(&k));
         self.sign_with_nonce(&Scalar::from_be_bytes_reduced(e), &k)
             .ok_or(Error::InvalidSecretKey)
     }

@@ -65,7 +65,7 @@ impl VerifyingKey {
     /// use shangmi_sm2::dsa::{SigningKey, VerifyingKey};
     /// use shangmi_sm2::signature::{Signer, Verifier};
     ///
-    /// let sk = SigningKey::from_bytes(&[7; 32])?;
+    /// let sk = SigningKey::from_bytes(&[7; 32].into())?;
     /// let point = sk.verifying_key().to_sec1_point(true);
     /// let vk = VerifyingKey::from_sec1_bytes(point.as_bytes())?.precomputed();
     /// for msg in [&b"one"[..], b"two", b"three"] {

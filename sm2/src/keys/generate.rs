@@ -19,7 +19,7 @@ use {
 impl Generate for SigningKey {
     fn try_generate_from_rng<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, R::Error> {
         loop {
-            let mut d = [0u8; 32];
+            let mut d = crate::FieldBytes::default();
             rng.try_fill_bytes(&mut d)?;
             let key = SigningKey::from_bytes_with_id(&d, DEFAULT_ID);
             d.zeroize();
