@@ -26,6 +26,11 @@ use super::mul::{mul_ct, mul_g};
 use super::point::Affine;
 use super::scalar::Scalar;
 
+/// Whether the `mulx`/ADX forms may run here.
+fn has_adx() -> bool {
+    shangmi_dispatch::sm2_field::Backend::Adx.is_available()
+}
+
 /// The secret-dependent code, on secrets marked undefined; outputs declassified at the end.
 fn secret() {
     let g = Affine::generator();
@@ -61,12 +66,11 @@ fn secret() {
             .multiply(&d.sub(&r.multiply(&d)))
             .limbs();
         // Both assembly forms by name, whichever the dispatch picks.
-        #[cfg(not(shangmi_backend = "soft"))]
         {
             use super::field_impl as asm;
             out[7] = asm::mul_base(&asm::sqr_base(&x.limbs()), &k);
-            if asm::has_adx() {
-                // SAFETY: `has_adx` saw BMI2 and ADX.
+            if has_adx() {
+                // SAFETY: the dispatch crate's probe saw BMI2 and ADX.
                 out[8] = unsafe { asm::mul_adx(asm::sqr_adx(x.limbs()), &k) };
             }
         }
@@ -87,10 +91,7 @@ fn memcheck_child() {
         Some("secret") => {
             secret();
             let with = |b: bool| if b { "with" } else { "without" };
-            #[cfg(not(shangmi_backend = "soft"))]
-            let (adx, avx2) = (super::field_impl::has_adx(), super::scan_x86::has_avx2());
-            #[cfg(shangmi_backend = "soft")]
-            let (adx, avx2) = (false, false);
+            let (adx, avx2) = (has_adx(), super::scan_x86::avx2().is_some());
             println!(
                 "checked sm2 secret paths ({} the mulx/ADX forms, {} the AVX2 scans)",
                 with(adx),

@@ -1,5 +1,8 @@
 //! x86-64 field arithmetic modulo the SM2 prime in `asm!`: multiplication and squaring in two
-//! forms, chosen at run time, plus addition, subtraction and halving.
+//! forms, plus addition, subtraction and halving. The form is the `shangmi-dispatch` "SM2
+//! field" backend: `adx` where the CPU has it, else `base`; a build with
+//! `--cfg shangmi_backend="soft"` (or `"portable"`) runs the portable Rust of
+//! `field_portable.rs` for every operation instead.
 //!
 //! * `*_adx`: `mulx` with two carry chains at once (`adcx` on CF, `adox` on OF), for CPUs with
 //!   BMI2 and ADX (Intel since Broadwell, AMD since Zen 1): per product row one `mulx` per
@@ -18,8 +21,10 @@
 //! memory, each multiplication would first wait for the store of its input to be forwarded.
 #![allow(unsafe_code)]
 
+use super::field_portable as portable;
 use super::limbs::Limbs;
 use core::arch::asm;
+use shangmi_dispatch::{Available, Family, sm2_field::Backend};
 
 /// The common tail of [`mul`] and [`sqr`], for the 512-bit value in r0..r7: Montgomery-reduce
 /// the low half in place (q = r_i; r_i becomes limb i + 4), add the high half (top carry into
@@ -103,33 +108,34 @@ macro_rules! reduce_512 {
     };
 }
 
-cpufeatures::new!(adx_probe, "adx", "bmi2");
-
-/// Whether the `mulx`/`adcx`/`adox` forms run here (cached CPUID probe).
+/// The backend in use (the dispatch crate's probe runs once per process).
 #[inline(always)]
-pub fn has_adx() -> bool {
-    adx_probe::get()
+pub fn backend() -> Available<Backend> {
+    Available::<Backend>::best()
 }
 
-/// a·b·2^-256 mod p for a, b < p, fully reduced, in the best form for this CPU.
+/// Whether the build forces the portable backend (then no assembly runs).
+const FORCED_PORTABLE: bool = matches!(<Backend as Family>::FORCED, Some(Backend::Portable));
+
+/// a·b·2^-256 mod p for a, b < p, fully reduced, by the backend in use.
 #[inline(always)]
 pub fn mul(a: &Limbs, b: &Limbs) -> Limbs {
-    if has_adx() {
-        // SAFETY: `has_adx` saw BMI2 and ADX in CPUID.
-        unsafe { mul_adx(*a, b) }
-    } else {
-        mul_base(a, b)
+    match backend().get() {
+        // SAFETY: the dispatch crate's probe saw BMI2 and ADX (`Available<Adx>`).
+        Backend::Adx => unsafe { mul_adx(*a, b) },
+        Backend::Base => mul_base(a, b),
+        _ => portable::mul(a, b),
     }
 }
 
-/// a²·2^-256 mod p for a < p, fully reduced, in the best form for this CPU.
+/// a²·2^-256 mod p for a < p, fully reduced, by the backend in use.
 #[inline(always)]
 pub fn sqr(a: &Limbs) -> Limbs {
-    if has_adx() {
-        // SAFETY: `has_adx` saw BMI2 and ADX in CPUID.
-        unsafe { sqr_adx(*a) }
-    } else {
-        sqr_base(a)
+    match backend().get() {
+        // SAFETY: the dispatch crate's probe saw BMI2 and ADX (`Available<Adx>`).
+        Backend::Adx => unsafe { sqr_adx(*a) },
+        Backend::Base => sqr_base(a),
+        _ => portable::sqr(a),
     }
 }
 
@@ -333,6 +339,9 @@ pub fn opaque(mut x: u64) -> u64 {
 /// a + b >= p.
 #[inline(always)]
 pub fn add(a: &Limbs, b: &Limbs) -> Limbs {
+    if FORCED_PORTABLE {
+        return portable::add(a, b);
+    }
     let [mut r0, mut r1, mut r2, mut r3] = *a;
     // SAFETY: base x86-64 instructions on registers only.
     unsafe {
@@ -372,6 +381,9 @@ macro_rules! add_p_masked {
 /// a - b mod p for a, b < p: the difference, plus p under the borrow's mask.
 #[inline(always)]
 pub fn sub(a: &Limbs, b: &Limbs) -> Limbs {
+    if FORCED_PORTABLE {
+        return portable::sub(a, b);
+    }
     let [mut r0, mut r1, mut r2, mut r3] = *a;
     // SAFETY: base x86-64 instructions on registers only.
     unsafe {
@@ -392,6 +404,9 @@ pub fn sub(a: &Limbs, b: &Limbs) -> Limbs {
 /// right by one.
 #[inline(always)]
 pub fn half(a: &Limbs) -> Limbs {
+    if FORCED_PORTABLE {
+        return portable::half(a);
+    }
     let [mut r0, mut r1, mut r2, mut r3] = *a;
     // SAFETY: base x86-64 instructions on registers only.
     unsafe {

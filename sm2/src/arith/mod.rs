@@ -3,28 +3,22 @@
 //! the scalar multiplications.
 
 pub(crate) mod field;
-/// The field arithmetic under [`field::FieldElement`], chosen once: x86-64 assembly, or
-/// portable Rust on other targets and with `--cfg shangmi_backend="soft"` (`build.rs` always
-/// takes the portable one).
-#[cfg_attr(
-    all(target_arch = "x86_64", not(shangmi_backend = "soft")),
-    path = "field_x86.rs"
-)]
-#[cfg_attr(
-    not(all(target_arch = "x86_64", not(shangmi_backend = "soft"))),
-    path = "field_portable.rs"
-)]
-mod field_impl;
-/// The portable field arithmetic as the reference the tests compare the assembly with.
-#[cfg(all(test, target_arch = "x86_64", not(shangmi_backend = "soft")))]
-#[path = "field_portable.rs"]
 mod field_portable;
+#[cfg(target_arch = "x86_64")]
+mod field_x86;
+#[cfg(not(target_arch = "x86_64"))]
+use field_portable as field_impl;
+/// The field arithmetic under [`field::FieldElement`], chosen once by target: the x86-64
+/// assembly (whose backends, `adx`, `base` or the portable Rust when the build forces it,
+/// `shangmi-dispatch` picks), portable Rust elsewhere. `build.rs` takes the portable one.
+#[cfg(target_arch = "x86_64")]
+use field_x86 as field_impl;
 pub(crate) mod inv;
 pub(crate) mod limbs;
 pub(crate) mod mul;
 pub(crate) mod point;
 pub(crate) mod scalar;
-#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod scan_x86;
 
 #[cfg(all(test, target_arch = "x86_64"))]

@@ -17,6 +17,8 @@
 use super::field::{FieldElement, opaque};
 use super::limbs::Limbs;
 use super::point::{Affine, Cached, Jacobian};
+#[cfg(target_arch = "x86_64")]
+use shangmi_dispatch::{Available, sm2_scan};
 
 include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
@@ -84,11 +86,11 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
 /// profile (the test `comb_exceptional_additions_only_where_handled` searches for them): the
 /// handling is a guard costing one doubling per addition of the last step.
 pub fn mul_g(k: &Limbs) -> Jacobian {
-    #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
-    if super::scan_x86::has_avx2() {
-        // SAFETY: `has_avx2` saw AVX2 in CPUID.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = super::scan_x86::avx2() {
+        // SAFETY: `avx2` is the dispatch crate's proof that AVX2 runs here.
         #[allow(unsafe_code)]
-        return unsafe { mul_g_avx2(k) };
+        return unsafe { mul_g_avx2(avx2, k) };
     }
     mul_g_body(k, lookup)
 }
@@ -96,11 +98,11 @@ pub fn mul_g(k: &Limbs) -> Jacobian {
 /// [`mul_g`] with the AVX2 table scan (`scan_x86`): 15% faster than the portable scan here.
 ///
 /// # Safety
-/// The CPU must have AVX2.
-#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
+/// The CPU must have AVX2 (`_avx2` holds the dispatch crate's proof).
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn mul_g_avx2(k: &Limbs) -> Jacobian {
+unsafe fn mul_g_avx2(_avx2: Available<sm2_scan::Backend>, k: &Limbs) -> Jacobian {
     mul_g_body(k, |t, abs| super::scan_x86::lookup_avx2(t, abs))
 }
 
@@ -417,11 +419,11 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
 /// k + 32 - (k mod 32) >= n: for k = n - 2|d| with d < 0 the accumulator equals d·P, so the
 /// doubling is computed there and selected by the formula's H = R = 0 masks.
 pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
-    #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
-    if super::scan_x86::has_avx2() {
-        // SAFETY: `has_avx2` saw AVX2 in CPUID.
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = super::scan_x86::avx2() {
+        // SAFETY: `avx2` is the dispatch crate's proof that AVX2 runs here.
         #[allow(unsafe_code)]
-        return unsafe { mul_ct_avx2(k, p) };
+        return unsafe { mul_ct_avx2(avx2, k, p) };
     }
     mul_ct_body(k, p, lookup)
 }
@@ -429,11 +431,11 @@ pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
 /// [`mul_ct`] with the AVX2 table scan (`scan_x86`).
 ///
 /// # Safety
-/// The CPU must have AVX2.
-#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
+/// The CPU must have AVX2 (`_avx2` holds the dispatch crate's proof).
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(unsafe_code)]
-unsafe fn mul_ct_avx2(k: &Limbs, p: &Affine) -> Jacobian {
+unsafe fn mul_ct_avx2(_avx2: Available<sm2_scan::Backend>, k: &Limbs, p: &Affine) -> Jacobian {
     mul_ct_body(k, p, |t, abs| super::scan_x86::lookup_avx2(t, abs))
 }
 

@@ -1,7 +1,8 @@
 //! The constant-time table scan of the comb and of k·P with AVX2 (x86-64): each entry's 64
 //! bytes as two 32-byte loads, kept where a vector comparison of the entry's index with the
 //! wanted one gives all ones. The index is compared in vector registers, so no per-entry mask passes
-//! through a general register (the portable scan needs an optimisation barrier there).
+//! through a general register (the portable scan needs an optimisation barrier there). Used
+//! where `shangmi-dispatch` picks its "SM2 scan" backend `scan-avx2`.
 #![allow(unsafe_code)]
 
 use super::field::FieldElement;
@@ -10,13 +11,14 @@ use core::arch::x86_64::{
     __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
     _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
 };
+use shangmi_dispatch::{Available, sm2_scan::Backend};
 
-cpufeatures::new!(avx2_probe, "avx2");
-
-/// Whether AVX2 runs here (cached CPUID probe).
+/// The `shangmi-dispatch` "SM2 scan" backend if it is the AVX2 one (`None` on CPUs without
+/// AVX2 and in builds that force the portable scan).
 #[inline(always)]
-pub fn has_avx2() -> bool {
-    avx2_probe::get()
+pub fn avx2() -> Option<Available<Backend>> {
+    let best = Available::<Backend>::best();
+    (best.get() == Backend::Avx2).then_some(best)
 }
 
 /// The entry for `abs` in 1..=N (all zeros for 0), reading all N.
