@@ -53,7 +53,7 @@ pub fn opaque(x: u64) -> u64 {
     field_impl::opaque(x)
 }
 
-// `&x.limbs_at()` borrows a reference on 64-bit targets and a copy on 32-bit ones.
+// `&x.limbs_at()` borrows a reference on x86-64 and a copy elsewhere.
 #[allow(clippy::needless_borrow)]
 impl FieldElement {
     /// The Montgomery form (value·2^256 mod p) as four 64-bit limbs.
@@ -62,17 +62,17 @@ impl FieldElement {
         limbs::from_words(self.0.to_montgomery_words())
     }
 
-    /// The Montgomery limbs where the element lives: a reference on 64-bit targets (the words
-    /// are the limbs), so the x86-64 assembly reads a second operand in place instead of from
-    /// a fresh copy whose store it would wait for; a copy on 32-bit targets.
-    #[cfg(target_pointer_width = "64")]
+    /// The Montgomery limbs where the element lives (x86-64, where `crypto-bigint`'s words
+    /// are the limbs), so the assembly reads a second operand in place instead of from a
+    /// fresh copy whose store it would wait for.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub const fn limbs_at(&self) -> &Limbs {
         self.0.as_montgomery().as_words()
     }
 
-    /// The Montgomery limbs of the element (a copy: 32-bit words are paired into limbs).
-    #[cfg(target_pointer_width = "32")]
+    /// The Montgomery limbs of the element (a copy; the portable code works on values).
+    #[cfg(not(target_arch = "x86_64"))]
     #[inline(always)]
     pub const fn limbs_at(&self) -> Limbs {
         self.limbs()

@@ -1,6 +1,9 @@
 //! 256-bit integers as four little-endian 64-bit limbs: carry chains, constant-time selection and
-//! Montgomery multiplication (CIOS, Koç–Acar–Kaliski 1996). No dependencies, so `build.rs` can
-//! include this file to generate the fixed-base tables with the same arithmetic as the library.
+//! Montgomery multiplication (CIOS, Koç–Acar–Kaliski 1996), and the conversion from and to
+//! `crypto-bigint`'s words. `build.rs` includes this file to generate the fixed-base tables
+//! with the same arithmetic as the library.
+
+use primefield::bigint::Word;
 
 /// Four 64-bit limbs, least significant first.
 pub type Limbs = [u64; 4];
@@ -169,42 +172,42 @@ pub const fn mont_r2(m: &Limbs) -> Limbs {
     r
 }
 
-/// The limbs of a `crypto-bigint` integer's words: the same array on 64-bit targets.
-#[cfg(target_pointer_width = "64")]
-#[inline(always)]
-pub const fn from_words(w: [u64; 4]) -> Limbs {
-    w
-}
+/// `crypto-bigint`'s words of a 256-bit integer (64-bit words on 64-bit targets and some
+/// 32-bit ones, such as Arm; 32-bit words elsewhere), least significant first.
+pub type Words = [Word; 256 / Word::BITS as usize];
 
-/// The limbs of a `crypto-bigint` integer's words: pairs of 32-bit words on 32-bit targets.
-#[cfg(target_pointer_width = "32")]
+/// Words per limb: 1 or 2.
+const PER_LIMB: usize = 64 / Word::BITS as usize;
+
+/// The limbs of a `crypto-bigint` integer's words (the same array when words are 64-bit).
+#[allow(clippy::unnecessary_cast)] // the casts matter where words are 32-bit
 #[inline(always)]
-pub const fn from_words(w: [u32; 8]) -> Limbs {
+pub const fn from_words(w: Words) -> Limbs {
     let mut r = [0u64; 4];
     let mut i = 0;
     while i < 4 {
-        r[i] = w[2 * i] as u64 | (w[2 * i + 1] as u64) << 32;
+        let mut j = 0;
+        while j < PER_LIMB {
+            r[i] |= (w[i * PER_LIMB + j] as u64) << (j as u32 * Word::BITS);
+            j += 1;
+        }
         i += 1;
     }
     r
 }
 
-/// Limbs as a `crypto-bigint` integer's words (64-bit targets: the same array).
-#[cfg(target_pointer_width = "64")]
+/// Limbs as a `crypto-bigint` integer's words (the same array when words are 64-bit).
+#[allow(clippy::unnecessary_cast)] // the casts matter where words are 32-bit
 #[inline(always)]
-pub const fn to_words(l: Limbs) -> [u64; 4] {
-    l
-}
-
-/// Limbs as a `crypto-bigint` integer's words (32-bit targets: each limb as two words).
-#[cfg(target_pointer_width = "32")]
-#[inline(always)]
-pub const fn to_words(l: Limbs) -> [u32; 8] {
-    let mut w = [0u32; 8];
+pub const fn to_words(l: Limbs) -> Words {
+    let mut w = [0 as Word; 256 / Word::BITS as usize];
     let mut i = 0;
     while i < 4 {
-        w[2 * i] = l[i] as u32;
-        w[2 * i + 1] = (l[i] >> 32) as u32;
+        let mut j = 0;
+        while j < PER_LIMB {
+            w[i * PER_LIMB + j] = (l[i] >> (j as u32 * Word::BITS)) as Word;
+            j += 1;
+        }
         i += 1;
     }
     w

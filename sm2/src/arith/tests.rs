@@ -541,3 +541,26 @@ fn wnaf_digits_rebuild_the_scalar() {
     check_wnaf::<8>(&[u64::MAX; 4]);
     check_wnaf::<12>(&[u64::MAX; 4]);
 }
+
+/// A build with `--cfg shangmi_backend="soft"` runs the portable field and scans (CI runs
+/// the crate's tests that way too): the code paths follow the dispatch crate's choice.
+#[test]
+fn backends_follow_the_forced_configuration() {
+    use shangmi_dispatch::{sm2_field, sm2_scan};
+    let (f, s) = (
+        sm2_field::Backend::best().name(),
+        sm2_scan::Backend::best().name(),
+    );
+    #[cfg(target_arch = "x86_64")]
+    {
+        let forms = super::field_x86::backend().get();
+        assert_eq!(forms.name(), f);
+        assert_eq!(super::scan_x86::avx2().is_some(), s == "scan-avx2");
+    }
+    if cfg!(shangmi_backend = "soft") {
+        assert_eq!((f, s), ("portable", "portable"));
+    } else if cfg!(target_arch = "x86_64") {
+        assert_ne!(f, "portable", "x86-64 has at least the base forms");
+    }
+    println!("SM2 field: {f}, SM2 scan: {s}");
+}
