@@ -1,5 +1,5 @@
 //! Low-level entry points for tests, fuzzing and benches: the compression function and the
-//! multi-buffer path on a chosen engine. Not needed for ordinary hashing.
+//! multi-buffer path on a chosen backend. Not needed for ordinary hashing.
 
 use crate::{Backend, BackendError, engine, multi};
 
@@ -23,7 +23,7 @@ pub fn compress(
     Ok(())
 }
 
-/// [`crate::Sm3::digest_many_into`] on a chosen engine.
+/// [`crate::Sm3::digest_many_into`] on a chosen backend.
 ///
 /// ```
 /// use shangmi_sm3::{Backend, Digest, Sm3, hazmat};

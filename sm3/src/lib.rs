@@ -47,7 +47,7 @@ pub fn backend() -> Backend {
     Backend::best()
 }
 
-/// The block-level SM3 state: chaining value, block count and the engine it runs on.
+/// The block-level SM3 state: chaining value, block count and the backend it runs on.
 ///
 /// Most users want [`Sm3`], which adds the input buffer.
 #[derive(Clone)]
@@ -162,8 +162,8 @@ impl Drop for Sm3Core {
 impl digest::zeroize::ZeroizeOnDrop for Sm3Core {}
 
 /// The serialized state is the eight chaining words (little-endian) followed by the block
-/// count (little-endian u64), the layout RustCrypto `sm3` 0.5 uses. The engine is not
-/// part of it: a deserialized state runs on the best engine here.
+/// count (little-endian u64), the layout RustCrypto `sm3` 0.5 uses. The backend is not
+/// part of it: a deserialized state runs on the best backend here.
 impl SerializableState for Sm3Core {
     type SerializedStateSize = U40;
 
@@ -221,8 +221,8 @@ digest::buffer_fixed!(
 );
 
 impl Sm3 {
-    /// A hasher that runs on `backend` instead of the best engine (for tests, benches and
-    /// comparing engines).
+    /// A hasher that runs on `backend` instead of the best one (for tests, benches and
+    /// comparing backends).
     ///
     /// ```
     /// use shangmi_sm3::{Backend, Digest, Sm3};
@@ -260,7 +260,7 @@ impl Sm3 {
     }
 
     /// Hashes every message of `msgs` into the same index of `out`, as many at a time as
-    /// the engine has lanes. Only the first `min(msgs.len(), out.len())` are hashed.
+    /// the backend has lanes. Only the first `min(msgs.len(), out.len())` are hashed.
     ///
     /// ```
     /// use shangmi_sm3::Sm3;

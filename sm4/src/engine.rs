@@ -19,6 +19,56 @@ use shangmi_dispatch::Available;
 
 use crate::{Backend, Sm4, key, key::RoundKeys, soft};
 
+/// Defines kernel `$Kernel` of backend `$backend` (`Backend` must be in scope) whose
+/// [`Kernel`] methods call the invoking module's `unsafe fn`s `crypt`, `ctr32` and
+/// `expand_key`, which need the CPU features that the backend's probe checks: for the
+/// kernels built on instructions rather than on the generic SIMD rounds.
+#[cfg_attr(
+    not(any(
+        target_arch = "aarch64",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )),
+    allow(unused_macros)
+)]
+macro_rules! instruction_kernel {
+    ($(#[$doc:meta])* $Kernel:ident = $backend:ident, par_blocks $Par:ty $(,)?) => {
+        shangmi_dispatch::kernel_token! {
+            $(#[$doc])*
+            pub(crate) struct $Kernel = Backend::$backend;
+        }
+
+        impl $crate::engine::Kernel for $Kernel {
+            type ParBlocks = $Par;
+            #[inline(always)]
+            fn crypt(
+                self,
+                rk: &$crate::key::RoundKeys,
+                blocks: cipher::inout::InOutBuf<'_, '_, cipher::Block<$crate::Sm4>>,
+            ) {
+                // SAFETY: `self` exists only for an `Available` backend of this kernel, whose
+                // probe found the features `crypt` needs.
+                unsafe { crypt(rk, blocks) }
+            }
+            #[inline(always)]
+            fn ctr32(
+                self,
+                rk: &$crate::key::RoundKeys,
+                ctr: &mut [u32; 4],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
+            ) {
+                // SAFETY: as for `crypt`.
+                unsafe { ctr32(rk, ctr, blocks) }
+            }
+            #[inline(always)]
+            fn expand_key(self, key: &[u8; 16]) -> $crate::key::RoundKeys {
+                // SAFETY: as for `crypt`.
+                unsafe { expand_key(key) }
+            }
+        }
+    };
+}
+
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
 /// here (see the module documentation), so the methods are safe.
 pub(crate) trait Kernel: Copy {

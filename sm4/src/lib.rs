@@ -4,6 +4,7 @@
 
 pub use cipher;
 
+#[macro_use]
 mod engine;
 #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[macro_use]
@@ -43,9 +44,9 @@ pub struct Sm4 {
 }
 
 impl Sm4 {
-    /// A cipher for `key` that runs on `backend` instead of the best engine.
+    /// A cipher for `key` that runs on `backend` instead of the best one.
     ///
-    /// For benchmarks, tests and bug reports; [`KeyInit::new`] picks the best engine.
+    /// For benchmarks, tests and bug reports; [`KeyInit::new`] picks the best backend.
     pub fn with_backend(key: &Key<Self>, backend: Backend) -> Result<Self, BackendError> {
         let backend = Available::require(backend)?;
         let enc = engine::run(backend, engine::ExpandKey(&key.0));
@@ -78,7 +79,7 @@ impl Sm4 {
     /// advances `counter` past the blocks used (a final partial block counts as used).
     ///
     /// The counter blocks are built and encrypted in registers and the keystream never
-    /// touches memory, so this runs at the engine's full ECB speed. Encryption and
+    /// touches memory, so this runs at the backend's full ECB speed. Encryption and
     /// decryption are the same operation.
     ///
     /// ```
@@ -98,7 +99,7 @@ impl Sm4 {
         }
         let (mut blocks, tail) = Block::<Self>::slice_as_chunks_mut(data);
         while !blocks.is_empty() {
-            // The engines count in the last word only; for a 128-bit counter, split the
+            // The kernels count in the last word only; for a 128-bit counter, split the
             // run where that word wraps and carry into the upper words by hand.
             let until_wrap = (1u64 << 32) - u64::from(ctr[3]);
             let n = match flavor {
@@ -146,8 +147,8 @@ impl Sm4 {
 
 impl Sm4 {
     /// The CBC chain: for each block b of `blocks`, `state = E(state ⊕ b)` — the core of
-    /// CBC-MAC, CCM and CMAC, and of CBC encryption — in one engine call, keeping the round
-    /// keys in registers (GFNI engines use a shorter round for this latency-bound chain).
+    /// CBC-MAC, CCM and CMAC, and of CBC encryption — in one kernel call, keeping the round
+    /// keys in registers (GFNI backends use a shorter round for this latency-bound chain).
     ///
     /// ```
     /// use shangmi_sm4::{Sm4, cipher::{Block, BlockCipherEncrypt, KeyInit}};
@@ -169,7 +170,7 @@ impl Sm4 {
 
     /// [`Sm4::cbc_chain`], also writing the state after block i to `out[i]` for each
     /// i < `out.len()` — CBC encryption (`out` the ciphertext, `state` the IV) and, with the
-    /// blocks shifted by one, CFB encryption; one engine call, so GFNI engines run their
+    /// blocks shifted by one, CFB encryption; one kernel call, so GFNI backends run their
     /// shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
     /// chunk of input first.
     ///

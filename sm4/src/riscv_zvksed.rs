@@ -21,33 +21,14 @@ use core::arch::asm;
 
 use cipher::{Block, inout::InOutBuf};
 
-use crate::{Backend, Sm4, consts::FK, engine::Kernel, key::RoundKeys};
+use crate::{Backend, Sm4, consts::FK, key::RoundKeys};
 
-shangmi_dispatch::kernel_token! {
+instruction_kernel! {
     /// `riscv-zvksed`: made only from an `Available` backend of its kind, so the dispatch
     /// probe (Linux `riscv_hwprobe`, or the compiled-in target features) found V, Zvksed
     /// and Zvkb.
-    pub(crate) struct RiscvZvksed = Backend::RiscvZvksed;
-}
-
-impl Kernel for RiscvZvksed {
     // Two register groups at the minimum VLEN (128), one at VLEN = 256.
-    type ParBlocks = cipher::consts::U16;
-    #[inline(always)]
-    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
-        unsafe { crypt(rk, blocks) }
-    }
-    #[inline(always)]
-    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
-        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
-        unsafe { ctr32(rk, ctr, blocks) }
-    }
-    #[inline(always)]
-    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
-        // SAFETY: `self` proves V, Zvksed and Zvkb (see the type).
-        unsafe { expand_key(key) }
-    }
+    RiscvZvksed = RiscvZvksed, par_blocks cipher::consts::U16,
 }
 
 /// `asm!` with the vector extensions this engine uses enabled for the assembler, `vl` and

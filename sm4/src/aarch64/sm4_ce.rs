@@ -22,28 +22,9 @@ use crate::{
     key::RoundKeys,
 };
 
-shangmi_dispatch::kernel_token! {
+instruction_kernel! {
     /// `aarch64-sm4` (see the module documentation).
-    pub(crate) struct Aarch64Sm4 = Backend::Aarch64Sm4;
-}
-
-impl Kernel for Aarch64Sm4 {
-    type ParBlocks = U8;
-    #[inline(always)]
-    fn crypt(self, rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        // SAFETY: `self` proves FEAT_SM4 (module comment).
-        unsafe { crypt(rk, blocks) }
-    }
-    #[inline(always)]
-    fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
-        // SAFETY: `self` proves FEAT_SM4 (module comment).
-        unsafe { ctr32(rk, ctr, blocks) }
-    }
-    #[inline(always)]
-    fn expand_key(self, key: &[u8; 16]) -> RoundKeys {
-        // SAFETY: `self` proves FEAT_SM4 (module comment).
-        unsafe { expand_key(key) }
-    }
+    Aarch64Sm4 = Aarch64Sm4, par_blocks U8,
 }
 
 /// Blocks interleaved per step: the kernel's `ParBlocks`.

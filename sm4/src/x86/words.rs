@@ -82,6 +82,18 @@ macro_rules! lift {
 
 /// The [`Word`] methods that X128, X256 and X512 share, from their intrinsics.
 macro_rules! common_word {
+    // The 128-bit forms, for X128 and Vl128.
+    (xmm) => {
+        common_word! {
+            1, __m128i,
+            load _mm_loadu_si128, store _mm_storeu_si128, splat _mm_set1_epi32,
+            index _mm_setr_epi32(0, 1, 2, 3),
+            bcast |hi, lo| _mm_set_epi64x(hi, lo),
+            xor _mm_xor_si128, and _mm_and_si128, shuffle _mm_shuffle_epi8,
+            shr4 _mm_srli_epi16, add32 _mm_add_epi32,
+            unpack _mm_unpacklo_epi32 _mm_unpackhi_epi32 _mm_unpacklo_epi64 _mm_unpackhi_epi64
+        }
+    };
     (
         $blocks:literal, $V:ty,
         load $load:ident, store $store:ident, splat $set1:ident, index $index:expr,
@@ -157,15 +169,7 @@ macro_rules! l_by_shuffles {
 }
 
 impl<F: Ssse3> Word for X128<F> {
-    common_word! {
-        1, __m128i,
-        load _mm_loadu_si128, store _mm_storeu_si128, splat _mm_set1_epi32,
-        index _mm_setr_epi32(0, 1, 2, 3),
-        bcast |hi, lo| _mm_set_epi64x(hi, lo),
-        xor _mm_xor_si128, and _mm_and_si128, shuffle _mm_shuffle_epi8, shr4 _mm_srli_epi16,
-        add32 _mm_add_epi32,
-        unpack _mm_unpacklo_epi32 _mm_unpackhi_epi32 _mm_unpacklo_epi64 _mm_unpackhi_epi64
-    }
+    common_word!(xmm);
     l_by_shuffles!(_mm_or_si128, _mm_slli_epi32, _mm_srli_epi32);
 }
 
@@ -242,15 +246,7 @@ impl<F: Avx512bw> X512<F> {
 }
 
 impl<F: Ssse3 + Avx512vl> Word for Vl128<F> {
-    common_word! {
-        1, __m128i,
-        load _mm_loadu_si128, store _mm_storeu_si128, splat _mm_set1_epi32,
-        index _mm_setr_epi32(0, 1, 2, 3),
-        bcast |hi, lo| _mm_set_epi64x(hi, lo),
-        xor _mm_xor_si128, and _mm_and_si128, shuffle _mm_shuffle_epi8, shr4 _mm_srli_epi16,
-        add32 _mm_add_epi32,
-        unpack _mm_unpacklo_epi32 _mm_unpackhi_epi32 _mm_unpacklo_epi64 _mm_unpackhi_epi64
-    }
+    common_word!(xmm);
     l_by_rotates!(_mm_ternarylogic_epi32);
 }
 
