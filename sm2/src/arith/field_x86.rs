@@ -24,6 +24,7 @@
 use super::field_portable as portable;
 use super::limbs::Limbs;
 use core::arch::asm;
+use core::sync::atomic::{AtomicU8, Ordering};
 use shangmi_dispatch::{Available, Family, sm2_field::Backend};
 
 /// The common tail of [`mul`] and [`sqr`], for the 512-bit value in r0..r7: Montgomery-reduce
@@ -108,10 +109,32 @@ macro_rules! reduce_512 {
     };
 }
 
-/// The backend in use (the dispatch crate's probe runs once per process).
+/// The backend in use: the dispatch crate's choice (its probe runs once per process).
 #[inline(always)]
 pub fn backend() -> Available<Backend> {
     Available::<Backend>::best()
+}
+
+/// [`backend`] kept here as one byte (0 = not asked yet, then 1 = `adx`, 2 = `base`,
+/// 3 = portable): every multiplication asks, and one load and compare cost less than the
+/// dispatch crate's cache lookup.
+static FORMS: AtomicU8 = AtomicU8::new(0);
+
+/// The backend in use as [`FORMS`] codes it.
+#[inline(always)]
+fn forms() -> u8 {
+    match FORMS.load(Ordering::Relaxed) {
+        0 => {
+            let code = match backend().get() {
+                Backend::Adx => 1,
+                Backend::Base => 2,
+                _ => 3,
+            };
+            FORMS.store(code, Ordering::Relaxed);
+            code
+        }
+        code => code,
+    }
 }
 
 /// Whether the build forces the portable backend (then no assembly runs).
@@ -120,10 +143,10 @@ const FORCED_PORTABLE: bool = matches!(<Backend as Family>::FORCED, Some(Backend
 /// a·b·2^-256 mod p for a, b < p, fully reduced, by the backend in use.
 #[inline(always)]
 pub fn mul(a: &Limbs, b: &Limbs) -> Limbs {
-    match backend().get() {
-        // SAFETY: the dispatch crate's probe saw BMI2 and ADX (`Available<Adx>`).
-        Backend::Adx => unsafe { mul_adx(*a, b) },
-        Backend::Base => mul_base(a, b),
+    match forms() {
+        // SAFETY: the dispatch crate picked `adx`: its probe saw BMI2 and ADX.
+        1 => unsafe { mul_adx(*a, b) },
+        2 => mul_base(a, b),
         _ => portable::mul(a, b),
     }
 }
@@ -131,10 +154,10 @@ pub fn mul(a: &Limbs, b: &Limbs) -> Limbs {
 /// a²·2^-256 mod p for a < p, fully reduced, by the backend in use.
 #[inline(always)]
 pub fn sqr(a: &Limbs) -> Limbs {
-    match backend().get() {
-        // SAFETY: the dispatch crate's probe saw BMI2 and ADX (`Available<Adx>`).
-        Backend::Adx => unsafe { sqr_adx(*a) },
-        Backend::Base => sqr_base(a),
+    match forms() {
+        // SAFETY: the dispatch crate picked `adx`: its probe saw BMI2 and ADX.
+        1 => unsafe { sqr_adx(*a) },
+        2 => sqr_base(a),
         _ => portable::sqr(a),
     }
 }
