@@ -146,6 +146,81 @@ macro_rules! kernel_token {
     };
 }
 
+/// Defines, in the invoking module, the one map from an [`Available`] backend to its kernel:
+/// a `Call` trait (an operation to run on whichever kernel a backend maps to) and
+/// `run(backend, op)`, one `match` with an arm per kernel token (made by
+/// [`kernel_token!`]) and the portable kernel for every other backend. Each arm keeps its
+/// own `cfg`, so a target compiles only its kernels. `$Kernel` is the invoking crate's
+/// kernel trait, `$Portable` its portable kernel (a value of that trait).
+///
+/// ```
+/// use shangmi_dispatch::{Available, kernel_dispatch, kernel_token, sm3::Backend};
+///
+/// trait Kernel: Copy {
+///     fn name(self) -> &'static str;
+/// }
+/// #[derive(Clone, Copy)]
+/// struct Portable;
+/// impl Kernel for Portable {
+///     fn name(self) -> &'static str { "portable" }
+/// }
+/// kernel_token! {
+///     /// The AVX2 code.
+///     struct Avx2 = Backend::Avx2;
+/// }
+/// impl Kernel for Avx2 {
+///     fn name(self) -> &'static str { "avx2" }
+/// }
+/// kernel_dispatch! {
+///     kernel Kernel, portable Portable, family Backend;
+///     #[cfg(target_arch = "x86_64")]
+///     Avx2 => Avx2,
+/// }
+/// struct Name;
+/// impl Call for Name {
+///     type Output = &'static str;
+///     fn call<K: Kernel>(self, k: K) -> &'static str { k.name() }
+/// }
+/// assert_eq!(run(Available::portable(), Name), "portable");
+/// ```
+#[macro_export]
+macro_rules! kernel_dispatch {
+    (
+        kernel $Kernel:path, portable $Portable:expr, family $Family:ident;
+        $($(#[$cfg:meta])* $Variant:ident => $Token:path),* $(,)?
+    ) => {
+        /// An operation to run on whichever kernel a backend maps to.
+        pub(crate) trait Call {
+            /// What the operation returns.
+            type Output;
+            /// Runs the operation on kernel `k`.
+            fn call<K: $Kernel>(self, k: K) -> Self::Output;
+        }
+
+        /// Runs `op` on `backend`'s kernel: the one place that maps a backend to its code.
+        #[inline(always)]
+        pub(crate) fn run<C: Call>(
+            backend: $crate::Available<$Family>,
+            op: C,
+        ) -> C::Output {
+            /// `op` on kernel `k` (always `Some`: the arm matched its backend).
+            #[allow(dead_code)] // no arm but the portable one on some targets
+            #[inline(always)]
+            fn with<K: $Kernel, C: Call>(k: Option<K>, op: C) -> C::Output {
+                match k {
+                    Some(k) => op.call(k),
+                    None => op.call($Portable),
+                }
+            }
+            match backend.get() {
+                $($(#[$cfg])* $Family::$Variant => with(<$Token>::new(backend), op),)*
+                #[allow(unreachable_patterns)] // every backend has its arm on some targets
+                _ => op.call($Portable),
+            }
+        }
+    };
+}
+
 /// Whether `backend` can run here: the CPU has it and the build does not force another.
 fn is_available<B: Family>(backend: B) -> bool {
     match B::FORCED {

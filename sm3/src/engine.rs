@@ -39,43 +39,22 @@ impl Kernel for Soft {
     }
 }
 
-/// An operation to run on whichever kernel a backend maps to.
-pub(crate) trait Call {
-    /// What the operation returns.
-    type Output;
-    /// Runs the operation on kernel `k`.
-    fn call<K: Kernel>(self, k: K) -> Self::Output;
-}
-
-/// Runs `op` on `backend`'s kernel: the one place that maps a backend to its code.
-#[inline(always)]
-pub(crate) fn run<C: Call>(backend: Available<Backend>, op: C) -> C::Output {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => with(crate::x86::Avx512::new(backend), op),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => with(crate::x86::Avx2::new(backend), op),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sm3 => with(crate::aarch64::Aarch64Sm3::new(backend), op),
-        #[cfg(all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksh"
-        ))]
-        Backend::RiscvZksh => with(crate::riscv::RiscvZksh::new(backend), op),
-        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        Backend::RiscvZvksh => with(crate::riscv_zvksh::RiscvZvksh::new(backend), op),
-        _ => op.call(Soft),
-    }
-}
-
-/// `op` on kernel `k` (always `Some` where [`run`] calls it: the arm matched its backend).
-#[allow(dead_code)] // no arm but the soft one on targets without another backend
-#[inline(always)]
-fn with<K: Kernel, C: Call>(k: Option<K>, op: C) -> C::Output {
-    match k {
-        Some(k) => op.call(k),
-        None => op.call(Soft),
-    }
+// `Call` and `run`: the one match from an `Available` backend to its kernel.
+shangmi_dispatch::kernel_dispatch! {
+    kernel Kernel, portable Soft, family Backend;
+    #[cfg(target_arch = "x86_64")]
+    Avx512 => crate::x86::Avx512,
+    #[cfg(target_arch = "x86_64")]
+    Avx2 => crate::x86::Avx2,
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sm3 => crate::aarch64::Aarch64Sm3,
+    #[cfg(all(
+        any(target_arch = "riscv32", target_arch = "riscv64"),
+        target_feature = "zksh"
+    ))]
+    RiscvZksh => crate::riscv::RiscvZksh,
+    #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+    RiscvZvksh => crate::riscv_zvksh::RiscvZvksh,
 }
 
 /// [`Kernel::compress`].

@@ -1,10 +1,11 @@
 //! The map from a [`Backend`] to its code: the [`Kernel`] trait that every backend's code
-//! implements, the one `match` ([`run`]) from an [`Available`] backend to its kernel, and
-//! the `cipher` backend type over a kernel.
+//! implements, the one `match` ([`run`]) from an
+//! [`Available`](shangmi_dispatch::Available) backend to its kernel, and the `cipher`
+//! backend type over a kernel.
 //!
 //! A kernel is a zero-sized token: `Soft` is free to make, every other kernel only from an
-//! `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding one proves that its
-//! CPU features are present. Its methods are safe; inside, each calls its
+//! `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding one
+//! proves that its CPU features are present. Its methods are safe; inside, each calls its
 //! `#[target_feature]` entry on the strength of `self`, and the SIMD register types take
 //! the kernel as their proof too (`crate::simd::Word::Cpu`).
 
@@ -15,7 +16,6 @@ use cipher::{
     consts::U16,
     inout::{InOut, InOutBuf},
 };
-use shangmi_dispatch::Available;
 
 use crate::{Backend, Sm4, key, key::RoundKeys, soft};
 
@@ -145,47 +145,26 @@ impl Kernel for Soft {
     }
 }
 
-/// An operation to run on whichever kernel a backend maps to.
-pub(crate) trait Call {
-    /// What the operation returns.
-    type Output;
-    /// Runs the operation on kernel `k`.
-    fn call<K: Kernel>(self, k: K) -> Self::Output;
-}
-
-/// Runs `op` on `backend`'s kernel: the one place that maps a backend to its code.
-#[inline(always)]
-pub(crate) fn run<C: Call>(backend: Available<Backend>, op: C) -> C::Output {
-    match backend.get() {
-        #[cfg(target_arch = "x86_64")]
-        Backend::GfniAvx512 => with(crate::x86::GfniAvx512::new(backend), op),
-        #[cfg(target_arch = "x86_64")]
-        Backend::GfniAvx2 => with(crate::x86::GfniAvx2::new(backend), op),
-        #[cfg(target_arch = "x86_64")]
-        Backend::AesniAvx2 => with(crate::x86::AesniAvx2::new(backend), op),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64Sm4 => with(crate::aarch64::Aarch64Sm4::new(backend), op),
-        #[cfg(target_arch = "aarch64")]
-        Backend::Aarch64NeonAes => with(crate::aarch64::Aarch64NeonAes::new(backend), op),
-        #[cfg(all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksed"
-        ))]
-        Backend::RiscvZksed => with(crate::riscv::RiscvZksed::new(backend), op),
-        #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-        Backend::RiscvZvksed => with(crate::riscv_zvksed::RiscvZvksed::new(backend), op),
-        _ => op.call(Soft),
-    }
-}
-
-/// `op` on kernel `k` (always `Some` where [`run`] calls it: the arm matched its backend).
-#[allow(dead_code)] // no arm but the soft one on targets without a SIMD backend
-#[inline(always)]
-fn with<K: Kernel, C: Call>(k: Option<K>, op: C) -> C::Output {
-    match k {
-        Some(k) => op.call(k),
-        None => op.call(Soft),
-    }
+// `Call` and `run`: the one match from an `Available` backend to its kernel.
+shangmi_dispatch::kernel_dispatch! {
+    kernel Kernel, portable Soft, family Backend;
+    #[cfg(target_arch = "x86_64")]
+    GfniAvx512 => crate::x86::GfniAvx512,
+    #[cfg(target_arch = "x86_64")]
+    GfniAvx2 => crate::x86::GfniAvx2,
+    #[cfg(target_arch = "x86_64")]
+    AesniAvx2 => crate::x86::AesniAvx2,
+    #[cfg(target_arch = "aarch64")]
+    Aarch64Sm4 => crate::aarch64::Aarch64Sm4,
+    #[cfg(target_arch = "aarch64")]
+    Aarch64NeonAes => crate::aarch64::Aarch64NeonAes,
+    #[cfg(all(
+        any(target_arch = "riscv32", target_arch = "riscv64"),
+        target_feature = "zksed"
+    ))]
+    RiscvZksed => crate::riscv::RiscvZksed,
+    #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
+    RiscvZvksed => crate::riscv_zvksed::RiscvZvksed,
 }
 
 /// The `cipher` backend type: kernel `K` with one direction's round keys.
@@ -294,6 +273,7 @@ impl Call for ExpandKey<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shangmi_dispatch::Available;
 
     /// [`Kernel::tau`].
     struct Tau(u32);
