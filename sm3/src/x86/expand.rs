@@ -6,103 +6,123 @@
 //! P1(W_j <<< 15) to lane 3 afterwards fixes it (the technique of Intel's SM3 AVX code
 //! and the Linux kernel's sm3-avx). The steps are separate so the engines can interleave
 //! them with the rounds.
+//!
+//! The registers carry their proof: [`V`] holds a kernel token next to the vector, its
+//! fields are private to this module, and the functions that make one from nothing take
+//! the token. The token's [`Xmm`] implementation (`unsafe`, next to the kernels) says that
+//! its backend's probe found the instructions used here, which is the SAFETY argument of
+//! every intrinsic call in this file; loads and stores also take arrays of the exact size
+//! they touch.
 
 use core::{arch::x86_64::*, cell::Cell};
 
-/// A pointer for vector stores into an array of cells (interior mutability: the rounds
-/// read the same words through another shared reference).
-#[inline(always)]
-fn cells_ptr<const N: usize>(a: &[Cell<u32>; N]) -> *mut u32 {
-    a.as_ptr().cast::<u32>().cast_mut()
-}
-
-/// How a rotate and a three-way XOR are done on 128-bit registers, implemented by the
-/// x86 kernel tokens: a value is the proof that the kernel's features (at least AVX2, so
-/// SSSE3) are present, which is the SAFETY argument of every intrinsic call in this file.
-pub(crate) trait Xmm: Copy {
+/// A kernel token whose backend has SSSE3 (`pshufb`, `palignr`; every x86 SM3 backend has
+/// AVX2, which implies it), with its way to rotate and to XOR three registers.
+///
+/// # Safety
+/// Implement only for kernel tokens whose backend's probe found SSSE3 and the
+/// instructions that the implementation's methods run.
+pub(crate) unsafe trait Xmm: Copy {
     /// Lane-wise rotate left by `N`.
-    fn rotl<const N: i32>(self, x: __m128i) -> __m128i;
+    fn rotl<const N: i32>(x: V<Self>) -> V<Self>;
     /// `a ^ b ^ c`.
-    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i;
+    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self>;
 }
 
-/// Rotates from two shifts and an OR.
-impl Xmm for super::Avx2 {
+/// A 128-bit register (four message words) of kernel `X`.
+#[derive(Clone, Copy)]
+pub(crate) struct V<X>(__m128i, X);
+
+impl<X: Xmm> V<X> {
+    /// All zero.
     #[inline(always)]
-    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
+    fn zero(k: X) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        unsafe {
-            _mm_or_si128(
-                _mm_slli_epi32::<N>(x),
-                _mm_srl_epi32(x, _mm_cvtsi32_si128(32 - N)),
-            )
-        }
+        V(unsafe { _mm_setzero_si128() }, k)
     }
+
+    /// The four big-endian words of `bytes`.
     #[inline(always)]
-    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+    fn load_be(k: X, bytes: &[u8; 16]) -> Self {
+        // SAFETY: `k` proves SSSE3 (`Xmm`); the load reads the 16 bytes of `bytes`.
+        V(
+            unsafe {
+                let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+                _mm_shuffle_epi8(_mm_loadu_si128(bytes.as_ptr().cast()), bswap)
+            },
+            k,
+        )
+    }
+
+    /// Stores the four words into `dst[..4]` (interior mutability: the rounds read the
+    /// same words through another shared reference).
+    #[inline(always)]
+    fn store(self, dst: &[Cell<u32>]) {
+        assert!(dst.len() >= 4);
+        // SAFETY: SSE2 is part of x86-64; the store writes the 16 bytes of `dst[..4]`
+        // (checked above), whose `Cell`s allow writes through a shared reference.
+        unsafe { _mm_storeu_si128(dst.as_ptr().cast::<u32>().cast_mut().cast(), self.0) }
+    }
+
+    /// `self ^ o`.
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
         // SAFETY: SSE2 is part of x86-64.
-        unsafe { _mm_xor_si128(_mm_xor_si128(a, b), c) }
+        V(unsafe { _mm_xor_si128(self.0, o.0) }, self.1)
     }
-}
 
-/// `vprold` rotates and `vpternlogd` XORs.
-impl Xmm for super::Avx512 {
+    /// Bytes `N..N + 16` of `lo` followed by `self` (`palignr`).
     #[inline(always)]
-    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
-        // SAFETY: `self` proves AVX-512F and AVX-512VL.
-        unsafe { _mm_rol_epi32::<N>(x) }
+    fn align<const N: i32>(self, lo: Self) -> Self {
+        // SAFETY: `self` carries a token that proves SSSE3 (`Xmm`).
+        V(unsafe { _mm_alignr_epi8::<N>(self.0, lo.0) }, self.1)
     }
-    #[inline(always)]
-    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
-        // SAFETY: `self` proves AVX-512F and AVX-512VL.
-        unsafe { _mm_ternarylogic_epi32::<0x96>(a, b, c) }
-    }
-}
 
-/// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
-#[inline(always)]
-fn p1<X: Xmm>(k: X, x: __m128i) -> __m128i {
-    k.xor3(x, k.rotl::<15>(x), k.rotl::<23>(x))
+    /// Shifted right by `N` bytes, zeros in.
+    #[inline(always)]
+    fn shr_bytes<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_srli_si128::<N>(self.0) }, self.1)
+    }
+
+    /// Shifted left by `N` bytes, zeros in.
+    #[inline(always)]
+    fn shl_bytes<const N: i32>(self) -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        V(unsafe { _mm_slli_si128::<N>(self.0) }, self.1)
+    }
+
+    /// Lane-wise rotate left by `N`.
+    #[inline(always)]
+    fn rotl<const N: i32>(self) -> Self {
+        X::rotl::<N>(self)
+    }
+
+    /// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
+    #[inline(always)]
+    fn p1(self) -> Self {
+        X::xor3(self, self.rotl::<15>(), self.rotl::<23>())
+    }
 }
 
 /// The 17 groups of four W words of one block, computed step by step.
-pub(crate) struct Groups(pub(crate) [__m128i; 17]);
+struct Groups<X>([V<X>; 17]);
 
-impl Groups {
-    /// Empty groups.
-    #[inline(always)]
-    pub(crate) fn new() -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        Self([unsafe { _mm_setzero_si128() }; 17])
-    }
-
+impl<X: Xmm> Groups<X> {
     /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`, and
     /// W'_0..W'_11 into `wp[..12]`.
     #[inline(always)]
-    pub(crate) fn load<X: Xmm>(
-        &mut self,
-        _proof: X,
-        block: &[u8; 64],
-        w: &[Cell<u32>; 68],
-        wp: &[Cell<u32>; 64],
-    ) {
-        let (w, wp) = (cells_ptr(w), cells_ptr(wp));
-        // SAFETY: `_proof` is a kernel token with at least AVX2 (so SSSE3 for `pshufb`;
-        // see `Xmm`); each load reads 16 bytes inside
-        // `block` (offsets 0, 16, 32, 48), each store writes words 4m..4m+4 <= 16 of `w`
-        // or `wp`.
-        unsafe {
-            let bswap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
-            for (m, gm) in self.0.iter_mut().take(4).enumerate() {
-                let raw = _mm_loadu_si128(block.as_ptr().add(16 * m).cast());
-                *gm = _mm_shuffle_epi8(raw, bswap);
-                _mm_storeu_si128(w.add(4 * m).cast(), *gm);
-            }
-            for m in 0..3 {
-                let wpm = _mm_xor_si128(self.0[m], self.0[m + 1]);
-                _mm_storeu_si128(wp.add(4 * m).cast(), wpm);
-            }
+    fn load(k: X, block: &[u8; 64], w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) -> Self {
+        let mut g = Groups([V::zero(k); 17]);
+        let (chunks, _) = block.as_chunks::<16>();
+        for (m, (gm, bytes)) in g.0.iter_mut().zip(chunks).enumerate() {
+            *gm = V::load_be(k, bytes);
+            gm.store(&w[4 * m..]);
         }
+        for m in 0..3 {
+            g.0[m].xor(g.0[m + 1]).store(&wp[4 * m..]);
+        }
+        g
     }
 
     /// G_m for 4 <= m < 17, from G_{m-4}..G_{m-1}; stores G_m into `w` and
@@ -110,37 +130,65 @@ impl Groups {
     /// exists (not all at the end) gives the stores time to retire before the rounds load
     /// single words from them (no store-to-load forwarding from vector stores).
     #[inline(always)]
-    pub(crate) fn step<X: Xmm>(
-        &mut self,
-        k: X,
-        m: usize,
-        w: &[Cell<u32>; 68],
-        wp: &[Cell<u32>; 64],
-    ) {
-        let (w, wp) = (cells_ptr(w), cells_ptr(wp));
+    fn step(&mut self, m: usize, w: &[Cell<u32>; 68], wp: &[Cell<u32>; 64]) {
         let g = &mut self.0;
-        // SAFETY: SSSE3/SSE2 instructions; `k` is a kernel token with at least AVX2 (see
-        // `Xmm`). 4 <= m < 17, so the store into `w` covers words
-        // 4m..4m+4 <= 68 and the one into `wp` words 4(m-1)..4m <= 64.
-        unsafe {
-            let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
-            let w13 = _mm_alignr_epi8::<12>(g3, g4);
-            let w9 = _mm_alignr_epi8::<12>(g2, g3);
-            let w6 = _mm_alignr_epi8::<8>(g1, g2);
-            let w3 = _mm_srli_si128::<4>(g1);
-            let x = p1(k, k.xor3(g4, w9, k.rotl::<15>(w3)));
-            let r = k.xor3(x, k.rotl::<7>(w13), w6);
-            let fix = k.rotl::<15>(_mm_slli_si128::<12>(r));
-            let gm = _mm_xor_si128(r, p1(k, fix));
-            g[m] = gm;
-            _mm_storeu_si128(w.add(4 * m).cast(), gm);
-            _mm_storeu_si128(wp.add(4 * (m - 4)).cast(), _mm_xor_si128(g4, g3));
-            if m == 16 {
-                for k in 13..16 {
-                    _mm_storeu_si128(wp.add(4 * k).cast(), _mm_xor_si128(g[k], g[k + 1]));
-                }
+        let (g4, g3, g2, g1) = (g[m - 4], g[m - 3], g[m - 2], g[m - 1]);
+        let w13 = g3.align::<12>(g4);
+        let w9 = g2.align::<12>(g3);
+        let w6 = g1.align::<8>(g2);
+        let w3 = g1.shr_bytes::<4>();
+        let x = X::xor3(g4, w9, w3.rotl::<15>()).p1();
+        let r = X::xor3(x, w13.rotl::<7>(), w6);
+        let fix = r.shl_bytes::<12>().rotl::<15>();
+        let gm = r.xor(fix.p1());
+        g[m] = gm;
+        gm.store(&w[4 * m..]);
+        g4.xor(g3).store(&wp[4 * (m - 4)..]);
+        if m == 16 {
+            for k in 13..16 {
+                g[k].xor(g[k + 1]).store(&wp[4 * k..]);
             }
         }
+    }
+}
+
+/// Rotates from two shifts and an OR.
+// SAFETY: the `avx2` backend's probe checks AVX2, which implies SSSE3; the methods run
+// SSE2 instructions.
+unsafe impl Xmm for super::Avx2 {
+    #[inline(always)]
+    fn rotl<const N: i32>(x: V<Self>) -> V<Self> {
+        // SAFETY: SSE2 is part of x86-64.
+        let r = unsafe {
+            _mm_or_si128(
+                _mm_slli_epi32::<N>(x.0),
+                _mm_srl_epi32(x.0, _mm_cvtsi32_si128(32 - N)),
+            )
+        };
+        V(r, x.1)
+    }
+    #[inline(always)]
+    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self> {
+        a.xor(b).xor(c)
+    }
+}
+
+/// `vprold` rotates and `vpternlogd` XORs.
+// SAFETY: the `avx512` backend's probe checks AVX-512F and AVX-512VL (the methods' EVEX
+// instructions on 128-bit registers) and AVX2, which implies SSSE3.
+unsafe impl Xmm for super::Avx512 {
+    #[inline(always)]
+    fn rotl<const N: i32>(x: V<Self>) -> V<Self> {
+        // SAFETY: `x` carries an `Avx512` token, which proves AVX-512F and AVX-512VL.
+        V(unsafe { _mm_rol_epi32::<N>(x.0) }, x.1)
+    }
+    #[inline(always)]
+    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self> {
+        // SAFETY: `a` carries an `Avx512` token, which proves AVX-512F and AVX-512VL.
+        V(
+            unsafe { _mm_ternarylogic_epi32::<0x96>(a.0, b.0, c.0) },
+            a.1,
+        )
     }
 }
 
@@ -152,35 +200,33 @@ impl Groups {
 /// The words live in cells written through one reference and read through another that
 /// went through `black_box`: LLVM then keeps the scalar loads (which fold into the
 /// rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
-pub(crate) struct Ahead<'a, X: Xmm> {
-    g: Groups,
+pub(crate) struct Ahead<'a, X> {
+    g: Groups<X>,
     w: &'a [Cell<u32>; 68],
     wp: &'a [Cell<u32>; 64],
     w_read: &'a [Cell<u32>; 68],
     wp_read: &'a [Cell<u32>; 64],
-    x: X,
 }
 
 impl<'a, X: Xmm> Ahead<'a, X> {
-    /// Starts `block` with `w`, `wp` as scratch: G_0..G_4, W_0..W_19, W'_0..W'_15.
+    /// Starts `block` on kernel `k` with `w`, `wp` as scratch: G_0..G_4, W_0..W_19,
+    /// W'_0..W'_15.
     #[inline(always)]
     pub(crate) fn start(
-        x: X,
+        k: X,
         block: &[u8; 64],
         w: &'a [Cell<u32>; 68],
         wp: &'a [Cell<u32>; 64],
     ) -> Self {
-        let mut a = Ahead {
-            g: Groups::new(),
+        let mut g = Groups::load(k, block, w, wp);
+        g.step(4, w, wp);
+        Ahead {
+            g,
             w,
             wp,
             w_read: core::hint::black_box(w),
             wp_read: core::hint::black_box(wp),
-            x,
-        };
-        a.g.load(x, block, a.w, a.wp);
-        a.g.step(x, 4, a.w, a.wp);
-        a
+        }
     }
 }
 
@@ -196,7 +242,7 @@ impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
     #[inline(always)]
     fn after(&mut self, i: usize) {
         if i < 12 {
-            self.g.step(self.x, 5 + i, self.w, self.wp);
+            self.g.step(5 + i, self.w, self.wp);
         }
     }
 }

@@ -9,7 +9,9 @@
 //!
 //! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
 //! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
-//! the register types of `lanes` and the expansion of `expand` take them as their proof.
+//! the register types of `lanes` (`Y`, `Z`) and of `expand` (`V`) carry one as their
+//! proof, and `expand`'s `unsafe impl Xmm` says which 128-bit instructions each token
+//! proves.
 
 mod expand;
 mod lanes;
