@@ -196,8 +196,8 @@ fn key_files_that_are_not_keys_are_named_in_the_error() {
 /// with `--id ''`), `openssl pkeyutl -encrypt/-decrypt` ciphertexts either way, and a SEC1
 /// key from `openssl ec`.
 #[test]
-fn interoperates_with_openssl_both_ways() {
-    let test = "interoperates_with_openssl_both_ways";
+fn diff_openssl_sm2_both_ways() {
+    let test = "diff_openssl_sm2_both_ways";
     let Some(_) = openssl(test) else {
         return;
     };

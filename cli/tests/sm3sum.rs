@@ -175,7 +175,7 @@ fn option_misuse_is_a_usage_error() {
 /// a streamed file over several read-ahead buffers), hashed with several thread counts,
 /// equal `openssl dgst -sm3`.
 #[test]
-fn many_files_of_many_sizes_agree_with_openssl() {
+fn diff_openssl_dgst_many_files_of_many_sizes() {
     let dir = scratch();
     let d = dir.path();
     let mut sizes: Vec<usize> = (0..200).map(|i| (i * 37) % 300).collect();
@@ -204,7 +204,7 @@ fn many_files_of_many_sizes_agree_with_openssl() {
     std::fs::write(at(d, "list"), &one).unwrap();
     ok(sm3sum().current_dir(d).args(["-c", "--quiet", "list"]));
 
-    let Some(mut openssl) = openssl("many_files_of_many_sizes_agree_with_openssl") else {
+    let Some(mut openssl) = openssl("diff_openssl_dgst_many_files_of_many_sizes") else {
         return;
     };
     // `openssl dgst -sm3 -r` prints `HASH *NAME`: ours with -b.

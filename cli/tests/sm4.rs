@@ -58,7 +58,7 @@ fn gbt32907_example_through_cbc_with_a_zero_iv() {
 }
 
 #[test]
-fn cbc_and_ctr_equal_openssl_enc_both_ways() {
+fn diff_openssl_enc_cbc_and_ctr_both_ways() {
     let dir = scratch();
     let d = dir.path();
     for (i, size) in SIZES.into_iter().enumerate() {
@@ -74,7 +74,7 @@ fn cbc_and_ctr_equal_openssl_enc_both_ways() {
             assert!(back.status.success(), "{mode} {size}");
             assert_eq!(back.stdout, plain, "{mode} {size}");
 
-            let Some(mut openssl) = openssl("cbc_and_ctr_equal_openssl_enc_both_ways") else {
+            let Some(mut openssl) = openssl("diff_openssl_enc_cbc_and_ctr_both_ways") else {
                 continue;
             };
             let cipher = format!("-sm4-{mode}");

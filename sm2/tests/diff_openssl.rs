@@ -61,7 +61,7 @@ const IDS: [&[u8]; 3] = [
 ];
 
 #[test]
-fn openssl_signs_we_verify() {
+fn diff_openssl_signs_we_verify() {
     for seed in 0..8u8 {
         let (sk, priv_key, _) = key_pair(seed);
         for id in IDS {
@@ -83,7 +83,7 @@ fn openssl_signs_we_verify() {
 }
 
 #[test]
-fn we_sign_openssl_verifies() {
+fn diff_openssl_verifies_our_signatures() {
     for seed in 0..8u8 {
         let (sk, _, pub_key) = key_pair(seed);
         for id in IDS {

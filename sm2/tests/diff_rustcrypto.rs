@@ -24,7 +24,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn same_public_key(d in any::<[u8; 32]>()) {
+    fn diff_rustcrypto_same_public_key(d in any::<[u8; 32]>()) {
         if let Some((ours, theirs)) = keys(&d, IDS[0]) {
             let a = ours.verifying_key().to_sec1_point(false);
             let b = theirs.verifying_key().to_sec1_bytes();
@@ -33,7 +33,7 @@ proptest! {
     }
 
     #[test]
-    fn ours_sign_theirs_verify(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..200), which in 0usize..3) {
+    fn diff_rustcrypto_verifies_our_signatures(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..200), which in 0usize..3) {
         if let Some((ours, theirs)) = keys(&d, IDS[which]) {
             let sig: Signature = ours.sign(&msg);
             let rc_sig = rc::Signature::from_bytes(&sig.to_bytes().into()).unwrap();
@@ -51,7 +51,7 @@ proptest! {
     }
 
     #[test]
-    fn theirs_sign_ours_verify(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..200), which in 0usize..3, flip in 0usize..512) {
+    fn diff_rustcrypto_signs_we_verify(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..200), which in 0usize..3, flip in 0usize..512) {
         if let Some((ours, theirs)) = keys(&d, IDS[which]) {
             let rc_sig: rc::Signature = theirs.sign(&msg);
             let bytes: [u8; 64] = rc_sig.to_bytes().into();

@@ -463,7 +463,7 @@ fn random_keys_from_the_generators_people_pass() {
 
 #[test]
 #[cfg(target_arch = "x86_64")] // the OpenSSL CLI exists on the development host only
-fn openssl_cli_fresh_keys_both_ways() {
+fn diff_openssl_cli_fresh_keys_both_ways() {
     use std::process::Command;
     let dir = std::env::temp_dir().join(format!("shangmi-sm2-keys-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -134,7 +134,7 @@ fn invalid_ephemeral_secret() {
 
 #[test]
 #[cfg(target_arch = "x86_64")] // OpenSSL is linked on the development host only
-fn ecdh_agrees_with_openssl() {
+fn diff_openssl_ecdh() {
     use openssl::derive::Deriver;
     use openssl::pkey::PKey;
     use shangmi_sm2::elliptic_curve::pkcs8::{EncodePrivateKey, EncodePublicKey};

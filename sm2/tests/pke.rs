@@ -119,7 +119,7 @@ fn rejects_bad_ciphertexts() {
 }
 
 #[test]
-fn rustcrypto_interop() {
+fn diff_rustcrypto_encrypt_decrypt() {
     use rustcrypto_sm2::pke as rc;
     let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let rc_dk = rc::DecryptingKey::from_bytes(&D.into()).unwrap();
@@ -146,7 +146,7 @@ fn rustcrypto_interop() {
 
 #[test]
 #[cfg(target_arch = "x86_64")] // OpenSSL is linked on the development host only
-fn openssl_interop() {
+fn diff_openssl_encrypt_decrypt() {
     use openssl::pkey::PKey;
     use openssl::pkey_ctx::PkeyCtx;
     use shangmi_sm2::elliptic_curve::pkcs8::EncodePrivateKey;
@@ -211,7 +211,7 @@ fn empty_message_parts() -> ([u8; 64], [u8; 32]) {
 /// GB/T 32918.4-2016 checks that the key stream t is not all zero (A5 when encrypting, B4
 /// when decrypting); for an empty message t is empty, so there is nothing the check could
 /// accept, and the ciphertext would be C1 ‖ C3 alone. OpenSSL 3 refuses to encrypt an empty
-/// message (checked below in `openssl_interop`), and gmsm (v0.44) returns no ciphertext for
+/// message (checked below in `diff_openssl_encrypt_decrypt`), and gmsm (v0.44) returns no ciphertext for
 /// it and refuses to decrypt a ciphertext whose C2 is empty (its all-zero test of t is true
 /// for an empty t). We refuse both with `Error::EmptyMessage`.
 #[test]
@@ -401,7 +401,7 @@ fn compressed_c1_rejects_bad_points_and_tags() {
 /// `Cipher::to_vec(mode, true)` and reads either form: its compressed ciphertexts decrypt
 /// here and ours decrypt there, in both orders.
 #[test]
-fn compressed_c1_rustcrypto_differential() {
+fn diff_rustcrypto_compressed_c1() {
     use rustcrypto_sm2::pke::{self as rc, Cipher, Mode};
     let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let rc_dk = rc::DecryptingKey::from_bytes(&D.into()).unwrap();

@@ -213,7 +213,7 @@ fn tongsuo_certificates_verify_with_the_default_id() {
 
 #[test]
 #[cfg(target_arch = "x86_64")] // the OpenSSL CLI exists on the development host only
-fn openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
+fn diff_openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
     use std::process::Command;
     let (_, ca, _, leaf) = chain();
     let dir = std::env::temp_dir().join(format!("shangmi-sm2-x509-{}", std::process::id()));

@@ -56,7 +56,7 @@ fn hmac_formula(key: &[u8], msg: &[u8]) -> Vec<u8> {
 }
 
 #[test]
-fn hmac_matches_rfc2104_formula_and_rustcrypto() {
+fn diff_rustcrypto_hmac_and_the_rfc2104_formula() {
     for (key, msg) in cases() {
         let ours = hmac_ours(&key, &msg);
         assert_eq!(ours, hmac_formula(&key, &msg), "key {key:02x?}");
@@ -68,7 +68,7 @@ fn hmac_matches_rfc2104_formula_and_rustcrypto() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn hmac_matches_openssl() {
+fn diff_openssl_hmac() {
     use openssl::{hash::MessageDigest, pkey::PKey, sign::Signer};
     // OpenSSL refuses an empty HMAC key through this API, so that case is checked only
     // against the formula and RustCrypto above.
@@ -92,7 +92,7 @@ fn hmac_verify_rejects_a_wrong_tag() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
-fn hkdf_matches_openssl() {
+fn diff_openssl_hkdf() {
     use hkdf::Hkdf;
     use openssl::{md::Md, pkey::Id, pkey_ctx::PkeyCtx};
     let ikm = [0x0bu8; 22];

@@ -112,7 +112,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(8))]
 
     #[test]
-    fn every_length_matches_rustcrypto(key in any::<[u8; 16]>(),
+    fn diff_rustcrypto_every_length(key in any::<[u8; 16]>(),
                                        aad in proptest::collection::vec(any::<u8>(), 0..40)) {
         for len in 0..=300usize {
             let msg: Vec<u8> = (0..len).map(|i| (i as u8).wrapping_mul(13)).collect();
@@ -121,7 +121,7 @@ proptest! {
     }
 
     #[test]
-    fn other_sizes_match_rustcrypto(key in any::<[u8; 16]>(), len in 0usize..3000,
+    fn diff_rustcrypto_other_sizes(key in any::<[u8; 16]>(), len in 0usize..3000,
                                     aad in proptest::collection::vec(any::<u8>(), 0..300)) {
         use aead::consts::*;
         let msg = vec![0xa5u8; len];

@@ -124,7 +124,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn chained_modes_match_rustcrypto(
+    fn diff_rustcrypto_chained_modes(
         key in any::<[u8; 16]>(),
         iv in any::<[u8; 16]>(),
         n in 0usize..100,
@@ -172,7 +172,7 @@ proptest! {
     }
 
     #[test]
-    fn cmac_matches_rustcrypto_on_every_engine(
+    fn diff_rustcrypto_cmac_every_engine(
         key in any::<[u8; 16]>(),
         data in proptest::collection::vec(any::<u8>(), 0..1200),
         cuts in proptest::collection::vec(0usize..300, 0..4),

@@ -405,7 +405,7 @@ fn padding_3_reset_starts_over_with_the_declared_length() {
 const GMSM_OUTPUTS: &str = include_str!("data/gmsm_15852_macs.txt");
 
 #[test]
-fn gmsm_outputs_for_random_inputs() {
+fn diff_gmsm_random_inputs() {
     let mut seen = [0usize; 9];
     for line in GMSM_OUTPUTS
         .lines()
@@ -449,7 +449,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn every_algorithm_padding_and_split_matches_the_model(
+    fn diff_model_every_algorithm_padding_and_split(
         which in 0usize..18,
         k1 in any::<[u8; 16]>(),
         k2 in any::<[u8; 16]>(),

@@ -378,7 +378,7 @@ fn models_reproduce_the_published_values() {
 const GMSM_OUTPUTS: &str = include_str!("data/gmsm_17964_modes.txt");
 
 #[test]
-fn gmsm_outputs_for_random_inputs() {
+fn diff_gmsm_random_inputs() {
     let mut counts = [0usize; 3];
     let mut quirk_cases = 0;
     for line in GMSM_OUTPUTS
@@ -442,7 +442,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn bc_ofbnlf_match_the_model_and_invert(
+    fn diff_model_bc_ofbnlf_and_inverse(
         key in any::<[u8; 16]>(),
         iv in any::<[u8; 16]>(),
         blocks in 0usize..140,
@@ -465,7 +465,7 @@ proptest! {
     }
 
     #[test]
-    fn hctr_matches_the_model_inverts_and_in_place_is_b2b(
+    fn diff_model_hctr_inverse_and_in_place(
         key in any::<[u8; 16]>(),
         h in any::<[u8; 16]>(),
         tweak in any::<[u8; 16]>(),

@@ -705,7 +705,7 @@ fn wrong_tag_restores_ciphertext() {
 /// call with the tag mask, the 64-block tails (1009..=1023 mod 1024) that cannot, and the
 /// 2 KiB chunk edges, on every engine pair.
 #[test]
-fn chunk_edges_match_rustcrypto() {
+fn diff_rustcrypto_chunk_edges() {
     let theirs = RustCryptoGcm::new(&KEY.into());
     let gcms = all_gcms(&KEY);
     for base in [0usize, 1024, 2048, 4096, 8192] {
@@ -756,7 +756,7 @@ fn too_short_for_a_tag() {
 }
 
 #[test]
-fn nonce_and_tag_sizes_match_rustcrypto() {
+fn diff_rustcrypto_nonce_and_tag_sizes() {
     let key = [9u8; 16];
     let ours = Sm4GcmCustom::<U16, aead::consts::U16>::new(&key.into());
     let theirs = RustCryptoGcm16::new(&key.into());
@@ -798,7 +798,7 @@ proptest! {
 
     /// Every engine pair against RustCrypto's composition, every length 0..=300.
     #[test]
-    fn every_engine_matches_rustcrypto(key in any::<[u8; 16]>(), nonce in any::<[u8; 12]>(),
+    fn diff_rustcrypto_every_engine_pair(key in any::<[u8; 16]>(), nonce in any::<[u8; 12]>(),
                                        aad in proptest::collection::vec(any::<u8>(), 0..70),
                                        seed in any::<u8>()) {
         let theirs = RustCryptoGcm::new(&key.into());
@@ -817,7 +817,7 @@ proptest! {
 
     /// Long messages across the fused-chunk boundaries.
     #[test]
-    fn long_messages_match_rustcrypto(key in any::<[u8; 16]>(), len in 300usize..9000) {
+    fn diff_rustcrypto_long_messages(key in any::<[u8; 16]>(), len in 300usize..9000) {
         let theirs = RustCryptoGcm::new(&key.into());
         let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let want = theirs.encrypt(&[1u8; 12].into(), &msg[..]).unwrap();

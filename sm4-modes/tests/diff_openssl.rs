@@ -62,7 +62,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn gcm_and_ccm_match_openssl(
+    fn diff_openssl_gcm_and_ccm(
         key in any::<[u8; 16]>(),
         nonce in any::<[u8; 12]>(),
         aad in proptest::collection::vec(any::<u8>(), 0..40),
@@ -96,7 +96,7 @@ proptest! {
     }
 
     #[test]
-    fn xts_both_standards_match_openssl(
+    fn diff_openssl_xts_both_standards(
         key in any::<[u8; 32]>(),
         tweak in any::<[u8; 16]>(),
         len in prop_oneof![16usize..300, Just(1024), Just(4096 + 5), Just(8192)],
