@@ -12,6 +12,7 @@
 //! assert_eq!(Signature::from_der(der.as_ref()).unwrap(), sig);
 //! ```
 
+mod lazy;
 mod nonce;
 mod sig;
 mod signing;

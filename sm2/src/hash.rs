@@ -9,7 +9,7 @@ use digest::Digest;
 pub type Sm3 = shangmi_sm3::Sm3;
 
 /// HMAC-SM3.
-pub(crate) type HmacSm3 = hmac::SimpleHmac<Sm3>;
+pub(crate) type HmacSm3 = hmac::Hmac<Sm3>;
 
 /// The default distinguishing identifier ("1234567812345678", GM/T 0009 §10).
 pub const DEFAULT_ID: &[u8] = b"1234567812345678";

@@ -36,7 +36,7 @@ fn gbt32918_5_public_key() {
 #[test]
 fn gbt32918_5_za_and_e() {
     let sk = SigningKey::from_bytes(&D.into()).unwrap();
-    assert_eq!(sk.verifying_key().za(), &ZA);
+    assert_eq!(sk.verifying_key().za(), ZA);
     assert_eq!(sk.verifying_key().hash_message(MSG), E);
 }
 

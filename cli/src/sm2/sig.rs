@@ -74,7 +74,7 @@ pub fn sign(args: &SignArgs) -> Result<ExitCode, Failure> {
     let id = args.id.bytes()?;
     let key = SigningKey::new_with_id(&secret, &id)
         .map_err(|e| Failure::new(format!("{}: {e}", args.key.key.display())))?;
-    let e = digest_e(key.verifying_key().za(), args.file.as_deref())?;
+    let e = digest_e(&key.verifying_key().za(), args.file.as_deref())?;
     // Hedged nonce: deterministic in (key, e) with 32 fresh random bytes mixed in.
     let signature = key
         .try_sign_e_with_rng(&mut getrandom::SysRng, &e)
@@ -97,7 +97,7 @@ pub fn verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     let bytes = read_path(&args.signature)?;
     let signature = parse_signature(&bytes, args.raw)
         .map_err(|e| Failure::new(format!("{}: {e}", args.signature.display())))?;
-    let e = digest_e(key.za(), args.file.as_deref())?;
+    let e = digest_e(&key.za(), args.file.as_deref())?;
     if key.verify_e(&e, &signature).is_ok() {
         println!("Verified OK");
         Ok(ExitCode::SUCCESS)

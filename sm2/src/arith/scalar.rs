@@ -63,7 +63,7 @@ impl Scalar {
 
     /// From the Montgomery form as four 64-bit limbs (below n).
     #[inline(always)]
-    const fn from_limbs(l: Limbs) -> Self {
+    pub(crate) const fn from_limbs(l: Limbs) -> Self {
         Self(primefield::MontyFieldElement::from_montgomery_words(
             limbs::to_words(l),
         ))

@@ -1,12 +1,13 @@
 //! Signing key and the signing equation of GB/T 32918.2 §6.1:
 //! r = (e + x1) mod n with (x1, y1) = k·G, s = (1 + d)^-1·(k - r·d) mod n.
 
+use super::lazy::{Lazy256, limbs_from_words, words_from_limbs};
 use super::nonce::NonceGen;
 use super::{DerSignature, Signature, VerifyingKey};
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, is_in_range};
-use crate::hash::{DEFAULT_ID, HmacSm3, Sm3, compute_za};
+use crate::hash::{DEFAULT_ID, HmacSm3, Sm3};
 use crate::{Error, FieldBytes, PublicKey, Scalar, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
@@ -18,12 +19,16 @@ use signature::{
 use zeroize::{Zeroize, ZeroizeOnDrop};
 
 /// An SM2 signing key: d in [1, n-2], its public key and Z_A.
+///
+/// Making a key computes d·G and nothing more; the first signature computes (1 + d)^-1 mod n
+/// (and, with the default identifier, Z_A) and the key keeps them for the next ones. A key is
+/// `Sync`: threads may sign with one key at once.
 #[derive(Clone)]
 pub struct SigningKey {
     d: Scalar,
     d_bytes: [u8; 32],
-    /// (1 + d)^-1 mod n, computed once.
-    d1_inv: Scalar,
+    /// (1 + d)^-1 mod n (Montgomery form), computed on the first signature.
+    d1_inv: Lazy256,
     /// HMAC-SM3 keyed with RFC 6979's initial all-zero K (public; saves two SM3 blocks per
     /// signature).
     nonce_mac0: HmacSm3,
@@ -53,18 +58,26 @@ impl SigningKey {
             return Err(Error::InvalidSecretKey);
         }
         let sc = Scalar::from_canonical(&dl);
-        let d1_inv = sc.add(&Scalar::ONE).invert_or_zero();
         let (q, _) = mul_g(&dl).to_affine();
         let public = PublicKey::from_affine(curve::affine_to_primeorder(&q))
             .map_err(|_| Error::InvalidPoint)?;
-        let za = compute_za(id, &q.x.to_be_bytes(), &q.y.to_be_bytes())?;
         Ok(SigningKey {
             d: sc,
             d_bytes: *d,
-            d1_inv,
+            d1_inv: Lazy256::empty(),
             nonce_mac0: NonceGen::initial_mac(),
-            verifying_key: VerifyingKey::from_parts(public, q, za),
+            verifying_key: VerifyingKey::from_parts(public, q, id)?,
         })
+    }
+
+    /// (1 + d)^-1 mod n, computed on first use.
+    fn d1_inv(&self) -> Scalar {
+        let mut w = self
+            .d1_inv
+            .get_or_init(|| words_from_limbs(&self.d.add(&Scalar::ONE).invert_or_zero().limbs()));
+        let inv = Scalar::from_limbs(limbs_from_words(&w));
+        w.zeroize();
+        inv
     }
 
     /// From a [`SecretKey`], default identifier.
@@ -177,7 +190,7 @@ impl SigningKey {
         if r.is_zero_mask() != 0 || r.add(k).is_zero_mask() != 0 {
             return None;
         }
-        let s = self.d1_inv.multiply(&k.sub(&r.multiply(&self.d)));
+        let s = self.d1_inv().multiply(&k.sub(&r.multiply(&self.d)));
         if s.is_zero_mask() != 0 {
             return None;
         }
@@ -277,7 +290,7 @@ impl DigestSigner<Sm3, Signature> for SigningKey {
         f: F,
     ) -> Result<Signature, signature::Error> {
         let mut h = Sm3::new();
-        Update::update(&mut h, self.verifying_key.za());
+        Update::update(&mut h, &self.verifying_key.za());
         f(&mut h)?;
         Ok(self.sign_e(&h.finalize().into()))
     }

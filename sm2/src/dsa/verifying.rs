@@ -2,6 +2,7 @@
 //! GB/T 32918.2 §7 computed as s·G + t·Q with a Straus/wNAF double multiplication.
 
 use super::Signature;
+use super::lazy::{Lazy256, bytes_from_words, words_from_bytes};
 use crate::arith::field::{FieldElement, P};
 use crate::arith::limbs;
 use crate::arith::mul::{QTable, mul_g_add_table_vartime, mul_g_add_vartime};
@@ -16,24 +17,37 @@ use signature::{DigestVerifier, MultipartVerifier, Verifier};
 
 /// An SM2 verification key: a public key bound to a distinguishing identifier (through Z_A).
 ///
-/// Construction is cheap (Z_A is one SM3 call; no tables), which suits the common case of a
-/// key that checks one signature (a certificate in a TLS handshake). A key that will check
+/// Construction is cheap (Z_A is one SM3 call, made on first use with the default identifier;
+/// no tables), which suits the common case of a key that checks one signature (a certificate
+/// in a TLS handshake). A key that will check
 /// many signatures should be turned into a [`precomputed`](Self::precomputed) one: a 4 KiB
 /// table of multiples of Q (2^(32j)·(2i+1)·Q), built once for about the cost of one
 /// verification, makes every later verification about 2.4x as fast.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct VerifyingKey {
     public: PublicKey,
     point: Affine,
-    za: [u8; 32],
+    /// Z_A: computed at construction for an identifier other than the default one, on first
+    /// use for the default one (so a cell still empty always means the default identifier).
+    za: Lazy256,
     table: Option<QTable>,
+}
+
+impl core::fmt::Debug for VerifyingKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("VerifyingKey")
+            .field("public", &self.public)
+            .field("za", &self.za())
+            .field("precomputed", &self.is_precomputed())
+            .finish()
+    }
 }
 
 /// Keys are equal when their public points and Z_A (hence identifiers) are; whether either
 /// carries a table does not matter.
 impl PartialEq for VerifyingKey {
     fn eq(&self, other: &Self) -> bool {
-        self.public == other.public && self.za == other.za
+        self.public == other.public && self.za() == other.za()
     }
 }
 
@@ -49,13 +63,7 @@ impl VerifyingKey {
     /// With the given distinguishing identifier (at most 8191 bytes).
     pub fn new_with_id(public: &PublicKey, id: &[u8]) -> Result<Self, Error> {
         let point = curve::affine_from_primeorder(public.as_affine()).ok_or(Error::InvalidPoint)?;
-        let za = compute_za(id, &point.x.to_be_bytes(), &point.y.to_be_bytes())?;
-        Ok(VerifyingKey {
-            public: *public,
-            point,
-            za,
-            table: None,
-        })
+        Self::from_parts(*public, point, id)
     }
 
     /// This key with its verification table built (see the type's documentation): for keys
@@ -107,8 +115,20 @@ impl VerifyingKey {
     }
 
     /// Z_A for this key and identifier.
-    pub fn za(&self) -> &[u8; 32] {
-        &self.za
+    pub fn za(&self) -> [u8; 32] {
+        bytes_from_words(&self.za.get_or_init(|| {
+            // Only the default identifier leaves the cell empty at construction.
+            words_from_bytes(
+                &self
+                    .compute_za(DEFAULT_ID)
+                    .unwrap_or_else(|_| unreachable!()),
+            )
+        }))
+    }
+
+    /// Z_A of this key's point with identifier `id`.
+    fn compute_za(&self, id: &[u8]) -> Result<[u8; 32], Error> {
+        compute_za(id, &self.point.x.to_be_bytes(), &self.point.y.to_be_bytes())
     }
 
     /// e = SM3(Z_A ‖ msg), the value signed (GB/T 32918.2 §6.1 A1–A2).
@@ -118,20 +138,25 @@ impl VerifyingKey {
 
     pub(crate) fn hash_parts(&self, parts: &[&[u8]]) -> [u8; 32] {
         let mut h = Sm3::new();
-        Digest::update(&mut h, self.za);
+        Digest::update(&mut h, self.za());
         for p in parts {
             Digest::update(&mut h, p);
         }
         h.finalize().into()
     }
 
-    pub(crate) fn from_parts(public: PublicKey, point: Affine, za: [u8; 32]) -> Self {
-        VerifyingKey {
+    /// The key for `public` (whose affine form is `point`) and identifier `id`.
+    pub(crate) fn from_parts(public: PublicKey, point: Affine, id: &[u8]) -> Result<Self, Error> {
+        let mut key = VerifyingKey {
             public,
             point,
-            za,
+            za: Lazy256::empty(),
             table: None,
+        };
+        if id != DEFAULT_ID {
+            key.za = Lazy256::with(&words_from_bytes(&key.compute_za(id)?));
         }
+        Ok(key)
     }
 
     /// Verifies against e (the 32-byte SM3(Z_A ‖ M)).
@@ -220,7 +245,7 @@ impl DigestVerifier<Sm3, Signature> for VerifyingKey {
         sig: &Signature,
     ) -> Result<(), signature::Error> {
         let mut h = Sm3::new();
-        Update::update(&mut h, &self.za);
+        Update::update(&mut h, &self.za());
         f(&mut h)?;
         Ok(self.verify_e(&h.finalize().into(), sig)?)
     }
