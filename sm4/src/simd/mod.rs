@@ -442,15 +442,16 @@ macro_rules! simd_kernel {
             ) {
                 #[target_feature(enable = $features)]
                 fn entry(
+                    k: $Kernel,
                     rk: &$crate::key::RoundKeys,
                     state: &mut cipher::Block<$crate::Sm4>,
                     blocks: &[cipher::Block<$crate::Sm4>],
                     out: &mut [cipher::Block<$crate::Sm4>],
                 ) {
-                    $($chain)::+ $(::<$X>)?(rk, state, blocks, out)
+                    $($chain)::+ $(::<$X>)?(k, rk, state, blocks, out)
                 }
                 // SAFETY: as for `crypt`.
-                unsafe { entry(rk, state, blocks, out) }
+                unsafe { entry(self, rk, state, blocks, out) }
             }
             )?
 

@@ -11,14 +11,17 @@
 //! `gf2p8affineinvqb`, one byte rotation and two XOR levels (about 6 cycles, against 9).
 //! The state leaves the y domain by P⁻¹ once at the end. (Our construction; the domain
 //! change is the usual "merge linear layers into the S-box tables" of table-based AES.)
-
-use core::arch::x86_64::*;
+//!
+//! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
+//! on `gfni-avx2`), which carry its token, so this file needs no `unsafe`.
 
 use cipher::Block;
 
+use crate::simd::{BSWAP32, Single, Word};
 use crate::{Sm4, key::RoundKeys};
 
 use super::sbox::{GFNI_POST, GFNI_PRE, GFNI_PRE_C};
+use super::words::GfniAffine;
 
 /// `gf2p8affineqb` on one byte: output bit i is the parity of `x` and byte 7 − i of `a`.
 const fn apply(a: u64, x: u8) -> u8 {
@@ -108,92 +111,57 @@ const G3_C: i32 = gc(3);
 const PRE_INV: u64 = pre_inverse();
 const _: () = assert!(g(1) == g(2) && gc(1) == gc(2));
 
-const BSWAP32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
-const ROTL8: [u8; 16] = [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14];
-const ROTL16: [u8; 16] = [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13];
-const ROTL24: [u8; 16] = [1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12];
+/// Rotation masks for `pshufb`: rotate each 32-bit lane left by 8, 16, 24 bits.
+const ROTL8: u128 = u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
+const ROTL16: u128 = u128::from_le_bytes([2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]);
+const ROTL24: u128 = u128::from_le_bytes([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]);
+
+/// A bit matrix in both 64-bit lanes of a register.
+#[inline(always)]
+fn matrix_reg<W: Word>(cpu: W::Cpu, m: u64) -> W {
+    W::bcast128(cpu, (u128::from(m) << 64) | u128::from(m))
+}
 
 /// The registers the chain needs, loaded once.
-struct Consts {
-    bswap: __m128i,
-    rot8: __m128i,
-    rot16: __m128i,
-    rot24: __m128i,
-    pre: __m128i,
-    g0: __m128i,
-    g1: __m128i,
-    g3: __m128i,
-    zero: __m128i,
+struct Consts<W> {
+    bswap: W,
+    rot8: W,
+    rot16: W,
+    rot24: W,
+    pre: W,
+    g0: W,
+    g1: W,
+    g3: W,
 }
 
-// SAFETY (every `unsafe` block below): reached only from the `chain` entries of the
-// `gfni-avx2` and `gfni-avx512` kernels (`simd_kernel!`: `chain_body::<Vex>` and
-// `chain_body::<Evex>`), whose `target_feature` sets (GFNI, AVX2, and for the latter
-// AVX-512F/VL) include every intrinsic used and which run only on the kernel's token, made
-// after the CPU probe found those features; loads and stores go through references of the
-// right size.
-
-#[inline(always)]
-fn splat64(v: u64) -> __m128i {
-    // SAFETY: see above.
-    unsafe { _mm_set1_epi64x(v as i64) }
-}
-
-#[inline(always)]
-fn bytes(v: [u8; 16]) -> __m128i {
-    // SAFETY: see above (16 bytes from a 16-byte array).
-    unsafe { _mm_loadu_si128(v.as_ptr().cast()) }
-}
-
-#[inline(always)]
-fn xor(a: __m128i, b: __m128i) -> __m128i {
-    // SAFETY: see above.
-    unsafe { _mm_xor_si128(a, b) }
-}
-
-#[inline(always)]
-fn shuffle(a: __m128i, idx: __m128i) -> __m128i {
-    // SAFETY: see above.
-    unsafe { _mm_shuffle_epi8(a, idx) }
+impl<W: Word> Consts<W> {
+    #[inline(always)]
+    fn new(cpu: W::Cpu) -> Self {
+        Consts {
+            bswap: W::bcast128(cpu, BSWAP32),
+            rot8: W::bcast128(cpu, ROTL8),
+            rot16: W::bcast128(cpu, ROTL16),
+            rot24: W::bcast128(cpu, ROTL24),
+            pre: matrix_reg(cpu, PRE),
+            g0: matrix_reg(cpu, G0),
+            g1: matrix_reg(cpu, G1),
+            g3: matrix_reg(cpu, G3),
+        }
+    }
 }
 
 /// The block's four big-endian words, each broadcast to a register, mapped by P.
 #[inline(always)]
-fn lanes_p(k: &Consts, block: &[u8; 16]) -> [__m128i; 4] {
-    let v = shuffle(bytes(*block), k.bswap);
-    // SAFETY: see above.
-    unsafe {
-        [
-            _mm_gf2p8affine_epi64_epi8::<0>(_mm_shuffle_epi32::<0x00>(v), k.pre),
-            _mm_gf2p8affine_epi64_epi8::<0>(_mm_shuffle_epi32::<0x55>(v), k.pre),
-            _mm_gf2p8affine_epi64_epi8::<0>(_mm_shuffle_epi32::<0xaa>(v), k.pre),
-            _mm_gf2p8affine_epi64_epi8::<0>(_mm_shuffle_epi32::<0xff>(v), k.pre),
-        ]
-    }
-}
-
-/// Three-way XOR: `vpternlogq` where AVX-512VL is enabled, two `vpxor` elsewhere.
-pub(super) trait Xor3 {
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i;
-}
-
-/// VEX encodings only (the `gfni-avx2` engine).
-pub(super) struct Vex;
-impl Xor3 for Vex {
-    #[inline(always)]
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
-        xor(xor(a, b), c)
-    }
-}
-
-/// EVEX encodings (the `gfni-avx512` engine).
-pub(super) struct Evex;
-impl Xor3 for Evex {
-    #[inline(always)]
-    fn xor3(a: __m128i, b: __m128i, c: __m128i) -> __m128i {
-        // SAFETY: see above (AVX-512F/VL enabled by `chain_avx512`, the only caller).
-        unsafe { _mm_ternarylogic_epi64::<0x96>(a, b, c) }
-    }
+fn lanes_p<W: Single + GfniAffine>(cpu: W::Cpu, k: &Consts<W>, block: &Block<Sm4>) -> [W; 4] {
+    let [a, b, c, d] = W::load(cpu, core::slice::from_ref(block))
+        .shuffle(k.bswap)
+        .lanes();
+    [
+        a.affine::<0>(k.pre),
+        b.affine::<0>(k.pre),
+        c.affine::<0>(k.pre),
+        d.affine::<0>(k.pre),
+    ]
 }
 
 /// Round `I` (mod 4): `y[I] ^= P·L(S(u))`, and `u` becomes the next round's S-box input.
@@ -203,100 +171,71 @@ impl Xor3 for Evex {
 /// rotated terms, explicitly grouped (two three-way XORs after the rotations) so that only
 /// the newest terms wait for this round.
 #[inline(always)]
-fn round<X: Xor3, const I: usize>(
-    k: &Consts,
-    y: &mut [__m128i; 4],
-    u: &mut __m128i,
-    next_key: __m128i,
-) {
-    // SAFETY: see above.
-    let (r0, r1, r3) = unsafe {
-        (
-            _mm_gf2p8affineinv_epi64_epi8::<G0_C>(*u, k.g0),
-            _mm_gf2p8affineinv_epi64_epi8::<G1_C>(*u, k.g1),
-            _mm_gf2p8affineinv_epi64_epi8::<G3_C>(*u, k.g3),
-        )
-    };
-    let (a, b, c) = (
-        shuffle(r1, k.rot8),
-        shuffle(r1, k.rot16),
-        shuffle(r3, k.rot24),
+fn round<W: GfniAffine, const I: usize>(k: &Consts<W>, y: &mut [W; 4], u: &mut W, next_key: W) {
+    let (r0, r1, r3) = (
+        u.affine_inv::<G0_C>(k.g0),
+        u.affine_inv::<G1_C>(k.g1),
+        u.affine_inv::<G3_C>(k.g3),
     );
-    let others = X::xor3(y[(I + 2) % 4], y[(I + 3) % 4], xor(next_key, y[I]));
-    *u = X::xor3(X::xor3(xor(others, r0), a, b), c, k.zero);
-    y[I] = X::xor3(X::xor3(y[I], r0, a), b, c);
+    let (a, b, c) = (r1.shuffle(k.rot8), r1.shuffle(k.rot16), r3.shuffle(k.rot24));
+    let others = y[(I + 2) % 4].xor3(y[(I + 3) % 4], next_key.xor(y[I]));
+    *u = others.xor(r0).xor3(a, b).xor(c);
+    y[I] = y[I].xor3(r0, a).xor3(b, c);
 }
 
 /// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
-/// each i < `out.len()` (off the chain's critical path).
+/// each i < `out.len()` (off the chain's critical path). `W` is the kernel's 128-bit
+/// register (three-way XORs by `vpternlogd` where it has AVX-512VL).
 #[inline(always)]
-pub(super) fn chain_body<X: Xor3>(
+pub(super) fn chain_body<W: Single + GfniAffine>(
+    cpu: W::Cpu,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
-    let k = Consts {
-        bswap: bytes(BSWAP32),
-        rot8: bytes(ROTL8),
-        rot16: bytes(ROTL16),
-        rot24: bytes(ROTL24),
-        pre: splat64(PRE),
-        g0: splat64(G0),
-        g1: splat64(G1),
-        g3: splat64(G3),
-        zero: splat64(0),
-    };
-    // P·rk ⊕ the input map's constant, per round.
-    // SAFETY: see above.
-    let keys: [__m128i; 32] = core::array::from_fn(|r| unsafe {
-        _mm_gf2p8affine_epi64_epi8::<GFNI_PRE_C>(_mm_set1_epi32(rk[r] as i32), k.pre)
-    });
-    let mut y = lanes_p(&k, &(*state).into());
+    let k = Consts::<W>::new(cpu);
+    // P·rk ⊕ the input map's constant, per round (a plain loop: see `crate::simd`).
+    let mut keys = [k.pre; 32];
+    for (key, &r) in keys.iter_mut().zip(rk.iter()) {
+        *key = W::splat(cpu, r).affine::<GFNI_PRE_C>(k.pre);
+    }
+    let mut y = lanes_p(cpu, &k, state);
     let mut out = out.iter_mut();
     for block in blocks {
-        let m = lanes_p(&k, &(*block).into());
+        let m = lanes_p(cpu, &k, block);
         for (y, m) in y.iter_mut().zip(m) {
-            *y = xor(*y, m);
+            *y = y.xor(m);
         }
-        let mut u = xor(xor(y[1], y[2]), xor(keys[0], y[3]));
+        let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
         for r in (0..32).step_by(4) {
-            round::<X, 0>(&k, &mut y, &mut u, keys[r + 1]);
-            round::<X, 1>(&k, &mut y, &mut u, keys[r + 2]);
-            round::<X, 2>(&k, &mut y, &mut u, keys[r + 3]);
-            round::<X, 3>(&k, &mut y, &mut u, keys[(r + 4) % 32]);
+            round::<W, 0>(&k, &mut y, &mut u, keys[r + 1]);
+            round::<W, 1>(&k, &mut y, &mut u, keys[r + 2]);
+            round::<W, 2>(&k, &mut y, &mut u, keys[r + 3]);
+            round::<W, 3>(&k, &mut y, &mut u, keys[(r + 4) % 32]);
         }
         y = [y[3], y[2], y[1], y[0]];
         if let Some(o) = out.next() {
-            *o = leave_p(&k, &y);
+            *o = leave_p(cpu, &k, &y);
         }
     }
-    *state = leave_p(&k, &y);
+    *state = leave_p(cpu, &k, &y);
 }
 
 /// The block whose words are P⁻¹ of `y`'s lanes (leaving the P domain).
 #[inline(always)]
-fn leave_p(k: &Consts, y: &[__m128i; 4]) -> Block<Sm4> {
-    let pre_inv = splat64(PRE_INV);
-    // SAFETY: see above.
-    let x = unsafe {
-        [
-            _mm_gf2p8affine_epi64_epi8::<0>(y[0], pre_inv),
-            _mm_gf2p8affine_epi64_epi8::<0>(y[1], pre_inv),
-            _mm_gf2p8affine_epi64_epi8::<0>(y[2], pre_inv),
-            _mm_gf2p8affine_epi64_epi8::<0>(y[3], pre_inv),
-        ]
-    };
-    // SAFETY: see above.
-    let out = unsafe {
-        _mm_unpacklo_epi64(
-            _mm_unpacklo_epi32(x[0], x[1]),
-            _mm_unpacklo_epi32(x[2], x[3]),
-        )
-    };
-    let out = shuffle(out, k.bswap);
-    let mut bytes_out = [0u8; 16];
-    // SAFETY: see above (16 bytes into a 16-byte array).
-    unsafe { _mm_storeu_si128(bytes_out.as_mut_ptr().cast(), out) };
-    bytes_out.into()
+fn leave_p<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, y: &[W; 4]) -> Block<Sm4> {
+    let pre_inv = matrix_reg::<W>(cpu, PRE_INV);
+    let x = [
+        y[0].affine::<0>(pre_inv),
+        y[1].affine::<0>(pre_inv),
+        y[2].affine::<0>(pre_inv),
+        y[3].affine::<0>(pre_inv),
+    ];
+    let mut result = [Block::<Sm4>::default()];
+    x[0].unpack_lo32(x[1])
+        .unpack_lo64(x[2].unpack_lo32(x[3]))
+        .shuffle(k.bswap)
+        .store(&mut result);
+    result[0]
 }

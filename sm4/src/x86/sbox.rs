@@ -8,12 +8,13 @@
 //! `tools/derive_sbox.py` and the tests check every byte against GB/T 32907's table.
 //!
 //! SAFETY (every intrinsic call): the register's type carries its proof (`super::words`),
-//! and the bounds below ask for the features each instruction needs.
+//! and the bounds below ask for the features each instruction needs. The GFNI maps are
+//! `super::words::GfniAffine`.
 
 use core::arch::x86_64::*;
 
-use super::words::{self, Avx2, Avx512bw, Avx512vl, Raw, Ssse3, Vl128, X128, X256, X512};
-use crate::simd::{AesLast, Sbox, Word};
+use super::words::{self, Avx2, GfniAffine, Raw, X128, X256};
+use crate::simd::{AesLast, Sbox};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
 /// 0xD3. Matrices in Intel's layout (output bit i from byte 7 - i), one per 64-bit lane.
@@ -22,30 +23,15 @@ pub(crate) struct Gfni;
 pub(super) const GFNI_PRE: u128 = 0x4c28_7db9_1a22_505d_4c28_7db9_1a22_505d;
 pub(super) const GFNI_PRE_C: i32 = 0x3e;
 pub(super) const GFNI_POST: u128 = 0xf3ab_34a9_74a6_b589_f3ab_34a9_74a6_b589;
-const GFNI_POST_C: i32 = 0xd3;
+pub(super) const GFNI_POST_C: i32 = 0xd3;
 
-/// The GFNI S-box on register type `$W` with the `$affine` / `$affineinv` intrinsics.
-macro_rules! gfni_sbox {
-    ($($W:ident: $($bound:path),+ => $affine:ident, $affineinv:ident;)*) => {$(
-        impl<F: words::Gfni $(+ $bound)+> Sbox<$W<F>> for Gfni {
-            #[inline(always)]
-            fn sbox(x: $W<F>) -> $W<F> {
-                let cpu = x.cpu();
-                let (pre, post) = ($W::bcast128(cpu, GFNI_PRE), $W::bcast128(cpu, GFNI_POST));
-                // SAFETY: see the module comment (GFNI, and the register's width).
-                x.with(unsafe {
-                    $affineinv::<GFNI_POST_C>($affine::<GFNI_PRE_C>(x.raw(), pre.raw()), post.raw())
-                })
-            }
-        }
-    )*};
-}
-
-gfni_sbox! {
-    X128: Ssse3 => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
-    Vl128: Ssse3, Avx512vl => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
-    X256: Avx2 => _mm256_gf2p8affine_epi64_epi8, _mm256_gf2p8affineinv_epi64_epi8;
-    X512: Avx512bw => _mm512_gf2p8affine_epi64_epi8, _mm512_gf2p8affineinv_epi64_epi8;
+impl<W: GfniAffine> Sbox<W> for Gfni {
+    #[inline(always)]
+    fn sbox(x: W) -> W {
+        let cpu = x.cpu();
+        let (pre, post) = (W::bcast128(cpu, GFNI_PRE), W::bcast128(cpu, GFNI_POST));
+        x.affine::<GFNI_PRE_C>(pre).affine_inv::<GFNI_POST_C>(post)
+    }
 }
 
 impl<F: words::Aes> AesLast for X128<F> {

@@ -254,6 +254,38 @@ impl<F: Ssse3 + Avx512vl> Vl128<F> {
     rotations!(_mm_rol_epi32);
 }
 
+/// GFNI's affine maps on registers of a kernel with GFNI (and the register's width).
+pub(crate) trait GfniAffine: Word {
+    /// `gf2p8affineqb`: each byte x to M·x ⊕ `B`, M the 8×8 bit matrix in the 64-bit lane
+    /// of `m` (Intel's layout).
+    fn affine<const B: i32>(self, m: Self) -> Self;
+    /// `gf2p8affineinvqb`: each byte x to M·x⁻¹ ⊕ `B` (inverse in GF(2^8) mod 0x11B).
+    fn affine_inv<const B: i32>(self, m: Self) -> Self;
+}
+
+macro_rules! gfni_affine {
+    ($($W:ident: $($bound:path),+ => $affine:ident, $affineinv:ident;)*) => {$(
+        impl<F: Gfni $(+ $bound)+> GfniAffine for $W<F> {
+            #[inline(always)]
+            fn affine<const B: i32>(self, m: Self) -> Self {
+                // SAFETY: `self` carries its proof (module comment), here of GFNI.
+                Self(unsafe { $affine::<B>(self.0, m.0) }, self.1)
+            }
+            #[inline(always)]
+            fn affine_inv<const B: i32>(self, m: Self) -> Self {
+                // SAFETY: as for `affine`.
+                Self(unsafe { $affineinv::<B>(self.0, m.0) }, self.1)
+            }
+        }
+    )*};
+}
+gfni_affine! {
+    X128: Ssse3 => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
+    Vl128: Ssse3, Avx512vl => _mm_gf2p8affine_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8;
+    X256: Avx2 => _mm256_gf2p8affine_epi64_epi8, _mm256_gf2p8affineinv_epi64_epi8;
+    X512: Avx512bw => _mm512_gf2p8affine_epi64_epi8, _mm512_gf2p8affineinv_epi64_epi8;
+}
+
 /// `pshufd` broadcasts of each lane.
 macro_rules! single {
     ($($W:ident: $($bound:path),+;)*) => {$(
