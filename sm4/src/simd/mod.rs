@@ -348,7 +348,7 @@ macro_rules! simd_kernel {
         $Kernel:ident = $backend:ident, enable $features:literal, par_blocks $Par:ty,
         sbox $Sbox:ty, one ($One:ident, $OneSbox:ty),
         ladder [$Wide:ident $(, $Rung:ident)*], partial $Partial:ident
-        $(, chain $($chain:ident)::+ $(::<$X:ty>)?)? $(,)?
+        $(, chain $($chain:ident)::+ $(::<$($X:ty),+>)?)? $(,)?
     ) => {
         shangmi_dispatch::kernel_token! {
             $(#[$doc])* pub(crate) struct $Kernel = Backend::$backend;
@@ -448,7 +448,7 @@ macro_rules! simd_kernel {
                     blocks: &[cipher::Block<$crate::Sm4>],
                     out: &mut [cipher::Block<$crate::Sm4>],
                 ) {
-                    $($chain)::+ $(::<$X>)?(k, rk, state, blocks, out)
+                    $($chain)::+ $(::<$($X),+>)?(k, rk, state, blocks, out)
                 }
                 // SAFETY: as for `crypt`.
                 unsafe { entry(self, rk, state, blocks, out) }

@@ -22,7 +22,7 @@ simd_kernel! {
     GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
     sbox Gfni, one (Vl128, Gfni),
     ladder [X512, X512, X256, Vl128], partial Vl128,
-    chain gfni_chain::chain_body::<Vl128<GfniAvx512>>,
+    chain gfni_chain::chain_body::<Vl128<GfniAvx512>, gfni_chain::Rotated>,
 }
 
 simd_kernel! {
@@ -32,7 +32,7 @@ simd_kernel! {
     GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
     sbox Gfni, one (X128, Gfni),
     ladder [X256, X256, X128], partial X128,
-    chain gfni_chain::chain_body::<X128<GfniAvx2>>,
+    chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::Direct>,
 }
 
 simd_kernel! {
