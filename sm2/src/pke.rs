@@ -26,7 +26,8 @@
 //! assert_eq!(dk.decrypt(&short, Layout::C1C3C2).unwrap(), b"hello");
 //! ```
 
-use crate::arith::mul::mul_g;
+use crate::arith::mul::{mul_ct, mul_g};
+use crate::arith::point::Jacobian;
 use crate::asn1;
 use crate::hash::Sm3;
 use crate::{Error, FieldBytes, NonZeroScalar, PublicKey, SecretKey};
@@ -260,9 +261,17 @@ impl EncryptingKey {
         }
         let scalar: Option<NonZeroScalar> = NonZeroScalar::from_repr(*k).into_option();
         let scalar = scalar.ok_or(Error::InvalidSecretKey)?;
-        let (c1, _) = mul_g(&scalar.to_canonical_limbs()).to_affine();
-        let (mut x2, mut y2) = crate::curve::mul_point_ct(self.public.as_affine(), &scalar)
+        let k = scalar.to_canonical_limbs();
+        let p = crate::curve::affine_from_primeorder(self.public.as_affine())
             .ok_or(Error::InvalidPoint)?;
+        // k·P is never the identity (P has prime order n, k is in [1, n-1]), nor is k·G: both
+        // go affine with one shared inversion.
+        let kp = mul_ct(&k, &p);
+        if kp.is_infinity() != 0 {
+            return Err(Error::InvalidPoint);
+        }
+        let [c1, shared] = Jacobian::batch_to_affine(&[mul_g(&k), kp]);
+        let (mut x2, mut y2) = (shared.x.to_be_bytes(), shared.y.to_be_bytes());
         let mut c2 = msg.to_vec();
         let ok = kdf_xor(&x2, &y2, &mut c2);
         let hash = c3(&x2, msg, &y2);

@@ -209,6 +209,14 @@ impl FieldElement {
         Self::from_limbs(inv::invert(&self.limbs(), &MODULUS)).multiply(&R3)
     }
 
+    /// Inverse, 0 for 0, in variable time ([`inv::invert_vartime`]): for public values only
+    /// (the normalisation of tables of multiples of a public point).
+    pub fn invert_vartime(&self) -> Self {
+        const MODULUS: inv::Modulus = inv::Modulus::new(&P);
+        const R3: FieldElement = FieldElement::from_limbs(limbs::mont_mul(&R2, &R2, &P, PINV));
+        Self::from_limbs(inv::invert_vartime(&self.limbs(), &MODULUS)).multiply(&R3)
+    }
+
     /// Inverse by Fermat (`self^(p-2)`), 0 for 0: the reference for
     /// [`Self::invert_or_zero`]. The addition chain follows the bit pattern of
     /// p - 2 = 1^31 0 1^128 0^32 1^32 1^30 0 1 (most significant first): 255 squarings and 14

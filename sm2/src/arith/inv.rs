@@ -8,6 +8,10 @@
 //! their low 62 bits). Every step is masks and shifts: no branch and no memory index depends
 //! on the input.
 //!
+//! [`invert_vartime`], for public values only, runs the same updates on batches of 62
+//! divsteps of the original (full δ) form, several at a time, until g = 0 (the variable-time
+//! variant of libsecp256k1's `modinv64_var`).
+//!
 //! f, g, d, e are five signed 62-bit limbs (the top one carries the sign). The matrix starts
 //! at 2^3·identity, so after 59 steps it is scaled by 2^62 and its application divides by
 //! exactly one limb (the trick libsecp256k1's constant-time `modinv64` uses to run 10
@@ -211,10 +215,85 @@ pub fn invert(x: &Limbs, m: &Modulus) -> Limbs {
         update_fg(&mut f, &mut g, &t);
         update_de(&mut d, &mut e, &t, m);
     }
-    // Now g = 0 and f = ±gcd = ±1 (or ±M's gcd with 0 for x = 0, where d = 0). d·f is the
-    // inverse, in (-2M, M): bring it to [0, M).
-    let d = add_masked(&d, &m.m, d[4] >> 63);
+    normalize(&d, &f, m)
+}
+
+/// The end of both inversions: g = 0 and f = ±gcd = ±1 (or ±M, with d = 0, for x = 0). d·f
+/// is the inverse, in (-2M, M): bring it to [0, M).
+#[inline(always)]
+fn normalize(d: &Signed62, f: &Signed62, m: &Modulus) -> Limbs {
+    let d = add_masked(d, &m.m, d[4] >> 63);
     let d = neg_masked(&d, f[4] >> 63);
     let d = add_masked(&d, &m.m, d[4] >> 63);
     from_signed62(&d)
+}
+
+/// Divsteps of the variable-time inversion: 62 of them on the low 64 bits of f and g, in the
+/// original (full-delta) form with η = -δ, several at once where the bits allow (a run of
+/// zeros in g is one shift; an odd g has up to 6 (η < 0) or 4 (η >= 0) low bits cancelled by
+/// one multiple of f, the formulas of libsecp256k1's `modinv64_divsteps_62_var`). The matrix
+/// starts at the identity, so after 62 steps it is scaled by 2^62 as [`update_fg`] expects.
+fn divsteps_var(eta: &mut i64, f0: u64, g0: u64) -> Matrix {
+    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
+    let (mut f, mut g) = (f0, g0);
+    let mut i = 62u32;
+    loop {
+        // The sentinel bit stops the count at the steps left.
+        let zeros = (g | (u64::MAX << i)).trailing_zeros();
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        *eta -= i64::from(zeros);
+        i -= zeros;
+        if i == 0 {
+            break;
+        }
+        // f and g are odd here; at most min(η + 1, i) bits can be cancelled before η
+        // changes sign or the batch ends.
+        let w = if *eta < 0 {
+            *eta = -*eta;
+            (f, g) = (g, f.wrapping_neg());
+            (u, q) = (q, u.wrapping_neg());
+            (v, r) = (r, v.wrapping_neg());
+            let limit = (*eta + 1).min(i64::from(i)) as u32;
+            // f·g·(f² - 2) ≡ -g/f (mod 2^6) for odd f: cancels min(limit, 6) bits.
+            let m = (u64::MAX >> (64 - limit)) & 63;
+            f.wrapping_mul(g)
+                .wrapping_mul(f.wrapping_mul(f).wrapping_sub(2))
+                & m
+        } else {
+            let limit = (*eta + 1).min(i64::from(i)) as u32;
+            // f + ((f + 1) & 4)·2 is f^-1 mod 16: cancels min(limit, 4) bits.
+            let m = (u64::MAX >> (64 - limit)) & 15;
+            let w = f.wrapping_add((f.wrapping_add(1) & 4) << 1);
+            w.wrapping_neg().wrapping_mul(g) & m
+        };
+        g = g.wrapping_add(f.wrapping_mul(w));
+        q = q.wrapping_add(u.wrapping_mul(w));
+        r = r.wrapping_add(v.wrapping_mul(w));
+    }
+    Matrix {
+        u: u as i64,
+        v: v as i64,
+        q: q as i64,
+        r: r as i64,
+    }
+}
+
+/// x^-1 mod M for x in [0, M) (0 maps to 0), variable time: for public values only. Batches
+/// of [`divsteps_var`] until g = 0 (about half the divsteps [`invert`] has to budget for).
+pub fn invert_vartime(x: &Limbs, m: &Modulus) -> Limbs {
+    let mut f = m.m;
+    let mut g = to_signed62(x);
+    let mut d = [0i64; 5];
+    let mut e = [1i64, 0, 0, 0, 0];
+    let mut eta = -1i64;
+    while g != [0; 5] {
+        let f0 = (f[0] as u64) | (f[1] as u64) << 62;
+        let g0 = (g[0] as u64) | (g[1] as u64) << 62;
+        let t = divsteps_var(&mut eta, f0, g0);
+        update_fg(&mut f, &mut g, &t);
+        update_de(&mut d, &mut e, &t, m);
+    }
+    normalize(&d, &f, m)
 }

@@ -3,9 +3,9 @@
 //! * `mul_g`: k·G in constant time with a signed-window comb (Booth digits, one table of
 //!   affine multiples for every `COMB_STEPS`-th window, the entry chosen by a masked scan of
 //!   the whole table; the technique of OpenSSL/BoringSSL's P-256 `ecp_nistz256`). The fast
-//!   profile has a table for every 6-bit window (43 tables of 32 points, 88 KB, 43 mixed
+//!   profile has a table for every 6-bit window (43 tables of 32 points, 88 KB, 42 mixed
 //!   additions, no doublings); the size profile (`--cfg shangmi_sm2_profile="size"`) 6
-//!   tables of 16 points for 5-bit windows (6 KB, 52 mixed additions, 46 doublings).
+//!   tables of 16 points for 5-bit windows (6 KB, 51 mixed additions, 46 doublings).
 //!   `build.rs` generates the tables.
 //! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): one doubling
 //!   loop with a width-5 NAF for Q and a NAF over odd multiples of G (a static table: width
@@ -121,7 +121,13 @@ fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; COMB_ENTRIES], u64) -> Affine
         k,
         &mut acc,
         |acc| acc.point = acc.point.double(),
-        |acc, d, table, last| acc.add_digit(d, last, |abs| lookup(table, abs)),
+        |acc, d, table, first, last| {
+            if first {
+                acc.start(d, |abs| lookup(table, abs));
+            } else {
+                acc.add_digit(d, last, |abs| lookup(table, abs));
+            }
+        },
     );
     acc.point
 }
@@ -129,15 +135,16 @@ fn mul_g_body(k: &Limbs, lookup: impl Fn(&[Affine; COMB_ENTRIES], u64) -> Affine
 /// The comb's schedule, shared by [`mul_g`] and the verification comb: with Booth digits d_i
 /// of k in `COMB_W`-bit windows and `COMB[m][j] = (j + 1)·2^(W·S·m)·G` (S = `COMB_STEPS`),
 /// k·G = Σ_s 2^(W·s)·Σ_m d_(s + S·m)·COMB[m][|d| - 1], evaluated from the top step s = S - 1
-/// down with W doublings between steps (none with S = 1). `add(acc, digit, table, last)`
-/// adds digit·entry; `last` marks the additions where the accumulator may equal ± the
-/// addend (see [`mul_g`]). Window positions are public; digits are passed as they are.
+/// down with W doublings between steps (none with S = 1). `add(acc, digit, table, first,
+/// last)` adds digit·entry; `first` marks the first addition (to the identity) and `last`
+/// the additions where the accumulator may equal ± the addend (see [`mul_g`]). Window
+/// positions are public; digits are passed as they are.
 #[inline(always)]
 fn comb_walk<A>(
     k: &Limbs,
     acc: &mut A,
     double: impl Fn(&mut A),
-    add: impl Fn(&mut A, i64, &[Affine; COMB_ENTRIES], bool),
+    add: impl Fn(&mut A, i64, &[Affine; COMB_ENTRIES], bool, bool),
 ) {
     let digits = recode::<COMB_W, COMB_WINDOWS>(k);
     for step in (0..COMB_STEPS).rev() {
@@ -149,8 +156,9 @@ fn comb_walk<A>(
         for (m, table) in COMB.iter().enumerate() {
             let i = step + COMB_STEPS * m;
             if i < COMB_WINDOWS {
+                let first = step + 1 == COMB_STEPS && m == 0;
                 let last = step == 0 && (COMB_STEPS > 1 || i == COMB_WINDOWS - 1);
-                add(acc, digits[i], table, last);
+                add(acc, digits[i], table, first, last);
             }
         }
     }
@@ -171,6 +179,16 @@ impl Accumulator {
         }
     }
 
+    /// The first digit, on the identity accumulator: it becomes d·T (the identity for d = 0)
+    /// with no addition.
+    #[inline(always)]
+    fn start(&mut self, d: i64, lookup: impl FnOnce(u64) -> Affine) {
+        let (p, abs) = signed_entry(d, lookup);
+        let zero = eq_mask(abs, 0);
+        self.point = Jacobian::select(zero, &Jacobian::INFINITY, &p.to_jacobian());
+        self.infinity = zero;
+    }
+
     /// Adds d·T, where `lookup(|d|)` scans the table for |d|·T, by one mixed addition whose
     /// special cases are selected by masks: the identity accumulator takes the entry, a zero
     /// digit keeps the accumulator, and when `last` (the additions where the accumulator may
@@ -178,10 +196,7 @@ impl Accumulator {
     /// result is the identity (the sum at acc = -entry) is read from its Z.
     #[inline(always)]
     fn add_digit(&mut self, d: i64, last: bool, lookup: impl FnOnce(u64) -> Affine) {
-        let sign = (d >> 63) as u64; // all ones iff negative
-        let abs = ((d as u64) ^ sign).wrapping_sub(sign);
-        let mut p = lookup(abs);
-        p.y = FieldElement::select(sign, &p.y.neg(), &p.y);
+        let (p, abs) = signed_entry(d, lookup);
         let (sum, h0, r0) = self.point.add_affine_unchecked(&p);
         let mut next = sum;
         if last {
@@ -200,6 +215,16 @@ impl Accumulator {
             self.infinity & zero
         };
     }
+}
+
+/// d·T as the entry `lookup(|d|)` with its sign applied by a masked negation, and |d|.
+#[inline(always)]
+fn signed_entry(d: i64, lookup: impl FnOnce(u64) -> Affine) -> (Affine, u64) {
+    let sign = (d >> 63) as u64; // all ones iff negative
+    let abs = ((d as u64) ^ sign).wrapping_sub(sign);
+    let mut p = lookup(abs);
+    p.y = FieldElement::select(sign, &p.y.neg(), &p.y);
+    (p, abs)
 }
 
 /// Width-`W` non-adjacent form of k (W <= 16, so digits fit in `i16`): odd digits in
@@ -294,7 +319,7 @@ impl QTable {
         }
         // None is infinity: Q has prime order n and every multiple here is below n.
         let flat: [Jacobian; CHUNKS * 8] = core::array::from_fn(|n| jac[n / 8][n % 8]);
-        let affine = Jacobian::batch_to_affine(&flat);
+        let affine = Jacobian::batch_to_affine_vartime(&flat);
         QTable {
             t: core::array::from_fn(|j| core::array::from_fn(|i| affine[j * 8 + i])),
         }
@@ -331,7 +356,7 @@ fn comb_vartime(u1: &Limbs) -> Jacobian {
         u1,
         &mut g_acc,
         |acc| *acc = acc.double(),
-        |acc, d, table, _| {
+        |acc, d, table, _, _| {
             if d != 0 {
                 let e = &table[(d.unsigned_abs() - 1) as usize];
                 *acc = acc.add_affine_vartime(&if d < 0 { e.neg() } else { *e });
@@ -408,8 +433,9 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
 
 /// k·P for a public point P and a secret canonical k (below n), constant time: signed 5-bit
 /// windows (Booth digits in [-15, 16], 52 windows) over an affine table of 1·P .. 16·P (one
-/// shared inversion: P is public), five doublings and one mixed addition per window, the
-/// entry chosen by a scan of the whole table and its sign applied by a masked negation.
+/// shared inversion, in variable time: P is public), five doublings and one mixed addition
+/// per window, the entry chosen by a scan of the whole table and its sign applied by a masked
+/// negation.
 ///
 /// Only the last addition can meet an exceptional case. Before window w the accumulator is
 /// 32·m·P with m = ⌊k / 2^(5w+5)⌋ or one more (the recoding's carry), and it is added to
@@ -445,12 +471,13 @@ const CT_WINDOWS: usize = 52;
 /// [`mul_ct`], with the table scan given.
 #[inline(always)]
 fn mul_ct_body(k: &Limbs, p: &Affine, lookup: impl Fn(&[Affine; 16], u64) -> Affine) -> Jacobian {
-    // Multiples 1·P .. 16·P by co-Z additions (variable time: P is public), then affine.
-    // None of them is infinity: P has prime order n > 17.
-    let table = Jacobian::batch_to_affine(&Jacobian::multiples::<16>(p));
+    // Multiples 1·P .. 16·P by co-Z additions, then affine, both in variable time (P is
+    // public). None of them is infinity: P has prime order n > 17.
+    let table = Jacobian::batch_to_affine_vartime(&Jacobian::multiples::<16>(p));
     let digits = recode::<5, CT_WINDOWS>(k);
     let mut acc = Accumulator::new();
-    for w in (0..CT_WINDOWS).rev() {
+    acc.start(digits[CT_WINDOWS - 1], |abs| lookup(&table, abs));
+    for w in (0..CT_WINDOWS - 1).rev() {
         for _ in 0..5 {
             acc.point = acc.point.double();
         }

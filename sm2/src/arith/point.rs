@@ -357,15 +357,28 @@ impl Jacobian {
 
     /// Affine forms of `N` points, none of them infinity, with one inversion (Montgomery's
     /// trick: prefix products of the Z, one inversion, then the individual inverses walking
-    /// back).
+    /// back), constant time.
     pub fn batch_to_affine<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
+        Self::batch_to_affine_with(points, FieldElement::invert_or_zero)
+    }
+
+    /// [`Self::batch_to_affine`] with the inversion in variable time: for public points only.
+    pub fn batch_to_affine_vartime<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
+        Self::batch_to_affine_with(points, FieldElement::invert_vartime)
+    }
+
+    #[inline(always)]
+    fn batch_to_affine_with<const N: usize>(
+        points: &[Jacobian; N],
+        invert: impl Fn(&FieldElement) -> FieldElement,
+    ) -> [Affine; N] {
         let mut prefix = [FieldElement::ONE; N];
         let mut acc = FieldElement::ONE;
         for (pre, p) in prefix.iter_mut().zip(points) {
             *pre = acc;
             acc = acc.multiply(&p.z);
         }
-        let mut inv = acc.invert_or_zero();
+        let mut inv = invert(&acc);
         let mut out = [Affine {
             x: FieldElement::ZERO,
             y: FieldElement::ZERO,

@@ -243,6 +243,41 @@ fn safegcd_field_inverse_matches_fermat() {
     }
 }
 
+/// The variable-time inversion equals the constant-time one modulo p and n, on the edge
+/// values of [`inversion_inputs`] (0, 1, M - 1, ...) and random ones.
+#[test]
+fn vartime_inverse_matches_constant_time() {
+    for m in [super::field::P, N] {
+        let modulus = super::inv::Modulus::new(&m);
+        for x in inversion_inputs(&m) {
+            let ct = super::inv::invert(&x, &modulus);
+            assert_eq!(super::inv::invert_vartime(&x, &modulus), ct, "{x:x?}");
+        }
+    }
+    for x in inversion_inputs(&super::field::P) {
+        let fe = FieldElement::from_limbs(x);
+        assert_eq!(fe.invert_vartime(), fe.invert_or_zero(), "{x:x?}");
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(5_000))]
+
+    #[test]
+    fn vartime_inverse_matches_constant_time_random(
+        x in proptest::array::uniform4(proptest::prelude::any::<u64>()),
+        modulo_n in proptest::prelude::any::<bool>(),
+    ) {
+        let m = if modulo_n { N } else { super::field::P };
+        let x = limbs::reduce_once(&x, &m);
+        let modulus = super::inv::Modulus::new(&m);
+        proptest::prop_assert_eq!(
+            super::inv::invert_vartime(&x, &modulus),
+            super::inv::invert(&x, &modulus)
+        );
+    }
+}
+
 #[test]
 fn safegcd_plain_inverse_mod_n() {
     let modulus = super::inv::Modulus::new(&N);
