@@ -148,7 +148,8 @@ impl Sm4 {
 impl Sm4 {
     /// The CBC chain: for each block b of `blocks`, `state = E(state ⊕ b)` — the core of
     /// CBC-MAC, CCM and CMAC, and of CBC encryption — in one kernel call, keeping the round
-    /// keys in registers (GFNI backends use a shorter round for this latency-bound chain).
+    /// keys in registers (the GFNI and AES-instruction backends use a shorter round for this
+    /// latency-bound chain).
     ///
     /// ```
     /// use shangmi_sm4::{Sm4, cipher::{Block, BlockCipherEncrypt, KeyInit}};
@@ -170,8 +171,8 @@ impl Sm4 {
 
     /// [`Sm4::cbc_chain`], also writing the state after block i to `out[i]` for each
     /// i < `out.len()` — CBC encryption (`out` the ciphertext, `state` the IV) and, with the
-    /// blocks shifted by one, CFB encryption; one kernel call, so GFNI backends run their
-    /// shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
+    /// blocks shifted by one, CFB encryption; one kernel call, so the GFNI and
+    /// AES-instruction backends run their shorter chain round. `out` and `blocks` are separate slices: for in-place work copy a
     /// chunk of input first.
     ///
     /// ```

@@ -3,7 +3,7 @@
 //! cipher one block per call.
 //!
 //! The serial directions run on [`Sm4::cbc_chain_into`] (a whole chunk in one engine call;
-//! on GFNI engines a shorter round for the latency-bound chain). CFB encryption is the same
+//! on GFNI and AES-instruction engines a shorter round for the latency-bound chain). CFB encryption is the same
 //! chain with the blocks shifted by one: with state 0 and inputs IV, P1, …, the chain's
 //! states are E(IV), E(C1), …, and Ci = E(Ci−1) ⊕ Pi. CBC decryption hands every block of a
 //! chunk, however short, to the engine's parallel path.

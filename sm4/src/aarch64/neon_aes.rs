@@ -12,7 +12,7 @@ use core::arch::aarch64::*;
 
 use cipher::{Block, consts::U16};
 
-use crate::simd::{AesLast, AesSbox, AesSboxBroadcast, Single, Word};
+use crate::simd::{AesLast, AesSbox, AesSboxBroadcast, Single, Word, aes_chain};
 use crate::{Backend, Sm4};
 
 /// A 128-bit NEON register of kernel `F`.
@@ -158,6 +158,7 @@ simd_kernel! {
     Aarch64NeonAes = Aarch64NeonAes, enable "neon,aes", par_blocks U16,
     sbox AesSbox, one (Q, AesSboxBroadcast),
     ladder [Q, Q], partial Q,
+    chain aes_chain::chain_body::<Q<Aarch64NeonAes>>,
 }
 
 // SAFETY: an `Aarch64NeonAes` token is made only from an `Available` `aarch64-neon-aes`

@@ -15,6 +15,8 @@ use cipher::{Block, inout::InOutBuf};
 use crate::{Sm4, key::RoundKeys};
 
 mod aes;
+pub(crate) mod aes_chain;
+pub(crate) mod pdomain;
 pub(crate) use aes::{AesLast, AesSbox, AesSboxBroadcast};
 
 /// One SIMD register seen as 32-bit lanes.

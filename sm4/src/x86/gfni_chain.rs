@@ -27,61 +27,15 @@ use cipher::Block;
 use crate::simd::{BSWAP32, Single, Word};
 use crate::{Sm4, key::RoundKeys};
 
-use super::sbox::{GFNI_POST, GFNI_PRE, GFNI_PRE_C};
 use super::words::GfniAffine;
-
-/// `gf2p8affineqb` on one byte: output bit i is the parity of `x` and byte 7 − i of `a`.
-const fn apply(a: u64, x: u8) -> u8 {
-    let mut r = 0u8;
-    let mut i = 0;
-    while i < 8 {
-        let row = (a >> (8 * (7 - i))) as u8;
-        if (row & x).count_ones() & 1 == 1 {
-            r |= 1 << i;
-        }
-        i += 1;
-    }
-    r
-}
-
-/// The matrix (Intel layout) of the bytewise linear map sending bit k to `img[k]`.
-const fn matrix(img: [u8; 8]) -> u64 {
-    let mut a = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        let mut row = 0u8;
-        let mut k = 0;
-        while k < 8 {
-            row |= ((img[k] >> i) & 1) << k;
-            k += 1;
-        }
-        a |= (row as u64) << (8 * (7 - i));
-        i += 1;
-    }
-    a
-}
-
-/// C_d: what L sends from byte i of a word to byte i + d (L = Σ_d rot_{8d} ∘ C_d; from its
-/// rotations by 0, 2, 10, 18 and 24 bits).
-const fn c(d: usize, v: u8) -> u8 {
-    match d {
-        0 => v ^ (v << 2),
-        1 | 2 => (v >> 6) ^ (v << 2),
-        _ => (v >> 6) ^ v,
-    }
-}
-
-const PRE: u64 = GFNI_PRE as u64;
-const POST: u64 = GFNI_POST as u64;
-/// The S-box's output constant (`GFNI_POST_C`).
-const POST_C: u8 = 0xd3;
+use crate::simd::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part, matrix};
 
 /// P·C_d·POST, the matrix taking inv(u) to P·C_d·S's output.
 const fn g(d: usize) -> u64 {
     let mut img = [0u8; 8];
     let mut k = 0;
     while k < 8 {
-        img[k] = apply(PRE, c(d, apply(POST, 1 << k)));
+        img[k] = apply(PRE, l_part(d, apply(POST, 1 << k)));
         k += 1;
     }
     matrix(img)
@@ -89,24 +43,7 @@ const fn g(d: usize) -> u64 {
 
 /// P·C_d·0xD3, the constant that goes with [`g`].
 const fn gc(d: usize) -> i32 {
-    apply(PRE, c(d, POST_C)) as i32
-}
-
-/// P⁻¹ (P is invertible: it is T·A of two invertible maps).
-const fn pre_inverse() -> u64 {
-    let mut img = [0u8; 8];
-    let mut k = 0;
-    while k < 8 {
-        let mut v = 0u16;
-        while v < 256 {
-            if apply(PRE, v as u8) == 1 << k {
-                img[k] = v as u8;
-            }
-            v += 1;
-        }
-        k += 1;
-    }
-    matrix(img)
+    apply(PRE, l_part(d, POST_C)) as i32
 }
 
 const G0: u64 = g(0);
@@ -115,7 +52,6 @@ const G3: u64 = g(3);
 const G0_C: i32 = gc(0);
 const G1_C: i32 = gc(1);
 const G3_C: i32 = gc(3);
-const PRE_INV: u64 = pre_inverse();
 const _: () = assert!(g(1) == g(2) && gc(1) == gc(2));
 
 /// Rotation masks for `pshufb`: rotate each 32-bit lane left by 8, 16, 24 bits.
@@ -269,7 +205,7 @@ pub(super) trait Rounds<W> {
 fn p_keys<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
     let mut keys = [k.pre; 32];
     for (key, &r) in keys.iter_mut().zip(rk.iter()) {
-        *key = W::splat(cpu, r).affine::<GFNI_PRE_C>(k.pre);
+        *key = W::splat(cpu, r).affine::<{ PRE_C as i32 }>(k.pre);
     }
     keys
 }

@@ -11,7 +11,7 @@ mod words;
 use cipher::consts::{U32, U64};
 
 use crate::Backend;
-use crate::simd::{AesSbox, AesSboxBroadcast};
+use crate::simd::{AesSbox, AesSboxBroadcast, aes_chain};
 use sbox::Gfni;
 use words::{Aes, Avx2, Avx512bw, Avx512vl, Ssse3, Vl128, X128, X256, X512};
 
@@ -42,6 +42,7 @@ simd_kernel! {
     AesniAvx2 = AesniAvx2, enable "avx2,aes", par_blocks U32,
     sbox AesSbox, one (X128, AesSboxBroadcast),
     ladder [X256, X256, X128], partial X128,
+    chain aes_chain::chain_body::<X128<AesniAvx2>>,
 }
 
 // The features each kernel's token proves: its backend's probe (`shangmi-dispatch`,

@@ -14,16 +14,21 @@
 use core::arch::x86_64::*;
 
 use super::words::{self, Avx2, GfniAffine, Raw, X128, X256};
-use crate::simd::{AesLast, Sbox};
+use crate::simd::{AesLast, Sbox, pdomain};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
 /// 0xD3. Matrices in Intel's layout (output bit i from byte 7 - i), one per 64-bit lane.
 pub(crate) struct Gfni;
 
-pub(super) const GFNI_PRE: u128 = 0x4c28_7db9_1a22_505d_4c28_7db9_1a22_505d;
-pub(super) const GFNI_PRE_C: i32 = 0x3e;
-pub(super) const GFNI_POST: u128 = 0xf3ab_34a9_74a6_b589_f3ab_34a9_74a6_b589;
-pub(super) const GFNI_POST_C: i32 = 0xd3;
+const GFNI_PRE: u128 = both_lanes(pdomain::PRE);
+const GFNI_PRE_C: i32 = pdomain::PRE_C as i32;
+const GFNI_POST: u128 = both_lanes(pdomain::POST);
+const GFNI_POST_C: i32 = pdomain::POST_C as i32;
+
+/// A matrix in both 64-bit lanes.
+const fn both_lanes(m: u64) -> u128 {
+    ((m as u128) << 64) | m as u128
+}
 
 impl<W: GfniAffine> Sbox<W> for Gfni {
     #[inline(always)]
