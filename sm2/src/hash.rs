@@ -1,5 +1,4 @@
-//! SM3 plumbing: Z_A (GB/T 32918.2 §5.5), the message representative e, and HMAC-SM3 for the
-//! deterministic nonces.
+//! SM3 plumbing: Z_A (GB/T 32918.2 §5.5) and the message representative e.
 
 use crate::Error;
 use crate::arith::point::{B, GX, GY};
@@ -7,9 +6,6 @@ use digest::Digest;
 
 /// The SM3 hash (GB/T 32905).
 pub type Sm3 = shangmi_sm3::Sm3;
-
-/// HMAC-SM3.
-pub(crate) type HmacSm3 = hmac::Hmac<Sm3>;
 
 /// The default distinguishing identifier ("1234567812345678", GM/T 0009 §10).
 pub const DEFAULT_ID: &[u8] = b"1234567812345678";

@@ -357,7 +357,8 @@ impl Jacobian {
 
     /// Affine forms of `N` points, none of them infinity, with one inversion (Montgomery's
     /// trick: prefix products of the Z, one inversion, then the individual inverses walking
-    /// back), constant time.
+    /// back), constant time (public-key encryption's C1 and k·P).
+    #[cfg(feature = "alloc")]
     pub fn batch_to_affine<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
         Self::batch_to_affine_with(points, FieldElement::invert_or_zero)
     }

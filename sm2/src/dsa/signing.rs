@@ -7,7 +7,7 @@ use super::{DerSignature, Signature, VerifyingKey};
 use crate::arith::limbs;
 use crate::arith::mul::mul_g;
 use crate::arith::scalar::{N, is_in_range};
-use crate::hash::{DEFAULT_ID, HmacSm3, Sm3};
+use crate::hash::{DEFAULT_ID, Sm3};
 use crate::{Error, FieldBytes, PublicKey, Scalar, SecretKey, curve};
 use core::fmt;
 use digest::{Digest, Update};
@@ -29,9 +29,6 @@ pub struct SigningKey {
     d_bytes: [u8; 32],
     /// (1 + d)^-1 mod n (Montgomery form), computed on the first signature.
     d1_inv: Lazy256,
-    /// HMAC-SM3 keyed with RFC 6979's initial all-zero K (public; saves two SM3 blocks per
-    /// signature).
-    nonce_mac0: HmacSm3,
     verifying_key: VerifyingKey,
 }
 
@@ -65,7 +62,6 @@ impl SigningKey {
             d: sc,
             d_bytes: *d,
             d1_inv: Lazy256::empty(),
-            nonce_mac0: NonceGen::initial_mac(),
             verifying_key: VerifyingKey::from_parts(public, q, id)?,
         })
     }
@@ -141,7 +137,7 @@ impl SigningKey {
     /// in `extra` as additional data (empty for a purely deterministic signature).
     pub fn sign_e_with_extra(&self, e: &[u8; 32], extra: &[u8]) -> Signature {
         let e_sc = Scalar::from_be_bytes_reduced(e);
-        let mut gen_ = NonceGen::new(&self.nonce_mac0, &self.d_bytes, &e_sc.to_be_bytes(), extra);
+        let mut gen_ = NonceGen::new(&self.d_bytes, &e_sc.to_be_bytes(), extra);
         loop {
             let k = gen_.next();
             if let Some(sig) = self.sign_with_nonce(&e_sc, &k) {
