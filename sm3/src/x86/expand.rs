@@ -143,12 +143,7 @@ impl<X: Xmm> Groups<X> {
         let gm = r.xor(fix.p1());
         g[m] = gm;
         gm.store(&w[4 * m..]);
-        g4.xor(g3).store(&wp[4 * (m - 4)..]);
-        if m == 16 {
-            for k in 13..16 {
-                g[k].xor(g[k + 1]).store(&wp[4 * k..]);
-            }
-        }
+        g1.xor(gm).store(&wp[4 * (m - 1)..]);
     }
 }
 
