@@ -187,57 +187,70 @@ unsafe impl Xmm for super::Avx512 {
     }
 }
 
+/// The words the rounds read from memory: W_0..W_67 and W'_0..W'_63 of the block in
+/// hand, and the round constants, in one place so that one register addresses all three.
+pub(crate) struct Scratch {
+    w: [Cell<u32>; 68],
+    wp: [Cell<u32>; 64],
+    k: [u32; 64],
+}
+
+impl Scratch {
+    /// Empty words and the round constants.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        Scratch {
+            w: [const { Cell::new(0) }; 68],
+            wp: [const { Cell::new(0) }; 64],
+            k: crate::consts::K,
+        }
+    }
+
+    /// The round constants T_j <<< j.
+    #[inline(always)]
+    pub(crate) fn k(&self) -> &[u32; 64] {
+        &self.k
+    }
+}
+
 /// One block's message schedule computed four rounds ahead of the rounds that use it:
 /// G_0..G_4 before round 0, then G_{5+i} after round group i, so the serial expansion
 /// runs in the shadow of the serial rounds (also for a single block) and every vector
 /// store is long retired when the rounds load single words from it.
 ///
 /// The words live in cells written through one reference and read through another that
-/// went through `black_box`: LLVM then keeps the scalar loads (which fold into the
-/// rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
+/// went through `black_box` (`read`): LLVM then keeps the scalar loads (which fold into
+/// the rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
 pub(crate) struct Ahead<'a, X> {
     g: Groups<X>,
-    w: &'a [Cell<u32>; 68],
-    wp: &'a [Cell<u32>; 64],
-    w_read: &'a [Cell<u32>; 68],
-    wp_read: &'a [Cell<u32>; 64],
+    write: &'a Scratch,
+    read: &'a Scratch,
 }
 
 impl<'a, X: Xmm> Ahead<'a, X> {
-    /// Starts `block` on kernel `k` with `w`, `wp` as scratch: G_0..G_4, W_0..W_19,
-    /// W'_0..W'_15.
+    /// Starts `block` on kernel `k`, writing through `write` and reading through `read`
+    /// (the same scratch): G_0..G_4, W_0..W_19, W'_0..W'_15.
     #[inline(always)]
-    pub(crate) fn start(
-        k: X,
-        block: &[u8; 64],
-        w: &'a [Cell<u32>; 68],
-        wp: &'a [Cell<u32>; 64],
-    ) -> Self {
-        let mut g = Groups::load(k, block, w, wp);
-        g.step(4, w, wp);
-        Ahead {
-            g,
-            w,
-            wp,
-            w_read: core::hint::black_box(w),
-            wp_read: core::hint::black_box(wp),
-        }
+    pub(crate) fn start(k: X, block: &[u8; 64], write: &'a Scratch, read: &'a Scratch) -> Self {
+        let mut g = Groups::load(k, block, &write.w, &write.wp);
+        g.step(4, &write.w, &write.wp);
+        Ahead { g, write, read }
     }
 }
 
 impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
     #[inline(always)]
     fn w(&self, j: usize) -> u32 {
-        self.w_read[j].get()
+        self.read.w[j].get()
     }
     #[inline(always)]
     fn wp(&self, j: usize) -> u32 {
-        self.wp_read[j].get()
+        self.read.wp[j].get()
     }
     #[inline(always)]
     fn after(&mut self, i: usize) {
         if i < 12 {
-            self.g.step(5 + i, self.w, self.wp);
+            self.g.step(5 + i, &self.write.w, &self.write.wp);
         }
     }
 }

@@ -16,10 +16,8 @@
 mod expand;
 mod lanes;
 
-use core::cell::Cell;
-
 use crate::{Backend, engine::Kernel, multi::schedule, rounds::rounds_with};
-use expand::{Ahead, Xmm};
+use expand::{Ahead, Scratch, Xmm};
 
 shangmi_dispatch::kernel_token! {
     /// `avx2`: AVX2, BMI1 and BMI2.
@@ -34,11 +32,12 @@ shangmi_dispatch::kernel_token! {
 /// Compresses `blocks`, each block's expansion interleaved with its own rounds.
 #[inline(always)]
 fn compress_interleaved<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    let k = core::hint::black_box(&crate::consts::K);
-    let w: [Cell<u32>; 68] = [const { Cell::new(0) }; 68];
-    let wp: [Cell<u32>; 64] = [const { Cell::new(0) }; 64];
+    let scratch = Scratch::new();
+    // Through `black_box`: see `Ahead`; it also keeps LLVM from folding the constants
+    // into the last add of (A <<< 12) + E + K_j instead of the first.
+    let read = core::hint::black_box(&scratch);
     for block in blocks {
-        rounds_with(state, &mut Ahead::start(x, block, &w, &wp), k);
+        rounds_with(state, &mut Ahead::start(x, block, &scratch, read), read.k());
     }
 }
 
