@@ -160,6 +160,9 @@ proptest! {
             let (inp, mut out) = (blocks(&pt), vec![Block::<Sm4>::default(); n]);
             Sm4CbcEnc::inner_iv_init(c.clone(), &iv.into()).encrypt_blocks_b2b(&inp, &mut out).unwrap();
             prop_assert_eq!(out.concat(), want_cbc.clone());
+            let mut back = vec![Block::<Sm4>::default(); n];
+            Sm4CbcDec::inner_iv_init(c.clone(), &iv.into()).decrypt_blocks_b2b(&out, &mut back).unwrap();
+            prop_assert_eq!(back.concat(), pt.clone(), "cbc dec b2b {} n {}", name, n);
             let mut one = Sm4CbcDec::inner_iv_init(c.clone(), &iv.into());
             for b in out.iter_mut() {
                 one.decrypt_block(b);

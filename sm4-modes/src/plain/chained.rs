@@ -6,7 +6,8 @@
 //! on GFNI and AES-instruction engines a shorter round for the latency-bound chain). CFB encryption is the same
 //! chain with the blocks shifted by one: with state 0 and inputs IV, P1, …, the chain's
 //! states are E(IV), E(C1), …, and Ci = E(Ci−1) ⊕ Pi. CBC decryption hands every block of a
-//! chunk, however short, to the engine's parallel path.
+//! chunk, however short, to the engine's parallel path, out of place into a stack buffer,
+//! then XORs the previous ciphertext in (no copy of the input).
 
 use core::{fmt, marker::PhantomData};
 
@@ -122,18 +123,27 @@ impl Direction for CfbEncrypt {
 impl Direction for CbcDecrypt {
     const NAME: &'static str = "Sm4CbcDec";
     fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        let mut input = [Block::<Sm4>::default(); CHUNK];
+        let mut plain = [Block::<Sm4>::default(); CHUNK];
         while !blocks.is_empty() {
-            let (head, n, rest) = next_chunk(blocks, &mut input);
-            // In place, the output already holds the ciphertext (no copy).
-            let out = head.into_out_with_copied_in();
-            cipher.decrypt_blocks(out);
-            let mut prev = &*iv;
-            for (o, c) in out.iter_mut().zip(&input[..n]) {
-                xor(o, prev);
-                prev = c;
+            let n = blocks.len().min(CHUNK);
+            let (mut head, rest) = blocks.split_at(n);
+            let plain = &mut plain[..n];
+            // D(Ci) for the whole chunk, out of place: the input stays as it was.
+            let decrypted = cipher.decrypt_blocks_b2b(head.get_in(), plain);
+            debug_assert!(decrypted.is_ok(), "both slices hold n blocks");
+            let next_iv = head.get_in()[n - 1];
+            // Pi = D(Ci) ⊕ Ci−1, last block first: in place, each ciphertext block is read
+            // before its own plaintext overwrites it.
+            for i in (1..n).rev() {
+                let previous = head.get(i - 1).clone_in();
+                let mut p = plain[i];
+                xor(&mut p, &previous);
+                *head.get(i).get_out() = p;
             }
-            *iv = input[n - 1];
+            let mut p = plain[0];
+            xor(&mut p, iv);
+            *head.get(0).get_out() = p;
+            *iv = next_iv;
             blocks = rest;
         }
     }
