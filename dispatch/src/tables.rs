@@ -77,7 +77,7 @@ family! {
     /// GHASH (NIST SP 800-38D §6.4) and POLYVAL (RFC 8452) backends, `shangmi-sm4-modes`
     /// (GCM, GCM-SIV, HCTR).
     pub mod ghash("GHASH", portable: Soft) {
-        /// x86-64 VPCLMULQDQ on AVX-512 registers, 16 blocks per reduction.
+        /// x86-64 VPCLMULQDQ on AVX-512 registers, 32 blocks per reduction.
         VpclmulqdqAvx512 = "vpclmulqdq-avx512" if crate::cpu::vpclmulqdq_avx512();
         /// x86-64 VPCLMULQDQ on AVX2 registers, 16 blocks per reduction.
         VpclmulqdqAvx2 = "vpclmulqdq-avx2" if crate::cpu::vpclmulqdq_avx2();

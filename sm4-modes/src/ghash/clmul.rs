@@ -1,6 +1,6 @@
 //! POLYVAL on the x86 carry-less multiply, one generic step for three register widths:
 //! PCLMULQDQ on 128-bit registers (8 blocks per reduction), VPCLMULQDQ on 256-bit AVX2
-//! registers (16 blocks) and on 512-bit AVX-512 registers (16 blocks).
+//! registers (16 blocks) and on 512-bit AVX-512 registers (32 blocks).
 //!
 //! Each step multiplies block i of n by H^(n-i), sums the products unreduced (aggregated
 //! reduction, Gueron & Kounavis, "Intel Carry-Less Multiplication Instruction and its Usage
@@ -9,7 +9,7 @@
 
 use core::arch::x86_64::*;
 
-use super::Powers;
+use super::{POWERS, Powers};
 
 /// The POLYVAL reduction constant: x^127 + x^126 + x^121 (high word) and 1 (low word).
 const POLY_HI: u64 = 0xc200_0000_0000_0000;
@@ -233,30 +233,35 @@ fn finish(lo: __m128i, mid: __m128i, hi: __m128i) -> __m128i {
 fn update<L: Lanes, const K: usize, const REV: bool>(p: &Powers, acc: u128, data: &[u8]) -> u128 {
     let step = K * L::BLOCKS;
     let prep = |x: L| if REV { x.bswap() } else { x };
-    // The powers H^step … H^1, as K registers.
-    // SAFETY: `step` ≤ 16 powers of 16 bytes each, read from the end of `p`.
-    let pw: [L; K] = core::array::from_fn(|r| unsafe {
-        L::load(p[16 - step + r * L::BLOCKS..].as_ptr().cast())
-    });
-    // The accumulator joins as its own product acc·H^step, added after the lanes are
-    // folded: the chain from one step's accumulator to the next is then one 128-bit
-    // multiplication and the reduction, while the step's data products (independent of
-    // it) overlap the previous step's chain.
-    let h_top = to_reg(p[16 - step]);
-    let pk: [L; K] = core::array::from_fn(|r| pw[r].xor(pw[r].swap()));
     let mut acc = to_reg(acc);
     let mut chunks = data.chunks_exact(16 * step);
-    for chunk in &mut chunks {
-        let mut sums = (L::zero(), L::zero(), L::zero());
-        for (r, (h, hk)) in pw.iter().zip(&pk).enumerate() {
-            // SAFETY: `chunk` holds `step` blocks; register r reads blocks r·BLOCKS onwards.
-            let x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
-            mul_add_karatsuba(x, *h, *hk, &mut sums);
+    // The wide registers only for data that has a whole step (short updates, as GCM's
+    // length block, skip loading the powers).
+    if data.len() >= 16 * step {
+        // The powers H^step … H^1, as K registers.
+        // SAFETY: `step` ≤ 32 powers of 16 bytes each, read from the end of `p`.
+        let pw: [L; K] = core::array::from_fn(|r| unsafe {
+            L::load(p[POWERS - step + r * L::BLOCKS..].as_ptr().cast())
+        });
+        // The accumulator joins as its own product acc·H^step, added after the lanes are
+        // folded: the chain from one step's accumulator to the next is then one 128-bit
+        // multiplication and the reduction, while the step's data products (independent of
+        // it) overlap the previous step's chain.
+        let h_top = to_reg(p[POWERS - step]);
+        let pk: [L; K] = core::array::from_fn(|r| pw[r].xor(pw[r].swap()));
+        for chunk in &mut chunks {
+            let mut sums = (L::zero(), L::zero(), L::zero());
+            for (r, (h, hk)) in pw.iter().zip(&pk).enumerate() {
+                // SAFETY: `chunk` holds `step` blocks; register r reads blocks r·BLOCKS
+                // onwards.
+                let x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
+                mul_add_karatsuba(x, *h, *hk, &mut sums);
+            }
+            let (lo, hi) = (sums.0.fold(), sums.2.fold());
+            let mut folded = (lo, sums.1.fold().xor(lo).xor(hi), hi);
+            mul_add(acc, h_top, &mut folded);
+            acc = finish(folded.0, folded.1, folded.2);
         }
-        let (lo, hi) = (sums.0.fold(), sums.2.fold());
-        let mut folded = (lo, sums.1.fold().xor(lo).xor(hi), hi);
-        mul_add(acc, h_top, &mut folded);
-        acc = finish(folded.0, folded.1, folded.2);
     }
     // Fewer than `step` blocks left: block i of n times H^(n-i), one reduction.
     let rest = chunks.remainder();
@@ -272,7 +277,7 @@ fn update<L: Lanes, const K: usize, const REV: bool>(p: &Powers, acc: u128, data
             if i == 0 {
                 x = x.xor(acc);
             }
-            mul_add(x, to_reg(p[16 - n + i]), &mut sums);
+            mul_add(x, to_reg(p[POWERS - n + i]), &mut sums);
         }
         acc = finish(sums.0, sums.1, sums.2);
     }
@@ -312,7 +317,7 @@ pub(super) unsafe fn update_vpclmulqdq_avx2<const REV: bool>(
     update::<__m256i, 8, REV>(p, acc, data)
 }
 
-/// [`update`] on VPCLMULQDQ with AVX-512: 16 blocks per reduction.
+/// [`update`] on VPCLMULQDQ with AVX-512: 32 blocks per reduction.
 ///
 /// # Safety
 /// The CPU must have AVX-512F/BW/VL, VPCLMULQDQ, PCLMULQDQ, SSSE3 and SSE4.1.
@@ -322,5 +327,5 @@ pub(super) unsafe fn update_vpclmulqdq_avx512<const REV: bool>(
     acc: u128,
     data: &[u8],
 ) -> u128 {
-    update::<__m512i, 4, REV>(p, acc, data)
+    update::<__m512i, 8, REV>(p, acc, data)
 }

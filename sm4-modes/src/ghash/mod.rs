@@ -3,7 +3,7 @@
 //!
 //! Every engine works in the POLYVAL domain, which needs no bit reflection: GHASH(H, X) =
 //! ByteReverse(POLYVAL(mulX_POLYVAL(ByteReverse(H)), ByteReverse(X))) (RFC 8452 Appendix
-//! A). Keys hold H^16 … H^1 so the wide engines multiply many blocks per reduction.
+//! A). Keys hold H^32 … H^1 so the wide engines multiply many blocks per reduction.
 
 #[cfg(target_arch = "x86_64")]
 mod clmul;
@@ -16,8 +16,11 @@ use shangmi_dispatch::Available;
 /// The GHASH/POLYVAL backends (`shangmi_dispatch`'s GHASH family).
 pub use shangmi_dispatch::ghash::Backend as GhashBackend;
 
-/// H^16, H^15, …, H^1 in the POLYVAL domain, as little-endian 128-bit integers.
-pub(crate) type Powers = [u128; 16];
+/// Powers of H a key holds (the most blocks an engine multiplies per reduction).
+pub(crate) const POWERS: usize = 32;
+
+/// H^32, H^31, …, H^1 in the POLYVAL domain, as little-endian 128-bit integers.
+pub(crate) type Powers = [u128; POWERS];
 
 /// A hash key (H and the powers its engine uses) of GHASH (`G = true`) or POLYVAL, with
 /// the proof that its engine runs here.
@@ -36,11 +39,11 @@ impl<const G: bool> HashKey<G> {
     /// The key for H = `h` (GHASH: the big-endian block E_K(0); POLYVAL: the 16 bytes of
     /// RFC 8452) on `engine`.
     pub(crate) fn new(h: &[u8; 16], engine: Available<GhashBackend>) -> Self {
-        Self::with_powers(h, engine, 16)
+        Self::with_powers(h, engine, POWERS)
     }
 
     /// As [`HashKey::new`] for hashing at most `blocks` blocks per update call: only the
-    /// powers up to H^min(blocks, 16) are computed (the rest would be read only by longer
+    /// powers up to H^min(blocks, 32) are computed (the rest would be read only by longer
     /// updates).
     pub(crate) fn with_powers(
         h: &[u8; 16],
@@ -54,11 +57,18 @@ impl<const G: bool> HashKey<G> {
         } else {
             u128::from_le_bytes(*h)
         };
-        let mut powers = [0u128; 16];
-        powers[15] = h;
+        let mut powers = [0u128; POWERS];
+        powers[POWERS - 1] = h;
         if engine.get() != GhashBackend::Soft {
-            for i in (16 - blocks.clamp(1, 16)..15).rev() {
-                powers[i] = dot(engine, powers[i + 1], h);
+            // H^(k+1) … H^2k as H^k · H^1 … H^k for k = 1, 2, 4, …: the products of one
+            // round are independent (a chain of log2 rounds, not of one product per power).
+            let n = blocks.clamp(1, POWERS);
+            let mut k = 1;
+            while k < n {
+                for j in 1..=k.min(n - k) {
+                    powers[POWERS - k - j] = dot(engine, powers[POWERS - k], powers[POWERS - j]);
+                }
+                k *= 2;
             }
         }
         HashKey { engine, powers }
@@ -125,7 +135,7 @@ impl<const G: bool> Hasher<'_, G> {
             #[cfg(target_arch = "aarch64")]
             // SAFETY: as above.
             GhashBackend::Pmull => unsafe { pmull::update::<G>(p, self.acc, data) },
-            _ => soft::update::<G>(p[15], self.acc, data),
+            _ => soft::update::<G>(p[POWERS - 1], self.acc, data),
         };
     }
 
@@ -166,7 +176,7 @@ mod tests {
 
     proptest! {
         /// Every engine available here equals the portable one, for GHASH and POLYVAL,
-        /// over lengths that cross every engine's step (8 and 16 blocks) and partial blocks;
+        /// over lengths that cross every engine's step (8, 16 and 32 blocks) and partial blocks;
         /// the portable one equals RustCrypto's `ghash`/`polyval`.
         #[test]
         fn engines_equal_soft(

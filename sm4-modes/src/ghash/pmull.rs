@@ -4,7 +4,7 @@
 
 use core::arch::aarch64::*;
 
-use super::Powers;
+use super::{POWERS, Powers};
 
 /// The POLYVAL reduction constant's high word: x^127 + x^126 + x^121.
 const POLY_HI: u64 = 0xc200_0000_0000_0000;
@@ -108,7 +108,7 @@ pub(super) unsafe fn dot(a: u128, b: u128) -> u128 {
 /// The CPU must have NEON and FEAT_PMULL.
 #[target_feature(enable = "neon,aes")]
 pub(super) unsafe fn update<const REV: bool>(p: &Powers, acc: u128, data: &[u8]) -> u128 {
-    let pw: [uint64x2_t; STEP] = core::array::from_fn(|i| to_reg(p[16 - STEP + i]));
+    let pw: [uint64x2_t; STEP] = core::array::from_fn(|i| to_reg(p[POWERS - STEP + i]));
     let mut acc = to_reg(acc);
     let (blocks, _) = data.as_chunks::<16>();
     let mut steps = blocks.chunks_exact(STEP);
@@ -133,7 +133,7 @@ pub(super) unsafe fn update<const REV: bool>(p: &Powers, acc: u128, data: &[u8])
             if i == 0 {
                 x = xor(x, acc);
             }
-            mul_add(x, to_reg(p[16 - n + i]), &mut s);
+            mul_add(x, to_reg(p[POWERS - n + i]), &mut s);
         }
         acc = finish(s);
     }
