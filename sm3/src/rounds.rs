@@ -4,9 +4,11 @@
 //! engines.
 //!
 //! All 64 rounds are unrolled and the eight working variables are renamed round by round
-//! instead of moved (the usual SHA-2 idiom): round j writes TT1 into D's slot and TT2 into
-//! H's, so after four rounds the names are back in place. The constants T_j <<< j come
-//! from a table. Every function is `#[inline(always)]` so it is compiled inside the
+//! instead of moved (the usual SHA-2 idiom): round j writes TT1 into D's slot and P0(TT2)
+//! into H's, so after four rounds the names are back in place. Each round also computes
+//! the next round's GG from the parts of P0 ([`Word::p0_ch`]), which keeps GG off the
+//! chain from one E to the next on scalar x86-64. The constants T_j <<< j come from a
+//! table. Every function is `#[inline(always)]` so it is compiled inside the
 //! calling engine's `target_feature` entry (where rotates become `rorx` / `vprold`).
 
 use crate::consts::K;
