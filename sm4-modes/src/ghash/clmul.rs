@@ -32,6 +32,8 @@ trait Lanes: Copy {
     /// The carry-less products of the lanes' 64-bit words chosen by `IMM` (as PCLMULQDQ's).
     fn clmul<const IMM: i32>(self, o: Self) -> Self;
     fn zero() -> Self;
+    /// `x` in lane 0, the other lanes zero.
+    fn low(x: __m128i) -> Self;
     /// The XOR of all lanes.
     fn fold(self) -> __m128i;
 }
@@ -75,6 +77,10 @@ impl Lanes for __m128i {
         unsafe { _mm_setzero_si128() }
     }
     #[inline(always)]
+    fn low(x: __m128i) -> Self {
+        x
+    }
+    #[inline(always)]
     fn fold(self) -> __m128i {
         self
     }
@@ -114,6 +120,11 @@ impl Lanes for __m256i {
     fn zero() -> Self {
         // SAFETY: see the impl comment.
         unsafe { _mm256_setzero_si256() }
+    }
+    #[inline(always)]
+    fn low(x: __m128i) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm256_zextsi128_si256(x) }
     }
     #[inline(always)]
     fn fold(self) -> __m128i {
@@ -161,6 +172,11 @@ impl Lanes for __m512i {
     fn zero() -> Self {
         // SAFETY: see the impl comment.
         unsafe { _mm512_setzero_si512() }
+    }
+    #[inline(always)]
+    fn low(x: __m128i) -> Self {
+        // SAFETY: see the impl comment.
+        unsafe { _mm512_zextsi128_si512(x) }
     }
     #[inline(always)]
     fn fold(self) -> __m128i {
@@ -243,24 +259,37 @@ fn update<L: Lanes, const K: usize, const REV: bool>(p: &Powers, acc: u128, data
         let pw: [L; K] = core::array::from_fn(|r| unsafe {
             L::load(p[POWERS - step + r * L::BLOCKS..].as_ptr().cast())
         });
-        // The accumulator joins as its own product acc·H^step, added after the lanes are
-        // folded: the chain from one step's accumulator to the next is then one 128-bit
-        // multiplication and the reduction, while the step's data products (independent of
-        // it) overlap the previous step's chain.
+        // Up to 16 blocks per step the accumulator joins as its own product acc·H^step,
+        // added after the lanes are folded: the chain from one step's accumulator to the
+        // next is then one 128-bit multiplication and the reduction, while the step's data
+        // products (independent of it) overlap the previous step's chain. A 32-block step
+        // is long enough to hide the longer chain of adding the accumulator to block 0
+        // (its product summed last), which saves those four multiplications: the
+        // multiplier is what bounds this loop (GMAC 8 KiB 22.2 -> 23.9 GB/s on Zen 5).
+        let fold_acc = step >= 32;
         let h_top = to_reg(p[POWERS - step]);
         let pk: [L; K] = core::array::from_fn(|r| pw[r].xor(pw[r].swap()));
         for chunk in &mut chunks {
             let mut sums = (L::zero(), L::zero(), L::zero());
-            for (r, (h, hk)) in pw.iter().zip(&pk).enumerate() {
+            for (r, (h, hk)) in pw.iter().zip(&pk).enumerate().skip(1) {
                 // SAFETY: `chunk` holds `step` blocks; register r reads blocks r·BLOCKS
                 // onwards.
                 let x = prep(unsafe { L::load(chunk[16 * r * L::BLOCKS..].as_ptr()) });
                 mul_add_karatsuba(x, *h, *hk, &mut sums);
             }
-            let (lo, hi) = (sums.0.fold(), sums.2.fold());
-            let mut folded = (lo, sums.1.fold().xor(lo).xor(hi), hi);
-            mul_add(acc, h_top, &mut folded);
-            acc = finish(folded.0, folded.1, folded.2);
+            // SAFETY: as above, register 0.
+            let x = prep(unsafe { L::load(chunk.as_ptr()) });
+            if fold_acc {
+                mul_add_karatsuba(x.xor(L::low(acc)), pw[0], pk[0], &mut sums);
+                let (lo, hi) = (sums.0.fold(), sums.2.fold());
+                acc = finish(lo, sums.1.fold().xor(lo).xor(hi), hi);
+            } else {
+                mul_add_karatsuba(x, pw[0], pk[0], &mut sums);
+                let (lo, hi) = (sums.0.fold(), sums.2.fold());
+                let mut folded = (lo, sums.1.fold().xor(lo).xor(hi), hi);
+                mul_add(acc, h_top, &mut folded);
+                acc = finish(folded.0, folded.1, folded.2);
+            }
         }
     }
     // Fewer than `step` blocks left: block i of n times H^(n-i), one reduction.
