@@ -203,15 +203,30 @@ fn neg_masked(a: &Signed62, mask: i64) -> Signed62 {
 
 /// x^-1 mod M for x in [0, M) (0 maps to 0), constant time.
 pub fn invert(x: &Limbs, m: &Modulus) -> Limbs {
+    let (mut delta2, mut batches) = (1i64, 0);
+    run(x, m, |_, f0, g0| {
+        batches += 1;
+        (batches <= BATCHES).then(|| divsteps(&mut delta2, f0, g0))
+    })
+}
+
+/// The batches both inversions share: starting from f = M, g = x, d = 0, e = 1, `batch`
+/// gives the next batch's matrix from g and the low 64 bits of f and g (`None` when done);
+/// the matrix is applied to (f, g) and (d, e), and d becomes the inverse.
+#[inline(always)]
+fn run(
+    x: &Limbs,
+    m: &Modulus,
+    mut batch: impl FnMut(&Signed62, u64, u64) -> Option<Matrix>,
+) -> Limbs {
     let mut f = m.m;
     let mut g = to_signed62(x);
     let mut d = [0i64; 5];
     let mut e = [1i64, 0, 0, 0, 0];
-    let mut delta2 = 1i64;
-    for _ in 0..BATCHES {
+    loop {
         let f0 = (f[0] as u64) | (f[1] as u64) << 62;
         let g0 = (g[0] as u64) | (g[1] as u64) << 62;
-        let t = divsteps(&mut delta2, f0, g0);
+        let Some(t) = batch(&g, f0, g0) else { break };
         update_fg(&mut f, &mut g, &t);
         update_de(&mut d, &mut e, &t, m);
     }
@@ -283,17 +298,8 @@ fn divsteps_var(eta: &mut i64, f0: u64, g0: u64) -> Matrix {
 /// x^-1 mod M for x in [0, M) (0 maps to 0), variable time: for public values only. Batches
 /// of [`divsteps_var`] until g = 0 (about half the divsteps [`invert`] has to budget for).
 pub fn invert_vartime(x: &Limbs, m: &Modulus) -> Limbs {
-    let mut f = m.m;
-    let mut g = to_signed62(x);
-    let mut d = [0i64; 5];
-    let mut e = [1i64, 0, 0, 0, 0];
     let mut eta = -1i64;
-    while g != [0; 5] {
-        let f0 = (f[0] as u64) | (f[1] as u64) << 62;
-        let g0 = (g[0] as u64) | (g[1] as u64) << 62;
-        let t = divsteps_var(&mut eta, f0, g0);
-        update_fg(&mut f, &mut g, &t);
-        update_de(&mut d, &mut e, &t, m);
-    }
-    normalize(&d, &f, m)
+    run(x, m, |g, f0, g0| {
+        (*g != [0; 5]).then(|| divsteps_var(&mut eta, f0, g0))
+    })
 }
