@@ -131,29 +131,32 @@ impl Direction for CbcDecrypt {
             // D(Ci) for the whole chunk, out of place: the input stays as it was.
             let decrypted = cipher.decrypt_blocks_b2b(head.get_in(), plain);
             debug_assert!(decrypted.is_ok(), "both slices hold n blocks");
-            let next_iv = head.get_in()[n - 1];
-            // Pi = D(Ci) ⊕ Ci−1, last block first: in place, each ciphertext block is read
-            // before its own plaintext overwrites it.
-            for i in (1..n).rev() {
-                let previous = head.get(i - 1).clone_in();
-                let mut p = plain[i];
-                xor(&mut p, &previous);
-                *head.get(i).get_out() = p;
+            // Pi = D(Ci) ⊕ Ci−1 in the buffer (the input is only read), then one copy out:
+            // in place, no ciphertext block is overwritten before it is used.
+            let input = head.get_in();
+            let next_iv = input[n - 1];
+            xor(&mut plain[0], iv);
+            // As flat bytes: a loop the compiler turns into full-width vector XORs.
+            let flat = Block::<Sm4>::slice_as_flattened_mut(plain);
+            for (p, c) in flat[16..]
+                .iter_mut()
+                .zip(Block::<Sm4>::slice_as_flattened(input))
+            {
+                *p ^= c;
             }
-            let mut p = plain[0];
-            xor(&mut p, iv);
-            *head.get(0).get_out() = p;
+            head.get_out().copy_from_slice(plain);
             *iv = next_iv;
             blocks = rest;
         }
     }
 }
 
+/// `a ^= b`, as one 128-bit XOR (a byte loop is not always vectorized: in CBC decryption's
+/// loop it made the whole mode 1.6x slower).
 #[inline(always)]
 pub(super) fn xor(a: &mut Block<Sm4>, b: &Block<Sm4>) {
-    for (a, b) in a.iter_mut().zip(b.iter()) {
-        *a ^= b;
-    }
+    let x = u128::from_ne_bytes(a.0) ^ u128::from_ne_bytes(b.0);
+    a.0 = x.to_ne_bytes();
 }
 
 /// The `cipher` mode backend: every call, of one block or many, goes to [`Direction::run`].
