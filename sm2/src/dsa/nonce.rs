@@ -77,7 +77,7 @@ impl HmacSm3 {
 
 /// The HMAC_DRBG-like state (K, V) of RFC 6979 §3.2. K is kept as a keyed HMAC (its inner
 /// and outer padded-key states) and the initial all-zero K as constants, so a signature takes
-/// 14 SM3 compressions for its nonce.
+/// 16 SM3 compressions for its nonce (19 with a MAC that hashes its outer pad per tag).
 pub(crate) struct NonceGen {
     mac: HmacSm3,
     v: [u8; 32],
