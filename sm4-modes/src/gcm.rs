@@ -226,8 +226,16 @@ fn crypt(
     // over zeros (counters built in registers); otherwise ECB over the counter blocks
     // written out.
     let tail_blocks = tail.len().div_ceil(16);
-    let mut ks = [Block::<Sm4>::default(); WIDE / 16 + 1];
-    let ks = &mut ks[..pass_blocks(1 + tail_blocks)];
+    // Zeroed only as far as the pass needs (a 16-byte record needs 4 blocks, not 65).
+    let n = pass_blocks(1 + tail_blocks);
+    let mut short = [Block::<Sm4>::default(); 16];
+    let mut long;
+    let ks = if n <= short.len() {
+        &mut short[..n]
+    } else {
+        long = [Block::<Sm4>::default(); WIDE / 16 + 1];
+        &mut long[..n]
+    };
     if body == 0 || tail_blocks == 0 {
         let mut c = j0;
         cipher.apply_ctr(
