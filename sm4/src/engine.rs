@@ -41,21 +41,15 @@ macro_rules! instruction_kernel {
         impl $crate::engine::Kernel for $Kernel {
             type ParBlocks = $Par;
             #[inline(always)]
-            fn crypt(
-                self,
-                rk: &$crate::key::RoundKeys,
-                blocks: cipher::inout::InOutBuf<'_, '_, cipher::Block<$crate::Sm4>>,
-            ) {
+            fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>) {
                 // SAFETY: `self` exists only for an `Available` backend of this kernel, whose
                 // probe found the features `crypt` needs.
                 unsafe { crypt(rk, blocks) }
             }
             #[inline(always)]
             fn ctr32(
-                self,
-                rk: &$crate::key::RoundKeys,
-                ctr: &mut [u32; 4],
-                blocks: &mut [cipher::Block<$crate::Sm4>],
+                self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
+                blocks: &mut [$crate::engine::Block16],
             ) {
                 // SAFETY: as for `crypt`.
                 unsafe { ctr32(rk, ctr, blocks) }
@@ -68,6 +62,11 @@ macro_rules! instruction_kernel {
         }
     };
 }
+
+/// The blocks a kernel's `crypt` transforms, in place or buffer to buffer.
+pub(crate) type Blocks<'i, 'o> = InOutBuf<'i, 'o, Block<Sm4>>;
+/// One SM4 block.
+pub(crate) type Block16 = Block<Sm4>;
 
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
 /// here (see the module documentation), so the methods are safe.

@@ -337,13 +337,13 @@ pub(crate) fn tau<W: Word, S: Sbox<W>>(cpu: W::Cpu, a: u32) -> u32 {
 }
 
 /// Defines kernel `$Kernel` of backend `$backend` (`Backend` must be in scope) on the
-/// rounds above: its token (`shangmi_dispatch::kernel_token!`) and its `Kernel` implementation, whose `#[target_feature(enable =
-/// $features)]` entries run the width ladder — `$Wide` registers in as many interleaved
-/// groups as `$Par` blocks fill, then one group of each `$Rung`, then fewer than four blocks
-/// through `$Partial` — for both ECB (`crypt`) and counter mode (`ctr32`); one block goes
-/// through `$One` with the S-box `$OneSbox`, and the CBC chain through `$chain` if given
-/// (in an entry with the same features).
-/// The register types take the kernel as their proof (`Word::Cpu`).
+/// rounds above: its token (`shangmi_dispatch::kernel_token!`) and its `Kernel`
+/// implementation, whose `#[target_feature(enable = $features)]` entries run the width
+/// ladder — `$Wide` registers in as many interleaved groups as `$Par` blocks fill, then one
+/// group of each `$Rung`, then fewer than four blocks through `$Partial` — for both ECB
+/// (`crypt`) and counter mode (`ctr32`); one block goes through `$One` with the S-box
+/// `$OneSbox`, and the CBC chain through `$chain` if given (in an entry with the same
+/// features). The register types take the kernel as their proof (`Word::Cpu`).
 macro_rules! simd_kernel {
     (
         $(#[$doc:meta])*
@@ -367,11 +367,7 @@ macro_rules! simd_kernel {
             type ParBlocks = $Par;
 
             #[inline(always)]
-            fn crypt(
-                self,
-                rk: &$crate::key::RoundKeys,
-                blocks: cipher::inout::InOutBuf<'_, '_, cipher::Block<$crate::Sm4>>,
-            ) {
+            fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>) {
                 #[target_feature(enable = $features)]
                 fn entry(
                     k: $Kernel,
@@ -410,10 +406,8 @@ macro_rules! simd_kernel {
 
             #[inline(always)]
             fn ctr32(
-                self,
-                rk: &$crate::key::RoundKeys,
-                ctr: &mut [u32; 4],
-                blocks: &mut [cipher::Block<$crate::Sm4>],
+                self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
+                blocks: &mut [$crate::engine::Block16],
             ) {
                 #[target_feature(enable = $features)]
                 fn entry(
