@@ -149,12 +149,14 @@ macro_rules! kernel_token {
 /// Defines, in the invoking module, the one map from an [`Available`] backend to its kernel:
 /// a `Call` trait (an operation to run on whichever kernel a backend maps to) and
 /// `run(backend, op)`, one `match` with an arm per kernel token (made by
-/// [`kernel_token!`]) and the portable kernel for every other backend. Each arm keeps its
-/// own `cfg`, so a target compiles only its kernels. `$Kernel` is the invoking crate's
+/// [`kernel_token!`], named as its backend and listed under its module, a child of the
+/// crate root) and the portable
+/// kernel for every other backend. Each module's list keeps its own `cfg`, so a target
+/// compiles only its kernels. `$Kernel` is the invoking crate's
 /// kernel trait, `$Portable` its portable kernel (a value of that trait).
 ///
 /// ```
-/// use shangmi_dispatch::{Available, kernel_dispatch, kernel_token, sm3::Backend};
+/// use shangmi_dispatch::{Available, kernel_dispatch, sm3::Backend};
 ///
 /// trait Kernel: Copy {
 ///     fn name(self) -> &'static str;
@@ -164,30 +166,38 @@ macro_rules! kernel_token {
 /// impl Kernel for Portable {
 ///     fn name(self) -> &'static str { "portable" }
 /// }
-/// kernel_token! {
-///     /// The AVX2 code.
-///     struct Avx2 = Backend::Avx2;
-/// }
-/// impl Kernel for Avx2 {
-///     fn name(self) -> &'static str { "avx2" }
+/// mod x86 {
+///     use super::Kernel;
+///     use shangmi_dispatch::sm3::Backend;
+///     shangmi_dispatch::kernel_token! {
+///         /// The AVX2 code.
+///         pub struct Avx2 = Backend::Avx2;
+///     }
+///     impl Kernel for Avx2 {
+///         fn name(self) -> &'static str { "avx2" }
+///     }
 /// }
 /// kernel_dispatch! {
 ///     kernel Kernel, portable Portable, family Backend;
 ///     #[cfg(target_arch = "x86_64")]
-///     Avx2 => Avx2,
+///     x86::{Avx2},
 /// }
 /// struct Name;
 /// impl Call for Name {
 ///     type Output = &'static str;
 ///     fn call<K: Kernel>(self, k: K) -> &'static str { k.name() }
 /// }
-/// assert_eq!(run(Available::portable(), Name), "portable");
+///
+/// fn main() {
+///     assert_eq!(run(Available::portable(), Name), "portable");
+/// }
 /// ```
 #[macro_export]
+#[allow(clippy::crate_in_macro_def)] // the kernels' modules are the invoking crate's
 macro_rules! kernel_dispatch {
     (
         kernel $Kernel:path, portable $Portable:expr, family $Family:ident;
-        $($(#[$cfg:meta])* $Variant:ident => $Token:path),* $(,)?
+        $(#[cfg($cfg:meta)] $module:ident :: { $($Variant:ident),+ $(,)? }),* $(,)?
     ) => {
         /// An operation to run on whichever kernel a backend maps to.
         pub(crate) trait Call {
@@ -213,7 +223,10 @@ macro_rules! kernel_dispatch {
                 }
             }
             match backend.get() {
-                $($(#[$cfg])* $Family::$Variant => with(<$Token>::new(backend), op),)*
+                $($(
+                    #[cfg($cfg)]
+                    $Family::$Variant => with(crate::$module::$Variant::new(backend), op),
+                )+)*
                 #[allow(unreachable_patterns)] // every backend has its arm on some targets
                 _ => op.call($Portable),
             }

@@ -43,18 +43,13 @@ impl Kernel for Soft {
 shangmi_dispatch::kernel_dispatch! {
     kernel Kernel, portable Soft, family Backend;
     #[cfg(target_arch = "x86_64")]
-    Avx512 => crate::x86::Avx512,
-    #[cfg(target_arch = "x86_64")]
-    Avx2 => crate::x86::Avx2,
+    x86::{Avx512, Avx2},
     #[cfg(target_arch = "aarch64")]
-    Aarch64Sm3 => crate::aarch64::Aarch64Sm3,
-    #[cfg(all(
-        any(target_arch = "riscv32", target_arch = "riscv64"),
-        target_feature = "zksh"
-    ))]
-    RiscvZksh => crate::riscv::RiscvZksh,
+    aarch64::{Aarch64Sm3},
+    #[cfg(all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksh"))]
+    riscv::{RiscvZksh},
     #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-    RiscvZvksh => crate::riscv_zvksh::RiscvZvksh,
+    riscv_zvksh::{RiscvZvksh},
 }
 
 /// [`Kernel::compress`].

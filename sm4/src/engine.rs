@@ -63,9 +63,28 @@ macro_rules! instruction_kernel {
     };
 }
 
+// The kernel macros' signatures; targets without a SIMD or instruction kernel use neither.
 /// The blocks a kernel's `crypt` transforms, in place or buffer to buffer.
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )),
+    allow(dead_code)
+)]
 pub(crate) type Blocks<'i, 'o> = InOutBuf<'i, 'o, Block<Sm4>>;
 /// One SM4 block.
+#[cfg_attr(
+    not(any(
+        target_arch = "x86_64",
+        target_arch = "aarch64",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )),
+    allow(dead_code)
+)]
 pub(crate) type Block16 = Block<Sm4>;
 
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
@@ -148,22 +167,13 @@ impl Kernel for Soft {
 shangmi_dispatch::kernel_dispatch! {
     kernel Kernel, portable Soft, family Backend;
     #[cfg(target_arch = "x86_64")]
-    GfniAvx512 => crate::x86::GfniAvx512,
-    #[cfg(target_arch = "x86_64")]
-    GfniAvx2 => crate::x86::GfniAvx2,
-    #[cfg(target_arch = "x86_64")]
-    AesniAvx2 => crate::x86::AesniAvx2,
+    x86::{GfniAvx512, GfniAvx2, AesniAvx2},
     #[cfg(target_arch = "aarch64")]
-    Aarch64Sm4 => crate::aarch64::Aarch64Sm4,
-    #[cfg(target_arch = "aarch64")]
-    Aarch64NeonAes => crate::aarch64::Aarch64NeonAes,
-    #[cfg(all(
-        any(target_arch = "riscv32", target_arch = "riscv64"),
-        target_feature = "zksed"
-    ))]
-    RiscvZksed => crate::riscv::RiscvZksed,
+    aarch64::{Aarch64Sm4, Aarch64NeonAes},
+    #[cfg(all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksed"))]
+    riscv::{RiscvZksed},
     #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
-    RiscvZvksed => crate::riscv_zvksed::RiscvZvksed,
+    riscv_zvksed::{RiscvZvksed},
 }
 
 /// The `cipher` backend type: kernel `K` with one direction's round keys.
