@@ -49,7 +49,7 @@ macro_rules! instruction_kernel {
             #[inline(always)]
             fn ctr32(
                 self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
-                blocks: &mut [$crate::engine::Block16],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
             ) {
                 // SAFETY: as for `crypt`.
                 unsafe { ctr32(rk, ctr, blocks) }
@@ -63,7 +63,7 @@ macro_rules! instruction_kernel {
     };
 }
 
-// The kernel macros' signatures; targets without a SIMD or instruction kernel use neither.
+// The kernel macros' signature; targets without a SIMD or instruction kernel do not use it.
 /// The blocks a kernel's `crypt` transforms, in place or buffer to buffer.
 #[cfg_attr(
     not(any(
@@ -75,17 +75,6 @@ macro_rules! instruction_kernel {
     allow(dead_code)
 )]
 pub(crate) type Blocks<'i, 'o> = InOutBuf<'i, 'o, Block<Sm4>>;
-/// One SM4 block.
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        target_arch = "aarch64",
-        target_arch = "riscv32",
-        target_arch = "riscv64"
-    )),
-    allow(dead_code)
-)]
-pub(crate) type Block16 = Block<Sm4>;
 
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
 /// here (see the module documentation), so the methods are safe.

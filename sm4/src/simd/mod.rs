@@ -407,7 +407,7 @@ macro_rules! simd_kernel {
             #[inline(always)]
             fn ctr32(
                 self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
-                blocks: &mut [$crate::engine::Block16],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
             ) {
                 #[target_feature(enable = $features)]
                 fn entry(
