@@ -148,12 +148,11 @@ macro_rules! kernel_token {
 
 /// Defines, in the invoking module, the one map from an [`Available`] backend to its kernel:
 /// a `Call` trait (an operation to run on whichever kernel a backend maps to) and
-/// `run(backend, op)`, one `match` with an arm per kernel token (made by
-/// [`kernel_token!`], named as its backend and listed under its module, a child of the
-/// crate root) and the portable
-/// kernel for every other backend. Each module's list keeps its own `cfg`, so a target
-/// compiles only its kernels. `$Kernel` is the invoking crate's
-/// kernel trait, `$Portable` its portable kernel (a value of that trait).
+/// `run(backend, op)`, one `match` with an arm per kernel token and the portable kernel for
+/// every other backend. Each kernel token (made by [`kernel_token!`]) is named as its
+/// backend and listed under its module, a child of the crate root; each module's list
+/// keeps its own `cfg`, so a target compiles only its kernels. `$Kernel` is the invoking
+/// crate's kernel trait, `$Portable` its portable kernel (a value of that trait).
 ///
 /// ```
 /// use shangmi_dispatch::{Available, kernel_dispatch, sm3::Backend};
