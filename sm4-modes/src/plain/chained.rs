@@ -5,9 +5,10 @@
 //! The serial directions run on [`Sm4::cbc_chain_into`] (a whole chunk in one engine call;
 //! on GFNI and AES-instruction engines a shorter round for the latency-bound chain). CFB encryption is the same
 //! chain with the blocks shifted by one: with state 0 and inputs IV, P1, …, the chain's
-//! states are E(IV), E(C1), …, and Ci = E(Ci−1) ⊕ Pi. CBC decryption hands every block of a
-//! chunk, however short, to the engine's parallel path, out of place into a stack buffer,
-//! then XORs the previous ciphertext in (no copy of the input).
+//! states are E(IV), E(C1), …, and Ci = E(Ci−1) ⊕ Pi. CBC decryption keeps a stack copy of a
+//! chunk's ciphertext, hands every block of the chunk, however short, to the engine's
+//! parallel path straight into the output, then XORs the kept ciphertext in, shifted by one
+//! block.
 
 use core::{fmt, marker::PhantomData};
 
@@ -123,29 +124,27 @@ impl Direction for CfbEncrypt {
 impl Direction for CbcDecrypt {
     const NAME: &'static str = "Sm4CbcDec";
     fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        let mut plain = [Block::<Sm4>::default(); CHUNK];
         while !blocks.is_empty() {
             let n = blocks.len().min(CHUNK);
             let (mut head, rest) = blocks.split_at(n);
-            let plain = &mut plain[..n];
-            // D(Ci) for the whole chunk, out of place: the input stays as it was.
-            let decrypted = cipher.decrypt_blocks_b2b(head.get_in(), plain);
-            debug_assert!(decrypted.is_ok(), "both slices hold n blocks");
-            // Pi = D(Ci) ⊕ Ci−1 in the buffer (the input is only read), then one copy out:
-            // in place, no ciphertext block is overwritten before it is used.
-            let input = head.get_in();
-            let next_iv = input[n - 1];
-            xor(&mut plain[0], iv);
-            // As flat bytes: a loop the compiler turns into full-width vector XORs.
-            let flat = Block::<Sm4>::slice_as_flattened_mut(plain);
+            // The ciphertext, kept before the engine may overwrite it (in place).
+            let mut saved = [Block::<Sm4>::default(); CHUNK];
+            saved[..n].copy_from_slice(head.get_in());
+            let saved = &saved[..n];
+            // D(Ci) for the whole chunk on the engine's parallel path, straight to the output.
+            cipher.decrypt_blocks_inout(head.reborrow());
+            // Pi = D(Ci) ⊕ Ci−1, as flat bytes: a loop the compiler turns into full-width
+            // vector XORs.
+            let out = head.get_out();
+            xor(&mut out[0], iv);
+            let flat = Block::<Sm4>::slice_as_flattened_mut(out);
             for (p, c) in flat[16..]
                 .iter_mut()
-                .zip(Block::<Sm4>::slice_as_flattened(input))
+                .zip(Block::<Sm4>::slice_as_flattened(saved))
             {
                 *p ^= c;
             }
-            head.get_out().copy_from_slice(plain);
-            *iv = next_iv;
+            *iv = saved[n - 1];
             blocks = rest;
         }
     }
