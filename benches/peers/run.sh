@@ -8,7 +8,8 @@
 #   PEERS_OUT=/some/dir benches/peers/run.sh   # keep the raw outputs there
 #
 # Needs cargo, go (gmsm comes from the Go module proxy, pinned in go.mod/go.sum), python3;
-# openssl is optional (its column stays empty without it).
+# openssl is optional (its column stays empty without it). OpenSSL's ECDSA P-256 (its
+# hand-written x86-64 assembly) is timed too, as a reference for the SM2 rows.
 set -euo pipefail
 
 rounds=${ROUNDS:-2}
@@ -50,6 +51,8 @@ for r in $(seq "$rounds"); do
             done
             echo "# sm2"
             openssl speed -seconds 1 sm2 2>/dev/null | tail -1
+            echo "# ecdsap256"
+            openssl speed -seconds 1 ecdsap256 2>/dev/null | tail -1
         } >"$work/openssl.$r"
     fi
 done

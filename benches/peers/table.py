@@ -92,8 +92,8 @@ def parse_openssl(text):
             what = line[2:].strip()
             continue
         words = line.split()
-        if what == "sm2" and len(words) >= 2:
-            out["sm2 sign"], out["sm2 verify"] = float(words[-2]), float(words[-1])
+        if what in ("sm2", "ecdsap256") and len(words) >= 2:
+            out[f"{what} sign"], out[f"{what} verify"] = float(words[-2]), float(words[-1])
         elif what and words and words[-1].endswith("k"):
             out[what] = float(words[-1][:-1]) * 1000 / 1e6
     return out
@@ -131,6 +131,22 @@ def main():
         print(
             f"| {label} | {fmt(med(a_ok))} | {fmt(med(b_ok))} | {ratios(a, b)} "
             f"| {fmt(med(c_ok))} | {ratios(a, c) if c_ok else '—'} |"
+        )
+
+    # The same-size reference: a 256-bit prime curve in OpenSSL's hand-written assembly,
+    # against which both SM2 implementations can be placed.
+    print()
+    print("Reference, OpenSSL ECDSA P-256 (op/s), a 256-bit prime curve like SM2's:")
+    print()
+    print("| work | ours SM2 | gmsm SM2 | OpenSSL P-256 | ours/P-256 | gmsm/P-256 |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for op in ("sign", "verify"):
+        a = [o.get((f"sm2-{op}", None)) for o in ours]
+        b = [g.get((f"sm2-{op}", None)) for g in gmsm]
+        c = [o.get(f"ecdsap256 {op}") for o in ossl]
+        print(
+            f"| {op} | {fmt(med([x for x in a if x]))} | {fmt(med([x for x in b if x]))} "
+            f"| {fmt(med([x for x in c if x]))} | {ratios(a, c)} | {ratios(b, c)} |"
         )
 
 
