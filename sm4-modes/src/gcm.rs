@@ -5,10 +5,12 @@
 //! registers) and hashed while it is in L1, so the hash of one chunk overlaps the
 //! encryption of the next in the out-of-order window. Every engine call is a whole number
 //! of the widest engine's steps: the text is split into 1 KiB pieces, and the last piece
-//! (up to 63 blocks) gets its keystream from one engine call together with the tag mask
-//! E(J0), rounded up to a width the engines run in one pass. Decryption hashes and decrypts in the same pass; if
-//! the tag does not match, the keystream is applied again so the output holds the
-//! ciphertext, and [`aead::Error`] is returned.
+//! (up to 63 blocks) gets its keystream from one engine call rounded up to a width the
+//! engines run in one pass. The tag mask E(J0) never takes an engine call of its own: it
+//! rides along the first wide pass of the body (`Sm4::apply_ctr_and_encrypt`), or, for
+//! texts shorter than 1 KiB, leads the tail's keystream. Decryption hashes and decrypts in
+//! the same pass; if the tag does not match, the keystream is applied again so the output
+//! holds the ciphertext, and [`aead::Error`] is returned.
 
 use aead::{
     Error,
@@ -20,15 +22,13 @@ use cipher::{Block, BlockCipherEncrypt};
 use shangmi_dispatch::Available;
 use shangmi_sm4::{CtrFlavor, Sm4};
 
-use crate::ghash::{GhashBackend, GhashKey};
+use crate::ghash::{GhashBackend, GhashKey, Hasher};
 use crate::sm4_aead::{Gcm, Mode, Sm4Aead};
 
 /// One pass of the widest engine (64 blocks on GFNI/AVX-512; two passes on 32-block ones).
 const WIDE: usize = 64 * 16;
 /// Bytes per fused CTR+GHASH step: a multiple of [`WIDE`], small enough to stay in L1.
 const CHUNK: usize = 8 * WIDE;
-/// The tail (with the mask block) is one wide pass: 63 text blocks.
-const TAIL_MAX: usize = WIDE - 16;
 /// SP 800-38D §5.2.1.1: at most 2^39 - 256 bits of plaintext.
 const MAX_TEXT: u64 = (1 << 36) - 32;
 /// SP 800-38D §5.2.1.1: at most 2^64 - 1 bits of associated data.
@@ -201,71 +201,112 @@ fn crypt(
     let mut g = key.start();
     g.update_padded(aad);
     let text_len = buf.len();
-    // The body: whole 1 KiB pieces, so the tail and the mask fit one wide pass (but for
-    // lengths 1009 to 1023 mod 1024, whose tail has 64 blocks).
-    let body =
-        (text_len.saturating_sub(TAIL_MAX).div_ceil(WIDE) * WIDE).min(text_len / WIDE * WIDE);
-    let (mut rest, tail) = buf.split_at(body);
-    let mut ctr = inc32(j0, 1);
-    while !rest.is_empty() {
-        let n = CHUNK.min(rest.len());
-        let (chunk, more) = rest.split_at(n);
-        if !encrypt {
-            g.update_blocks(chunk.get_in());
-        }
-        let out = chunk.into_out_with_copied_in();
-        cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
-        if encrypt {
-            g.update_blocks(out);
-        }
-        rest = more;
-    }
-
-    // The tail and the mask: the keystream of counter blocks J0, ctr, ctr + 1, … from one
-    // engine call. Without a body (or without a tail) they are consecutive: counter mode
-    // over zeros (counters built in registers); otherwise ECB over the counter blocks
-    // written out.
-    let tail_blocks = tail.len().div_ceil(16);
-    // Zeroed only as far as the pass needs (a 16-byte record needs 4 blocks, not 65).
-    let n = pass_blocks(1 + tail_blocks);
-    let mut short = [Block::<Sm4>::default(); 16];
-    let mut long;
-    let ks = if n <= short.len() {
-        &mut short[..n]
-    } else {
-        long = [Block::<Sm4>::default(); WIDE / 16 + 1];
-        &mut long[..n]
-    };
-    if body == 0 || tail_blocks == 0 {
+    // The body: whole 1 KiB pieces (whole wide passes); the tail has at most 63 blocks.
+    let (body, tail) = buf.split_at(text_len / WIDE * WIDE);
+    if body.is_empty() {
+        // The tail's keystream and the mask E(J0) from one engine call: counter mode over
+        // zeros from J0 (counter blocks built in registers), rounded up to a width the
+        // engines run in one pass, zeroed only as far as that pass needs (a 16-byte record
+        // needs 4 blocks, not 65).
+        let n = pass_blocks(1 + tail.len().div_ceil(16));
+        let mut short = [Block::<Sm4>::default(); 16];
+        let mut long;
+        let ks = if n <= short.len() {
+            &mut short[..n]
+        } else {
+            long = [Block::<Sm4>::default(); WIDE / 16 + 1];
+            &mut long[..n]
+        };
         let mut c = j0;
         cipher.apply_ctr(
             CtrFlavor::Be32,
             &mut c,
             Block::<Sm4>::slice_as_flattened_mut(ks),
         );
+        crypt_tail(&mut g, tail, &ks[1..], encrypt);
+        // ks[0] read only now: a load right after the engine's wide stores would wait.
+        finish(g, aad.len(), text_len, &ks[0])
     } else {
-        ks[0] = j0.into();
-        for (i, b) in ks[1..=tail_blocks].iter_mut().enumerate() {
-            *b = inc32(ctr, i as u32).into();
-        }
-        cipher.encrypt_blocks(ks);
+        let (mask, g) = crypt_body(cipher, g, j0, body, tail, encrypt);
+        finish(g, aad.len(), text_len, &mask)
     }
+}
+
+/// GHASH's length block, and the tag: the hash ⊕ `mask` (E(J0)).
+#[inline(always)]
+fn finish(mut g: Hasher<'_, true>, aad_len: usize, text_len: usize, mask: &Block<Sm4>) -> [u8; 16] {
+    let mut len = [0u8; 16];
+    len[..8].copy_from_slice(&(aad_len as u64 * 8).to_be_bytes());
+    len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
+    g.update_blocks(&len);
+    let mut s = g.finalize();
+    for (s, m) in s.iter_mut().zip(mask.iter()) {
+        *s ^= m;
+    }
+    s
+}
+
+/// XORs `tail` (input to output) with the keystream `ks` and hashes the ciphertext.
+#[inline(always)]
+fn crypt_tail(
+    g: &mut Hasher<'_, true>,
+    tail: InOutBuf<'_, '_, u8>,
+    ks: &[Block<Sm4>],
+    encrypt: bool,
+) {
     if !encrypt {
         g.update_padded(tail.get_in());
     }
     let out = tail.into_out_with_copied_in();
-    xor_keystream(out, &ks[1..]);
+    xor_keystream(out, ks);
     if encrypt {
         g.update_padded(out);
     }
+}
 
-    let mut len = [0u8; 16];
-    len[..8].copy_from_slice(&(aad.len() as u64 * 8).to_be_bytes());
-    len[8..].copy_from_slice(&(text_len as u64 * 8).to_be_bytes());
-    g.update_blocks(&len);
-    let mut s = g.finalize();
-    for (s, m) in s.iter_mut().zip(ks[0].iter()) {
-        *s ^= m;
+/// [`crypt`] for texts of at least one wide pass: the body (whole wide passes) chunk by
+/// chunk, with the mask E(J0) riding along its first pass, then the tail (fewer than 64
+/// blocks) from one engine call; returns the mask and the hash so far. Out of line (the
+/// hash by value, so that it stays in registers in [`crypt`]): short records skip it.
+#[inline(never)]
+fn crypt_body<'k>(
+    cipher: &Sm4,
+    mut g: Hasher<'k, true>,
+    j0: [u8; 16],
+    mut body: InOutBuf<'_, '_, u8>,
+    tail: InOutBuf<'_, '_, u8>,
+    encrypt: bool,
+) -> (Block<Sm4>, Hasher<'k, true>) {
+    let mut ctr = inc32(j0, 1);
+    let mut mask = Block::<Sm4>::from(j0);
+    let mut first = true;
+    while !body.is_empty() {
+        let n = CHUNK.min(body.len());
+        let (chunk, more) = body.split_at(n);
+        if !encrypt {
+            g.update_blocks(chunk.get_in());
+        }
+        let out = chunk.into_out_with_copied_in();
+        if first {
+            cipher.apply_ctr_and_encrypt(CtrFlavor::Be32, &mut ctr, out, &mut mask);
+            first = false;
+        } else {
+            cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
+        }
+        if encrypt {
+            g.update_blocks(out);
+        }
+        body = more;
     }
-    s
+    if !tail.is_empty() {
+        let mut ks = [Block::<Sm4>::default(); WIDE / 16];
+        let ks = &mut ks[..pass_blocks(tail.len().div_ceil(16))];
+        cipher.apply_ctr(
+            CtrFlavor::Be32,
+            &mut ctr,
+            Block::<Sm4>::slice_as_flattened_mut(ks),
+        );
+        crypt_tail(&mut g, tail, ks, encrypt);
+    }
+    (mask, g)
 }

@@ -701,9 +701,10 @@ fn wrong_tag_restores_ciphertext() {
     }
 }
 
-/// The lengths where the fused loop changes shape: the 63-block tail that shares one engine
-/// call with the tag mask, the 64-block tails (1009..=1023 mod 1024) that cannot, and the
-/// 8 KiB chunk edges, on every engine pair.
+/// The lengths where the fused loop changes shape: texts under 1 KiB, whose tail shares one
+/// engine call with the tag mask; whole 1 KiB passes, whose first pass carries the mask as
+/// a side lane; tails of up to 63 blocks after them; and the 8 KiB chunk edges, on every
+/// engine pair.
 #[test]
 fn diff_rustcrypto_chunk_edges() {
     let theirs = RustCryptoGcm::new(&KEY.into());

@@ -98,6 +98,20 @@ pub(crate) trait Kernel: Copy {
     /// and advances `ctr`.
     fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]);
 
+    /// [`Kernel::ctr32`], and encrypts `side` in place in the same call; kernels with wide
+    /// steps override it to carry `side` along the first one.
+    #[inline(always)]
+    fn ctr32_side(
+        self,
+        rk: &RoundKeys,
+        ctr: &mut [u32; 4],
+        blocks: &mut [Block<Sm4>],
+        side: &mut Block<Sm4>,
+    ) {
+        self.ctr32(rk, ctr, blocks);
+        *side = self.crypt_one(rk, side);
+    }
+
     /// The CBC chain `state = E(state ⊕ b)` for each of `blocks`, writing the state after
     /// block i to `out[i]` for each i < `out.len()`; kernels with a shorter chain round
     /// override it.
@@ -240,6 +254,21 @@ impl Call for Ctr32<'_> {
     #[inline(always)]
     fn call<K: Kernel>(self, k: K) {
         k.ctr32(self.rk, self.ctr, self.blocks);
+    }
+}
+
+/// [`Kernel::ctr32_side`].
+pub(crate) struct Ctr32Side<'a> {
+    pub(crate) rk: &'a RoundKeys,
+    pub(crate) ctr: &'a mut [u32; 4],
+    pub(crate) blocks: &'a mut [Block<Sm4>],
+    pub(crate) side: &'a mut Block<Sm4>,
+}
+impl Call for Ctr32Side<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.ctr32_side(self.rk, self.ctr, self.blocks, self.side);
     }
 }
 

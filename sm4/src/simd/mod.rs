@@ -120,24 +120,52 @@ fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
 /// register index constant, so the state stays in registers.
 #[inline(always)]
 fn rounds<W: Word, S: Sbox<W>, const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+    rounds_with::<W, W, S, N, 0>(cpu, rk, x, &mut []);
+}
+
+/// [`rounds`] on `N` groups of `W` and `M` more groups of `P` (a narrower register, for
+/// blocks that ride along a wide step), all interleaved.
+#[inline(always)]
+fn rounds_with<W, P, S, const N: usize, const M: usize>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    x: &mut [[W; 4]; N],
+    y: &mut [[P; 4]; M],
+) where
+    W: Word,
+    P: Word<Cpu = W::Cpu>,
+    S: Sbox<W> + Sbox<P>,
+{
     for k in rk.chunks_exact(4) {
         // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
         // outside the `target_feature` context, and lose its intrinsics' inlining.
-        let key = W::splat(cpu, k[0]);
+        let (key, side) = (W::splat(cpu, k[0]), P::splat(cpu, k[0]));
         for g in x.iter_mut() {
             round::<W, S, 0>(g, key);
         }
-        let key = W::splat(cpu, k[1]);
+        for g in y.iter_mut() {
+            round::<P, S, 0>(g, side);
+        }
+        let (key, side) = (W::splat(cpu, k[1]), P::splat(cpu, k[1]));
         for g in x.iter_mut() {
             round::<W, S, 1>(g, key);
         }
-        let key = W::splat(cpu, k[2]);
+        for g in y.iter_mut() {
+            round::<P, S, 1>(g, side);
+        }
+        let (key, side) = (W::splat(cpu, k[2]), P::splat(cpu, k[2]));
         for g in x.iter_mut() {
             round::<W, S, 2>(g, key);
         }
-        let key = W::splat(cpu, k[3]);
+        for g in y.iter_mut() {
+            round::<P, S, 2>(g, side);
+        }
+        let (key, side) = (W::splat(cpu, k[3]), P::splat(cpu, k[3]));
         for g in x.iter_mut() {
             round::<W, S, 3>(g, key);
+        }
+        for g in y.iter_mut() {
+            round::<P, S, 3>(g, side);
         }
     }
 }
@@ -187,6 +215,33 @@ pub(crate) fn crypt_groups<'i, 'o, W: Word, S: Sbox<W>, const N: usize>(
     blocks
 }
 
+/// Fewer than four blocks (`BLOCKS` = 1) as one group in the transposed layout, the
+/// missing blocks being zero.
+#[inline(always)]
+fn load_partial<W: Word>(cpu: W::Cpu, src: &[Block<Sm4>]) -> [W; 4] {
+    debug_assert!(W::BLOCKS == 1 && src.len() <= 4);
+    let bswap = W::bcast128(cpu, BSWAP32);
+    let zero = W::splat(cpu, 0);
+    let load = |m: usize| {
+        if m < src.len() {
+            W::load(cpu, &src[m..]).shuffle(bswap)
+        } else {
+            zero
+        }
+    };
+    transpose([load(0), load(1), load(2), load(3)])
+}
+
+/// The output of the rounds on a [`load_partial`] group: its first `dst.len()` blocks.
+#[inline(always)]
+fn store_partial<W: Word>(x: &[W; 4], dst: &mut [Block<Sm4>]) {
+    let bswap = W::bcast128(x[0].cpu(), BSWAP32);
+    let regs = transpose([x[3], x[2], x[1], x[0]]);
+    for (m, r) in regs.iter().take(dst.len()).enumerate() {
+        r.shuffle(bswap).store(&mut dst[m..]);
+    }
+}
+
 /// Encrypts fewer than four blocks through one group of 128-bit registers, the missing
 /// blocks being zero (their results are discarded).
 #[inline(always)]
@@ -196,27 +251,12 @@ pub(crate) fn crypt_partial<W: Word, S: Sbox<W>>(
     mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
 ) {
     debug_assert!(W::BLOCKS == 1 && blocks.len() < 4);
-    let n = blocks.len();
-    if n == 0 {
+    if blocks.is_empty() {
         return;
     }
-    let bswap = W::bcast128(cpu, BSWAP32);
-    let zero = W::splat(cpu, 0);
-    let input = blocks.get_in();
-    let load = |m: usize| {
-        if m < n {
-            W::load(cpu, &input[m..]).shuffle(bswap)
-        } else {
-            zero
-        }
-    };
-    let mut x = [transpose([load(0), load(1), load(2), load(3)])];
+    let mut x = [load_partial::<W>(cpu, blocks.get_in())];
     rounds::<W, S, 1>(cpu, rk, &mut x);
-    let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
-    let output = blocks.get_out();
-    for (m, r) in regs.iter().take(n).enumerate() {
-        r.shuffle(bswap).store(&mut output[m..]);
-    }
+    store_partial(&x[0], blocks.get_out());
 }
 
 /// One block, with as little around the rounds as possible (CBC encryption, CBC-MAC and
@@ -245,14 +285,20 @@ pub(crate) fn crypt1<W: Single, S: Sbox<W>>(
 
 /// Counter mode on exactly `4 * W::BLOCKS * N` blocks: XORs them with E(ctr + i) where
 /// only the last counter word counts (mod 2^32), built in registers in the transposed
-/// layout (no counter blocks or keystream in memory).
+/// layout (no counter blocks or keystream in memory). With `M` = 1 it also encrypts the
+/// (at most four) blocks of `side` in place, as one more group of `P` registers.
 #[inline(always)]
-fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
+fn ctr_full<W, P, S, const N: usize, const M: usize>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     ctr: &[u32; 4],
     blocks: &mut [Block<Sm4>],
-) {
+    side: &mut [Block<Sm4>],
+) where
+    W: Word,
+    P: Word<Cpu = W::Cpu>,
+    S: Sbox<W> + Sbox<P>,
+{
     let bswap = W::bcast128(cpu, BSWAP32);
     let per_group = 4 * W::BLOCKS;
     let index = W::block_index(cpu);
@@ -266,7 +312,11 @@ fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
             W::splat(cpu, first).add32(index),
         ];
     }
-    rounds::<W, S, N>(cpu, rk, &mut x);
+    let mut y = [[P::splat(cpu, 0); 4]; M];
+    for group in y.iter_mut() {
+        *group = load_partial::<P>(cpu, side);
+    }
+    rounds_with::<W, P, S, N, M>(cpu, rk, &mut x, &mut y);
     for (g, group) in x.iter().enumerate() {
         let regs = transpose([group[3], group[2], group[1], group[0]]);
         for (m, r) in regs.iter().enumerate() {
@@ -275,6 +325,9 @@ fn ctr_full<W: Word, S: Sbox<W>, const N: usize>(
                 .xor(W::load(cpu, &blocks[at..]))
                 .store(&mut blocks[at..]);
         }
+    }
+    for group in y.iter() {
+        store_partial(group, side);
     }
 }
 
@@ -290,11 +343,38 @@ pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
     let per_call = 4 * W::BLOCKS * N;
     while blocks.len() >= per_call {
         let (head, tail) = blocks.split_at_mut(per_call);
-        ctr_full::<W, S, N>(cpu, rk, ctr, head);
+        ctr_full::<W, W, S, N, 0>(cpu, rk, ctr, head, &mut []);
         ctr[3] = ctr[3].wrapping_add(per_call as u32);
         blocks = tail;
     }
     blocks
+}
+
+/// Counter mode on the first whole group of `blocks`, with the (at most four) blocks of
+/// `side` encrypted in place as one more group of `P` registers interleaved with it:
+/// advances `ctr` and returns the rest, or returns `Err(blocks)` (nothing done) if
+/// `blocks` has no whole group.
+#[inline(always)]
+pub(crate) fn ctr_group_with_side<'d, W, P, S, const N: usize>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    blocks: &'d mut [Block<Sm4>],
+    side: &mut [Block<Sm4>],
+) -> Result<&'d mut [Block<Sm4>], &'d mut [Block<Sm4>]>
+where
+    W: Word,
+    P: Word<Cpu = W::Cpu>,
+    S: Sbox<W> + Sbox<P>,
+{
+    let per_call = 4 * W::BLOCKS * N;
+    if blocks.len() < per_call {
+        return Err(blocks);
+    }
+    let (head, tail) = blocks.split_at_mut(per_call);
+    ctr_full::<W, P, S, N, 1>(cpu, rk, ctr, head, side);
+    ctr[3] = ctr[3].wrapping_add(per_call as u32);
+    Ok(tail)
 }
 
 /// Counter mode on fewer than four blocks (one group of 128-bit registers).
@@ -416,15 +496,40 @@ macro_rules! simd_kernel {
                     ctr: &mut [u32; 4],
                     blocks: &mut [cipher::Block<$crate::Sm4>],
                 ) {
-                    use $crate::simd::{ctr_groups, ctr_partial};
-                    let rest = ctr_groups::<$Wide<$Kernel>, $Sbox, { $Kernel::GROUPS }>(
-                        k, rk, ctr, blocks,
-                    );
-                    $(let rest = ctr_groups::<$Rung<$Kernel>, $Sbox, 1>(k, rk, ctr, rest);)*
-                    ctr_partial::<$Partial<$Kernel>, $Sbox>(k, rk, ctr, rest);
+                    $Kernel::ctr_ladder(k, rk, ctr, blocks);
                 }
                 // SAFETY: as for `crypt`.
                 unsafe { entry(self, rk, ctr, blocks) }
+            }
+
+            #[inline(always)]
+            fn ctr32_side(
+                self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
+                side: &mut cipher::Block<$crate::Sm4>,
+            ) {
+                #[target_feature(enable = $features)]
+                fn entry(
+                    k: $Kernel,
+                    rk: &$crate::key::RoundKeys,
+                    ctr: &mut [u32; 4],
+                    blocks: &mut [cipher::Block<$crate::Sm4>],
+                    side: &mut cipher::Block<$crate::Sm4>,
+                ) {
+                    // `side` rides along the first wide step as one more group of
+                    // `$Partial` registers; without a wide step it goes alone.
+                    match $crate::simd::ctr_group_with_side::<
+                        $Wide<$Kernel>, $Partial<$Kernel>, $Sbox, { $Kernel::GROUPS },
+                    >(k, rk, ctr, blocks, core::slice::from_mut(side)) {
+                        Ok(rest) => $Kernel::ctr_ladder(k, rk, ctr, rest),
+                        Err(blocks) => {
+                            $Kernel::ctr_ladder(k, rk, ctr, blocks);
+                            *side = $crate::simd::crypt1::<$One<$Kernel>, $OneSbox>(k, rk, side);
+                        }
+                    }
+                }
+                // SAFETY: as for `crypt`.
+                unsafe { entry(self, rk, ctr, blocks, side) }
             }
 
             $(
@@ -467,6 +572,23 @@ macro_rules! simd_kernel {
             /// group (checked to divide above).
             const GROUPS: usize = <$Par as cipher::typenum::Unsigned>::USIZE
                 / (4 * <$Wide<$Kernel> as $crate::simd::Word>::BLOCKS);
+
+            /// Counter mode through the width ladder; inlined into `target_feature` entries
+            /// only (the `ctr32` ones), whose features its registers need.
+            #[inline(always)]
+            fn ctr_ladder(
+                self,
+                rk: &$crate::key::RoundKeys,
+                ctr: &mut [u32; 4],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
+            ) {
+                use $crate::simd::{ctr_groups, ctr_partial};
+                let rest = ctr_groups::<$Wide<$Kernel>, $Sbox, { $Kernel::GROUPS }>(
+                    self, rk, ctr, blocks,
+                );
+                $(let rest = ctr_groups::<$Rung<$Kernel>, $Sbox, 1>(self, rk, ctr, rest);)*
+                ctr_partial::<$Partial<$Kernel>, $Sbox>(self, rk, ctr, rest);
+            }
         }
     };
 }
