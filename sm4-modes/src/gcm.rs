@@ -1,13 +1,15 @@
 //! SM4-GCM (NIST SP 800-38D with SM4, RFC 8998, GB/T 36624-2018).
 //!
-//! One pass over the data: counter mode and GHASH are fused chunk by chunk, each chunk
-//! encrypted by `Sm4::apply_ctr` at the engine's full width (counter blocks built in
-//! registers) and hashed while it is in L1, so the hash of one chunk overlaps the
-//! encryption of the next in the out-of-order window. Every engine call is a whole number
-//! of the widest engine's steps: the text is split into 1 KiB pieces, and the last piece
-//! (up to 63 blocks) gets its keystream from one engine call rounded up to a width the
-//! engines run in one pass. The tag mask E(J0) never takes an engine call of its own: it
-//! rides along the first wide pass of the body (`Sm4::apply_ctr_and_encrypt`), or, for
+//! One pass over the data. With the `gfni-avx512` cipher and the `vpclmulqdq-avx512` GHASH
+//! engine, GHASH runs between the cipher's rounds (`Sm4::apply_ctr_hooked`): the rounds
+//! leave the carry-less multiplier idle, so the hash of each 64-block pass costs little
+//! beyond its loads, shuffles and XORs. Otherwise counter mode and GHASH are fused chunk by
+//! chunk, each chunk encrypted by `Sm4::apply_ctr` at the engine's full width (counter
+//! blocks built in registers) and hashed while it is in L1. Every engine call is a whole
+//! number of the widest engine's steps: the text is split into 1 KiB pieces, and the last
+//! piece (up to 63 blocks) gets its keystream from one engine call rounded up to a width
+//! the engines run in one pass. The tag mask E(J0) never takes an engine call of its own:
+//! it rides along the first wide pass of the body (`Sm4::apply_ctr_and_encrypt`), or, for
 //! texts shorter than 1 KiB, leads the tail's keystream. Decryption hashes and decrypts in
 //! the same pass; if the tag does not match, the keystream is applied again so the output
 //! holds the ciphertext, and [`aead::Error`] is returned.
@@ -29,6 +31,8 @@ use crate::sm4_aead::{Gcm, Mode, Sm4Aead};
 const WIDE: usize = 64 * 16;
 /// Bytes per fused CTR+GHASH step: a multiple of [`WIDE`], small enough to stay in L1.
 const CHUNK: usize = 8 * WIDE;
+// The body is whole steps of `Sm4::apply_ctr_hooked`.
+const _: () = assert!(WIDE == shangmi_sm4::HOOK_BLOCKS * 16);
 /// SP 800-38D §5.2.1.1: at most 2^39 - 256 bits of plaintext.
 const MAX_TEXT: u64 = (1 << 36) - 32;
 /// SP 800-38D §5.2.1.1: at most 2^64 - 1 bits of associated data.
@@ -264,39 +268,43 @@ fn crypt_tail(
     }
 }
 
-/// [`crypt`] for texts of at least one wide pass: the body (whole wide passes) chunk by
-/// chunk, with the mask E(J0) riding along its first pass, then the tail (fewer than 64
-/// blocks) from one engine call; returns the mask and the hash so far. Out of line (the
-/// hash by value, so that it stays in registers in [`crypt`]): short records skip it.
+/// [`crypt`] for texts of at least one wide pass: the body (whole wide passes), with the
+/// mask E(J0) riding along its first pass, then the tail (fewer than 64 blocks) from one
+/// engine call; returns the mask and the hash so far. Out of line (the hash by value, so
+/// that it stays in registers in [`crypt`]): short records skip it.
 #[inline(never)]
 fn crypt_body<'k>(
     cipher: &Sm4,
     mut g: Hasher<'k, true>,
     j0: [u8; 16],
-    mut body: InOutBuf<'_, '_, u8>,
+    body: InOutBuf<'_, '_, u8>,
     tail: InOutBuf<'_, '_, u8>,
     encrypt: bool,
 ) -> (Block<Sm4>, Hasher<'k, true>) {
     let mut ctr = inc32(j0, 1);
     let mut mask = Block::<Sm4>::from(j0);
-    let mut first = true;
-    while !body.is_empty() {
-        let n = CHUNK.min(body.len());
-        let (chunk, more) = body.split_at(n);
-        if !encrypt {
-            g.update_blocks(chunk.get_in());
+    #[cfg(target_arch = "x86_64")]
+    let body = match g.ctr_hook(encrypt) {
+        Some(hook) => {
+            // GHASH between the cipher's rounds, the whole body in one call (the hook's
+            // steps are the wide passes).
+            let out = body.into_out_with_copied_in();
+            let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(out);
+            let hook = cipher.apply_ctr_hooked(&mut ctr, blocks, hook, Some(&mut mask));
+            g.resume(&hook);
+            if encrypt {
+                // The last step's output: no step after it hashes it.
+                let last = &blocks[blocks.len() - shangmi_sm4::HOOK_BLOCKS..];
+                g.update_blocks(Block::<Sm4>::slice_as_flattened(last));
+            }
+            None
         }
-        let out = chunk.into_out_with_copied_in();
-        if first {
-            cipher.apply_ctr_and_encrypt(CtrFlavor::Be32, &mut ctr, out, &mut mask);
-            first = false;
-        } else {
-            cipher.apply_ctr(CtrFlavor::Be32, &mut ctr, out);
-        }
-        if encrypt {
-            g.update_blocks(out);
-        }
-        body = more;
+        None => Some(body),
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let body = Some(body);
+    if let Some(body) = body {
+        crypt_chunks(cipher, &mut g, &mut ctr, &mut mask, body, encrypt);
     }
     if !tail.is_empty() {
         let mut ks = [Block::<Sm4>::default(); WIDE / 16];
@@ -309,4 +317,36 @@ fn crypt_body<'k>(
         crypt_tail(&mut g, tail, ks, encrypt);
     }
     (mask, g)
+}
+
+/// The body chunk by chunk: counter mode on each, hashed while it is in L1, the mask riding
+/// along the first engine call.
+#[inline(always)]
+fn crypt_chunks(
+    cipher: &Sm4,
+    g: &mut Hasher<'_, true>,
+    ctr: &mut [u8; 16],
+    mask: &mut Block<Sm4>,
+    mut body: InOutBuf<'_, '_, u8>,
+    encrypt: bool,
+) {
+    let mut first = true;
+    while !body.is_empty() {
+        let n = CHUNK.min(body.len());
+        let (chunk, more) = body.split_at(n);
+        if !encrypt {
+            g.update_blocks(chunk.get_in());
+        }
+        let out = chunk.into_out_with_copied_in();
+        if first {
+            cipher.apply_ctr_and_encrypt(CtrFlavor::Be32, ctr, out, mask);
+            first = false;
+        } else {
+            cipher.apply_ctr(CtrFlavor::Be32, ctr, out);
+        }
+        if encrypt {
+            g.update_blocks(out);
+        }
+        body = more;
+    }
 }

@@ -63,6 +63,34 @@ impl Sm4 {
     }
 }
 
+/// Work run between the rounds of [`Sm4::apply_ctr_hooked`] (hazmat: for modes that hash
+/// what they encrypt, such as GCM).
+///
+/// The call runs in steps of [`HOOK_BLOCKS`] blocks. For each step, [`CtrHook::step`] runs
+/// with `i` = 0, 1, …, 7, in that order, before the step's blocks are written, given the
+/// previous step's blocks as written (`prev`, empty for the first step) and this step's
+/// blocks as given (`cur`); the last step's output is never shown. That holds on every
+/// backend. With the proof of [`CtrHook::clmul`] (the `vpclmulqdq-avx512` GHASH backend;
+/// any other is ignored) the `gfni-avx512` backend runs the steps between its rounds,
+/// after every four, in an entry that also enables VPCLMULQDQ, so that the steps'
+/// instructions share the out-of-order window with the cipher's (the rounds leave the
+/// carry-less multiplier idle). There the step should be `#[inline(always)]` and free of
+/// calls, or the cipher's state is spilled around it. Otherwise the steps run before each
+/// step's engine call.
+pub trait CtrHook {
+    /// Step `i` of a step of blocks (see [`CtrHook`]); `between_rounds` says whether it
+    /// runs inside the entry that enables the features [`CtrHook::clmul`] proved (so their
+    /// intrinsics are inlined there).
+    fn step(&mut self, i: usize, prev: &[Block<Sm4>], cur: &[Block<Sm4>], between_rounds: bool);
+
+    /// The proof that VPCLMULQDQ on AVX-512 runs here, for steps that use it (`None`: the
+    /// steps run before the engine calls).
+    fn clmul(&self) -> Option<Available<shangmi_dispatch::ghash::Backend>>;
+}
+
+/// Blocks per step of [`Sm4::apply_ctr_hooked`]: the widest engine's pass.
+pub const HOOK_BLOCKS: usize = 64;
+
 /// How the counter block advances from one block to the next in [`Sm4::apply_ctr`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CtrFlavor {
@@ -177,6 +205,85 @@ impl Sm4 {
         for (b, w) in counter.chunks_exact_mut(4).zip(ctr) {
             b.copy_from_slice(&w.to_be_bytes());
         }
+    }
+
+    /// Counter mode ([`CtrFlavor::Be32`]) on whole steps of [`HOOK_BLOCKS`] blocks, running
+    /// `hook`'s steps between the rounds (see [`CtrHook`]), and encrypting `block` (if
+    /// given) in place along the first step as [`Sm4::apply_ctr_and_encrypt`] does; returns
+    /// the hook (taken by value so that its state can stay in registers). Blocks past the
+    /// last whole step are left alone.
+    ///
+    /// ```
+    /// use shangmi_sm4::{CtrFlavor, CtrHook, HOOK_BLOCKS, Sm4, cipher::{Block, KeyInit}};
+    /// use shangmi_dispatch::{Available, ghash::Backend as Ghash};
+    ///
+    /// /// XORs together every block the call writes, one step late.
+    /// struct Sum(Block<Sm4>);
+    /// impl CtrHook for Sum {
+    ///     fn step(&mut self, i: usize, prev: &[Block<Sm4>], _: &[Block<Sm4>], _: bool) {
+    ///         for b in prev.iter().skip(8 * i).take(8) {
+    ///             for (s, x) in self.0.iter_mut().zip(b.iter()) { *s ^= x; }
+    ///         }
+    ///     }
+    ///     fn clmul(&self) -> Option<Available<Ghash>> { None }
+    /// }
+    ///
+    /// let cipher = Sm4::new(&[7u8; 16].into());
+    /// let mut blocks = [Block::<Sm4>::default(); 3 * HOOK_BLOCKS];
+    /// let mut counter = [0u8; 16];
+    /// let sum = cipher.apply_ctr_hooked(&mut counter, &mut blocks, Sum(Default::default()), None);
+    ///
+    /// let mut check = [0u8; 3 * HOOK_BLOCKS * 16];
+    /// cipher.apply_ctr(CtrFlavor::Be32, &mut [0u8; 16], &mut check);
+    /// assert_eq!(Block::<Sm4>::slice_as_flattened(&blocks), &check[..]);
+    /// let mut want = Block::<Sm4>::default();
+    /// for b in &blocks[..2 * HOOK_BLOCKS] {
+    ///     for (s, x) in want.iter_mut().zip(b.iter()) { *s ^= x; }
+    /// }
+    /// assert_eq!(sum.0, want);
+    /// ```
+    pub fn apply_ctr_hooked<H: CtrHook>(
+        &self,
+        counter: &mut [u8; 16],
+        blocks: &mut [Block<Self>],
+        mut hook: H,
+        mut block: Option<&mut Block<Self>>,
+    ) -> H {
+        let mut ctr = [0u32; 4];
+        for (w, b) in ctr.iter_mut().zip(counter.chunks_exact(4)) {
+            *w = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        let whole = blocks.len() / HOOK_BLOCKS * HOOK_BLOCKS;
+        let blocks = &mut blocks[..whole];
+        #[allow(unused_mut)] // assigned on x86-64 only
+        let mut at = 0;
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(k), Some(clmul), true) =
+            (x86::GfniAvx512::new(self.backend), hook.clmul(), whole > 0)
+        {
+            let side = match block.take() {
+                Some(b) => core::slice::from_mut(b),
+                None => &mut [],
+            };
+            (at, hook) = k.ctr32_hooked(clmul, &self.enc, &mut ctr, blocks, hook, side);
+        }
+        while at < whole {
+            let (done, rest) = blocks.split_at_mut(at);
+            let prev = &done[at.saturating_sub(HOOK_BLOCKS)..];
+            let cur = &mut rest[..HOOK_BLOCKS];
+            for i in 0..8 {
+                hook.step(i, prev, cur, false);
+            }
+            self.ctr32(&mut ctr, cur, block.take());
+            at += HOOK_BLOCKS;
+        }
+        if block.is_some() {
+            self.ctr32(&mut ctr, &mut [], block);
+        }
+        for (b, w) in counter.chunks_exact_mut(4).zip(ctr) {
+            b.copy_from_slice(&w.to_be_bytes());
+        }
+        hook
     }
 
     /// One engine call of counter mode (last word only), with `side` if given.

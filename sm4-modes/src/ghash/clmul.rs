@@ -358,3 +358,86 @@ pub(super) unsafe fn update_vpclmulqdq_avx512<const REV: bool>(
 ) -> u128 {
     update::<__m512i, 8, REV>(p, acc, data)
 }
+
+/// GHASH's running state between SM4's rounds (`shangmi_sm4::CtrHook`): 64 blocks per
+/// step of the cipher, absorbed 8 blocks at a time, reduced every 32 blocks with the
+/// accumulator added to their first block. Schoolbook products (four multiplies per
+/// register, the powers as memory operands): inside the cipher's rounds the multiplier is
+/// idle and every other instruction is what costs, and schoolbook needs no operand
+/// preparation.
+#[derive(Clone, Copy)]
+pub(super) struct Fused<'k> {
+    powers: &'k Powers,
+    acc: __m128i,
+    sums: (__m512i, __m512i, __m512i),
+}
+
+impl<'k> Fused<'k> {
+    /// The state for `acc` with key powers `powers`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512F.
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn new(powers: &'k Powers, acc: u128) -> Self {
+        let z = _mm512_setzero_si512();
+        Fused {
+            powers,
+            acc: to_reg(acc),
+            sums: (z, z, z),
+        }
+    }
+
+    /// The accumulator (whole steps absorbed).
+    pub(super) fn acc(&self) -> u128 {
+        from_reg(self.acc)
+    }
+
+    /// Absorbs blocks 8i..8i+8 of the 64 blocks `data` (nothing if `data` is empty).
+    ///
+    /// # Safety
+    /// Runs only inlined into code with AVX-512F/BW, VPCLMULQDQ, PCLMULQDQ, SSSE3 and SSE4.1
+    /// enabled (a `#[target_feature]` entry), on a CPU that has them.
+    #[inline(always)]
+    pub(super) unsafe fn step(&mut self, i: usize, data: &[u8]) {
+        if data.len() < 64 * 16 || i >= 8 {
+            return;
+        }
+        let j = i % 4;
+        let at = &data[128 * i..128 * i + 128];
+        // SAFETY: `at` holds 8 blocks: 4 from its start, 4 from byte 64.
+        let (mut x0, x1) = unsafe {
+            (
+                __m512i::load(at.as_ptr()).bswap(),
+                __m512i::load(at[64..].as_ptr()).bswap(),
+            )
+        };
+        // The powers of blocks 8j..8j+8 of the 32: H^(32-8j) … H^(25-8j).
+        let p = &self.powers[POWERS - 32 + 8 * j..POWERS - 24 + 8 * j];
+        // SAFETY: `p` holds 8 powers of 16 bytes.
+        let (h0, h1) = unsafe {
+            (
+                __m512i::load(p.as_ptr().cast()),
+                __m512i::load(p[4..].as_ptr().cast()),
+            )
+        };
+        if j == 0 {
+            x0 = x0.xor(__m512i::low(self.acc));
+            self.sums = (__m512i::zero(), __m512i::zero(), __m512i::zero());
+        }
+        mul_add(x0, h0, &mut self.sums);
+        mul_add(x1, h1, &mut self.sums);
+        if j == 3 {
+            self.acc = finish(self.sums.0.fold(), self.sums.1.fold(), self.sums.2.fold());
+        }
+    }
+}
+
+/// [`Fused::step`] out of line, for steps that do not run between the rounds.
+///
+/// # Safety
+/// The CPU must have AVX-512F/BW/VL, VPCLMULQDQ, PCLMULQDQ, SSSE3 and SSE4.1.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3,sse4.1")]
+pub(super) unsafe fn fused_step(f: &mut Fused<'_>, i: usize, data: &[u8]) {
+    // SAFETY: this entry enables the features, and the caller's promise says they are here.
+    unsafe { f.step(i, data) }
+}

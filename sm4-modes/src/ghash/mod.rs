@@ -160,6 +160,70 @@ impl<const G: bool> Hasher<'_, G> {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+impl<'k> Hasher<'k, true> {
+    /// The state for GHASH between SM4's rounds (`shangmi_sm4::CtrHook`), if this key's
+    /// engine has it (VPCLMULQDQ on AVX-512): `seal` hashes each step's output (the
+    /// previous step's blocks), otherwise each step's input. The caller hashes the last
+    /// step's output itself when sealing, and puts the state back with [`Hasher::resume`].
+    pub(crate) fn ctr_hook(&self, seal: bool) -> Option<CtrGhash<'k>> {
+        let key: &'k GhashKey = self.key;
+        if key.engine.get() != GhashBackend::VpclmulqdqAvx512 {
+            return None;
+        }
+        Some(CtrGhash {
+            // SAFETY: the key's token proves the VPCLMULQDQ-AVX512 probe passed (AVX-512F).
+            fused: unsafe { clmul::Fused::new(&key.powers, self.acc) },
+            seal,
+            engine: self.key.engine,
+        })
+    }
+
+    /// Takes the state back from a [`CtrGhash`] that ran.
+    pub(crate) fn resume(&mut self, hook: &CtrGhash<'_>) {
+        self.acc = hook.fused.acc();
+    }
+}
+
+/// GHASH run between SM4's rounds (see [`Hasher::ctr_hook`]).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct CtrGhash<'k> {
+    fused: clmul::Fused<'k>,
+    seal: bool,
+    engine: Available<GhashBackend>,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl shangmi_sm4::CtrHook for CtrGhash<'_> {
+    #[inline(always)]
+    fn step(
+        &mut self,
+        i: usize,
+        prev: &[cipher::Block<shangmi_sm4::Sm4>],
+        cur: &[cipher::Block<shangmi_sm4::Sm4>],
+        between_rounds: bool,
+    ) {
+        let data = cipher::Block::<shangmi_sm4::Sm4>::slice_as_flattened(if self.seal {
+            prev
+        } else {
+            cur
+        });
+        if between_rounds {
+            // SAFETY: between the rounds the step is inlined into the cipher's entry that
+            // enables the features `clmul` proved (see `shangmi_sm4::CtrHook`).
+            unsafe { self.fused.step(i, data) }
+        } else {
+            // SAFETY: made only for the VPCLMULQDQ-AVX512 engine, whose token `engine`
+            // proves its probe passed.
+            unsafe { clmul::fused_step(&mut self.fused, i, data) }
+        }
+    }
+
+    fn clmul(&self) -> Option<Available<GhashBackend>> {
+        Some(self.engine)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -120,23 +120,39 @@ fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
 /// register index constant, so the state stays in registers.
 #[inline(always)]
 fn rounds<W: Word, S: Sbox<W>, const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
-    rounds_with::<W, W, S, N, 0>(cpu, rk, x, &mut []);
+    rounds_with::<W, W, S, N, 0, ()>(cpu, rk, x, &mut [], &mut (), &[], &[]);
+}
+
+/// Work run between the rounds of a wide step (see `crate::CtrHook`): step `i` of 8 runs
+/// after rounds 4i..4i+3, given the previous step's blocks (`prev`, as written) and this
+/// step's (`cur`, as given).
+pub(crate) trait Between {
+    /// Step `i`.
+    fn step(&mut self, i: usize, prev: &[Block<Sm4>], cur: &[Block<Sm4>]);
+}
+
+impl Between for () {
+    #[inline(always)]
+    fn step(&mut self, _: usize, _: &[Block<Sm4>], _: &[Block<Sm4>]) {}
 }
 
 /// [`rounds`] on `N` groups of `W` and `M` more groups of `P` (a narrower register, for
 /// blocks that ride along a wide step), all interleaved.
 #[inline(always)]
-fn rounds_with<W, P, S, const N: usize, const M: usize>(
+fn rounds_with<W, P, S, const N: usize, const M: usize, B: Between>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     x: &mut [[W; 4]; N],
     y: &mut [[P; 4]; M],
+    between: &mut B,
+    prev: &[Block<Sm4>],
+    cur: &[Block<Sm4>],
 ) where
     W: Word,
     P: Word<Cpu = W::Cpu>,
     S: Sbox<W> + Sbox<P>,
 {
-    for k in rk.chunks_exact(4) {
+    for (i, k) in rk.chunks_exact(4).enumerate() {
         // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
         // outside the `target_feature` context, and lose its intrinsics' inlining.
         let (key, side) = (W::splat(cpu, k[0]), P::splat(cpu, k[0]));
@@ -167,6 +183,7 @@ fn rounds_with<W, P, S, const N: usize, const M: usize>(
         for g in y.iter_mut() {
             round::<P, S, 3>(g, side);
         }
+        between.step(i, prev, cur);
     }
 }
 
@@ -288,12 +305,14 @@ pub(crate) fn crypt1<W: Single, S: Sbox<W>>(
 /// layout (no counter blocks or keystream in memory). With `M` = 1 it also encrypts the
 /// (at most four) blocks of `side` in place, as one more group of `P` registers.
 #[inline(always)]
-fn ctr_full<W, P, S, const N: usize, const M: usize>(
+fn ctr_full<W, P, S, const N: usize, const M: usize, B: Between>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     ctr: &[u32; 4],
     blocks: &mut [Block<Sm4>],
     side: &mut [Block<Sm4>],
+    between: &mut B,
+    prev: &[Block<Sm4>],
 ) where
     W: Word,
     P: Word<Cpu = W::Cpu>,
@@ -316,7 +335,7 @@ fn ctr_full<W, P, S, const N: usize, const M: usize>(
     for group in y.iter_mut() {
         *group = load_partial::<P>(cpu, side);
     }
-    rounds_with::<W, P, S, N, M>(cpu, rk, &mut x, &mut y);
+    rounds_with::<W, P, S, N, M, B>(cpu, rk, &mut x, &mut y, between, prev, blocks);
     for (g, group) in x.iter().enumerate() {
         let regs = transpose([group[3], group[2], group[1], group[0]]);
         for (m, r) in regs.iter().enumerate() {
@@ -343,11 +362,47 @@ pub(crate) fn ctr_groups<'d, W: Word, S: Sbox<W>, const N: usize>(
     let per_call = 4 * W::BLOCKS * N;
     while blocks.len() >= per_call {
         let (head, tail) = blocks.split_at_mut(per_call);
-        ctr_full::<W, W, S, N, 0>(cpu, rk, ctr, head, &mut []);
+        ctr_full::<W, W, S, N, 0, ()>(cpu, rk, ctr, head, &mut [], &mut (), &[]);
         ctr[3] = ctr[3].wrapping_add(per_call as u32);
         blocks = tail;
     }
     blocks
+}
+
+/// Counter mode on as many whole groups as `blocks[at..]` holds, with `between`'s steps
+/// between the rounds of each (given the previous group's blocks, none before `at`), and
+/// `side` (at most four blocks) encrypted along the first if `at` is 0; advances `ctr` and
+/// returns where the rest starts. (Only `gfni-avx512` runs work between its rounds.)
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn ctr_groups_between<W, P, S, const N: usize, B: Between>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    blocks: &mut [Block<Sm4>],
+    mut at: usize,
+    between: &mut B,
+    side: &mut [Block<Sm4>],
+) -> usize
+where
+    W: Word,
+    P: Word<Cpu = W::Cpu>,
+    S: Sbox<W> + Sbox<P>,
+{
+    let per_call = 4 * W::BLOCKS * N;
+    while blocks.len() - at >= per_call {
+        let (done, rest) = blocks.split_at_mut(at);
+        let prev = &done[at.saturating_sub(per_call)..];
+        let cur = &mut rest[..per_call];
+        if at == 0 && !side.is_empty() {
+            ctr_full::<W, P, S, N, 1, B>(cpu, rk, ctr, cur, side, between, prev);
+        } else {
+            ctr_full::<W, W, S, N, 0, B>(cpu, rk, ctr, cur, &mut [], between, prev);
+        }
+        ctr[3] = ctr[3].wrapping_add(per_call as u32);
+        at += per_call;
+    }
+    at
 }
 
 /// Counter mode on the first whole group of `blocks`, with the (at most four) blocks of
@@ -372,7 +427,7 @@ where
         return Err(blocks);
     }
     let (head, tail) = blocks.split_at_mut(per_call);
-    ctr_full::<W, P, S, N, 1>(cpu, rk, ctr, head, side);
+    ctr_full::<W, P, S, N, 1, ()>(cpu, rk, ctr, head, side, &mut (), &[]);
     ctr[3] = ctr[3].wrapping_add(per_call as u32);
     Ok(tail)
 }

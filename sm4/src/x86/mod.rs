@@ -45,6 +45,61 @@ simd_kernel! {
     chain aes_chain::chain_body::<X128<AesniAvx2>>,
 }
 
+impl GfniAvx512 {
+    /// Counter mode on whole steps of 64 blocks with `hook`'s steps between the rounds, in
+    /// an entry that also enables VPCLMULQDQ (proven by `clmul`, the `vpclmulqdq-avx512`
+    /// GHASH backend); returns the blocks done (none without that proof) and the hook.
+    pub(crate) fn ctr32_hooked<H: crate::CtrHook>(
+        self,
+        clmul: shangmi_dispatch::Available<shangmi_dispatch::ghash::Backend>,
+        rk: &crate::key::RoundKeys,
+        ctr: &mut [u32; 4],
+        blocks: &mut [cipher::Block<crate::Sm4>],
+        hook: H,
+        side: &mut [cipher::Block<crate::Sm4>],
+    ) -> (usize, H) {
+        /// The hook as the rounds' `Between`.
+        struct Rounds<H>(H);
+        impl<H: crate::CtrHook> crate::simd::Between for Rounds<H> {
+            #[inline(always)]
+            fn step(
+                &mut self,
+                i: usize,
+                prev: &[cipher::Block<crate::Sm4>],
+                cur: &[cipher::Block<crate::Sm4>],
+            ) {
+                self.0.step(i, prev, cur, true);
+            }
+        }
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni,vpclmulqdq,pclmulqdq")]
+        fn entry<H: crate::CtrHook>(
+            k: GfniAvx512,
+            rk: &crate::key::RoundKeys,
+            ctr: &mut [u32; 4],
+            blocks: &mut [cipher::Block<crate::Sm4>],
+            hook: H,
+            side: &mut [cipher::Block<crate::Sm4>],
+        ) -> (usize, H) {
+            let mut between = Rounds(hook);
+            let at = crate::simd::ctr_groups_between::<
+                X512<GfniAvx512>,
+                Vl128<GfniAvx512>,
+                Gfni,
+                { GfniAvx512::GROUPS },
+                _,
+            >(k, rk, ctr, blocks, 0, &mut between, side);
+            (at, between.0)
+        }
+        if clmul.get() != shangmi_dispatch::ghash::Backend::VpclmulqdqAvx512 {
+            return (0, hook);
+        }
+        // SAFETY: `self` exists only for an `Available` gfni-avx512 backend, whose probe
+        // found AVX-512F/BW/VL, AVX2 and GFNI; `clmul` is an `Available` vpclmulqdq-avx512
+        // GHASH backend, whose probe found VPCLMULQDQ and PCLMULQDQ.
+        unsafe { entry(self, rk, ctr, blocks, hook, side) }
+    }
+}
+
 // The features each kernel's token proves: its backend's probe (`shangmi-dispatch`,
 // `cpu.rs`) checks them, and only an `Available` backend of its kind makes the token. For
 // `gfni-avx512` AVX-512F/BW/VL, AVX2 and GFNI; for `gfni-avx2` AVX2 and GFNI; for
