@@ -498,6 +498,34 @@ macro_rules! simd_kernel {
             assert!(<$Par>::USIZE % per_group == 0 && <$Par>::USIZE >= per_group);
         };
 
+        impl $Kernel {
+            /// Counter mode (`Kernel::ctr32`), with `side` (none or one block) encrypted
+            /// too: it rides along the first wide step as one more group of `$Partial`
+            /// registers, or goes alone when there is no wide step.
+            #[target_feature(enable = $features)]
+            fn ctr_entry(
+                self,
+                rk: &$crate::key::RoundKeys,
+                ctr: &mut [u32; 4],
+                blocks: &mut [cipher::Block<$crate::Sm4>],
+                side: &mut [cipher::Block<$crate::Sm4>],
+            ) {
+                let rest = match side.first_mut() {
+                    None => blocks,
+                    Some(one) => match $crate::simd::ctr_group_with_side::<
+                        $Wide<$Kernel>, $Partial<$Kernel>, $Sbox, { $Kernel::GROUPS },
+                    >(self, rk, ctr, blocks, core::slice::from_mut(one)) {
+                        Ok(rest) => rest,
+                        Err(blocks) => {
+                            *one = $crate::simd::crypt1::<$One<$Kernel>, $OneSbox>(self, rk, one);
+                            blocks
+                        }
+                    },
+                };
+                $Kernel::ctr_ladder(self, rk, ctr, rest);
+            }
+        }
+
         impl $crate::engine::Kernel for $Kernel {
             type ParBlocks = $Par;
 
@@ -544,17 +572,8 @@ macro_rules! simd_kernel {
                 self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
                 blocks: &mut [cipher::Block<$crate::Sm4>],
             ) {
-                #[target_feature(enable = $features)]
-                fn entry(
-                    k: $Kernel,
-                    rk: &$crate::key::RoundKeys,
-                    ctr: &mut [u32; 4],
-                    blocks: &mut [cipher::Block<$crate::Sm4>],
-                ) {
-                    $Kernel::ctr_ladder(k, rk, ctr, blocks);
-                }
                 // SAFETY: as for `crypt`.
-                unsafe { entry(self, rk, ctr, blocks) }
+                unsafe { self.ctr_entry(rk, ctr, blocks, &mut []) }
             }
 
             #[inline(always)]
@@ -563,28 +582,8 @@ macro_rules! simd_kernel {
                 blocks: &mut [cipher::Block<$crate::Sm4>],
                 side: &mut cipher::Block<$crate::Sm4>,
             ) {
-                #[target_feature(enable = $features)]
-                fn entry(
-                    k: $Kernel,
-                    rk: &$crate::key::RoundKeys,
-                    ctr: &mut [u32; 4],
-                    blocks: &mut [cipher::Block<$crate::Sm4>],
-                    side: &mut cipher::Block<$crate::Sm4>,
-                ) {
-                    // `side` rides along the first wide step as one more group of
-                    // `$Partial` registers; without a wide step it goes alone.
-                    match $crate::simd::ctr_group_with_side::<
-                        $Wide<$Kernel>, $Partial<$Kernel>, $Sbox, { $Kernel::GROUPS },
-                    >(k, rk, ctr, blocks, core::slice::from_mut(side)) {
-                        Ok(rest) => $Kernel::ctr_ladder(k, rk, ctr, rest),
-                        Err(blocks) => {
-                            $Kernel::ctr_ladder(k, rk, ctr, blocks);
-                            *side = $crate::simd::crypt1::<$One<$Kernel>, $OneSbox>(k, rk, side);
-                        }
-                    }
-                }
                 // SAFETY: as for `crypt`.
-                unsafe { entry(self, rk, ctr, blocks, side) }
+                unsafe { self.ctr_entry(rk, ctr, blocks, core::slice::from_mut(side)) }
             }
 
             $(
