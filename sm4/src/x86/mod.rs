@@ -71,32 +71,35 @@ impl GfniAvx512 {
                 self.0.step(i, prev, cur, true);
             }
         }
+        /// The counter steps with `between` run between the rounds; returns the blocks done.
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni,vpclmulqdq,pclmulqdq")]
-        fn entry<H: crate::CtrHook>(
+        fn entry(
             k: GfniAvx512,
             rk: &crate::key::RoundKeys,
             ctr: &mut [u32; 4],
-            blocks: &mut [cipher::Block<crate::Sm4>],
-            hook: H,
-            side: &mut [cipher::Block<crate::Sm4>],
-        ) -> (usize, H) {
-            let mut between = Rounds(hook);
-            let at = crate::simd::ctr_groups_between::<
+            (blocks, side): (
+                &mut [cipher::Block<crate::Sm4>],
+                &mut [cipher::Block<crate::Sm4>],
+            ),
+            between: &mut impl crate::simd::Between,
+        ) -> usize {
+            crate::simd::ctr_groups_between::<
                 X512<GfniAvx512>,
                 Vl128<GfniAvx512>,
                 Gfni,
                 { GfniAvx512::GROUPS },
                 _,
-            >(k, rk, ctr, blocks, 0, &mut between, side);
-            (at, between.0)
+            >(k, rk, ctr, blocks, 0, between, side)
         }
         if clmul.get() != shangmi_dispatch::ghash::Backend::VpclmulqdqAvx512 {
             return (0, hook);
         }
+        let mut between = Rounds(hook);
         // SAFETY: `self` exists only for an `Available` gfni-avx512 backend, whose probe
         // found AVX-512F/BW/VL, AVX2 and GFNI; `clmul` is an `Available` vpclmulqdq-avx512
         // GHASH backend, whose probe found VPCLMULQDQ and PCLMULQDQ.
-        unsafe { entry(self, rk, ctr, blocks, hook, side) }
+        let at = unsafe { entry(self, rk, ctr, (blocks, side), &mut between) };
+        (at, between.0)
     }
 }
 
