@@ -161,6 +161,10 @@ impl Kernel for Soft {
         soft::crypt(rk, blocks);
     }
     #[inline(always)]
+    fn crypt_one(self, rk: &RoundKeys, block: &Block<Sm4>) -> Block<Sm4> {
+        soft::crypt_one(rk, block)
+    }
+    #[inline(always)]
     fn ctr32(self, rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<Sm4>]) {
         soft::ctr32(rk, ctr, blocks);
     }

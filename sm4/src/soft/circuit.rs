@@ -1,5 +1,28 @@
-//! The S-box as a boolean circuit on bit planes (eight `u64` words, word k holding bit k
-//! of 64 bytes): SM4's affine map, inversion in the tower field GF((2^4)^2), affine map.
+//! The S-box as a boolean circuit on bit planes (eight words, word k holding bit k of
+//! many bytes): SM4's affine map, inversion in the tower field GF((2^4)^2), affine map.
+//! The circuit is generic over the plane's word ([`Plane`]): `u64` planes of 64 bytes for
+//! sixteen blocks, `u32` planes for one block's four bytes.
+
+use core::ops::{BitAnd, BitXor};
+
+/// A word the circuit runs on: every gate is bitwise, so bit j of every output plane
+/// depends only on bit j of the input planes.
+pub(super) trait Plane: Copy + BitAnd<Output = Self> + BitXor<Output = Self> {
+    /// All bits clear.
+    const ZERO: Self;
+    /// All bits set.
+    const ONES: Self;
+}
+
+impl Plane for u64 {
+    const ZERO: Self = 0;
+    const ONES: Self = !0;
+}
+
+impl Plane for u32 {
+    const ZERO: Self = 0;
+    const ONES: Self = !0;
+}
 
 /// Rows of the input map: SM4's affine A (with 0xD3) followed by the change of basis into
 /// the tower field (generator 0x8E of the tower field, lambda = w^3 + 1). Row i lists the
@@ -12,19 +35,23 @@ const BOTTOM_ROWS: [u8; 8] = [0x33, 0x65, 0x14, 0xb5, 0x8a, 0x2a, 0x07, 0x29];
 const BOTTOM_CONST: u8 = 0xd3;
 
 /// Eight bit planes.
-pub(super) type Planes = [u64; 8];
-type Nibble = [u64; 4];
+pub(super) type Planes<W = u64> = [W; 8];
+type Nibble<W> = [W; 4];
 
 /// An affine map over bit planes; `rows` and `konst` are public constants, so the loop
 /// unrolls into a fixed XOR network.
 #[inline(always)]
-fn affine(rows: &[u8; 8], konst: u8, x: &Planes) -> Planes {
-    let mut out = [0u64; 8];
+fn affine<W: Plane>(rows: &[u8; 8], konst: u8, x: &Planes<W>) -> Planes<W> {
+    let mut out = [W::ZERO; 8];
     for (i, o) in out.iter_mut().enumerate() {
-        let mut acc = 0u64.wrapping_sub(u64::from((konst >> i) & 1));
-        for (j, xj) in x.iter().enumerate() {
+        let mut acc = if (konst >> i) & 1 == 1 {
+            W::ONES
+        } else {
+            W::ZERO
+        };
+        for (j, &xj) in x.iter().enumerate() {
             if (rows[i] >> j) & 1 == 1 {
-                acc ^= xj;
+                acc = acc ^ xj;
             }
         }
         *o = acc;
@@ -34,7 +61,7 @@ fn affine(rows: &[u8; 8], konst: u8, x: &Planes) -> Planes {
 
 /// Product in GF(2^4) = GF(2)[w]/(w^4 + w + 1).
 #[inline(always)]
-fn mul16(a: &Nibble, b: &Nibble) -> Nibble {
+fn mul16<W: Plane>(a: &Nibble<W>, b: &Nibble<W>) -> Nibble<W> {
     let c0 = a[0] & b[0];
     let c1 = (a[0] & b[1]) ^ (a[1] & b[0]);
     let c2 = (a[0] & b[2]) ^ (a[1] & b[1]) ^ (a[2] & b[0]);
@@ -47,20 +74,20 @@ fn mul16(a: &Nibble, b: &Nibble) -> Nibble {
 
 /// Square in GF(2^4) (a linear map).
 #[inline(always)]
-fn square16(a: &Nibble) -> Nibble {
+fn square16<W: Plane>(a: &Nibble<W>) -> Nibble<W> {
     [a[0] ^ a[2], a[2], a[1] ^ a[3], a[3]]
 }
 
 /// Product with lambda = w^3 + 1 (a linear map).
 #[inline(always)]
-fn mul_lambda(a: &Nibble) -> Nibble {
+fn mul_lambda<W: Plane>(a: &Nibble<W>) -> Nibble<W> {
     [a[0] ^ a[1], a[2], a[3], a[0]]
 }
 
 /// Inverse in GF(2^4) (0 maps to 0), as the algebraic normal form of a^14 (derived by
 /// `tools/derive_sbox.py`; `field_maps_are_what_they_claim` checks it): 10 AND, 23 XOR.
 #[inline(always)]
-fn inv16(a: &Nibble) -> Nibble {
+fn inv16<W: Plane>(a: &Nibble<W>) -> Nibble<W> {
     let [x0, x1, x2, x3] = *a;
     let (x01, x02, x03, x12, x13, x23) = (x0 & x1, x0 & x2, x0 & x3, x1 & x2, x1 & x3, x2 & x3);
     let (x012, x123, x013, x023) = (x01 & x2, x12 & x3, x01 & x3, x02 & x3);
@@ -75,7 +102,7 @@ fn inv16(a: &Nibble) -> Nibble {
 /// Inverse in GF((2^4)^2) = GF(2^4)[Y]/(Y^2 + Y + lambda), 0 maps to 0:
 /// (a1·Y + a0)^-1 = (a1·Y + a0 + a1) / (lambda·a1^2 + a1·a0 + a0^2).
 #[inline(always)]
-fn inv256(x: &Planes) -> Planes {
+fn inv256<W: Plane>(x: &Planes<W>) -> Planes<W> {
     let a0 = [x[0], x[1], x[2], x[3]];
     let a1 = [x[4], x[5], x[6], x[7]];
     let l = mul_lambda(&square16(&a1));
@@ -130,9 +157,9 @@ pub(super) fn sbox_planes(mut q: Planes) -> Planes {
     s
 }
 
-/// The S-box on bit planes: plane k holds bit k of each of 64 bytes.
+/// The S-box on bit planes: plane k holds bit k of each byte.
 #[inline(always)]
-pub(super) fn sbox_circuit(q: &Planes) -> Planes {
+pub(super) fn sbox_circuit<W: Plane>(q: &Planes<W>) -> Planes<W> {
     let t = affine(&TOP_ROWS, TOP_CONST, q);
     affine(&BOTTOM_ROWS, BOTTOM_CONST, &inv256(&t))
 }
@@ -145,12 +172,12 @@ mod tests {
     fn field_maps_are_what_they_claim() {
         // square16 and mul_lambda must agree with mul16 on every element.
         for a in 0u64..16 {
-            let x: Nibble = core::array::from_fn(|i| 0u64.wrapping_sub((a >> i) & 1));
+            let x: Nibble<u64> = core::array::from_fn(|i| 0u64.wrapping_sub((a >> i) & 1));
             assert_eq!(square16(&x), mul16(&x, &x), "square of {a}");
-            let lambda: Nibble = [!0, 0, 0, !0];
+            let lambda: Nibble<u64> = [!0, 0, 0, !0];
             assert_eq!(mul_lambda(&x), mul16(&x, &lambda), "lambda times {a}");
             // a * a^-1 = 1 for a != 0, and 0 maps to 0.
-            let one: Nibble = if a == 0 { [0; 4] } else { [!0, 0, 0, 0] };
+            let one: Nibble<u64> = if a == 0 { [0; 4] } else { [!0, 0, 0, 0] };
             assert_eq!(mul16(&x, &inv16(&x)), one, "inverse of {a}");
         }
     }

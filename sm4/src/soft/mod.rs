@@ -7,6 +7,14 @@
 //! branch, no secret-dependent address. Sixteen blocks share one evaluation: the sixteen
 //! T-words (64 bytes) are transposed into eight 64-bit bit planes, run through the circuit
 //! and transposed back; the linear layer L stays in ordinary word form.
+//!
+//! One block (a CBC chain, CMAC, a single `encrypt_block`, the key expansion) has one word
+//! per round, and the sixteen-lane form would pay for fifteen empty lanes and two full
+//! transpositions. [`tau`] runs the same circuit on `u32` planes instead: plane i is the
+//! word shifted right by i, so bit 8k of plane i is bit i of byte k. The other bits carry
+//! whatever the shifts bring in, and since every gate is bitwise they never reach the bits
+//! 8k that are kept. No transposition, no table, no branch: the same constant-time
+//! argument as the wide form.
 
 use cipher::{Block, inout::InOutBuf};
 
@@ -14,7 +22,7 @@ use crate::key::RoundKeys;
 
 mod circuit;
 
-use circuit::sbox_planes;
+use circuit::{sbox_circuit, sbox_planes};
 
 /// Blocks per circuit evaluation.
 pub(crate) const PAR_BLOCKS: usize = 16;
@@ -35,11 +43,16 @@ fn tau16(t: &[u32; PAR_BLOCKS]) -> [u32; PAR_BLOCKS] {
     out
 }
 
-/// tau on a single word (key expansion).
+/// tau on a single word: the circuit on `u32` planes (see the module documentation).
+#[inline(always)]
 pub(crate) fn tau(a: u32) -> u32 {
-    let mut t = [0u32; PAR_BLOCKS];
-    t[0] = a;
-    tau16(&t)[0]
+    let planes: [u32; 8] = core::array::from_fn(|i| a >> i);
+    let s = sbox_circuit(&planes);
+    let mut out = 0;
+    for (i, si) in s.iter().enumerate() {
+        out |= (si & 0x0101_0101) << i;
+    }
+    out
 }
 
 /// L: B ^ (B <<< 2) ^ (B <<< 10) ^ (B <<< 18) ^ (B <<< 24).
@@ -95,6 +108,28 @@ fn crypt_chunk(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<crate::Sm4>>) 
     }
 }
 
+/// Encrypts (or, with reversed round keys, decrypts) one block with the narrow [`tau`]:
+/// the latency-first path of chains and single blocks.
+pub(crate) fn crypt_one(rk: &RoundKeys, block: &Block<crate::Sm4>) -> Block<crate::Sm4> {
+    let mut x: [u32; 4] = core::array::from_fn(|i| {
+        u32::from_be_bytes([
+            block[4 * i],
+            block[4 * i + 1],
+            block[4 * i + 2],
+            block[4 * i + 3],
+        ])
+    });
+    for (i, &k) in rk.iter().enumerate() {
+        let t = x[(i + 1) % 4] ^ x[(i + 2) % 4] ^ x[(i + 3) % 4] ^ k;
+        x[i % 4] ^= l(tau(t));
+    }
+    let mut out = Block::<crate::Sm4>::default();
+    for i in 0..4 {
+        out[4 * i..4 * i + 4].copy_from_slice(&x[3 - i].to_be_bytes());
+    }
+    out
+}
+
 /// Encrypts (or, with reversed round keys, decrypts) any number of blocks.
 pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<crate::Sm4>>) {
     let mut rest = blocks;
@@ -131,5 +166,24 @@ pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<crat
             }
         }
         ctr[3] = ctr[3].wrapping_add(chunk.len() as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The narrow circuit against the sixteen-lane one, every byte value in every position
+    /// of the word (and the other bytes varied, which the narrow form must ignore).
+    #[test]
+    fn narrow_tau_equals_the_wide_circuit() {
+        for v in 0..=255u32 {
+            for shift in [0, 8, 16, 24] {
+                let a = (v << shift) | (0x9e37_79b9u32.rotate_left(v) & !(0xff << shift));
+                let mut t = [0u32; PAR_BLOCKS];
+                t[5] = a;
+                assert_eq!(tau(a), tau16(&t)[5], "{a:08x}");
+            }
+        }
     }
 }
