@@ -27,6 +27,10 @@ use circuit::{sbox_circuit, sbox_planes};
 /// Blocks per circuit evaluation.
 pub(crate) const PAR_BLOCKS: usize = 16;
 
+/// Up to this many blocks, one narrow evaluation per block ([`crypt_one`]) costs less than
+/// one sixteen-lane evaluation (about 0.45 of it each, measured on x86-64).
+const NARROW_MAX: usize = 2;
+
 /// tau: the S-box on each byte of sixteen words.
 #[inline(always)]
 fn tau16(t: &[u32; PAR_BLOCKS]) -> [u32; PAR_BLOCKS] {
@@ -136,7 +140,13 @@ pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<crate::Sm4>>)
     while !rest.is_empty() {
         let n = rest.len().min(PAR_BLOCKS);
         let (head, tail) = rest.split_at(n);
-        crypt_chunk(rk, head);
+        if n <= NARROW_MAX {
+            for mut block in head {
+                *block.get_out() = crypt_one(rk, block.get_in());
+            }
+        } else {
+            crypt_chunk(rk, head);
+        }
         rest = tail;
     }
 }
@@ -145,6 +155,19 @@ pub(crate) fn crypt(rk: &RoundKeys, blocks: InOutBuf<'_, '_, Block<crate::Sm4>>)
 /// and advances `ctr`.
 pub(crate) fn ctr32(rk: &RoundKeys, ctr: &mut [u32; 4], blocks: &mut [Block<crate::Sm4>]) {
     for chunk in blocks.chunks_mut(PAR_BLOCKS) {
+        if chunk.len() <= NARROW_MAX {
+            for block in chunk {
+                let mut c = Block::<crate::Sm4>::default();
+                for (c, w) in c.chunks_exact_mut(4).zip(*ctr) {
+                    c.copy_from_slice(&w.to_be_bytes());
+                }
+                for (b, k) in block.iter_mut().zip(crypt_one(rk, &c)) {
+                    *b ^= k;
+                }
+                ctr[3] = ctr[3].wrapping_add(1);
+            }
+            continue;
+        }
         let mut x = [
             [ctr[0]; PAR_BLOCKS],
             [ctr[1]; PAR_BLOCKS],
