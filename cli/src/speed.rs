@@ -156,19 +156,25 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The width of the name column: the longest name and two spaces (at least 16).
+fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(|n| n.len() + 2).max().unwrap_or(0).max(16)
+}
+
 /// Prints the MB/s table: one column per buffer size.
 fn bytes_table(rows: &mut [Row], per_cell: Duration) {
     println!(
         "MB/s (10^6 bytes per second), {} s per cell",
         per_cell.as_secs_f64()
     );
-    print!("{:<16}", "");
+    let width = name_width(rows.iter().map(|r| r.name));
+    print!("{:<width$}", "");
     for size in SIZES {
         print!("{:>10}", format!("{size} B"));
     }
     println!();
     for row in rows.iter_mut() {
-        print!("{:<16}", row.name);
+        print!("{:<width$}", row.name);
         for size in SIZES {
             let cell = if size % row.granule == 0 {
                 format!("{:.0}", measure(row, size, per_cell) / 1e6)
@@ -185,8 +191,9 @@ fn bytes_table(rows: &mut [Row], per_cell: Duration) {
 
 /// Prints the operations table: operations per second and microseconds per operation.
 fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
+    let width = name_width(rows.iter().map(|r| r.name));
     println!(
-        "\nOperations, {} s per cell\n{:<20}{:>10}{:>10}",
+        "\nOperations, {} s per cell\n{:<width$}{:>10}{:>10}",
         per_cell.as_secs_f64(),
         "",
         "op/s",
@@ -195,7 +202,7 @@ fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
     for row in rows.iter_mut() {
         let per_second = measure_ops(row, per_cell);
         println!(
-            "{:<20}{:>10.0}{:>10.1}",
+            "{:<width$}{:>10.0}{:>10.1}",
             row.name,
             per_second,
             1e6 / per_second

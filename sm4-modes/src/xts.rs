@@ -38,7 +38,7 @@ impl core::fmt::Display for XtsError {
             XtsError::DataUnitTooShort => f.write_str("XTS data unit shorter than 16 bytes"),
             XtsError::DataUnitTooLong => f.write_str("XTS data unit longer than 2^20 blocks"),
             XtsError::EqualKeyHalves => f.write_str("XTS key halves are equal"),
-            XtsError::Backend(e) => write!(f, "SM4 engine: {e:?}"),
+            XtsError::Backend(e) => write!(f, "SM4 engine: {e}"),
         }
     }
 }
