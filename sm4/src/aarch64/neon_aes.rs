@@ -157,7 +157,7 @@ simd_kernel! {
     /// `aarch64-neon-aes` (see the module documentation).
     Aarch64NeonAes = Aarch64NeonAes, enable "neon,aes", par_blocks U16,
     sbox AesSbox, one (Q, AesSboxBroadcast),
-    ladder [Q, Q], partial Q,
+    wide Q, partial Q,
     chain aes_chain::chain_body::<Q<Aarch64NeonAes>>,
 }
 

@@ -1,6 +1,6 @@
 //! x86-64 kernels: AES-NI and GFNI S-boxes on 128-, 256- and 512-bit registers, driven by
 //! the generic rounds of `crate::simd`. Each kernel is one `simd_kernel!` entry: its
-//! backend, the features its entries enable, its width, S-boxes and register ladder; the
+//! backend, the features its entries enable, its width, S-boxes and registers; the
 //! `unsafe impl`s say which register types its token may make (its backend's probe in
 //! `shangmi-dispatch` checks those features).
 
@@ -21,7 +21,7 @@ simd_kernel! {
     /// for L; the CBC chain on the shorter GFNI round (`gfni_chain`).
     GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
     sbox Gfni, one (Vl128, Gfni),
-    ladder [X512, X512, X256, Vl128], partial Vl128,
+    wide X512, partial Vl128,
     chain gfni_chain::chain_body::<Vl128<GfniAvx512>, gfni_chain::Rotated>,
 }
 
@@ -31,7 +31,7 @@ simd_kernel! {
     /// Alder Lake).
     GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
     sbox Gfni, one (X128, Gfni),
-    ladder [X256, X256, X128], partial X128,
+    wide X256, partial X128,
     chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::Direct>,
 }
 
@@ -41,7 +41,7 @@ simd_kernel! {
     /// point of the Linux kernel's sm4-aesni-avx2).
     AesniAvx2 = AesniAvx2, enable "avx2,aes", par_blocks U32,
     sbox AesSbox, one (X128, AesSboxBroadcast),
-    ladder [X256, X256, X128], partial X128,
+    wide X256, partial X128,
     chain aes_chain::chain_body::<X128<AesniAvx2>>,
 }
 
