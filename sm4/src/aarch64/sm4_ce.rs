@@ -94,8 +94,20 @@ fn rounds<const N: usize>(k: &[uint32x4_t; 8], x: &mut [uint32x4_t; N]) {
 #[target_feature(enable = "sm4")]
 unsafe fn crypt(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
     let k = round_keys(rk);
-    while blocks.len() >= PAR_BLOCKS {
-        let (mut head, tail) = blocks.split_at(PAR_BLOCKS);
+    if blocks.len() == 1 {
+        // One block alone (CBC chains): one lane, not a whole step.
+        let mut block = blocks.get(0);
+        let mut x = [load(block.get_in())];
+        rounds(&k, &mut x);
+        store(finish(x[0]), block.get_out());
+        return;
+    }
+    // Whole steps, then the rest as one more step whose missing lanes repeat its first
+    // block (their results are dropped), as `ctr32` does: one pass of the rounds' latency
+    // instead of one pass per block.
+    while !blocks.is_empty() {
+        let n = blocks.len().min(PAR_BLOCKS);
+        let (mut head, tail) = blocks.split_at(n);
         let input = head.get_in();
         let mut x = [load(&input[0]); PAR_BLOCKS];
         for (xi, b) in x.iter_mut().zip(input) {
@@ -106,11 +118,6 @@ unsafe fn crypt(rk: &RoundKeys, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
             store(finish(*xi), b);
         }
         blocks = tail;
-    }
-    for mut block in blocks {
-        let mut x = [load(block.get_in())];
-        rounds(&k, &mut x);
-        store(finish(x[0]), block.get_out());
     }
 }
 
