@@ -1,0 +1,181 @@
+//! The R-ate pairing of GM/T 0044-2016 part 1, B.4 (the optimal ate pairing of the BN
+//! curve, loop length a = 6t + 2) with its final exponentiation.
+//!
+//! Lines: the twist point T = (X : Y : Z) on E' untwists to (x·w⁻², y·w⁻³) on E. Each line
+//! value at P is multiplied by factors in proper subfields (w³ = v ∈ F_p⁴ and elements of
+//! F_p²), which the final exponentiation removes, leaving the sparse shape l0 + l2·w² with
+//! l0 ∈ F_p⁴ and l2 ∈ F_p².
+//!
+//! Tangent at T: l0 = (3X³ - 2Y²Z) + (2YZ²·yP)·v, l2 = -3X²Z·xP.
+//! Line through T and affine Q: with D = X - xQ·Z and N = Y - yQ·Z,
+//! l0 = (xQ·N - yQ·D) + (yP·D)·v, l2 = -xP·N.
+//!
+//! Constant time: the loop follows the public bits of a; no value decides a branch.
+
+use crate::curve::{Affine, G2};
+use crate::field::{Fp, sub_limbs};
+use crate::tower::{Fp2, Fp4, Fp12, GAMMA2, GAMMA3};
+
+/// The BN parameter t (GM/T 0044-2016 part 5, A.1).
+pub(crate) const T: u64 = 0x6000_0000_0058_F98A;
+/// 6t + 2 = 0x2_4000_0000_0215_D93E (66 bits).
+const A: u128 = 6 * (T as u128) + 2;
+
+const GAMMA2_INV: Fp = GAMMA2.invert();
+const GAMMA3_INV: Fp = GAMMA3.invert();
+
+/// The Frobenius endomorphism π_p on the twist: untwist, raise to p, twist back.
+pub(crate) fn twist_frobenius(q: &Affine<Fp2>) -> Affine<Fp2> {
+    Affine {
+        x: q.x.conj().mul_fp(&GAMMA2_INV),
+        y: q.y.conj().mul_fp(&GAMMA3_INV),
+    }
+}
+
+/// Tangent line at T evaluated at P; returns the line and 2T.
+fn double_step(t: &G2, p: &Affine<Fp>) -> (Fp4, Fp2, G2) {
+    let (x, y, z) = (&t.x, &t.y, &t.z);
+    let x2 = x.square();
+    let yz = y.mul(z);
+    let three_x2 = x2.double().add(&x2);
+    // 3X³ - 2Y²Z
+    let a = three_x2.mul(x).sub(&yz.mul(y).double());
+    // 2YZ²·yP
+    let b = yz.mul(z).double().mul_fp(&p.y);
+    // -3X²Z·xP
+    let c = three_x2.mul(z).mul_fp(&p.x).neg();
+    (Fp4::new(a, b), c, t.double())
+}
+
+/// Line through T and Q evaluated at P; returns the line and T + Q.
+fn add_step(t: &G2, q: &Affine<Fp2>, p: &Affine<Fp>) -> (Fp4, Fp2, G2) {
+    let d = t.x.sub(&q.x.mul(&t.z));
+    let n = t.y.sub(&q.y.mul(&t.z));
+    let a = q.x.mul(&n).sub(&q.y.mul(&d));
+    let b = d.mul_fp(&p.y);
+    let c = n.mul_fp(&p.x).neg();
+    (Fp4::new(a, b), c, t.add(&G2::from(*q)))
+}
+
+/// The Miller function of the R-ate pairing before the final exponentiation.
+fn miller_loop(p: &Affine<Fp>, q: &Affine<Fp2>) -> Fp12 {
+    let mut f = Fp12::ONE;
+    let mut t = G2::from(*q);
+    let bits = 128 - A.leading_zeros();
+    for i in (0..bits - 1).rev() {
+        let (l0, l2, t2) = double_step(&t, p);
+        f = f.square().mul_line(&l0, &l2);
+        t = t2;
+        if (A >> i) & 1 == 1 {
+            let (l0, l2, tq) = add_step(&t, q, p);
+            f = f.mul_line(&l0, &l2);
+            t = tq;
+        }
+    }
+    let q1 = twist_frobenius(q);
+    let q2 = twist_frobenius(&q1).neg();
+    let (l0, l2, tq) = add_step(&t, &q1, p);
+    f = f.mul_line(&l0, &l2);
+    let (l0, l2, _) = add_step(&tq, &q2, p);
+    f.mul_line(&l0, &l2)
+}
+
+/// f^((p¹² - 1)/N): the easy part (p⁶ - 1)(p² + 1), then the hard part
+/// (p⁴ - p² + 1)/N = λ3·p³ + λ2·p² + λ1·p + λ0 (Devegili, Scott, Dahab, "Implementing
+/// cryptographic pairings over Barreto-Naehrig curves", 2007) with the addition chain of
+/// Scott et al., "On the final exponentiation for calculating pairings on ordinary
+/// elliptic curves" (2009).
+pub(crate) fn final_exponentiation(f: &Fp12) -> Fp12 {
+    // Easy part.
+    let f = f.conj().mul(&f.invert());
+    let f = f.frobenius().frobenius().mul(&f);
+    // Hard part.
+    let ft = f.pow_u64(T);
+    let ft2 = ft.pow_u64(T);
+    let ft3 = ft2.pow_u64(T);
+    let fp = f.frobenius();
+    let fp2 = fp.frobenius();
+    let fp3 = fp2.frobenius();
+    let y0 = fp.mul(&fp2).mul(&fp3);
+    let y1 = f.conj();
+    let y2 = ft2.frobenius().frobenius();
+    let y3 = ft.frobenius().conj();
+    let y4 = ft.mul(&ft2.frobenius()).conj();
+    let y5 = ft2.conj();
+    let y6 = ft3.mul(&ft3.frobenius()).conj();
+    let t0 = y6.square().mul(&y4).mul(&y5);
+    let t1 = y3.mul(&y5).mul(&t0);
+    let t0 = t0.mul(&y2);
+    let t1 = t1.square().mul(&t0).square();
+    let t0 = t1.mul(&y1);
+    let t1 = t1.mul(&y0);
+    t0.square().mul(&t1)
+}
+
+/// e(P, Q) for P in G1 and Q in G2 (both affine, so neither is the identity).
+pub(crate) fn pairing(p: &Affine<Fp>, q: &Affine<Fp2>) -> Fp12 {
+    final_exponentiation(&miller_loop(p, q))
+}
+
+/// N - 1 as an exponent (for tests).
+#[allow(dead_code)]
+pub(crate) const N_MINUS_1: [u64; 4] = sub_limbs(&crate::field::Fn::MODULUS, &[1, 0, 0, 0]).0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::{G1, P1, P2};
+    use crate::field::Fn;
+
+    fn gt_from_hex(h: &[&str; 12]) -> Fp12 {
+        let f = |i: usize| Fp::from_hex(h[i]);
+        // The encoding order of Fp12::to_bytes.
+        Fp12::new(
+            Fp4::new(Fp2::new(f(11), f(10)), Fp2::new(f(9), f(8))),
+            Fp4::new(Fp2::new(f(7), f(6)), Fp2::new(f(5), f(4))),
+            Fp4::new(Fp2::new(f(3), f(2)), Fp2::new(f(1), f(0))),
+        )
+    }
+
+    /// GM/T 0044-2016 part 5, A.2 (signature example): g = e(P1, Ppub-s) with
+    /// ks = 0130E784…; the value as gmsm v0.44 internal/sm9/bn256/bn_pair_test.go
+    /// (`expected1`) reproduces it.
+    #[test]
+    fn pairing_appendix_a() {
+        let ks = Fn::from_hex("0130E78459D78545CB54C587E02CF480CE0B66340F319F348A1D5B1F2DC5F4");
+        let ppub = G2::from(P2)
+            .mul_ct(&ks.to_limbs())
+            .to_affine()
+            .expect("point");
+        let expected = gt_from_hex(&[
+            "4e378fb5561cd0668f906b731ac58fee25738edf09cadc7a29c0abc0177aea6d",
+            "28b3404a61908f5d6198815c99af1990c8af38655930058c28c21bb539ce0000",
+            "38bffe40a22d529a0c66124b2c308dac9229912656f62b4facfced408e02380f",
+            "a01f2c8bee81769609462c69c96aa923fd863e209d3ce26dd889b55e2e3873db",
+            "67e0e0c2eed7a6993dce28fe9aa2ef56834307860839677f96685f2b44d0911f",
+            "5a1ae172102efd95df7338dbc577c66d8d6c15e0a0158c7507228efb078f42a6",
+            "1604a3fcfa9783e667ce9fcb1062c2a5c6685c316dda62de0548baa6ba30038b",
+            "93634f44fa13af76169f3cc8fbea880adaff8475d5fd28a75deb83c44362b439",
+            "b3129a75d31d17194675a1bc56947920898fbf390a5bf5d931ce6cbb3340f66d",
+            "4c744e69c4a2e1c8ed72f796d151a17ce2325b943260fc460b9f73cb57c9014b",
+            "84b87422330d7936eaba1109fa5a7a7181ee16f2438b0aeb2f38fd5f7554e57a",
+            "aab9f06a4eeba4323a7833db202e4e35639d93fa3305af73f0f071d7d284fcfb",
+        ]);
+        let g = pairing(&P1, &ppub);
+        assert_eq!(g, expected);
+    }
+
+    #[test]
+    fn bilinear() {
+        let a = [0x1234_5678_9abc_def1, 0x0fed_cba9_8765_4321, 0x5555, 0x0123];
+        let b = [0x0bad_cafe_dead_beef, 7, 0x1111_2222_3333_4444, 0x0456];
+        let pa = G1::from(P1).mul_ct(&a).to_affine().expect("point");
+        let qb = G2::from(P2).mul_ct(&b).to_affine().expect("point");
+        let e = pairing(&P1, &P2);
+        assert_ne!(e, Fp12::ONE);
+        let ab = Fn::from_limbs(&a).mul(&Fn::from_limbs(&b)).to_limbs();
+        assert_eq!(pairing(&pa, &qb), e.pow_ct(&ab));
+        // Order N.
+        assert_eq!(e.pow_ct(&N_MINUS_1).mul(&e), Fp12::ONE);
+    }
+}

@@ -1,0 +1,417 @@
+//! The extension tower of GM/T 0044-2016 part 1, A.2 (as gmsm's `bn256` also builds it):
+//! F_p² = F_p[u]/(u² + 2), F_p⁴ = F_p²[v]/(v² - u), F_p¹² = F_p⁴[w]/(w³ - v).
+//! Constant time throughout (no branch or index depends on values).
+
+use crate::field::{Fp, Limbs, div_small, sub_limbs};
+
+/// a0 + a1·u with u² = -2.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Fp2 {
+    pub(crate) c0: Fp,
+    pub(crate) c1: Fp,
+}
+
+impl Fp2 {
+    pub(crate) const ZERO: Self = Self {
+        c0: Fp::ZERO,
+        c1: Fp::ZERO,
+    };
+    pub(crate) const ONE: Self = Self {
+        c0: Fp::ONE,
+        c1: Fp::ZERO,
+    };
+
+    pub(crate) const fn new(c0: Fp, c1: Fp) -> Self {
+        Self { c0, c1 }
+    }
+    #[inline(always)]
+    pub(crate) const fn add(&self, o: &Self) -> Self {
+        Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
+    }
+    #[inline(always)]
+    pub(crate) const fn sub(&self, o: &Self) -> Self {
+        Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
+    }
+    #[inline(always)]
+    pub(crate) const fn neg(&self) -> Self {
+        Self::new(self.c0.neg(), self.c1.neg())
+    }
+    #[inline(always)]
+    pub(crate) const fn double(&self) -> Self {
+        self.add(self)
+    }
+    /// Karatsuba: (a0 + a1u)(b0 + b1u) = a0b0 - 2a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1)u.
+    #[inline(always)]
+    pub(crate) const fn mul(&self, o: &Self) -> Self {
+        let v0 = self.c0.mul(&o.c0);
+        let v1 = self.c1.mul(&o.c1);
+        let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
+        Self::new(v0.sub(&v1.double()), s.sub(&v0).sub(&v1))
+    }
+    /// (a0 + a1u)² = (a0 + a1)(a0 - 2a1) + a0a1 + 2a0a1·u.
+    #[inline(always)]
+    pub(crate) const fn square(&self) -> Self {
+        let m = self.c0.mul(&self.c1);
+        let t = self.c0.add(&self.c1).mul(&self.c0.sub(&self.c1.double()));
+        Self::new(t.add(&m), m.double())
+    }
+    /// self · u = -2a1 + a0·u.
+    #[inline(always)]
+    pub(crate) const fn mul_u(&self) -> Self {
+        Self::new(self.c1.double().neg(), self.c0)
+    }
+    #[inline(always)]
+    pub(crate) const fn mul_fp(&self, k: &Fp) -> Self {
+        Self::new(self.c0.mul(k), self.c1.mul(k))
+    }
+    /// The conjugate a0 - a1u (= self^p).
+    #[inline(always)]
+    pub(crate) const fn conj(&self) -> Self {
+        Self::new(self.c0, self.c1.neg())
+    }
+    /// 1/(a0 + a1u) = (a0 - a1u)/(a0² + 2a1²); zero maps to zero.
+    pub(crate) const fn invert(&self) -> Self {
+        let n = self.c0.square().add(&self.c1.square().double());
+        let ni = n.invert();
+        Self::new(self.c0.mul(&ni), self.c1.neg().mul(&ni))
+    }
+    pub(crate) const fn is_zero_mask(&self) -> u64 {
+        self.c0.is_zero_mask() & self.c1.is_zero_mask()
+    }
+    pub(crate) const fn select(mask: u64, a: &Self, b: &Self) -> Self {
+        Self::new(
+            Fp::select(mask, &a.c0, &b.c0),
+            Fp::select(mask, &a.c1, &b.c1),
+        )
+    }
+}
+
+/// a0 + a1·v with v² = u.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Fp4 {
+    pub(crate) c0: Fp2,
+    pub(crate) c1: Fp2,
+}
+
+impl Fp4 {
+    pub(crate) const ZERO: Self = Self {
+        c0: Fp2::ZERO,
+        c1: Fp2::ZERO,
+    };
+    pub(crate) const ONE: Self = Self {
+        c0: Fp2::ONE,
+        c1: Fp2::ZERO,
+    };
+
+    pub(crate) const fn new(c0: Fp2, c1: Fp2) -> Self {
+        Self { c0, c1 }
+    }
+    #[inline(always)]
+    pub(crate) const fn add(&self, o: &Self) -> Self {
+        Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
+    }
+    #[inline(always)]
+    pub(crate) const fn sub(&self, o: &Self) -> Self {
+        Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
+    }
+    #[inline(always)]
+    pub(crate) const fn neg(&self) -> Self {
+        Self::new(self.c0.neg(), self.c1.neg())
+    }
+    #[inline(always)]
+    pub(crate) const fn mul(&self, o: &Self) -> Self {
+        let v0 = self.c0.mul(&o.c0);
+        let v1 = self.c1.mul(&o.c1);
+        let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
+        Self::new(v0.add(&v1.mul_u()), s.sub(&v0).sub(&v1))
+    }
+    #[inline(always)]
+    pub(crate) const fn square(&self) -> Self {
+        // (a0 + a1v)² = a0² + a1²u + 2a0a1 v, with a0² + a1²u = (a0+a1)(a0+a1u) - a0a1 - a0a1u.
+        let m = self.c0.mul(&self.c1);
+        let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_u()));
+        Self::new(t.sub(&m).sub(&m.mul_u()), m.double())
+    }
+    /// self · v = a1u + a0v.
+    #[inline(always)]
+    pub(crate) const fn mul_v(&self) -> Self {
+        Self::new(self.c1.mul_u(), self.c0)
+    }
+    #[inline(always)]
+    pub(crate) const fn mul_fp2(&self, k: &Fp2) -> Self {
+        Self::new(self.c0.mul(k), self.c1.mul(k))
+    }
+    /// a0 - a1v.
+    #[inline(always)]
+    pub(crate) const fn conj(&self) -> Self {
+        Self::new(self.c0, self.c1.neg())
+    }
+    /// (a0 - a1v)/(a0² - a1²u).
+    pub(crate) const fn invert(&self) -> Self {
+        let n = self.c0.square().sub(&self.c1.square().mul_u());
+        let ni = n.invert();
+        Self::new(self.c0.mul(&ni), self.c1.neg().mul(&ni))
+    }
+    pub(crate) const fn select(mask: u64, a: &Self, b: &Self) -> Self {
+        Self::new(
+            Fp2::select(mask, &a.c0, &b.c0),
+            Fp2::select(mask, &a.c1, &b.c1),
+        )
+    }
+}
+
+/// c0 + c1·w + c2·w² with w³ = v (so w⁶ = u).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Fp12 {
+    pub(crate) c0: Fp4,
+    pub(crate) c1: Fp4,
+    pub(crate) c2: Fp4,
+}
+
+/// p - 1.
+const P_MINUS_1: Limbs = sub_limbs(&Fp::MODULUS, &[1, 0, 0, 0]).0;
+/// γ = (-2)^((p-1)/12) = w^(p-1) (the Frobenius coefficient of w; gmsm calls it
+/// `frobConstant`, 3f23ea58…).
+pub(crate) const GAMMA1: Fp = Fp::from_u64(2).neg().pow(&div_small(&P_MINUS_1, 12));
+pub(crate) const GAMMA2: Fp = GAMMA1.square();
+pub(crate) const GAMMA3: Fp = GAMMA2.mul(&GAMMA1);
+pub(crate) const GAMMA4: Fp = GAMMA2.square();
+pub(crate) const GAMMA5: Fp = GAMMA4.mul(&GAMMA1);
+
+impl Fp12 {
+    pub(crate) const ONE: Self = Self {
+        c0: Fp4::ONE,
+        c1: Fp4::ZERO,
+        c2: Fp4::ZERO,
+    };
+
+    pub(crate) const fn new(c0: Fp4, c1: Fp4, c2: Fp4) -> Self {
+        Self { c0, c1, c2 }
+    }
+
+    pub(crate) fn mul(&self, o: &Self) -> Self {
+        let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
+        let (b0, b1, b2) = (&o.c0, &o.c1, &o.c2);
+        let v0 = a0.mul(b0);
+        let v1 = a1.mul(b1);
+        let v2 = a2.mul(b2);
+        let c0 = a1
+            .add(a2)
+            .mul(&b1.add(b2))
+            .sub(&v1)
+            .sub(&v2)
+            .mul_v()
+            .add(&v0);
+        let c1 = a0
+            .add(a1)
+            .mul(&b0.add(b1))
+            .sub(&v0)
+            .sub(&v1)
+            .add(&v2.mul_v());
+        let c2 = a0.add(a2).mul(&b0.add(b2)).sub(&v0).sub(&v2).add(&v1);
+        Self::new(c0, c1, c2)
+    }
+
+    /// Squaring (Chung–Hasan SQR2).
+    pub(crate) fn square(&self) -> Self {
+        let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
+        let s0 = a0.square();
+        let s1 = a0.mul(a1);
+        let s1 = s1.add(&s1);
+        let s2 = a0.sub(a1).add(a2).square();
+        let s3 = a1.mul(a2);
+        let s3 = s3.add(&s3);
+        let s4 = a2.square();
+        let c0 = s3.mul_v().add(&s0);
+        let c1 = s4.mul_v().add(&s1);
+        let c2 = s1.add(&s2).add(&s3).sub(&s0).sub(&s4);
+        Self::new(c0, c1, c2)
+    }
+
+    /// Multiplication by a sparse element c0 + c2·w² with c2 = (k, 0) ∈ F_p² ⊂ F_p⁴: the
+    /// shape of every Miller-loop line here.
+    pub(crate) fn mul_line(&self, l0: &Fp4, l2: &Fp2) -> Self {
+        let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
+        // (a0 + a1w + a2w²)(l0 + l2w²) = a0l0 + (a1l2 + a2l0... ) with w³ = v:
+        // c0 = a0l0 + a1l2·v, c1 = a1l0 + a2l2·v, c2 = a2l0 + a0l2.
+        let c0 = a0.mul(l0).add(&a1.mul_fp2(l2).mul_v());
+        let c1 = a1.mul(l0).add(&a2.mul_fp2(l2).mul_v());
+        let c2 = a2.mul(l0).add(&a0.mul_fp2(l2));
+        Self::new(c0, c1, c2)
+    }
+
+    /// Inverse over the cubic extension (zero maps to zero).
+    pub(crate) fn invert(&self) -> Self {
+        let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
+        let t0 = a0.square().sub(&a1.mul(a2).mul_v());
+        let t1 = a2.square().mul_v().sub(&a0.mul(a1));
+        let t2 = a1.square().sub(&a0.mul(a2));
+        let det = a0.mul(&t0).add(&a2.mul(&t1).add(&a1.mul(&t2)).mul_v());
+        let di = det.invert();
+        Self::new(t0.mul(&di), t1.mul(&di), t2.mul(&di))
+    }
+
+    /// self^(p⁶): w ↦ -w, which negates the odd powers of w (w, w³ = v, w⁵).
+    pub(crate) fn conj(&self) -> Self {
+        Self::new(self.c0.conj(), self.c1.conj().neg(), self.c2.conj())
+    }
+
+    /// self^p: the coefficient of w^j (j = 0..5, w³ = v) becomes its conjugate times γ^j.
+    pub(crate) fn frobenius(&self) -> Self {
+        let c0 = Fp4::new(self.c0.c0.conj(), self.c0.c1.conj().mul_fp(&GAMMA3));
+        let c1 = Fp4::new(
+            self.c1.c0.conj().mul_fp(&GAMMA1),
+            self.c1.c1.conj().mul_fp(&GAMMA4),
+        );
+        let c2 = Fp4::new(
+            self.c2.c0.conj().mul_fp(&GAMMA2),
+            self.c2.c1.conj().mul_fp(&GAMMA5),
+        );
+        Self::new(c0, c1, c2)
+    }
+
+    pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
+        Self::new(
+            Fp4::select(mask, &a.c0, &b.c0),
+            Fp4::select(mask, &a.c1, &b.c1),
+            Fp4::select(mask, &a.c2, &b.c2),
+        )
+    }
+
+    /// The 384-byte encoding of GM/T 0044-2016 part 1 (as GmSSL and gmsm write it): the
+    /// coefficients from the highest power down, each F_p² coefficient as (u-part, 1-part).
+    pub(crate) fn to_bytes(&self) -> [u8; 384] {
+        let mut out = [0u8; 384];
+        let parts = [
+            self.c2.c1.c1,
+            self.c2.c1.c0,
+            self.c2.c0.c1,
+            self.c2.c0.c0,
+            self.c1.c1.c1,
+            self.c1.c1.c0,
+            self.c1.c0.c1,
+            self.c1.c0.c0,
+            self.c0.c1.c1,
+            self.c0.c1.c0,
+            self.c0.c0.c1,
+            self.c0.c0.c0,
+        ];
+        for (chunk, x) in out.chunks_exact_mut(32).zip(parts.iter()) {
+            chunk.copy_from_slice(&x.to_bytes());
+        }
+        out
+    }
+
+    /// self^e for a public exponent of up to 64 bits (variable time in `e` only).
+    pub(crate) fn pow_u64(&self, e: u64) -> Self {
+        let mut r = Self::ONE;
+        let mut i = 64;
+        while i > 0 {
+            i -= 1;
+            r = r.square();
+            if (e >> i) & 1 == 1 {
+                r = r.mul(self);
+            }
+        }
+        r
+    }
+
+    /// self^k for a secret 256-bit exponent: a fixed 4-bit window whose table entry is
+    /// read by a masked scan of all 16 entries (constant time in `k` and `self`).
+    pub(crate) fn pow_ct(&self, k: &Limbs) -> Self {
+        let mut table = [Self::ONE; 16];
+        table[1] = *self;
+        for i in 2..16 {
+            table[i] = table[i - 1].mul(self);
+        }
+        let mut r = Self::ONE;
+        for w in (0..64).rev() {
+            if w != 63 {
+                r = r.square().square().square().square();
+            }
+            let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
+            let mut e = Self::ONE;
+            for (j, t) in table.iter().enumerate() {
+                let m = crate::field::is_zero_mask(&[nib ^ j as u64, 0, 0, 0]);
+                e = Self::select(m, &e, t);
+            }
+            r = r.mul(&e);
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Fp12 {
+        let f = |s| Fp::from_hex(s);
+        let a = Fp2::new(
+            f("3722755292130B08D2AAB97FD34EC120EE265948D19C17ABF9B7213BAF82D65B"),
+            f("85AEF3D078640C98597B6027B441A01FF1DD2C190F5E93C454806C11D8806141"),
+        );
+        let b = Fp2::new(
+            f("A7CF28D519BE3DA65F3170153D278FF247EFBA98A71A08116215BBA5C999A7C7"),
+            f("17509B092E845C1266BA0D262CBEE6ED0736A96FA347C8BD856DC76B84EBEB96"),
+        );
+        Fp12::new(
+            Fp4::new(a, b),
+            Fp4::new(b, a.square()),
+            Fp4::new(a.mul(&b), b.square()),
+        )
+    }
+
+    #[test]
+    fn frobenius_constants() {
+        // gmsm v0.44 internal/sm9/bn256/constants.go: frobConstant (w^(p-1)),
+        // w2ToPMinus1, vToPMinus1.
+        assert_eq!(
+            GAMMA1,
+            Fp::from_hex("3f23ea58e5720bdb843c6cfa9c08674947c5c86e0ddd04eda91d8354377b698b")
+        );
+        assert_eq!(
+            GAMMA2,
+            Fp::from_hex("0000000000000000f300000002a3a6f2780272354f8b78f4d5fc11967be65334")
+        );
+        assert_eq!(
+            GAMMA3,
+            Fp::from_hex("6c648de5dc0a3f2cf55acc93ee0baf159f9d411806dc5177f5b21fd3da24d011")
+        );
+    }
+
+    #[test]
+    fn field_laws() {
+        let x = sample();
+        let y = x.frobenius().square();
+        assert_eq!(x.mul(&y), y.mul(&x));
+        assert_eq!(x.square(), x.mul(&x));
+        assert_eq!(x.mul(&x.invert()), Fp12::ONE);
+        // Frobenius is the p-th power: check on F_p² and via the order of frobenius (12).
+        let mut z = x;
+        for _ in 0..12 {
+            z = z.frobenius();
+        }
+        assert_eq!(z, x);
+        let mut z = x;
+        for _ in 0..6 {
+            z = z.frobenius();
+        }
+        assert_eq!(z, x.conj());
+        assert_eq!(x.frobenius().mul(&y.frobenius()), x.mul(&y).frobenius());
+        let l0 = x.c1;
+        let l2 = x.c2.c0;
+        let sparse = Fp12::new(l0, Fp4::ZERO, Fp4::new(l2, Fp2::ZERO));
+        assert_eq!(x.mul_line(&l0, &l2), x.mul(&sparse));
+        let k = [0x1234_5678_9abc_def0, 7, 0, 1 << 60];
+        let mut slow = Fp12::ONE;
+        for i in (0..256).rev() {
+            slow = slow.square();
+            if (k[i / 64] >> (i % 64)) & 1 == 1 {
+                slow = slow.mul(&x);
+            }
+        }
+        assert_eq!(x.pow_ct(&k), slow);
+        assert_eq!(x.pow_u64(5), x.square().square().mul(&x));
+    }
+}
