@@ -1,2 +1,61 @@
-//! SM2 certificates, requests, chain verification, GM/T 0010 CMS, SM2 key envelopes and PKCS#12 (work in progress).
+//! SM2 certificates and messages: PKCS#10 requests, issuing with TLS/TLCP profiles, chain
+//! verification, GM/T 0010 CMS, GB/T 35276 SM2 key envelopes, and the SM3 KDF.
+//!
+//! Built on RustCrypto's `x509-cert`, `der`, `spki` and `cms` types; every signature is
+//! SM2-with-SM3 over Z_A with the default distinguishing ID `1234567812345678` unless a
+//! call takes another. Parsers are strict DER and return typed errors.
+//!
+//! ```
+//! use shangmi_pki::{issue, name::parse_dn, verify};
+//! let ca_key = shangmi_pki::generate_key().unwrap();
+//! let ca = issue::self_signed(&ca_key, &issue::CertParams::new(
+//!     parse_dn("/C=CN/O=Example/CN=Example CA").unwrap(), issue::Profile::Ca { path_len: None }, 365)).unwrap();
+//! let key = shangmi_pki::generate_key().unwrap();
+//! let mut params = issue::CertParams::new(parse_dn("/CN=example.cn").unwrap(), issue::Profile::TlsServer, 30);
+//! params.sans.push(issue::San::Dns("example.cn".into()));
+//! let leaf = issue::issue(&ca, &ca_key, &key.public_key(), &params).unwrap();
+//! let opts = verify::Options::now(verify::Purpose::TlsServer).with_host("example.cn");
+//! verify::verify_chain(&leaf, &[], &[ca], &opts).unwrap();
+//! ```
 #![no_std]
+
+extern crate alloc;
+
+pub mod cms;
+pub mod envelope;
+mod error;
+pub mod issue;
+pub mod kdf;
+pub mod name;
+pub mod oid;
+pub mod pem;
+pub mod req;
+mod sm4util;
+pub mod verify;
+
+pub use error::Error;
+pub use shangmi_sm2::{PublicKey, SecretKey};
+pub use x509_cert::Certificate;
+pub use x509_cert::request::CertReq;
+
+/// A new SM2 key from the operating system's generator.
+pub fn generate_key() -> Result<SecretKey, Error> {
+    let mut seed = [0u8; 32];
+    loop {
+        getrandom::fill(&mut seed).map_err(|_| Error::Rng)?;
+        let key = SecretKey::from_slice(&seed);
+        zeroize::Zeroize::zeroize(&mut seed);
+        if let Ok(key) = key {
+            return Ok(key);
+        }
+    }
+}
+
+/// The unix time now (seconds), from the system clock.
+pub(crate) fn unix_now() -> u64 {
+    extern crate std;
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}

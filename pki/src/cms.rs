@@ -1,0 +1,1 @@
+//! GM/T 0010 CMS (work in progress).

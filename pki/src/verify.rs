@@ -1,0 +1,571 @@
+//! Chain verification (a subset of RFC 5280 §6): SM2-with-SM3 signatures over Z_A (default
+//! ID or a chosen one), validity at a given time, basicConstraints and pathLenConstraint,
+//! keyUsage / extKeyUsage per purpose, dNSName name constraints, host-name match, and
+//! refusal of unknown critical extensions. Path building tries every candidate issuer
+//! (subject = issuer name, key identifiers agreeing when both present), depth ≤ 8.
+
+use crate::oid;
+use crate::{Error, PublicKey};
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use der::asn1::BitString;
+use der::{Encode, Tagged};
+use shangmi_sm2::signature::Verifier;
+use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::name::GeneralName;
+use x509_cert::ext::pkix::{
+    AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages,
+    NameConstraints, SubjectAltName,
+};
+
+/// The longest path tried (leaf, intermediates and root).
+pub const MAX_DEPTH: usize = 8;
+
+/// Why a chain does not verify. `depth` counts from the leaf (0) towards the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VerifyError {
+    /// The certificate at `depth` expired before the verification time.
+    Expired {
+        /// Position in the chain (0 = leaf).
+        depth: usize,
+    },
+    /// The certificate at `depth` is not valid yet.
+    NotYetValid {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// No trusted root issues the chain (no certificate names the issuer).
+    UnknownIssuer,
+    /// A signature in the chain does not verify.
+    BadSignature {
+        /// Position of the signed certificate.
+        depth: usize,
+    },
+    /// The signature algorithm is not SM2-with-SM3 or the key is not an SM2 key.
+    UnsupportedAlgorithm {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// An issuing certificate is not a CA (no basicConstraints CA:true, or no keyCertSign).
+    NotCa {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// A CA's pathLenConstraint is exceeded.
+    PathLenExceeded {
+        /// Position of the constraining CA.
+        depth: usize,
+    },
+    /// The leaf's keyUsage does not allow the purpose.
+    WrongKeyUsage,
+    /// The leaf's extendedKeyUsage does not allow the purpose.
+    WrongExtendedKeyUsage,
+    /// The leaf names none of the host names asked for.
+    HostMismatch,
+    /// A name in the leaf violates a CA's name constraints.
+    NameConstraintViolation {
+        /// Position of the constraining CA.
+        depth: usize,
+    },
+    /// A critical extension this verifier does not process.
+    UnhandledCriticalExtension {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// A certificate or extension does not parse.
+    Malformed {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// The path is longer than [`MAX_DEPTH`].
+    ChainTooLong,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Expired { depth } => write!(f, "certificate has expired (depth {depth})"),
+            VerifyError::NotYetValid { depth } => {
+                write!(f, "certificate is not yet valid (depth {depth})")
+            }
+            VerifyError::UnknownIssuer => {
+                f.write_str("unable to get issuer certificate (unknown issuer)")
+            }
+            VerifyError::BadSignature { depth } => {
+                write!(f, "certificate signature failure (depth {depth})")
+            }
+            VerifyError::UnsupportedAlgorithm { depth } => {
+                write!(f, "unsupported signature or key algorithm (depth {depth})")
+            }
+            VerifyError::NotCa { depth } => write!(f, "issuer is not a CA (depth {depth})"),
+            VerifyError::PathLenExceeded { depth } => {
+                write!(f, "path length constraint exceeded (depth {depth})")
+            }
+            VerifyError::WrongKeyUsage => f.write_str("key usage does not permit the purpose"),
+            VerifyError::WrongExtendedKeyUsage => {
+                f.write_str("extended key usage does not permit the purpose")
+            }
+            VerifyError::HostMismatch => f.write_str("host name mismatch"),
+            VerifyError::NameConstraintViolation { depth } => {
+                write!(f, "name constraints violated (depth {depth})")
+            }
+            VerifyError::UnhandledCriticalExtension { depth } => {
+                write!(f, "unhandled critical extension (depth {depth})")
+            }
+            VerifyError::Malformed { depth } => write!(f, "malformed certificate (depth {depth})"),
+            VerifyError::ChainTooLong => f.write_str("certificate chain too long"),
+        }
+    }
+}
+
+impl core::error::Error for VerifyError {}
+
+/// What the leaf must be good for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Anything: no keyUsage / extKeyUsage check.
+    Any,
+    /// TLS server: digitalSignature (or a key-transport usage), serverAuth when an EKU is present.
+    TlsServer,
+    /// TLS client: digitalSignature, clientAuth when an EKU is present.
+    TlsClient,
+    /// TLCP signing certificate: digitalSignature.
+    TlcpSign,
+    /// TLCP encryption certificate: keyEncipherment or keyAgreement.
+    TlcpEnc,
+    /// A CMS signer: digitalSignature or nonRepudiation.
+    CmsSign,
+}
+
+impl Purpose {
+    /// The CLI spellings: `any`, `tls-server`, `tls-client`, `tlcp-sign`, `tlcp-enc`,
+    /// `cms-sign`.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "any" => Purpose::Any,
+            "tls-server" => Purpose::TlsServer,
+            "tls-client" => Purpose::TlsClient,
+            "tlcp-sign" => Purpose::TlcpSign,
+            "tlcp-enc" => Purpose::TlcpEnc,
+            "cms-sign" => Purpose::CmsSign,
+            _ => return None,
+        })
+    }
+}
+
+/// Verification parameters.
+#[derive(Clone, Debug)]
+pub struct Options<'a> {
+    /// The time to check validity at (unix seconds).
+    pub time: u64,
+    /// What the leaf must be good for.
+    pub purpose: Purpose,
+    /// A host name the leaf must name (SAN dNSName, or CN without a SAN extension).
+    pub host: Option<&'a str>,
+    /// The distinguishing ID of the signatures (default `1234567812345678`).
+    pub id: &'a [u8],
+}
+
+impl<'a> Options<'a> {
+    /// Now, default ID, no host.
+    pub fn now(purpose: Purpose) -> Self {
+        Options::at(crate::unix_now(), purpose)
+    }
+
+    /// At `time` (unix seconds), default ID, no host.
+    pub fn at(time: u64, purpose: Purpose) -> Self {
+        Options {
+            time,
+            purpose,
+            host: None,
+            id: shangmi_sm2::DEFAULT_ID,
+        }
+    }
+
+    /// With a host name to match.
+    pub fn with_host(mut self, host: &'a str) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// With another distinguishing ID.
+    pub fn with_id(mut self, id: &'a [u8]) -> Self {
+        self.id = id;
+        self
+    }
+}
+
+/// The SM2 public key of an SPKI (id-ecPublicKey + SM2 curve, or the SM2 OID forms).
+pub fn sm2_public_key(spki: &SubjectPublicKeyInfoOwned) -> Option<PublicKey> {
+    let der = spki.to_der().ok()?;
+    shangmi_sm2::keys::public_key_from_spki_der(&der).ok()
+}
+
+/// Checks an SM2-with-SM3 signature (DER `SEQUENCE { r, s }`) over `data` under `public`
+/// with distinguishing ID `id`; the algorithm identifier must be sm2-with-sm3 with absent
+/// or NULL parameters.
+pub fn check_signature(
+    public: &PublicKey,
+    id: &[u8],
+    data: &[u8],
+    alg: &AlgorithmIdentifierOwned,
+    sig: &[u8],
+) -> Result<(), Error> {
+    if alg.oid != oid::SM2_WITH_SM3 || !params_absent_or_null(alg) {
+        return Err(Error::UnsupportedAlgorithm);
+    }
+    check_raw_signature(public, id, data, sig)
+}
+
+/// Checks a DER SM2 signature over `data` (no algorithm identifier).
+pub fn check_raw_signature(
+    public: &PublicKey,
+    id: &[u8],
+    data: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let sig = shangmi_sm2::dsa::Signature::from_der(sig).map_err(|_| Error::BadSignature)?;
+    let vk = shangmi_sm2::dsa::VerifyingKey::new_with_id(public, id)?;
+    vk.verify(data, &sig).map_err(|_| Error::BadSignature)
+}
+
+pub(crate) fn params_absent_or_null(alg: &AlgorithmIdentifierOwned) -> bool {
+    match &alg.parameters {
+        None => true,
+        Some(p) => p.tag() == der::Tag::Null && p.value().is_empty(),
+    }
+}
+
+fn bits(b: &BitString) -> Option<&[u8]> {
+    b.as_bytes()
+}
+
+/// Checks that `issuer`'s key signed `cert`.
+fn signed_by(
+    cert: &Certificate,
+    issuer: &Certificate,
+    id: &[u8],
+    depth: usize,
+) -> Result<(), VerifyError> {
+    let public = sm2_public_key(issuer.tbs_certificate().subject_public_key_info())
+        .ok_or(VerifyError::UnsupportedAlgorithm { depth: depth + 1 })?;
+    let tbs = cert
+        .tbs_certificate()
+        .to_der()
+        .map_err(|_| VerifyError::Malformed { depth })?;
+    let sig = bits(cert.signature()).ok_or(VerifyError::BadSignature { depth })?;
+    if cert.signature_algorithm() != cert.tbs_certificate().signature() {
+        return Err(VerifyError::Malformed { depth });
+    }
+    check_signature(&public, id, &tbs, cert.signature_algorithm(), sig).map_err(|e| match e {
+        Error::UnsupportedAlgorithm => VerifyError::UnsupportedAlgorithm { depth },
+        _ => VerifyError::BadSignature { depth },
+    })
+}
+
+fn ext<T: der::DecodeOwned + const_oid::AssociatedOid>(
+    cert: &Certificate,
+    depth: usize,
+) -> Result<Option<T>, VerifyError> {
+    let exts = match cert.tbs_certificate().extensions() {
+        Some(e) => e,
+        None => return Ok(None),
+    };
+    let mut found = None;
+    for e in exts.iter().filter(|e| e.extn_id == T::OID) {
+        if found.is_some() {
+            // RFC 5280 §4.2: an extension appears at most once
+            return Err(VerifyError::Malformed { depth });
+        }
+        found = Some(
+            T::from_der(e.extn_value.as_bytes()).map_err(|_| VerifyError::Malformed { depth })?,
+        );
+    }
+    Ok(found)
+}
+
+const HANDLED: [const_oid::ObjectIdentifier; 7] = [
+    oid::BASIC_CONSTRAINTS,
+    oid::KEY_USAGE,
+    oid::EXT_KEY_USAGE,
+    oid::SUBJECT_ALT_NAME,
+    oid::NAME_CONSTRAINTS,
+    oid::SUBJECT_KEY_IDENTIFIER,
+    oid::AUTHORITY_KEY_IDENTIFIER,
+];
+
+fn check_critical(cert: &Certificate, depth: usize) -> Result<(), VerifyError> {
+    for e in cert.tbs_certificate().extensions().into_iter().flatten() {
+        if e.critical && !HANDLED.contains(&e.extn_id) {
+            return Err(VerifyError::UnhandledCriticalExtension { depth });
+        }
+    }
+    Ok(())
+}
+
+fn check_time(cert: &Certificate, t: u64, depth: usize) -> Result<(), VerifyError> {
+    let v = cert.tbs_certificate().validity();
+    if t < v.not_before.to_unix_duration().as_secs() {
+        return Err(VerifyError::NotYetValid { depth });
+    }
+    if t > v.not_after.to_unix_duration().as_secs() {
+        return Err(VerifyError::Expired { depth });
+    }
+    Ok(())
+}
+
+fn is_self_issued(cert: &Certificate) -> bool {
+    cert.tbs_certificate().subject() == cert.tbs_certificate().issuer()
+}
+
+/// Could `issuer` have issued `cert` (names equal; key identifiers agree when both present)?
+fn may_issue(cert: &Certificate, issuer: &Certificate) -> bool {
+    if cert.tbs_certificate().issuer() != issuer.tbs_certificate().subject() {
+        return false;
+    }
+    let aki = ext::<AuthorityKeyIdentifier>(cert, 0)
+        .ok()
+        .flatten()
+        .and_then(|a| a.key_identifier);
+    let ski = crate::issue::subject_key_identifier(issuer);
+    match (aki, ski) {
+        (Some(a), Some(s)) => a == s,
+        _ => true,
+    }
+}
+
+/// Checks that the CA certificate at `depth` may issue, with `below` CA certificates
+/// (non-self-issued intermediates) between it and the leaf.
+fn check_ca(
+    cert: &Certificate,
+    depth: usize,
+    below: usize,
+    is_root: bool,
+) -> Result<(), VerifyError> {
+    let bc = ext::<BasicConstraints>(cert, depth)?;
+    match bc {
+        Some(bc) if bc.ca => {
+            if let Some(max) = bc.path_len_constraint
+                && below > usize::from(max)
+            {
+                return Err(VerifyError::PathLenExceeded { depth });
+            }
+        }
+        // a version 1 trust anchor has no extensions at all (RFC 5280 §6.1 takes the
+        // anchor's key and name only)
+        None if is_root && cert.tbs_certificate().extensions().is_none() => {}
+        _ => return Err(VerifyError::NotCa { depth }),
+    }
+    if let Some(ku) = ext::<KeyUsage>(cert, depth)?
+        && !ku.key_cert_sign()
+    {
+        return Err(VerifyError::NotCa { depth });
+    }
+    Ok(())
+}
+
+fn check_purpose(leaf: &Certificate, purpose: Purpose) -> Result<(), VerifyError> {
+    let ku = ext::<KeyUsage>(leaf, 0)?;
+    let has = |flags: &[KeyUsages]| match &ku {
+        None => true,
+        Some(k) => flags.iter().any(|f| k.0.contains(*f)),
+    };
+    let ku_ok = match purpose {
+        Purpose::Any => true,
+        Purpose::TlsServer => has(&[
+            KeyUsages::DigitalSignature,
+            KeyUsages::KeyEncipherment,
+            KeyUsages::KeyAgreement,
+        ]),
+        Purpose::TlsClient | Purpose::TlcpSign => has(&[KeyUsages::DigitalSignature]),
+        Purpose::TlcpEnc => has(&[KeyUsages::KeyEncipherment, KeyUsages::KeyAgreement]),
+        Purpose::CmsSign => has(&[KeyUsages::DigitalSignature, KeyUsages::NonRepudiation]),
+    };
+    if !ku_ok {
+        return Err(VerifyError::WrongKeyUsage);
+    }
+    let wanted = match purpose {
+        Purpose::TlsServer => Some(oid::KP_SERVER_AUTH),
+        Purpose::TlsClient => Some(oid::KP_CLIENT_AUTH),
+        _ => None,
+    };
+    if let (Some(w), Some(eku)) = (wanted, ext::<ExtendedKeyUsage>(leaf, 0)?)
+        && !eku.0.iter().any(|o| *o == w || *o == oid::ANY_EKU)
+    {
+        return Err(VerifyError::WrongExtendedKeyUsage);
+    }
+    Ok(())
+}
+
+/// The leaf's DNS names: SAN dNSNames, or the CN when there is no SAN extension.
+fn dns_names(leaf: &Certificate) -> Result<Vec<String>, VerifyError> {
+    match ext::<SubjectAltName>(leaf, 0)? {
+        Some(san) => Ok(san
+            .0
+            .iter()
+            .filter_map(|n| match n {
+                GeneralName::DnsName(d) => Some(String::from(d.as_str())),
+                _ => None,
+            })
+            .collect()),
+        None => Ok(crate::name::common_name(leaf.tbs_certificate().subject())
+            .into_iter()
+            .collect()),
+    }
+}
+
+/// Whether `pattern` (a certificate's DNS name, `*.` allowed as the whole first label)
+/// matches `host` (ASCII case-insensitive, one trailing dot ignored).
+pub fn host_matches(pattern: &str, host: &str) -> bool {
+    let host = host.strip_suffix('.').unwrap_or(host);
+    let pattern = pattern.strip_suffix('.').unwrap_or(pattern);
+    if let Some(rest) = pattern.strip_prefix("*.") {
+        match host.split_once('.') {
+            Some((first, tail)) => {
+                !first.is_empty() && rest.contains('.') && tail.eq_ignore_ascii_case(rest)
+            }
+            None => false,
+        }
+    } else {
+        pattern.eq_ignore_ascii_case(host)
+    }
+}
+
+/// Whether `name` is within the dNSName subtree `base` (RFC 5280 §4.2.1.10: adding labels
+/// to the left; a leading dot means a strict subdomain).
+fn in_subtree(name: &str, base: &str) -> bool {
+    let name = name.trim_start_matches("*.");
+    if base.is_empty() {
+        return true;
+    }
+    if let Some(stripped) = base.strip_prefix('.') {
+        return name.len() > base.len()
+            && name
+                .to_ascii_lowercase()
+                .ends_with(&base.to_ascii_lowercase())
+            && !stripped.is_empty();
+    }
+    if name.eq_ignore_ascii_case(base) {
+        return true;
+    }
+    name.len() > base.len() + 1
+        && name
+            .to_ascii_lowercase()
+            .ends_with(&base.to_ascii_lowercase())
+        && name.as_bytes()[name.len() - base.len() - 1] == b'.'
+}
+
+fn check_name_constraints(
+    ca: &Certificate,
+    names: &[String],
+    depth: usize,
+) -> Result<(), VerifyError> {
+    let nc = match ext::<NameConstraints>(ca, depth)? {
+        Some(nc) => nc,
+        None => return Ok(()),
+    };
+    let dns_bases =
+        |t: &Option<Vec<x509_cert::ext::pkix::constraints::name::GeneralSubtree>>| -> Vec<String> {
+            t.iter()
+                .flatten()
+                .filter_map(|s| match &s.base {
+                    GeneralName::DnsName(d) => Some(String::from(d.as_str())),
+                    _ => None,
+                })
+                .collect()
+        };
+    let permitted = dns_bases(&nc.permitted_subtrees);
+    let excluded = dns_bases(&nc.excluded_subtrees);
+    for n in names {
+        if excluded.iter().any(|b| in_subtree(n, b)) {
+            return Err(VerifyError::NameConstraintViolation { depth });
+        }
+        if !permitted.is_empty() && !permitted.iter().any(|b| in_subtree(n, b)) {
+            return Err(VerifyError::NameConstraintViolation { depth });
+        }
+    }
+    Ok(())
+}
+
+/// How bad an error is for path building: an error deeper into a path says more about
+/// why it failed than "unknown issuer".
+fn rank(e: &VerifyError) -> u8 {
+    match e {
+        VerifyError::UnknownIssuer => 0,
+        VerifyError::ChainTooLong => 1,
+        _ => 2,
+    }
+}
+
+fn build<'c>(
+    path: &mut Vec<&'c Certificate>,
+    untrusted: &'c [Certificate],
+    roots: &'c [Certificate],
+    opts: &Options<'_>,
+) -> Result<(), VerifyError> {
+    let depth = path.len() - 1;
+    let cert = path[depth];
+    // A trusted certificate ends the path (the leaf itself may be a trust anchor).
+    if roots.iter().any(|r| r == cert) {
+        return Ok(());
+    }
+    if path.len() >= MAX_DEPTH {
+        return Err(VerifyError::ChainTooLong);
+    }
+    let mut best = VerifyError::UnknownIssuer;
+    for candidate in roots.iter().chain(untrusted.iter()) {
+        if path.contains(&candidate) || !may_issue(cert, candidate) {
+            continue;
+        }
+        let is_root = roots.iter().any(|r| r == candidate);
+        let result = (|| {
+            signed_by(cert, candidate, opts.id, depth)?;
+            check_time(candidate, opts.time, depth + 1)?;
+            check_critical(candidate, depth + 1)?;
+            let below = path[1..].iter().filter(|c| !is_self_issued(c)).count();
+            check_ca(candidate, depth + 1, below, is_root)?;
+            let names = dns_names(path[0])?;
+            check_name_constraints(candidate, &names, depth + 1)?;
+            path.push(candidate);
+            let r = build(path, untrusted, roots, opts);
+            if r.is_err() {
+                path.pop();
+            }
+            r
+        })();
+        match result {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                if rank(&e) >= rank(&best) {
+                    best = e;
+                }
+            }
+        }
+    }
+    Err(best)
+}
+
+/// Verifies `leaf` up to one of `roots` through certificates of `untrusted`; returns the
+/// path (leaf first, root last).
+pub fn verify_chain(
+    leaf: &Certificate,
+    untrusted: &[Certificate],
+    roots: &[Certificate],
+    opts: &Options<'_>,
+) -> Result<Vec<Certificate>, VerifyError> {
+    check_time(leaf, opts.time, 0)?;
+    check_critical(leaf, 0)?;
+    check_purpose(leaf, opts.purpose)?;
+    if let Some(host) = opts.host {
+        let names = dns_names(leaf)?;
+        if !names.iter().any(|n| host_matches(n, host)) {
+            return Err(VerifyError::HostMismatch);
+        }
+    }
+    let mut path = alloc::vec![leaf];
+    build(&mut path, untrusted, roots, opts)?;
+    Ok(path.into_iter().cloned().collect())
+}

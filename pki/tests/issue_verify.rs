@@ -1,0 +1,409 @@
+//! Requests, issuing and chain verification with this crate's own PKI; each failure mode
+//! of the verifier made on purpose and checked for its error variant.
+#![allow(clippy::unwrap_used, clippy::cloned_ref_to_slice_refs)]
+
+use shangmi_pki::issue::{self, CertParams, Profile, San};
+use shangmi_pki::name::{display, parse_dn};
+use shangmi_pki::verify::{Options, Purpose, VerifyError, verify_chain};
+use shangmi_pki::{Certificate, SecretKey, generate_key, req};
+
+/// 2025-01-01 and 2045-01-01.
+const START: u64 = 1_735_689_600;
+const END: u64 = 2_366_841_600;
+const MID: u64 = 1_800_000_000;
+
+fn params(dn: &str, profile: Profile) -> CertParams {
+    let mut p = CertParams::new(parse_dn(dn).unwrap(), profile, 1);
+    p.not_before = START;
+    p.not_after = END;
+    p
+}
+
+struct Pki {
+    root_key: SecretKey,
+    root: Certificate,
+    inter_key: SecretKey,
+    inter: Certificate,
+    leaf_key: SecretKey,
+    leaf: Certificate,
+}
+
+fn pki(inter_path_len: Option<u8>) -> Pki {
+    let root_key = generate_key().unwrap();
+    let root = issue::self_signed(
+        &root_key,
+        &params("/C=CN/O=shangmi/CN=root", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let inter_key = generate_key().unwrap();
+    let inter = issue::issue(
+        &root,
+        &root_key,
+        &inter_key.public_key(),
+        &params(
+            "/C=CN/O=shangmi/CN=intermediate",
+            Profile::Ca {
+                path_len: inter_path_len,
+            },
+        ),
+    )
+    .unwrap();
+    let leaf_key = generate_key().unwrap();
+    let mut p = params("/C=CN/O=shangmi/CN=www.example.cn", Profile::TlsServer);
+    p.sans = vec![
+        San::Dns("www.example.cn".into()),
+        San::Dns("*.api.example.cn".into()),
+    ];
+    let leaf = issue::issue(&inter, &inter_key, &leaf_key.public_key(), &p).unwrap();
+    Pki {
+        root_key,
+        root,
+        inter_key,
+        inter,
+        leaf_key,
+        leaf,
+    }
+}
+
+#[test]
+fn names_parse_and_display() {
+    let n = parse_dn("/C=CN/ST=Beijing/O=Org\\/Unit/CN=名字").unwrap();
+    assert_eq!(display(&n), "C=CN, ST=Beijing, O=Org/Unit, CN=名字");
+    for bad in ["", "C=CN", "/C", "/XX=1", "/C=", "/C=CN/", "/C=中国"] {
+        assert!(parse_dn(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn chain_verifies() {
+    let p = pki(Some(0));
+    let opts = Options::at(MID, Purpose::TlsServer).with_host("www.example.cn");
+    let path = verify_chain(&p.leaf, &[p.inter.clone()], &[p.root.clone()], &opts).unwrap();
+    assert_eq!(path.len(), 3);
+    // wildcard, case-insensitive, trailing dot
+    for host in ["x.api.example.cn", "WWW.EXAMPLE.CN", "www.example.cn."] {
+        let opts = Options::at(MID, Purpose::TlsServer).with_host(host);
+        verify_chain(&p.leaf, &[p.inter.clone()], &[p.root.clone()], &opts).unwrap();
+    }
+    // the root is its own trust anchor
+    verify_chain(
+        &p.root,
+        &[],
+        &[p.root.clone()],
+        &Options::at(MID, Purpose::Any),
+    )
+    .unwrap();
+    let _ = (&p.root_key, &p.leaf_key);
+}
+
+#[test]
+fn each_failure_has_its_error() {
+    let p = pki(Some(0));
+    let inter = [p.inter.clone()];
+    let roots = [p.root.clone()];
+    let at = |t| Options::at(t, Purpose::TlsServer);
+    assert_eq!(
+        verify_chain(&p.leaf, &inter, &roots, &at(END + 10)),
+        Err(VerifyError::Expired { depth: 0 })
+    );
+    assert_eq!(
+        verify_chain(&p.leaf, &inter, &roots, &at(START - 10)),
+        Err(VerifyError::NotYetValid { depth: 0 })
+    );
+    assert_eq!(
+        verify_chain(&p.leaf, &[], &roots, &at(MID)),
+        Err(VerifyError::UnknownIssuer)
+    );
+    assert_eq!(
+        verify_chain(&p.leaf, &inter, &[], &at(MID)),
+        Err(VerifyError::UnknownIssuer)
+    );
+    assert_eq!(
+        verify_chain(
+            &p.leaf,
+            &inter,
+            &roots,
+            &at(MID).with_host("other.example.cn")
+        ),
+        Err(VerifyError::HostMismatch)
+    );
+    // a.b.api.example.cn: the wildcard covers one label only
+    assert_eq!(
+        verify_chain(
+            &p.leaf,
+            &inter,
+            &roots,
+            &at(MID).with_host("a.b.api.example.cn")
+        ),
+        Err(VerifyError::HostMismatch)
+    );
+    assert_eq!(
+        verify_chain(
+            &p.leaf,
+            &inter,
+            &roots,
+            &Options::at(MID, Purpose::TlsClient)
+        ),
+        Err(VerifyError::WrongExtendedKeyUsage)
+    );
+    assert_eq!(
+        verify_chain(&p.leaf, &inter, &roots, &Options::at(MID, Purpose::TlcpEnc)),
+        Err(VerifyError::WrongKeyUsage)
+    );
+    // another distinguishing ID: every signature fails
+    assert_eq!(
+        verify_chain(&p.leaf, &inter, &roots, &at(MID).with_id(b"wrong id")),
+        Err(VerifyError::BadSignature { depth: 0 })
+    );
+}
+
+#[test]
+fn tampered_signature_is_bad_signature() {
+    use der::{Decode, Encode};
+    let p = pki(None);
+    let mut der = p.leaf.to_der().unwrap();
+    // flip a bit inside the subject's CN value (www.example.cn appears in the TBS first)
+    let pos = der
+        .windows(14)
+        .position(|w| w == b"www.example.cn")
+        .unwrap();
+    der[pos] ^= 1;
+    let bad = Certificate::from_der(&der).unwrap();
+    assert_eq!(
+        verify_chain(
+            &bad,
+            &[p.inter.clone()],
+            &[p.root.clone()],
+            &Options::at(MID, Purpose::Any)
+        ),
+        Err(VerifyError::BadSignature { depth: 0 })
+    );
+}
+
+#[test]
+fn path_length_and_ca_flag() {
+    // intermediate with pathlen 0 issuing another CA: the sub-CA's leaf exceeds it
+    let p = pki(Some(0));
+    let sub_key = generate_key().unwrap();
+    let sub = issue::issue(
+        &p.inter,
+        &p.inter_key,
+        &sub_key.public_key(),
+        &params("/CN=sub CA", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let leaf_key = generate_key().unwrap();
+    let leaf = issue::issue(
+        &sub,
+        &sub_key,
+        &leaf_key.public_key(),
+        &params("/CN=deep", Profile::TlsClient),
+    )
+    .unwrap();
+    let opts = Options::at(MID, Purpose::TlsClient);
+    assert_eq!(
+        verify_chain(
+            &leaf,
+            &[sub.clone(), p.inter.clone()],
+            &[p.root.clone()],
+            &opts
+        ),
+        Err(VerifyError::PathLenExceeded { depth: 2 })
+    );
+    // without the constraint it verifies
+    let q = pki(None);
+    let sub2 = issue::issue(
+        &q.inter,
+        &q.inter_key,
+        &sub_key.public_key(),
+        &params("/CN=sub CA", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let leaf2 = issue::issue(
+        &sub2,
+        &sub_key,
+        &leaf_key.public_key(),
+        &params("/CN=deep", Profile::TlsClient),
+    )
+    .unwrap();
+    verify_chain(&leaf2, &[sub2, q.inter.clone()], &[q.root.clone()], &opts).unwrap();
+    // a leaf used as an issuer: not a CA
+    let fake = issue::issue(
+        &p.leaf,
+        &p.leaf_key,
+        &leaf_key.public_key(),
+        &params("/CN=fake", Profile::TlsClient),
+    )
+    .unwrap();
+    assert_eq!(
+        verify_chain(
+            &fake,
+            &[p.leaf.clone(), p.inter.clone()],
+            &[p.root.clone()],
+            &opts
+        ),
+        Err(VerifyError::NotCa { depth: 1 })
+    );
+}
+
+#[test]
+fn request_round_trip_and_issue() {
+    let p = pki(None);
+    let key = generate_key().unwrap();
+    let subject = parse_dn("/C=CN/O=shangmi/CN=tlcp.example.cn").unwrap();
+    let csr = req::create_request(
+        &key,
+        &subject,
+        &[
+            San::Dns("tlcp.example.cn".into()),
+            San::parse("IP:10.0.0.1").unwrap(),
+        ],
+        None,
+    )
+    .unwrap();
+    assert_eq!(req::verify_request(&csr).unwrap(), key.public_key());
+    assert!(req::verify_request_with_id(&csr, b"other").is_err());
+    assert_eq!(req::requested_sans(&csr).unwrap().len(), 2);
+    for (profile, purpose) in [
+        (Profile::TlcpSign, Purpose::TlcpSign),
+        (Profile::TlcpEnc, Purpose::TlcpEnc),
+    ] {
+        let mut params = params("/CN=ignored", profile);
+        params.sans.clear();
+        let cert = issue::issue_from_request(&p.inter, &p.inter_key, &csr, &params).unwrap();
+        assert_eq!(cert.tbs_certificate().subject(), &subject);
+        let opts = Options::at(MID, purpose).with_host("tlcp.example.cn");
+        verify_chain(&cert, &[p.inter.clone()], &[p.root.clone()], &opts).unwrap();
+        // the sign certificate cannot serve as the encryption one and back
+        let other = if purpose == Purpose::TlcpSign {
+            Purpose::TlcpEnc
+        } else {
+            Purpose::TlcpSign
+        };
+        assert_eq!(
+            verify_chain(
+                &cert,
+                &[p.inter.clone()],
+                &[p.root.clone()],
+                &Options::at(MID, other)
+            ),
+            Err(VerifyError::WrongKeyUsage)
+        );
+    }
+    // the issuer key must match the issuer certificate
+    assert!(
+        issue::issue(
+            &p.inter,
+            &p.root_key,
+            &key.public_key(),
+            &params("/CN=x", Profile::TlsClient)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn name_constraints_apply() {
+    use der::Encode;
+    use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
+    use x509_cert::ext::pkix::name::GeneralName;
+    // A CA with permitted dNSName example.cn, built through the builder with an extra extension.
+    let root_key = generate_key().unwrap();
+    let root = issue::self_signed(
+        &root_key,
+        &params("/CN=root", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let nc_key = generate_key().unwrap();
+    let nc = NameConstraints {
+        permitted_subtrees: Some(vec![GeneralSubtree {
+            base: GeneralName::DnsName(der::asn1::Ia5String::new("example.cn").unwrap()),
+            minimum: 0,
+            maximum: None,
+        }]),
+        excluded_subtrees: None,
+    };
+    let ca = issue_with_extra(
+        &root,
+        &root_key,
+        &nc_key,
+        "/CN=constrained",
+        nc.to_der().unwrap(),
+    );
+    let ok_key = generate_key().unwrap();
+    let mut good = params("/CN=a.example.cn", Profile::TlsServer);
+    good.sans = vec![San::Dns("a.example.cn".into())];
+    let good = issue::issue(&ca, &nc_key, &ok_key.public_key(), &good).unwrap();
+    let mut bad = params("/CN=a.example.com", Profile::TlsServer);
+    bad.sans = vec![San::Dns("a.example.com".into())];
+    let bad = issue::issue(&ca, &nc_key, &ok_key.public_key(), &bad).unwrap();
+    let opts = Options::at(MID, Purpose::TlsServer);
+    verify_chain(&good, &[ca.clone()], &[root.clone()], &opts).unwrap();
+    assert_eq!(
+        verify_chain(&bad, &[ca], &[root], &opts),
+        Err(VerifyError::NameConstraintViolation { depth: 1 })
+    );
+}
+
+/// A CA certificate with one more (critical) extension: nameConstraints.
+fn issue_with_extra(
+    issuer: &Certificate,
+    issuer_key: &SecretKey,
+    key: &SecretKey,
+    dn: &str,
+    nc_der: Vec<u8>,
+) -> Certificate {
+    use shangmi_sm2::dsa;
+    use x509_cert::builder::{Builder, CertificateBuilder, profile::BuilderProfile};
+    use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages};
+    use x509_cert::ext::{Extension, ToExtension};
+    struct P(x509_cert::name::Name, x509_cert::name::Name, Vec<u8>);
+    impl BuilderProfile for P {
+        fn get_issuer(&self, _: &x509_cert::name::Name) -> x509_cert::name::Name {
+            self.1.clone()
+        }
+        fn get_subject(&self) -> x509_cert::name::Name {
+            self.0.clone()
+        }
+        fn build_extensions(
+            &self,
+            _: spki::SubjectPublicKeyInfoRef<'_>,
+            _: spki::SubjectPublicKeyInfoRef<'_>,
+            _: &x509_cert::TbsCertificate,
+        ) -> x509_cert::builder::Result<Vec<Extension>> {
+            let mut out = Vec::new();
+            let bc = BasicConstraints {
+                ca: true,
+                path_len_constraint: None,
+            };
+            out.push((true, &bc).to_extension(&self.0, &out)?);
+            let ku = KeyUsage(KeyUsages::KeyCertSign | KeyUsages::CRLSign);
+            out.push((true, &ku).to_extension(&self.0, &out)?);
+            out.push(Extension {
+                extn_id: shangmi_pki::oid::NAME_CONSTRAINTS,
+                critical: true,
+                extn_value: der::asn1::OctetString::new(self.2.clone()).unwrap(),
+            });
+            Ok(out)
+        }
+    }
+    let profile = P(
+        parse_dn(dn).unwrap(),
+        issuer.tbs_certificate().subject().clone(),
+        nc_der,
+    );
+    let t = |s| {
+        x509_cert::time::Time::from(
+            der::DateTime::from_unix_duration(std::time::Duration::from_secs(s)).unwrap(),
+        )
+    };
+    let builder = CertificateBuilder::new(
+        profile,
+        x509_cert::serial_number::SerialNumber::from(7u32),
+        x509_cert::time::Validity::new(t(START), t(END)),
+        issue::spki_of(&key.public_key()).unwrap(),
+    )
+    .unwrap();
+    let signer = dsa::SigningKey::new(issuer_key).unwrap();
+    builder.build::<_, dsa::Signature>(&signer).unwrap()
+}
