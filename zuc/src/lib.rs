@@ -1,2 +1,55 @@
-//! ZUC-128/256 stream ciphers, 128-EEA3/EIA3 and the ZUC-256 MAC (work in progress).
+//! ZUC-128 and ZUC-256 stream ciphers, 128-EEA3 / 128-EIA3 and the ZUC-256 MAC.
+//!
+//! * [`Zuc128`], [`Zuc256`]: `cipher` 0.5 stream ciphers (`KeyIvInit`, `StreamCipher`,
+//!   `StreamCipherSeek`; seeking regenerates the keystream, see [`ZucCore`]).
+//! * [`eea3`]: 128-EEA3 with bit-granular lengths; [`eea3_iv`], [`eia3_iv`] build the IVs.
+//! * [`Eia3`], [`Zuc256Mac`] ([`Zuc256Mac32`], [`Zuc256Mac64`], [`Zuc256Mac128`]):
+//!   `digest` 0.11 MACs over whole bytes, with `finalize_bits` for any bit length.
+//!
+//! Sources: 3GPP "Specification of the 3GPP Confidentiality and Integrity Algorithms
+//! 128-EEA3 & 128-EIA3", Document 1 (v1.7) and Document 2: ZUC Specification (v1.6); "The
+//! ZUC-256 Stream Cipher" (Design Team, 2018).
+//!
+//! Constant time: the S-boxes are boolean circuits on bit planes (no secret-indexed table),
+//! the mod 2^31 - 1 additions are branch-free, and the MACs select keystream windows by
+//! masks; `tests/constant_time.rs` checks this under valgrind's memcheck.
 #![no_std]
+
+mod eea3;
+mod mac;
+mod sbox;
+mod state;
+mod stream;
+
+pub use cipher;
+pub use digest;
+
+pub use eea3::{eea3, eea3_iv, eia3_iv};
+pub use mac::{Eia3, TagSize, Zuc256Mac, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128};
+pub use stream::{
+    V128, V256, Variant, Zuc128, Zuc128Core, Zuc256, Zuc256Core, ZucCore, zuc256_iv_from_packed,
+};
+
+/// Errors of the bit-granular and 3GPP-parameter functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The buffer is not the bit length rounded up to whole bytes.
+    BitLength,
+    /// BEARER does not fit in 5 bits.
+    Bearer,
+    /// DIRECTION is not 0 or 1.
+    Direction,
+}
+
+impl ::core::fmt::Display for Error {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.write_str(match self {
+            Self::BitLength => "buffer length does not match the bit length",
+            Self::Bearer => "BEARER must be below 32",
+            Self::Direction => "DIRECTION must be 0 or 1",
+        })
+    }
+}
+
+impl ::core::error::Error for Error {}

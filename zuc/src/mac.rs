@@ -1,0 +1,366 @@
+//! The keystream-window MACs: 128-EIA3 (3GPP "Document 1: 128-EEA3 and 128-EIA3
+//! Specification" v1.7, section 4) and the ZUC-256 MAC ("The ZUC-256 Stream Cipher", 2018,
+//! section 3). Both XOR into the tag, for every message bit i that is 1, the t-bit window
+//! of keystream starting at bit i (after an offset), then the window at the message's bit
+//! length; EIA3 starts from 0 and ends with one more key word, the ZUC-256 MAC starts from
+//! the first t keystream bits.
+//!
+//! Every message bit selects its window through a mask (no branch on message or keystream).
+
+use core::marker::PhantomData;
+
+use cipher::{
+    Array, IvSizeUser, KeyIvInit, KeySizeUser,
+    consts::{U4, U8, U16, U25, U32},
+};
+use digest::{FixedOutput, MacMarker, OutputSizeUser, Update};
+
+use crate::{
+    Error,
+    state::{D256, State},
+};
+
+/// A final partial byte and how many of its bits (1..=7) count.
+type Partial = Option<(u8, u32)>;
+
+/// The shared engine: `N` tag words (1, 2 or 4), a window of `N + 1` key words.
+#[derive(Clone)]
+pub(crate) struct Engine<const N: usize> {
+    state: State,
+    tag: [u32; N],
+    /// Key words from the current message word on: `window[0..=N]`.
+    window: [u32; 5],
+    pending: [u8; 4],
+    pending_len: usize,
+    /// Message bits absorbed in full 32-bit words.
+    words: u64,
+}
+
+impl<const N: usize> Engine<N> {
+    /// `tag_from_keystream`: the ZUC-256 MAC's initial tag (the first N key words) rather
+    /// than EIA3's zero.
+    fn new(mut state: State, tag_from_keystream: bool) -> Self {
+        let mut tag = [0u32; N];
+        if tag_from_keystream {
+            for t in tag.iter_mut() {
+                *t = state.next_word();
+            }
+        }
+        let mut window = [0u32; 5];
+        for w in window.iter_mut().take(N + 1) {
+            *w = state.next_word();
+        }
+        Self {
+            state,
+            tag,
+            window,
+            pending: [0; 4],
+            pending_len: 0,
+            words: 0,
+        }
+    }
+
+    /// The t-bit window starting `j` bits (0..32) into the current key word.
+    #[inline(always)]
+    fn window_at(&self, j: u32) -> [u32; N] {
+        let mut out = [0u32; N];
+        for (w, o) in out.iter_mut().enumerate() {
+            let pair = (u64::from(self.window[w]) << 32) | u64::from(self.window[w + 1]);
+            *o = (pair >> (32 - j)) as u32;
+        }
+        out
+    }
+
+    /// Absorbs the first `bits` (1..=32) bits of `m`, most significant first.
+    #[inline(always)]
+    fn absorb_bits(&mut self, m: u32, bits: u32) {
+        for j in 0..bits {
+            let mask = 0u32.wrapping_sub((m >> (31 - j)) & 1);
+            let win = self.window_at(j);
+            for (t, w) in self.tag.iter_mut().zip(win) {
+                *t ^= w & mask;
+            }
+        }
+    }
+
+    /// Absorbs a full message word and slides the window by one key word.
+    #[inline(always)]
+    fn absorb_word(&mut self, m: u32) {
+        self.absorb_bits(m, 32);
+        self.window.copy_within(1..=N, 0);
+        self.window[N] = self.state.next_word();
+        self.words += 1;
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        if self.pending_len > 0 {
+            let take = (4 - self.pending_len).min(data.len());
+            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&data[..take]);
+            self.pending_len += take;
+            data = &data[take..];
+            if self.pending_len < 4 {
+                return;
+            }
+            self.absorb_word(u32::from_be_bytes(self.pending));
+            self.pending_len = 0;
+        }
+        let mut words = data.chunks_exact(4);
+        for w in &mut words {
+            let mut b = [0u8; 4];
+            b.copy_from_slice(w);
+            self.absorb_word(u32::from_be_bytes(b));
+        }
+        let rest = words.remainder();
+        self.pending[..rest.len()].copy_from_slice(rest);
+        self.pending_len = rest.len();
+    }
+
+    /// Ends the message with the pending bytes and, if given, `(byte, n)`: the first n
+    /// (1..=7) bits of one more byte; returns (tag, the message length in bits mod 32, the
+    /// generator, the window).
+    fn finish(mut self, partial: Partial) -> ([u32; N], u32, State, [u32; 5]) {
+        let mut bits = 8 * self.pending_len as u32;
+        if let Some((byte, n)) = partial {
+            // pending_len <= 3 here, so the byte fits.
+            self.pending[self.pending_len] = byte;
+            self.pending_len += 1;
+            bits += n;
+        }
+        if bits > 0 {
+            let mut b = [0u8; 4];
+            b[..self.pending_len].copy_from_slice(&self.pending[..self.pending_len]);
+            self.absorb_bits(u32::from_be_bytes(b), bits);
+        }
+        let last = self.window_at(bits);
+        for (t, w) in self.tag.iter_mut().zip(last) {
+            *t ^= w;
+        }
+        (self.tag, bits, self.state, self.window)
+    }
+}
+
+/// Writes tag words big-endian.
+fn tag_bytes<const N: usize, S: cipher::array::ArraySize>(tag: &[u32; N], out: &mut Array<u8, S>) {
+    for (chunk, t) in out.chunks_exact_mut(4).zip(tag) {
+        chunk.copy_from_slice(&t.to_be_bytes());
+    }
+}
+
+/// Splits a bit-granular message into whole bytes and the bit count of a final partial
+/// byte, checking that `msg` holds exactly `bit_len` bits rounded up to bytes.
+fn split_bits(msg: &[u8], bit_len: usize) -> Result<(&[u8], Partial), Error> {
+    if msg.len() != bit_len.div_ceil(8) {
+        return Err(Error::BitLength);
+    }
+    let full = bit_len / 8;
+    let rem = (bit_len % 8) as u32;
+    Ok(if rem == 0 {
+        (msg, None)
+    } else {
+        (&msg[..full], Some((msg[full], rem)))
+    })
+}
+
+/// 128-EIA3, the 3GPP integrity algorithm (32-bit MAC over ZUC-128). As a `digest::Mac`
+/// it takes whole bytes; [`Eia3::finalize_bits`] ends a message of any bit length.
+/// The 16-byte IV comes from [`crate::eia3_iv`].
+#[derive(Clone)]
+pub struct Eia3 {
+    engine: Engine<1>,
+}
+
+impl KeySizeUser for Eia3 {
+    type KeySize = U16;
+}
+
+impl IvSizeUser for Eia3 {
+    type IvSize = U16;
+}
+
+impl KeyIvInit for Eia3 {
+    fn new(key: &Array<u8, U16>, iv: &Array<u8, U16>) -> Self {
+        Self {
+            engine: Engine::new(State::new_128(&key.0, &iv.0), false),
+        }
+    }
+}
+
+impl Eia3 {
+    /// A MAC for COUNT, BEARER (5 bits) and DIRECTION (1 bit) under the 16-byte key `ik`.
+    pub fn with_params(
+        ik: &[u8; 16],
+        count: u32,
+        bearer: u8,
+        direction: u8,
+    ) -> Result<Self, Error> {
+        let iv = crate::eia3_iv(count, bearer, direction)?;
+        Ok(Self::new(&Array(*ik), &Array(iv)))
+    }
+
+    /// Appends the first `bit_len` bits of `tail` (most significant bit of each byte first;
+    /// `tail.len()` must be `bit_len` rounded up to bytes) and returns the MAC.
+    pub fn finalize_bits(mut self, tail: &[u8], bit_len: usize) -> Result<[u8; 4], Error> {
+        let (full, partial) = split_bits(tail, bit_len)?;
+        self.engine.update(full);
+        Ok(self.finish(partial))
+    }
+
+    fn finish(self, partial: Partial) -> [u8; 4] {
+        let (tag, bits, mut state, window) = self.engine.finish(partial);
+        // T ^= z[L - 1] with L = ceil(LENGTH / 32) + 2: the window holds z[q], z[q + 1]
+        // for q = floor(LENGTH / 32).
+        let last = if bits == 0 {
+            window[1]
+        } else {
+            state.next_word()
+        };
+        (tag[0] ^ last).to_be_bytes()
+    }
+}
+
+impl Update for Eia3 {
+    fn update(&mut self, data: &[u8]) {
+        self.engine.update(data);
+    }
+}
+
+impl OutputSizeUser for Eia3 {
+    type OutputSize = U4;
+}
+
+impl FixedOutput for Eia3 {
+    fn finalize_into(self, out: &mut digest::Output<Self>) {
+        out.copy_from_slice(&self.finish(None));
+    }
+}
+
+impl MacMarker for Eia3 {}
+
+impl core::fmt::Debug for Eia3 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Eia3 { ... }")
+    }
+}
+
+pub(crate) mod sealed {
+    /// The ZUC-256 MAC tag sizes.
+    pub trait TagSize {
+        /// Tag words.
+        const WORDS: usize;
+        /// Row of the d constants.
+        const D_ROW: usize;
+    }
+}
+
+/// A ZUC-256 MAC tag size: [`U4`], [`U8`] or [`U16`] bytes.
+pub trait TagSize: sealed::TagSize + cipher::array::ArraySize {}
+
+impl sealed::TagSize for U4 {
+    const WORDS: usize = 1;
+    const D_ROW: usize = 1;
+}
+impl sealed::TagSize for U8 {
+    const WORDS: usize = 2;
+    const D_ROW: usize = 2;
+}
+impl sealed::TagSize for U16 {
+    const WORDS: usize = 4;
+    const D_ROW: usize = 3;
+}
+impl TagSize for U4 {}
+impl TagSize for U8 {}
+impl TagSize for U16 {}
+
+#[derive(Clone)]
+enum AnyEngine {
+    W1(Engine<1>),
+    W2(Engine<2>),
+    W4(Engine<4>),
+}
+
+/// The ZUC-256 MAC with a `T`-byte tag (4, 8 or 16: [`Zuc256Mac32`], [`Zuc256Mac64`],
+/// [`Zuc256Mac128`]); 32-byte key, 25-byte IV as for [`crate::Zuc256`]. As a `digest::Mac`
+/// it takes whole bytes; [`Zuc256Mac::finalize_bits`] ends a message of any bit length.
+#[derive(Clone)]
+pub struct Zuc256Mac<T: TagSize> {
+    engine: AnyEngine,
+    size: PhantomData<T>,
+}
+
+/// The ZUC-256 MAC with a 32-bit tag.
+pub type Zuc256Mac32 = Zuc256Mac<U4>;
+/// The ZUC-256 MAC with a 64-bit tag.
+pub type Zuc256Mac64 = Zuc256Mac<U8>;
+/// The ZUC-256 MAC with a 128-bit tag.
+pub type Zuc256Mac128 = Zuc256Mac<U16>;
+
+impl<T: TagSize> KeySizeUser for Zuc256Mac<T> {
+    type KeySize = U32;
+}
+
+impl<T: TagSize> IvSizeUser for Zuc256Mac<T> {
+    type IvSize = U25;
+}
+
+impl<T: TagSize> KeyIvInit for Zuc256Mac<T> {
+    fn new(key: &Array<u8, U32>, iv: &Array<u8, U25>) -> Self {
+        let state = State::new_256(&key.0, &iv.0, &D256[<T as sealed::TagSize>::D_ROW]);
+        let engine = match <T as sealed::TagSize>::WORDS {
+            1 => AnyEngine::W1(Engine::new(state, true)),
+            2 => AnyEngine::W2(Engine::new(state, true)),
+            _ => AnyEngine::W4(Engine::new(state, true)),
+        };
+        Self {
+            engine,
+            size: PhantomData,
+        }
+    }
+}
+
+impl<T: TagSize> Zuc256Mac<T> {
+    /// Appends the first `bit_len` bits of `tail` (most significant bit of each byte first;
+    /// `tail.len()` must be `bit_len` rounded up to bytes) and returns the tag.
+    pub fn finalize_bits(mut self, tail: &[u8], bit_len: usize) -> Result<Array<u8, T>, Error> {
+        let (full, partial) = split_bits(tail, bit_len)?;
+        Update::update(&mut self, full);
+        let mut out = Array::default();
+        self.finish(partial, &mut out);
+        Ok(out)
+    }
+
+    fn finish(self, partial: Partial, out: &mut Array<u8, T>) {
+        match self.engine {
+            AnyEngine::W1(e) => tag_bytes(&e.finish(partial).0, out),
+            AnyEngine::W2(e) => tag_bytes(&e.finish(partial).0, out),
+            AnyEngine::W4(e) => tag_bytes(&e.finish(partial).0, out),
+        }
+    }
+}
+
+impl<T: TagSize> Update for Zuc256Mac<T> {
+    fn update(&mut self, data: &[u8]) {
+        match &mut self.engine {
+            AnyEngine::W1(e) => e.update(data),
+            AnyEngine::W2(e) => e.update(data),
+            AnyEngine::W4(e) => e.update(data),
+        }
+    }
+}
+
+impl<T: TagSize> OutputSizeUser for Zuc256Mac<T> {
+    type OutputSize = T;
+}
+
+impl<T: TagSize> FixedOutput for Zuc256Mac<T> {
+    fn finalize_into(self, out: &mut digest::Output<Self>) {
+        self.finish(None, out);
+    }
+}
+
+impl<T: TagSize> MacMarker for Zuc256Mac<T> {}
+
+impl<T: TagSize> core::fmt::Debug for Zuc256Mac<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Zuc256Mac{} {{ ... }}", 8 * T::USIZE)
+    }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Derives the constants of shangmi-zuc's S-box circuits (src/sbox.rs) from the S-box
+tables of the ZUC specification (3GPP "Document 2: ZUC Specification" v1.6, section 3.4.2)
+and checks every derived circuit exhaustively against those tables.
+
+S0: the nibble decomposition used by Intel's intel-ipsec-mb (three 4-bit functions P1, P2,
+P3 in a Feistel-like network, then a rotation by 5); the P tables are checked here.
+S1: affine-equivalent to inversion in GF(2^8) (the ZUC specification's design notes); the
+script finds the field polynomial and the affine map, then an isomorphism into the tower
+field GF(16)[y]/(y^2 + y + lambda), GF(16) = GF(2)[z]/(z^4 + z + 1), where inversion is a
+short circuit. Output: Rust constants (row i lists the input bits whose XOR gives bit i).
+"""
+
+S0 = bytes.fromhex("""
+3E725B47CAE0003304D15498 09B96DCB7B1BF932AF9D6AA5B82DFC1D08530390
+4D4E8499E4CED991DDB685488B296EACCDC1F81E734369C6B5BDFD396320D438
+767DB2A7CFED57C5F32CBB142106559BE3EF5E314F7F5AA40D8251495FBA581C
+4A16D517A892241F8CFFD8AE2E01D3AD3B4BDA46EBC9DE9A8F87D73A806F2FC8
+B1B437F70A22132 87CCC3C89C7C39656 07BF7EF00B2B975235417961A64C10FE
+BC2695888AB0A3FBC01894F2E1E5E95DD0DC1166645CEC594275 12F5749CAA23
+0E86ABBE2A02E767E644A26CC2939FF1F6FA36D250689E6271153DD640C4E20F
+8E83776B25053F0C30EA70B7A1E8A9658D271ADB81B3A0F4457A19DFEE783460
+""".replace(" ", "").replace("\n", ""))
+S1 = bytes.fromhex("""
+55C263713BC847869F3CDA5B29AAFD778CC5940CA61A1300E3A8167240F9F842
+442668968 1D9453E1076C6A78B3943E13AB5562AC06DB30522 66BFDC0BFA6248
+DD201106 36C9C1CFF62752BB69F5D4877F844CD29C57A4BC4F9ADFFED68D7AEB
+2B53D85CA11417FB23D57D306773080 9EEB7703F61B2198E4EE54B938F5DDBA9
+ADF1AE2ECB0DFCF42D466E1D97E8D1E94D37A5755E839EAB829DB91CE0CD4989
+01B6BD5824A25F387899159050B895E4D091C7CEED0FB46FA0CCF0024A79C3DE
+A3EFEA51E66B18EC1B2C80F774E7FF215A6A541E41319235C433070ABA7E0E34
+88B1987CF33D606C7BCAD31F326504286 4BE859B2F598AD7B025ACAF1203E2F2
+""".replace(" ", "").replace("\n", ""))
+assert len(S0) == 256 and len(S1) == 256
+assert sorted(S0) == list(range(256)) and sorted(S1) == list(range(256))
+
+# --- S0 -------------------------------------------------------------------------------
+P1 = [0x9, 0xF, 0x0, 0xE, 0xF, 0xF, 0x2, 0xA, 0x0, 0x4, 0x0, 0xC, 0x7, 0x5, 0x3, 0x9]
+P2 = [0x8, 0xD, 0x6, 0x5, 0x7, 0x0, 0xC, 0x4, 0xB, 0x1, 0xE, 0xA, 0xF, 0x3, 0x9, 0x2]
+P3 = [0x2, 0x6, 0xA, 0x6, 0x0, 0xD, 0xA, 0xF, 0x3, 0x3, 0xD, 0x5, 0x0, 0x9, 0xC, 0xD]
+
+def rotl8(x, n):
+    return ((x << n) | (x >> (8 - n))) & 0xFF
+
+def s0_nibbles(x):
+    hi, lo = x >> 4, x & 15
+    t1 = P1[lo] ^ hi
+    t2 = P2[t1] ^ lo
+    t3 = P3[t2] ^ t1
+    return rotl8((t3 << 4) | t2, 5)
+
+assert all(s0_nibbles(x) == S0[x] for x in range(256)), "S0 decomposition"
+
+def anf(f, nbits=4):
+    """Algebraic normal form: for each output bit, a mask over the 16 monomials."""
+    out = []
+    for b in range(nbits):
+        coef = [(f[x] >> b) & 1 for x in range(16)]
+        for i in range(4):
+            for x in range(16):
+                if x & (1 << i):
+                    coef[x] ^= coef[x ^ (1 << i)]
+        out.append(sum(c << m for m, c in enumerate(coef)))
+    return out
+
+def eval_anf(rows, x):
+    y = 0
+    for b, row in enumerate(rows):
+        v = 0
+        for m in range(16):
+            if (row >> m) & 1 and (x & m) == m:
+                v ^= 1
+        y |= v << b
+    return y
+
+for P in (P1, P2, P3):
+    assert all(eval_anf(anf(P), x) == P[x] for x in range(16))
+
+# --- S1 -------------------------------------------------------------------------------
+def gmul(a, b, poly, n=8):
+    r = 0
+    while b:
+        if b & 1:
+            r ^= a
+        b >>= 1
+        a <<= 1
+        if a >> n:
+            a ^= poly
+    return r
+
+def ginv(a, poly, n=8):
+    if a == 0:
+        return 0
+    r = 1
+    for _ in range((1 << n) - 2):
+        r = gmul(r, a, poly, n)
+    return r
+
+def is_linear(f):
+    return all(f[a ^ b] == f[a] ^ f[b] for a in range(256) for b in range(256))
+
+def rows_of(f, nbits=8):
+    """Rows of a linear map given as a function on ints: row i = mask of inputs for bit i."""
+    return [sum(((f(1 << j) >> i) & 1) << j for j in range(nbits)) for i in range(nbits)]
+
+def apply_rows(rows, x):
+    return sum((bin(rows[i] & x).count("1") & 1) << i for i in range(len(rows)))
+
+C1 = S1[0]
+found = None
+for poly in range(0x100, 0x200):
+    if not poly & 1:
+        continue
+    inv = [ginv(x, poly) for x in range(256)]
+    if sorted(inv) != list(range(256)):
+        continue  # not a field
+    pre = [0] * 256
+    for x in range(256):
+        pre[inv[x]] = S1[x] ^ C1
+    if is_linear(pre):
+        found = (poly, inv, pre)
+        break
+assert found, "S1 is not affine-equivalent to inversion"
+POLY, INV_P, A_MAP = found
+A_ROWS = rows_of(lambda v: A_MAP[v])
+
+# Tower field T = GF(16)[y]/(y^2 + y + LAMBDA), byte = a_h << 4 | a_l.
+def m16(a, b):
+    return gmul(a, b, 0b10011, 4)
+
+def inv16(a):
+    return ginv(a, 0b10011, 4)
+
+LAMBDA = next(l for l in range(1, 16) if all(m16(t, t) ^ t ^ l for t in range(16)))
+
+def tmul(a, b):
+    ah, al, bh, bl = a >> 4, a & 15, b >> 4, b & 15
+    hh = m16(ah, bh)
+    return ((hh ^ m16(ah, bl) ^ m16(al, bh)) << 4) | (m16(LAMBDA, hh) ^ m16(al, bl))
+
+def tinv(a):
+    ah, al = a >> 4, a & 15
+    d = m16(LAMBDA, m16(ah, ah)) ^ m16(ah, al) ^ m16(al, al)
+    e = inv16(d)
+    return (m16(ah, e) << 4) | m16(ah ^ al, e)
+
+for a in range(1, 256):
+    assert tmul(a, tinv(a)) == 1
+
+# An element of T that is a root of POLY: the image of the polynomial basis' generator x.
+def tpow(a, k):
+    r = 1
+    for _ in range(k):
+        r = tmul(r, a)
+    return r
+
+def poly_at(b):
+    acc = 0
+    for k in range(9):
+        if (POLY >> k) & 1:
+            acc ^= tpow(b, k)
+    return acc
+
+beta = next(b for b in range(2, 256) if poly_at(b) == 0)
+# phi: F_poly -> T, linear: bit k of x maps to beta^k.
+PHI_COLS = [tpow(beta, k) for k in range(8)]
+def phi(x):
+    r = 0
+    for k in range(8):
+        if (x >> k) & 1:
+            r ^= PHI_COLS[k]
+    return r
+PHI_INV = [0] * 256
+for x in range(256):
+    PHI_INV[phi(x)] = x
+assert all(phi(gmul(a, b, POLY)) == tmul(phi(a), phi(b)) for a in range(256) for b in range(0, 256, 7))
+
+IN_ROWS = rows_of(phi)
+OUT_ROWS = rows_of(lambda v: A_MAP[PHI_INV[v]])
+for x in range(256):
+    assert apply_rows(OUT_ROWS, tinv(apply_rows(IN_ROWS, x))) ^ C1 == S1[x]
+
+# The GF(16) pieces of tinv as 4-bit functions.
+INV16_ANF = anf([inv16(t) for t in range(16)])
+LSQ_ROWS = rows_of(lambda t: m16(LAMBDA, m16(t, t)), 4)  # lambda * t^2 is linear
+SQ_ROWS = rows_of(lambda t: m16(t, t), 4)
+
+def hexrows(rows, w=2):
+    return "[" + ", ".join(f"0x{r:0{w}x}" for r in rows) + "]"
+
+print(f"// S1's field polynomial 0x{POLY:03x}, affine constant 0x{C1:02x}, lambda {LAMBDA}, beta 0x{beta:02x}")
+print(f"const S1_IN_ROWS: [u8; 8] = {hexrows(IN_ROWS)};")
+print(f"const S1_OUT_ROWS: [u8; 8] = {hexrows(OUT_ROWS)};")
+print(f"const S1_CONST: u8 = 0x{C1:02x};")
+print(f"const LAMBDA_SQ_ROWS: [u8; 4] = {hexrows(LSQ_ROWS)};")
+print(f"const SQ_ROWS: [u8; 4] = {hexrows(SQ_ROWS)};")
+print(f"const INV16_ANF: [u16; 4] = {hexrows(INV16_ANF, 4)};")
+for name, P in (("P1", P1), ("P2", P2), ("P3", P3)):
+    print(f"const {name}_ANF: [u16; 4] = {hexrows(anf(P), 4)};")
+print("// all checks passed")
