@@ -1,5 +1,4 @@
 //! SM4-ECB without padding and SM4-CBC with PKCS#7 padding, for envelopes and CMS.
-#![allow(dead_code)] // CBC: used by CMS EnvelopedData
 
 use alloc::vec::Vec;
 use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
