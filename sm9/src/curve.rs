@@ -193,6 +193,7 @@ impl<F: Coord> Point<F> {
         if self.is_identity() { None } else { Some(a) }
     }
 
+    #[cfg(test)]
     pub(crate) fn neg(&self) -> Self {
         Self {
             x: self.x,
@@ -302,6 +303,7 @@ impl<F: Coord> Point<F> {
     }
 
     /// Projective equality (X1Z2 = X2Z1, Y1Z2 = Y2Z1).
+    #[cfg(test)]
     pub(crate) fn equals(&self, o: &Self) -> bool {
         self.x.mul(&o.z) == o.x.mul(&self.z) && self.y.mul(&o.z) == o.y.mul(&self.z)
     }

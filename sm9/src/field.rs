@@ -208,6 +208,7 @@ macro_rules! mont_field {
         #[derive(Clone, Copy, Debug, Default)]
         pub(crate) struct $name(pub(crate) Limbs);
 
+        #[allow(dead_code)]
         impl $name {
             /// The modulus.
             pub(crate) const MODULUS: Limbs = limbs_from_hex($modulus_hex);

@@ -1,11 +1,38 @@
-//! SM9 identity-based signatures, encryption and key exchange (GM/T 0044-2016, GB/T 38635)
-//! (work in progress: the field tower, the curve groups and the R-ate pairing).
+#![doc = include_str!("../README.md")]
 #![no_std]
-// The arithmetic lands before the API that uses it.
-#![allow(dead_code)]
 #![allow(clippy::wrong_self_convention)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod curve;
+mod der;
+mod enc;
+mod error;
 mod field;
+mod hash;
+mod kx;
 mod pairing;
+mod points;
+mod sign;
 mod tower;
+
+#[cfg(test)]
+mod kat_tests;
+
+pub use enc::{CIPHERTEXT_OVERHEAD, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey};
+pub use error::Error;
+pub use kx::KeyExchange;
+pub use rand_core;
+pub use sign::{SignMasterKey, SignMasterPublicKey, Signature, SigningKey, VerifyingKey};
+pub use signature;
+
+/// The hid bytes of GM/T 0044-2016 that select a key's purpose at extraction.
+pub mod hid {
+    /// Signing keys (0x01).
+    pub const SIGN: u8 = 0x01;
+    /// Key exchange keys (0x02).
+    pub const KEY_EXCHANGE: u8 = 0x02;
+    /// Encryption and key encapsulation keys (0x03).
+    pub const ENCRYPT: u8 = 0x03;
+}

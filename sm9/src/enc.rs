@@ -1,0 +1,513 @@
+//! SM9 key encapsulation and public-key encryption (GM/T 0044-2016 part 4; GB/T
+//! 38635.2-2020), in the XOR stream mode and, for compatibility with gmsm, its SM4-CBC
+//! mode.
+
+use crate::curve::{Affine, G1, G2, P2};
+use crate::error::Error;
+use crate::field::{Fn, Fp};
+use crate::hash::h1;
+use crate::pairing::pairing;
+use crate::points::{
+    g1_from_bytes, g1_mul_base, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_uncompressed,
+    random_scalar,
+};
+use crate::sign::extract_scalar;
+use crate::tower::{Fp2, Fp12};
+use crate::{der, hid};
+use rand_core::TryCryptoRng;
+use shangmi_sm3::{Digest, Sm3};
+
+/// The encryption master key pair of a key generation centre: ke and Ppub-e = ke·P1.
+/// It also serves key exchange (hid 0x02).
+#[derive(Clone)]
+pub struct EncryptMasterKey {
+    ke: Fn,
+    public: EncryptMasterPublicKey,
+}
+
+/// The encryption master public key Ppub-e ∈ G1 with g = e(Ppub-e, P2) (computed once).
+#[derive(Clone, Debug)]
+pub struct EncryptMasterPublicKey {
+    pub(crate) ppub: Affine<Fp>,
+    pub(crate) g: Fp12,
+}
+
+/// A user's encryption (or key exchange) private key de = t2·P2 ∈ G2, with the master
+/// public key.
+#[derive(Clone)]
+pub struct EncryptPrivateKey {
+    pub(crate) de: Affine<Fp2>,
+    pub(crate) master: EncryptMasterPublicKey,
+}
+
+/// The length of C1 || C3 in the raw ciphertext (C2 follows).
+pub const CIPHERTEXT_OVERHEAD: usize = 64 + 32;
+
+/// A KDF output stream: SM3(Z || ct) for ct = 1, 2, … with Z absorbed once.
+struct KdfStream {
+    base: Sm3,
+    ct: u32,
+    buf: [u8; 32],
+    pos: usize,
+}
+
+impl KdfStream {
+    fn new(z: &[&[u8]]) -> Self {
+        let mut base = Sm3::new();
+        for part in z {
+            base.update(part);
+        }
+        Self {
+            base,
+            ct: 0,
+            buf: [0; 32],
+            pos: 32,
+        }
+    }
+
+    fn fill(&mut self, out: &mut [u8]) {
+        for b in out {
+            if self.pos == 32 {
+                self.ct += 1;
+                let mut h = self.base.clone();
+                h.update(self.ct.to_be_bytes());
+                self.buf = h.finalize().into();
+                self.pos = 0;
+            }
+            *b = self.buf[self.pos];
+            self.pos += 1;
+        }
+    }
+}
+
+/// Constant-time all-zero test.
+fn all_zero(b: &[u8]) -> bool {
+    let acc = b.iter().fold(0u8, |a, &x| a | x);
+    core::hint::black_box(acc) == 0
+}
+
+/// Constant-time equality of equal-length slices.
+pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let acc = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    core::hint::black_box(acc) == 0
+}
+
+impl EncryptMasterKey {
+    /// A random master key.
+    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
+        Ok(Self::from_scalar(random_scalar(rng)?))
+    }
+
+    /// The master key from its 32-byte big-endian value ke ∈ [1, N-1].
+    pub fn from_bytes(ke: &[u8; 32]) -> Result<Self, Error> {
+        Ok(Self::from_scalar(
+            Fn::from_bytes_nonzero(ke).ok_or(Error::InvalidKey)?,
+        ))
+    }
+
+    fn from_scalar(ke: Fn) -> Self {
+        // ke ∈ [1, N-1]: never the identity.
+        let ppub = g1_mul_base(&ke).to_affine().unwrap_or(crate::curve::P1);
+        Self {
+            ke,
+            public: EncryptMasterPublicKey::from_point(ppub),
+        }
+    }
+
+    /// ke as 32 big-endian bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.ke.to_bytes()
+    }
+
+    /// The master public key.
+    pub fn public_key(&self) -> &EncryptMasterPublicKey {
+        &self.public
+    }
+
+    /// Extracts the encryption key of `id` (hid 0x03, [`hid::ENCRYPT`]).
+    pub fn extract(&self, id: &[u8]) -> Result<EncryptPrivateKey, Error> {
+        self.extract_with_hid(id, hid::ENCRYPT)
+    }
+
+    /// Extracts the private key of `id` under a given hid (0x02 for key exchange).
+    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncryptPrivateKey, Error> {
+        let t2 = extract_scalar(&self.ke, id, hid)?;
+        let de = G2::from(P2)
+            .mul_ct(&t2.to_limbs())
+            .to_affine()
+            .ok_or(Error::ExtractionFailed)?;
+        Ok(EncryptPrivateKey {
+            de,
+            master: self.public.clone(),
+        })
+    }
+
+    /// DER as gmsm writes it: INTEGER ke.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::uint(&mut out, &self.ke.to_bytes());
+        out
+    }
+
+    /// Parses INTEGER ke, rejecting trailing data.
+    pub fn from_der(input: &[u8]) -> Result<Self, Error> {
+        let (ke, rest) = der::read_uint32(input)?;
+        if !rest.is_empty() {
+            return Err(Error::Encoding);
+        }
+        Self::from_bytes(&ke)
+    }
+}
+
+impl EncryptMasterPublicKey {
+    fn from_point(ppub: Affine<Fp>) -> Self {
+        Self {
+            ppub,
+            g: pairing(&ppub, &P2),
+        }
+    }
+
+    /// Parses Ppub-e: 64 bytes or 0x04 || 64 bytes, on the curve.
+    pub fn from_bytes(b: &[u8]) -> Result<Self, Error> {
+        Ok(Self::from_point(
+            g1_from_bytes(b).map_err(|_| Error::InvalidKey)?,
+        ))
+    }
+
+    /// Ppub-e as x || y.
+    pub fn to_bytes(&self) -> [u8; 64] {
+        g1_to_bytes(&self.ppub)
+    }
+
+    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::bit_string(&mut out, &g1_to_uncompressed(&self.ppub));
+        out
+    }
+
+    /// Parses BIT STRING Ppub-e (or SEQUENCE { BIT STRING }).
+    pub fn from_der(input: &[u8]) -> Result<Self, Error> {
+        let (inner, rest) = if input.first() == Some(&der::SEQUENCE) {
+            der::read_tlv(input, der::SEQUENCE)?
+        } else {
+            (input, &[][..])
+        };
+        let (bits, r2) = der::read_bit_string(inner)?;
+        if !rest.is_empty() || !r2.is_empty() {
+            return Err(Error::Encoding);
+        }
+        Self::from_bytes(bits)
+    }
+
+    /// Q = H1(ID || hid)·P1 + Ppub-e (public data).
+    pub(crate) fn user_point(&self, id: &[u8], hid: u8) -> Result<G1, Error> {
+        let q = g1_mul_base(&h1(id, hid)).add(&G1::from(self.ppub));
+        if q.is_identity() {
+            Err(Error::InvalidKey)
+        } else {
+            Ok(q)
+        }
+    }
+
+    /// The 64-byte C and its w = g^r for a given r (part 4, 7.2 steps A1-A5).
+    fn encap_point(&self, q: &G1, r: &Fn) -> Option<([u8; 64], Fp12)> {
+        let c = q.mul_ct(&r.to_limbs()).to_affine()?;
+        Some((g1_to_bytes(&c), self.g.pow_ct(&r.to_limbs())))
+    }
+
+    /// Key encapsulation to `id` (hid 0x03): fills `key` with K and returns C (x || y).
+    pub fn encapsulate<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        key: &mut [u8],
+    ) -> Result<[u8; 64], Error> {
+        if key.is_empty() {
+            return Err(Error::InvalidArgument);
+        }
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        loop {
+            let r = random_scalar(rng)?;
+            if let Some(c) = self.encapsulate_with_r(&q, id, &r, key) {
+                return Ok(c);
+            }
+        }
+    }
+
+    fn encapsulate_with_r(&self, q: &G1, id: &[u8], r: &Fn, key: &mut [u8]) -> Option<[u8; 64]> {
+        let (c, w) = self.encap_point(q, r)?;
+        KdfStream::new(&[&c, &w.to_bytes(), id]).fill(key);
+        if all_zero(key) { None } else { Some(c) }
+    }
+
+    /// Test hook: encapsulation with a fixed r (the standard's examples).
+    #[doc(hidden)]
+    pub fn encapsulate_with_fixed_r(
+        &self,
+        id: &[u8],
+        r: &[u8; 32],
+        key: &mut [u8],
+    ) -> Result<[u8; 64], Error> {
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        let r = Fn::from_bytes_nonzero(r).ok_or(Error::InvalidArgument)?;
+        self.encapsulate_with_r(&q, id, &r, key)
+            .ok_or(Error::InvalidArgument)
+    }
+
+    /// Encrypts `msg` to `id` in the XOR stream mode into `out` = C1 || C3 || C2
+    /// (`out.len()` must be `msg.len() + 96`; the standard's order, as gmsm's raw form).
+    pub fn encrypt_into<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        if msg.is_empty() || out.len() != msg.len() + CIPHERTEXT_OVERHEAD {
+            return Err(Error::InvalidArgument);
+        }
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        loop {
+            let r = random_scalar(rng)?;
+            if self.encrypt_with_r(&q, id, &r, msg, out) {
+                return Ok(());
+            }
+        }
+    }
+
+    fn encrypt_with_r(&self, q: &G1, id: &[u8], r: &Fn, msg: &[u8], out: &mut [u8]) -> bool {
+        let Some((c1, w)) = self.encap_point(q, r) else {
+            return false;
+        };
+        let mut kdf = KdfStream::new(&[&c1, &w.to_bytes(), id]);
+        let (head, c2) = out.split_at_mut(CIPHERTEXT_OVERHEAD);
+        kdf.fill(c2);
+        if all_zero(c2) {
+            return false;
+        }
+        for (c, m) in c2.iter_mut().zip(msg) {
+            *c ^= m;
+        }
+        let mut k2 = [0u8; 32];
+        kdf.fill(&mut k2);
+        let c3 = crate::hash::sm3(&[c2, &k2]);
+        head[..64].copy_from_slice(&c1);
+        head[64..].copy_from_slice(&c3);
+        true
+    }
+
+    /// Test hook: XOR-mode encryption with a fixed r.
+    #[doc(hidden)]
+    pub fn encrypt_with_fixed_r(
+        &self,
+        id: &[u8],
+        r: &[u8; 32],
+        msg: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        if msg.is_empty() || out.len() != msg.len() + CIPHERTEXT_OVERHEAD {
+            return Err(Error::InvalidArgument);
+        }
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        let r = Fn::from_bytes_nonzero(r).ok_or(Error::InvalidArgument)?;
+        if self.encrypt_with_r(&q, id, &r, msg, out) {
+            Ok(())
+        } else {
+            Err(Error::InvalidArgument)
+        }
+    }
+
+    /// Encrypts in the XOR mode, returning C1 || C3 || C2.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        msg: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let mut out = alloc::vec![0u8; msg.len() + CIPHERTEXT_OVERHEAD];
+        self.encrypt_into(rng, id, msg, &mut out)?;
+        Ok(out)
+    }
+
+    /// Encrypts in the XOR mode, returning the DER form GmSSL and gmsm write:
+    /// SEQUENCE { INTEGER 0 (XOR), BIT STRING 04||C1, OCTET STRING C3, OCTET STRING C2 }.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt_der<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        msg: &[u8],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let raw = self.encrypt(rng, id, msg)?;
+        Ok(raw_to_der(&raw))
+    }
+}
+
+/// C1 || C3 || C2 to the DER form (enc type 0).
+#[cfg(feature = "alloc")]
+fn raw_to_der(raw: &[u8]) -> alloc::vec::Vec<u8> {
+    let mut inner = alloc::vec::Vec::with_capacity(raw.len() + 16);
+    der::write::uint(&mut inner, &[0]);
+    let mut c1 = [4u8; 65];
+    c1[1..].copy_from_slice(&raw[..64]);
+    der::write::bit_string(&mut inner, &c1);
+    der::write::tlv(&mut inner, der::OCTET_STRING, &raw[64..96]);
+    der::write::tlv(&mut inner, der::OCTET_STRING, &raw[96..]);
+    der::write::sequence(&inner)
+}
+
+/// Splits the DER form into (C1 as 64 bytes, C3, C2); only enc type 0 (XOR).
+/// (C1, C3, C2) borrowed from a DER ciphertext.
+type Parts<'a> = ([u8; 64], &'a [u8], &'a [u8]);
+
+fn parse_der(input: &[u8]) -> Result<Parts<'_>, Error> {
+    let e = |_| Error::Decryption;
+    let (inner, rest) = der::read_tlv(input, der::SEQUENCE).map_err(e)?;
+    let (t, inner) = der::read_small_uint(inner).map_err(e)?;
+    let (c1, inner) = der::read_bit_string(inner).map_err(e)?;
+    let (c3, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
+    let (c2, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
+    if t != 0 || !rest.is_empty() || !inner.is_empty() || c1.len() != 65 || c1[0] != 4 {
+        return Err(Error::Decryption);
+    }
+    if c3.len() != 32 || c2.is_empty() {
+        return Err(Error::Decryption);
+    }
+    let mut c = [0u8; 64];
+    c.copy_from_slice(&c1[1..]);
+    Ok((c, c3, c2))
+}
+
+impl EncryptPrivateKey {
+    /// The key from de (128 bytes or 0x04 || 128 bytes; checked to be in G2) and the
+    /// master public key.
+    pub fn from_bytes(de: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
+        Ok(Self {
+            de: g2_from_bytes(de).map_err(|_| Error::InvalidKey)?,
+            master: master.clone(),
+        })
+    }
+
+    /// de as 0x04 || x || y.
+    pub fn to_uncompressed(&self) -> [u8; 129] {
+        g2_to_uncompressed(&self.de)
+    }
+
+    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::bit_string(&mut out, &self.to_uncompressed());
+        out
+    }
+
+    /// Parses BIT STRING de.
+    pub fn from_der(input: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
+        let (bits, rest) = der::read_bit_string(input)?;
+        if !rest.is_empty() {
+            return Err(Error::Encoding);
+        }
+        Self::from_bytes(bits, master)
+    }
+
+    /// The master public key this key belongs to.
+    pub fn master_public_key(&self) -> &EncryptMasterPublicKey {
+        &self.master
+    }
+
+    /// w = e(C, de) and the KDF stream over C || w || ID.
+    fn kdf_for(&self, id: &[u8], c: &[u8]) -> Result<KdfStream, Error> {
+        let p = g1_from_bytes(c).map_err(|_| Error::Decryption)?;
+        let w = pairing(&p, &self.de);
+        Ok(KdfStream::new(&[&g1_to_bytes(&p), &w.to_bytes(), id]))
+    }
+
+    /// Key decapsulation (part 4, 7.3): C as 64 bytes or 0x04 || 64 bytes; fills `key`.
+    pub fn decapsulate(&self, id: &[u8], c: &[u8], key: &mut [u8]) -> Result<(), Error> {
+        if key.is_empty() {
+            return Err(Error::InvalidArgument);
+        }
+        self.kdf_for(id, c)?.fill(key);
+        if all_zero(key) {
+            Err(Error::Decryption)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Decrypts C1 || C3 || C2 (XOR mode) into `out` (`out.len()` = `ct.len() - 96`).
+    pub fn decrypt_into(&self, id: &[u8], ct: &[u8], out: &mut [u8]) -> Result<(), Error> {
+        if ct.len() <= CIPHERTEXT_OVERHEAD || out.len() != ct.len() - CIPHERTEXT_OVERHEAD {
+            return Err(Error::Decryption);
+        }
+        let (c1, rest) = ct.split_at(64);
+        let (c3, c2) = rest.split_at(32);
+        self.decrypt_parts(id, c1, c3, c2, out)
+    }
+
+    fn decrypt_parts(
+        &self,
+        id: &[u8],
+        c1: &[u8],
+        c3: &[u8],
+        c2: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        if out.len() != c2.len() || c3.len() != 32 {
+            return Err(Error::Decryption);
+        }
+        let mut kdf = self.kdf_for(id, c1)?;
+        kdf.fill(out);
+        let zero = all_zero(out);
+        let mut k2 = [0u8; 32];
+        kdf.fill(&mut k2);
+        let u = crate::hash::sm3(&[c2, &k2]);
+        if zero | !ct_eq(&u, c3) {
+            out.iter_mut().for_each(|b| *b = 0);
+            return Err(Error::Decryption);
+        }
+        for (m, c) in out.iter_mut().zip(c2) {
+            *m ^= c;
+        }
+        Ok(())
+    }
+
+    /// Decrypts C1 || C3 || C2 (XOR mode).
+    #[cfg(feature = "alloc")]
+    pub fn decrypt(&self, id: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
+        if ct.len() <= CIPHERTEXT_OVERHEAD {
+            return Err(Error::Decryption);
+        }
+        let mut out = alloc::vec![0u8; ct.len() - CIPHERTEXT_OVERHEAD];
+        self.decrypt_into(id, ct, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decrypts the DER form (enc type 0, XOR).
+    #[cfg(feature = "alloc")]
+    pub fn decrypt_der(&self, id: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
+        let (c1, c3, c2) = parse_der(ct)?;
+        let mut out = alloc::vec![0u8; c2.len()];
+        self.decrypt_parts(id, &c1, c3, c2, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl core::fmt::Debug for EncryptMasterKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EncryptMasterKey").finish_non_exhaustive()
+    }
+}
+
+impl core::fmt::Debug for EncryptPrivateKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("EncryptPrivateKey").finish_non_exhaustive()
+    }
+}

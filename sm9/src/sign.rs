@@ -1,0 +1,421 @@
+//! SM9 signatures (GM/T 0044-2016 part 2; GB/T 38635.2-2020).
+
+use crate::curve::{Affine, G1, G2, P1, P2};
+use crate::error::Error;
+use crate::field::{Fn, Fp};
+use crate::hash::{h_n, h1};
+use crate::pairing::pairing;
+use crate::points::{
+    g1_from_bytes, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_bytes, g2_to_uncompressed,
+    random_scalar,
+};
+use crate::tower::{Fp2, Fp12};
+use crate::{der, hid};
+use rand_core::TryCryptoRng;
+
+/// Extracts t2 = ks / (H1(ID || hid) + ks) mod N (GM/T 0044-2016 part 2, 5.2 / part 4,
+/// 6.2), the scalar of every user private key. The inversion is Fermat's (constant time).
+pub(crate) fn extract_scalar(master: &Fn, id: &[u8], hid: u8) -> Result<Fn, Error> {
+    let t1 = h1(id, hid).add(master);
+    if t1.is_zero() {
+        return Err(Error::ExtractionFailed);
+    }
+    Ok(master.mul(&t1.invert()))
+}
+
+/// The signing master key pair of a key generation centre: ks and Ppub-s = ks·P2.
+#[derive(Clone)]
+pub struct SignMasterKey {
+    ks: Fn,
+    public: SignMasterPublicKey,
+}
+
+/// The signing master public key Ppub-s ∈ G2, with the pairing value g = e(P1, Ppub-s)
+/// that signing and verification use (computed once).
+#[derive(Clone, Debug)]
+pub struct SignMasterPublicKey {
+    ppub: Affine<Fp2>,
+    g: Fp12,
+}
+
+/// A user's signing private key ds = t2·P1 ∈ G1 with the master public key.
+#[derive(Clone)]
+pub struct SigningKey {
+    ds: Affine<Fp>,
+    master: SignMasterPublicKey,
+}
+
+/// What verifies a signer: the master public key and the signer's identity (and hid).
+#[derive(Clone, Debug)]
+pub struct VerifyingKey<'a> {
+    master: &'a SignMasterPublicKey,
+    id: &'a [u8],
+    hid: u8,
+}
+
+/// An SM9 signature (h, S): h ∈ [1, N-1], S ∈ G1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signature {
+    h: [u8; 32],
+    s: Affine<Fp>,
+}
+
+impl SignMasterKey {
+    /// A random master key.
+    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
+        Ok(Self::from_scalar(random_scalar(rng)?))
+    }
+
+    /// The master key from its 32-byte big-endian value ks ∈ [1, N-1].
+    pub fn from_bytes(ks: &[u8; 32]) -> Result<Self, Error> {
+        Ok(Self::from_scalar(
+            Fn::from_bytes_nonzero(ks).ok_or(Error::InvalidKey)?,
+        ))
+    }
+
+    fn from_scalar(ks: Fn) -> Self {
+        let ppub = G2::from(P2).mul_ct(&ks.to_limbs()).to_affine();
+        // ks ∈ [1, N-1] and P2 has order N, so ks·P2 is never the identity.
+        let ppub = ppub.unwrap_or(P2);
+        Self {
+            ks,
+            public: SignMasterPublicKey::from_point(ppub),
+        }
+    }
+
+    /// ks as 32 big-endian bytes.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.ks.to_bytes()
+    }
+
+    /// The master public key.
+    pub fn public_key(&self) -> &SignMasterPublicKey {
+        &self.public
+    }
+
+    /// Extracts the signing key of `id` (hid 0x01, [`hid::SIGN`]).
+    pub fn extract(&self, id: &[u8]) -> Result<SigningKey, Error> {
+        self.extract_with_hid(id, hid::SIGN)
+    }
+
+    /// Extracts the signing key of `id` under a given hid.
+    pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<SigningKey, Error> {
+        let t2 = extract_scalar(&self.ks, id, hid)?;
+        let ds = G1::from(P1)
+            .mul_ct(&t2.to_limbs())
+            .to_affine()
+            .ok_or(Error::ExtractionFailed)?;
+        Ok(SigningKey {
+            ds,
+            master: self.public.clone(),
+        })
+    }
+
+    /// DER as gmsm writes it: INTEGER ks.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::uint(&mut out, &self.ks.to_bytes());
+        out
+    }
+
+    /// Parses INTEGER ks (gmsm's form) or SEQUENCE { INTEGER ks, BIT STRING Ppub-s }
+    /// (GmSSL's), rejecting trailing data.
+    pub fn from_der(input: &[u8]) -> Result<Self, Error> {
+        let ks = if input.first() == Some(&der::SEQUENCE) {
+            let (inner, rest) = der::read_tlv(input, der::SEQUENCE)?;
+            let (ks, inner_rest) = der::read_uint32(inner)?;
+            let key = Self::from_bytes(&ks)?;
+            if !inner_rest.is_empty() {
+                let (pubb, r2) = der::read_bit_string(inner_rest)?;
+                if !r2.is_empty() || g2_from_bytes(pubb)? != key.public.ppub {
+                    return Err(Error::InvalidKey);
+                }
+            }
+            if !rest.is_empty() {
+                return Err(Error::Encoding);
+            }
+            return Ok(key);
+        } else {
+            let (ks, rest) = der::read_uint32(input)?;
+            if !rest.is_empty() {
+                return Err(Error::Encoding);
+            }
+            ks
+        };
+        Self::from_bytes(&ks)
+    }
+}
+
+impl SignMasterPublicKey {
+    fn from_point(ppub: Affine<Fp2>) -> Self {
+        Self {
+            ppub,
+            g: pairing(&P1, &ppub),
+        }
+    }
+
+    /// Parses Ppub-s: 128 bytes or 0x04 || 128 bytes; checks the point is in G2.
+    pub fn from_bytes(b: &[u8]) -> Result<Self, Error> {
+        Ok(Self::from_point(
+            g2_from_bytes(b).map_err(|_| Error::InvalidKey)?,
+        ))
+    }
+
+    /// Ppub-s as 0x04 || x || y (129 bytes).
+    pub fn to_uncompressed(&self) -> [u8; 129] {
+        g2_to_uncompressed(&self.ppub)
+    }
+
+    /// Ppub-s as x || y (128 bytes).
+    pub fn to_bytes(&self) -> [u8; 128] {
+        g2_to_bytes(&self.ppub)
+    }
+
+    /// DER as gmsm and GmSSL write it: BIT STRING 0x04 || x || y.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::bit_string(&mut out, &self.to_uncompressed());
+        out
+    }
+
+    /// Parses BIT STRING Ppub-s (or SEQUENCE { BIT STRING } as gmsm also accepts).
+    pub fn from_der(input: &[u8]) -> Result<Self, Error> {
+        let (inner, rest) = if input.first() == Some(&der::SEQUENCE) {
+            der::read_tlv(input, der::SEQUENCE)?
+        } else {
+            (input, &[][..])
+        };
+        let (bits, r2) = der::read_bit_string(inner)?;
+        if !rest.is_empty() || !r2.is_empty() {
+            return Err(Error::Encoding);
+        }
+        Self::from_bytes(bits)
+    }
+
+    /// The verifying key of `id` (hid 0x01).
+    pub fn verifying_key<'a>(&'a self, id: &'a [u8]) -> VerifyingKey<'a> {
+        VerifyingKey {
+            master: self,
+            id,
+            hid: hid::SIGN,
+        }
+    }
+
+    /// The verifying key of `id` under a given hid.
+    pub fn verifying_key_with_hid<'a>(&'a self, id: &'a [u8], hid: u8) -> VerifyingKey<'a> {
+        VerifyingKey {
+            master: self,
+            id,
+            hid,
+        }
+    }
+
+    /// Verifies (h, S) on `msg` by `id` with hid (GM/T 0044-2016 part 2, 7.2).
+    /// Variable time: every input is public.
+    pub fn verify(&self, id: &[u8], hid: u8, msg: &[u8], sig: &Signature) -> Result<(), Error> {
+        let h = Fn::from_bytes_nonzero(&sig.h).ok_or(Error::Verification)?;
+        // S is on the curve by construction of `Signature`.
+        let t = self.g.pow_ct(&h.to_limbs());
+        let h1 = h1(id, hid);
+        let p = G2::from(P2)
+            .mul_ct(&h1.to_limbs())
+            .add(&G2::from(self.ppub));
+        let p = p.to_affine().ok_or(Error::Verification)?;
+        let u = pairing(&sig.s, &p);
+        let w = u.mul(&t);
+        let h2 = h_n(0x02, &[msg, &w.to_bytes()]);
+        if h2 == h {
+            Ok(())
+        } else {
+            Err(Error::Verification)
+        }
+    }
+}
+
+impl SigningKey {
+    /// The signing key from its encoding ds (64 bytes or 0x04 || 64 bytes) and the
+    /// master public key.
+    pub fn from_bytes(ds: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
+        Ok(Self {
+            ds: g1_from_bytes(ds).map_err(|_| Error::InvalidKey)?,
+            master: master.clone(),
+        })
+    }
+
+    /// ds as 0x04 || x || y.
+    pub fn to_uncompressed(&self) -> [u8; 65] {
+        g1_to_uncompressed(&self.ds)
+    }
+
+    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut out = alloc::vec::Vec::new();
+        der::write::bit_string(&mut out, &self.to_uncompressed());
+        out
+    }
+
+    /// Parses BIT STRING ds (gmsm's form).
+    pub fn from_der(input: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
+        let (bits, rest) = der::read_bit_string(input)?;
+        if !rest.is_empty() {
+            return Err(Error::Encoding);
+        }
+        Self::from_bytes(bits, master)
+    }
+
+    /// The master public key this key belongs to.
+    pub fn master_public_key(&self) -> &SignMasterPublicKey {
+        &self.master
+    }
+
+    /// Signs with a random r (GM/T 0044-2016 part 2, 6.2).
+    pub fn sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature, Error> {
+        loop {
+            let r = random_scalar(rng)?;
+            if let Some(sig) = self.sign_with_r(msg, &r) {
+                return Ok(sig);
+            }
+        }
+    }
+
+    /// Signs with a given r; `None` when l = r - h is zero (choose another r).
+    pub(crate) fn sign_with_r(&self, msg: &[u8], r: &Fn) -> Option<Signature> {
+        let w = self.master.g.pow_ct(&r.to_limbs());
+        let h = h_n(0x02, &[msg, &w.to_bytes()]);
+        let l = r.sub(&h);
+        if l.is_zero() {
+            return None;
+        }
+        let s = G1::from(self.ds).mul_ct(&l.to_limbs()).to_affine()?;
+        Some(Signature { h: h.to_bytes(), s })
+    }
+
+    /// Test hook: signs with a fixed r given as bytes (for the standard's examples).
+    #[doc(hidden)]
+    pub fn sign_with_fixed_r(&self, msg: &[u8], r: &[u8; 32]) -> Result<Signature, Error> {
+        let r = Fn::from_bytes_nonzero(r).ok_or(Error::InvalidArgument)?;
+        self.sign_with_r(msg, &r).ok_or(Error::InvalidArgument)
+    }
+}
+
+impl Signature {
+    /// h as 32 big-endian bytes.
+    pub fn h(&self) -> [u8; 32] {
+        self.h
+    }
+
+    /// S as 0x04 || x || y.
+    pub fn s_uncompressed(&self) -> [u8; 65] {
+        g1_to_uncompressed(&self.s)
+    }
+
+    /// h || x(S) || y(S) (96 bytes).
+    pub fn to_bytes(&self) -> [u8; 96] {
+        let mut out = [0u8; 96];
+        out[..32].copy_from_slice(&self.h);
+        out[32..].copy_from_slice(&g1_to_bytes(&self.s));
+        out
+    }
+
+    /// Parses h || S with S as 64 bytes or 0x04 || 64 bytes (S must be on the curve;
+    /// h is range-checked by verification).
+    pub fn from_bytes(b: &[u8]) -> Result<Self, Error> {
+        if b.len() < 32 {
+            return Err(Error::Encoding);
+        }
+        let (h, s) = b.split_at(32);
+        let mut hb = [0u8; 32];
+        hb.copy_from_slice(h);
+        Ok(Self {
+            h: hb,
+            s: g1_from_bytes(s).map_err(|_| Error::Encoding)?,
+        })
+    }
+
+    /// DER as GmSSL and gmsm write it: SEQUENCE { OCTET STRING h, BIT STRING 04||S }.
+    #[cfg(feature = "alloc")]
+    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+        let mut inner = alloc::vec::Vec::new();
+        der::write::tlv(&mut inner, der::OCTET_STRING, &self.h);
+        der::write::bit_string(&mut inner, &self.s_uncompressed());
+        der::write::sequence(&inner)
+    }
+
+    /// Parses the DER form (strict, no trailing data).
+    pub fn from_der(input: &[u8]) -> Result<Self, Error> {
+        let (inner, rest) = der::read_tlv(input, der::SEQUENCE)?;
+        let (h, inner) = der::read_tlv(inner, der::OCTET_STRING)?;
+        let (s, inner) = der::read_bit_string(inner)?;
+        if !rest.is_empty() || !inner.is_empty() || h.len() != 32 || s.len() != 65 {
+            return Err(Error::Encoding);
+        }
+        let mut hb = [0u8; 32];
+        hb.copy_from_slice(h);
+        Ok(Self {
+            h: hb,
+            s: g1_from_bytes(s).map_err(|_| Error::Encoding)?,
+        })
+    }
+}
+
+impl TryFrom<&[u8]> for Signature {
+    type Error = signature::Error;
+    fn try_from(b: &[u8]) -> Result<Self, signature::Error> {
+        Self::from_bytes(b).map_err(|_| signature::Error::new())
+    }
+}
+
+impl TryFrom<[u8; 96]> for Signature {
+    type Error = signature::Error;
+    fn try_from(b: [u8; 96]) -> Result<Self, signature::Error> {
+        Self::try_from(&b[..])
+    }
+}
+
+impl From<Signature> for [u8; 96] {
+    fn from(s: Signature) -> [u8; 96] {
+        s.to_bytes()
+    }
+}
+
+impl signature::SignatureEncoding for Signature {
+    type Repr = [u8; 96];
+}
+
+impl signature::RandomizedSigner<Signature> for SigningKey {
+    fn try_sign_with_rng<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Signature, signature::Error> {
+        self.sign_with_rng(rng, msg)
+            .map_err(|_| signature::Error::new())
+    }
+}
+
+impl signature::Verifier<Signature> for VerifyingKey<'_> {
+    fn verify(&self, msg: &[u8], sig: &Signature) -> Result<(), signature::Error> {
+        self.master
+            .verify(self.id, self.hid, msg, sig)
+            .map_err(|_| signature::Error::new())
+    }
+}
+
+impl core::fmt::Debug for SignMasterKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SignMasterKey").finish_non_exhaustive()
+    }
+}
+
+impl core::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SigningKey").finish_non_exhaustive()
+    }
+}
