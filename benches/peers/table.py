@@ -118,6 +118,13 @@ def main():
     gmsm = [parse_gmsm(read(f"gmsm.{r}"), cpus) for r in range(1, rounds + 1)]
     ossl = [parse_openssl(read(f"openssl.{r}")) for r in range(1, rounds + 1)]
     med = lambda vs: statistics.median(vs) if vs else None
+    machine = next(
+        (l.removeprefix("shangmi speed on ").strip()
+         for l in read("ours.1").splitlines()
+         if l.startswith("shangmi speed on ")),
+        "an unnamed CPU",
+    )
+    print(f"Measured on {machine}.")
     print(f"{rounds} rounds, alternated; MB/s unless marked; median over rounds, ratio per round")
     print()
     print("| work | ours | gmsm v0.44 | ours/gmsm | OpenSSL | ours/OpenSSL |")

@@ -9,6 +9,8 @@ use shangmi_sm4::Backend;
 use crate::Failure;
 use crate::rows::{self, OpRow, Row};
 
+mod cpu;
+
 /// Buffer sizes of the table's columns, in bytes (as the tcrypt tables).
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 
@@ -57,21 +59,6 @@ fn parse_backend(name: &str) -> Result<Backend, String> {
         ));
     }
     Ok(backend)
-}
-
-/// The CPU's model name as Linux reports it, for the table's header and bug reports.
-fn cpu_model() -> String {
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, name)| name.trim().to_owned())
-        })
-        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{model} ({threads} threads)")
 }
 
 /// Bytes per second of `row` on buffers of `size` bytes, timed for about `budget`.
@@ -134,7 +121,7 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
             options.filters
         )));
     }
-    println!("shangmi speed on {}", cpu_model());
+    println!("shangmi speed on {}", cpu::describe());
     println!(
         "SM4 backend: {} (available here: {}; pick one with --backend)",
         backend,
