@@ -1,2 +1,76 @@
-//! TLCP (GB/T 38636-2020) client and server with dual SM2 certificates (work in progress).
-#![no_std]
+//! TLCP (GB/T 38636-2020, formerly GM/T 0024-2014): the dual-certificate SM2 protocol of
+//! China's bank and government gateways, as a sans-IO client and server with the API shape
+//! of rustls.
+//!
+//! - Suites: ECC_SM4_GCM_SM3 (0xE053), ECC_SM4_CBC_SM3 (0xE013), ECDHE_SM4_GCM_SM3
+//!   (0xE051), ECDHE_SM4_CBC_SM3 (0xE011). ECDHE needs client certificates.
+//! - Each side that authenticates holds a sign certificate and key and an encryption
+//!   certificate and key; key operations go through [`Sm2SignKey`] / [`Sm2EncKey`] so a key
+//!   can live in a crypto card ([`Sm2PrivateKey`] is the in-memory implementation).
+//! - Both server leaves are checked against the roots (rustls-webpki with SM2, default ID),
+//!   for the host name (sign certificate), validity, key usages and a common issuer.
+//! - Session-ID resumption, SNI, ALPN; renegotiation refused (no_renegotiation).
+//!
+//! ```no_run
+//! use shangmi_tlcp::*;
+//! use std::sync::Arc;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut roots = RootCertStore::empty();
+//! roots.add_pem(&std::fs::read("ca.pem")?)?;
+//! let config = Arc::new(ClientConfig::builder(roots).build()?);
+//! let conn = ClientConnection::new(config, "gateway.example".try_into()?)?;
+//! let sock = std::net::TcpStream::connect("gateway.example:443")?;
+//! let mut tls = StreamOwned::new(conn, sock);
+//! use std::io::Write;
+//! tls.write_all(b"GET / HTTP/1.0\r\n\r\n")?;
+//! # Ok(()) }
+//! ```
+//!
+//! The crate needs `std` (configurations share state across threads, streams use
+//! `std::io`).
+
+mod client;
+mod codec;
+mod config;
+mod conn;
+mod error;
+mod keys;
+pub mod prf;
+pub mod record;
+mod server;
+mod stream;
+mod suites;
+mod verify;
+
+pub use client::ClientConnection;
+pub use config::{
+    CertifiedKeys, ClientAuth, ClientConfig, ClientConfigBuilder, ClientSessionCache,
+    ClientSessionStore, ServerConfig, ServerConfigBuilder, ServerSessionCache, ServerSessionStore,
+    Session,
+};
+pub use conn::{IoState, Reader, Writer};
+pub use error::{AlertDescription, CertificateError, Error};
+pub use keys::{
+    FixedTime, KxRole, SecureRandom, Sm2EncKey, Sm2KeyExchange, Sm2PrivateKey, Sm2SignKey,
+    SystemRandom, SystemTime, TimeProvider,
+};
+pub use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+pub use server::ServerConnection;
+pub use stream::{Connection, Stream, StreamOwned};
+pub use suites::CipherSuite;
+pub use verify::RootCertStore;
+
+/// Every certificate of a PEM bundle, in order.
+pub fn certs_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {
+    use der::Encode;
+    let certs = x509_cert::Certificate::load_pem_chain(pem)
+        .map_err(|_| Error::Config("unreadable PEM certificates"))?;
+    certs
+        .iter()
+        .map(|c| {
+            c.to_der()
+                .map(CertificateDer::from)
+                .map_err(|_| Error::Config("certificate encoding"))
+        })
+        .collect()
+}

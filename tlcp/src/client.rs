@@ -1,0 +1,538 @@
+//! The client: its handshake state machine and `ClientConnection`.
+
+use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
+use crate::config::{ClientConfig, Session};
+use crate::conn::*;
+use crate::error::{AlertDescription as A, CertificateError, Error, bad, decode};
+use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
+use crate::record::VERSION;
+use crate::suites::CipherSuite;
+use rustls_pki_types::{CertificateDer, ServerName};
+use shangmi_sm3::Sm3;
+use std::io;
+use std::sync::Arc;
+use subtle_eq::ct_eq;
+use zeroize::Zeroize;
+
+pub(crate) mod subtle_eq {
+    /// Constant-time equality of two byte strings of public length.
+    pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut d = 0u8;
+        for (x, y) in a.iter().zip(b) {
+            d |= x ^ y;
+        }
+        core::hint::black_box(d) == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    ServerHello,
+    Certificate,
+    ServerKeyExchange,
+    CertReqOrDone,
+    ServerHelloDone,
+    Ccs,
+    Finished,
+    Traffic,
+}
+
+pub(crate) struct ClientHs {
+    config: Arc<ClientConfig>,
+    name: ServerName<'static>,
+    state: State,
+    client_random: [u8; 32],
+    server_random: [u8; 32],
+    offered: Vec<CipherSuite>,
+    offered_session: Option<Session>,
+    session_id: Vec<u8>,
+    suite: Option<CipherSuite>,
+    resumed: bool,
+    peer_certs: Vec<CertificateDer<'static>>,
+    server_sign: Vec<u8>,
+    server_enc: Vec<u8>,
+    ecdhe_point: Vec<u8>,
+    cert_requested: bool,
+    master_secret: [u8; 48],
+    alpn: Option<Vec<u8>>,
+}
+
+impl Drop for ClientHs {
+    fn drop(&mut self) {
+        self.master_secret.zeroize();
+    }
+}
+
+fn name_key(name: &ServerName<'_>) -> String {
+    match name {
+        ServerName::DnsName(d) => d.as_ref().to_owned(),
+        ServerName::IpAddress(ip) => format!("{:?}", std::net::IpAddr::from(*ip)),
+        _ => String::new(),
+    }
+}
+
+impl ClientHs {
+    fn start(&mut self, core: &mut Core) -> Result<(), Error> {
+        let now = self.config.time.now().as_secs() as u32;
+        self.client_random[..4].copy_from_slice(&now.to_be_bytes());
+        self.config.rng.fill(&mut self.client_random[4..])?;
+        let has_certs = self.config.client_keys.is_some();
+        self.offered = self
+            .config
+            .suites
+            .iter()
+            .copied()
+            .filter(|s| has_certs || !s.is_ecdhe())
+            .collect();
+        if self.offered.is_empty() {
+            return Err(Error::Config(
+                "no suite can be offered (ECDHE needs client certificates)",
+            ));
+        }
+        let session = self
+            .config
+            .session_store
+            .get(&name_key(&self.name))
+            .filter(|s| self.offered.contains(&s.suite) && s.id.len() <= 32 && !s.id.is_empty());
+        let mut b = Vec::new();
+        put_u16(&mut b, VERSION);
+        b.extend_from_slice(&self.client_random);
+        put_vec8(&mut b, session.as_ref().map(|s| &s.id[..]).unwrap_or(&[]));
+        put_u16(&mut b, (self.offered.len() * 2) as u16);
+        for s in &self.offered {
+            put_u16(&mut b, s.id());
+        }
+        put_vec8(&mut b, &[0]);
+        let mut ext = Vec::new();
+        if let (true, ServerName::DnsName(d)) = (self.config.enable_sni, &self.name) {
+            let host = d.as_ref().as_bytes();
+            let mut list = vec![0u8];
+            put_vec16(&mut list, host);
+            let mut data = Vec::new();
+            put_vec16(&mut data, &list);
+            put_u16(&mut ext, 0);
+            put_vec16(&mut ext, &data);
+        }
+        if !self.config.alpn_protocols.is_empty() {
+            let mut list = Vec::new();
+            for p in &self.config.alpn_protocols {
+                put_vec8(&mut list, p);
+            }
+            let mut data = Vec::new();
+            put_vec16(&mut data, &list);
+            put_u16(&mut ext, 16);
+            put_vec16(&mut ext, &data);
+        }
+        if !ext.is_empty() {
+            put_vec16(&mut b, &ext);
+        }
+        self.offered_session = session;
+        core.send_handshake(HS_CLIENT_HELLO, &b)
+    }
+
+    fn suite(&self) -> Result<CipherSuite, Error> {
+        self.suite.ok_or(Error::Crypto("no suite"))
+    }
+
+    fn install_keys(&mut self, core: &mut Core) -> Result<(), Error> {
+        let (r, w) = derive_keys(
+            self.suite()?,
+            &self.master_secret,
+            &self.client_random,
+            &self.server_random,
+            true,
+        )?;
+        core.pending_read = Some(r);
+        core.pending_write = Some(w);
+        Ok(())
+    }
+
+    fn server_hello(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
+        let mut r = R::new(body);
+        if r.u16()? != VERSION {
+            return Err(bad(A::ProtocolVersion, "server version is not TLCP 1.1"));
+        }
+        self.server_random.copy_from_slice(r.take(32)?);
+        let sid = r.vec8()?;
+        if sid.len() > 32 {
+            return Err(decode("session ID too long"));
+        }
+        let suite = CipherSuite::from_id(r.u16()?)
+            .filter(|s| self.offered.contains(s))
+            .ok_or_else(|| bad(A::IllegalParameter, "server chose a suite we did not offer"))?;
+        if r.u8()? != 0 {
+            return Err(bad(A::IllegalParameter, "server chose compression"));
+        }
+        if !r.is_empty() {
+            let mut exts = R::new(r.vec16()?);
+            r.finish()?;
+            while !exts.is_empty() {
+                let typ = exts.u16()?;
+                let data = exts.vec16()?;
+                if typ == 16 {
+                    let mut d = R::new(data);
+                    let mut list = R::new(d.vec16()?);
+                    d.finish()?;
+                    let proto = list.vec8()?;
+                    list.finish()?;
+                    if !self.config.alpn_protocols.iter().any(|p| p == proto) {
+                        return Err(bad(
+                            A::IllegalParameter,
+                            "server chose an ALPN protocol we did not offer",
+                        ));
+                    }
+                    self.alpn = Some(proto.to_vec());
+                }
+                // Everything else (renegotiation_info, tickets, ...) is ignored.
+            }
+        }
+        self.suite = Some(suite);
+        self.session_id = sid.to_vec();
+        if let Some(s) = self.offered_session.take() {
+            if !sid.is_empty() && sid == &s.id[..] {
+                if s.suite != suite {
+                    return Err(bad(
+                        A::IllegalParameter,
+                        "resumed session with another suite",
+                    ));
+                }
+                self.master_secret = s.master_secret;
+                self.peer_certs = s.peer_certificates.clone();
+                if self.alpn.is_none() {
+                    self.alpn = s.alpn.clone();
+                }
+                self.resumed = true;
+                self.install_keys(core)?;
+                self.state = State::Ccs;
+                return Ok(());
+            }
+            // The server did not resume: forget the stale session.
+            self.config.session_store.remove(&name_key(&self.name));
+        }
+        self.state = State::Certificate;
+        Ok(())
+    }
+
+    fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
+        let certs = parse_cert_list(body)?;
+        let keys = crate::verify::verify_pair(
+            &self.config.roots,
+            &certs,
+            Some(&self.name),
+            self.config.time.now(),
+            self.config.strict_key_usage,
+            webpki::KeyUsage::server_auth(),
+        )?;
+        self.server_sign = keys.sign;
+        self.server_enc = keys.enc;
+        self.peer_certs = certs;
+        self.state = State::ServerKeyExchange;
+        Ok(())
+    }
+
+    fn server_key_exchange(&mut self, body: &[u8]) -> Result<(), Error> {
+        let mut r = R::new(body);
+        let mut signed = Vec::with_capacity(200);
+        signed.extend_from_slice(&self.client_random);
+        signed.extend_from_slice(&self.server_random);
+        if self.suite()?.is_ecdhe() {
+            let params = r.take(69)?;
+            if params[0] != 3 || params[1..3] != [0, 0x29] {
+                return Err(bad(
+                    A::IllegalParameter,
+                    "ECDHE parameters are not named curve SM2",
+                ));
+            }
+            if params[3] != 65 || params[4] != 4 {
+                return Err(bad(A::IllegalParameter, "ECDHE point is not uncompressed"));
+            }
+            self.ecdhe_point = params[4..].to_vec();
+            signed.extend_from_slice(params);
+        } else {
+            let enc = self.peer_certs.get(1).ok_or(Error::Crypto("no enc cert"))?;
+            put_vec24(&mut signed, enc.as_ref());
+        }
+        let sig = r.vec16()?;
+        r.finish()?;
+        if !verify_sm2(&self.server_sign, &signed, sig) {
+            return Err(bad(A::DecryptError, "bad ServerKeyExchange signature"));
+        }
+        self.state = State::CertReqOrDone;
+        Ok(())
+    }
+
+    fn certificate_request(&mut self, body: &[u8]) -> Result<(), Error> {
+        let mut r = R::new(body);
+        let types = r.vec8()?;
+        if types.is_empty() {
+            return Err(decode("empty certificate types"));
+        }
+        let mut names = R::new(r.vec16()?);
+        while !names.is_empty() {
+            names.vec16()?;
+        }
+        r.finish()?;
+        self.cert_requested = true;
+        self.state = State::ServerHelloDone;
+        Ok(())
+    }
+
+    fn server_hello_done(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
+        if !body.is_empty() {
+            return Err(decode("trailing bytes in ServerHelloDone"));
+        }
+        let suite = self.suite()?;
+        let keys = self.config.client_keys.clone();
+        let send_certs = self.cert_requested && keys.is_some();
+        if suite.is_ecdhe() && !send_certs {
+            return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
+        }
+        if self.cert_requested {
+            let mut list = Vec::new();
+            if let Some(k) = &keys {
+                for c in k.wire_list() {
+                    put_vec24(&mut list, c);
+                }
+            }
+            let mut b = Vec::new();
+            put_vec24(&mut b, &list);
+            core.send_handshake(HS_CERTIFICATE, &b)?;
+        }
+        let mut pms = [0u8; 48];
+        let mut b = Vec::new();
+        if suite.is_ecdhe() {
+            let k = keys
+                .as_ref()
+                .ok_or(Error::HandshakeFailure("no client keys"))?;
+            let kx = k
+                .enc_key
+                .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
+            let point = kx.ephemeral_public();
+            kx.complete(&self.server_enc, &self.ecdhe_point, &mut pms)?;
+            b.extend_from_slice(&[3, 0, 0x29, 65]);
+            b.extend_from_slice(&point);
+        } else {
+            pms[..2].copy_from_slice(&VERSION.to_be_bytes());
+            self.config.rng.fill(&mut pms[2..])?;
+            let ct = encrypt_sm2(&self.server_enc, &pms, &*self.config.rng)?;
+            put_vec16(&mut b, &ct);
+        }
+        core.send_handshake(HS_CLIENT_KEY_EXCHANGE, &b)?;
+        if send_certs && let Some(k) = &keys {
+            let sig = k.sign_key.sign(&core.transcript_hash())?;
+            let mut b = Vec::new();
+            put_vec16(&mut b, &sig);
+            core.send_handshake(HS_CERTIFICATE_VERIFY, &b)?;
+        }
+        self.master_secret =
+            crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
+        pms.zeroize();
+        self.install_keys(core)?;
+        self.send_finished(core)?;
+        self.state = State::Ccs;
+        Ok(())
+    }
+
+    fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
+        core.send_ccs()?;
+        let vd = crate::prf::verify_data(
+            &self.master_secret,
+            b"client finished",
+            &core.transcript_hash(),
+        );
+        core.send_handshake(HS_FINISHED, &vd)
+    }
+
+    fn finished(&mut self, core: &mut Core, body: &[u8], before: &Sm3) -> Result<(), Error> {
+        use digest::Digest;
+        let hash: [u8; 32] = before.clone().finalize().into();
+        let expect = crate::prf::verify_data(&self.master_secret, b"server finished", &hash);
+        if !ct_eq(body, &expect) {
+            return Err(bad(A::DecryptError, "bad server Finished"));
+        }
+        if self.resumed {
+            self.send_finished(core)?;
+        } else if !self.session_id.is_empty() {
+            self.config.session_store.put(
+                &name_key(&self.name),
+                Session {
+                    id: self.session_id.clone(),
+                    suite: self.suite()?,
+                    master_secret: self.master_secret,
+                    peer_certificates: self.peer_certs.clone(),
+                    alpn: self.alpn.clone(),
+                },
+            );
+        }
+        self.state = State::Traffic;
+        core.finish_handshake()
+    }
+}
+
+/// Parses a Certificate body (u24 list of u24 certificates).
+pub(crate) fn parse_cert_list(body: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {
+    let mut r = R::new(body);
+    let mut list = R::new(r.vec24()?);
+    r.finish()?;
+    let mut out = Vec::new();
+    while !list.is_empty() {
+        let c = list.vec24()?;
+        if c.is_empty() {
+            return Err(decode("empty certificate"));
+        }
+        if out.len() >= 16 {
+            return Err(Error::InvalidCertificate(CertificateError::Other(
+                "more than 16 certificates".into(),
+            )));
+        }
+        out.push(CertificateDer::from(c.to_vec()));
+    }
+    Ok(out)
+}
+
+impl Handshake for ClientHs {
+    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error> {
+        match (self.state, typ) {
+            (State::ServerHello, HS_SERVER_HELLO) => self.server_hello(core, body),
+            (State::Certificate, HS_CERTIFICATE) => self.certificate(body),
+            (State::ServerKeyExchange, HS_SERVER_KEY_EXCHANGE) => self.server_key_exchange(body),
+            (State::CertReqOrDone, HS_CERTIFICATE_REQUEST) => self.certificate_request(body),
+            (State::CertReqOrDone | State::ServerHelloDone, HS_SERVER_HELLO_DONE) => {
+                self.server_hello_done(core, body)
+            }
+            (State::Finished, HS_FINISHED) => self.finished(core, body, before),
+            _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
+        }
+    }
+
+    fn on_ccs(&mut self) -> Result<(), Error> {
+        if self.state != State::Ccs {
+            return Err(bad(A::UnexpectedMessage, "unexpected ChangeCipherSpec"));
+        }
+        self.state = State::Finished;
+        Ok(())
+    }
+}
+
+/// A TLCP client connection (sans-IO: feed it with [`ClientConnection::read_tls`], drain
+/// it with [`ClientConnection::write_tls`]).
+pub struct ClientConnection {
+    core: Core,
+    hs: ClientHs,
+}
+
+impl core::fmt::Debug for ClientConnection {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ClientConnection")
+            .field("state", &self.hs.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientConnection {
+    /// Starts a connection to `server_name` (its ClientHello is queued at once).
+    pub fn new(config: Arc<ClientConfig>, server_name: ServerName<'static>) -> Result<Self, Error> {
+        let mut core = Core::new(true, config.rng.clone());
+        let mut hs = ClientHs {
+            config,
+            name: server_name,
+            state: State::ServerHello,
+            client_random: [0; 32],
+            server_random: [0; 32],
+            offered: Vec::new(),
+            offered_session: None,
+            session_id: Vec::new(),
+            suite: None,
+            resumed: false,
+            peer_certs: Vec::new(),
+            server_sign: Vec::new(),
+            server_enc: Vec::new(),
+            ecdhe_point: Vec::new(),
+            cert_requested: false,
+            master_secret: [0; 48],
+            alpn: None,
+        };
+        hs.start(&mut core)?;
+        Ok(ClientConnection { core, hs })
+    }
+
+    /// Reads TLS bytes from `rd` (returns 0 at the end of the transport).
+    pub fn read_tls(&mut self, rd: &mut dyn io::Read) -> io::Result<usize> {
+        self.core.read_tls(rd)
+    }
+
+    /// Writes queued TLS bytes to `wr`.
+    pub fn write_tls(&mut self, wr: &mut dyn io::Write) -> io::Result<usize> {
+        self.core.write_tls(wr)
+    }
+
+    /// Processes the TLS bytes read so far. On an error the alert (if any) is queued for
+    /// `write_tls` and every later call returns the same error.
+    pub fn process_new_packets(&mut self) -> Result<IoState, Error> {
+        self.core.process(&mut self.hs)
+    }
+
+    /// Decrypted application data.
+    pub fn reader(&mut self) -> Reader<'_> {
+        Reader {
+            core: &mut self.core,
+        }
+    }
+
+    /// Application data to send (buffered until the handshake completes).
+    pub fn writer(&mut self) -> Writer<'_> {
+        Writer {
+            core: &mut self.core,
+        }
+    }
+
+    /// Queues close_notify.
+    pub fn send_close_notify(&mut self) {
+        self.core.send_close_notify()
+    }
+
+    /// Whether the handshake is still running.
+    pub fn is_handshaking(&self) -> bool {
+        self.core.handshaking
+    }
+
+    /// Whether TLS bytes wait for `write_tls`.
+    pub fn wants_write(&self) -> bool {
+        self.core.wants_write()
+    }
+
+    /// Whether the connection wants more TLS bytes.
+    pub fn wants_read(&self) -> bool {
+        self.core.wants_read()
+    }
+
+    /// The suite, once the ServerHello arrived.
+    pub fn negotiated_cipher_suite(&self) -> Option<CipherSuite> {
+        self.hs.suite
+    }
+
+    /// The server's certificates as sent: sign certificate, encryption certificate, chain.
+    pub fn peer_certificates(&self) -> Option<&[CertificateDer<'static>]> {
+        (!self.hs.peer_certs.is_empty()).then_some(&self.hs.peer_certs[..])
+    }
+
+    /// Whether the session was resumed.
+    pub fn is_resumed(&self) -> bool {
+        self.hs.resumed
+    }
+
+    /// The ALPN protocol the server chose.
+    pub fn alpn_protocol(&self) -> Option<&[u8]> {
+        self.hs.alpn.as_deref()
+    }
+
+    /// Test hook: queues a raw handshake message under the current keys (used to check
+    /// that a peer refuses renegotiation).
+    #[doc(hidden)]
+    pub fn inject_handshake_message(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
+        self.core.inject_handshake(typ, body)
+    }
+}

@@ -1,0 +1,91 @@
+//! Byte reader and writer helpers for the wire formats.
+
+use crate::error::{Error, decode};
+
+/// A cursor over untrusted bytes; every read is bounds-checked.
+pub(crate) struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(buf: &'a [u8]) -> Self {
+        Reader { buf, pos: 0 }
+    }
+
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], Error> {
+        let end = self
+            .pos
+            .checked_add(n)
+            .filter(|&e| e <= self.buf.len())
+            .ok_or_else(|| decode("message too short"))?;
+        let out = &self.buf[self.pos..end];
+        self.pos = end;
+        Ok(out)
+    }
+
+    pub(crate) fn u8(&mut self) -> Result<u8, Error> {
+        Ok(self.take(1)?[0])
+    }
+
+    pub(crate) fn u16(&mut self) -> Result<u16, Error> {
+        let b = self.take(2)?;
+        Ok(u16::from_be_bytes([b[0], b[1]]))
+    }
+
+    pub(crate) fn u24(&mut self) -> Result<usize, Error> {
+        let b = self.take(3)?;
+        Ok(((b[0] as usize) << 16) | ((b[1] as usize) << 8) | b[2] as usize)
+    }
+
+    pub(crate) fn vec8(&mut self) -> Result<&'a [u8], Error> {
+        let n = self.u8()? as usize;
+        self.take(n)
+    }
+
+    pub(crate) fn vec16(&mut self) -> Result<&'a [u8], Error> {
+        let n = self.u16()? as usize;
+        self.take(n)
+    }
+
+    pub(crate) fn vec24(&mut self) -> Result<&'a [u8], Error> {
+        let n = self.u24()?;
+        self.take(n)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pos == self.buf.len()
+    }
+
+    /// Fails with decode_error when bytes are left over.
+    pub(crate) fn finish(&self) -> Result<(), Error> {
+        if self.is_empty() {
+            Ok(())
+        } else {
+            Err(decode("trailing bytes"))
+        }
+    }
+}
+
+pub(crate) fn put_u16(out: &mut Vec<u8>, v: u16) {
+    out.extend_from_slice(&v.to_be_bytes());
+}
+
+pub(crate) fn put_u24(out: &mut Vec<u8>, v: usize) {
+    out.extend_from_slice(&[(v >> 16) as u8, (v >> 8) as u8, v as u8]);
+}
+
+pub(crate) fn put_vec8(out: &mut Vec<u8>, v: &[u8]) {
+    out.push(v.len() as u8);
+    out.extend_from_slice(v);
+}
+
+pub(crate) fn put_vec16(out: &mut Vec<u8>, v: &[u8]) {
+    put_u16(out, v.len() as u16);
+    out.extend_from_slice(v);
+}
+
+pub(crate) fn put_vec24(out: &mut Vec<u8>, v: &[u8]) {
+    put_u24(out, v.len());
+    out.extend_from_slice(v);
+}

@@ -1,0 +1,494 @@
+//! Client and server configurations, their builders, and the session stores.
+
+use crate::error::Error;
+use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
+use crate::suites::CipherSuite;
+use crate::verify::RootCertStore;
+use rustls_pki_types::CertificateDer;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use zeroize::Zeroize;
+
+/// Whether a server asks for and requires client certificates. ECDHE suites always
+/// require them (the key exchange needs the client's encryption key).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ClientAuth {
+    /// No CertificateRequest (except for ECDHE suites, which need client certificates).
+    #[default]
+    None,
+    /// Ask; accept a client that sends none.
+    Optional,
+    /// Ask and refuse a client without certificates (handshake_failure).
+    Required,
+}
+
+/// One side's two certificates and keys.
+#[derive(Clone, Debug)]
+pub struct CertifiedKeys {
+    /// The sign certificate first, then its CA chain (without the root, or with it).
+    pub sign_chain: Vec<CertificateDer<'static>>,
+    /// The sign certificate's key.
+    pub sign_key: Arc<dyn Sm2SignKey>,
+    /// The encryption certificate.
+    pub enc_cert: CertificateDer<'static>,
+    /// The encryption certificate's key.
+    pub enc_key: Arc<dyn Sm2EncKey>,
+}
+
+impl CertifiedKeys {
+    /// The Certificate message's list: sign, encryption, then the chain.
+    pub(crate) fn wire_list(&self) -> Vec<&[u8]> {
+        let mut out: Vec<&[u8]> = Vec::new();
+        if let Some(first) = self.sign_chain.first() {
+            out.push(first.as_ref());
+        }
+        out.push(self.enc_cert.as_ref());
+        for c in self.sign_chain.iter().skip(1) {
+            out.push(c.as_ref());
+        }
+        out
+    }
+}
+
+/// What a resumable session keeps.
+#[derive(Clone)]
+pub struct Session {
+    pub(crate) id: Vec<u8>,
+    pub(crate) suite: CipherSuite,
+    pub(crate) master_secret: [u8; 48],
+    pub(crate) peer_certificates: Vec<CertificateDer<'static>>,
+    pub(crate) alpn: Option<Vec<u8>>,
+}
+
+impl Session {
+    /// The session ID.
+    pub fn id(&self) -> &[u8] {
+        &self.id
+    }
+
+    /// The suite.
+    pub fn suite(&self) -> CipherSuite {
+        self.suite
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.master_secret.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Session {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Session")
+            .field("suite", &self.suite)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A server's store of sessions by session ID.
+pub trait ServerSessionStore: Send + Sync + core::fmt::Debug {
+    /// Whether the store keeps sessions at all (if not, the server sends an empty ID).
+    fn enabled(&self) -> bool;
+    /// Keeps a session.
+    fn put(&self, session: Session);
+    /// Finds a session.
+    fn get(&self, id: &[u8]) -> Option<Session>;
+}
+
+/// A client's store of sessions by server name.
+pub trait ClientSessionStore: Send + Sync + core::fmt::Debug {
+    /// Keeps the session for `server_name`.
+    fn put(&self, server_name: &str, session: Session);
+    /// The session for `server_name`.
+    fn get(&self, server_name: &str) -> Option<Session>;
+    /// Forgets the session for `server_name`.
+    fn remove(&self, server_name: &str);
+}
+
+/// An in-memory map with at most `capacity` entries, oldest evicted first.
+#[derive(Debug)]
+struct Bounded<K> {
+    capacity: usize,
+    inner: Mutex<(HashMap<K, Session>, VecDeque<K>)>,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Bounded<K> {
+    fn new(capacity: usize) -> Self {
+        Bounded {
+            capacity,
+            inner: Mutex::new((HashMap::new(), VecDeque::new())),
+        }
+    }
+
+    fn put(&self, k: K, s: Session) {
+        if self.capacity == 0 {
+            return;
+        }
+        let Ok(mut g) = self.inner.lock() else { return };
+        let (map, order) = &mut *g;
+        if map.insert(k.clone(), s).is_none() {
+            order.push_back(k);
+        }
+        while map.len() > self.capacity {
+            match order.pop_front() {
+                Some(old) => {
+                    map.remove(&old);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn get<Q: std::hash::Hash + Eq + ?Sized>(&self, k: &Q) -> Option<Session>
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        self.inner.lock().ok()?.0.get(k).cloned()
+    }
+
+    fn remove<Q: std::hash::Hash + Eq + ?Sized>(&self, k: &Q)
+    where
+        K: std::borrow::Borrow<Q>,
+    {
+        if let Ok(mut g) = self.inner.lock() {
+            g.0.remove(k);
+            g.1.retain(|x| x.borrow() != k);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.inner.lock().map(|g| g.0.len()).unwrap_or(0)
+    }
+}
+
+/// The server's in-memory session cache with a size bound (0 disables resumption).
+#[derive(Debug)]
+pub struct ServerSessionCache(Bounded<Vec<u8>>);
+
+impl ServerSessionCache {
+    /// A cache keeping at most `capacity` sessions.
+    pub fn new(capacity: usize) -> Arc<Self> {
+        Arc::new(ServerSessionCache(Bounded::new(capacity)))
+    }
+
+    /// Sessions held.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl ServerSessionStore for ServerSessionCache {
+    fn enabled(&self) -> bool {
+        self.0.capacity > 0
+    }
+
+    fn put(&self, session: Session) {
+        self.0.put(session.id.clone(), session);
+    }
+
+    fn get(&self, id: &[u8]) -> Option<Session> {
+        self.0.get(id)
+    }
+}
+
+/// The client's in-memory session store by server name (0 disables resumption).
+#[derive(Debug)]
+pub struct ClientSessionCache(Bounded<String>);
+
+impl ClientSessionCache {
+    /// A store keeping at most `capacity` servers' sessions.
+    pub fn new(capacity: usize) -> Arc<Self> {
+        Arc::new(ClientSessionCache(Bounded::new(capacity)))
+    }
+}
+
+impl ClientSessionStore for ClientSessionCache {
+    fn put(&self, server_name: &str, session: Session) {
+        self.0.put(server_name.to_owned(), session);
+    }
+
+    fn get(&self, server_name: &str) -> Option<Session> {
+        self.0.get(server_name)
+    }
+
+    fn remove(&self, server_name: &str) {
+        self.0.remove(server_name);
+    }
+}
+
+/// A client's configuration. Make one with [`ClientConfig::builder`].
+#[derive(Clone, Debug)]
+pub struct ClientConfig {
+    /// Roots the server's two certificates must chain to.
+    pub roots: RootCertStore,
+    /// Suites offered, in order of preference (ECDHE suites are left out of the offer when
+    /// no client certificates are configured).
+    pub suites: Vec<CipherSuite>,
+    /// The client's certificates, for servers that ask (and ECDHE suites).
+    pub client_keys: Option<CertifiedKeys>,
+    /// Sessions for resumption by server name.
+    pub session_store: Arc<dyn ClientSessionStore>,
+    /// ALPN protocols offered (none: no extension).
+    pub alpn_protocols: Vec<Vec<u8>>,
+    /// Whether to send server_name (SNI) for DNS names (GmSSL's server refuses it).
+    pub enable_sni: bool,
+    /// Whether to check the certificates' key usages (off only for legacy PKIs).
+    pub strict_key_usage: bool,
+    /// Randomness.
+    pub rng: Arc<dyn SecureRandom>,
+    /// Clock.
+    pub time: Arc<dyn TimeProvider>,
+}
+
+/// Builds a [`ClientConfig`].
+#[derive(Debug)]
+pub struct ClientConfigBuilder {
+    config: ClientConfig,
+}
+
+impl ClientConfig {
+    /// A builder trusting `roots`, with every suite, SNI on, strict key usages, a session
+    /// store of 256 servers, the system RNG and clock.
+    pub fn builder(roots: RootCertStore) -> ClientConfigBuilder {
+        ClientConfigBuilder {
+            config: ClientConfig {
+                roots,
+                suites: CipherSuite::ALL.to_vec(),
+                client_keys: None,
+                session_store: ClientSessionCache::new(256),
+                alpn_protocols: Vec::new(),
+                enable_sni: true,
+                strict_key_usage: true,
+                rng: Arc::new(SystemRandom),
+                time: Arc::new(SystemTime),
+            },
+        }
+    }
+}
+
+impl ClientConfigBuilder {
+    /// The suites to offer, in order.
+    pub fn suites(mut self, suites: &[CipherSuite]) -> Self {
+        self.config.suites = suites.to_vec();
+        self
+    }
+
+    /// Client certificates: the sign certificate (then its chain) with its key, and the
+    /// encryption certificate with its key.
+    pub fn client_certs(
+        mut self,
+        sign_chain: Vec<CertificateDer<'static>>,
+        sign_key: Arc<dyn Sm2SignKey>,
+        enc_cert: CertificateDer<'static>,
+        enc_key: Arc<dyn Sm2EncKey>,
+    ) -> Self {
+        self.config.client_keys = Some(CertifiedKeys {
+            sign_chain,
+            sign_key,
+            enc_cert,
+            enc_key,
+        });
+        self
+    }
+
+    /// The session store.
+    pub fn session_store(mut self, store: Arc<dyn ClientSessionStore>) -> Self {
+        self.config.session_store = store;
+        self
+    }
+
+    /// ALPN protocols to offer.
+    pub fn alpn_protocols(mut self, protocols: Vec<Vec<u8>>) -> Self {
+        self.config.alpn_protocols = protocols;
+        self
+    }
+
+    /// Whether to send SNI.
+    pub fn enable_sni(mut self, on: bool) -> Self {
+        self.config.enable_sni = on;
+        self
+    }
+
+    /// Accept certificates whatever their key usages say (legacy PKIs).
+    pub fn relaxed_key_usage(mut self) -> Self {
+        self.config.strict_key_usage = false;
+        self
+    }
+
+    /// The randomness source.
+    pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
+        self.config.rng = rng;
+        self
+    }
+
+    /// The clock.
+    pub fn time(mut self, time: Arc<dyn TimeProvider>) -> Self {
+        self.config.time = time;
+        self
+    }
+
+    /// The configuration.
+    pub fn build(self) -> Result<ClientConfig, Error> {
+        let c = &self.config;
+        if c.suites.is_empty() {
+            return Err(Error::Config("no cipher suites"));
+        }
+        if c.roots.is_empty() {
+            return Err(Error::Config("no root certificates"));
+        }
+        if let Some(k) = &c.client_keys
+            && k.sign_chain.is_empty()
+        {
+            return Err(Error::Config("empty client certificate chain"));
+        }
+        Ok(self.config)
+    }
+}
+
+/// A server's configuration. Make one with [`ServerConfig::builder`].
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The server's certificates and keys.
+    pub keys: CertifiedKeys,
+    /// Client authentication.
+    pub client_auth: ClientAuth,
+    /// Roots client certificates must chain to.
+    pub client_roots: RootCertStore,
+    /// Suites accepted, in the server's order of preference.
+    pub suites: Vec<CipherSuite>,
+    /// Session cache.
+    pub session_cache: Arc<dyn ServerSessionStore>,
+    /// ALPN protocols, in order of preference (none: ALPN ignored).
+    pub alpn_protocols: Vec<Vec<u8>>,
+    /// Whether to check client certificates' key usages.
+    pub strict_key_usage: bool,
+    /// Randomness.
+    pub rng: Arc<dyn SecureRandom>,
+    /// Clock.
+    pub time: Arc<dyn TimeProvider>,
+}
+
+/// Builds a [`ServerConfig`].
+#[derive(Debug)]
+pub struct ServerConfigBuilder {
+    client_auth: ClientAuth,
+    client_roots: RootCertStore,
+    suites: Vec<CipherSuite>,
+    session_cache: Arc<dyn ServerSessionStore>,
+    alpn_protocols: Vec<Vec<u8>>,
+    strict_key_usage: bool,
+    rng: Arc<dyn SecureRandom>,
+    time: Arc<dyn TimeProvider>,
+}
+
+impl ServerConfig {
+    /// A builder with every suite, no client authentication, a session cache of 1024,
+    /// strict key usages, the system RNG and clock.
+    pub fn builder() -> ServerConfigBuilder {
+        ServerConfigBuilder {
+            client_auth: ClientAuth::None,
+            client_roots: RootCertStore::empty(),
+            suites: CipherSuite::ALL.to_vec(),
+            session_cache: ServerSessionCache::new(1024),
+            alpn_protocols: Vec::new(),
+            strict_key_usage: true,
+            rng: Arc::new(SystemRandom),
+            time: Arc::new(SystemTime),
+        }
+    }
+}
+
+impl ServerConfigBuilder {
+    /// The suites to accept, in order of preference.
+    pub fn suites(mut self, suites: &[CipherSuite]) -> Self {
+        self.suites = suites.to_vec();
+        self
+    }
+
+    /// Client authentication and the roots client certificates must chain to.
+    pub fn client_auth(mut self, policy: ClientAuth, roots: RootCertStore) -> Self {
+        self.client_auth = policy;
+        self.client_roots = roots;
+        self
+    }
+
+    /// The session cache.
+    pub fn session_cache(mut self, cache: Arc<dyn ServerSessionStore>) -> Self {
+        self.session_cache = cache;
+        self
+    }
+
+    /// ALPN protocols.
+    pub fn alpn_protocols(mut self, protocols: Vec<Vec<u8>>) -> Self {
+        self.alpn_protocols = protocols;
+        self
+    }
+
+    /// Accept client certificates whatever their key usages say (legacy PKIs).
+    pub fn relaxed_key_usage(mut self) -> Self {
+        self.strict_key_usage = false;
+        self
+    }
+
+    /// The randomness source.
+    pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
+        self.rng = rng;
+        self
+    }
+
+    /// The clock.
+    pub fn time(mut self, time: Arc<dyn TimeProvider>) -> Self {
+        self.time = time;
+        self
+    }
+
+    /// Finishes with the server's certificates: the sign certificate (then its chain) with
+    /// its key, and the encryption certificate with its key.
+    pub fn with_certs(
+        self,
+        sign_chain: Vec<CertificateDer<'static>>,
+        sign_key: Arc<dyn Sm2SignKey>,
+        enc_cert: CertificateDer<'static>,
+        enc_key: Arc<dyn Sm2EncKey>,
+    ) -> Result<ServerConfig, Error> {
+        if sign_chain.is_empty() {
+            return Err(Error::Config("empty certificate chain"));
+        }
+        if self.suites.is_empty() {
+            return Err(Error::Config("no cipher suites"));
+        }
+        if self.client_auth != ClientAuth::None && self.client_roots.is_empty() {
+            return Err(Error::Config("client authentication needs client roots"));
+        }
+        // ECDHE needs client certificates, which need roots to check them against.
+        let mut suites = self.suites;
+        if self.client_roots.is_empty() {
+            suites.retain(|s| !s.is_ecdhe());
+            if suites.is_empty() {
+                return Err(Error::Config("ECDHE suites need client roots"));
+            }
+        }
+        Ok(ServerConfig {
+            keys: CertifiedKeys {
+                sign_chain,
+                sign_key,
+                enc_cert,
+                enc_key,
+            },
+            client_auth: self.client_auth,
+            client_roots: self.client_roots,
+            suites,
+            session_cache: self.session_cache,
+            alpn_protocols: self.alpn_protocols,
+            strict_key_usage: self.strict_key_usage,
+            rng: self.rng,
+            time: self.time,
+        })
+    }
+}

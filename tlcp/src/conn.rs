@@ -1,0 +1,486 @@
+//! The record layer and the parts both connection kinds share.
+
+use crate::codec::put_u24;
+use crate::error::{AlertDescription, Error, bad, decode};
+use crate::keys::SecureRandom;
+use crate::record::{MAX_CIPHERTEXT, MAX_FRAGMENT, RecordProtection, VERSION};
+use shangmi_sm3::Sm3;
+use std::collections::VecDeque;
+use std::io;
+use std::sync::Arc;
+
+pub(crate) const CT_CCS: u8 = 20;
+pub(crate) const CT_ALERT: u8 = 21;
+pub(crate) const CT_HANDSHAKE: u8 = 22;
+pub(crate) const CT_APPDATA: u8 = 23;
+
+pub(crate) const HS_HELLO_REQUEST: u8 = 0;
+pub(crate) const HS_CLIENT_HELLO: u8 = 1;
+pub(crate) const HS_SERVER_HELLO: u8 = 2;
+pub(crate) const HS_CERTIFICATE: u8 = 11;
+pub(crate) const HS_SERVER_KEY_EXCHANGE: u8 = 12;
+pub(crate) const HS_CERTIFICATE_REQUEST: u8 = 13;
+pub(crate) const HS_SERVER_HELLO_DONE: u8 = 14;
+pub(crate) const HS_CERTIFICATE_VERIFY: u8 = 15;
+pub(crate) const HS_CLIENT_KEY_EXCHANGE: u8 = 16;
+pub(crate) const HS_FINISHED: u8 = 20;
+
+/// Largest handshake message accepted (a certificate list of a long chain fits).
+const MAX_HANDSHAKE: usize = 65536;
+/// Largest amount of received TLS bytes buffered before `process_new_packets` must run.
+const MAX_INCOMING: usize = 2 * (5 + MAX_CIPHERTEXT);
+
+/// What `process_new_packets` leaves for the application.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IoState {
+    /// Decrypted bytes waiting in [`crate::ClientConnection::reader`].
+    pub plaintext_bytes_to_read: usize,
+    /// TLS bytes waiting for `write_tls`.
+    pub tls_bytes_to_write: usize,
+    /// Whether the peer sent close_notify.
+    pub peer_has_closed: bool,
+}
+
+/// The handshake state machine of one role.
+pub(crate) trait Handshake {
+    /// A handshake message (`before` is the transcript without it; the core has already
+    /// added it to `core.transcript`).
+    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error>;
+    /// A ChangeCipherSpec arrived.
+    fn on_ccs(&mut self) -> Result<(), Error>;
+}
+
+/// State shared by clients and servers: buffers, record protection, alerts.
+pub(crate) struct Core {
+    pub(crate) is_client: bool,
+    pub(crate) rng: Arc<dyn SecureRandom>,
+    incoming: Vec<u8>,
+    outgoing: VecDeque<u8>,
+    plain_in: VecDeque<u8>,
+    plain_out: Vec<u8>,
+    read_prot: Option<RecordProtection>,
+    write_prot: Option<RecordProtection>,
+    pub(crate) pending_read: Option<RecordProtection>,
+    pub(crate) pending_write: Option<RecordProtection>,
+    read_seq: u64,
+    write_seq: u64,
+    hs_buf: Vec<u8>,
+    pub(crate) transcript: Sm3,
+    pub(crate) handshaking: bool,
+    peer_closed: bool,
+    eof: bool,
+    sent_close: bool,
+    error: Option<Error>,
+}
+
+impl Core {
+    pub(crate) fn new(is_client: bool, rng: Arc<dyn SecureRandom>) -> Self {
+        use digest::Digest;
+        Core {
+            is_client,
+            rng,
+            incoming: Vec::new(),
+            outgoing: VecDeque::new(),
+            plain_in: VecDeque::new(),
+            plain_out: Vec::new(),
+            read_prot: None,
+            write_prot: None,
+            pending_read: None,
+            pending_write: None,
+            read_seq: 0,
+            write_seq: 0,
+            hs_buf: Vec::new(),
+            transcript: Sm3::new(),
+            handshaking: true,
+            peer_closed: false,
+            eof: false,
+            sent_close: false,
+            error: None,
+        }
+    }
+
+    pub(crate) fn transcript_hash(&self) -> [u8; 32] {
+        use digest::Digest;
+        self.transcript.clone().finalize().into()
+    }
+
+    fn send_record(&mut self, typ: u8, payload: &[u8]) -> Result<(), Error> {
+        let mut chunks: Vec<&[u8]> = payload.chunks(MAX_FRAGMENT).collect();
+        if chunks.is_empty() {
+            chunks.push(&[]);
+        }
+        for chunk in chunks {
+            let frag = match &self.write_prot {
+                Some(p) => {
+                    let mut iv = [0u8; 16];
+                    if p.needs_iv() {
+                        self.rng.fill(&mut iv)?;
+                    }
+                    let f = p.seal(self.write_seq, typ, chunk, &iv);
+                    self.write_seq = self.write_seq.wrapping_add(1);
+                    f
+                }
+                None => chunk.to_vec(),
+            };
+            self.outgoing.push_back(typ);
+            self.outgoing.extend(VERSION.to_be_bytes());
+            self.outgoing.extend((frag.len() as u16).to_be_bytes());
+            self.outgoing.extend(frag);
+        }
+        Ok(())
+    }
+
+    /// Sends a handshake message and adds it to the transcript.
+    pub(crate) fn send_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
+        use digest::Digest;
+        let mut msg = Vec::with_capacity(4 + body.len());
+        msg.push(typ);
+        put_u24(&mut msg, body.len());
+        msg.extend_from_slice(body);
+        Digest::update(&mut self.transcript, &msg);
+        self.send_record(CT_HANDSHAKE, &msg)
+    }
+
+    /// Sends ChangeCipherSpec and switches the write side to the pending keys.
+    pub(crate) fn send_ccs(&mut self) -> Result<(), Error> {
+        self.send_record(CT_CCS, &[1])?;
+        self.write_prot = self.pending_write.take();
+        self.write_seq = 0;
+        if self.write_prot.is_none() {
+            return Err(Error::Crypto("no pending keys"));
+        }
+        Ok(())
+    }
+
+    fn send_alert(&mut self, level: u8, desc: AlertDescription) {
+        let _ = self.send_record(CT_ALERT, &[level, desc.to_u8()]);
+    }
+
+    /// Ends the handshake: application data may flow.
+    pub(crate) fn finish_handshake(&mut self) -> Result<(), Error> {
+        self.handshaking = false;
+        let pending = core::mem::take(&mut self.plain_out);
+        if !pending.is_empty() {
+            self.send_record(CT_APPDATA, &pending)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn process(&mut self, hs: &mut dyn Handshake) -> Result<IoState, Error> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        match self.process_records(hs) {
+            Ok(()) => Ok(self.io_state()),
+            Err(e) => {
+                if let Some(a) = e.alert() {
+                    self.send_alert(2, a);
+                }
+                self.error = Some(e.clone());
+                Err(e)
+            }
+        }
+    }
+
+    pub(crate) fn io_state(&self) -> IoState {
+        IoState {
+            plaintext_bytes_to_read: self.plain_in.len(),
+            tls_bytes_to_write: self.outgoing.len(),
+            peer_has_closed: self.peer_closed,
+        }
+    }
+
+    fn process_records(&mut self, hs: &mut dyn Handshake) -> Result<(), Error> {
+        while !self.peer_closed && self.incoming.len() >= 5 {
+            let typ = self.incoming[0];
+            let version = u16::from_be_bytes([self.incoming[1], self.incoming[2]]);
+            let len = u16::from_be_bytes([self.incoming[3], self.incoming[4]]) as usize;
+            if !(CT_CCS..=CT_APPDATA).contains(&typ) {
+                return Err(bad(
+                    AlertDescription::UnexpectedMessage,
+                    "unknown content type",
+                ));
+            }
+            if version != VERSION {
+                return Err(bad(
+                    AlertDescription::ProtocolVersion,
+                    "record version is not TLCP 1.1",
+                ));
+            }
+            let limit = if self.read_prot.is_some() {
+                MAX_CIPHERTEXT
+            } else {
+                MAX_FRAGMENT
+            };
+            if len > limit {
+                return Err(bad(AlertDescription::RecordOverflow, "record too long"));
+            }
+            if self.incoming.len() < 5 + len {
+                break;
+            }
+            let frag: Vec<u8> = self.incoming.drain(..5 + len).skip(5).collect();
+            let plain = match &self.read_prot {
+                Some(p) => {
+                    let r = p.open(self.read_seq, typ, &frag);
+                    self.read_seq = self.read_seq.wrapping_add(1);
+                    r?
+                }
+                None => frag,
+            };
+            if plain.len() > MAX_FRAGMENT {
+                return Err(bad(AlertDescription::RecordOverflow, "plaintext too long"));
+            }
+            self.handle_record(hs, typ, plain)?;
+        }
+        Ok(())
+    }
+
+    fn handle_record(
+        &mut self,
+        hs: &mut dyn Handshake,
+        typ: u8,
+        plain: Vec<u8>,
+    ) -> Result<(), Error> {
+        use digest::Digest;
+        match typ {
+            CT_ALERT => {
+                if plain.len() != 2 {
+                    return Err(decode("alert length"));
+                }
+                let desc = AlertDescription::from_u8(plain[1]);
+                if desc == AlertDescription::CloseNotify {
+                    self.peer_closed = true;
+                    return Ok(());
+                }
+                if plain[0] == 1 && desc != AlertDescription::NoRenegotiation {
+                    // Warnings are ignored (we never renegotiate, so no_renegotiation can
+                    // only answer something we did not do: treated as fatal).
+                    return Ok(());
+                }
+                Err(Error::AlertReceived(desc))
+            }
+            CT_CCS => {
+                if plain != [1] {
+                    return Err(decode("ChangeCipherSpec body"));
+                }
+                if !self.hs_buf.is_empty() || !self.handshaking {
+                    return Err(bad(
+                        AlertDescription::UnexpectedMessage,
+                        "unexpected ChangeCipherSpec",
+                    ));
+                }
+                hs.on_ccs()?;
+                self.read_prot = self.pending_read.take();
+                self.read_seq = 0;
+                if self.read_prot.is_none() {
+                    return Err(bad(
+                        AlertDescription::UnexpectedMessage,
+                        "ChangeCipherSpec before keys",
+                    ));
+                }
+                Ok(())
+            }
+            CT_HANDSHAKE => {
+                if plain.is_empty() {
+                    return Err(decode("empty handshake record"));
+                }
+                self.hs_buf.extend_from_slice(&plain);
+                while self.hs_buf.len() >= 4 {
+                    let mlen = ((self.hs_buf[1] as usize) << 16)
+                        | ((self.hs_buf[2] as usize) << 8)
+                        | self.hs_buf[3] as usize;
+                    if mlen > MAX_HANDSHAKE {
+                        return Err(bad(
+                            AlertDescription::IllegalParameter,
+                            "handshake message too large",
+                        ));
+                    }
+                    if self.hs_buf.len() < 4 + mlen {
+                        break;
+                    }
+                    let msg: Vec<u8> = self.hs_buf.drain(..4 + mlen).collect();
+                    let mtyp = msg[0];
+                    if !self.handshaking {
+                        let reneg = (self.is_client && mtyp == HS_HELLO_REQUEST)
+                            || (!self.is_client && mtyp == HS_CLIENT_HELLO);
+                        return Err(if reneg {
+                            bad(AlertDescription::NoRenegotiation, "renegotiation refused")
+                        } else {
+                            bad(
+                                AlertDescription::UnexpectedMessage,
+                                "handshake message after the handshake",
+                            )
+                        });
+                    }
+                    if self.is_client && mtyp == HS_HELLO_REQUEST {
+                        if mlen != 0 {
+                            return Err(decode("HelloRequest body"));
+                        }
+                        continue;
+                    }
+                    let before = self.transcript.clone();
+                    Digest::update(&mut self.transcript, &msg);
+                    hs.handle(self, mtyp, &msg[4..], &before)?;
+                }
+                Ok(())
+            }
+            _ => {
+                if self.handshaking {
+                    return Err(bad(
+                        AlertDescription::UnexpectedMessage,
+                        "application data during the handshake",
+                    ));
+                }
+                self.plain_in.extend(plain);
+                Ok(())
+            }
+        }
+    }
+
+    pub(crate) fn read_tls(&mut self, rd: &mut dyn io::Read) -> io::Result<usize> {
+        let room = MAX_INCOMING.saturating_sub(self.incoming.len());
+        if room == 0 {
+            return Err(io::Error::other(
+                "TLS buffer full: call process_new_packets",
+            ));
+        }
+        let mut buf = vec![0u8; room.min(5 + MAX_CIPHERTEXT)];
+        let n = rd.read(&mut buf)?;
+        if n == 0 {
+            self.eof = true;
+        }
+        self.incoming.extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+
+    pub(crate) fn write_tls(&mut self, wr: &mut dyn io::Write) -> io::Result<usize> {
+        let (a, _) = self.outgoing.as_slices();
+        if a.is_empty() {
+            return Ok(0);
+        }
+        let n = wr.write(a)?;
+        self.outgoing.drain(..n);
+        Ok(n)
+    }
+
+    pub(crate) fn wants_write(&self) -> bool {
+        !self.outgoing.is_empty()
+    }
+
+    pub(crate) fn wants_read(&self) -> bool {
+        self.error.is_none() && !self.peer_closed && !self.eof && self.plain_in.is_empty()
+    }
+
+    pub(crate) fn send_close_notify(&mut self) {
+        if !self.sent_close {
+            self.sent_close = true;
+            self.send_alert(1, AlertDescription::CloseNotify);
+        }
+    }
+
+    pub(crate) fn read_plain(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.plain_in.is_empty() {
+            let n = buf.len().min(self.plain_in.len());
+            for (d, s) in buf.iter_mut().zip(self.plain_in.drain(..n)) {
+                *d = s;
+            }
+            return Ok(n);
+        }
+        if self.peer_closed {
+            return Ok(0);
+        }
+        if let Some(e) = &self.error {
+            return Err(e.clone().into());
+        }
+        if self.eof {
+            return Err(Error::UnexpectedEof.into());
+        }
+        Err(io::ErrorKind::WouldBlock.into())
+    }
+
+    pub(crate) fn write_plain(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(e) = &self.error {
+            return Err(e.clone().into());
+        }
+        if self.sent_close {
+            return Err(Error::Closed.into());
+        }
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if self.handshaking {
+            self.plain_out.extend_from_slice(buf);
+        } else {
+            self.send_record(CT_APPDATA, buf).map_err(io::Error::from)?;
+        }
+        Ok(buf.len())
+    }
+
+    /// Test hook: sends a raw handshake message (used to simulate renegotiation).
+    pub(crate) fn inject_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
+        let mut msg = vec![typ];
+        put_u24(&mut msg, body.len());
+        msg.extend_from_slice(body);
+        self.send_record(CT_HANDSHAKE, &msg)
+    }
+}
+
+/// Reads decrypted application data.
+pub struct Reader<'a> {
+    pub(crate) core: &'a mut Core,
+}
+
+impl io::Read for Reader<'_> {
+    /// Decrypted data; `Ok(0)` after close_notify; `UnexpectedEof` when the transport
+    /// ended without close_notify (truncation); `WouldBlock` when nothing is buffered.
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.core.read_plain(buf)
+    }
+}
+
+/// Writes application data (buffered until the handshake completes).
+pub struct Writer<'a> {
+    pub(crate) core: &'a mut Core,
+}
+
+impl io::Write for Writer<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.core.write_plain(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// key_block = PRF(ms, "key expansion", server_random ‖ client_random), split as client
+/// MAC key, server MAC key, client key, server key, client IV, server IV; returns
+/// (read, write) protection for the given side.
+pub(crate) fn derive_keys(
+    suite: crate::CipherSuite,
+    ms: &[u8; 48],
+    client_random: &[u8; 32],
+    server_random: &[u8; 32],
+    is_client: bool,
+) -> Result<(RecordProtection, RecordProtection), Error> {
+    use zeroize::Zeroize;
+    let (m, k, i) = suite.key_block_shape();
+    let mut seed = [0u8; 64];
+    seed[..32].copy_from_slice(server_random);
+    seed[32..].copy_from_slice(client_random);
+    let mut kb = vec![0u8; 2 * (m + k + i)];
+    crate::prf::prf(ms, b"key expansion", &seed, &mut kb);
+    let (cm, rest) = kb.split_at(m);
+    let (sm, rest) = rest.split_at(m);
+    let (ck, rest) = rest.split_at(k);
+    let (sk, rest) = rest.split_at(k);
+    let (ci, si) = rest.split_at(i);
+    let client = RecordProtection::new(suite, cm, ck, ci)?;
+    let server = RecordProtection::new(suite, sm, sk, si)?;
+    kb.zeroize();
+    Ok(if is_client {
+        (server, client)
+    } else {
+        (client, server)
+    })
+}

@@ -1,0 +1,238 @@
+//! Private-key operations behind traits (so keys can live in a crypto card or HSM), the
+//! crate's own implementation on `shangmi-sm2`, and the randomness and clock sources.
+
+use crate::error::Error;
+use rustls_pki_types::UnixTime;
+use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
+use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
+use shangmi_sm2::kx::KeyExchange;
+use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout};
+use shangmi_sm2::{DEFAULT_ID, PublicKey, SecretKey};
+use zeroize::Zeroize;
+
+pub use shangmi_sm2::kx::Role as KxRole;
+
+/// A source of secure random bytes (the configs hold one; tests may plug a seeded one).
+pub trait SecureRandom: Send + Sync + core::fmt::Debug {
+    /// Fills `buf` with random bytes.
+    fn fill(&self, buf: &mut [u8]) -> Result<(), Error>;
+}
+
+/// The operating system's generator (`getrandom`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemRandom;
+
+impl SecureRandom for SystemRandom {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), Error> {
+        getrandom::fill(buf).map_err(|_| Error::Crypto("getrandom failed"))
+    }
+}
+
+/// The current time, for certificate validity and the hello randoms' first four bytes.
+pub trait TimeProvider: Send + Sync + core::fmt::Debug {
+    /// Now.
+    fn now(&self) -> UnixTime;
+}
+
+/// The system clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemTime;
+
+impl TimeProvider for SystemTime {
+    fn now(&self) -> UnixTime {
+        UnixTime::now()
+    }
+}
+
+/// A fixed clock (for tests and replayed recordings).
+#[derive(Debug, Clone, Copy)]
+pub struct FixedTime(pub UnixTime);
+
+impl TimeProvider for FixedTime {
+    fn now(&self) -> UnixTime {
+        self.0
+    }
+}
+
+/// The sign key: SM2 signatures with the default ID `1234567812345678`.
+pub trait Sm2SignKey: Send + Sync + core::fmt::Debug {
+    /// Signs `msg` (the signer computes Z_A with the default ID and e = SM3(Z_A ‖ msg)),
+    /// returning the DER signature.
+    fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error>;
+}
+
+/// The encryption key: SM2 decryption of the premaster (ECC suites) and the GB/T 32918.3
+/// key exchange (ECDHE suites).
+pub trait Sm2EncKey: Send + Sync + core::fmt::Debug {
+    /// Decrypts an SM2 ciphertext in the ASN.1 (C1C3C2 DER) form.
+    fn decrypt(&self, ciphertext_der: &[u8]) -> Result<Vec<u8>, Error>;
+
+    /// Starts a key exchange in `role` with this key as the static key and the default ID,
+    /// taking the ephemeral key's randomness from `rng`.
+    fn start_key_exchange(
+        &self,
+        role: KxRole,
+        rng: &dyn SecureRandom,
+    ) -> Result<Box<dyn Sm2KeyExchange>, Error>;
+}
+
+/// One side of a started SM2 key exchange.
+pub trait Sm2KeyExchange: Send + core::fmt::Debug {
+    /// This side's ephemeral point, uncompressed (04 ‖ X ‖ Y).
+    fn ephemeral_public(&self) -> [u8; 65];
+
+    /// Finishes with the peer's static (encryption certificate) key and ephemeral point,
+    /// both uncompressed SEC1, and the default ID on both sides, filling `out` with
+    /// KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, len).
+    fn complete(
+        self: Box<Self>,
+        peer_static: &[u8],
+        peer_ephemeral: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error>;
+}
+
+/// An SM2 private key held in memory, usable as a sign key and as an encryption key.
+#[derive(Clone)]
+pub struct Sm2PrivateKey {
+    secret: SecretKey,
+    signing: SigningKey,
+}
+
+impl core::fmt::Debug for Sm2PrivateKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sm2PrivateKey").finish_non_exhaustive()
+    }
+}
+
+impl Sm2PrivateKey {
+    /// From a secret key.
+    pub fn new(secret: SecretKey) -> Result<Self, Error> {
+        let signing = SigningKey::new(&secret).map_err(|_| Error::Config("invalid SM2 key"))?;
+        Ok(Sm2PrivateKey { secret, signing })
+    }
+
+    /// From DER (PKCS#8 or SEC1).
+    pub fn from_der(der: &[u8]) -> Result<Self, Error> {
+        let secret = shangmi_sm2::keys::secret_key_from_der(der)
+            .map_err(|_| Error::Config("unreadable SM2 private key"))?;
+        Self::new(secret)
+    }
+
+    /// From PEM (PKCS#8 `PRIVATE KEY` or SEC1 `EC PRIVATE KEY`).
+    pub fn from_pem(pem: &str) -> Result<Self, Error> {
+        let secret = shangmi_sm2::keys::secret_key_from_pem(pem)
+            .map_err(|_| Error::Config("unreadable SM2 private key"))?;
+        Self::new(secret)
+    }
+
+    /// The public key, uncompressed.
+    pub fn public_key_sec1(&self) -> [u8; 65] {
+        point_bytes(&self.secret.public_key())
+    }
+}
+
+fn point_bytes(p: &PublicKey) -> [u8; 65] {
+    let enc = p.to_sec1_point(false);
+    let mut out = [0u8; 65];
+    out.copy_from_slice(enc.as_bytes());
+    out
+}
+
+impl Sm2SignKey for Sm2PrivateKey {
+    fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        let e = self.signing.verifying_key().hash_message(msg);
+        Ok(self.signing.sign_e(&e).to_der().as_ref().to_vec())
+    }
+}
+
+impl Sm2EncKey for Sm2PrivateKey {
+    fn decrypt(&self, ciphertext_der: &[u8]) -> Result<Vec<u8>, Error> {
+        DecryptingKey::new(self.secret.clone())
+            .decrypt_der(ciphertext_der)
+            .map_err(|_| {
+                Error::PeerMisbehaved(
+                    crate::AlertDescription::DecryptError,
+                    "SM2 decryption failed",
+                )
+            })
+    }
+
+    fn start_key_exchange(
+        &self,
+        role: KxRole,
+        rng: &dyn SecureRandom,
+    ) -> Result<Box<dyn Sm2KeyExchange>, Error> {
+        for _ in 0..16 {
+            let mut r = [0u8; 32];
+            rng.fill(&mut r)?;
+            let kx = KeyExchange::new_with_ephemeral(role, &self.secret, DEFAULT_ID, &r.into());
+            r.zeroize();
+            if let Ok(kx) = kx {
+                return Ok(Box::new(OwnKx(kx)));
+            }
+        }
+        Err(Error::Crypto("random generator gives no valid scalar"))
+    }
+}
+
+#[derive(Debug)]
+struct OwnKx(KeyExchange);
+
+impl Sm2KeyExchange for OwnKx {
+    fn ephemeral_public(&self) -> [u8; 65] {
+        point_bytes(&self.0.ephemeral_public())
+    }
+
+    fn complete(
+        self: Box<Self>,
+        peer_static: &[u8],
+        peer_ephemeral: &[u8],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let bad = || {
+            crate::error::bad(
+                crate::AlertDescription::IllegalParameter,
+                "invalid SM2 point",
+            )
+        };
+        let ps = shangmi_sm2::keys::public_key_from_sec1(peer_static).map_err(|_| bad())?;
+        let pe = shangmi_sm2::keys::public_key_from_sec1(peer_ephemeral).map_err(|_| bad())?;
+        self.0
+            .finish(&ps, DEFAULT_ID, &pe, out)
+            .map(|_| ())
+            .map_err(|_| bad())
+    }
+}
+
+/// Verifies a DER SM2 signature over `msg` with the default ID.
+pub(crate) fn verify_sm2(public_sec1: &[u8], msg: &[u8], sig_der: &[u8]) -> bool {
+    let Ok(key) = VerifyingKey::from_sec1_bytes(public_sec1) else {
+        return false;
+    };
+    let Ok(sig) = Signature::from_der(sig_der) else {
+        return false;
+    };
+    key.verify_e(&key.hash_message(msg), &sig).is_ok()
+}
+
+/// SM2-encrypts `msg` to `public_sec1`, returning the DER (C1C3C2) form.
+pub(crate) fn encrypt_sm2(
+    public_sec1: &[u8],
+    msg: &[u8],
+    rng: &dyn SecureRandom,
+) -> Result<Vec<u8>, Error> {
+    let key = EncryptingKey::from_sec1_bytes(public_sec1)
+        .map_err(|_| Error::InvalidCertificate(crate::CertificateError::UnsupportedKey))?;
+    for _ in 0..16 {
+        let mut k = [0u8; 32];
+        rng.fill(&mut k)?;
+        let ct = key.encrypt_with_nonce(&k.into(), msg, Layout::C1C3C2);
+        k.zeroize();
+        if let Ok(ct) = ct {
+            return shangmi_sm2::pke::c1c3c2_to_der(&ct)
+                .map_err(|_| Error::Crypto("SM2 ciphertext encoding"));
+        }
+    }
+    Err(Error::Crypto("random generator gives no valid scalar"))
+}

@@ -1,0 +1,71 @@
+//! The TLCP PRF: TLS 1.2's P_hash (RFC 5246 §5) with HMAC-SM3, and the transcript hash.
+
+use hmac::{Hmac, KeyInit, Mac};
+use shangmi_sm3::Sm3;
+
+type HmacSm3 = Hmac<Sm3>;
+
+fn hmac(key: &[u8]) -> HmacSm3 {
+    // HMAC takes keys of any length.
+    <HmacSm3 as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+}
+
+/// PRF(secret, label, seed) = P_SM3(secret, label ‖ seed), filling `out`.
+pub fn prf(secret: &[u8], label: &[u8], seed: &[u8], out: &mut [u8]) {
+    let base = hmac(secret);
+    // A(1) = HMAC(secret, label ‖ seed)
+    let mut a = {
+        let mut m = base.clone();
+        m.update(label);
+        m.update(seed);
+        m.finalize().into_bytes()
+    };
+    let mut done = 0;
+    while done < out.len() {
+        let mut m = base.clone();
+        m.update(&a);
+        m.update(label);
+        m.update(seed);
+        let block = m.finalize().into_bytes();
+        let n = (out.len() - done).min(block.len());
+        out[done..done + n].copy_from_slice(&block[..n]);
+        done += n;
+        let mut m = base.clone();
+        m.update(&a);
+        a = m.finalize().into_bytes();
+    }
+}
+
+/// HMAC-SM3 of the parts.
+pub(crate) fn hmac_sm3(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
+    let mut m = hmac(key);
+    for p in parts {
+        m.update(p);
+    }
+    m.finalize().into_bytes().into()
+}
+
+pub(crate) fn new_hmac(key: &[u8]) -> HmacSm3 {
+    hmac(key)
+}
+
+/// master_secret = PRF(pms, "master secret", client_random ‖ server_random)[..48].
+pub(crate) fn master_secret(
+    pms: &[u8],
+    client_random: &[u8; 32],
+    server_random: &[u8; 32],
+) -> [u8; 48] {
+    let mut seed = [0u8; 64];
+    seed[..32].copy_from_slice(client_random);
+    seed[32..].copy_from_slice(server_random);
+    let mut ms = [0u8; 48];
+    prf(pms, b"master secret", &seed, &mut ms);
+    ms
+}
+
+/// 12-byte verify_data = PRF(ms, label, SM3(transcript)).
+pub(crate) fn verify_data(ms: &[u8; 48], label: &[u8], transcript_hash: &[u8; 32]) -> [u8; 12] {
+    let mut out = [0u8; 12];
+    prf(ms, label, transcript_hash, &mut out);
+    out
+}

@@ -1,0 +1,90 @@
+//! The four SM2 cipher suites of TLCP.
+
+/// A TLCP cipher suite (GB/T 38636-2020 Table 2; SM9 and RSA suites are out of scope).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CipherSuite {
+    /// ECC_SM4_GCM_SM3 (0xE053): SM2-encrypted premaster, SM4-GCM records.
+    EccSm4GcmSm3,
+    /// ECC_SM4_CBC_SM3 (0xE013): SM2-encrypted premaster, SM4-CBC + HMAC-SM3 records.
+    EccSm4CbcSm3,
+    /// ECDHE_SM4_GCM_SM3 (0xE051): SM2 key exchange (needs client certificates), SM4-GCM.
+    EcdheSm4GcmSm3,
+    /// ECDHE_SM4_CBC_SM3 (0xE011): SM2 key exchange (needs client certificates), SM4-CBC.
+    EcdheSm4CbcSm3,
+}
+
+impl CipherSuite {
+    /// Every suite, in the default order of preference (GCM first, ECC before ECDHE).
+    pub const ALL: [CipherSuite; 4] = [
+        CipherSuite::EccSm4GcmSm3,
+        CipherSuite::EcdheSm4GcmSm3,
+        CipherSuite::EccSm4CbcSm3,
+        CipherSuite::EcdheSm4CbcSm3,
+    ];
+
+    /// The two-byte identifier.
+    pub fn id(self) -> u16 {
+        match self {
+            CipherSuite::EccSm4GcmSm3 => 0xE053,
+            CipherSuite::EccSm4CbcSm3 => 0xE013,
+            CipherSuite::EcdheSm4GcmSm3 => 0xE051,
+            CipherSuite::EcdheSm4CbcSm3 => 0xE011,
+        }
+    }
+
+    /// From the two-byte identifier.
+    pub fn from_id(id: u16) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Whether the key exchange is ECDHE (SM2 key exchange) rather than ECC.
+    pub fn is_ecdhe(self) -> bool {
+        matches!(
+            self,
+            CipherSuite::EcdheSm4GcmSm3 | CipherSuite::EcdheSm4CbcSm3
+        )
+    }
+
+    /// Whether records are SM4-GCM (else SM4-CBC with HMAC-SM3).
+    pub fn is_gcm(self) -> bool {
+        matches!(
+            self,
+            CipherSuite::EccSm4GcmSm3 | CipherSuite::EcdheSm4GcmSm3
+        )
+    }
+
+    /// The GB/T 38636 name, e.g. `ECC_SM4_GCM_SM3`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CipherSuite::EccSm4GcmSm3 => "ECC_SM4_GCM_SM3",
+            CipherSuite::EccSm4CbcSm3 => "ECC_SM4_CBC_SM3",
+            CipherSuite::EcdheSm4GcmSm3 => "ECDHE_SM4_GCM_SM3",
+            CipherSuite::EcdheSm4CbcSm3 => "ECDHE_SM4_CBC_SM3",
+        }
+    }
+
+    /// The OpenSSL-style name Tongsuo uses, e.g. `ECC-SM2-SM4-GCM-SM3`.
+    pub fn openssl_name(self) -> &'static str {
+        match self {
+            CipherSuite::EccSm4GcmSm3 => "ECC-SM2-SM4-GCM-SM3",
+            CipherSuite::EccSm4CbcSm3 => "ECC-SM2-SM4-CBC-SM3",
+            CipherSuite::EcdheSm4GcmSm3 => "ECDHE-SM2-SM4-GCM-SM3",
+            CipherSuite::EcdheSm4CbcSm3 => "ECDHE-SM2-SM4-CBC-SM3",
+        }
+    }
+
+    /// (MAC key, encryption key, IV) lengths in the key block.
+    pub(crate) fn key_block_shape(self) -> (usize, usize, usize) {
+        if self.is_gcm() {
+            (0, 16, 4)
+        } else {
+            (32, 16, 16)
+        }
+    }
+}
+
+impl core::fmt::Display for CipherSuite {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}

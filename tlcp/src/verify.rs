@@ -1,0 +1,173 @@
+//! Certificate checks for the two leaves: chains (rustls-webpki with the SM2
+//! verification algorithms of `shangmi-rustls`, default ID), validity, host name on the
+//! sign certificate, key usages, same issuer.
+
+use crate::error::{CertificateError, Error};
+use der::{Decode, Encode};
+use rustls_pki_types::{CertificateDer, ServerName, SignatureVerificationAlgorithm, UnixTime};
+use x509_cert::Certificate;
+use x509_cert::ext::pkix::KeyUsage;
+
+/// The SM2-with-SM3 chain algorithms (default ID; both SPKI forms, with or without NULL).
+static ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
+    &shangmi_rustls::verify::CERT_SM2_SM3,
+    &shangmi_rustls::verify::CERT_SM2_SM3_NULL,
+    &shangmi_rustls::verify::CERT_BARE_SM2_SM3,
+    &shangmi_rustls::verify::CERT_BARE_SM2_SM3_NULL,
+];
+
+/// Trusted root certificates.
+#[derive(Clone, Debug, Default)]
+pub struct RootCertStore {
+    roots: Vec<CertificateDer<'static>>,
+}
+
+impl RootCertStore {
+    /// An empty store.
+    pub fn empty() -> Self {
+        Self::default()
+    }
+
+    /// Adds a DER certificate (checked to parse as a trust anchor).
+    pub fn add(&mut self, der: CertificateDer<'static>) -> Result<(), Error> {
+        webpki::anchor_from_trusted_cert(&der)
+            .map_err(|_| Error::Config("root certificate does not parse"))?;
+        self.roots.push(der);
+        Ok(())
+    }
+
+    /// Adds every certificate of a PEM bundle; returns how many.
+    pub fn add_pem(&mut self, pem: &[u8]) -> Result<usize, Error> {
+        let certs = crate::certs_from_pem(pem)?;
+        let n = certs.len();
+        for c in certs {
+            self.add(c)?;
+        }
+        Ok(n)
+    }
+
+    /// Number of roots.
+    pub fn len(&self) -> usize {
+        self.roots.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    /// The roots' subject names (DER), for CertificateRequest.
+    pub(crate) fn subjects(&self) -> Vec<Vec<u8>> {
+        self.roots
+            .iter()
+            .filter_map(|c| Certificate::from_der(c).ok())
+            .filter_map(|c| c.tbs_certificate().subject().to_der().ok())
+            .collect()
+    }
+}
+
+/// The public keys of the peer's two verified leaves.
+#[derive(Clone, Debug)]
+pub(crate) struct PeerKeys {
+    pub(crate) sign: Vec<u8>,
+    pub(crate) enc: Vec<u8>,
+}
+
+fn map_webpki(e: webpki::Error) -> CertificateError {
+    use webpki::Error as W;
+    match e {
+        W::CertExpired { .. } => CertificateError::Expired,
+        W::CertNotValidYet { .. } => CertificateError::NotValidYet,
+        W::UnknownIssuer => CertificateError::UnknownIssuer,
+        W::InvalidSignatureForPublicKey => CertificateError::BadSignature,
+        W::CertNotValidForName(_) => CertificateError::NotValidForName,
+        W::BadDer | W::BadDerTime => CertificateError::BadEncoding,
+        other => CertificateError::Other(format!("{other:?}")),
+    }
+}
+
+struct Leaf {
+    public: Vec<u8>,
+    key_usage: Option<KeyUsage>,
+    issuer: Vec<u8>,
+}
+
+fn parse_leaf(der: &[u8]) -> Result<Leaf, CertificateError> {
+    let cert = Certificate::from_der(der).map_err(|_| CertificateError::BadEncoding)?;
+    let tbs = cert.tbs_certificate();
+    let public = tbs
+        .subject_public_key_info()
+        .subject_public_key
+        .raw_bytes()
+        .to_vec();
+    if shangmi_sm2::keys::public_key_from_sec1(&public).is_err() {
+        return Err(CertificateError::UnsupportedKey);
+    }
+    let key_usage = tbs
+        .get_extension::<KeyUsage>()
+        .map_err(|_| CertificateError::BadEncoding)?
+        .map(|(_, ku)| ku);
+    let issuer = tbs
+        .issuer()
+        .to_der()
+        .map_err(|_| CertificateError::BadEncoding)?;
+    Ok(Leaf {
+        public: public.to_vec(),
+        key_usage,
+        issuer,
+    })
+}
+
+/// Verifies the TLCP certificate list (sign, encryption, then CA chain).
+pub(crate) fn verify_pair(
+    roots: &RootCertStore,
+    certs: &[CertificateDer<'static>],
+    server_name: Option<&ServerName<'_>>,
+    now: UnixTime,
+    strict_key_usage: bool,
+    usage: webpki::KeyUsage,
+) -> Result<PeerKeys, Error> {
+    let fail = |e| Error::InvalidCertificate(e);
+    if certs.len() < 2 {
+        return Err(fail(CertificateError::MissingCertificates));
+    }
+    let anchors: Vec<_> = roots
+        .roots
+        .iter()
+        .filter_map(|c| webpki::anchor_from_trusted_cert(c).ok())
+        .collect();
+    let intermediates = &certs[2..];
+    for (i, leaf) in certs[..2].iter().enumerate() {
+        let ee = webpki::EndEntityCert::try_from(leaf).map_err(|e| fail(map_webpki(e)))?;
+        ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, None, None)
+            .map_err(|e| fail(map_webpki(e)))?;
+        if i == 0
+            && let Some(name) = server_name
+        {
+            ee.verify_is_valid_for_subject_name(name)
+                .map_err(|e| fail(map_webpki(e)))?;
+        }
+    }
+    let sign = parse_leaf(&certs[0]).map_err(fail)?;
+    let enc = parse_leaf(&certs[1]).map_err(fail)?;
+    if sign.issuer != enc.issuer {
+        return Err(fail(CertificateError::IssuerMismatch));
+    }
+    if strict_key_usage {
+        let sign_ok = sign
+            .key_usage
+            .as_ref()
+            .is_none_or(|ku| ku.digital_signature());
+        let enc_ok = enc
+            .key_usage
+            .as_ref()
+            .is_none_or(|ku| ku.key_encipherment() || ku.key_agreement() || ku.data_encipherment());
+        if !sign_ok || !enc_ok {
+            return Err(fail(CertificateError::BadKeyUsage));
+        }
+    }
+    Ok(PeerKeys {
+        sign: sign.public,
+        enc: enc.public,
+    })
+}
