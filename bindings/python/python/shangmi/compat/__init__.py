@@ -1,0 +1,1 @@
+"""Drop-in layers with the APIs and defaults of other SM libraries."""

@@ -1,0 +1,59 @@
+"""``gmssl.sm4``: ``CryptSM4(mode, padding_mode)``, ``set_key(key, mode)``,
+``crypt_ecb(data)``, ``crypt_cbc(iv, data)``, with gmssl's paddings."""
+
+from ... import _shangmi
+from . import func
+
+__all__ = ["SM4_ENCRYPT", "SM4_DECRYPT", "PKCS7", "ZERO", "CryptSM4"]
+
+SM4_ENCRYPT = 0
+SM4_DECRYPT = 1
+PKCS7 = 0
+ZERO = 1
+
+
+def _unpad_pkcs7(data):
+    if not data:
+        raise ValueError("SM4: empty decryption output")
+    n = data[-1]
+    # gmssl removes data[-1] bytes without checking them; a wrong key or corrupted data
+    # is reported here instead of returning garbage.
+    if n < 1 or n > 16 or n > len(data) or data[-n:] != bytes([n]) * n:
+        raise ValueError("SM4: invalid PKCS#7 padding")
+    return data[:-n]
+
+
+class CryptSM4(object):
+    def __init__(self, mode=SM4_ENCRYPT, padding_mode=PKCS7):
+        self.mode = mode
+        self.padding_mode = padding_mode
+        self._key = None
+
+    def set_key(self, key, mode):
+        if len(key) != 16:
+            raise ValueError("SM4 key must be 16 bytes")
+        self._key = bytes(key)
+        self._ecb = _shangmi.SM4ECB(self._key, padding=False)
+        self._cbc = _shangmi.SM4CBC(self._key, padding=False)
+        self.mode = mode
+
+    def crypt_ecb(self, input_data):
+        data = bytes(input_data)
+        if self.mode == SM4_ENCRYPT:
+            if self.padding_mode == PKCS7:
+                data = bytes(func.pkcs7_padding(data))
+            elif self.padding_mode == ZERO:
+                data = bytes(func.zero_padding(data))
+            return self._ecb.encrypt(data)
+        out = self._ecb.decrypt(data)
+        if self.padding_mode == PKCS7:
+            return _unpad_pkcs7(out)
+        if self.padding_mode == ZERO:
+            return bytes(func.zero_unpadding(out))
+        return out
+
+    def crypt_cbc(self, iv, input_data):
+        data = bytes(input_data)
+        if self.mode == SM4_ENCRYPT:
+            return self._cbc.encrypt(bytes(iv), bytes(func.pkcs7_padding(data)))
+        return _unpad_pkcs7(self._cbc.decrypt(bytes(iv), data))
