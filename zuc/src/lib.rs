@@ -17,6 +17,7 @@
 
 mod eea3;
 mod mac;
+mod opaque;
 mod sbox;
 mod state;
 mod stream;

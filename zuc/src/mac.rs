@@ -17,6 +17,7 @@ use digest::{FixedOutput, MacMarker, OutputSizeUser, Update};
 
 use crate::{
     Error,
+    opaque::opaque,
     state::{D256, State},
 };
 
@@ -75,7 +76,7 @@ impl<const N: usize> Engine<N> {
     #[inline(always)]
     fn absorb_bits(&mut self, m: u32, bits: u32) {
         for j in 0..bits {
-            let mask = 0u32.wrapping_sub((m >> (31 - j)) & 1);
+            let mask = opaque(0u32.wrapping_sub((m >> (31 - j)) & 1));
             let win = self.window_at(j);
             for (t, w) in self.tag.iter_mut().zip(win) {
                 *t ^= w & mask;

@@ -139,15 +139,20 @@ impl State {
     #[inline(always)]
     fn lfsr_step(&mut self, u: u32) {
         let s = &self.s;
-        let sum = u64::from(s[0])
-            + u64::from(rot31(s[0], 8))
-            + u64::from(rot31(s[4], 20))
-            + u64::from(rot31(s[10], 21))
-            + u64::from(rot31(s[13], 17))
-            + u64::from(rot31(s[15], 15))
-            + u64::from(u);
-        let sum = (sum & u64::from(P)) + (sum >> 31);
-        let sum = (sum & u64::from(P)) + (sum >> 31);
+        // Wrapping adds: nothing can overflow (seven 31-bit terms), and a debug build's
+        // overflow check would be a branch on secret data.
+        let sum = [
+            rot31(s[0], 8),
+            rot31(s[4], 20),
+            rot31(s[10], 21),
+            rot31(s[13], 17),
+            rot31(s[15], 15),
+            u,
+        ]
+        .iter()
+        .fold(u64::from(s[0]), |acc, &t| acc.wrapping_add(u64::from(t)));
+        let sum = (sum & u64::from(P)).wrapping_add(sum >> 31);
+        let sum = (sum & u64::from(P)).wrapping_add(sum >> 31);
         self.s.copy_within(1.., 0);
         self.s[15] = sum as u32;
     }
