@@ -340,6 +340,28 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A TLS 1.3 server configuration with every RFC 8998 suite and group and no client
+/// authentication, for `shangmi tlcp server --tls13-cert` (one port, both protocols).
+pub(crate) fn server_config_tls13(
+    cert: &Path,
+    key_path: &Path,
+) -> Result<Arc<ServerConfig>, Failure> {
+    let provider = Arc::new(shangmi_rustls::provider());
+    let config = ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(|e| tls_failure("configuration", e))?
+        .with_no_client_auth()
+        .with_single_cert(certs(cert)?, key(key_path)?)
+        .map_err(|e| tls_failure(&key_path.display().to_string(), e))?;
+    Ok(Arc::new(config))
+}
+
+/// Serves one TLS 1.3 connection with `config` (echo), reporting what was negotiated.
+pub(crate) fn serve_tls13(config: Arc<ServerConfig>, stream: TcpStream) -> Result<(), Failure> {
+    eprintln!("protocol: TLS 1.3 (RFC 8998)");
+    serve_one(config, stream, &SeenScheme::default())
+}
+
 fn serve_one(
     config: Arc<ServerConfig>,
     stream: TcpStream,
