@@ -40,6 +40,8 @@ pub mod record;
 mod server;
 mod stream;
 mod suites;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 mod verify;
 
 pub use client::ClientConnection;

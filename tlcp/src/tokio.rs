@@ -1,0 +1,251 @@
+//! Async streams over tokio transports (feature `tokio`): [`TlcpConnector`] and
+//! [`TlcpAcceptor`] give a [`TlcpStream`] that is `AsyncRead + AsyncWrite`, as
+//! tokio-rustls does, so hyper/axum-style code can sit on TLCP.
+
+use crate::client::ClientConnection;
+use crate::config::{ClientConfig, ServerConfig};
+use crate::server::ServerConnection;
+use crate::stream::Connection;
+use ::tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use rustls_pki_types::ServerName;
+use std::future::poll_fn;
+use std::io::{self, Read, Write};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+/// Makes client connections.
+#[derive(Clone, Debug)]
+pub struct TlcpConnector {
+    config: Arc<ClientConfig>,
+}
+
+impl From<Arc<ClientConfig>> for TlcpConnector {
+    fn from(config: Arc<ClientConfig>) -> Self {
+        TlcpConnector { config }
+    }
+}
+
+impl TlcpConnector {
+    /// Runs the handshake over `io` with the server `name`.
+    pub async fn connect<IO: AsyncRead + AsyncWrite + Unpin>(
+        &self,
+        name: ServerName<'static>,
+        io: IO,
+    ) -> io::Result<TlcpStream<IO, ClientConnection>> {
+        let conn = ClientConnection::new(self.config.clone(), name)?;
+        let mut stream = TlcpStream {
+            io,
+            conn,
+            shutdown: false,
+        };
+        poll_fn(|cx| stream.poll_handshake(cx)).await?;
+        Ok(stream)
+    }
+}
+
+/// Accepts server connections.
+#[derive(Clone, Debug)]
+pub struct TlcpAcceptor {
+    config: Arc<ServerConfig>,
+}
+
+impl From<Arc<ServerConfig>> for TlcpAcceptor {
+    fn from(config: Arc<ServerConfig>) -> Self {
+        TlcpAcceptor { config }
+    }
+}
+
+impl TlcpAcceptor {
+    /// Runs the handshake over `io`.
+    pub async fn accept<IO: AsyncRead + AsyncWrite + Unpin>(
+        &self,
+        io: IO,
+    ) -> io::Result<TlcpStream<IO, ServerConnection>> {
+        let conn = ServerConnection::new(self.config.clone())?;
+        let mut stream = TlcpStream {
+            io,
+            conn,
+            shutdown: false,
+        };
+        poll_fn(|cx| stream.poll_handshake(cx)).await?;
+        Ok(stream)
+    }
+}
+
+/// A TLCP connection over an async transport.
+#[derive(Debug)]
+pub struct TlcpStream<IO, C> {
+    io: IO,
+    conn: C,
+    shutdown: bool,
+}
+
+/// `Read`/`Write` over an async transport for one poll: `Pending` becomes `WouldBlock`.
+struct SyncIo<'a, 'b, IO> {
+    io: &'a mut IO,
+    cx: &'a mut Context<'b>,
+}
+
+impl<IO: AsyncRead + Unpin> Read for SyncIo<'_, '_, IO> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut rb = ReadBuf::new(buf);
+        match Pin::new(&mut *self.io).poll_read(self.cx, &mut rb) {
+            Poll::Ready(Ok(())) => Ok(rb.filled().len()),
+            Poll::Ready(Err(e)) => Err(e),
+            Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
+        }
+    }
+}
+
+impl<IO: AsyncWrite + Unpin> Write for SyncIo<'_, '_, IO> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match Pin::new(&mut *self.io).poll_write(self.cx, buf) {
+            Poll::Ready(r) => r,
+            Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match Pin::new(&mut *self.io).poll_flush(self.cx) {
+            Poll::Ready(r) => r,
+            Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
+        }
+    }
+}
+
+fn pending_on_block<T>(r: io::Result<T>) -> Poll<io::Result<T>> {
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => Poll::Pending,
+        other => Poll::Ready(other),
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> TlcpStream<IO, C> {
+    /// The connection (suite, peer certificates, resumption).
+    pub fn get_ref(&self) -> (&IO, &C) {
+        (&self.io, &self.conn)
+    }
+
+    /// Writes all queued TLS bytes.
+    fn poll_write_all_tls(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        while self.conn.wants_write() {
+            let mut sync = SyncIo {
+                io: &mut self.io,
+                cx,
+            };
+            match pending_on_block(self.conn.write_tls(&mut sync)) {
+                Poll::Ready(Ok(0)) => return Poll::Ready(Err(io::ErrorKind::WriteZero.into())),
+                Poll::Ready(Ok(_)) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    /// Reads one batch of TLS bytes and processes them.
+    fn poll_read_tls(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<usize>> {
+        let mut sync = SyncIo {
+            io: &mut self.io,
+            cx,
+        };
+        let n = match pending_on_block(self.conn.read_tls(&mut sync)) {
+            Poll::Ready(Ok(n)) => n,
+            other => return other,
+        };
+        if let Err(e) = self.conn.process_new_packets() {
+            // Best effort: get the alert out.
+            let _ = self.poll_write_all_tls(cx);
+            return Poll::Ready(Err(e.into()));
+        }
+        Poll::Ready(Ok(n))
+    }
+
+    fn poll_handshake(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        loop {
+            if let Poll::Ready(Err(e)) = self.poll_write_all_tls(cx) {
+                return Poll::Ready(Err(e));
+            }
+            if !self.conn.is_handshaking() {
+                return self.poll_write_all_tls(cx);
+            }
+            match self.poll_read_tls(cx) {
+                Poll::Ready(Ok(0)) => {
+                    return Poll::Ready(Err(crate::Error::UnexpectedEof.into()));
+                }
+                Poll::Ready(Ok(_)) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncRead for TlcpStream<IO, C> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            match this.conn.read_plain(buf.initialize_unfilled()) {
+                Ok(n) => {
+                    buf.advance(n);
+                    return Poll::Ready(Ok(()));
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Poll::Ready(Err(e)),
+            }
+            if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
+                return Poll::Ready(Err(e));
+            }
+            match this.poll_read_tls(cx) {
+                Poll::Ready(Ok(_)) => {}
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncWrite for TlcpStream<IO, C> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        // Keep at most one batch queued: push out what is waiting first.
+        match this.poll_write_all_tls(cx) {
+            Poll::Ready(Ok(())) => {}
+            other => return other.map(|r| r.map(|()| 0)),
+        }
+        let n = this.conn.write_plain(buf)?;
+        if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
+            return Poll::Ready(Err(e));
+        }
+        Poll::Ready(Ok(n))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        match this.poll_write_all_tls(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut this.io).poll_flush(cx),
+            other => other,
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if !this.shutdown {
+            this.shutdown = true;
+            this.conn.send_close_notify();
+        }
+        match this.poll_write_all_tls(cx) {
+            Poll::Ready(Ok(())) => Pin::new(&mut this.io).poll_shutdown(cx),
+            other => other,
+        }
+    }
+}
