@@ -1,0 +1,131 @@
+//! Records a TLCP conversation between our side (seeded generator, fixed clock, the test
+//! PKI) and a live peer, for `tests/replay.rs`:
+//!
+//! ```text
+//! cargo run -p shangmi-tlcp --example record -- pki DIR
+//! cargo run -p shangmi-tlcp --example record -- client ADDR OUT SUITE server|mutual [NOTE...]
+//! cargo run -p shangmi-tlcp --example record -- server ADDR OUT SUITE server|mutual [NOTE...]
+//! ```
+//!
+//! `pki` writes the test PKI as PEM files for the peer (`ca.crt`, `server_sign.crt`,
+//! `server_sign.key`, `server_enc.crt`, `server_enc.key`, and the same for `client_`).
+//! SUITE is ecc-gcm, ecc-cbc, ecdhe-gcm or ecdhe-cbc. As client it connects, sends
+//! `GET / HTTP/1.0` and reads until the server closes (run the peer's server with `-www`);
+//! as server it accepts one connection and echoes until the client closes. NOTE words go
+//! into the file as comments (say which peer, version and command).
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+#[path = "../tests/recorded/mod.rs"]
+mod recorded;
+
+use recorded::{Chunk, Role, Setup, Transcript, Wire};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+
+/// A socket that keeps what went each way.
+struct Live {
+    sock: TcpStream,
+    chunks: Vec<Chunk>,
+}
+
+impl Wire for Live {
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.chunks.push(Chunk::Ours(bytes.to_vec()));
+        // A peer that already closed may refuse our last write (close_notify): the recording
+        // keeps what we wrote either way, as the replay will.
+        let _ = self.sock.write_all(bytes);
+        Ok(())
+    }
+
+    fn recv(&mut self) -> Result<Vec<u8>, String> {
+        let mut buf = vec![0u8; 1 << 16];
+        let n = self.sock.read(&mut buf).unwrap_or(0);
+        buf.truncate(n);
+        if n > 0 {
+            self.chunks.push(Chunk::Peer(buf.clone()));
+        }
+        Ok(buf)
+    }
+}
+
+fn write_pki(dir: &Path) -> Result<(), String> {
+    use shangmi_sm2::keys::{AlgorithmForm, secret_key_to_pkcs8_pem};
+    let pki = common::pki();
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let cert = |name: &str, der: &[u8]| {
+        let pem = der::pem::encode_string("CERTIFICATE", der::pem::LineEnding::LF, der)
+            .map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(name), pem).map_err(|e| e.to_string())
+    };
+    let key = |name: &str, k: &shangmi_sm2::SecretKey| {
+        let pem = secret_key_to_pkcs8_pem(k, AlgorithmForm::EcPublicKey, der::pem::LineEnding::LF)
+            .map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(name), pem.as_bytes()).map_err(|e| e.to_string())
+    };
+    cert("ca.crt", &pki.ca)?;
+    for (side, pair) in [("server", &pki.server), ("client", &pki.client)] {
+        cert(&format!("{side}_sign.crt"), &pair.sign)?;
+        key(&format!("{side}_sign.key"), &pair.sign_key)?;
+        cert(&format!("{side}_enc.crt"), &pair.enc)?;
+        key(&format!("{side}_enc.key"), &pair.enc_key)?;
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [cmd, dir] = &args[..]
+        && cmd == "pki"
+    {
+        return write_pki(Path::new(dir));
+    }
+    let [role, addr, out, suite, auth, note @ ..] = &args[..] else {
+        return Err(
+            "usage: record pki DIR | record client|server ADDR OUT SUITE server|mutual [NOTE...]"
+                .into(),
+        );
+    };
+    let setup = Setup {
+        role: if role == "server" {
+            Role::Server
+        } else {
+            Role::Client
+        },
+        suite: recorded::suite_from_name(suite).ok_or_else(|| format!("suite {suite:?}"))?,
+        mutual: auth == "mutual",
+    };
+    let sock = match setup.role {
+        Role::Client => TcpStream::connect(addr).map_err(|e| e.to_string())?,
+        Role::Server => {
+            let listener = TcpListener::bind(addr).map_err(|e| e.to_string())?;
+            listener.accept().map_err(|e| e.to_string())?.0
+        }
+    };
+    let mut live = Live {
+        sock,
+        chunks: Vec::new(),
+    };
+    let (finished, plain) = recorded::run(&setup, &mut live)?;
+    if !finished {
+        return Err("the handshake did not finish".into());
+    }
+    let mut comments = vec![note.join(" ")];
+    comments.retain(|c| !c.is_empty());
+    let t = Transcript {
+        comments,
+        setup,
+        chunks: live.chunks,
+        plain,
+    };
+    std::fs::write(out, t.to_text()).map_err(|e| e.to_string())?;
+    eprintln!(
+        "recorded {} chunks, {} bytes of application data",
+        t.chunks.len(),
+        t.plain.len()
+    );
+    Ok(())
+}

@@ -1,0 +1,322 @@
+//! Recorded conversations with live TLCP peers (Tongsuo's `s_server`/`s_client -ntls`,
+//! GmSSL's `tlcp_server`/`tlcp_client`), and their replay without the peer.
+//!
+//! Our side runs on the test PKI (`common`), a seeded generator and a fixed clock, so its
+//! bytes depend only on what it received: a replay feeds the peer's chunks in and checks that
+//! ours come out byte for byte, that the handshake finishes and that the same application
+//! data is decrypted. `examples/record.rs` makes the files under `tests/data/`.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use super::common::{SeededRandom, pki, server_builder_for};
+use shangmi_tlcp::{
+    CipherSuite, ClientAuth, ClientConfig, ClientConnection, Connection, FixedTime, ServerConfig,
+    ServerConnection, ServerName, Sm2PrivateKey, UnixTime,
+};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The clock of every recording: 2026-06-01T00:00:00Z, inside the test PKI's validity.
+pub const NOW: u64 = 1_780_272_000;
+/// The seed of our side's generator.
+pub const SEED: u64 = 0x7463_6c70;
+/// What our client sends once the handshake is done (a peer's `-www` server answers it).
+pub const REQUEST: &[u8] = b"GET / HTTP/1.0\r\n\r\n";
+
+/// Which side we played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Our client against the peer's server.
+    Client,
+    /// Our server against the peer's client.
+    Server,
+}
+
+/// How the run was set up.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Our role.
+    pub role: Role,
+    /// The one suite offered (client) or accepted (server).
+    pub suite: CipherSuite,
+    /// Whether the client authenticated with its two certificates.
+    pub mutual: bool,
+}
+
+/// One chunk of bytes on the wire.
+#[derive(Clone, Debug)]
+pub enum Chunk {
+    /// Written by our side.
+    Ours(Vec<u8>),
+    /// Read from the peer.
+    Peer(Vec<u8>),
+}
+
+/// A recorded conversation.
+#[derive(Clone, Debug)]
+pub struct Transcript {
+    /// Free text: the peer, its version and command line.
+    pub comments: Vec<String>,
+    /// The set-up.
+    pub setup: Setup,
+    /// The bytes, in order.
+    pub chunks: Vec<Chunk>,
+    /// The application data our side decrypted.
+    pub plain: Vec<u8>,
+}
+
+/// The suite's short name in the files and on the recorder's command line.
+pub fn suite_name(s: CipherSuite) -> &'static str {
+    match s {
+        CipherSuite::EccSm4GcmSm3 => "ecc-gcm",
+        CipherSuite::EccSm4CbcSm3 => "ecc-cbc",
+        CipherSuite::EcdheSm4GcmSm3 => "ecdhe-gcm",
+        CipherSuite::EcdheSm4CbcSm3 => "ecdhe-cbc",
+    }
+}
+
+/// The suite of a short name.
+pub fn suite_from_name(name: &str) -> Option<CipherSuite> {
+    CipherSuite::ALL
+        .into_iter()
+        .find(|&s| suite_name(s) == name)
+}
+
+impl Transcript {
+    /// The text form: comments, set-up lines, then `O`/`P` hex chunks and `plain`.
+    pub fn to_text(&self) -> String {
+        let s = &self.setup;
+        let mut out = String::new();
+        for c in &self.comments {
+            out.push_str(&format!("# {c}\n"));
+        }
+        let role = match s.role {
+            Role::Client => "client",
+            Role::Server => "server",
+        };
+        out.push_str(&format!("role {role}\n"));
+        out.push_str(&format!("suite {}\n", suite_name(s.suite)));
+        let auth = if s.mutual { "mutual" } else { "server" };
+        out.push_str(&format!("auth {auth}\n"));
+        for chunk in &self.chunks {
+            match chunk {
+                Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
+                Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
+            }
+        }
+        out.push_str(&format!("plain {}\n", hex::encode(&self.plain)));
+        out
+    }
+
+    /// Reads the text form.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut t = Transcript {
+            comments: Vec::new(),
+            setup: Setup {
+                role: Role::Client,
+                suite: CipherSuite::EccSm4GcmSm3,
+                mutual: false,
+            },
+            chunks: Vec::new(),
+            plain: Vec::new(),
+        };
+        for line in text.lines() {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+            match key {
+                "#" => t.comments.push(value.to_owned()),
+                "role" => {
+                    t.setup.role = match value {
+                        "client" => Role::Client,
+                        "server" => Role::Server,
+                        other => return Err(format!("role {other:?}")),
+                    }
+                }
+                "suite" => {
+                    t.setup.suite =
+                        suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
+                }
+                "auth" => t.setup.mutual = value == "mutual",
+                "O" => t.chunks.push(Chunk::Ours(bytes()?)),
+                "P" => t.chunks.push(Chunk::Peer(bytes()?)),
+                "plain" => t.plain = bytes()?,
+                "" => {}
+                other => return Err(format!("unknown line {other:?}")),
+            }
+        }
+        Ok(t)
+    }
+}
+
+fn keys(sign: &shangmi_sm2::SecretKey, enc: &shangmi_sm2::SecretKey) -> [Arc<Sm2PrivateKey>; 2] {
+    [
+        Arc::new(Sm2PrivateKey::new(sign.clone()).expect("sign key")),
+        Arc::new(Sm2PrivateKey::new(enc.clone()).expect("enc key")),
+    ]
+}
+
+/// Our client of a recorded run: the one suite, the client pair when mutual.
+pub fn client_config(setup: &Setup) -> ClientConfig {
+    let p = &pki().client;
+    let mut b = ClientConfig::builder(pki().roots())
+        .suites(&[setup.suite])
+        .rng(SeededRandom::new(SEED))
+        .time(Arc::new(FixedTime(UnixTime::since_unix_epoch(
+            Duration::from_secs(NOW),
+        ))));
+    if setup.mutual {
+        let [s, e] = keys(&p.sign_key, &p.enc_key);
+        b = b.client_certs(vec![p.sign.clone()], s, p.enc.clone(), e);
+    }
+    b.build().expect("client config")
+}
+
+/// Our server of a recorded run: the one suite, client certificates required when mutual.
+pub fn server_config(setup: &Setup) -> ServerConfig {
+    let auth = if setup.mutual {
+        ClientAuth::Required
+    } else {
+        ClientAuth::None
+    };
+    let b = ServerConfig::builder()
+        .suites(&[setup.suite])
+        .client_auth(auth, pki().roots())
+        .rng(SeededRandom::new(SEED))
+        .time(Arc::new(FixedTime(UnixTime::since_unix_epoch(
+            Duration::from_secs(NOW),
+        ))));
+    server_builder_for(&pki().server)(b)
+}
+
+/// Where a conversation's bytes go and come from: a live socket that records, or a
+/// recording that checks.
+pub trait Wire {
+    /// Our side wrote `bytes`.
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String>;
+    /// The peer's next chunk; empty at the end of the stream.
+    fn recv(&mut self) -> Result<Vec<u8>, String>;
+}
+
+/// Runs our side over `wire`: the client sends [`REQUEST`] after the handshake and reads
+/// until the server closes; the server echoes what it reads until the client closes.
+/// Returns the application data our side decrypted. What is sent depends only on what was
+/// received, so a replay follows the live run.
+pub fn drive<C: Connection>(
+    conn: &mut C,
+    role: Role,
+    wire: &mut dyn Wire,
+) -> Result<Vec<u8>, String> {
+    let mut plain = Vec::new();
+    let mut sent_request = false;
+    let mut closed = false;
+    loop {
+        if role == Role::Client && !conn.is_handshaking() && !sent_request {
+            conn.write_plain(REQUEST).map_err(|e| e.to_string())?;
+            sent_request = true;
+        }
+        let mut out = Vec::new();
+        while conn.wants_write() {
+            conn.write_tls(&mut out).map_err(|e| e.to_string())?;
+        }
+        if !out.is_empty() {
+            wire.send(&out)?;
+        }
+        if closed {
+            return Ok(plain);
+        }
+        let chunk = wire.recv()?;
+        if chunk.is_empty() {
+            return Ok(plain);
+        }
+        let mut rd = &chunk[..];
+        let mut peer_closed = false;
+        while !rd.is_empty() {
+            conn.read_tls(&mut rd).map_err(|e| e.to_string())?;
+            let state = conn
+                .process_new_packets()
+                .map_err(|e| format!("TLCP error: {e}"))?;
+            let mut got = vec![0; state.plaintext_bytes_to_read];
+            let mut filled = 0;
+            while filled < got.len() {
+                let n = conn
+                    .read_plain(&mut got[filled..])
+                    .map_err(|e| e.to_string())?;
+                if n == 0 {
+                    break;
+                }
+                filled += n;
+            }
+            got.truncate(filled);
+            if role == Role::Server && !got.is_empty() {
+                conn.write_plain(&got).map_err(|e| e.to_string())?;
+            }
+            plain.extend_from_slice(&got);
+            peer_closed |= state.peer_has_closed;
+        }
+        if peer_closed {
+            conn.send_close_notify();
+            closed = true;
+        }
+    }
+}
+
+/// Our side of `setup`, run over `wire`; returns whether the handshake finished and the
+/// application data.
+pub fn run(setup: &Setup, wire: &mut dyn Wire) -> Result<(bool, Vec<u8>), String> {
+    match setup.role {
+        Role::Client => {
+            let name = ServerName::try_from("localhost").expect("name");
+            let mut conn = ClientConnection::new(Arc::new(client_config(setup)), name)
+                .map_err(|e| e.to_string())?;
+            let plain = drive(&mut conn, Role::Client, wire)?;
+            Ok((!conn.is_handshaking(), plain))
+        }
+        Role::Server => {
+            let mut conn =
+                ServerConnection::new(Arc::new(server_config(setup))).map_err(|e| e.to_string())?;
+            let plain = drive(&mut conn, Role::Server, wire)?;
+            Ok((!conn.is_handshaking(), plain))
+        }
+    }
+}
+
+/// Replays a recording: the peer's chunks go in, ours must come out byte for byte.
+pub struct Replay<'a> {
+    chunks: std::slice::Iter<'a, Chunk>,
+}
+
+impl<'a> Replay<'a> {
+    /// Over the chunks of `t`.
+    pub fn new(t: &'a Transcript) -> Self {
+        Replay {
+            chunks: t.chunks.iter(),
+        }
+    }
+}
+
+impl Wire for Replay<'_> {
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
+        match self.chunks.next() {
+            Some(Chunk::Ours(expected)) if expected == bytes => Ok(()),
+            Some(Chunk::Ours(expected)) => Err(format!(
+                "our side wrote {} bytes that differ from the recording's {} (first difference at {})",
+                bytes.len(),
+                expected.len(),
+                bytes
+                    .iter()
+                    .zip(expected)
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(bytes.len().min(expected.len()))
+            )),
+            Some(Chunk::Peer(_)) => Err("our side wrote where the peer spoke".into()),
+            None => Err("our side wrote past the end of the recording".into()),
+        }
+    }
+
+    fn recv(&mut self) -> Result<Vec<u8>, String> {
+        match self.chunks.next() {
+            Some(Chunk::Peer(b)) => Ok(b.clone()),
+            Some(Chunk::Ours(_)) => Err("our side waited where it spoke in the recording".into()),
+            None => Ok(Vec::new()),
+        }
+    }
+}
