@@ -9,6 +9,7 @@
 //! The library exists so both binaries share one code base; its only public items are the
 //! two entry points.
 
+mod cert;
 mod completions;
 mod failure;
 mod files;
@@ -51,6 +52,9 @@ enum Command {
     Sm4(sm4::Args),
     /// TLS 1.3 with the RFC 8998 SM suites: an echo server and a client (s_server/s_client).
     Tls(tls::Args),
+    /// SM2 certificates, requests, chains and GM/T 0010 CMS (ca, req, issue, tlcp-pair,
+    /// verify, show, cms).
+    Cert(cert::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -63,6 +67,7 @@ impl Command {
             Command::Sm3sum(args) => sm3sum::run(&args),
             Command::Sm4(args) => sm4::run(&args),
             Command::Tls(args) => tls::run(args),
+            Command::Cert(args) => cert::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
     }

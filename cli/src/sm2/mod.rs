@@ -2,7 +2,7 @@
 //! signatures and public-key encryption on files, interoperable with `openssl pkey`,
 //! `openssl dgst -sm3 -sign/-verify`, `openssl pkeyutl` and GmSSL's `sm2*` commands.
 
-mod keyfile;
+pub(crate) mod keyfile;
 mod pke;
 mod sig;
 

@@ -1,0 +1,225 @@
+//! `cert cms sign|verify|encrypt|decrypt`: GM/T 0010 SignedData and EnvelopedData.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Subcommand;
+use shangmi_pki::cms::{self, Oids, SignOptions, Signer};
+use shangmi_pki::verify::Options;
+
+use super::show::PurposeName;
+use super::{load_all, load_cert, named};
+use crate::Failure;
+use crate::files::{Input, Output, read_path};
+use crate::sm2::KeyIn;
+use crate::sm2::keyfile::load_secret;
+
+/// `cert cms`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    op: Op,
+}
+
+#[derive(Subcommand)]
+enum Op {
+    /// Sign a file (SignedData; attached unless --detached).
+    Sign(SignArgs),
+    /// Verify a SignedData: prints "Verification successful" and exits 0, or exits 1.
+    Verify(VerifyArgs),
+    /// Encrypt a file to recipients' certificates (EnvelopedData, SM4-CBC).
+    Encrypt(EncryptArgs),
+    /// Decrypt an EnvelopedData with a recipient's certificate and key.
+    Decrypt(DecryptArgs),
+}
+
+/// Output encoding options.
+#[derive(clap::Args)]
+struct Format {
+    /// Write PEM (`-----BEGIN CMS-----`) instead of DER.
+    #[arg(long)]
+    pem: bool,
+    /// With --pem, the PKCS7 label instead of CMS.
+    #[arg(long, requires = "pem")]
+    pkcs7_label: bool,
+    /// The RFC 5652 content types (1.2.840.113549.1.7.x, as OpenSSL) instead of GM/T 0010's
+    /// (1.2.156.10197.6.1.4.2.x).
+    #[arg(long)]
+    rfc5652: bool,
+}
+
+impl Format {
+    fn oids(&self) -> Oids {
+        if self.rfc5652 {
+            Oids::Rfc5652
+        } else {
+            Oids::GmT0010
+        }
+    }
+
+    fn encode(&self, der: Vec<u8>) -> Result<Vec<u8>, Failure> {
+        if !self.pem {
+            return Ok(der);
+        }
+        let label = if self.pkcs7_label { "PKCS7" } else { "CMS" };
+        cms::to_pem(&der, label)
+            .map(String::into_bytes)
+            .map_err(|e| Failure::new(format!("encoding: {e}")))
+    }
+}
+
+#[derive(clap::Args)]
+struct SignArgs {
+    /// The signer's certificate.
+    #[arg(long, value_name = "CERT")]
+    cert: PathBuf,
+    #[command(flatten)]
+    key: KeyIn,
+    /// Intermediate certificates to include (repeatable).
+    #[arg(long, value_name = "FILE")]
+    chain: Vec<PathBuf>,
+    /// Leave the content out of the message.
+    #[arg(long)]
+    detached: bool,
+    /// Sign the content itself instead of signed attributes.
+    #[arg(long)]
+    no_attributes: bool,
+    #[command(flatten)]
+    format: Format,
+    /// The content (default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Where to write the message (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// Trusted root certificates (repeatable).
+    #[arg(long, value_name = "ROOTS", required = true)]
+    ca: Vec<PathBuf>,
+    /// More certificates that may identify a signer or complete a chain (repeatable).
+    #[arg(long, value_name = "FILE")]
+    certs: Vec<PathBuf>,
+    /// The content of a detached signature.
+    #[arg(long, value_name = "FILE")]
+    content: Option<PathBuf>,
+    /// What the signers' certificates must be good for.
+    #[arg(long, value_enum, default_value_t = PurposeName::CmsSign)]
+    purpose: PurposeName,
+    /// The message (DER or PEM; default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Where to write the verified content.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct EncryptArgs {
+    /// A recipient's (encryption) certificate (repeatable).
+    #[arg(long, value_name = "CERT", required = true)]
+    recipient: Vec<PathBuf>,
+    #[command(flatten)]
+    format: Format,
+    /// The content (default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Where to write the message (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct DecryptArgs {
+    #[command(flatten)]
+    key: KeyIn,
+    /// The recipient's certificate.
+    #[arg(long, value_name = "CERT")]
+    cert: PathBuf,
+    /// The message (DER or PEM; default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Where to write the content (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+fn input_name(p: &Option<PathBuf>) -> PathBuf {
+    p.clone().unwrap_or_else(|| PathBuf::from("standard input"))
+}
+
+fn read_message(p: &Option<PathBuf>) -> Result<Vec<u8>, Failure> {
+    let bytes = Input::open(p.as_deref())?.read_all()?;
+    cms::from_der_or_pem(&bytes).map_err(|e| named(&input_name(p), e))
+}
+
+fn write(out: Option<&std::path::Path>, data: &[u8]) -> Result<(), Failure> {
+    let mut o = Output::create(out)?;
+    o.write_all(data)?;
+    o.commit()
+}
+
+/// Runs `cert cms`.
+pub fn run(args: &Args) -> Result<ExitCode, Failure> {
+    match &args.op {
+        Op::Sign(a) => {
+            let cert = load_cert(&a.cert)?;
+            let key = load_secret(&a.key)?;
+            let chain = load_all(&a.chain)?;
+            let content = Input::open(a.input.as_deref())?.read_all()?;
+            let opts = SignOptions {
+                detached: a.detached,
+                oids: a.format.oids(),
+                include_certificates: true,
+                signed_attributes: !a.no_attributes,
+            };
+            let der = cms::sign(
+                &content,
+                &[Signer {
+                    cert: &cert,
+                    key: &key,
+                    chain: &chain,
+                }],
+                &opts,
+            )
+            .map_err(|e| match e {
+                shangmi_pki::Error::KeyMismatch => {
+                    named(&a.key.key, "not the key of the certificate")
+                }
+                e => Failure::new(format!("signing: {e}")),
+            })?;
+            write(a.out.as_deref(), &a.format.encode(der)?)?;
+        }
+        Op::Verify(a) => {
+            let msg = read_message(&a.input)?;
+            let roots = load_all(&a.ca)?;
+            let extra = load_all(&a.certs)?;
+            let detached = a.content.as_deref().map(read_path).transpose()?;
+            let opts = Options::now(a.purpose.purpose());
+            let v = cms::verify(&msg, detached.as_deref(), &extra, &roots, &opts)
+                .map_err(|e| named(&input_name(&a.input), format!("verification failed: {e}")))?;
+            if let Some(out) = &a.out {
+                write(Some(out), &v.content)?;
+            }
+            eprintln!("Verification successful");
+        }
+        Op::Encrypt(a) => {
+            let recipients = load_all(&a.recipient)?;
+            let content = Input::open(a.input.as_deref())?.read_all()?;
+            let der = cms::encrypt(&content, &recipients, a.format.oids())
+                .map_err(|e| Failure::new(format!("encrypting: {e}")))?;
+            write(a.out.as_deref(), &a.format.encode(der)?)?;
+        }
+        Op::Decrypt(a) => {
+            let msg = read_message(&a.input)?;
+            let cert = load_cert(&a.cert)?;
+            let key = load_secret(&a.key)?;
+            let content = cms::decrypt(&msg, &cert, &key)
+                .map_err(|e| named(&input_name(&a.input), format!("decryption failed: {e}")))?;
+            write(a.out.as_deref(), &content)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,307 @@
+//! `cert ca`, `cert req`, `cert issue`, `cert tlcp-pair`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use der::Encode;
+use shangmi_pki::issue::{self, CertParams, Profile, San};
+use shangmi_pki::name::parse_dn;
+use shangmi_pki::{SecretKey, envelope, req};
+use shangmi_sm2::keys;
+use shangmi_sm2::pkcs8::LineEnding;
+use zeroize::Zeroizing;
+
+use super::{cert_pem, load_cert, named};
+use crate::Failure;
+use crate::files::{Output, read_path};
+use crate::sm2::KeyIn;
+use crate::sm2::keyfile::load_secret;
+
+/// Options of `cert ca`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Example: shangmi cert ca --subject '/C=CN/O=Example/CN=Example Root' --key-out ca.key --out ca.crt
+The certificate has basicConstraints critical CA:true and keyUsage critical \
+digitalSignature, keyCertSign, cRLSign; it is signed with SM2-with-SM3 under the default \
+ID 1234567812345678 (`openssl verify` needs -vfyopt distid:1234567812345678).")]
+pub struct CaArgs {
+    /// The CA's name, as /C=CN/O=…/CN=….
+    #[arg(long, value_name = "DN")]
+    subject: String,
+    /// Where to write the new private key (PKCS#8 PEM, mode 0600).
+    #[arg(long, value_name = "FILE")]
+    key_out: PathBuf,
+    /// Where to write the certificate (PEM).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Days of validity.
+    #[arg(long, value_name = "N", default_value_t = 3650)]
+    days: u32,
+    /// pathLenConstraint of the CA.
+    #[arg(long, value_name = "N")]
+    path_len: Option<u8>,
+}
+
+/// Options of `cert req`.
+#[derive(clap::Args)]
+pub struct ReqArgs {
+    #[command(flatten)]
+    key: KeyIn,
+    /// The subject, as /C=CN/O=…/CN=….
+    #[arg(long, value_name = "DN")]
+    subject: String,
+    /// A subject alternative name: DNS:NAME, IP:ADDRESS or email:ADDRESS (repeatable).
+    #[arg(long, value_name = "SAN")]
+    san: Vec<String>,
+    /// Where to write the request (PEM).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+/// Certificate profiles.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ProfileName {
+    /// A CA certificate.
+    Ca,
+    /// TLS server: digitalSignature, serverAuth.
+    TlsServer,
+    /// TLS client: digitalSignature, clientAuth.
+    TlsClient,
+    /// TLCP signing certificate: digitalSignature, nonRepudiation.
+    TlcpSign,
+    /// TLCP encryption certificate: keyAgreement, keyEncipherment, dataEncipherment.
+    TlcpEnc,
+}
+
+impl ProfileName {
+    fn profile(self, path_len: Option<u8>) -> Profile {
+        match self {
+            ProfileName::Ca => Profile::Ca { path_len },
+            ProfileName::TlsServer => Profile::TlsServer,
+            ProfileName::TlsClient => Profile::TlsClient,
+            ProfileName::TlcpSign => Profile::TlcpSign,
+            ProfileName::TlcpEnc => Profile::TlcpEnc,
+        }
+    }
+}
+
+/// The issuing CA's certificate and key.
+#[derive(clap::Args)]
+struct CaIn {
+    /// The CA certificate.
+    #[arg(long, value_name = "FILE")]
+    ca: PathBuf,
+    /// The CA's private key.
+    #[arg(long, value_name = "KEY")]
+    ca_key: PathBuf,
+    /// Passphrase of an encrypted CA key (pass:, env:, file:, stdin).
+    #[arg(long, value_name = "SPEC")]
+    ca_passin: Option<String>,
+}
+
+impl CaIn {
+    fn load(&self) -> Result<(shangmi_pki::Certificate, SecretKey), Failure> {
+        let cert = load_cert(&self.ca)?;
+        let key = load_secret(&KeyIn {
+            key: self.ca_key.clone(),
+            passin: self.ca_passin.clone(),
+        })?;
+        Ok((cert, key))
+    }
+}
+
+/// Options of `cert issue`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+The request's signature must verify (default ID); the subject and SANs come from it \
+(--san replaces its SANs).")]
+pub struct IssueArgs {
+    #[command(flatten)]
+    ca: CaIn,
+    /// The certificate request (PEM or DER).
+    #[arg(long, value_name = "FILE")]
+    csr: PathBuf,
+    /// The certificate profile.
+    #[arg(long, value_enum)]
+    profile: ProfileName,
+    /// Subject alternative names instead of the request's (repeatable).
+    #[arg(long, value_name = "SAN")]
+    san: Vec<String>,
+    /// Where to write the certificate (PEM).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Days of validity.
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    days: u32,
+    /// pathLenConstraint with --profile ca.
+    #[arg(long, value_name = "N")]
+    path_len: Option<u8>,
+}
+
+/// Options of `cert tlcp-pair`.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Writes DIR/sign.key, DIR/sign.crt (digitalSignature, nonRepudiation), DIR/enc.key and \
+DIR/enc.crt (keyAgreement, keyEncipherment, dataEncipherment); with --envelope also \
+DIR/enc.env, the encryption key as a GB/T 35276 SM2EnvelopedKey (DER) to the sign key. \
+Nothing is written unless everything succeeds.")]
+pub struct TlcpPairArgs {
+    #[command(flatten)]
+    ca: CaIn,
+    /// The subject of both certificates, as /C=CN/O=…/CN=….
+    #[arg(long, value_name = "DN")]
+    subject: String,
+    /// A subject alternative name for both (repeatable).
+    #[arg(long, value_name = "SAN")]
+    san: Vec<String>,
+    /// The directory to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out_dir: PathBuf,
+    /// Also write the encryption key enveloped to the sign key (DIR/enc.env).
+    #[arg(long)]
+    envelope: bool,
+    /// Days of validity.
+    #[arg(long, value_name = "N", default_value_t = 365)]
+    days: u32,
+}
+
+fn dn(s: &str) -> Result<x509_cert::name::Name, Failure> {
+    parse_dn(s).map_err(|e| Failure::usage(format!("--subject {s}: {e}")))
+}
+
+fn sans(list: &[String]) -> Result<Vec<San>, Failure> {
+    list.iter()
+        .map(|s| San::parse(s).map_err(|e| Failure::usage(format!("--san {s}: {e}"))))
+        .collect()
+}
+
+fn new_key() -> Result<SecretKey, Failure> {
+    shangmi_pki::generate_key().map_err(|e| Failure::new(format!("key generation: {e}")))
+}
+
+fn key_pem(key: &SecretKey) -> Result<Zeroizing<String>, Failure> {
+    keys::secret_key_to_pkcs8_pem(key, keys::AlgorithmForm::EcPublicKey, LineEnding::LF)
+        .map_err(|e| Failure::new(format!("encoding the key: {e}")))
+}
+
+/// Files staged under temporary names and renamed together at the end.
+struct Staged(Vec<Output>);
+
+impl Staged {
+    fn add(&mut self, path: &std::path::Path, data: &[u8]) -> Result<(), Failure> {
+        let mut out = Output::create(Some(path))?;
+        out.write_all(data)?;
+        self.0.push(out);
+        Ok(())
+    }
+
+    fn commit(self) -> Result<(), Failure> {
+        for out in self.0 {
+            out.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// `cert ca`.
+pub fn ca(args: &CaArgs) -> Result<ExitCode, Failure> {
+    let key = new_key()?;
+    let params = CertParams::new(
+        dn(&args.subject)?,
+        Profile::Ca {
+            path_len: args.path_len,
+        },
+        args.days,
+    );
+    let cert = issue::self_signed(&key, &params)
+        .map_err(|e| Failure::new(format!("making the certificate: {e}")))?;
+    let mut staged = Staged(Vec::new());
+    staged.add(&args.key_out, key_pem(&key)?.as_bytes())?;
+    staged.add(&args.out, &cert_pem(&cert)?)?;
+    staged.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cert req`.
+pub fn req(args: &ReqArgs) -> Result<ExitCode, Failure> {
+    let key = load_secret(&args.key)?;
+    let csr = req::create_request(&key, &dn(&args.subject)?, &sans(&args.san)?, None)
+        .map_err(|e| Failure::new(format!("making the request: {e}")))?;
+    let der = csr
+        .to_der()
+        .map_err(|e| Failure::new(format!("encoding the request: {e}")))?;
+    let pem = shangmi_pki::pem::to_pem("CERTIFICATE REQUEST", &der)
+        .map_err(|e| Failure::new(format!("encoding the request: {e}")))?;
+    let mut staged = Staged(Vec::new());
+    staged.add(&args.out, pem.as_bytes())?;
+    staged.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cert issue`.
+pub fn issue(args: &IssueArgs) -> Result<ExitCode, Failure> {
+    let (ca, ca_key) = args.ca.load()?;
+    let bytes = read_path(&args.csr)?;
+    let csr = shangmi_pki::pem::request(&bytes).map_err(|e| named(&args.csr, e))?;
+    let mut params = CertParams::new(
+        csr.info.subject.clone(),
+        args.profile.profile(args.path_len),
+        args.days,
+    );
+    params.sans = sans(&args.san)?;
+    let cert = issue::issue_from_request(&ca, &ca_key, &csr, &params).map_err(|e| match e {
+        shangmi_pki::Error::BadSignature => {
+            named(&args.csr, "the request's signature does not verify")
+        }
+        shangmi_pki::Error::KeyMismatch => {
+            named(&args.ca.ca_key, "not the key of the CA certificate")
+        }
+        e => Failure::new(format!("issuing: {e}")),
+    })?;
+    let mut staged = Staged(Vec::new());
+    staged.add(&args.out, &cert_pem(&cert)?)?;
+    staged.commit()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `cert tlcp-pair`.
+pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
+    let (ca, ca_key) = args.ca.load()?;
+    let subject = dn(&args.subject)?;
+    let sans = sans(&args.san)?;
+    let make = |profile| -> Result<(SecretKey, shangmi_pki::Certificate), Failure> {
+        let key = new_key()?;
+        let mut params = CertParams::new(subject.clone(), profile, args.days);
+        params.sans = sans.clone();
+        let cert = issue::issue(&ca, &ca_key, &key.public_key(), &params).map_err(|e| match e {
+            shangmi_pki::Error::KeyMismatch => {
+                named(&args.ca.ca_key, "not the key of the CA certificate")
+            }
+            e => Failure::new(format!("issuing: {e}")),
+        })?;
+        Ok((key, cert))
+    };
+    let (sign_key, sign_cert) = make(Profile::TlcpSign)?;
+    let (enc_key, enc_cert) = make(Profile::TlcpEnc)?;
+    let env = if args.envelope {
+        Some(
+            envelope::wrap(&sign_key.public_key(), &enc_key)
+                .map_err(|e| Failure::new(format!("enveloping the encryption key: {e}")))?,
+        )
+    } else {
+        None
+    };
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| crate::files::io_failure(&args.out_dir.display().to_string(), &e))?;
+    let d = &args.out_dir;
+    let mut staged = Staged(Vec::new());
+    staged.add(&d.join("sign.key"), key_pem(&sign_key)?.as_bytes())?;
+    staged.add(&d.join("sign.crt"), &cert_pem(&sign_cert)?)?;
+    staged.add(&d.join("enc.key"), key_pem(&enc_key)?.as_bytes())?;
+    staged.add(&d.join("enc.crt"), &cert_pem(&enc_cert)?)?;
+    if let Some(env) = env {
+        staged.add(&d.join("enc.env"), &env)?;
+    }
+    staged.commit()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,366 @@
+//! `shangmi cert`: a CA, requests, issuing, TLCP pairs, chain verification and CMS through
+//! the command line, checked by `openssl` where it can (OpenSSL 3.0 needs
+//! `-vfyopt distid:1234567812345678` for SM2 signatures under the default ID), and the
+//! failures: exit codes, messages naming the file, nothing written.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{at, bytes, ok, openssl, run, scratch, shangmi};
+
+const DISTID: &str = "distid:1234567812345678";
+
+fn cert(args: &[&str]) -> Command {
+    let mut cmd = shangmi();
+    cmd.arg("cert").args(args);
+    cmd
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Runs `cmd`, asserts failure with exit code 1, returns standard error.
+fn fails(mut cmd: Command) -> String {
+    let out = run(&mut cmd, b"");
+    assert_eq!(out.status.code(), Some(1), "{cmd:?} did not fail with 1");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A CA in `d`: ca.key, ca.crt.
+fn make_ca(d: &Path) {
+    ok(cert(&[
+        "ca",
+        "--subject",
+        "/C=CN/O=shangmi test/CN=shangmi test CA",
+        "--key-out",
+        p(&at(d, "ca.key")),
+        "--out",
+        p(&at(d, "ca.crt")),
+        "--days",
+        "30",
+    ]));
+}
+
+#[test]
+fn ca_req_issue_verify_show() {
+    let dir = scratch();
+    let d = dir.path();
+    make_ca(d);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(at(d, "ca.key"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the CA key is readable by others");
+    }
+    let mut keygen = shangmi();
+    keygen.args(["sm2", "keygen", "--out", p(&at(d, "leaf.key"))]);
+    ok(keygen);
+    ok(cert(&[
+        "req",
+        "--key",
+        p(&at(d, "leaf.key")),
+        "--subject",
+        "/C=CN/O=shangmi test/CN=www.example.cn",
+        "--san",
+        "DNS:www.example.cn",
+        "--san",
+        "IP:127.0.0.1",
+        "--out",
+        p(&at(d, "leaf.csr")),
+    ]));
+    ok(cert(&[
+        "issue",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+        "--csr",
+        p(&at(d, "leaf.csr")),
+        "--profile",
+        "tls-server",
+        "--out",
+        p(&at(d, "leaf.crt")),
+    ]));
+    let out = ok(cert(&[
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--purpose",
+        "tls-server",
+        "--host",
+        "www.example.cn",
+        p(&at(d, "leaf.crt")),
+    ]));
+    assert!(String::from_utf8_lossy(&out).ends_with(": OK\n"));
+    let err = fails(cert(&[
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--host",
+        "other.example.cn",
+        p(&at(d, "leaf.crt")),
+    ]));
+    assert!(
+        err.contains("leaf.crt") && err.contains("host name mismatch"),
+        "{err}"
+    );
+    let err = fails(cert(&[
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--purpose",
+        "tls-client",
+        p(&at(d, "leaf.crt")),
+    ]));
+    assert!(err.contains("extended key usage"), "{err}");
+    // the leaf is not a trust anchor for itself
+    let err = fails(cert(&[
+        "verify",
+        "--ca",
+        p(&at(d, "leaf.crt")),
+        p(&at(d, "ca.crt")),
+    ]));
+    assert!(err.contains("issuer"), "{err}");
+    let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.crt"))]))).unwrap();
+    for want in [
+        "Subject: C=CN, O=shangmi test, CN=www.example.cn",
+        "Issuer: C=CN, O=shangmi test, CN=shangmi test CA",
+        "DNS:www.example.cn, IP:127.0.0.1",
+        "serverAuth",
+        "SM2-with-SM3",
+    ] {
+        assert!(text.contains(want), "{want} not in\n{text}");
+    }
+    let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.csr"))]))).unwrap();
+    assert!(text.contains("Self-signature: OK"), "{text}");
+    if let Some(mut o) = openssl("ca_req_issue_verify_show") {
+        let out = run(
+            o.args([
+                "req",
+                "-verify",
+                "-noout",
+                "-vfyopt",
+                DISTID,
+                "-in",
+                p(&at(d, "leaf.csr")),
+            ]),
+            b"",
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("verify OK"));
+        let mut o = Command::new("openssl");
+        o.args([
+            "verify",
+            "-vfyopt",
+            DISTID,
+            "-purpose",
+            "sslserver",
+            "-CAfile",
+            p(&at(d, "ca.crt")),
+            p(&at(d, "leaf.crt")),
+        ]);
+        ok(o);
+    }
+}
+
+#[test]
+fn failures_name_the_file_and_write_nothing() {
+    let dir = scratch();
+    let d = dir.path();
+    make_ca(d);
+    let out = at(d, "x.crt");
+    let err = fails(cert(&[
+        "issue",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+        "--csr",
+        p(&at(d, "missing.csr")),
+        "--profile",
+        "tls-client",
+        "--out",
+        p(&out),
+    ]));
+    assert!(
+        err.contains("missing.csr") && err.contains("No such file"),
+        "{err}"
+    );
+    assert!(!out.exists());
+    // a request that is not one
+    std::fs::write(at(d, "junk.csr"), bytes(100, 3)).unwrap();
+    let err = fails(cert(&[
+        "issue",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+        "--csr",
+        p(&at(d, "junk.csr")),
+        "--profile",
+        "tls-client",
+        "--out",
+        p(&out),
+    ]));
+    assert!(err.contains("junk.csr"), "{err}");
+    assert!(!out.exists());
+    // a CA key that is not the CA certificate's: nothing of the pair is written
+    let mut keygen = shangmi();
+    keygen.args(["sm2", "keygen", "--out", p(&at(d, "other.key"))]);
+    ok(keygen);
+    let err = fails(cert(&[
+        "tlcp-pair",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "other.key")),
+        "--subject",
+        "/CN=x",
+        "--out-dir",
+        p(&at(d, "pair")),
+    ]));
+    assert!(err.contains("other.key"), "{err}");
+    assert!(!at(d, "pair").join("sign.crt").exists());
+    // a bad name is a usage error (exit 2)
+    let mut c = cert(&[
+        "ca",
+        "--subject",
+        "CN=no slash",
+        "--key-out",
+        p(&at(d, "k")),
+        "--out",
+        p(&at(d, "c")),
+    ]);
+    assert_eq!(run(&mut c, b"").status.code(), Some(2));
+    assert!(!at(d, "k").exists() && !at(d, "c").exists());
+}
+
+#[test]
+fn tlcp_pair_and_cms() {
+    let dir = scratch();
+    let d = dir.path();
+    make_ca(d);
+    let pair = at(d, "pair");
+    ok(cert(&[
+        "tlcp-pair",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+        "--subject",
+        "/C=CN/O=shangmi test/CN=tlcp.example.cn",
+        "--san",
+        "DNS:tlcp.example.cn",
+        "--out-dir",
+        p(&pair),
+        "--envelope",
+    ]));
+    for f in ["sign.key", "sign.crt", "enc.key", "enc.crt", "enc.env"] {
+        assert!(pair.join(f).exists(), "{f}");
+    }
+    let verify = |purpose: &str, file: &str| {
+        let mut c = cert(&["verify", "--ca", p(&at(d, "ca.crt")), "--purpose", purpose]);
+        c.arg(pair.join(file));
+        run(&mut c, b"").status.code()
+    };
+    assert_eq!(verify("tlcp-sign", "sign.crt"), Some(0));
+    assert_eq!(verify("tlcp-enc", "enc.crt"), Some(0));
+    assert_eq!(verify("tlcp-enc", "sign.crt"), Some(1));
+    assert_eq!(verify("tlcp-sign", "enc.crt"), Some(1));
+    // the envelope opens with the sign key and holds the encryption key
+    let sign_key = std::fs::read_to_string(pair.join("sign.key")).unwrap();
+    let enc_key = std::fs::read_to_string(pair.join("enc.key")).unwrap();
+    let sign_key = shangmi_sm2::keys::secret_key_from_pem(&sign_key).unwrap();
+    let enc_key = shangmi_sm2::keys::secret_key_from_pem(&enc_key).unwrap();
+    let env = std::fs::read(pair.join("enc.env")).unwrap();
+    let opened = shangmi_pki::envelope::unwrap(&sign_key, &env).unwrap();
+    assert_eq!(opened.to_bytes(), enc_key.to_bytes());
+    if let Some(mut o) = openssl("tlcp_pair_and_cms") {
+        o.args(["verify", "-vfyopt", DISTID, "-CAfile", p(&at(d, "ca.crt"))])
+            .arg(pair.join("sign.crt"))
+            .arg(pair.join("enc.crt"));
+        ok(o);
+    }
+
+    // CMS: sign attached (PEM) and detached, verify; encrypt to the enc certificate, decrypt
+    let msg = at(d, "msg");
+    std::fs::write(&msg, bytes(3000, 7)).unwrap();
+    let (signed, detached, enc, back) =
+        (at(d, "s.p7"), at(d, "d.p7"), at(d, "e.p7"), at(d, "back"));
+    let sign_args = |extra: &[&str], out: &Path| {
+        let mut c = cert(&["cms", "sign", "--cert"]);
+        c.arg(pair.join("sign.crt"))
+            .arg("--key")
+            .arg(pair.join("sign.key"));
+        c.args(extra).args(["--in", p(&msg), "--out", p(out)]);
+        c
+    };
+    ok(sign_args(&["--pem"], &signed));
+    assert!(
+        std::fs::read_to_string(&signed)
+            .unwrap()
+            .starts_with("-----BEGIN CMS-----")
+    );
+    ok(sign_args(&["--detached"], &detached));
+    ok(cert(&[
+        "cms",
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--in",
+        p(&signed),
+        "--out",
+        p(&back),
+    ]));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&msg).unwrap());
+    ok(cert(&[
+        "cms",
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--content",
+        p(&msg),
+        "--in",
+        p(&detached),
+    ]));
+    let err = fails(cert(&[
+        "cms",
+        "verify",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--content",
+        p(&at(d, "ca.crt")),
+        "--in",
+        p(&detached),
+    ]));
+    assert!(err.contains("d.p7"), "{err}");
+    let mut c = cert(&["cms", "encrypt", "--recipient"]);
+    c.arg(pair.join("enc.crt"))
+        .args(["--in", p(&msg), "--out", p(&enc)]);
+    ok(c);
+    std::fs::remove_file(&back).unwrap();
+    let mut c = cert(&["cms", "decrypt", "--cert"]);
+    c.arg(pair.join("enc.crt"))
+        .arg("--key")
+        .arg(pair.join("enc.key"));
+    c.args(["--in", p(&enc), "--out", p(&back)]);
+    ok(c);
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&msg).unwrap());
+    // the sign certificate is not a recipient: nothing written
+    let other = at(d, "other");
+    let mut c = cert(&["cms", "decrypt", "--cert"]);
+    c.arg(pair.join("sign.crt"))
+        .arg("--key")
+        .arg(pair.join("sign.key"));
+    c.args(["--in", p(&enc), "--out", p(&other)]);
+    let err = fails(c);
+    assert!(err.contains("e.p7") && err.contains("recipient"), "{err}");
+    assert!(!other.exists());
+}
