@@ -29,6 +29,9 @@ pub(crate) const HS_FINISHED: u8 = 20;
 const MAX_HANDSHAKE: usize = 65536;
 /// Largest amount of received TLS bytes buffered before `process_new_packets` must run.
 const MAX_INCOMING: usize = 2 * (5 + MAX_CIPHERTEXT);
+/// Decrypted bytes held for the application before `read_tls` stops taking more (so a
+/// peer cannot make us buffer without bound while the application does not read).
+const MAX_PLAINTEXT_BUFFER: usize = 1 << 18;
 
 /// What `process_new_packets` leaves for the application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,6 +341,11 @@ impl Core {
     }
 
     pub(crate) fn read_tls(&mut self, rd: &mut dyn io::Read) -> io::Result<usize> {
+        if self.plain_in.len() >= MAX_PLAINTEXT_BUFFER {
+            return Err(io::Error::other(
+                "plaintext buffer full: read the application data",
+            ));
+        }
         let room = MAX_INCOMING.saturating_sub(self.incoming.len());
         if room == 0 {
             return Err(io::Error::other(

@@ -503,3 +503,31 @@ fn flipped_bytes_never_panic() {
         let _ = feed(&w, &mut c);
     }
 }
+
+/// A peer that keeps sending while the application does not read cannot grow our
+/// buffers without bound: read_tls stops at 256 KiB of unread plaintext.
+#[test]
+fn unread_plaintext_is_bounded() {
+    let cc = Arc::new(client_config(&[GCM], false));
+    let sc = Arc::new(server_config(&[GCM], ClientAuth::None));
+    let (mut c, mut s) = connect(&cc, &sc);
+    let chunk = vec![0u8; 1 << 16];
+    let mut refused = false;
+    for _ in 0..10 {
+        c.writer().write_all(&chunk).unwrap();
+        let wire = take_output(&mut c);
+        let mut rd = &wire[..];
+        while !rd.is_empty() {
+            if s.read_tls(&mut rd).is_err() {
+                refused = true;
+                break;
+            }
+            s.process_new_packets().unwrap();
+        }
+        if refused {
+            break;
+        }
+    }
+    assert!(refused);
+    assert!(s.process_new_packets().unwrap().plaintext_bytes_to_read <= (1 << 18) + (1 << 16));
+}
