@@ -122,7 +122,7 @@ fn diff_gmsm_write_ours_for_gmsm() {
         &SignOptions::default(),
     )
     .unwrap();
-    let enc = cms::encrypt(content, &[cert.clone()], Oids::GmT0010).unwrap();
+    let enc = cms::encrypt(content, std::slice::from_ref(&cert), Oids::GmT0010).unwrap();
     let lines = [
         ("signer_key", k.to_bytes().to_vec()),
         ("wrapped_key", w.to_bytes().to_vec()),
