@@ -20,6 +20,7 @@ mod sm2;
 mod sm3sum;
 mod sm4;
 mod speed;
+mod tlcp;
 mod tls;
 
 use std::ffi::OsString;
@@ -52,6 +53,9 @@ enum Command {
     Sm4(sm4::Args),
     /// TLS 1.3 with the RFC 8998 SM suites: an echo server and a client (s_server/s_client).
     Tls(tls::Args),
+    /// TLCP (GB/T 38636) with dual SM2 certificates: an echo server (TLS 1.3 on the same port
+    /// with --tls13-cert) and a client.
+    Tlcp(tlcp::Args),
     /// SM2 certificates, requests, chains and GM/T 0010 CMS (ca, req, issue, tlcp-pair,
     /// verify, show, cms).
     Cert(cert::Args),
@@ -67,6 +71,7 @@ impl Command {
             Command::Sm3sum(args) => sm3sum::run(&args),
             Command::Sm4(args) => sm4::run(&args),
             Command::Tls(args) => tls::run(args),
+            Command::Tlcp(args) => tlcp::run(args),
             Command::Cert(args) => cert::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
