@@ -135,8 +135,7 @@ impl EncryptMasterKey {
     /// Extracts the private key of `id` under a given hid (0x02 for key exchange).
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncryptPrivateKey, Error> {
         let t2 = extract_scalar(&self.ke, id, hid)?;
-        let de = G2::from(P2)
-            .mul_ct(&t2.to_limbs())
+        let de = crate::pairing::g2_mul(&G2::from(P2), &t2.to_limbs())
             .to_affine()
             .ok_or(Error::ExtractionFailed)?;
         Ok(EncryptPrivateKey {
@@ -218,7 +217,10 @@ impl EncryptMasterPublicKey {
     /// The 64-byte C and its w = g^r for a given r (part 4, 7.2 steps A1-A5).
     fn encap_point(&self, q: &G1, r: &Fn) -> Option<([u8; 64], Fp12)> {
         let c = q.mul_ct(&r.to_limbs()).to_affine()?;
-        Some((g1_to_bytes(&c), self.g.pow_ct(&r.to_limbs())))
+        Some((
+            g1_to_bytes(&c),
+            crate::pairing::gt_pow(&self.g, &r.to_limbs()),
+        ))
     }
 
     /// Key encapsulation to `id` (hid 0x03): fills `key` with K and returns C (x || y).

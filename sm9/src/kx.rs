@@ -153,8 +153,8 @@ impl<'a> KeyExchange<'a> {
         let rb = self.ephemeral(r)?;
         let rl = r.to_limbs();
         let g1 = pairing(&pa, &self.key.de);
-        let g2 = self.key.master.g.pow_ct(&rl);
-        let g3 = g1.pow_ct(&rl);
+        let g2 = crate::pairing::gt_pow(&self.key.master.g, &rl);
+        let g3 = crate::pairing::gt_pow(&g1, &rl);
         self.g = [g1, g2, g3];
         self.shared_key(key_out);
         Ok((rb, self.confirmation(0x82)))
@@ -178,9 +178,9 @@ impl<'a> KeyExchange<'a> {
         let pb = g1_from_bytes(rb)?;
         self.peer_r = g1_to_bytes(&pb);
         let rl = r.to_limbs();
-        let g1 = self.key.master.g.pow_ct(&rl);
+        let g1 = crate::pairing::gt_pow(&self.key.master.g, &rl);
         let g2 = pairing(&pb, &self.key.de);
-        let g3 = g2.pow_ct(&rl);
+        let g3 = crate::pairing::gt_pow(&g2, &rl);
         self.g = [g1, g2, g3];
         if let Some(sb) = sb
             && !ct_eq(sb, &self.confirmation(0x82))

@@ -13,7 +13,7 @@
 //! Constant time: the loop follows the public bits of a; no value decides a branch.
 
 use crate::curve::{Affine, G2};
-use crate::field::{Fp, sub_limbs};
+use crate::field::{Fp, Limbs, sub_limbs};
 use crate::tower::{Fp2, Fp4, Fp12, GAMMA2, GAMMA3};
 
 /// The BN parameter t (GM/T 0044-2016 part 5, A.1).
@@ -90,9 +90,9 @@ pub(crate) fn final_exponentiation(f: &Fp12) -> Fp12 {
     let f = f.conj().mul(&f.invert());
     let f = f.frobenius().frobenius().mul(&f);
     // Hard part.
-    let ft = f.pow_u64(T);
-    let ft2 = ft.pow_u64(T);
-    let ft3 = ft2.pow_u64(T);
+    let ft = cyclotomic_pow_t(&f);
+    let ft2 = cyclotomic_pow_t(&ft);
+    let ft3 = cyclotomic_pow_t(&ft2);
     let fp = f.frobenius();
     let fp2 = fp.frobenius();
     let fp3 = fp2.frobenius();
@@ -103,13 +103,123 @@ pub(crate) fn final_exponentiation(f: &Fp12) -> Fp12 {
     let y4 = ft.mul(&ft2.frobenius()).conj();
     let y5 = ft2.conj();
     let y6 = ft3.mul(&ft3.frobenius()).conj();
-    let t0 = y6.square().mul(&y4).mul(&y5);
+    let t0 = y6.cyclotomic_square().mul(&y4).mul(&y5);
     let t1 = y3.mul(&y5).mul(&t0);
     let t0 = t0.mul(&y2);
-    let t1 = t1.square().mul(&t0).square();
+    let t1 = t1.cyclotomic_square().mul(&t0).cyclotomic_square();
     let t0 = t1.mul(&y1);
     let t1 = t1.mul(&y0);
-    t0.square().mul(&t1)
+    t0.cyclotomic_square().mul(&t1)
+}
+
+/// f^t for f in the cyclotomic subgroup (t is public).
+fn cyclotomic_pow_t(f: &Fp12) -> Fp12 {
+    let mut r = *f;
+    for i in (0..63 - T.leading_zeros()).rev() {
+        r = r.cyclotomic_square();
+        if (T >> i) & 1 == 1 {
+            r = r.mul(f);
+        }
+    }
+    r
+}
+
+/// λ = 6t² = p mod N: Frobenius acts on G_T and on G2 (through the twisted Frobenius
+/// ψ) as exponentiation / multiplication by λ.
+pub(crate) const LAMBDA: u128 = 6 * (T as u128) * (T as u128);
+
+/// Splits k < 2^256 as k0 + k1·λ with k0 < λ < 2^128 and k1 < 2^129, by a bit-serial
+/// division whose steps are masked (constant time in k).
+pub(crate) fn split(k: &Limbs) -> (u128, [u64; 3]) {
+    let mut rem: u128 = 0;
+    let mut q = [0u64; 4];
+    for i in (0..256).rev() {
+        let bit = ((k[i / 64] >> (i % 64)) & 1) as u128;
+        let carry = rem >> 127;
+        rem = (rem << 1) | bit;
+        let (d, borrow) = rem.overflowing_sub(LAMBDA);
+        let ge = carry | (!borrow as u128);
+        let mask = core::hint::black_box(ge.wrapping_neg());
+        rem ^= (rem ^ d) & mask;
+        q[i / 64] |= (ge as u64) << (i % 64);
+    }
+    // k / λ < 2^256 / 2^127 = 2^129: q[3] is zero.
+    (rem, [q[0], q[1], q[2]])
+}
+
+/// The 4-bit digit `w` of a little-endian multi-word integer.
+#[inline(always)]
+pub(crate) fn nibble(k: &[u64], w: usize) -> u64 {
+    (k[w / 16] >> ((w % 16) * 4)) & 0xf
+}
+
+/// Masked scan: `table[idx]` read by touching every entry.
+pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {
+    let mut e = table[0];
+    for (j, t) in table.iter().enumerate().skip(1) {
+        let m = crate::field::is_zero_mask(&[idx ^ j as u64, 0, 0, 0]);
+        e = sel(m, &e, t);
+    }
+    e
+}
+
+/// g^k for g in G_T and a secret k < 2^256: k = k0 + k1·λ, g^k = g^k0 · (g^p)^k1 with
+/// both 4-bit-window tables scanned in full and cyclotomic squarings (33 windows instead
+/// of 64). Constant time in k and g.
+pub(crate) fn gt_pow(g: &Fp12, k: &Limbs) -> Fp12 {
+    let (k0, k1) = split(k);
+    let k0 = [k0 as u64, (k0 >> 64) as u64, 0];
+    let mut t0 = [Fp12::ONE; 16];
+    t0[1] = *g;
+    for i in 2..16 {
+        t0[i] = if i % 2 == 0 {
+            t0[i / 2].cyclotomic_square()
+        } else {
+            t0[i - 1].mul(g)
+        };
+    }
+    let t1 = t0.map(|x| x.frobenius());
+    let mut r = Fp12::ONE;
+    for w in (0..33).rev() {
+        if w != 32 {
+            r = r
+                .cyclotomic_square()
+                .cyclotomic_square()
+                .cyclotomic_square()
+                .cyclotomic_square();
+        }
+        r = r.mul(&scan(&t0, nibble(&k0, w), Fp12::select));
+        r = r.mul(&scan(&t1, nibble(&k1, w), Fp12::select));
+    }
+    r
+}
+
+/// k·Q for Q in G2 and a secret k < 2^256: k = k0 + k1·λ, kQ = k0·Q + k1·ψ(Q), both
+/// tables scanned in full, complete formulas (constant time in k and Q).
+pub(crate) fn g2_mul(q: &G2, k: &Limbs) -> G2 {
+    let (k0, k1) = split(k);
+    let k0 = [k0 as u64, (k0 >> 64) as u64, 0];
+    let mut t0 = [G2::IDENTITY; 16];
+    t0[1] = *q;
+    for i in 2..16 {
+        t0[i] = if i % 2 == 0 {
+            t0[i / 2].double()
+        } else {
+            t0[i - 1].add(q)
+        };
+    }
+    let t1 = t0.map(|p| G2 {
+        x: p.x.conj().mul_fp(&GAMMA2_INV),
+        y: p.y.conj().mul_fp(&GAMMA3_INV),
+        z: p.z.conj(),
+    });
+    let mut r = G2::IDENTITY;
+    for w in (0..33).rev() {
+        r = r.double().double().double().double();
+        r = r.add(&scan(&t0, nibble(&k0, w), G2::select));
+        r = r.add(&scan(&t1, nibble(&k1, w), G2::select));
+    }
+    r
 }
 
 /// e(P, Q) for P in G1 and Q in G2 (both affine, so neither is the identity).
@@ -166,6 +276,47 @@ mod tests {
     }
 
     #[test]
+    fn cyclotomic_square_matches() {
+        let e = pairing(&P1, &P2);
+        assert_eq!(e.cyclotomic_square(), e.square());
+        let m = miller_loop(&P1, &P2);
+        let easy = m.conj().mul(&m.invert());
+        let easy = easy.frobenius().frobenius().mul(&easy);
+        assert_eq!(easy.cyclotomic_square(), easy.square());
+    }
+
+    #[test]
+    fn decompositions() {
+        // λ = p mod N.
+        let pm = crate::field::sub_limbs(&Fp::MODULUS, &Fn::MODULUS).0;
+        assert_eq!(pm, [LAMBDA as u64, (LAMBDA >> 64) as u64, 0, 0]);
+        let k = [
+            0xffff_ffff_ffff_fff1,
+            0x0fed_cba9_8765_4321,
+            0x5555,
+            0xb640_0000_0000_0000,
+        ];
+        let (k0, k1) = split(&k);
+        assert!(k0 < LAMBDA);
+        // k0 + k1·λ == k (as integers), checked mod N through the scalar field.
+        let l = Fn::from_limbs(&[LAMBDA as u64, (LAMBDA >> 64) as u64, 0, 0]);
+        let kk = Fn::from_limbs(&[k0 as u64, (k0 >> 64) as u64, 0, 0])
+            .add(&Fn::from_limbs(&[k1[0], k1[1], k1[2], 0]).mul(&l));
+        assert_eq!(kk, Fn::from_limbs(&k));
+        let e = pairing(&P1, &P2);
+        assert_eq!(gt_pow(&e, &k), e.pow_ct(&k));
+        assert_eq!(gt_pow(&e, &[0; 4]), Fp12::ONE);
+        let q = G2::from(P2);
+        // ψ(Q) = λQ on G2.
+        let lq = q
+            .mul_ct(&[LAMBDA as u64, (LAMBDA >> 64) as u64, 0, 0])
+            .to_affine();
+        assert_eq!(lq, Some(twist_frobenius(&P2)));
+        let a = g2_mul(&q, &k).to_affine();
+        assert_eq!(a, q.mul_ct(&k).to_affine());
+    }
+
+    #[test]
     fn bilinear() {
         let a = [0x1234_5678_9abc_def1, 0x0fed_cba9_8765_4321, 0x5555, 0x0123];
         let b = [0x0bad_cafe_dead_beef, 7, 0x1111_2222_3333_4444, 0x0456];
@@ -177,5 +328,47 @@ mod tests {
         assert_eq!(pairing(&pa, &qb), e.pow_ct(&ab));
         // Order N.
         assert_eq!(e.pow_ct(&N_MINUS_1).mul(&e), Fp12::ONE);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    extern crate std;
+    use super::*;
+    use crate::curve::{G1, P1, P2};
+    use std::time::Instant;
+
+    fn t<R>(name: &str, n: u32, mut f: impl FnMut() -> R) {
+        let s = Instant::now();
+        for _ in 0..n {
+            core::hint::black_box(f());
+        }
+        std::println!(
+            "{name:<12} {:>10.2} us",
+            s.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+    }
+
+    #[test]
+    #[ignore]
+    fn components() {
+        let k = [
+            0x1234_5678_9abc_def1,
+            0x0fed_cba9_8765_4321,
+            0x5555,
+            0x0123_0000_0000_0000,
+        ];
+        let a = P1.x;
+        t("fp mul", 100000, || core::hint::black_box(a).mul(&a));
+        let e = pairing(&P1, &P2);
+        t("fp12 mul", 10000, || core::hint::black_box(e).mul(&e));
+        t("fp12 sqr", 10000, || core::hint::black_box(e).square());
+        t("miller", 200, || miller_loop(&P1, &P2));
+        let m = miller_loop(&P1, &P2);
+        t("final exp", 200, || final_exponentiation(&m));
+        t("gt pow_ct", 200, || e.pow_ct(&k));
+        t("g1 mul_ct", 200, || G1::from(P1).mul_ct(&k));
+        t("g2 mul_ct", 200, || crate::curve::G2::from(P2).mul_ct(&k));
+        t("fp invert", 1000, || a.invert());
     }
 }

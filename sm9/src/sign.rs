@@ -74,7 +74,7 @@ impl SignMasterKey {
     }
 
     fn from_scalar(ks: Fn) -> Self {
-        let ppub = G2::from(P2).mul_ct(&ks.to_limbs()).to_affine();
+        let ppub = crate::pairing::g2_mul(&G2::from(P2), &ks.to_limbs()).to_affine();
         // ks ∈ [1, N-1] and P2 has order N, so ks·P2 is never the identity.
         let ppub = ppub.unwrap_or(P2);
         Self {
@@ -217,11 +217,9 @@ impl SignMasterPublicKey {
     pub fn verify(&self, id: &[u8], hid: u8, msg: &[u8], sig: &Signature) -> Result<(), Error> {
         let h = Fn::from_bytes_nonzero(&sig.h).ok_or(Error::Verification)?;
         // S is on the curve by construction of `Signature`.
-        let t = self.g.pow_ct(&h.to_limbs());
+        let t = crate::pairing::gt_pow(&self.g, &h.to_limbs());
         let h1 = h1(id, hid);
-        let p = G2::from(P2)
-            .mul_ct(&h1.to_limbs())
-            .add(&G2::from(self.ppub));
+        let p = crate::pairing::g2_mul(&G2::from(P2), &h1.to_limbs()).add(&G2::from(self.ppub));
         let p = p.to_affine().ok_or(Error::Verification)?;
         let u = pairing(&sig.s, &p);
         let w = u.mul(&t);
@@ -287,7 +285,7 @@ impl SigningKey {
 
     /// Signs with a given r; `None` when l = r - h is zero (choose another r).
     pub(crate) fn sign_with_r(&self, msg: &[u8], r: &Fn) -> Option<Signature> {
-        let w = self.master.g.pow_ct(&r.to_limbs());
+        let w = crate::pairing::gt_pow(&self.master.g, &r.to_limbs());
         let h = h_n(0x02, &[msg, &w.to_bytes()]);
         let l = r.sub(&h);
         if l.is_zero() {

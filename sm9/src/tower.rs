@@ -240,6 +240,24 @@ impl Fp12 {
         Self::new(c0, c1, c2)
     }
 
+    /// Squaring in the cyclotomic subgroup (elements of order dividing p⁴ - p² + 1, as
+    /// after the final exponentiation's easy part): Granger and Scott, "Faster squaring
+    /// in the cyclotomic subgroup of sixth degree extensions" (PKC 2010), with
+    /// F_p¹² = F_q⁶ = F_q²[w]/(w³ - v) for q = p²: (a0 + a1w + a2w²)² =
+    /// (3a0² - 2ā0) + (3v·a2² + 2ā1)w + (3a1² - 2ā2)w², ā the conjugate v ↦ -v.
+    pub(crate) fn cyclotomic_square(&self) -> Self {
+        let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
+        let s0 = a0.square();
+        let s1 = a1.square();
+        let s2 = a2.square().mul_v();
+        let three = |s: &Fp4| s.add(s).add(s);
+        let two = |a: &Fp4| a.add(a);
+        let c0 = three(&s0).sub(&two(&a0.conj()));
+        let c1 = three(&s2).add(&two(&a1.conj()));
+        let c2 = three(&s1).sub(&two(&a2.conj()));
+        Self::new(c0, c1, c2)
+    }
+
     /// Inverse over the cubic extension (zero maps to zero).
     pub(crate) fn invert(&self) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
@@ -303,6 +321,7 @@ impl Fp12 {
     }
 
     /// self^e for a public exponent of up to 64 bits (variable time in `e` only).
+    #[cfg(test)]
     pub(crate) fn pow_u64(&self, e: u64) -> Self {
         let mut r = Self::ONE;
         let mut i = 64;
@@ -316,8 +335,10 @@ impl Fp12 {
         r
     }
 
-    /// self^k for a secret 256-bit exponent: a fixed 4-bit window whose table entry is
+    /// self^k for a secret 256-bit exponent (the reference for the faster
+    /// [`crate::pairing::gt_pow`]): a fixed 4-bit window whose table entry is
     /// read by a masked scan of all 16 entries (constant time in `k` and `self`).
+    #[cfg(test)]
     pub(crate) fn pow_ct(&self, k: &Limbs) -> Self {
         let mut table = [Self::ONE; 16];
         table[1] = *self;
