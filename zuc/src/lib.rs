@@ -15,16 +15,20 @@
 //! masks; `tests/constant_time.rs` checks this under valgrind's memcheck.
 #![no_std]
 
+mod backend;
 mod eea3;
 mod mac;
 mod opaque;
 mod sbox;
 mod state;
 mod stream;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use cipher;
 pub use digest;
 
+pub use backend::{Backend, Unavailable};
 pub use eea3::{eea3, eea3_iv, eia3_iv};
 pub use mac::{Eia3, TagSize, Zuc256Mac, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128};
 pub use stream::{

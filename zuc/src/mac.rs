@@ -16,7 +16,7 @@ use cipher::{
 use digest::{FixedOutput, MacMarker, OutputSizeUser, Update};
 
 use crate::{
-    Error,
+    Backend, Error,
     opaque::opaque,
     state::{D256, State},
 };
@@ -181,7 +181,7 @@ impl IvSizeUser for Eia3 {
 impl KeyIvInit for Eia3 {
     fn new(key: &Array<u8, U16>, iv: &Array<u8, U16>) -> Self {
         Self {
-            engine: Engine::new(State::new_128(&key.0, &iv.0), false),
+            engine: Engine::new(State::new_128(&key.0, &iv.0, Backend::detect()), false),
         }
     }
 }
@@ -305,7 +305,12 @@ impl<T: TagSize> IvSizeUser for Zuc256Mac<T> {
 
 impl<T: TagSize> KeyIvInit for Zuc256Mac<T> {
     fn new(key: &Array<u8, U32>, iv: &Array<u8, U25>) -> Self {
-        let state = State::new_256(&key.0, &iv.0, &D256[<T as sealed::TagSize>::D_ROW]);
+        let state = State::new_256(
+            &key.0,
+            &iv.0,
+            &D256[<T as sealed::TagSize>::D_ROW],
+            Backend::detect(),
+        );
         let engine = match <T as sealed::TagSize>::WORDS {
             1 => AnyEngine::W1(Engine::new(state, true)),
             2 => AnyEngine::W2(Engine::new(state, true)),

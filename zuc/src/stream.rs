@@ -16,7 +16,10 @@ use cipher::{
     consts::{U4, U16, U25, U32},
 };
 
-use crate::state::{D256, State};
+use crate::{
+    Backend, Unavailable,
+    state::{D256, State},
+};
 
 pub(crate) mod sealed {
     use cipher::array::{Array, ArraySize};
@@ -33,6 +36,7 @@ pub(crate) mod sealed {
         fn load(
             key: &Array<u8, Self::KeySize>,
             iv: &Array<u8, Self::IvSize>,
+            engine: crate::Backend,
         ) -> crate::state::State;
     }
 }
@@ -56,8 +60,8 @@ impl sealed::Sealed for V128 {
     type KeySize = U16;
     type IvSize = U16;
     const NAME: &'static str = "ZUC-128";
-    fn load(key: &Array<u8, U16>, iv: &Array<u8, U16>) -> State {
-        State::new_128(&key.0, &iv.0)
+    fn load(key: &Array<u8, U16>, iv: &Array<u8, U16>, engine: Backend) -> State {
+        State::new_128(&key.0, &iv.0, engine)
     }
 }
 
@@ -65,8 +69,8 @@ impl sealed::Sealed for V256 {
     type KeySize = U32;
     type IvSize = U25;
     const NAME: &'static str = "ZUC-256";
-    fn load(key: &Array<u8, U32>, iv: &Array<u8, U25>) -> State {
-        State::new_256(&key.0, &iv.0, &D256[0])
+    fn load(key: &Array<u8, U32>, iv: &Array<u8, U25>, engine: Backend) -> State {
+        State::new_256(&key.0, &iv.0, &D256[0], engine)
     }
 }
 
@@ -116,13 +120,36 @@ impl<V: Variant> BlockSizeUser for ZucCore<V> {
 
 impl<V: Variant> KeyIvInit for ZucCore<V> {
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
-        let state = V::load(key, iv);
+        Self::from_state(V::load(key, iv, Backend::detect()))
+    }
+}
+
+impl<V: Variant> ZucCore<V> {
+    fn from_state(state: State) -> Self {
         Self {
             start: state.clone(),
             state,
             pos: 0,
             variant: PhantomData,
         }
+    }
+
+    /// A generator on a chosen S-box engine (for tests and benchmarks; `new` picks the
+    /// fastest). Wrap it with [`StreamCipherCoreWrapper::from_core`].
+    pub fn with_backend(
+        key: &cipher::Key<Self>,
+        iv: &cipher::Iv<Self>,
+        backend: Backend,
+    ) -> Result<Self, Unavailable> {
+        if !backend.is_available() {
+            return Err(Unavailable(backend));
+        }
+        Ok(Self::from_state(V::load(key, iv, backend)))
+    }
+
+    /// The S-box engine this generator runs on.
+    pub fn backend(&self) -> Backend {
+        self.state.engine()
     }
 }
 
@@ -145,7 +172,7 @@ impl<V: Variant> StreamCipherCore for ZucCore<V> {
     }
 
     fn process_with_backend(&mut self, f: impl StreamCipherClosure<BlockSize = Self::BlockSize>) {
-        f.call(&mut Backend {
+        f.call(&mut KeystreamBackend {
             state: &mut self.state,
             pos: &mut self.pos,
         });
@@ -164,27 +191,29 @@ impl<V: Variant> StreamCipherSeekCore for ZucCore<V> {
             self.state = self.start.clone();
             self.pos = 0;
         }
+        let mut scratch = [[0u8; 4]; 64];
         while self.pos < pos {
-            let _ = self.state.next_word();
-            self.pos += 1;
+            let n = (pos - self.pos).min(64) as usize;
+            self.state.fill(&mut scratch[..n]);
+            self.pos += n as u64;
         }
     }
 }
 
-struct Backend<'a> {
+struct KeystreamBackend<'a> {
     state: &'a mut State,
     pos: &'a mut u64,
 }
 
-impl BlockSizeUser for Backend<'_> {
+impl BlockSizeUser for KeystreamBackend<'_> {
     type BlockSize = U4;
 }
 
-impl ParBlocksSizeUser for Backend<'_> {
+impl ParBlocksSizeUser for KeystreamBackend<'_> {
     type ParBlocksSize = U16;
 }
 
-impl StreamCipherBackend for Backend<'_> {
+impl StreamCipherBackend for KeystreamBackend<'_> {
     #[inline]
     fn gen_ks_block(&mut self, block: &mut Block<Self>) {
         block.copy_from_slice(&self.state.next_word().to_be_bytes());
@@ -193,8 +222,10 @@ impl StreamCipherBackend for Backend<'_> {
 
     #[inline]
     fn gen_par_ks_blocks(&mut self, blocks: &mut ParBlocks<Self>) {
-        for block in blocks.iter_mut() {
-            block.copy_from_slice(&self.state.next_word().to_be_bytes());
+        let mut words = [[0u8; 4]; 16];
+        self.state.fill(&mut words);
+        for (block, word) in blocks.iter_mut().zip(words) {
+            block.0 = word;
         }
         *self.pos += 16;
     }

@@ -198,3 +198,112 @@ print(f"const INV16_ANF: [u16; 4] = {hexrows(INV16_ANF, 4)};")
 for name, P in (("P1", P1), ("P2", P2), ("P3", P3)):
     print(f"const {name}_ANF: [u16; 4] = {hexrows(anf(P), 4)};")
 print("// all checks passed")
+
+# --- GFNI (x86): S1 through the AES field ----------------------------------------------
+# GF2P8AFFINEQB computes, per byte x, bit i = parity(M.byte[7 - i] & x) ^ c_i, and
+# GF2P8AFFINEINVQB does the same on x^-1 in GF(2^8) mod 0x11B. With phi the isomorphism
+# from S1's field into the AES field: S1(x) = (A . phi^-1) . inv_AES(phi(x)) + 0x55.
+AES = 0x11B
+def apow(a, k):
+    r = 1
+    for _ in range(k):
+        r = gmul(r, a, AES)
+    return r
+def poly_at_aes(b):
+    acc = 0
+    for k in range(9):
+        if (POLY >> k) & 1:
+            acc ^= apow(b, k)
+    return acc
+gamma = next(b for b in range(2, 256) if poly_at_aes(b) == 0)
+PHI_AES_COLS = [apow(gamma, k) for k in range(8)]
+def phi_aes(x):
+    r = 0
+    for k in range(8):
+        if (x >> k) & 1:
+            r ^= PHI_AES_COLS[k]
+    return r
+PHI_AES_INV = [0] * 256
+for x in range(256):
+    PHI_AES_INV[phi_aes(x)] = x
+INV_AES = [ginv(x, AES) for x in range(256)]
+
+def gfni_qword(rows):
+    """The 64-bit matrix operand for rows (row i = input mask of output bit i)."""
+    return sum(rows[i] << (8 * (7 - i)) for i in range(8))
+
+def gfni_affine(q, x, c):
+    y = 0
+    for i in range(8):
+        row = (q >> (8 * (7 - i))) & 0xFF
+        y |= (bin(row & x).count("1") & 1) << i
+    return y ^ c
+
+PRE = gfni_qword(rows_of(phi_aes))
+POST = gfni_qword(rows_of(lambda v: A_MAP[PHI_AES_INV[v]]))
+for x in range(256):
+    assert gfni_affine(POST, INV_AES[gfni_affine(PRE, x, 0)], 0) ^ C1 == S1[x]
+# S0's final rotation left by 5 as a GFNI matrix.
+ROT5 = gfni_qword(rows_of(lambda v: rotl8(v, 5)))
+print(f"const GFNI_S1_PRE: u64 = 0x{PRE:016x};")
+print(f"const GFNI_S1_POST: u64 = 0x{POST:016x};")
+print(f"const GFNI_ROTL5: u64 = 0x{ROT5:016x};")
+print("// GFNI checks passed")
+
+# --- AES-NI (x86): S1 through AESENCLAST -----------------------------------------------
+# AESENCLAST(s, k) = ShiftRows(SubBytes(s)) ^ k with SubBytes(y) = A_aes . inv_AES(y) + 0x63,
+# so with phi as above, S1(x) = L(SubBytes(phi(x)) ^ 0x63) ^ 0x55, L = (A . phi^-1) . A_aes^-1.
+# The input is permuted by the inverse of ShiftRows first, so every byte ends where it
+# started; phi and L (with 0x55 folded in) run as pairs of 16-entry nibble tables (pshufb).
+AES_SBOX = [0] * 256
+for x in range(256):
+    v = INV_AES[x]
+    y = 0
+    for i in range(8):
+        bit = ((v >> i) ^ (v >> ((i + 4) % 8)) ^ (v >> ((i + 5) % 8)) ^ (v >> ((i + 6) % 8)) ^ (v >> ((i + 7) % 8))) & 1
+        y |= bit << i
+    AES_SBOX[x] = y ^ 0x63
+assert AES_SBOX[0] == 0x63 and AES_SBOX[1] == 0x7C and AES_SBOX[0x53] == 0xED
+A_AES_INV = [0] * 256
+for v in range(256):
+    A_AES_INV[AES_SBOX[INV_AES[v]] ^ 0x63] = v  # A_aes(v') = SubBytes(...) ^ 0x63
+# A_AES_INV maps A_aes(v) back to v when indexed by A_aes(v).
+def L(v):
+    return A_MAP[PHI_AES_INV[A_AES_INV[v]]]
+def nibble_tables(f, const=0):
+    lo = [f(n) ^ const for n in range(16)]
+    hi = [f(n << 4) for n in range(16)]
+    return lo, hi
+PHI_LO, PHI_HI = nibble_tables(phi_aes)
+L_LO, L_HI = nibble_tables(L, C1)
+# The inverse ShiftRows permutation as a pshufb index: in'[r + 4((c + r) % 4)] = x[r + 4c].
+ISR = [0] * 16
+for r in range(4):
+    for c in range(4):
+        ISR[r + 4 * ((c + r) % 4)] = r + 4 * c
+def shift_rows(s):
+    return [s[(j % 4) + 4 * (((j // 4) + (j % 4)) % 4)] for j in range(16)]
+import random
+for _ in range(50):
+    xs = [random.randrange(256) for _ in range(16)]
+    y = [PHI_LO[b & 15] ^ PHI_HI[b >> 4] for b in xs]
+    y = [y[ISR[j]] for j in range(16)]
+    y = shift_rows([AES_SBOX[b] for b in y])
+    y = [b ^ 0x63 for b in y]
+    y = [L_LO[b & 15] ^ L_HI[b >> 4] for b in y]
+    assert y == [S1[b] for b in xs]
+# S0's last step, rotl8(t3 << 4 | t2, 5), as two nibble tables ORed.
+R2 = [rotl8(t, 5) for t in range(16)]
+R3 = [rotl8(t << 4, 5) for t in range(16)]
+for x in range(256):
+    hi, lo = x >> 4, x & 15
+    t1 = P1[lo] ^ hi
+    t2 = P2[t1] ^ lo
+    t3 = P3[t2] ^ t1
+    assert R2[t2] | R3[t3] == S0[x]
+def arr(t):
+    return "[" + ", ".join(f"0x{v:02x}" for v in t) + "]"
+for name, t in (("PHI_LO", PHI_LO), ("PHI_HI", PHI_HI), ("L_LO", L_LO), ("L_HI", L_HI),
+                ("INV_SHIFT_ROWS", ISR), ("ROT_T2", R2), ("ROT_T3", R3)):
+    print(f"const {name}: [u8; 16] = {arr(t)};")
+print("// AES-NI checks passed")

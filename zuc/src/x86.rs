@@ -1,0 +1,127 @@
+//! The x86-64 AES-NI engine: the eight S-box bytes of one F call in one XMM register.
+//!
+//! * S1 = L(SubBytes(phi(x)) ^ 0x63) ^ 0x55: phi maps S1's field into the AES field,
+//!   `aesenclast` does SubBytes (the input pre-permuted by the inverse of ShiftRows so every
+//!   byte ends where it started), and L = (A·phi^-1)·A_aes^-1; phi and L run as pairs of
+//!   16-entry nibble tables (`pshufb`). The technique is intel-ipsec-mb's; the constants come
+//!   from `tools/derive_sbox.py`, which checks them against the specification's S1.
+//! * S0 with the nibble decomposition (P1, P2, P3, then the rotation folded into two more
+//!   nibble tables), each a `pshufb` lookup.
+//!
+//! `pshufb` looks up a register, not memory, so no memory address depends on data; every
+//! function here needs AES-NI, SSSE3 and SSE4.1 (`Backend::AesniSse`).
+
+use core::arch::x86_64::*;
+
+use crate::state::State;
+
+const PHI_LO: [u8; 16] = [
+    0x00, 0x01, 0x32, 0x33, 0x73, 0x72, 0x41, 0x40, 0x75, 0x74, 0x47, 0x46, 0x06, 0x07, 0x34, 0x35,
+];
+const PHI_HI: [u8; 16] = [
+    0x00, 0xd9, 0xe8, 0x31, 0xcd, 0x14, 0x25, 0xfc, 0x2d, 0xf4, 0xc5, 0x1c, 0xe0, 0x39, 0x08, 0xd1,
+];
+const L_LO: [u8; 16] = [
+    0x55, 0x1a, 0xc5, 0x8a, 0x1e, 0x51, 0x8e, 0xc1, 0x62, 0x2d, 0xf2, 0xbd, 0x29, 0x66, 0xb9, 0xf6,
+];
+const L_HI: [u8; 16] = [
+    0x00, 0x34, 0x42, 0x76, 0x36, 0x02, 0x74, 0x40, 0x66, 0x52, 0x24, 0x10, 0x50, 0x64, 0x12, 0x26,
+];
+const INV_SHIFT_ROWS: [u8; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
+/// P1, P2, P3 of S0's decomposition; ROT_T2 | ROT_T3 = rotl8(t3 << 4 | t2, 5).
+const P1: [u8; 16] = [9, 15, 0, 14, 15, 15, 2, 10, 0, 4, 0, 12, 7, 5, 3, 9];
+const P2: [u8; 16] = [8, 13, 6, 5, 7, 0, 12, 4, 11, 1, 14, 10, 15, 3, 9, 2];
+const P3: [u8; 16] = [2, 6, 10, 6, 0, 13, 10, 15, 3, 3, 13, 5, 0, 9, 12, 13];
+const ROT_T2: [u8; 16] = [
+    0x00, 0x20, 0x40, 0x60, 0x80, 0xa0, 0xc0, 0xe0, 0x01, 0x21, 0x41, 0x61, 0x81, 0xa1, 0xc1, 0xe1,
+];
+const ROT_T3: [u8; 16] = [
+    0x00, 0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0e, 0x10, 0x12, 0x14, 0x16, 0x18, 0x1a, 0x1c, 0x1e,
+];
+
+/// A constant vector (folds into one load of a constant).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn v(t: [u8; 16]) -> __m128i {
+    _mm_set_epi8(
+        t[15] as i8,
+        t[14] as i8,
+        t[13] as i8,
+        t[12] as i8,
+        t[11] as i8,
+        t[10] as i8,
+        t[9] as i8,
+        t[8] as i8,
+        t[7] as i8,
+        t[6] as i8,
+        t[5] as i8,
+        t[4] as i8,
+        t[3] as i8,
+        t[2] as i8,
+        t[1] as i8,
+        t[0] as i8,
+    )
+}
+
+/// The low and high nibbles of every byte.
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+fn nibbles(x: __m128i) -> (__m128i, __m128i) {
+    let mask = _mm_set1_epi8(0x0f);
+    (
+        _mm_and_si128(x, mask),
+        _mm_and_si128(_mm_srli_epi16::<4>(x), mask),
+    )
+}
+
+/// S = (S0, S1, S0, S1) on `u` and `v`, as `crate::sbox::sbox_pair`.
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
+    let x = _mm_cvtsi64_si128(((u64::from(u) << 32) | u64::from(w)) as i64);
+    let (lo, hi) = nibbles(x);
+    // S1 on every byte.
+    let y = _mm_xor_si128(
+        _mm_shuffle_epi8(v(PHI_LO), lo),
+        _mm_shuffle_epi8(v(PHI_HI), hi),
+    );
+    let y = _mm_shuffle_epi8(y, v(INV_SHIFT_ROWS));
+    let y = _mm_aesenclast_si128(y, _mm_set1_epi8(0x63));
+    let (ylo, yhi) = nibbles(y);
+    let s1 = _mm_xor_si128(
+        _mm_shuffle_epi8(v(L_LO), ylo),
+        _mm_shuffle_epi8(v(L_HI), yhi),
+    );
+    // S0 on every byte.
+    let t1 = _mm_xor_si128(_mm_shuffle_epi8(v(P1), lo), hi);
+    let t2 = _mm_xor_si128(_mm_shuffle_epi8(v(P2), t1), lo);
+    let t3 = _mm_xor_si128(_mm_shuffle_epi8(v(P3), t2), t1);
+    let s0 = _mm_or_si128(
+        _mm_shuffle_epi8(v(ROT_T2), t2),
+        _mm_shuffle_epi8(v(ROT_T3), t3),
+    );
+    // S0 on bytes 1, 3, 5, 7 (the high byte of each 16-bit half), S1 on the others.
+    let out = _mm_blendv_epi8(s1, s0, _mm_set1_epi16(0xff00_u16 as i16));
+    let out = _mm_cvtsi128_si64(out) as u64;
+    ((out >> 32) as u32, out as u32)
+}
+
+/// Key loading's initialisation rounds.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn initialise(state: &mut State) {
+    state.initialise_with::<true>();
+}
+
+/// One key word.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn next_word(state: &mut State) -> u32 {
+    state.next_word_with::<true>()
+}
+
+/// Key words, big-endian.
+#[target_feature(enable = "aes,ssse3,sse4.1")]
+pub(crate) fn fill(state: &mut State, out: &mut [[u8; 4]]) {
+    for o in out {
+        *o = state.next_word_with::<true>().to_be_bytes();
+    }
+}
