@@ -87,6 +87,20 @@ pub struct Signer<'a> {
     pub chain: &'a [Certificate],
 }
 
+/// What an SM2 signature in a SignerInfo is computed over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SignatureForm {
+    /// GM/T 0010 / RFC 5652: SM2 over Z_A (default ID) and the signed attributes' DER (or
+    /// the content without them), as gmsm, Tongsuo and CFCA sign.
+    #[default]
+    Standard,
+    /// GmSSL 3's `cmssign` (as of 24ae482): e = SM3(DER of the EncapsulatedContentInfo)
+    /// used directly as the SM2 e, without Z_A (its source notes the defect); GmSSL writes
+    /// no signed attributes (with them, this crate appends their DER, which GmSSL's
+    /// `cmsverify` does not take). Written only when asked; read only by [`verify_with`].
+    GmSsl3,
+}
+
 /// How to sign.
 #[derive(Clone, Copy, Debug)]
 pub struct SignOptions {
@@ -98,6 +112,8 @@ pub struct SignOptions {
     pub include_certificates: bool,
     /// Sign attributes (contentType, messageDigest, signingTime) rather than the content itself.
     pub signed_attributes: bool,
+    /// What the signature covers.
+    pub form: SignatureForm,
 }
 
 impl Default for SignOptions {
@@ -107,8 +123,18 @@ impl Default for SignOptions {
             oids: Oids::GmT0010,
             include_certificates: true,
             signed_attributes: true,
+            form: SignatureForm::Standard,
         }
     }
+}
+
+/// The DER of `EncapsulatedContentInfo { type, [0] OCTET STRING content }`.
+fn eci_der(content_type: Oid, content: &[u8]) -> Result<Vec<u8>, Error> {
+    Ok(EncapsulatedContentInfo {
+        econtent_type: content_type,
+        econtent: Some(Any::encode_from(&OctetString::new(content)?)?),
+    }
+    .to_der()?)
 }
 
 fn alg(oid: Oid, params: Option<Any>) -> AlgorithmIdentifierOwned {
@@ -160,6 +186,14 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
     for s in signers {
         check_key(s.cert, s.key)?;
         let sk = dsa::SigningKey::new(s.key)?;
+        let gmssl_e = |attrs: &[u8]| -> Result<dsa::Signature, Error> {
+            let mut h = shangmi_sm3::Sm3::new();
+            h.update(eci_der(content_type, content)?);
+            h.update(attrs);
+            let e: [u8; 32] = h.finalize().into();
+            sk.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
+                .map_err(|_| Error::Rng)
+        };
         let (signed_attrs, signature) = if opts.signed_attributes {
             let mut attrs = SetOfVec::new();
             attrs.insert(attribute(
@@ -172,10 +206,18 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             )?)?;
             attrs.insert(attribute(oid::SIGNING_TIME, Any::encode_from(&now)?)?)?;
             let to_sign = attrs.to_der()?;
-            let sig: dsa::Signature = sk.try_sign(&to_sign).map_err(|_| Error::BadSignature)?;
+            let sig: dsa::Signature = match opts.form {
+                SignatureForm::Standard => {
+                    sk.try_sign(&to_sign).map_err(|_| Error::BadSignature)?
+                }
+                SignatureForm::GmSsl3 => gmssl_e(&to_sign)?,
+            };
             (Some(attrs), sig)
         } else {
-            let sig: dsa::Signature = sk.try_sign(content).map_err(|_| Error::BadSignature)?;
+            let sig: dsa::Signature = match opts.form {
+                SignatureForm::Standard => sk.try_sign(content).map_err(|_| Error::BadSignature)?,
+                SignatureForm::GmSsl3 => gmssl_e(&[])?,
+            };
             (None, sig)
         };
         signer_infos.insert(SignerInfo {
@@ -183,7 +225,11 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             sid: SignerIdentifier::IssuerAndSerialNumber(issuer_and_serial(s.cert)),
             digest_alg: alg(oid::SM3, params.clone()),
             signed_attrs,
-            signature_algorithm: alg(oid::SM2_SIGN, params.clone()),
+            signature_algorithm: match opts.form {
+                SignatureForm::Standard => alg(oid::SM2_SIGN, params.clone()),
+                // GmSSL checks for its own choice
+                SignatureForm::GmSsl3 => alg(oid::SM2_WITH_SM3, None),
+            },
             signature: OctetString::new(signature.to_der().as_ref())?,
             unsigned_attrs: None,
         })?;
@@ -293,6 +339,7 @@ fn check_signer(
     content: &[u8],
     public: &PublicKey,
     id: &[u8],
+    form: SignatureForm,
 ) -> Result<(), Error> {
     if si.digest_alg.oid != oid::SM3 {
         return Err(Error::UnsupportedAlgorithm);
@@ -330,10 +377,38 @@ fn check_signer(
             if !digest_ok || !type_ok {
                 return Err(Error::DigestMismatch);
             }
-            crate::verify::check_raw_signature(public, id, &attrs.to_der()?, sig)
+            match form {
+                SignatureForm::Standard => {
+                    crate::verify::check_raw_signature(public, id, &attrs.to_der()?, sig)
+                }
+                SignatureForm::GmSsl3 => {
+                    check_gmssl(public, econtent_type, content, &attrs.to_der()?, sig)
+                }
+            }
         }
-        None => crate::verify::check_raw_signature(public, id, content, sig),
+        None => match form {
+            SignatureForm::Standard => crate::verify::check_raw_signature(public, id, content, sig),
+            SignatureForm::GmSsl3 => check_gmssl(public, econtent_type, content, &[], sig),
+        },
     }
+}
+
+/// GmSSL 3's form: e = SM3(ECI DER ‖ attributes DER), no Z_A.
+fn check_gmssl(
+    public: &PublicKey,
+    econtent_type: Oid,
+    content: &[u8],
+    attrs: &[u8],
+    sig: &[u8],
+) -> Result<(), Error> {
+    let sig = dsa::Signature::from_der(sig).map_err(|_| Error::BadSignature)?;
+    let mut h = shangmi_sm3::Sm3::new();
+    h.update(eci_der(econtent_type, content)?);
+    h.update(attrs);
+    let e: [u8; 32] = h.finalize().into();
+    dsa::VerifyingKey::new(public)
+        .verify_e(&e, &sig)
+        .map_err(|_| Error::BadSignature)
 }
 
 /// Verifies every signer of a SignedData: signatures, digests, and each signer
@@ -346,6 +421,18 @@ pub fn verify(
     extra: &[Certificate],
     roots: &[Certificate],
     opts: &Options<'_>,
+) -> Result<Verified, CmsVerifyError> {
+    verify_with(der, detached, extra, roots, opts, SignatureForm::Standard)
+}
+
+/// [`verify`] for signatures in `form` (every signer must use it).
+pub fn verify_with(
+    der: &[u8],
+    detached: Option<&[u8]>,
+    extra: &[Certificate],
+    roots: &[Certificate],
+    opts: &Options<'_>,
+    form: SignatureForm,
 ) -> Result<Verified, CmsVerifyError> {
     let sd = parse_signed_data(der)?;
     let content: Vec<u8> = match (&sd.encap_content_info.econtent, detached) {
@@ -378,6 +465,7 @@ pub fn verify(
             &content,
             &public,
             opts.id,
+            form,
         )?;
         crate::verify::verify_chain(cert, &certs, roots, opts).map_err(CmsVerifyError::Chain)?;
         signers.push(cert.clone());
@@ -388,6 +476,18 @@ pub fn verify(
 /// Encrypts `content` to each recipient certificate's SM2 key (SM4-CBC content, a fresh
 /// key and IV); returns the DER `ContentInfo` holding the EnvelopedData.
 pub fn encrypt(content: &[u8], recipients: &[Certificate], oids: Oids) -> Result<Vec<u8>, Error> {
+    encrypt_with_key_algorithm(content, recipients, oids, oid::SM2_ENCRYPT)
+}
+
+/// [`encrypt`] naming the key transport `key_algorithm`: [`oid::SM2_ENCRYPT`] (sm2-3, as
+/// gmsm and OpenSSL take it) or [`oid::SM2_ENCRYPT_GMSSL`] (the only one GmSSL 3's
+/// `cmsdecrypt` takes; written without parameters, as GmSSL requires).
+pub fn encrypt_with_key_algorithm(
+    content: &[u8],
+    recipients: &[Certificate],
+    oids: Oids,
+    key_algorithm: Oid,
+) -> Result<Vec<u8>, Error> {
     if recipients.is_empty() {
         return Err(Error::MissingContent);
     }
@@ -408,7 +508,12 @@ pub fn encrypt(content: &[u8], recipients: &[Certificate], oids: Oids) -> Result
         infos.insert(RecipientInfo::Ktri(KeyTransRecipientInfo {
             version,
             rid: RecipientIdentifier::IssuerAndSerialNumber(issuer_and_serial(r)),
-            key_enc_alg: alg(oid::SM2_ENCRYPT, oids.params()),
+            // GmSSL refuses parameters after its OID
+            key_enc_alg: if key_algorithm == oid::SM2_ENCRYPT_GMSSL {
+                alg(key_algorithm, None)
+            } else {
+                alg(key_algorithm, oids.params())
+            },
             enc_key: OctetString::new(enc)?,
         }))?;
     }
@@ -460,7 +565,14 @@ pub fn decrypt(der: &[u8], cert: &Certificate, key: &SecretKey) -> Result<Vec<u8
             _ => None,
         })
         .ok_or(Error::NoMatchingRecipient)?;
-    if ![oid::SM2_ENCRYPT, oid::SM2, oid::EC_PUBLIC_KEY].contains(&ktri.key_enc_alg.oid) {
+    if ![
+        oid::SM2_ENCRYPT,
+        oid::SM2_ENCRYPT_GMSSL,
+        oid::SM2,
+        oid::EC_PUBLIC_KEY,
+    ]
+    .contains(&ktri.key_enc_alg.oid)
+    {
         return Err(Error::UnsupportedAlgorithm);
     }
     let dk = DecryptingKey::new(key.clone());

@@ -10,6 +10,9 @@ pub const SM2: Oid = Oid::new_unwrap("1.2.156.10197.1.301");
 pub const SM2_SIGN: Oid = Oid::new_unwrap("1.2.156.10197.1.301.1");
 /// SM2-3 public-key encryption (GM/T 0006 `sm2-3`), the CMS key-transport algorithm.
 pub const SM2_ENCRYPT: Oid = Oid::new_unwrap("1.2.156.10197.1.301.3");
+/// 1.2.156.10197.1.301.2 (GM/T 0006 `sm2-2`, key exchange), which GmSSL 3 writes as the
+/// key-encryption algorithm of its EnvelopedData recipients; read as SM2 encryption.
+pub const SM2_ENCRYPT_GMSSL: Oid = Oid::new_unwrap("1.2.156.10197.1.301.2");
 /// id-ecPublicKey (RFC 5480).
 pub const EC_PUBLIC_KEY: Oid = Oid::new_unwrap("1.2.840.10045.2.1");
 /// SM3 (GM/T 0006).

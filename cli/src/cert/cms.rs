@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use shangmi_pki::cms::{self, Oids, SignOptions, Signer};
+use shangmi_pki::cms::{self, Oids, SignOptions, SignatureForm, Signer};
 use shangmi_pki::verify::Options;
 
 use super::show::PurposeName;
@@ -84,6 +84,10 @@ struct SignArgs {
     /// Sign the content itself instead of signed attributes.
     #[arg(long)]
     no_attributes: bool,
+    /// Sign as GmSSL 3's cmssign does (SM3 of the encapsulated content, no Z_A, no signed
+    /// attributes), for its cmsverify.
+    #[arg(long)]
+    gmssl_compat: bool,
     #[command(flatten)]
     format: Format,
     /// The content (default: standard input).
@@ -108,6 +112,10 @@ struct VerifyArgs {
     /// What the signers' certificates must be good for.
     #[arg(long, value_enum, default_value_t = PurposeName::CmsSign)]
     purpose: PurposeName,
+    /// Take signatures in GmSSL 3's cmssign form (SM3 of the encapsulated content, no Z_A)
+    /// instead of the standard one.
+    #[arg(long)]
+    gmssl_compat: bool,
     /// The message (DER or PEM; default: standard input).
     #[arg(long = "in", value_name = "FILE")]
     input: Option<PathBuf>,
@@ -121,6 +129,10 @@ struct EncryptArgs {
     /// A recipient's (encryption) certificate (repeatable).
     #[arg(long, value_name = "CERT", required = true)]
     recipient: Vec<PathBuf>,
+    /// Name the key transport 1.2.156.10197.1.301.2, the only one GmSSL 3's cmsdecrypt
+    /// takes (instead of sm2-3, 1.2.156.10197.1.301.3, as gmsm and OpenSSL take it).
+    #[arg(long)]
+    gmssl_compat: bool,
     #[command(flatten)]
     format: Format,
     /// The content (default: standard input).
@@ -173,7 +185,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 detached: a.detached,
                 oids: a.format.oids(),
                 include_certificates: true,
-                signed_attributes: !a.no_attributes,
+                signed_attributes: !a.no_attributes && !a.gmssl_compat,
+                form: if a.gmssl_compat {
+                    SignatureForm::GmSsl3
+                } else {
+                    SignatureForm::Standard
+                },
             };
             let der = cms::sign(
                 &content,
@@ -198,7 +215,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let extra = load_all(&a.certs)?;
             let detached = a.content.as_deref().map(read_path).transpose()?;
             let opts = Options::now(a.purpose.purpose());
-            let v = cms::verify(&msg, detached.as_deref(), &extra, &roots, &opts)
+            let form = if a.gmssl_compat {
+                SignatureForm::GmSsl3
+            } else {
+                SignatureForm::Standard
+            };
+            let v = cms::verify_with(&msg, detached.as_deref(), &extra, &roots, &opts, form)
                 .map_err(|e| named(&input_name(&a.input), format!("verification failed: {e}")))?;
             if let Some(out) = &a.out {
                 write(Some(out), &v.content)?;
@@ -208,8 +230,18 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Op::Encrypt(a) => {
             let recipients = load_all(&a.recipient)?;
             let content = Input::open(a.input.as_deref())?.read_all()?;
-            let der = cms::encrypt(&content, &recipients, a.format.oids())
-                .map_err(|e| Failure::new(format!("encrypting: {e}")))?;
+            let key_algorithm = if a.gmssl_compat {
+                shangmi_pki::oid::SM2_ENCRYPT_GMSSL
+            } else {
+                shangmi_pki::oid::SM2_ENCRYPT
+            };
+            let der = cms::encrypt_with_key_algorithm(
+                &content,
+                &recipients,
+                a.format.oids(),
+                key_algorithm,
+            )
+            .map_err(|e| Failure::new(format!("encrypting: {e}")))?;
             write(a.out.as_deref(), &a.format.encode(der)?)?;
         }
         Op::Decrypt(a) => {
