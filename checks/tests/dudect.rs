@@ -6,7 +6,8 @@
 //! and an early-exit comparison — must exceed it, or the test could not fail.
 //!
 //! Bounded to about a minute; `SHANGMI_TIMING=long` gives each check 20 times the time and
-//! samples (a person's run before a release, not CI). Release builds only: a debug build
+//! samples (a person's run before a release, not CI); `SHANGMI_TIMING_ONLY=WORD` runs only
+//! the checks whose name contains WORD. Release builds only: a debug build
 //! prints a note and checks nothing.
 
 #![cfg(target_arch = "x86_64")]
@@ -256,6 +257,65 @@ fn sm2_checks() -> Vec<Check> {
     ]
 }
 
+/// A decrypted TLCP CBC record body of 512 bytes (plaintext ‖ HMAC-SM3 ‖ padding ‖ padding
+/// length), as `cbc_check` sees it after SM4-CBC: in the fixed class the padding length is
+/// 0 (the longest plaintext, the most MAC work for a naive check), otherwise a random byte,
+/// so the body is usually badly padded and its MAC never matches — what a Lucky13 attacker
+/// sends. The time must not depend on it.
+fn cbc_record(fixed: bool, rng: &mut Rng) -> Vec<u8> {
+    let mut body = secret_bytes(false, rng, 512);
+    let pad = if fixed { 0 } else { rng.next_u64() as u8 };
+    if let Some(last) = body.last_mut() {
+        *last = pad;
+    }
+    body
+}
+
+/// The MAC key of the record checks (public here: the padding is what is secret).
+const RECORD_MAC_KEY: [u8; 32] = [0x4d; 32];
+
+fn tlcp_checks() -> Vec<Check> {
+    vec![
+        // GB/T 38636 CBC records: padding and MAC checked over the same work whatever the
+        // padding length says (Lucky13, AlFardan and Paterson 2013).
+        Check::new(
+            "tlcp/CBC record check (512-byte body, padding secret)".into(),
+            Expect::ConstantTime,
+            (4.0, 200_000, 5_000),
+            cbc_record,
+            |body| {
+                black_box(shangmi_tlcp::record::cbc_check(
+                    &RECORD_MAC_KEY,
+                    7,
+                    23,
+                    black_box(body),
+                ))
+                .ok();
+            },
+        ),
+        // The negative control: the textbook check that MACs only the plaintext the padding
+        // byte leaves (up to four SM3 compressions fewer), as the pre-Lucky13 stacks did.
+        Check::new(
+            "control: CBC record check whose MAC length follows the padding".into(),
+            Expect::Leak,
+            (4.0, 200_000, 5_000),
+            cbc_record,
+            |body| {
+                use hmac::{KeyInit, Mac};
+                let pad = usize::from(body[body.len() - 1]);
+                let plain = body.len().saturating_sub(1 + pad + 32);
+                let mut mac =
+                    hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&RECORD_MAC_KEY).unwrap();
+                mac.update(&7u64.to_be_bytes());
+                mac.update(&[23, 1, 1]);
+                mac.update(&(plain as u16).to_be_bytes());
+                mac.update(&body[..plain]);
+                black_box(mac.finalize());
+            },
+        ),
+    ]
+}
+
 /// The negative controls: code with a secret-dependent memory access or loop bound; and a
 /// calibration line.
 fn controls() -> Vec<Check> {
@@ -327,6 +387,11 @@ fn engines_show_no_timing_leak() {
     checks.extend(modes_checks());
     checks.extend(sm3_checks());
     checks.extend(sm2_checks());
+    checks.extend(tlcp_checks());
+    // `SHANGMI_TIMING_ONLY=WORD` keeps the checks whose name contains WORD (a person's run).
+    if let Ok(only) = std::env::var("SHANGMI_TIMING_ONLY") {
+        checks.retain(|c| c.name.contains(only.as_str()));
+    }
     let mut failures = Vec::new();
     for (i, c) in checks.iter().enumerate() {
         // A second run decides when the first disagrees with the expectation: an engine is
