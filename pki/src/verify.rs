@@ -23,6 +23,9 @@ use x509_cert::ext::pkix::{
 /// The longest path tried (leaf, intermediates and root).
 pub const MAX_DEPTH: usize = 8;
 
+/// The most signature checks one path search makes ([`VerifyError::ChainTooLong`] beyond).
+pub const MAX_SIGNATURE_CHECKS: u32 = 64;
+
 /// Why a chain does not verify. `depth` counts from the leaf (0) towards the root.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -80,7 +83,8 @@ pub enum VerifyError {
         /// Position in the chain.
         depth: usize,
     },
-    /// The path is longer than [`MAX_DEPTH`].
+    /// The path is longer than [`MAX_DEPTH`], or finding one took more than
+    /// [`MAX_SIGNATURE_CHECKS`] signature checks.
     ChainTooLong,
 }
 
@@ -505,6 +509,7 @@ fn build<'c>(
     untrusted: &'c [Certificate],
     roots: &'c [Certificate],
     opts: &Options<'_>,
+    budget: &mut u32,
 ) -> Result<(), VerifyError> {
     let depth = path.len() - 1;
     let cert = path[depth];
@@ -521,6 +526,12 @@ fn build<'c>(
             continue;
         }
         let is_root = roots.iter().any(|r| r == candidate);
+        // Many certificates with one name could make path building exponential: every
+        // signature check spends from a fixed budget.
+        if *budget == 0 {
+            return Err(VerifyError::ChainTooLong);
+        }
+        *budget -= 1;
         let result = (|| {
             signed_by(cert, candidate, opts.id, depth)?;
             check_time(candidate, opts.time, depth + 1)?;
@@ -530,7 +541,7 @@ fn build<'c>(
             let names = dns_names(path[0])?;
             check_name_constraints(candidate, &names, depth + 1)?;
             path.push(candidate);
-            let r = build(path, untrusted, roots, opts);
+            let r = build(path, untrusted, roots, opts, budget);
             if r.is_err() {
                 path.pop();
             }
@@ -566,6 +577,8 @@ pub fn verify_chain(
         }
     }
     let mut path = alloc::vec![leaf];
-    build(&mut path, untrusted, roots, opts)?;
+    build(&mut path, untrusted, roots, opts, &mut {
+        MAX_SIGNATURE_CHECKS
+    })?;
     Ok(path.into_iter().cloned().collect())
 }
