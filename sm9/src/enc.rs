@@ -348,15 +348,180 @@ impl EncryptMasterPublicKey {
         msg: &[u8],
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         let raw = self.encrypt(rng, id, msg)?;
-        Ok(raw_to_der(&raw))
+        Ok(raw_to_der(&raw, 0))
+    }
+
+    /// Encrypts in an SM4 block mode (K1 = 16 bytes, PKCS#7 padding; CBC puts its
+    /// random IV before the blocks, as gmsm does), returning C1 || C3 || C2.
+    #[cfg(feature = "alloc")]
+    pub fn encrypt_sm4<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        msg: &[u8],
+        mode: BlockMode,
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        if msg.is_empty() {
+            return Err(Error::InvalidArgument);
+        }
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        loop {
+            let r = random_scalar(rng)?;
+            let mut iv = [0u8; 16];
+            if mode == BlockMode::Cbc {
+                rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
+            }
+            if let Some(ct) = self.encrypt_sm4_with_r(&q, id, &r, msg, mode, &iv) {
+                return Ok(ct);
+            }
+        }
+    }
+
+    /// [`Self::encrypt_sm4`] in the DER form (enc type 1 for ECB, 2 for CBC).
+    #[cfg(feature = "alloc")]
+    pub fn encrypt_sm4_der<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        id: &[u8],
+        msg: &[u8],
+        mode: BlockMode,
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let raw = self.encrypt_sm4(rng, id, msg, mode)?;
+        Ok(raw_to_der(&raw, if mode == BlockMode::Ecb { 1 } else { 2 }))
+    }
+
+    #[cfg(feature = "alloc")]
+    fn encrypt_sm4_with_r(
+        &self,
+        q: &G1,
+        id: &[u8],
+        r: &Fn,
+        msg: &[u8],
+        mode: BlockMode,
+        iv: &[u8; 16],
+    ) -> Option<alloc::vec::Vec<u8>> {
+        let (c1, w) = self.encap_point(q, r)?;
+        let mut kdf = KdfStream::new(&[&c1, &w.to_bytes(), id]);
+        let mut k1 = [0u8; 16];
+        let mut k2 = [0u8; 32];
+        kdf.fill(&mut k1);
+        kdf.fill(&mut k2);
+        if all_zero(&k1) {
+            return None;
+        }
+        let c2 = block::encrypt(&k1, msg, mode, iv);
+        let c3 = crate::hash::sm3(&[&c2, &k2]);
+        let mut out = alloc::vec::Vec::with_capacity(CIPHERTEXT_OVERHEAD + c2.len());
+        out.extend_from_slice(&c1);
+        out.extend_from_slice(&c3);
+        out.extend_from_slice(&c2);
+        Some(out)
+    }
+
+    /// Test hook: SM4-mode encryption with a fixed r (and IV for CBC).
+    #[doc(hidden)]
+    #[cfg(feature = "alloc")]
+    pub fn encrypt_sm4_with_fixed_r(
+        &self,
+        id: &[u8],
+        r: &[u8; 32],
+        msg: &[u8],
+        mode: BlockMode,
+        iv: &[u8; 16],
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let q = self.user_point(id, hid::ENCRYPT)?;
+        let r = Fn::from_bytes_nonzero(r).ok_or(Error::InvalidArgument)?;
+        self.encrypt_sm4_with_r(&q, id, &r, msg, mode, iv)
+            .ok_or(Error::InvalidArgument)
     }
 }
 
-/// C1 || C3 || C2 to the DER form (enc type 0).
+/// The SM4 block modes of the encryption's C2 (GM/T 0044-2016 part 4, 7.2 allows a
+/// block cipher; gmsm's enc types 1 and 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockMode {
+    /// SM4-ECB with PKCS#7 padding (the block-cipher example of GM/T 0044-2016 part 5).
+    Ecb,
+    /// SM4-CBC with PKCS#7 padding, a random 16-byte IV first.
+    Cbc,
+}
+
 #[cfg(feature = "alloc")]
-fn raw_to_der(raw: &[u8]) -> alloc::vec::Vec<u8> {
+mod block {
+    use super::BlockMode;
+    use crate::error::Error;
+    use alloc::vec::Vec;
+    use shangmi_sm4::Sm4;
+    use shangmi_sm4::cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+
+    fn xor16(a: &mut [u8], b: &[u8]) {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x ^= y;
+        }
+    }
+
+    pub(super) fn encrypt(key: &[u8; 16], msg: &[u8], mode: BlockMode, iv: &[u8; 16]) -> Vec<u8> {
+        let c = Sm4::new(&(*key).into());
+        let pad = 16 - msg.len() % 16;
+        let mut out = Vec::with_capacity(16 + msg.len() + pad);
+        if mode == BlockMode::Cbc {
+            out.extend_from_slice(iv);
+        }
+        let start = out.len();
+        out.extend_from_slice(msg);
+        out.resize(start + msg.len() + pad, pad as u8);
+        let mut prev = *iv;
+        for chunk in out[start..].chunks_exact_mut(16) {
+            if mode == BlockMode::Cbc {
+                xor16(chunk, &prev);
+            }
+            let mut b = Block::<Sm4>::default();
+            b.copy_from_slice(chunk);
+            c.encrypt_block(&mut b);
+            chunk.copy_from_slice(&b);
+            prev.copy_from_slice(chunk);
+        }
+        out
+    }
+
+    pub(super) fn decrypt(key: &[u8; 16], c2: &[u8], mode: BlockMode) -> Result<Vec<u8>, Error> {
+        let (iv, body) = match mode {
+            BlockMode::Cbc if c2.len() >= 16 => c2.split_at(16),
+            BlockMode::Cbc => return Err(Error::Decryption),
+            BlockMode::Ecb => (&[0u8; 16][..], c2),
+        };
+        if body.is_empty() || body.len() % 16 != 0 {
+            return Err(Error::Decryption);
+        }
+        let c = Sm4::new(&(*key).into());
+        let mut out = Vec::with_capacity(body.len());
+        let mut prev = [0u8; 16];
+        prev.copy_from_slice(iv);
+        for chunk in body.chunks_exact(16) {
+            let mut b = Block::<Sm4>::default();
+            b.copy_from_slice(chunk);
+            c.decrypt_block(&mut b);
+            if mode == BlockMode::Cbc {
+                xor16(&mut b, &prev);
+            }
+            prev.copy_from_slice(chunk);
+            out.extend_from_slice(&b);
+        }
+        // PKCS#7 (C3 was checked before, so this is no padding oracle).
+        let pad = out.last().copied().unwrap_or(0) as usize;
+        if pad == 0 || pad > 16 || out[out.len() - pad..].iter().any(|&x| x as usize != pad) {
+            return Err(Error::Decryption);
+        }
+        out.truncate(out.len() - pad);
+        Ok(out)
+    }
+}
+
+/// C1 || C3 || C2 to the DER form with an enc type.
+#[cfg(feature = "alloc")]
+fn raw_to_der(raw: &[u8], enc_type: u8) -> alloc::vec::Vec<u8> {
     let mut inner = alloc::vec::Vec::with_capacity(raw.len() + 16);
-    der::write::uint(&mut inner, &[0]);
+    der::write::uint(&mut inner, &[enc_type]);
     let mut c1 = [4u8; 65];
     c1[1..].copy_from_slice(&raw[..64]);
     der::write::bit_string(&mut inner, &c1);
@@ -365,9 +530,9 @@ fn raw_to_der(raw: &[u8]) -> alloc::vec::Vec<u8> {
     der::write::sequence(&inner)
 }
 
-/// Splits the DER form into (C1 as 64 bytes, C3, C2); only enc type 0 (XOR).
-/// (C1, C3, C2) borrowed from a DER ciphertext.
-type Parts<'a> = ([u8; 64], &'a [u8], &'a [u8]);
+/// Splits the DER form into (enc type, C1 as 64 bytes, C3, C2).
+/// (enc type, C1, C3, C2) borrowed from a DER ciphertext.
+type Parts<'a> = (u32, [u8; 64], &'a [u8], &'a [u8]);
 
 fn parse_der(input: &[u8]) -> Result<Parts<'_>, Error> {
     let e = |_| Error::Decryption;
@@ -376,7 +541,7 @@ fn parse_der(input: &[u8]) -> Result<Parts<'_>, Error> {
     let (c1, inner) = der::read_bit_string(inner).map_err(e)?;
     let (c3, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
     let (c2, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
-    if t != 0 || !rest.is_empty() || !inner.is_empty() || c1.len() != 65 || c1[0] != 4 {
+    if t > 2 || !rest.is_empty() || !inner.is_empty() || c1.len() != 65 || c1[0] != 4 {
         return Err(Error::Decryption);
     }
     if c3.len() != 32 || c2.is_empty() {
@@ -384,7 +549,7 @@ fn parse_der(input: &[u8]) -> Result<Parts<'_>, Error> {
     }
     let mut c = [0u8; 64];
     c.copy_from_slice(&c1[1..]);
-    Ok((c, c3, c2))
+    Ok((t, c, c3, c2))
 }
 
 impl EncryptPrivateKey {
@@ -492,13 +657,56 @@ impl EncryptPrivateKey {
         Ok(out)
     }
 
-    /// Decrypts the DER form (enc type 0, XOR).
+    /// Decrypts the DER form: enc type 0 (XOR), 1 (SM4-ECB) or 2 (SM4-CBC).
     #[cfg(feature = "alloc")]
     pub fn decrypt_der(&self, id: &[u8], ct: &[u8]) -> Result<alloc::vec::Vec<u8>, Error> {
-        let (c1, c3, c2) = parse_der(ct)?;
-        let mut out = alloc::vec![0u8; c2.len()];
-        self.decrypt_parts(id, &c1, c3, c2, &mut out)?;
-        Ok(out)
+        let (t, c1, c3, c2) = parse_der(ct)?;
+        match t {
+            0 => {
+                let mut out = alloc::vec![0u8; c2.len()];
+                self.decrypt_parts(id, &c1, c3, c2, &mut out)?;
+                Ok(out)
+            }
+            1 => self.decrypt_sm4_parts(id, &c1, c3, c2, BlockMode::Ecb),
+            _ => self.decrypt_sm4_parts(id, &c1, c3, c2, BlockMode::Cbc),
+        }
+    }
+
+    /// Decrypts C1 || C3 || C2 in an SM4 block mode.
+    #[cfg(feature = "alloc")]
+    pub fn decrypt_sm4(
+        &self,
+        id: &[u8],
+        ct: &[u8],
+        mode: BlockMode,
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        if ct.len() <= CIPHERTEXT_OVERHEAD {
+            return Err(Error::Decryption);
+        }
+        let (c1, rest) = ct.split_at(64);
+        let (c3, c2) = rest.split_at(32);
+        self.decrypt_sm4_parts(id, c1, c3, c2, mode)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn decrypt_sm4_parts(
+        &self,
+        id: &[u8],
+        c1: &[u8],
+        c3: &[u8],
+        c2: &[u8],
+        mode: BlockMode,
+    ) -> Result<alloc::vec::Vec<u8>, Error> {
+        let mut kdf = self.kdf_for(id, c1)?;
+        let mut k1 = [0u8; 16];
+        let mut k2 = [0u8; 32];
+        kdf.fill(&mut k1);
+        kdf.fill(&mut k2);
+        let u = crate::hash::sm3(&[c2, &k2]);
+        if all_zero(&k1) | !ct_eq(&u, c3) {
+            return Err(Error::Decryption);
+        }
+        block::decrypt(&k1, c2, mode)
     }
 }
 

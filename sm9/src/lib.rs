@@ -20,7 +20,9 @@ mod tower;
 #[cfg(test)]
 mod kat_tests;
 
-pub use enc::{CIPHERTEXT_OVERHEAD, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey};
+pub use enc::{
+    BlockMode, CIPHERTEXT_OVERHEAD, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey,
+};
 pub use error::Error;
 pub use kx::KeyExchange;
 pub use rand_core;

@@ -367,6 +367,8 @@ mod timing {
         let m = miller_loop(&P1, &P2);
         t("final exp", 200, || final_exponentiation(&m));
         t("gt pow_ct", 200, || e.pow_ct(&k));
+        t("gt_pow", 200, || gt_pow(&e, &k));
+        t("g2_mul", 200, || g2_mul(&crate::curve::G2::from(P2), &k));
         t("g1 mul_ct", 200, || G1::from(P1).mul_ct(&k));
         t("g2 mul_ct", 200, || crate::curve::G2::from(P2).mul_ct(&k));
         t("fp invert", 1000, || a.invert());

@@ -1,7 +1,7 @@
 //! Differential test against emmansun/gmsm v0.44.0: `tests/data/gmsm_sm9.txt` holds its
 //! outputs for seeded random inputs (written by `tests/gmsm_vectors/main.go`, see there):
 //! master keys, user keys and ciphertexts in gmsm's DER forms, its signatures and KEM
-//! keys. We must parse every key, extract the same user keys from the same master keys,
+//! keys, SM4-ECB/CBC ciphertexts. We must parse every key, extract the same user keys from the same master keys,
 //! verify its signatures, decrypt its ciphertexts (raw and DER) and decapsulate its keys.
 #![allow(clippy::unwrap_used)]
 
@@ -22,7 +22,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 #[test]
 fn gmsm_outputs() {
-    let (mut signs, mut encs, mut kems) = (0, 0, 0);
+    let (mut signs, mut encs, mut kems, mut sm4s) = (0, 0, 0, 0);
     for line in DATA.lines().filter(|l| !l.starts_with('#')) {
         let f: Vec<&str> = line.split(' ').collect();
         match f[0] {
@@ -78,8 +78,15 @@ fn gmsm_outputs() {
                 assert_eq!(ours, key);
                 kems += 1;
             }
+            "sm4" => {
+                let master = EncryptMasterKey::from_der(&unhex(f[1])).unwrap();
+                let id = unhex(f[2]);
+                let user = master.extract(&id).unwrap();
+                assert_eq!(user.decrypt_der(&id, &unhex(f[4])).unwrap(), unhex(f[3]));
+                sm4s += 1;
+            }
             other => panic!("unknown line kind {other}"),
         }
     }
-    assert_eq!((signs, encs, kems), (8, 8, 4));
+    assert_eq!((signs, encs, kems, sm4s), (8, 8, 4, 6));
 }

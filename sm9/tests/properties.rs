@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use shangmi_sm9::signature::Verifier;
 use shangmi_sm9::{
-    EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey, Error, KeyExchange, SignMasterKey,
-    SignMasterPublicKey, Signature, SigningKey, hid,
+    BlockMode, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey, Error, KeyExchange,
+    SignMasterKey, SignMasterPublicKey, Signature, SigningKey, hid,
 };
 use std::sync::OnceLock;
 
@@ -93,6 +93,17 @@ proptest! {
         bad[i] ^= 1 << (flip % 8);
         prop_assert_eq!(k.bob.decrypt(id, &bad), Err(Error::Decryption));
         prop_assert!(k.bob.decrypt(b"bob@example.org", &ct).is_err());
+        // SM4 block modes, raw and DER.
+        for mode in [BlockMode::Ecb, BlockMode::Cbc] {
+            let ct = k.enc.public_key().encrypt_sm4(&mut Lcg(seed), id, &msg, mode).unwrap();
+            prop_assert_eq!(&k.bob.decrypt_sm4(id, &ct, mode).unwrap(), &msg);
+            let mut bad = ct.clone();
+            let i = flip % bad.len();
+            bad[i] ^= 1 << (flip % 8);
+            prop_assert!(k.bob.decrypt_sm4(id, &bad, mode).is_err());
+            let der = k.enc.public_key().encrypt_sm4_der(&mut Lcg(seed), id, &msg, mode).unwrap();
+            prop_assert_eq!(&k.bob.decrypt_der(id, &der).unwrap(), &msg);
+        }
         // KEM.
         let mut key = vec![0u8; 1 + flip % 100];
         let c = k.enc.public_key().encapsulate(&mut Lcg(seed), id, &mut key).unwrap();
@@ -118,6 +129,8 @@ proptest! {
         let _ = EncryptPrivateKey::from_bytes(&data, k.enc.public_key());
         prop_assert!(k.bob.decrypt(b"bob", &data).is_err());
         prop_assert!(k.bob.decrypt_der(b"bob", &data).is_err());
+        prop_assert!(k.bob.decrypt_sm4(b"bob", &data, BlockMode::Ecb).is_err());
+        prop_assert!(k.bob.decrypt_sm4(b"bob", &data, BlockMode::Cbc).is_err());
         let mut key = [0u8; 16];
         prop_assert!(k.bob.decapsulate(b"bob", &data, &mut key).is_err());
         let mut out = vec![0u8; data.len().saturating_sub(96)];

@@ -9,6 +9,7 @@
 //	sign <master DER> <master public DER> <id> <user key DER> <message> <signature DER>
 //	enc  <master DER> <master public DER> <id> <user key DER> <message> <C1||C3||C2> <DER>
 //	kem  <master DER> <id> <key length> <key> <C as 04||x||y>
+//	sm4  <master DER> <id> <message> <DER ciphertext, enc type 1 (ECB) or 2 (CBC)>
 //
 // Identities stay shorter than 60 bytes: gmsm's assembly SM3 KDF is wrong when its input
 // length mod 64 is 60-63 and more than 96 bytes are asked for (issue 29's note), and the
@@ -20,6 +21,8 @@ import (
 	"fmt"
 	"math/rand"
 
+	"github.com/emmansun/gmsm/padding"
+	"github.com/emmansun/gmsm/sm4"
 	"github.com/emmansun/gmsm/sm9"
 )
 
@@ -74,5 +77,18 @@ func main() {
 			panic(err)
 		}
 		fmt.Println("kem", h(must(m.MarshalASN1())), h(id), klen, h(key), h(c))
+	}
+	ecb := sm9.NewECBEncrypterOpts(padding.NewPKCS7Padding(sm4.BlockSize), sm4.NewCipher, 16)
+	cbc := sm9.NewCBCEncrypterOpts(padding.NewPKCS7Padding(sm4.BlockSize), sm4.NewCipher, 16)
+	for i := 0; i < 6; i++ {
+		m := must(sm9.GenerateEncryptMasterKey(r))
+		id := bytes(r, 1+r.Intn(40))
+		msg := bytes(r, 1+r.Intn(100))
+		opts := ecb
+		if i%2 == 1 {
+			opts = cbc
+		}
+		der := must(sm9.EncryptASN1(r, m.PublicKey(), id, 0x03, msg, opts))
+		fmt.Println("sm4", h(must(m.MarshalASN1())), h(id), h(msg), h(der))
 	}
 }
