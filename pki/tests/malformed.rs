@@ -52,7 +52,12 @@ fn exercise(s: &Seeds, data: &[u8]) {
     let opts = Options::at(1_800_000_000, Purpose::Any).with_host("seed.example");
     if let Ok(c) = Certificate::from_der(data) {
         let _ = verify_chain(&c, &[], roots, &opts);
-        let _ = verify_chain(&s.cert, std::slice::from_ref(&c), &[c.clone()], &opts);
+        let _ = verify_chain(
+            &s.cert,
+            std::slice::from_ref(&c),
+            std::slice::from_ref(&c),
+            &opts,
+        );
         let _ = shangmi_pki::name::display(c.tbs_certificate().subject());
     }
     if let Ok(r) = CertReq::from_der(data) {
