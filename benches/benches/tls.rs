@@ -7,7 +7,12 @@
 //! - `tls/bulk-seal/16384` and `tls/bulk-open/16384`: one 16 KiB application-data record
 //!   sealed by the client / opened by the server, beside raw SM4-GCM on 16 KiB.
 //!
+//! The TLCP groups (`tlcp/…`) are in `tls/tlcp.rs`, beside these for the same-run ratios.
+//!
 //! `cargo bench -p shangmi-benches --bench tls`
+
+#[path = "tls/tlcp.rs"]
+mod tlcp;
 
 #[path = "../../rustls/tests/common/pki.rs"]
 #[allow(dead_code)]
@@ -282,5 +287,11 @@ fn raw_sm4_gcm(
     });
 }
 
-criterion_group!(benches, bench_handshakes, bench_bulk);
+criterion_group!(
+    benches,
+    bench_handshakes,
+    bench_bulk,
+    tlcp::bench_handshakes,
+    tlcp::bench_records
+);
 criterion_main!(benches);

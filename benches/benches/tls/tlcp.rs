@@ -1,0 +1,176 @@
+//! TLCP (`shangmi-tlcp`), client and server in one process over memory, beside the RFC 8998
+//! TLS 1.3 handshake of `shangmi-rustls` measured in the same group:
+//!
+//! - `tlcp/handshake`: full ECC_SM4_GCM_SM3 (server certificates only) and
+//!   ECDHE_SM4_GCM_SM3 (mutual, as ECDHE requires) handshakes, and TLS 1.3 SM for reference;
+//! - `tlcp/resumed`: a session-ID resumption of ECC_SM4_GCM_SM3;
+//! - `tlcp/record-seal/16384` and `tlcp/record-open/16384`: one 16 KiB application-data
+//!   record of each record protection (GCM; CBC with HMAC-SM3), beside raw SM4-GCM and raw
+//!   SM4-CBC + HMAC-SM3 on the same size.
+//!
+//! `cargo bench -p shangmi-benches --bench tls -- tlcp/`
+
+#[path = "../../../tlcp/tests/common/mod.rs"]
+mod common;
+
+use common::{client_config, client_config_with, deliver, server_config};
+use criterion::{BatchSize, Criterion, Throughput};
+use shangmi_tlcp::{
+    CipherSuite, ClientAuth, ClientConfig, ClientConnection, ServerConfig, ServerConnection,
+    ServerName,
+};
+use std::io::{Read, Write};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Runs a handshake to its end over memory.
+fn connect(
+    client: &Arc<ClientConfig>,
+    server: &Arc<ServerConfig>,
+) -> (ClientConnection, ServerConnection) {
+    let name = ServerName::try_from("localhost").expect("name");
+    let mut c = ClientConnection::new(client.clone(), name).expect("client");
+    let mut s = ServerConnection::new(server.clone()).expect("server");
+    while c.is_handshaking() || s.is_handshaking() || c.wants_write() || s.wants_write() {
+        deliver(&mut c, &mut s).expect("to server");
+        deliver(&mut s, &mut c).expect("to client");
+    }
+    (c, s)
+}
+
+/// A client that keeps no sessions, so that every handshake is a full one.
+fn fresh(suite: CipherSuite, with_certs: bool) -> Arc<ClientConfig> {
+    Arc::new(client_config_with(&[suite], with_certs, |b| {
+        b.session_store(shangmi_tlcp::ClientSessionCache::new(0))
+    }))
+}
+
+/// The handshake groups.
+pub fn bench_handshakes(c: &mut Criterion) {
+    let ecc_server = Arc::new(server_config(
+        &[CipherSuite::EccSm4GcmSm3],
+        ClientAuth::None,
+    ));
+    let ecdhe_server = Arc::new(server_config(
+        &[CipherSuite::EcdheSm4GcmSm3],
+        ClientAuth::Required,
+    ));
+    let mut g = c.benchmark_group("tlcp/handshake");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let ecc = fresh(CipherSuite::EccSm4GcmSm3, false);
+    g.bench_function("ecc-sm4gcm", |b| b.iter(|| connect(&ecc, &ecc_server)));
+    let ecdhe = fresh(CipherSuite::EcdheSm4GcmSm3, true);
+    g.bench_function("ecdhe-sm4gcm-mutual", |b| {
+        b.iter(|| connect(&ecdhe, &ecdhe_server))
+    });
+    let (tls_client, tls_server) = super::sm_configs();
+    let mut tls_fresh = (*tls_client).clone();
+    tls_fresh.resumption = rustls::client::Resumption::disabled();
+    let tls_fresh = Arc::new(tls_fresh);
+    g.bench_function("tls13-shangmi-sm2-sm4gcm", |b| {
+        b.iter(|| super::handshake(&tls_fresh, &tls_server))
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("tlcp/resumed");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3));
+    let resuming = Arc::new(client_config(&[CipherSuite::EccSm4GcmSm3], false));
+    let _ = connect(&resuming, &ecc_server);
+    g.bench_function("ecc-sm4gcm", |b| {
+        b.iter(|| {
+            let (c, _s) = connect(&resuming, &ecc_server);
+            assert!(c.is_resumed());
+        })
+    });
+    g.finish();
+}
+
+/// The record groups.
+pub fn bench_records(c: &mut Criterion) {
+    const RECORD: usize = 16384;
+    let data = vec![0x5au8; RECORD];
+    let sides = [
+        ("ecc-sm4gcm", CipherSuite::EccSm4GcmSm3),
+        ("ecc-sm4cbc-hmacsm3", CipherSuite::EccSm4CbcSm3),
+    ];
+    let mut g = c.benchmark_group(format!("tlcp/record-seal/{RECORD}"));
+    g.throughput(Throughput::Bytes(RECORD as u64))
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (name, suite) in sides {
+        let client = Arc::new(client_config(&[suite], false));
+        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (mut cl, _s) = connect(&client, &server);
+        let mut out = Vec::with_capacity(2 * RECORD);
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                out.clear();
+                cl.writer().write_all(&data).expect("write");
+                while cl.wants_write() {
+                    cl.write_tls(&mut out).expect("write_tls");
+                }
+            })
+        });
+    }
+    super::raw_sm4_gcm(&mut g, RECORD);
+    raw_cbc_hmac(&mut g, RECORD);
+    g.finish();
+
+    let mut g = c.benchmark_group(format!("tlcp/record-open/{RECORD}"));
+    g.throughput(Throughput::Bytes(RECORD as u64))
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for (name, suite) in sides {
+        let client = Arc::new(client_config(&[suite], false));
+        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (mut cl, mut sv) = connect(&client, &server);
+        let mut plain = vec![0u8; RECORD];
+        g.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || {
+                    let mut out = Vec::with_capacity(2 * RECORD);
+                    cl.writer().write_all(&data).expect("write");
+                    while cl.wants_write() {
+                        cl.write_tls(&mut out).expect("write_tls");
+                    }
+                    out
+                },
+                |record| {
+                    let mut rd = &record[..];
+                    while !rd.is_empty() {
+                        sv.read_tls(&mut rd).expect("read");
+                        sv.process_new_packets().expect("open");
+                    }
+                    sv.reader().read_exact(&mut plain).expect("plaintext");
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    super::raw_sm4_gcm(&mut g, RECORD);
+    raw_cbc_hmac(&mut g, RECORD);
+    g.finish();
+}
+
+/// Raw SM4-CBC encryption plus HMAC-SM3 over the same size: the CBC record's reference.
+fn raw_cbc_hmac(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    size: usize,
+) {
+    use hmac::{KeyInit as _, Mac};
+    use shangmi_sm4_modes::Sm4CbcEnc;
+    use shangmi_sm4_modes::cipher::{BlockModeEncrypt, KeyIvInit, block_padding::NoPadding};
+    let mut buf = vec![0u8; size];
+    g.bench_function("raw-sm4-cbc+hmac-sm3", |b| {
+        b.iter(|| {
+            let mut mac = hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&[0x24; 32]).expect("key");
+            mac.update(&buf);
+            let tag = mac.finalize();
+            let enc = Sm4CbcEnc::new(&[0x42; 16].into(), &[7; 16].into());
+            let _ = enc.encrypt_padded::<NoPadding>(&mut buf, size);
+            tag
+        })
+    });
+}
