@@ -1,0 +1,77 @@
+//! Writes signatures and ciphertexts made by this crate for fixed seeds, one per line, for
+//! checking by hand against another implementation (the reverse direction of
+//! `tests/gmsm_differential.rs`):
+//! `cargo run -p shangmi-sm9 --example sm9_emit > ours.txt`.
+//!
+//! Lines: `sign <master public DER> <id> <msg> <signature DER>` and
+//! `enc <master DER> <id> <msg> <ciphertext DER>` (hex), enc types 0, 1, 2 in turn.
+
+use shangmi_sm9::{BlockMode, EncryptMasterKey, SignMasterKey};
+
+struct Lcg(u64);
+impl shangmi_sm9::rand_core::TryRng for Lcg {
+    type Error = core::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(self.try_next_u64()? as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        Ok(self.0 ^ (self.0 >> 31))
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        for b in dst {
+            *b = (self.try_next_u64()? >> 56) as u8;
+        }
+        Ok(())
+    }
+}
+impl shangmi_sm9::rand_core::TryCryptoRng for Lcg {}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn main() -> Result<(), shangmi_sm9::Error> {
+    let mut rng = Lcg(2026);
+    for i in 0..6usize {
+        let kgc = SignMasterKey::random(&mut rng)?;
+        let id = format!("user{i}@example.com");
+        let msg = vec![i as u8; 3 + 17 * i];
+        let sig = kgc.extract(id.as_bytes())?.sign_with_rng(&mut rng, &msg)?;
+        let pk = kgc.public_key().to_der();
+        println!(
+            "sign {} {} {} {}",
+            hex(&pk),
+            hex(id.as_bytes()),
+            hex(&msg),
+            hex(&sig.to_der())
+        );
+    }
+    for i in 0..6usize {
+        let kgc = EncryptMasterKey::random(&mut rng)?;
+        let id = format!("user{i}@example.com");
+        let msg = vec![0x40 + i as u8; 1 + 13 * i];
+        let ct = match i % 3 {
+            0 => kgc
+                .public_key()
+                .encrypt_der(&mut rng, id.as_bytes(), &msg)?,
+            1 => kgc
+                .public_key()
+                .encrypt_sm4_der(&mut rng, id.as_bytes(), &msg, BlockMode::Ecb)?,
+            _ => kgc
+                .public_key()
+                .encrypt_sm4_der(&mut rng, id.as_bytes(), &msg, BlockMode::Cbc)?,
+        };
+        println!(
+            "enc {} {} {} {}",
+            hex(&kgc.to_der()),
+            hex(id.as_bytes()),
+            hex(&msg),
+            hex(&ct)
+        );
+    }
+    Ok(())
+}
