@@ -10,13 +10,14 @@ use core::fmt;
 pub enum Backend {
     /// Portable: the S-boxes as boolean circuits on bit planes (any target).
     Soft,
-    /// x86-64 AES-NI + SSSE3 + SSE4.1: S1 through `aesenclast` between two nibble-table
-    /// maps, S0 as `pshufb` nibble lookups (no memory operand depends on data).
+    /// x86-64 AES-NI + SSSE3 + SSE4.1 + PCLMULQDQ: S1 through `aesenclast` between two
+    /// nibble-table maps, S0 as `pshufb` nibble lookups (no memory operand depends on
+    /// data), the MACs' window sums as carry-less products.
     AesniSse,
 }
 
 #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
-cpufeatures::new!(aesni_sse, "aes", "ssse3", "sse4.1");
+cpufeatures::new!(aesni_sse, "aes", "ssse3", "sse4.1", "pclmulqdq");
 
 impl Backend {
     /// Every engine, fastest first.

@@ -16,7 +16,7 @@ use cipher::{
 use digest::{FixedOutput, MacMarker, OutputSizeUser, Update};
 
 use crate::{
-    Backend, Error,
+    Backend, Error, Unavailable,
     opaque::opaque,
     state::{D256, State},
 };
@@ -75,6 +75,19 @@ impl<const N: usize> Engine<N> {
     /// Absorbs the first `bits` (1..=32) bits of `m`, most significant first.
     #[inline(always)]
     fn absorb_bits(&mut self, m: u32, bits: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if self.state.engine() == Backend::AesniSse {
+            // Only the first `bits` bits count (bits is public).
+            let m = if bits >= 32 {
+                m
+            } else {
+                m & !(u32::MAX >> bits)
+            };
+            // SAFETY: a state holds the AES-NI engine only if the CPU has AES-NI, SSSE3,
+            // SSE4.1 and PCLMULQDQ (`Backend`).
+            unsafe { crate::x86::mac_word(&mut self.tag, &self.window, m) };
+            return;
+        }
         for j in 0..bits {
             let mask = opaque(0u32.wrapping_sub((m >> (31 - j)) & 1));
             let win = self.window_at(j);
@@ -187,6 +200,20 @@ impl KeyIvInit for Eia3 {
 }
 
 impl Eia3 {
+    /// A MAC on a chosen engine (for tests and benchmarks; `new` picks the fastest).
+    pub fn with_backend(
+        key: &Array<u8, U16>,
+        iv: &Array<u8, U16>,
+        backend: Backend,
+    ) -> Result<Self, Unavailable> {
+        if !backend.is_available() {
+            return Err(Unavailable(backend));
+        }
+        Ok(Self {
+            engine: Engine::new(State::new_128(&key.0, &iv.0, backend), false),
+        })
+    }
+
     /// A MAC for COUNT, BEARER (5 bits) and DIRECTION (1 bit) under the 16-byte key `ik`.
     pub fn with_params(
         ik: &[u8; 16],
@@ -305,12 +332,13 @@ impl<T: TagSize> IvSizeUser for Zuc256Mac<T> {
 
 impl<T: TagSize> KeyIvInit for Zuc256Mac<T> {
     fn new(key: &Array<u8, U32>, iv: &Array<u8, U25>) -> Self {
-        let state = State::new_256(
-            &key.0,
-            &iv.0,
-            &D256[<T as sealed::TagSize>::D_ROW],
-            Backend::detect(),
-        );
+        Self::on(key, iv, Backend::detect())
+    }
+}
+
+impl<T: TagSize> Zuc256Mac<T> {
+    fn on(key: &Array<u8, U32>, iv: &Array<u8, U25>, backend: Backend) -> Self {
+        let state = State::new_256(&key.0, &iv.0, &D256[<T as sealed::TagSize>::D_ROW], backend);
         let engine = match <T as sealed::TagSize>::WORDS {
             1 => AnyEngine::W1(Engine::new(state, true)),
             2 => AnyEngine::W2(Engine::new(state, true)),
@@ -321,9 +349,19 @@ impl<T: TagSize> KeyIvInit for Zuc256Mac<T> {
             size: PhantomData,
         }
     }
-}
 
-impl<T: TagSize> Zuc256Mac<T> {
+    /// A MAC on a chosen engine (for tests and benchmarks; `new` picks the fastest).
+    pub fn with_backend(
+        key: &Array<u8, U32>,
+        iv: &Array<u8, U25>,
+        backend: Backend,
+    ) -> Result<Self, Unavailable> {
+        if !backend.is_available() {
+            return Err(Unavailable(backend));
+        }
+        Ok(Self::on(key, iv, backend))
+    }
+
     /// Appends the first `bit_len` bits of `tail` (most significant bit of each byte first;
     /// `tail.len()` must be `bit_len` rounded up to bytes) and returns the tag.
     pub fn finalize_bits(mut self, tail: &[u8], bit_len: usize) -> Result<Array<u8, T>, Error> {

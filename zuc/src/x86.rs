@@ -8,8 +8,10 @@
 //! * S0 with the nibble decomposition (P1, P2, P3, then the rotation folded into two more
 //!   nibble tables), each a `pshufb` lookup.
 //!
+//! * The MACs' per-bit window sums as one carry-less multiplication per tag word.
+//!
 //! `pshufb` looks up a register, not memory, so no memory address depends on data; every
-//! function here needs AES-NI, SSSE3 and SSE4.1 (`Backend::AesniSse`).
+//! function here needs AES-NI, SSSE3, SSE4.1 and PCLMULQDQ (`Backend::AesniSse`).
 
 use core::arch::x86_64::*;
 
@@ -41,7 +43,7 @@ const ROT_T3: [u8; 16] = [
 
 /// A constant vector (folds into one load of a constant).
 #[inline]
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn v(t: [u8; 16]) -> __m128i {
     _mm_set_epi8(
         t[15] as i8,
@@ -65,7 +67,7 @@ fn v(t: [u8; 16]) -> __m128i {
 
 /// The low and high nibbles of every byte.
 #[inline]
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn nibbles(x: __m128i) -> (__m128i, __m128i) {
     let mask = _mm_set1_epi8(0x0f);
     (
@@ -76,7 +78,7 @@ fn nibbles(x: __m128i) -> (__m128i, __m128i) {
 
 /// S = (S0, S1, S0, S1) on `u` and `v`, as `crate::sbox::sbox_pair`.
 #[inline]
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 pub(crate) fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
     let x = _mm_cvtsi64_si128(((u64::from(u) << 32) | u64::from(w)) as i64);
     let (lo, hi) = nibbles(x);
@@ -107,21 +109,37 @@ pub(crate) fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
 }
 
 /// Key loading's initialisation rounds.
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 pub(crate) fn initialise(state: &mut State) {
     state.initialise_with::<true>();
 }
 
 /// One key word.
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 pub(crate) fn next_word(state: &mut State) -> u32 {
     state.next_word_with::<true>()
 }
 
 /// Key words, big-endian.
-#[target_feature(enable = "aes,ssse3,sse4.1")]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 pub(crate) fn fill(state: &mut State, out: &mut [[u8; 4]]) {
     for o in out {
         *o = state.next_word_with::<true>().to_be_bytes();
+    }
+}
+
+/// The MAC step for one message word `m` (bits after the message's end already cleared):
+/// for every message bit j (most significant first) that is 1, XOR the 32-bit keystream
+/// window starting j bits into key word w into tag word w. With P = window[w] || window[w +
+/// 1], that window is bits 32..64 of P << j, so the sum over j is bits 32..64 of the
+/// carry-less product of P and m with its bits reversed.
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+pub(crate) fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
+    let a = _mm_cvtsi32_si128(m.reverse_bits() as i32);
+    for (w, t) in tag.iter_mut().enumerate() {
+        let p = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
+        let prod = _mm_clmulepi64_si128::<0x00>(a, _mm_cvtsi64_si128(p as i64));
+        *t ^= ((_mm_cvtsi128_si64(prod) as u64) >> 32) as u32;
     }
 }
