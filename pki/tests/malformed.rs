@@ -129,3 +129,102 @@ fn oversized_lengths_and_non_minimal_der() {
     assert!(envelope::unwrap(&s.key, cert).is_err());
     assert!(Certificate::from_der(&s.docs[2].1).is_err());
 }
+
+/// Writes the seed corpus of the `pki_parse` fuzz target (byte 0 picks the parser) into
+/// `$PKI_CORPUS_DIR`: run by hand with `-- --ignored`.
+#[test]
+#[ignore]
+fn write_fuzz_corpus() {
+    let Ok(dir) = std::env::var("PKI_CORPUS_DIR") else {
+        eprintln!("set PKI_CORPUS_DIR");
+        return;
+    };
+    let dir = std::path::Path::new(&dir);
+    // the fuzz target's fixture: key 07…07, /CN=fuzz, serial 1, fixed validity
+    let key = SecretKey::from_slice(&[7u8; 32]).unwrap();
+    let mut params = CertParams::new(
+        parse_dn("/CN=fuzz").unwrap(),
+        Profile::Ca { path_len: None },
+        30,
+    );
+    params.not_before = 1_700_000_000;
+    params.not_after = 2_000_000_000;
+    params.serial = Some(vec![1]);
+    let anchor = issue::self_signed(&key, &params).unwrap();
+    let s = seeds();
+    let leaf_key = SecretKey::from_slice(&[9u8; 32]).unwrap();
+    let mut lp = CertParams::new(
+        parse_dn("/CN=fuzz.example").unwrap(),
+        Profile::TlsServer,
+        30,
+    );
+    lp.sans = vec![San::Dns("fuzz.example".into())];
+    lp.not_before = 1_700_000_000;
+    lp.not_after = 2_000_000_000;
+    let leaf = issue::issue(&anchor, &key, &leaf_key.public_key(), &lp).unwrap();
+    let signed = cms::sign(
+        b"fuzz",
+        &[Signer {
+            cert: &leaf,
+            key: &leaf_key,
+            chain: &[],
+        }],
+        &SignOptions {
+            detached: true,
+            ..SignOptions::default()
+        },
+    )
+    .unwrap();
+    let files: Vec<(&str, u8, Vec<u8>)> = vec![
+        ("cert-leaf", 0, leaf.to_der().unwrap()),
+        ("cert-anchor", 0, anchor.to_der().unwrap()),
+        ("csr", 1, s.docs[1].1.clone()),
+        ("signed-detached", 2, signed),
+        ("signed-attached", 2, s.docs[2].1.clone()),
+        (
+            "enveloped",
+            3,
+            cms::encrypt(b"fuzz", std::slice::from_ref(&anchor), Oids::GmT0010).unwrap(),
+        ),
+        (
+            "envelope",
+            4,
+            envelope::wrap(&key.public_key(), &leaf_key).unwrap(),
+        ),
+        (
+            "pem",
+            5,
+            pem::to_pem("CERTIFICATE", &leaf.to_der().unwrap())
+                .unwrap()
+                .into_bytes(),
+        ),
+        ("dn", 6, b"/C=CN/O=Org\\/Unit/CN=fuzz.example".to_vec()),
+        (
+            "gmsm-signed",
+            2,
+            hex::decode(
+                include_str!("data/gmsm_v0.44.txt")
+                    .lines()
+                    .find_map(|l| l.strip_prefix("signed_attached "))
+                    .unwrap(),
+            )
+            .unwrap(),
+        ),
+        (
+            "gmsm-envelope",
+            4,
+            hex::decode(
+                include_str!("data/gmsm_v0.44.txt")
+                    .lines()
+                    .find_map(|l| l.strip_prefix("enveloped_key "))
+                    .unwrap(),
+            )
+            .unwrap(),
+        ),
+    ];
+    for (name, sel, doc) in files {
+        let mut d = vec![sel];
+        d.extend_from_slice(&doc);
+        std::fs::write(dir.join(name), d).unwrap();
+    }
+}
