@@ -20,6 +20,7 @@ mod modes;
 mod sm2;
 mod sm3;
 mod sm4;
+mod zuc;
 
 use shangmi_sm4::Backend;
 
@@ -82,6 +83,7 @@ pub fn all(sm4_engine: Backend) -> Vec<Row> {
     rows.extend(gb_modes::rows(sm4_engine));
     rows.extend(sm3::rows());
     rows.extend(drbg::rows());
+    rows.extend(zuc::rows());
     rows
 }
 
