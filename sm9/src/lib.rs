@@ -1,5 +1,5 @@
 #![doc = include_str!("../README.md")]
-#![no_std]
+#![cfg_attr(not(test), no_std)]
 #![allow(clippy::wrong_self_convention)]
 
 #[cfg(feature = "alloc")]
@@ -17,6 +17,8 @@ mod points;
 mod sign;
 mod tower;
 
+#[cfg(test)]
+mod ct_tests;
 #[cfg(test)]
 mod kat_tests;
 
