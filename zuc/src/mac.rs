@@ -130,9 +130,8 @@ impl<const N: usize> Engine<N> {
     }
 
     /// Ends the message with the pending bytes and, if given, `(byte, n)`: the first n
-    /// (1..=7) bits of one more byte; returns (tag, the message length in bits mod 32, the
-    /// generator, the window).
-    fn finish(mut self, partial: Partial) -> ([u32; N], u32, State, [u32; 5]) {
+    /// (1..=7) bits of one more byte; returns (tag, the message length in bits mod 32).
+    fn finish(&mut self, partial: Partial) -> ([u32; N], u32) {
         let mut bits = 8 * self.pending_len as u32;
         if let Some((byte, n)) = partial {
             // pending_len <= 3 here, so the byte fits.
@@ -149,7 +148,17 @@ impl<const N: usize> Engine<N> {
         for (t, w) in self.tag.iter_mut().zip(last) {
             *t ^= w;
         }
-        (self.tag, bits, self.state, self.window)
+        (self.tag, bits)
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<const N: usize> Drop for Engine<N> {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.tag.zeroize();
+        self.window.zeroize();
+        self.pending.zeroize();
     }
 }
 
@@ -234,13 +243,14 @@ impl Eia3 {
     }
 
     fn finish(self, partial: Partial) -> [u8; 4] {
-        let (tag, bits, mut state, window) = self.engine.finish(partial);
+        let mut engine = self.engine;
+        let (tag, bits) = engine.finish(partial);
         // T ^= z[L - 1] with L = ceil(LENGTH / 32) + 2: the window holds z[q], z[q + 1]
         // for q = floor(LENGTH / 32).
         let last = if bits == 0 {
-            window[1]
+            engine.window[1]
         } else {
-            state.next_word()
+            engine.state.next_word()
         };
         (tag[0] ^ last).to_be_bytes()
     }
@@ -374,9 +384,9 @@ impl<T: TagSize> Zuc256Mac<T> {
 
     fn finish(self, partial: Partial, out: &mut Array<u8, T>) {
         match self.engine {
-            AnyEngine::W1(e) => tag_bytes(&e.finish(partial).0, out),
-            AnyEngine::W2(e) => tag_bytes(&e.finish(partial).0, out),
-            AnyEngine::W4(e) => tag_bytes(&e.finish(partial).0, out),
+            AnyEngine::W1(mut e) => tag_bytes(&e.finish(partial).0, out),
+            AnyEngine::W2(mut e) => tag_bytes(&e.finish(partial).0, out),
+            AnyEngine::W4(mut e) => tag_bytes(&e.finish(partial).0, out),
         }
     }
 }

@@ -229,3 +229,13 @@ impl State {
         self.engine
     }
 }
+
+#[cfg(feature = "zeroize")]
+impl Drop for State {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.s.zeroize();
+        self.r1.zeroize();
+        self.r2.zeroize();
+    }
+}

@@ -179,6 +179,10 @@ impl<V: Variant> StreamCipherCore for ZucCore<V> {
     }
 }
 
+/// With the `zeroize` feature, the state (and the copy kept for seeking) is wiped on drop.
+#[cfg(feature = "zeroize")]
+impl<V: Variant> zeroize::ZeroizeOnDrop for ZucCore<V> {}
+
 impl<V: Variant> StreamCipherSeekCore for ZucCore<V> {
     type Counter = u64;
 
