@@ -14,6 +14,7 @@
 //! the mod 2^31 - 1 additions are branch-free, and the MACs select keystream windows by
 //! masks; `tests/constant_time.rs` checks this under valgrind's memcheck.
 #![no_std]
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 mod backend;
 mod eea3;

@@ -137,7 +137,9 @@ fn diff_zuc_crate_mac_boundaries() {
     let packed = [0xa5u8; 23];
     let iv = zuc256_iv_from_packed(&packed);
     let data: Vec<u8> = (0..200u8).map(|i| i.wrapping_mul(37) ^ 0x6c).collect();
-    for bits in (0..=1200usize).filter(|b| b % 32 <= 1 || b % 32 == 31 || b % 128 < 40) {
+    // 428 bits: the length of gmsm v0.44's own (wrong) 64/128-bit tag test values.
+    for bits in (0..=1200usize).filter(|b| b % 32 <= 1 || b % 32 == 31 || b % 128 < 40 || *b == 428)
+    {
         let msg = &data[..bits.div_ceil(8)];
         let k16: [u8; 16] = key[..16].try_into().unwrap();
         let ours = Eia3::with_params(&k16, 7, 3, 1)
