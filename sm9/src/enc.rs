@@ -6,7 +6,7 @@ use crate::curve::{Affine, G1, G2, P2};
 use crate::error::Error;
 use crate::field::{Fn, Fp};
 use crate::hash::h1;
-use crate::pairing::pairing;
+use crate::pairing::{G2Prepared, pairing, pairing_prepared};
 use crate::points::{
     g1_from_bytes, g1_mul_base, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_uncompressed,
     random_scalar,
@@ -37,6 +37,8 @@ pub struct EncryptMasterPublicKey {
 #[derive(Clone)]
 pub struct EncryptPrivateKey {
     pub(crate) de: Affine<Fp2>,
+    /// The Miller-loop lines of de (about 16 KB), computed once.
+    pub(crate) prep: G2Prepared,
     pub(crate) master: EncryptMasterPublicKey,
 }
 
@@ -140,6 +142,7 @@ impl EncryptMasterKey {
             .ok_or(Error::ExtractionFailed)?;
         Ok(EncryptPrivateKey {
             de,
+            prep: G2Prepared::new(&de),
             master: self.public.clone(),
         })
     }
@@ -556,8 +559,10 @@ impl EncryptPrivateKey {
     /// The key from de (128 bytes or 0x04 || 128 bytes; checked to be in G2) and the
     /// master public key.
     pub fn from_bytes(de: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
+        let de = g2_from_bytes(de).map_err(|_| Error::InvalidKey)?;
         Ok(Self {
-            de: g2_from_bytes(de).map_err(|_| Error::InvalidKey)?,
+            de,
+            prep: G2Prepared::new(&de),
             master: master.clone(),
         })
     }
@@ -592,7 +597,7 @@ impl EncryptPrivateKey {
     /// w = e(C, de) and the KDF stream over C || w || ID.
     fn kdf_for(&self, id: &[u8], c: &[u8]) -> Result<KdfStream, Error> {
         let p = g1_from_bytes(c).map_err(|_| Error::Decryption)?;
-        let w = pairing(&p, &self.de);
+        let w = pairing_prepared(&p, &self.prep);
         Ok(KdfStream::new(&[&g1_to_bytes(&p), &w.to_bytes(), id]))
     }
 

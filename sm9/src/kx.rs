@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::field::Fn;
 use crate::hash::{kdf, sm3};
 use crate::hid;
-use crate::pairing::pairing;
+use crate::pairing::pairing_prepared;
 use crate::points::{g1_from_bytes, g1_to_bytes, random_scalar};
 use crate::tower::Fp12;
 use rand_core::TryCryptoRng;
@@ -152,7 +152,7 @@ impl<'a> KeyExchange<'a> {
         self.peer_r = g1_to_bytes(&pa);
         let rb = self.ephemeral(r)?;
         let rl = r.to_limbs();
-        let g1 = pairing(&pa, &self.key.de);
+        let g1 = pairing_prepared(&pa, &self.key.prep);
         let g2 = crate::pairing::gt_pow(&self.key.master.g, &rl);
         let g3 = crate::pairing::gt_pow(&g1, &rl);
         self.g = [g1, g2, g3];
@@ -179,7 +179,7 @@ impl<'a> KeyExchange<'a> {
         self.peer_r = g1_to_bytes(&pb);
         let rl = r.to_limbs();
         let g1 = crate::pairing::gt_pow(&self.key.master.g, &rl);
-        let g2 = pairing(&pb, &self.key.de);
+        let g2 = pairing_prepared(&pb, &self.key.prep);
         let g3 = crate::pairing::gt_pow(&g2, &rl);
         self.g = [g1, g2, g3];
         if let Some(sb) = sb

@@ -32,52 +32,114 @@ pub(crate) fn twist_frobenius(q: &Affine<Fp2>) -> Affine<Fp2> {
     }
 }
 
-/// Tangent line at T evaluated at P; returns the line and 2T.
-fn double_step(t: &G2, p: &Affine<Fp>) -> (Fp4, Fp2, G2) {
+/// A line with P factored out: l0 = a + (b·yP)·v, l2 = c·xP.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Line {
+    a: Fp2,
+    b: Fp2,
+    c: Fp2,
+}
+
+impl Line {
+    #[inline(always)]
+    fn eval(&self, p: &Affine<Fp>) -> (Fp4, Fp2) {
+        (Fp4::new(self.a, self.b.mul_fp(&p.y)), self.c.mul_fp(&p.x))
+    }
+}
+
+/// Tangent at T (P factored out) and 2T.
+fn double_step(t: &G2) -> (Line, G2) {
     let (x, y, z) = (&t.x, &t.y, &t.z);
     let x2 = x.square();
     let yz = y.mul(z);
     let three_x2 = x2.double().add(&x2);
-    // 3X³ - 2Y²Z
+    // 3X³ - 2Y²Z, 2YZ² (times yP), -3X²Z (times xP)
     let a = three_x2.mul(x).sub(&yz.mul(y).double());
-    // 2YZ²·yP
-    let b = yz.mul(z).double().mul_fp(&p.y);
-    // -3X²Z·xP
-    let c = three_x2.mul(z).mul_fp(&p.x).neg();
-    (Fp4::new(a, b), c, t.double())
+    let b = yz.mul(z).double();
+    let c = three_x2.mul(z).neg();
+    (Line { a, b, c }, t.double())
 }
 
-/// Line through T and Q evaluated at P; returns the line and T + Q.
-fn add_step(t: &G2, q: &Affine<Fp2>, p: &Affine<Fp>) -> (Fp4, Fp2, G2) {
+/// Line through T and Q (P factored out) and T + Q.
+fn add_step(t: &G2, q: &Affine<Fp2>) -> (Line, G2) {
     let d = t.x.sub(&q.x.mul(&t.z));
     let n = t.y.sub(&q.y.mul(&t.z));
     let a = q.x.mul(&n).sub(&q.y.mul(&d));
-    let b = d.mul_fp(&p.y);
-    let c = n.mul_fp(&p.x).neg();
-    (Fp4::new(a, b), c, t.add(&G2::from(*q)))
+    (
+        Line {
+            a,
+            b: d,
+            c: n.neg(),
+        },
+        t.add(&G2::from(*q)),
+    )
+}
+
+/// Doubling steps (the bits of a below its top bit).
+const DOUBLINGS: usize = (127 - A.leading_zeros()) as usize;
+/// Lines of one Miller loop: a doubling per bit, an addition per further set bit, and
+/// the two Frobenius additions.
+pub(crate) const LINES: usize = DOUBLINGS + A.count_ones() as usize - 1 + 2;
+
+/// The Miller loop's lines for a fixed Q (independent of P): computed once for a
+/// decryption key or a master public key, they leave the loop only the F_p¹² work.
+#[derive(Clone, Debug)]
+pub(crate) struct G2Prepared {
+    lines: [Line; LINES],
+}
+
+impl G2Prepared {
+    pub(crate) fn new(q: &Affine<Fp2>) -> Self {
+        let mut lines = [Line::default(); LINES];
+        let mut n = 0;
+        let mut t = G2::from(*q);
+        for i in (0..DOUBLINGS).rev() {
+            let (l, t2) = double_step(&t);
+            lines[n] = l;
+            n += 1;
+            t = t2;
+            if (A >> i) & 1 == 1 {
+                let (l, tq) = add_step(&t, q);
+                lines[n] = l;
+                n += 1;
+                t = tq;
+            }
+        }
+        let q1 = twist_frobenius(q);
+        let q2 = twist_frobenius(&q1).neg();
+        let (l, tq) = add_step(&t, &q1);
+        lines[n] = l;
+        lines[n + 1] = add_step(&tq, &q2).0;
+        Self { lines }
+    }
+}
+
+/// The product of the Miller functions of the R-ate pairing for several (P, Q) pairs
+/// with prepared Q, sharing the squarings of f.
+pub(crate) fn miller_loop_prepared(pairs: &[(&Affine<Fp>, &G2Prepared)]) -> Fp12 {
+    let mut f = Fp12::ONE;
+    let mut n = 0;
+    let mul_lines = |f: Fp12, n: usize| {
+        pairs.iter().fold(f, |f, (p, q)| {
+            let (l0, l2) = q.lines[n].eval(p);
+            f.mul_line(&l0, &l2)
+        })
+    };
+    for i in (0..DOUBLINGS).rev() {
+        f = mul_lines(if n == 0 { f } else { f.square() }, n);
+        n += 1;
+        if (A >> i) & 1 == 1 {
+            f = mul_lines(f, n);
+            n += 1;
+        }
+    }
+    f = mul_lines(f, n);
+    mul_lines(f, n + 1)
 }
 
 /// The Miller function of the R-ate pairing before the final exponentiation.
 fn miller_loop(p: &Affine<Fp>, q: &Affine<Fp2>) -> Fp12 {
-    let mut f = Fp12::ONE;
-    let mut t = G2::from(*q);
-    let bits = 128 - A.leading_zeros();
-    for i in (0..bits - 1).rev() {
-        let (l0, l2, t2) = double_step(&t, p);
-        f = f.square().mul_line(&l0, &l2);
-        t = t2;
-        if (A >> i) & 1 == 1 {
-            let (l0, l2, tq) = add_step(&t, q, p);
-            f = f.mul_line(&l0, &l2);
-            t = tq;
-        }
-    }
-    let q1 = twist_frobenius(q);
-    let q2 = twist_frobenius(&q1).neg();
-    let (l0, l2, tq) = add_step(&t, &q1, p);
-    f = f.mul_line(&l0, &l2);
-    let (l0, l2, _) = add_step(&tq, &q2, p);
-    f.mul_line(&l0, &l2)
+    miller_loop_prepared(&[(p, &G2Prepared::new(q))])
 }
 
 /// f^((p¹² - 1)/N): the easy part (p⁶ - 1)(p² + 1), then the hard part
@@ -227,6 +289,21 @@ pub(crate) fn pairing(p: &Affine<Fp>, q: &Affine<Fp2>) -> Fp12 {
     final_exponentiation(&miller_loop(p, q))
 }
 
+/// e(P, Q) with Q prepared.
+pub(crate) fn pairing_prepared(p: &Affine<Fp>, q: &G2Prepared) -> Fp12 {
+    final_exponentiation(&miller_loop_prepared(&[(p, q)]))
+}
+
+/// e(P1, Q1)·e(P2, Q2) with both Q prepared (one shared loop, one final exponentiation).
+pub(crate) fn pairing_product2(
+    p1: &Affine<Fp>,
+    q1: &G2Prepared,
+    p2: &Affine<Fp>,
+    q2: &G2Prepared,
+) -> Fp12 {
+    final_exponentiation(&miller_loop_prepared(&[(p1, q1), (p2, q2)]))
+}
+
 /// N - 1 as an exponent (for tests).
 #[allow(dead_code)]
 pub(crate) const N_MINUS_1: [u64; 4] = sub_limbs(&crate::field::Fn::MODULUS, &[1, 0, 0, 0]).0;
@@ -314,6 +391,22 @@ mod tests {
         assert_eq!(lq, Some(twist_frobenius(&P2)));
         let a = g2_mul(&q, &k).to_affine();
         assert_eq!(a, q.mul_ct(&k).to_affine());
+    }
+
+    #[test]
+    fn prepared_and_products() {
+        let a = [5, 6, 7, 8];
+        let pa = G1::from(P1).mul_ct(&a).to_affine().expect("point");
+        let q = G2::from(P2)
+            .mul_ct(&[9, 0, 1, 0])
+            .to_affine()
+            .expect("point");
+        let prep = G2Prepared::new(&q);
+        let e1 = pairing(&pa, &q);
+        assert_eq!(pairing_prepared(&pa, &prep), e1);
+        let e2 = pairing(&P1, &P2);
+        let p2 = G2Prepared::new(&P2);
+        assert_eq!(pairing_product2(&pa, &prep, &P1, &p2), e1.mul(&e2));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::curve::{Affine, G1, G2, P1, P2};
 use crate::error::Error;
 use crate::field::{Fn, Fp};
 use crate::hash::{h_n, h1};
-use crate::pairing::pairing;
+use crate::pairing::{G2Prepared, pairing_prepared, pairing_product2};
 use crate::points::{
     g1_from_bytes, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_bytes, g2_to_uncompressed,
     random_scalar,
@@ -36,6 +36,9 @@ pub struct SignMasterKey {
 pub struct SignMasterPublicKey {
     ppub: Affine<Fp2>,
     g: Fp12,
+    /// The Miller-loop lines of Ppub-s and of P2, for verification's pairing product.
+    prep_ppub: G2Prepared,
+    prep_p2: G2Prepared,
 }
 
 /// A user's signing private key ds = t2·P1 ∈ G1 with the master public key.
@@ -149,9 +152,13 @@ impl SignMasterKey {
 
 impl SignMasterPublicKey {
     fn from_point(ppub: Affine<Fp2>) -> Self {
+        let prep_ppub = G2Prepared::new(&ppub);
+        let g = pairing_prepared(&P1, &prep_ppub);
         Self {
             ppub,
-            g: pairing(&P1, &ppub),
+            g,
+            prep_ppub,
+            prep_p2: G2Prepared::new(&P2),
         }
     }
 
@@ -216,13 +223,20 @@ impl SignMasterPublicKey {
     /// Variable time: every input is public.
     pub fn verify(&self, id: &[u8], hid: u8, msg: &[u8], sig: &Signature) -> Result<(), Error> {
         let h = Fn::from_bytes_nonzero(&sig.h).ok_or(Error::Verification)?;
-        // S is on the curve by construction of `Signature`.
-        let t = crate::pairing::gt_pow(&self.g, &h.to_limbs());
+        // S is on the curve by construction of `Signature`. With P = h1·P2 + Ppub-s and
+        // t = e(P1, Ppub-s)^h, w = e(S, P)·t = e(h1·S, P2)·e(S + h·P1, Ppub-s): one
+        // pairing product over the two prepared G2 points.
         let h1 = h1(id, hid);
-        let p = crate::pairing::g2_mul(&G2::from(P2), &h1.to_limbs()).add(&G2::from(self.ppub));
-        let p = p.to_affine().ok_or(Error::Verification)?;
-        let u = pairing(&sig.s, &p);
-        let w = u.mul(&t);
+        let s = G1::from(sig.s);
+        let a = s
+            .mul_ct(&h1.to_limbs())
+            .to_affine()
+            .ok_or(Error::Verification)?;
+        let b = s.add(&crate::points::g1_mul_base(&h));
+        let w = match b.to_affine() {
+            Some(b) => pairing_product2(&a, &self.prep_p2, &b, &self.prep_ppub),
+            None => pairing_prepared(&a, &self.prep_p2),
+        };
         let h2 = h_n(0x02, &[msg, &w.to_bytes()]);
         if h2 == h {
             Ok(())
