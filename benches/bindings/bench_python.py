@@ -102,7 +102,7 @@ def main():
         o = rate(ours, nb)
         g = rate(gm[0], gm[1]) if gm else None
         c = rate(cr, nb) if cr else None
-        X
+        fmt = lambda v: f"{v:12.4g}" if v is not None else f"{'-':>12}"
         ratio = lambda a, b: f"{a / b:9.1f}x" if b else f"{'-':>10}"
         print(f"{name:22} {fmt(o)} {fmt(g)} {ratio(o, g)} {fmt(c):>13} {ratio(o, c)}  {unit}")
         rows.append((name, o, g, c))
