@@ -123,7 +123,7 @@ impl SignMasterKey {
     }
 
     /// Parses INTEGER ks (gmsm's form) or SEQUENCE { INTEGER ks, BIT STRING Ppub-s }
-    /// (GmSSL's), rejecting trailing data.
+    /// (the form gmsm's parser also accepts), rejecting trailing data.
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
         let ks = if input.first() == Some(&der::SEQUENCE) {
             let (inner, rest) = der::read_tlv(input, der::SEQUENCE)?;
