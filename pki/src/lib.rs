@@ -29,6 +29,7 @@ pub mod kdf;
 pub mod name;
 pub mod oid;
 pub mod pem;
+pub mod pkcs12;
 pub mod req;
 mod sm4util;
 pub mod verify;

@@ -607,3 +607,91 @@ fn diff_openssl_cms() {
     );
     let _ = Certificate::from_der(&c.root.to_der().unwrap()).unwrap();
 }
+
+/// PKCS#12 both ways: ours read by `openssl pkcs12` (key and certificates come out), and
+/// OpenSSL 3's default export (PBES2 AES-256-CBC bags, HMAC-SHA-256 MAC) read by ours; a
+/// wrong password fails on both sides.
+#[test]
+fn diff_openssl_pkcs12() {
+    if !openssl_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let c = our_chain();
+    let key = generate_key().unwrap();
+    let cert = issue::issue(
+        &c.inter,
+        &c.inter_key,
+        &key.public_key(),
+        &CertParams::new(parse_dn("/CN=p12").unwrap(), Profile::TlsClient, 10),
+    )
+    .unwrap();
+    let ours =
+        shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
+    write(p, "ours.p12", &ours);
+    let (ok, out) = openssl(
+        p,
+        &[
+            "pkcs12",
+            "-in",
+            "ours.p12",
+            "-passin",
+            "pass:pa55",
+            "-nodes",
+            "-out",
+            "all.pem",
+        ],
+    );
+    assert!(ok, "{out}");
+    let pem = std::fs::read_to_string(p.join("all.pem")).unwrap();
+    assert_eq!(pem.matches("BEGIN CERTIFICATE").count(), 2, "{pem}");
+    let k =
+        shangmi_sm2::keys::secret_key_from_pem(&pem[pem.find("-----BEGIN PRIVATE KEY").unwrap()..])
+            .unwrap();
+    assert_eq!(k.to_bytes(), key.to_bytes());
+    let (ok, _) = openssl(
+        p,
+        &[
+            "pkcs12",
+            "-in",
+            "ours.p12",
+            "-passin",
+            "pass:wrong",
+            "-nodes",
+        ],
+    );
+    assert!(!ok);
+    // theirs
+    write(p, "k.pem", key_pem(&key));
+    write(p, "c.pem", cert_pem(&cert));
+    write(p, "inter.pem", cert_pem(&c.inter));
+    let (ok, out) = openssl(
+        p,
+        &[
+            "pkcs12",
+            "-export",
+            "-inkey",
+            "k.pem",
+            "-in",
+            "c.pem",
+            "-certfile",
+            "inter.pem",
+            "-passout",
+            "pass:pa55",
+            "-out",
+            "theirs.p12",
+        ],
+    );
+    assert!(ok, "{out}");
+    let theirs = std::fs::read(p.join("theirs.p12")).unwrap();
+    let got = shangmi_pki::pkcs12::import(&theirs, "pa55").unwrap();
+    assert_eq!(got.key.to_bytes(), key.to_bytes());
+    assert_eq!(got.cert, cert);
+    assert_eq!(got.chain, vec![c.inter.clone()]);
+    assert!(shangmi_pki::pkcs12::import(&theirs, "wrong").is_err());
+    // ours round-trips
+    let back = shangmi_pki::pkcs12::import(&ours, "pa55").unwrap();
+    assert_eq!(back.cert, cert);
+    assert!(shangmi_pki::pkcs12::import(&ours, "pa56").is_err());
+}

@@ -1,0 +1,358 @@
+//! PKCS#12 (RFC 7292) key stores with an SM2 key and its certificates, in the layout
+//! OpenSSL 3 writes by default: the certificates in an EncryptedData and the key in a
+//! pkcs8ShroudedKeyBag, both PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC (2048
+//! iterations), a localKeyId pairing the key with its certificate, and an HMAC-SHA-256
+//! integrity MAC keyed by the PKCS#12 KDF (RFC 7292 Appendix B.2; password as BMPString).
+//! Reading also takes unencrypted bags, and shrouded keys under PBKDF2-HMAC-SM3 with
+//! SM4-CBC (GmSSL's scheme) through `shangmi-sm2`.
+
+use crate::{Error, SecretKey};
+use alloc::vec::Vec;
+use cms::content_info::{CmsVersion, ContentInfo};
+use cms::encrypted_data::EncryptedData;
+use cms::enveloped_data::EncryptedContentInfo;
+use const_oid::ObjectIdentifier as Oid;
+use der::asn1::{Any, OctetString, SetOfVec};
+use der::{Decode, Encode, Sequence};
+use digest::{Digest, KeyInit, Mac};
+use spki::AlgorithmIdentifierOwned;
+use x509_cert::Certificate;
+use x509_cert::attr::Attribute;
+use zeroize::Zeroizing;
+
+const DATA: Oid = Oid::new_unwrap("1.2.840.113549.1.7.1");
+const ENCRYPTED_DATA: Oid = Oid::new_unwrap("1.2.840.113549.1.7.6");
+const KEY_BAG: Oid = Oid::new_unwrap("1.2.840.113549.1.12.10.1.1");
+const SHROUDED_KEY_BAG: Oid = Oid::new_unwrap("1.2.840.113549.1.12.10.1.2");
+const CERT_BAG: Oid = Oid::new_unwrap("1.2.840.113549.1.12.10.1.3");
+const X509_CERTIFICATE: Oid = Oid::new_unwrap("1.2.840.113549.1.9.22.1");
+const LOCAL_KEY_ID: Oid = Oid::new_unwrap("1.2.840.113549.1.9.21");
+const SHA256: Oid = Oid::new_unwrap("2.16.840.1.101.3.4.2.1");
+/// PBKDF2 / MAC iterations (OpenSSL 3's default).
+const ITERATIONS: u32 = 2048;
+/// The most iterations accepted when reading (bounds the work an input can ask for).
+const MAX_ITERATIONS: u32 = 10_000_000;
+
+#[derive(Clone, Debug, Sequence)]
+struct Pfx {
+    version: u8,
+    auth_safe: ContentInfo,
+    #[asn1(optional = "true")]
+    mac_data: Option<MacData>,
+}
+
+#[derive(Clone, Debug, Sequence)]
+struct MacData {
+    mac: DigestInfo,
+    mac_salt: OctetString,
+    #[asn1(default = "one")]
+    iterations: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Debug, Sequence)]
+struct DigestInfo {
+    algorithm: AlgorithmIdentifierOwned,
+    digest: OctetString,
+}
+
+#[derive(Clone, Debug, Sequence)]
+struct SafeBag {
+    bag_id: Oid,
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT")]
+    bag_value: Any,
+    #[asn1(optional = "true")]
+    bag_attributes: Option<SetOfVec<Attribute>>,
+}
+
+#[derive(Clone, Debug, Sequence)]
+struct CertBag {
+    cert_id: Oid,
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT")]
+    cert_value: OctetString,
+}
+
+#[derive(Clone, Debug, Sequence)]
+struct EncryptedPrivateKeyInfo {
+    algorithm: pkcs5::EncryptionScheme,
+    data: OctetString,
+}
+
+/// The PKCS#12 KDF (RFC 7292 B.2) with SHA-256 for 32 bytes of key material with `id`
+/// (3: MAC key): one block A = H^c(D ‖ S ‖ P).
+fn pkcs12_kdf_sha256(password: &str, salt: &[u8], iterations: u32, id: u8) -> Zeroizing<[u8; 32]> {
+    const V: usize = 64;
+    let mut bmp = Zeroizing::new(Vec::new());
+    for u in password.encode_utf16().chain(core::iter::once(0)) {
+        bmp.extend_from_slice(&u.to_be_bytes());
+    }
+    let fill = |src: &[u8]| -> Zeroizing<Vec<u8>> {
+        let len = src.len().div_ceil(V) * V;
+        Zeroizing::new(src.iter().copied().cycle().take(len).collect())
+    };
+    let s = fill(salt);
+    let p = fill(&bmp);
+    let mut h = sha2::Sha256::new();
+    h.update([id; V]);
+    h.update(&*s);
+    h.update(&*p);
+    let mut a: [u8; 32] = h.finalize().into();
+    for _ in 1..iterations {
+        a = sha2::Sha256::digest(a).into();
+    }
+    Zeroizing::new(a)
+}
+
+fn hmac_sha256(key: &[u8], data: &[u8]) -> Result<[u8; 32], Error> {
+    let mut m = hmac::Hmac::<sha2::Sha256>::new_from_slice(key).map_err(|_| Error::Decryption)?;
+    m.update(data);
+    Ok(m.finalize().into_bytes().into())
+}
+
+fn random<const N: usize>() -> Result<[u8; N], Error> {
+    let mut b = [0u8; N];
+    getrandom::fill(&mut b).map_err(|_| Error::Rng)?;
+    Ok(b)
+}
+
+fn pbes2() -> Result<pkcs5::EncryptionScheme, Error> {
+    let salt: [u8; 16] = random()?;
+    let iv: [u8; 16] = random()?;
+    let params = pkcs5::pbes2::Parameters::generate_pbkdf2_sha256_aes256cbc(ITERATIONS, &salt, iv)
+        .map_err(|_| Error::UnsupportedAlgorithm)?;
+    Ok(params.into())
+}
+
+fn local_key_id(cert: &Certificate) -> Result<SetOfVec<Attribute>, Error> {
+    let id: [u8; 32] = sha2::Sha256::digest(cert.to_der()?).into();
+    let mut values = SetOfVec::new();
+    values.insert(Any::encode_from(&OctetString::new(&id[..20])?)?)?;
+    let mut attrs = SetOfVec::new();
+    attrs.insert(Attribute {
+        oid: LOCAL_KEY_ID,
+        values,
+    })?;
+    Ok(attrs)
+}
+
+/// Writes a PKCS#12 file holding `key`, its certificate `cert` and `chain`, protected by
+/// `password` (OpenSSL 3's default algorithms).
+pub fn export(
+    cert: &Certificate,
+    key: &SecretKey,
+    chain: &[Certificate],
+    password: &str,
+) -> Result<Vec<u8>, Error> {
+    // certificates: SafeContents in an EncryptedData
+    let mut cert_bags = Vec::new();
+    for (i, c) in core::iter::once(cert).chain(chain.iter()).enumerate() {
+        let bag = CertBag {
+            cert_id: X509_CERTIFICATE,
+            cert_value: OctetString::new(c.to_der()?)?,
+        };
+        cert_bags.push(SafeBag {
+            bag_id: CERT_BAG,
+            bag_value: Any::encode_from(&bag)?,
+            bag_attributes: if i == 0 {
+                Some(local_key_id(cert)?)
+            } else {
+                None
+            },
+        });
+    }
+    let scheme = pbes2()?;
+    let ct = scheme
+        .encrypt(password, &cert_bags.to_der()?)
+        .map_err(|_| Error::Decryption)?;
+    let alg_der = scheme.to_der()?;
+    let ed = EncryptedData {
+        version: CmsVersion::V0,
+        enc_content_info: EncryptedContentInfo {
+            content_type: DATA,
+            content_enc_alg: AlgorithmIdentifierOwned::from_der(&alg_der)?,
+            encrypted_content: Some(OctetString::new(ct)?),
+        },
+        unprotected_attrs: None,
+    };
+    // key: a pkcs8ShroudedKeyBag in a data SafeContents
+    let pkcs8 = shangmi_sm2::keys::secret_key_to_pkcs8_der(key, Default::default())?;
+    let scheme = pbes2()?;
+    let enc_key = scheme
+        .encrypt(password, pkcs8.as_bytes())
+        .map_err(|_| Error::Decryption)?;
+    let epki = EncryptedPrivateKeyInfo {
+        algorithm: scheme,
+        data: OctetString::new(enc_key)?,
+    };
+    let key_bags = alloc::vec![SafeBag {
+        bag_id: SHROUDED_KEY_BAG,
+        bag_value: Any::encode_from(&epki)?,
+        bag_attributes: Some(local_key_id(cert)?),
+    }];
+    let auth_safe: Vec<ContentInfo> = alloc::vec![
+        ContentInfo {
+            content_type: ENCRYPTED_DATA,
+            content: Any::encode_from(&ed)?,
+        },
+        ContentInfo {
+            content_type: DATA,
+            content: Any::encode_from(&OctetString::new(key_bags.to_der()?)?)?,
+        },
+    ];
+    let auth_der = auth_safe.to_der()?;
+    let salt: [u8; 8] = random()?;
+    let mac_key = pkcs12_kdf_sha256(password, &salt, ITERATIONS, 3);
+    let mac = hmac_sha256(&*mac_key, &auth_der)?;
+    let pfx = Pfx {
+        version: 3,
+        auth_safe: ContentInfo {
+            content_type: DATA,
+            content: Any::encode_from(&OctetString::new(auth_der)?)?,
+        },
+        mac_data: Some(MacData {
+            mac: DigestInfo {
+                algorithm: AlgorithmIdentifierOwned {
+                    oid: SHA256,
+                    parameters: Some(Any::from(der::asn1::Null)),
+                },
+                digest: OctetString::new(mac)?,
+            },
+            mac_salt: OctetString::new(salt)?,
+            iterations: ITERATIONS,
+        }),
+    };
+    Ok(pfx.to_der()?)
+}
+
+/// What a PKCS#12 file holds.
+#[derive(Clone, Debug)]
+pub struct Contents {
+    /// The private key.
+    pub key: SecretKey,
+    /// The key's certificate (the one whose public key matches).
+    pub cert: Certificate,
+    /// The other certificates.
+    pub chain: Vec<Certificate>,
+}
+
+fn decrypt_pbes2(alg: &[u8], ct: &[u8], password: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let scheme = pkcs5::EncryptionScheme::from_der(alg).map_err(|_| Error::UnsupportedAlgorithm)?;
+    if let Some(p) = scheme.pbes2()
+        && let pkcs5::pbes2::Kdf::Pbkdf2(k) = &p.kdf
+        && k.iteration_count > MAX_ITERATIONS
+    {
+        return Err(Error::UnsupportedAlgorithm);
+    }
+    scheme
+        .decrypt(password, ct)
+        .map(Zeroizing::new)
+        .map_err(|_| Error::Decryption)
+}
+
+fn read_bags(
+    bags: &[SafeBag],
+    password: &str,
+    keys: &mut Vec<SecretKey>,
+    certs: &mut Vec<Certificate>,
+) -> Result<(), Error> {
+    for bag in bags {
+        if bag.bag_id == CERT_BAG {
+            let cb = bag.bag_value.decode_as::<CertBag>()?;
+            if cb.cert_id == X509_CERTIFICATE {
+                certs.push(Certificate::from_der(cb.cert_value.as_bytes())?);
+            }
+        } else if bag.bag_id == KEY_BAG {
+            keys.push(shangmi_sm2::keys::secret_key_from_pkcs8_der(
+                &bag.bag_value.to_der()?,
+            )?);
+        } else if bag.bag_id == SHROUDED_KEY_BAG {
+            let der = bag.bag_value.to_der()?;
+            let key = match EncryptedPrivateKeyInfo::from_der(&der) {
+                Ok(epki) => {
+                    let pt =
+                        decrypt_pbes2(&epki.algorithm.to_der()?, epki.data.as_bytes(), password)?;
+                    shangmi_sm2::keys::secret_key_from_pkcs8_der(&pt)?
+                }
+                // schemes pkcs5 does not know (PBKDF2-HMAC-SM3 + SM4-CBC)
+                Err(_) => shangmi_sm2::keys::secret_key_from_encrypted_pkcs8_der(
+                    &der,
+                    password.as_bytes(),
+                )
+                .map_err(|_| Error::Decryption)?,
+            };
+            keys.push(key);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a PKCS#12 file: checks the MAC (when present), decrypts the bags.
+pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
+    let pfx = Pfx::from_der(der)?;
+    if pfx.version != 3 || pfx.auth_safe.content_type != DATA {
+        return Err(Error::UnsupportedAlgorithm);
+    }
+    let auth_der = pfx.auth_safe.content.decode_as::<OctetString>()?;
+    if let Some(m) = &pfx.mac_data {
+        if m.mac.algorithm.oid != SHA256 {
+            return Err(Error::UnsupportedAlgorithm);
+        }
+        if m.iterations > MAX_ITERATIONS {
+            return Err(Error::UnsupportedAlgorithm);
+        }
+        let key = pkcs12_kdf_sha256(password, m.mac_salt.as_bytes(), m.iterations, 3);
+        let mac = hmac_sha256(&*key, auth_der.as_bytes())?;
+        let ok = subtle_eq(&mac, m.mac.digest.as_bytes());
+        if !ok {
+            return Err(Error::Decryption);
+        }
+    }
+    let auth: Vec<ContentInfo> = Vec::from_der(auth_der.as_bytes())?;
+    let mut keys = Vec::new();
+    let mut certs = Vec::new();
+    for ci in &auth {
+        let bags_der: Zeroizing<Vec<u8>> = if ci.content_type == DATA {
+            Zeroizing::new(
+                ci.content
+                    .decode_as::<OctetString>()?
+                    .into_bytes()
+                    .into_vec(),
+            )
+        } else if ci.content_type == ENCRYPTED_DATA {
+            let ed = ci.content.decode_as::<EncryptedData>()?;
+            let eci = &ed.enc_content_info;
+            let ct = eci
+                .encrypted_content
+                .as_ref()
+                .ok_or(Error::MissingContent)?;
+            decrypt_pbes2(&eci.content_enc_alg.to_der()?, ct.as_bytes(), password)?
+        } else {
+            return Err(Error::UnsupportedAlgorithm);
+        };
+        let bags: Vec<SafeBag> = Vec::from_der(&bags_der)?;
+        read_bags(&bags, password, &mut keys, &mut certs)?;
+    }
+    let key = keys.into_iter().next().ok_or(Error::MissingContent)?;
+    let public = key.public_key();
+    let pos = certs
+        .iter()
+        .position(|c| {
+            crate::verify::sm2_public_key(c.tbs_certificate().subject_public_key_info())
+                == Some(public)
+        })
+        .ok_or(Error::KeyMismatch)?;
+    let cert = certs.remove(pos);
+    Ok(Contents {
+        key,
+        cert,
+        chain: certs,
+    })
+}
+
+/// Constant-time comparison of a MAC.
+fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
