@@ -6,7 +6,7 @@ use crate::curve::{Affine, G1, G2, P2};
 use crate::error::Error;
 use crate::field::{Fn, Fp};
 use crate::hash::h1;
-use crate::pairing::{G2Prepared, pairing, pairing_prepared};
+use crate::pairing::{G2Prepared, GtBase, pairing, pairing_prepared};
 use crate::points::{
     g1_from_bytes, g1_mul_base, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_uncompressed,
     random_scalar,
@@ -29,7 +29,7 @@ pub struct EncryptMasterKey {
 #[derive(Clone, Debug)]
 pub struct EncryptMasterPublicKey {
     pub(crate) ppub: Affine<Fp>,
-    pub(crate) g: Fp12,
+    pub(crate) g: GtBase,
 }
 
 /// A user's encryption (or key exchange) private key de = t2·P2 ∈ G2, with the master
@@ -169,7 +169,7 @@ impl EncryptMasterPublicKey {
     fn from_point(ppub: Affine<Fp>) -> Self {
         Self {
             ppub,
-            g: pairing(&ppub, &P2),
+            g: GtBase::new(pairing(&ppub, &P2)),
         }
     }
 
@@ -220,10 +220,7 @@ impl EncryptMasterPublicKey {
     /// The 64-byte C and its w = g^r for a given r (part 4, 7.2 steps A1-A5).
     fn encap_point(&self, q: &G1, r: &Fn) -> Option<([u8; 64], Fp12)> {
         let c = q.mul_ct(&r.to_limbs()).to_affine()?;
-        Some((
-            g1_to_bytes(&c),
-            crate::pairing::gt_pow(&self.g, &r.to_limbs()),
-        ))
+        Some((g1_to_bytes(&c), self.g.pow(&r.to_limbs())))
     }
 
     /// Key encapsulation to `id` (hid 0x03): fills `key` with K and returns C (x || y).

@@ -153,7 +153,7 @@ impl<'a> KeyExchange<'a> {
         let rb = self.ephemeral(r)?;
         let rl = r.to_limbs();
         let g1 = pairing_prepared(&pa, &self.key.prep);
-        let g2 = crate::pairing::gt_pow(&self.key.master.g, &rl);
+        let g2 = self.key.master.g.pow(&rl);
         let g3 = crate::pairing::gt_pow(&g1, &rl);
         self.g = [g1, g2, g3];
         self.shared_key(key_out);
@@ -178,7 +178,7 @@ impl<'a> KeyExchange<'a> {
         let pb = g1_from_bytes(rb)?;
         self.peer_r = g1_to_bytes(&pb);
         let rl = r.to_limbs();
-        let g1 = crate::pairing::gt_pow(&self.key.master.g, &rl);
+        let g1 = self.key.master.g.pow(&rl);
         let g2 = pairing_prepared(&pb, &self.key.prep);
         let g3 = crate::pairing::gt_pow(&g2, &rl);
         self.g = [g1, g2, g3];

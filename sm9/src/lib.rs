@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 #![cfg_attr(not(test), no_std)]
 #![allow(clippy::wrong_self_convention)]
+// Without `alloc` the DER writers and Vec-returning paths (and their helpers) drop out.
+#![cfg_attr(not(feature = "alloc"), allow(dead_code, unused_imports))]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

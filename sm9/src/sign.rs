@@ -4,12 +4,12 @@ use crate::curve::{Affine, G1, G2, P1, P2};
 use crate::error::Error;
 use crate::field::{Fn, Fp};
 use crate::hash::{h_n, h1};
-use crate::pairing::{G2Prepared, pairing_prepared, pairing_product2};
+use crate::pairing::{G2Prepared, GtBase, pairing_prepared, pairing_product2};
 use crate::points::{
     g1_from_bytes, g1_to_bytes, g1_to_uncompressed, g2_from_bytes, g2_to_bytes, g2_to_uncompressed,
     random_scalar,
 };
-use crate::tower::{Fp2, Fp12};
+use crate::tower::Fp2;
 use crate::{der, hid};
 use rand_core::TryCryptoRng;
 
@@ -35,7 +35,7 @@ pub struct SignMasterKey {
 #[derive(Clone, Debug)]
 pub struct SignMasterPublicKey {
     ppub: Affine<Fp2>,
-    g: Fp12,
+    g: GtBase,
     /// The Miller-loop lines of Ppub-s and of P2, for verification's pairing product.
     prep_ppub: G2Prepared,
     prep_p2: G2Prepared,
@@ -153,7 +153,7 @@ impl SignMasterKey {
 impl SignMasterPublicKey {
     fn from_point(ppub: Affine<Fp2>) -> Self {
         let prep_ppub = G2Prepared::new(&ppub);
-        let g = pairing_prepared(&P1, &prep_ppub);
+        let g = GtBase::new(pairing_prepared(&P1, &prep_ppub));
         Self {
             ppub,
             g,
@@ -299,7 +299,7 @@ impl SigningKey {
 
     /// Signs with a given r; `None` when l = r - h is zero (choose another r).
     pub(crate) fn sign_with_r(&self, msg: &[u8], r: &Fn) -> Option<Signature> {
-        let w = crate::pairing::gt_pow(&self.master.g, &r.to_limbs());
+        let w = self.master.g.pow(&r.to_limbs());
         let h = h_n(0x02, &[msg, &w.to_bytes()]);
         let l = r.sub(&h);
         if l.is_zero() {
