@@ -364,3 +364,75 @@ fn tlcp_pair_and_cms() {
     assert!(err.contains("e.p7") && err.contains("recipient"), "{err}");
     assert!(!other.exists());
 }
+
+#[test]
+fn pkcs12_export_import() {
+    let dir = scratch();
+    let d = dir.path();
+    make_ca(d);
+    let pair = at(d, "pair");
+    ok(cert(&[
+        "tlcp-pair",
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+        "--subject",
+        "/CN=p12",
+        "--out-dir",
+        p(&pair),
+    ]));
+    let p12 = at(d, "s.p12");
+    let mut c = cert(&["pkcs12", "export", "--cert"]);
+    c.arg(pair.join("sign.crt"))
+        .arg("--key")
+        .arg(pair.join("sign.key"));
+    c.args([
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--out",
+        p(&p12),
+        "--pass-env",
+        "P12_PASS",
+    ]);
+    c.env("P12_PASS", "secret");
+    ok(c);
+    let (cert_out, key_out) = (at(d, "c.pem"), at(d, "k.pem"));
+    let import = |pass: &str| {
+        let mut c = cert(&[
+            "pkcs12",
+            "import",
+            "--in",
+            p(&p12),
+            "--pass-env",
+            "P12_PASS",
+        ]);
+        c.args(["--cert-out", p(&cert_out), "--key-out", p(&key_out)]);
+        c.env("P12_PASS", pass);
+        c
+    };
+    let err = fails(import("wrong"));
+    assert!(err.contains("s.p12") && err.contains("password"), "{err}");
+    assert!(!cert_out.exists() && !key_out.exists());
+    ok(import("secret"));
+    let pem = std::fs::read_to_string(&cert_out).unwrap();
+    assert_eq!(pem.matches("BEGIN CERTIFICATE").count(), 2);
+    assert!(pem.starts_with(&std::fs::read_to_string(pair.join("sign.crt")).unwrap()));
+    assert_eq!(
+        std::fs::read(&key_out).unwrap(),
+        std::fs::read(pair.join("sign.key")).unwrap()
+    );
+    if let Some(mut o) = openssl("pkcs12_export_import") {
+        o.args([
+            "pkcs12",
+            "-in",
+            p(&p12),
+            "-passin",
+            "pass:secret",
+            "-nodes",
+            "-out",
+        ]);
+        o.arg(at(d, "o.pem"));
+        ok(o);
+    }
+}

@@ -7,6 +7,7 @@
 
 mod cms;
 mod make;
+mod pkcs12;
 mod show;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +42,8 @@ enum Op {
     Show(show::ShowArgs),
     /// GM/T 0010 CMS: sign, verify, encrypt, decrypt.
     Cms(cms::Args),
+    /// PKCS#12 key stores: export, import.
+    Pkcs12(pkcs12::Args),
 }
 
 /// Runs `shangmi cert`.
@@ -53,6 +56,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Op::Verify(a) => show::verify(a),
         Op::Show(a) => show::show(a),
         Op::Cms(a) => cms::run(a),
+        Op::Pkcs12(a) => pkcs12::run(a),
     }
 }
 
