@@ -40,11 +40,19 @@ struct Input {
 fn edit(buf: &mut Vec<u8>, flight: usize, edits: &[Edit]) {
     for e in edits.iter().take(8) {
         match *e {
-            Edit::Xor { flight: f, pos, mask } if usize::from(f) == flight && !buf.is_empty() => {
+            Edit::Xor {
+                flight: f,
+                pos,
+                mask,
+            } if usize::from(f) == flight && !buf.is_empty() => {
                 let i = usize::from(pos) % buf.len();
                 buf[i] ^= mask;
             }
-            Edit::Insert { flight: f, pos, byte } if usize::from(f) == flight => {
+            Edit::Insert {
+                flight: f,
+                pos,
+                byte,
+            } if usize::from(f) == flight => {
                 let i = usize::from(pos) % (buf.len() + 1);
                 buf.insert(i, byte);
             }

@@ -12,8 +12,8 @@ use shangmi_tlcp::record::{RecordProtection, cbc_check};
 fuzz_target!(|data: &[u8]| {
     let cbc = RecordProtection::new(CipherSuite::EccSm4CbcSm3, &[1; 32], &[2; 16], &[3; 16])
         .expect("CBC keys");
-    let gcm = RecordProtection::new(CipherSuite::EccSm4GcmSm3, &[], &[2; 16], &[3; 4])
-        .expect("GCM keys");
+    let gcm =
+        RecordProtection::new(CipherSuite::EccSm4GcmSm3, &[], &[2; 16], &[3; 4]).expect("GCM keys");
     let (seq, typ) = (data.len() as u64, 23u8);
     // Random bytes are (overwhelmingly) refused; they must not panic.
     let _ = cbc.open(seq, typ, data);
