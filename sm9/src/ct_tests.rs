@@ -3,7 +3,8 @@
 //! points are marked *undefined*, so memcheck reports every branch and memory address that
 //! depends on them. Covered: user key extraction's scalar arithmetic (t1 = H1 + ks,
 //! t2 = ks·t1⁻¹ by Fermat), the G1 and G2 multiplications by secret scalars (`mul_ct`,
-//! `g2_mul` with its λ-split), G_T powers by secret exponents (`gt_pow`), the pairing with a
+//! `g2_mul` with its λ-split), G_T powers by secret exponents (`gt_pow` and the fixed-base
+//! tables of `GtBase`), the pairing with a
 //! secret G2 argument (decryption, key exchange), the affine conversions' inversions and
 //! the G_T encoding hashed by the KDF. Not covered: the rejection and zero tests whose
 //! outcome is public by design (a scalar out of range, l = 0, K1 = 0, the C3 comparison's
@@ -56,6 +57,8 @@ fn secret() {
         out[3][..].copy_from_slice(&e.to_bytes()[..32]);
         let w = gt_pow(&e, &k);
         out[4][..].copy_from_slice(&w.to_bytes()[352..]);
+        let w = crate::pairing::GtBase::new(e).pow(&k);
+        out[6][..].copy_from_slice(&w.to_bytes()[..32]);
         let s = G1::from(P1).mul_ct(&k);
         out[5] = s.y.to_bytes();
         memcheck::public(&mut out);
