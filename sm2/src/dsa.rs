@@ -12,12 +12,14 @@
 //! assert_eq!(Signature::from_der(der.as_ref()).unwrap(), sig);
 //! ```
 
+mod context;
 mod lazy;
 mod nonce;
 mod sig;
 mod signing;
 mod verifying;
 
+pub use context::SigningContext;
 pub use sig::{DerSignature, Signature};
 pub use signing::SigningKey;
 pub use verifying::VerifyingKey;

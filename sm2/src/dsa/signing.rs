@@ -25,8 +25,8 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 /// `Sync`: threads may sign with one key at once.
 #[derive(Clone)]
 pub struct SigningKey {
-    d: Scalar,
-    d_bytes: [u8; 32],
+    pub(super) d: Scalar,
+    pub(super) d_bytes: [u8; 32],
     /// (1 + d)^-1 mod n (Montgomery form), computed on the first signature.
     d1_inv: Lazy256,
     verifying_key: VerifyingKey,
@@ -67,7 +67,7 @@ impl SigningKey {
     }
 
     /// (1 + d)^-1 mod n, computed on first use.
-    fn d1_inv(&self) -> Scalar {
+    pub(super) fn d1_inv(&self) -> Scalar {
         let mut w = self
             .d1_inv
             .get_or_init(|| words_from_limbs(&self.d.add(&Scalar::ONE).invert_or_zero().limbs()));
