@@ -174,6 +174,10 @@ struct ClientArgs {
     /// Send no server_name extension (GmSSL's tlcp_server refuses it)
     #[arg(long)]
     no_sni: bool,
+    /// Speak GmSSL 3.3's dialect to its tlcp_server: a 71-byte ECDHE ClientKeyExchange and
+    /// CertificateVerify over the handshake messages; implies --no-sni
+    #[arg(long)]
+    gmssl_compat: bool,
     /// Connect this many more times afterwards, resuming the session, sending the same
     /// input each time
     #[arg(long, default_value_t = 0)]
@@ -363,8 +367,11 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
             loaded.enc_key,
         );
     }
-    if args.no_sni {
+    if args.no_sni || args.gmssl_compat {
         builder = builder.enable_sni(false);
+    }
+    if args.gmssl_compat {
+        builder = builder.gmssl_compat(true);
     }
     let config = Arc::new(builder.build().map_err(|e| failure("configuration", e))?);
     let name = ServerName::try_from(args.server_name.clone())

@@ -12,7 +12,8 @@
 //! SUITE is ecc-gcm, ecc-cbc, ecdhe-gcm or ecdhe-cbc. As client it connects, sends
 //! `GET / HTTP/1.0` and reads until the server closes (run the peer's server with `-www`);
 //! as server it accepts one connection and echoes until the client closes. NOTE words go
-//! into the file as comments (say which peer, version and command).
+//! into the file as comments (say which peer, version and command); a first NOTE word
+//! `--gmssl` makes our client speak GmSSL 3.3's dialect (no SNI, `gmssl_compat`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -97,7 +98,9 @@ fn main() -> Result<(), String> {
         },
         suite: recorded::suite_from_name(suite).ok_or_else(|| format!("suite {suite:?}"))?,
         mutual: auth == "mutual",
+        gmssl: note.first().is_some_and(|n| n == "--gmssl"),
     };
+    let note = if setup.gmssl { &note[1..] } else { note };
     let sock = match setup.role {
         Role::Client => TcpStream::connect(addr).map_err(|e| e.to_string())?,
         Role::Server => {

@@ -312,6 +312,10 @@ impl ClientHs {
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
             let point = kx.ephemeral_public();
             kx.complete(&self.server_enc, &self.ecdhe_point, &mut pms)?;
+            if self.config.gmssl_compat {
+                // GmSSL 3.3's server reads the parameters as a u16-length array (71 bytes).
+                b.extend_from_slice(&[0, 69]);
+            }
             b.extend_from_slice(&[3, 0, 0x29, 65]);
             b.extend_from_slice(&point);
         } else {
@@ -322,7 +326,11 @@ impl ClientHs {
         }
         core.send_handshake(HS_CLIENT_KEY_EXCHANGE, &b)?;
         if send_certs && let Some(k) = &keys {
-            let sig = k.sign_key.sign(&core.transcript_hash())?;
+            let sig = match core.raw_transcript.take() {
+                // GmSSL 3.3 signs (and checks) the handshake messages themselves.
+                Some(messages) if self.config.gmssl_compat => k.sign_key.sign(&messages)?,
+                _ => k.sign_key.sign(&core.transcript_hash())?,
+            };
             let mut b = Vec::new();
             put_vec16(&mut b, &sig);
             core.send_handshake(HS_CERTIFICATE_VERIFY, &b)?;
@@ -436,6 +444,9 @@ impl ClientConnection {
     /// Starts a connection to `server_name` (its ClientHello is queued at once).
     pub fn new(config: Arc<ClientConfig>, server_name: ServerName<'static>) -> Result<Self, Error> {
         let mut core = Core::new(true, config.rng.clone());
+        if config.gmssl_compat {
+            core.raw_transcript = Some(Vec::new());
+        }
         let mut hs = ClientHs {
             config,
             name: server_name,

@@ -240,6 +240,11 @@ pub struct ClientConfig {
     pub enable_sni: bool,
     /// Whether to check the certificates' key usages (off only for legacy PKIs).
     pub strict_key_usage: bool,
+    /// Whether to speak to GmSSL 3.3's `tlcp_server` in its own dialect: the ECDHE
+    /// ClientKeyExchange with a u16 length (71 bytes) and CertificateVerify signed over the
+    /// handshake messages rather than their SM3 hash. Tongsuo and the standard's text want
+    /// neither: off by default.
+    pub gmssl_compat: bool,
     /// Randomness.
     pub rng: Arc<dyn SecureRandom>,
     /// Clock.
@@ -265,6 +270,7 @@ impl ClientConfig {
                 alpn_protocols: Vec::new(),
                 enable_sni: true,
                 strict_key_usage: true,
+                gmssl_compat: false,
                 rng: Arc::new(SystemRandom),
                 time: Arc::new(SystemTime),
             },
@@ -318,6 +324,12 @@ impl ClientConfigBuilder {
     /// Accept certificates whatever their key usages say (legacy PKIs).
     pub fn relaxed_key_usage(mut self) -> Self {
         self.config.strict_key_usage = false;
+        self
+    }
+
+    /// Speak GmSSL 3.3's dialect (see [`ClientConfig::gmssl_compat`]).
+    pub fn gmssl_compat(mut self, on: bool) -> Self {
+        self.config.gmssl_compat = on;
         self
     }
 

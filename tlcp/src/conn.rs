@@ -25,6 +25,9 @@ pub(crate) const HS_CERTIFICATE_VERIFY: u8 = 15;
 pub(crate) const HS_CLIENT_KEY_EXCHANGE: u8 = 16;
 pub(crate) const HS_FINISHED: u8 = 20;
 
+/// Largest raw transcript kept for a GmSSL-form CertificateVerify (longer handshakes only
+/// get the standard form).
+pub(crate) const MAX_RAW_TRANSCRIPT: usize = 256 * 1024;
 /// Largest handshake message accepted (a certificate list of a long chain fits).
 const MAX_HANDSHAKE: usize = 65536;
 /// Largest amount of received TLS bytes buffered before `process_new_packets` must run.
@@ -69,6 +72,10 @@ pub(crate) struct Core {
     write_seq: u64,
     hs_buf: Vec<u8>,
     pub(crate) transcript: Sm3,
+    /// The handshake messages themselves, kept while a CertificateVerify in GmSSL 3's form
+    /// (signed over the messages, not their SM3 hash) may have to be made or checked;
+    /// `None` otherwise, and dropped past [`MAX_RAW_TRANSCRIPT`].
+    pub(crate) raw_transcript: Option<Vec<u8>>,
     pub(crate) handshaking: bool,
     peer_closed: bool,
     eof: bool,
@@ -94,11 +101,25 @@ impl Core {
             write_seq: 0,
             hs_buf: Vec::new(),
             transcript: Sm3::new(),
+            raw_transcript: None,
             handshaking: true,
             peer_closed: false,
             eof: false,
             sent_close: false,
             error: None,
+        }
+    }
+
+    /// Adds a handshake message to the transcript (and to the raw one, if kept).
+    fn add_to_transcript(&mut self, msg: &[u8]) {
+        use digest::Digest;
+        Digest::update(&mut self.transcript, msg);
+        if let Some(raw) = &mut self.raw_transcript {
+            if raw.len() + msg.len() > MAX_RAW_TRANSCRIPT {
+                self.raw_transcript = None;
+            } else {
+                raw.extend_from_slice(msg);
+            }
         }
     }
 
@@ -135,12 +156,11 @@ impl Core {
 
     /// Sends a handshake message and adds it to the transcript.
     pub(crate) fn send_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
-        use digest::Digest;
         let mut msg = Vec::with_capacity(4 + body.len());
         msg.push(typ);
         put_u24(&mut msg, body.len());
         msg.extend_from_slice(body);
-        Digest::update(&mut self.transcript, &msg);
+        self.add_to_transcript(&msg);
         self.send_record(CT_HANDSHAKE, &msg)
     }
 
@@ -244,7 +264,6 @@ impl Core {
         typ: u8,
         plain: Vec<u8>,
     ) -> Result<(), Error> {
-        use digest::Digest;
         match typ {
             CT_ALERT => {
                 if plain.len() != 2 {
@@ -322,7 +341,7 @@ impl Core {
                         continue;
                     }
                     let before = self.transcript.clone();
-                    Digest::update(&mut self.transcript, &msg);
+                    self.add_to_transcript(&msg);
                     hs.handle(self, mtyp, &msg[4..], &before)?;
                 }
                 Ok(())

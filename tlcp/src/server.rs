@@ -357,13 +357,28 @@ impl ServerHs {
         Ok(())
     }
 
-    fn certificate_verify(&mut self, body: &[u8], before: &Sm3) -> Result<(), Error> {
+    /// The client's CertificateVerify: an SM2 signature (default ID) over the SM3 hash of the
+    /// handshake messages (GB/T 38636, Tongsuo), or — GmSSL 3.3's client — over the messages
+    /// themselves. Both bind the same transcript with the client's sign key.
+    fn certificate_verify(
+        &mut self,
+        core: &mut Core,
+        body: &[u8],
+        before: &Sm3,
+    ) -> Result<(), Error> {
         use digest::Digest;
         let mut r = R::new(body);
         let sig = r.vec16()?;
         r.finish()?;
         let hash: [u8; 32] = before.clone().finalize().into();
-        if !verify_sm2(&self.client_sign, &hash, sig) {
+        // The raw transcript ends with this CertificateVerify message.
+        let raw = core.raw_transcript.take();
+        let messages = raw
+            .as_deref()
+            .and_then(|m| m.get(..m.len().checked_sub(4 + body.len())?));
+        let valid = verify_sm2(&self.client_sign, &hash, sig)
+            || messages.is_some_and(|m| verify_sm2(&self.client_sign, m, sig));
+        if !valid {
             return Err(bad(A::DecryptError, "bad CertificateVerify signature"));
         }
         self.state = State::Ccs;
@@ -403,7 +418,7 @@ impl Handshake for ServerHs {
                 self.client_key_exchange(core, body)
             }
             (State::CertificateVerify, HS_CERTIFICATE_VERIFY) => {
-                self.certificate_verify(body, before)
+                self.certificate_verify(core, body, before)
             }
             (State::Finished, HS_FINISHED) => self.finished(core, body, before),
             (State::Certificate, HS_CLIENT_KEY_EXCHANGE) if !self.requires_client_cert()? => {
@@ -442,7 +457,11 @@ impl core::fmt::Debug for ServerConnection {
 impl ServerConnection {
     /// A connection waiting for a ClientHello.
     pub fn new(config: Arc<ServerConfig>) -> Result<Self, Error> {
-        let core = Core::new(false, config.rng.clone());
+        let mut core = Core::new(false, config.rng.clone());
+        // Kept for a GmSSL-form CertificateVerify when clients may authenticate.
+        if !config.client_roots.is_empty() {
+            core.raw_transcript = Some(Vec::new());
+        }
         Ok(ServerConnection {
             core,
             hs: ServerHs {

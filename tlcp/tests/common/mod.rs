@@ -107,7 +107,8 @@ impl BuilderProfile for Profile {
     }
 }
 
-pub const VALID: (u64, u64) = (1_735_689_600, 2_366_841_600); // 2025-01-01 .. 2045-01-01
+// Ten years less a few days: GmSSL 3.3 refuses validity periods over 3,653 days.
+pub const VALID: (u64, u64) = (1_735_689_600, 2_051_049_600); // 2025-01-01 .. 2034-12-30
 pub const EXPIRED: (u64, u64) = (1_577_836_800, 1_609_459_200); // 2020-01-01 .. 2021-01-01
 
 pub struct Spec<'a> {
@@ -133,8 +134,9 @@ pub fn issue(spec: &Spec<'_>, issuer: Option<(&str, &SecretKey)>) -> Certificate
         |t| Time::from(der::DateTime::from_unix_duration(Duration::from_secs(t)).expect("time"));
     let validity = Validity::new(time(spec.validity.0), time(spec.validity.1));
     let spki = SubjectPublicKeyInfo::from_der(&spki_der(spec.key)).expect("SPKI");
-    let builder = CertificateBuilder::new(profile, SerialNumber::from(spec.serial), validity, spki)
-        .expect("builder");
+    // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
+    let serial = SerialNumber::from(0x5a00_0000 | spec.serial);
+    let builder = CertificateBuilder::new(profile, serial, validity, spki).expect("builder");
     let signer = dsa::SigningKey::new(issuer_key).expect("signing key");
     let cert: Certificate = builder
         .build::<_, dsa::Signature>(&signer)
@@ -187,7 +189,8 @@ fn pair(
     };
     let sign = issue(
         &Spec {
-            subject: &format!("CN={cn},OU=sign,O=shangmi"),
+            // One subject for both leaves: GmSSL 3.3 refuses a pair whose subjects differ.
+            subject: &format!("CN={cn},O=shangmi"),
             key: &sign_key,
             usage: su,
             eku: Some(eku),
@@ -199,7 +202,7 @@ fn pair(
     );
     let enc = issue(
         &Spec {
-            subject: &format!("CN={cn},OU=enc,O=shangmi"),
+            subject: &format!("CN={cn},O=shangmi"),
             key: &enc_key,
             usage: eu,
             eku: Some(eku),

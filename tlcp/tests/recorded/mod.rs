@@ -40,6 +40,8 @@ pub struct Setup {
     pub suite: CipherSuite,
     /// Whether the client authenticated with its two certificates.
     pub mutual: bool,
+    /// Whether our client spoke GmSSL 3.3's dialect (no SNI, `gmssl_compat`).
+    pub gmssl: bool,
 }
 
 /// One chunk of bytes on the wire.
@@ -97,6 +99,9 @@ impl Transcript {
         out.push_str(&format!("suite {}\n", suite_name(s.suite)));
         let auth = if s.mutual { "mutual" } else { "server" };
         out.push_str(&format!("auth {auth}\n"));
+        if s.gmssl {
+            out.push_str("dialect gmssl\n");
+        }
         for chunk in &self.chunks {
             match chunk {
                 Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
@@ -115,6 +120,7 @@ impl Transcript {
                 role: Role::Client,
                 suite: CipherSuite::EccSm4GcmSm3,
                 mutual: false,
+                gmssl: false,
             },
             chunks: Vec::new(),
             plain: Vec::new(),
@@ -136,6 +142,7 @@ impl Transcript {
                         suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
                 }
                 "auth" => t.setup.mutual = value == "mutual",
+                "dialect" => t.setup.gmssl = value == "gmssl",
                 "O" => t.chunks.push(Chunk::Ours(bytes()?)),
                 "P" => t.chunks.push(Chunk::Peer(bytes()?)),
                 "plain" => t.plain = bytes()?,
@@ -166,6 +173,9 @@ pub fn client_config(setup: &Setup) -> ClientConfig {
     if setup.mutual {
         let [s, e] = keys(&p.sign_key, &p.enc_key);
         b = b.client_certs(vec![p.sign.clone()], s, p.enc.clone(), e);
+    }
+    if setup.gmssl {
+        b = b.enable_sni(false).gmssl_compat(true);
     }
     b.build().expect("client config")
 }
