@@ -407,10 +407,13 @@ impl Core {
 
     pub(crate) fn read_plain(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if !self.plain_in.is_empty() {
+            // The buffered bytes are at most two slices: copy them whole.
             let n = buf.len().min(self.plain_in.len());
-            for (d, s) in buf.iter_mut().zip(self.plain_in.drain(..n)) {
-                *d = s;
-            }
+            let (front, back) = self.plain_in.as_slices();
+            let first = front.len().min(n);
+            buf[..first].copy_from_slice(&front[..first]);
+            buf[first..n].copy_from_slice(&back[..n - first]);
+            self.plain_in.drain(..n);
             return Ok(n);
         }
         if self.peer_closed {
@@ -511,3 +514,60 @@ pub(crate) fn derive_keys(
         (client, server)
     })
 }
+
+/// The I/O methods `ClientConnection` and `ServerConnection` share (both hold a `core` and
+/// an `hs`), written once.
+macro_rules! connection_methods {
+    () => {
+        /// Reads TLS bytes from `rd` (returns 0 at the end of the transport).
+        pub fn read_tls(&mut self, rd: &mut dyn io::Read) -> io::Result<usize> {
+            self.core.read_tls(rd)
+        }
+
+        /// Writes queued TLS bytes to `wr`.
+        pub fn write_tls(&mut self, wr: &mut dyn io::Write) -> io::Result<usize> {
+            self.core.write_tls(wr)
+        }
+
+        /// Processes the TLS bytes read so far. On an error the alert (if any) is queued for
+        /// `write_tls` and every later call returns the same error.
+        pub fn process_new_packets(&mut self) -> Result<IoState, Error> {
+            self.core.process(&mut self.hs)
+        }
+
+        /// Decrypted application data.
+        pub fn reader(&mut self) -> Reader<'_> {
+            Reader {
+                core: &mut self.core,
+            }
+        }
+
+        /// Application data to send (buffered until the handshake completes).
+        pub fn writer(&mut self) -> Writer<'_> {
+            Writer {
+                core: &mut self.core,
+            }
+        }
+
+        /// Queues close_notify.
+        pub fn send_close_notify(&mut self) {
+            self.core.send_close_notify()
+        }
+
+        /// Whether the handshake is still running.
+        pub fn is_handshaking(&self) -> bool {
+            self.core.handshaking
+        }
+
+        /// Whether TLS bytes wait for `write_tls`.
+        pub fn wants_write(&self) -> bool {
+            self.core.wants_write()
+        }
+
+        /// Whether the connection wants more TLS bytes.
+        pub fn wants_read(&self) -> bool {
+            self.core.wants_read()
+        }
+    };
+}
+pub(crate) use connection_methods;
