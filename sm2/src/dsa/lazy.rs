@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn word_conversions_round_trip() {
-        let b: [u8; 32] = core::array::from_fn(|i| i as u8 * 37 + 1);
+        let b: [u8; 32] = core::array::from_fn(|i| (i as u8).wrapping_mul(37).wrapping_add(1));
         assert_eq!(bytes_from_words(&words_from_bytes(&b)), b);
         let l = [u64::MAX, 1, 0x0123_4567_89AB_CDEF, 1 << 63];
         assert_eq!(limbs_from_words(&words_from_limbs(&l)), l);
