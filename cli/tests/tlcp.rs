@@ -4,15 +4,9 @@
 
 mod common;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{at, free_port, ok, run, scratch, shangmi, wait_for_listener};
 use std::path::Path;
 use std::process::{Child, Stdio};
-
-/// A free loopback port (bound, read, released).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("addr").port()
-}
 
 /// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
 fn make_pki(dir: &Path) {
@@ -100,12 +94,7 @@ fn server(dir: &Path, port: u16, count: u32, extra: &[String]) -> Child {
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     let child = cmd.spawn().expect("server starts");
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    wait_for_listener(port);
     child
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run, shangmi};
+use common::{free_port, run, shangmi, wait_for_listener};
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
 
@@ -12,12 +12,6 @@ fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/tls")
         .join(name)
-}
-
-/// A free loopback port (bound, read, released).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    listener.local_addr().expect("addr").port()
 }
 
 fn server(port: u16, extra: &[&str]) -> Child {
@@ -34,12 +28,7 @@ fn server(port: u16, extra: &[&str]) -> Child {
         .stderr(Stdio::piped());
     let child = cmd.spawn().expect("server starts");
     // Wait until it accepts connections (at most ~5 s).
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    wait_for_listener(port);
     child
 }
 

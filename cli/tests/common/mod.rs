@@ -90,3 +90,20 @@ pub fn bytes(len: usize, seed: u32) -> Vec<u8> {
         })
         .collect()
 }
+
+/// A free loopback port (bound, read, released).
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("addr").port()
+}
+
+/// Waits until a server accepts connections on the loopback `port` (at most ~5 s); the
+/// probe connection counts as one the server serves.
+pub fn wait_for_listener(port: u16) {
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
