@@ -25,7 +25,7 @@ macro_rules! probe {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use core::sync::atomic::{AtomicU8, Ordering};
+    use core::sync::atomic::{AtomicU64, Ordering};
 
     cpufeatures::new!(aesni_avx2, "aes", "avx2", "ssse3");
     cpufeatures::new!(avx2, "avx2");
@@ -51,14 +51,6 @@ mod x86 {
         "ssse3",
         "sse4.1"
     );
-    cpufeatures::new!(
-        vpclmulqdq_avx2,
-        "avx2",
-        "vpclmulqdq",
-        "pclmulqdq",
-        "ssse3",
-        "sse4.1"
-    );
     cpufeatures::new!(pclmulqdq, "pclmulqdq", "ssse3", "sse4.1");
     cpufeatures::new!(avx512bw, "avx512f", "avx512bw");
     cpufeatures::new!(adx, "adx", "bmi2");
@@ -67,16 +59,17 @@ mod x86 {
         adx::get as adx, aesni_avx2::get as aesni_avx2, avx2::get as avx2,
         avx2_bmi::get as avx2_bmi, avx512_bmi::get as avx512_bmi, avx512bw::get as avx512bw,
         gfni_avx512::get as gfni_avx512, pclmulqdq::get as pclmulqdq,
-        vpclmulqdq_avx2::get as vpclmulqdq_avx2, vpclmulqdq_avx512::get as vpclmulqdq_avx512,
+        vpclmulqdq_avx512::get as vpclmulqdq_avx512,
     };
 
-    /// GFNI together with AVX2 (no AVX-512). `cpufeatures` reports GFNI only together with
-    /// AVX-512 state, so the GFNI bit is read from CPUID leaf 7 (ECX bit 8) directly; AVX2
-    /// already implies that the OS saves YMM state.
-    pub(crate) fn gfni_avx2() -> bool {
-        const PROBED: u8 = 2;
-        static GFNI: AtomicU8 = AtomicU8::new(0);
-        let mut bits = GFNI.load(Ordering::Relaxed);
+    /// CPUID leaf 7, sub-leaf 0, ECX: read once. `cpufeatures` reports the bits of this word
+    /// that AVX-512 CPUs introduced (GFNI, VPCLMULQDQ) only together with AVX-512 register
+    /// state, but Zen 3 and Intel's E-cores have them on 256-bit registers without AVX-512;
+    /// their AVX2 forms need no more OS state than AVX2 itself, which the callers require.
+    fn leaf7_ecx() -> u32 {
+        const PROBED: u64 = 1 << 32;
+        static ECX: AtomicU64 = AtomicU64::new(0);
+        let mut bits = ECX.load(Ordering::Relaxed);
         if bits & PROBED == 0 {
             // `__cpuid_count` is a safe function since Rust 1.94 and an `unsafe` one before;
             // the block keeps the declared rust-version (1.89) building.
@@ -84,10 +77,20 @@ mod x86 {
             // SAFETY: CPUID is present on every x86-64 CPU, and reading leaf 7 has no side
             // effect.
             let leaf7 = unsafe { core::arch::x86_64::__cpuid_count(7, 0) };
-            bits = PROBED | u8::from(leaf7.ecx & (1 << 8) != 0);
-            GFNI.store(bits, Ordering::Relaxed);
+            bits = PROBED | u64::from(leaf7.ecx);
+            ECX.store(bits, Ordering::Relaxed);
         }
-        bits & 1 != 0 && avx2()
+        bits as u32
+    }
+
+    /// GFNI (leaf 7 ECX bit 8) together with AVX2 (no AVX-512).
+    pub(crate) fn gfni_avx2() -> bool {
+        leaf7_ecx() & (1 << 8) != 0 && avx2()
+    }
+
+    /// VPCLMULQDQ (leaf 7 ECX bit 10) on AVX2 registers, with PCLMULQDQ, SSSE3 and SSE4.1.
+    pub(crate) fn vpclmulqdq_avx2() -> bool {
+        leaf7_ecx() & (1 << 10) != 0 && avx2() && pclmulqdq()
     }
 }
 
