@@ -213,11 +213,29 @@ impl Core {
         }
     }
 
+    /// Opens and handles every whole record in `incoming`: each is decrypted where it lies
+    /// and its plaintext handed on from there; the bytes handled leave the buffer at once.
     fn process_records(&mut self, hs: &mut dyn Handshake) -> Result<(), Error> {
-        while !self.peer_closed && self.incoming.len() >= 5 {
-            let typ = self.incoming[0];
-            let version = u16::from_be_bytes([self.incoming[1], self.incoming[2]]);
-            let len = u16::from_be_bytes([self.incoming[3], self.incoming[4]]) as usize;
+        let mut incoming = core::mem::take(&mut self.incoming);
+        let mut done = 0;
+        let r = self.process_buffered(hs, &mut incoming, &mut done);
+        incoming.drain(..done);
+        self.incoming = incoming;
+        r
+    }
+
+    /// The loop of [`process_records`](Self::process_records) over `buf[*done..]`.
+    fn process_buffered(
+        &mut self,
+        hs: &mut dyn Handshake,
+        buf: &mut [u8],
+        done: &mut usize,
+    ) -> Result<(), Error> {
+        while !self.peer_closed && buf.len() - *done >= 5 {
+            let rec = &mut buf[*done..];
+            let typ = rec[0];
+            let version = u16::from_be_bytes([rec[1], rec[2]]);
+            let len = u16::from_be_bytes([rec[3], rec[4]]) as usize;
             if !(CT_CCS..=CT_APPDATA).contains(&typ) {
                 return Err(bad(
                     AlertDescription::UnexpectedMessage,
@@ -238,17 +256,18 @@ impl Core {
             if len > limit {
                 return Err(bad(AlertDescription::RecordOverflow, "record too long"));
             }
-            if self.incoming.len() < 5 + len {
+            if rec.len() < 5 + len {
                 break;
             }
-            let frag: Vec<u8> = self.incoming.drain(..5 + len).skip(5).collect();
+            let frag = &mut rec[5..5 + len];
+            *done += 5 + len;
             let plain = match &self.read_prot {
                 Some(p) => {
-                    let r = p.open(self.read_seq, typ, &frag);
+                    let r = p.open_in_place(self.read_seq, typ, frag);
                     self.read_seq = self.read_seq.wrapping_add(1);
-                    r?
+                    &frag[r?]
                 }
-                None => frag,
+                None => &frag[..],
             };
             if plain.len() > MAX_FRAGMENT {
                 return Err(bad(AlertDescription::RecordOverflow, "plaintext too long"));
@@ -262,7 +281,7 @@ impl Core {
         &mut self,
         hs: &mut dyn Handshake,
         typ: u8,
-        plain: Vec<u8>,
+        plain: &[u8],
     ) -> Result<(), Error> {
         match typ {
             CT_ALERT => {
@@ -306,7 +325,7 @@ impl Core {
                 if plain.is_empty() {
                     return Err(decode("empty handshake record"));
                 }
-                self.hs_buf.extend_from_slice(&plain);
+                self.hs_buf.extend_from_slice(plain);
                 while self.hs_buf.len() >= 4 {
                     let mlen = ((self.hs_buf[1] as usize) << 16)
                         | ((self.hs_buf[2] as usize) << 8)
@@ -371,12 +390,16 @@ impl Core {
                 "TLS buffer full: call process_new_packets",
             ));
         }
-        let mut buf = vec![0u8; room.min(5 + MAX_CIPHERTEXT)];
-        let n = rd.read(&mut buf)?;
+        // Read straight into the buffer's tail (no scratch buffer, no second copy).
+        let old = self.incoming.len();
+        self.incoming.resize(old + room.min(5 + MAX_CIPHERTEXT), 0);
+        let r = rd.read(&mut self.incoming[old..]);
+        let n = *r.as_ref().unwrap_or(&0);
+        self.incoming.truncate(old + n);
+        let n = r?;
         if n == 0 {
             self.eof = true;
         }
-        self.incoming.extend_from_slice(&buf[..n]);
         Ok(n)
     }
 

@@ -146,22 +146,37 @@ impl RecordProtection {
 
     /// Opens a protected fragment of record `seq` with content type `typ`, returning the
     /// plaintext. Every failure (length, padding, MAC, tag) is [`Error::DecryptError`].
+    /// [`open_in_place`](Self::open_in_place) does the same without the copy.
     pub fn open(&self, seq: u64, typ: u8, fragment: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut data = fragment.to_vec();
+        let range = self.open_in_place(seq, typ, &mut data)?;
+        data.truncate(range.end);
+        data.drain(..range.start);
+        Ok(data)
+    }
+
+    /// Opens a protected fragment in place: decrypts it where it lies and returns where the
+    /// plaintext is in it (after the explicit IV or nonce). Every failure is
+    /// [`Error::DecryptError`], and the fragment's contents are then unspecified.
+    pub fn open_in_place(
+        &self,
+        seq: u64,
+        typ: u8,
+        fragment: &mut [u8],
+    ) -> Result<core::ops::Range<usize>, Error> {
         match &self.inner {
             Inner::Cbc { key, mac_key } => {
                 let n = fragment.len();
                 if n < BLOCK + 48 || !n.is_multiple_of(BLOCK) {
                     return Err(Error::DecryptError);
                 }
-                let (iv, ct) = fragment.split_at(BLOCK);
-                let mut data = ct.to_vec();
-                let iv: [u8; 16] = iv.try_into().map_err(|_| Error::DecryptError)?;
+                let (iv, data) = fragment.split_at_mut(BLOCK);
+                let iv: [u8; 16] = (&*iv).try_into().map_err(|_| Error::DecryptError)?;
                 let dec = Sm4CbcDec::new(key.into(), &iv.into());
-                dec.decrypt_padded::<NoPadding>(&mut data)
+                dec.decrypt_padded::<NoPadding>(data)
                     .map_err(|_| Error::DecryptError)?;
-                let len = cbc_check(mac_key, seq, typ, &data)?;
-                data.truncate(len);
-                Ok(data)
+                let len = cbc_check(mac_key, seq, typ, data)?;
+                Ok(BLOCK..BLOCK + len)
             }
             Inner::Gcm { aead, fixed_iv } => {
                 if fragment.len() < GCM_EXPLICIT + GCM_TAG {
@@ -171,19 +186,12 @@ impl RecordProtection {
                 nonce[..4].copy_from_slice(fixed_iv);
                 nonce[4..].copy_from_slice(&fragment[..GCM_EXPLICIT]);
                 let text_len = fragment.len() - GCM_EXPLICIT - GCM_TAG;
-                let mut data = fragment[GCM_EXPLICIT..GCM_EXPLICIT + text_len].to_vec();
-                let tag: [u8; 16] = fragment[GCM_EXPLICIT + text_len..]
-                    .try_into()
-                    .map_err(|_| Error::DecryptError)?;
+                let (data, tag) = fragment[GCM_EXPLICIT..].split_at_mut(text_len);
+                let tag: [u8; 16] = (&*tag).try_into().map_err(|_| Error::DecryptError)?;
                 let aad = mac_header(seq, typ, text_len);
-                aead.decrypt_inout_detached(
-                    &nonce.into(),
-                    &aad,
-                    (&mut data[..]).into(),
-                    &tag.into(),
-                )
-                .map_err(|_| Error::DecryptError)?;
-                Ok(data)
+                aead.decrypt_inout_detached(&nonce.into(), &aad, data.into(), &tag.into())
+                    .map_err(|_| Error::DecryptError)?;
+                Ok(GCM_EXPLICIT..GCM_EXPLICIT + text_len)
             }
         }
     }
