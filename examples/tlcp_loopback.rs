@@ -4,47 +4,17 @@
 //!
 //! `cargo run -p shangmi-examples --example tlcp_loopback`
 
-use shangmi_pki::issue::{self, CertParams, Profile, San};
-use shangmi_pki::name::parse_dn;
-use shangmi_tlcp::{
-    CertificateDer, ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection,
-    Sm2PrivateKey, StreamOwned,
-};
+mod tlcp_pki;
+
+use shangmi_tlcp::{ClientConfig, ClientConnection, ServerConfig, ServerConnection, StreamOwned};
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
-
-type Error = Box<dyn std::error::Error>;
-
-fn der(cert: &shangmi_pki::Certificate) -> Result<CertificateDer<'static>, Error> {
-    use der::Encode;
-    Ok(CertificateDer::from(cert.to_der()?))
-}
-
-/// A certificate of `profile` for `localhost` under the CA, and its new key.
-fn leaf(
-    ca: &shangmi_pki::Certificate,
-    ca_key: &shangmi_pki::SecretKey,
-    profile: Profile,
-) -> Result<(CertificateDer<'static>, Arc<Sm2PrivateKey>), Error> {
-    let key = shangmi_pki::generate_key()?;
-    let mut params = CertParams::new(parse_dn("/C=CN/O=Example/CN=localhost")?, profile, 30);
-    params.sans.push(San::Dns("localhost".into()));
-    let cert = issue::issue(ca, ca_key, &key.public_key(), &params)?;
-    Ok((der(&cert)?, Arc::new(Sm2PrivateKey::new(key)?)))
-}
+use tlcp_pki::Error;
 
 fn main() -> Result<(), Error> {
     // The PKI: a CA, then the server's sign and encryption certificates.
-    let ca_key = shangmi_pki::generate_key()?;
-    let ca_params = CertParams::new(
-        parse_dn("/C=CN/O=Example/CN=Example TLCP CA")?,
-        Profile::Ca { path_len: None },
-        30,
-    );
-    let ca = issue::self_signed(&ca_key, &ca_params)?;
-    let (sign_cert, sign_key) = leaf(&ca, &ca_key, Profile::TlcpSign)?;
-    let (enc_cert, enc_key) = leaf(&ca, &ca_key, Profile::TlcpEnc)?;
+    let (roots, (sign_cert, sign_key), (enc_cert, enc_key)) = tlcp_pki::server_pki()?;
 
     // The server: both certificates and keys; it echoes one line.
     let server = Arc::new(ServerConfig::builder().with_certs(
@@ -67,8 +37,6 @@ fn main() -> Result<(), Error> {
     });
 
     // The client: the CA as its root, checking "localhost" on the sign certificate.
-    let mut roots = RootCertStore::empty();
-    roots.add(der(&ca)?)?;
     let config = Arc::new(ClientConfig::builder(roots).build()?);
     let conn = ClientConnection::new(config, "localhost".try_into()?)?;
     let mut tlcp = StreamOwned::new(conn, TcpStream::connect(addr)?);
