@@ -11,8 +11,8 @@
 
 use crate::failure::Failure;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, RootCertStore,
-    ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, NameCheck,
+    RootCertStore, ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -37,6 +37,14 @@ enum Tlcp {
 }
 
 /// Cipher suite choice.
+/// `--name-check` values (see [`NameCheck`]).
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum NameCheckArg {
+    San,
+    Cn,
+    None,
+}
+
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Suite {
     /// ECC_SM4_GCM_SM3 (0xE053)
@@ -178,6 +186,11 @@ struct ClientArgs {
     /// CertificateVerify over the handshake messages; implies --no-sni
     #[arg(long)]
     gmssl_compat: bool,
+    /// How --server-name is checked: `san` (subjectAltName, the default), `cn`
+    /// (commonName when the certificate has no subjectAltName: legacy SM PKIs), `none`
+    /// (no check: only for a pinned private CA whose leaves name no host)
+    #[arg(long, value_enum, default_value = "san")]
+    name_check: NameCheckArg,
     /// Connect this many more times afterwards, resuming the session, sending the same
     /// input each time
     #[arg(long, default_value_t = 0)]
@@ -373,6 +386,11 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
     if args.gmssl_compat {
         builder = builder.gmssl_compat(true);
     }
+    builder = builder.name_check(match args.name_check {
+        NameCheckArg::San => NameCheck::SubjectAltName,
+        NameCheckArg::Cn => NameCheck::CommonNameFallback,
+        NameCheckArg::None => NameCheck::DangerousNone,
+    });
     let config = Arc::new(builder.build().map_err(|e| failure("configuration", e))?);
     let name = ServerName::try_from(args.server_name.clone())
         .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;

@@ -221,7 +221,7 @@ impl ClientHs {
         let keys = crate::verify::verify_pair(
             &self.config.roots,
             &certs,
-            Some(&self.name),
+            Some((&self.name, self.config.name_check)),
             self.config.time.now(),
             self.config.strict_key_usage,
             webpki::KeyUsage::server_auth(),

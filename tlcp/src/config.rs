@@ -222,6 +222,25 @@ impl ClientSessionStore for ClientSessionCache {
     }
 }
 
+/// How a client checks the server's name against its sign certificate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NameCheck {
+    /// The subjectAltName entries, as browsers and rustls do (RFC 6125); the default.
+    #[default]
+    SubjectAltName,
+    /// The subjectAltName entries; when the certificate has no subjectAltName extension at
+    /// all, the subject's commonName, compared exactly (ASCII case ignored, no wildcards)
+    /// with a DNS server name — what deployed SM PKIs that predate SANs need (RFC 6125
+    /// §6.4.4 allows it only then), and what OpenSSL and Tongsuo accept.
+    CommonNameFallback,
+    /// No name check: any certificate that chains to the roots is accepted for any name.
+    /// Only for a pinned private PKI whose leaves carry no host name (Tongsuo's own test
+    /// certificates, "CN = server sign"); anyone with a leaf of that PKI can impersonate
+    /// the server.
+    DangerousNone,
+}
+
 /// A client's configuration. Make one with [`ClientConfig::builder`].
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
@@ -240,6 +259,8 @@ pub struct ClientConfig {
     pub enable_sni: bool,
     /// Whether to check the certificates' key usages (off only for legacy PKIs).
     pub strict_key_usage: bool,
+    /// How the server name is checked against the sign certificate.
+    pub name_check: NameCheck,
     /// Whether to speak to GmSSL 3.3's `tlcp_server` in its own dialect: the ECDHE
     /// ClientKeyExchange with a u16 length (71 bytes) and CertificateVerify signed over the
     /// handshake messages rather than their SM3 hash. Tongsuo and the standard's text want
@@ -270,6 +291,7 @@ impl ClientConfig {
                 alpn_protocols: Vec::new(),
                 enable_sni: true,
                 strict_key_usage: true,
+                name_check: NameCheck::SubjectAltName,
                 gmssl_compat: false,
                 rng: Arc::new(SystemRandom),
                 time: Arc::new(SystemTime),
@@ -279,6 +301,12 @@ impl ClientConfig {
 }
 
 impl ClientConfigBuilder {
+    /// How the server name is checked (see [`NameCheck`]; subjectAltName by default).
+    pub fn name_check(mut self, check: NameCheck) -> Self {
+        self.config.name_check = check;
+        self
+    }
+
     /// The suites to offer, in order.
     pub fn suites(mut self, suites: &[CipherSuite]) -> Self {
         self.config.suites = suites.to_vec();

@@ -47,8 +47,8 @@ mod verify;
 pub use client::ClientConnection;
 pub use config::{
     CertifiedKeys, ClientAuth, ClientConfig, ClientConfigBuilder, ClientSessionCache,
-    ClientSessionStore, ServerConfig, ServerConfigBuilder, ServerSessionCache, ServerSessionStore,
-    Session,
+    ClientSessionStore, NameCheck, ServerConfig, ServerConfigBuilder, ServerSessionCache,
+    ServerSessionStore, Session,
 };
 pub use conn::{IoState, Reader, Writer};
 pub use error::{AlertDescription, CertificateError, Error};

@@ -2,6 +2,7 @@
 //! verification algorithms of `shangmi-rustls`, default ID), validity, host name on the
 //! sign certificate, key usages, same issuer.
 
+use crate::config::NameCheck;
 use crate::error::{CertificateError, Error};
 use der::{Decode, Encode};
 use rustls_pki_types::{CertificateDer, ServerName, SignatureVerificationAlgorithm, UnixTime};
@@ -118,11 +119,63 @@ fn parse_leaf(der: &[u8]) -> Result<Leaf, CertificateError> {
     })
 }
 
+/// The sign certificate `der` (parsed as `ee`) against the server `name`, as `check` says.
+fn check_name(
+    ee: &webpki::EndEntityCert<'_>,
+    der: &[u8],
+    name: &ServerName<'_>,
+    check: NameCheck,
+) -> Result<(), CertificateError> {
+    let by_san = ee
+        .verify_is_valid_for_subject_name(name)
+        .map_err(map_webpki);
+    match (check, by_san) {
+        (NameCheck::DangerousNone, _) | (_, Ok(())) => Ok(()),
+        (NameCheck::CommonNameFallback, Err(CertificateError::NotValidForName)) => {
+            let ServerName::DnsName(dns) = name else {
+                return Err(CertificateError::NotValidForName);
+            };
+            let cert = Certificate::from_der(der).map_err(|_| CertificateError::BadEncoding)?;
+            let tbs = cert.tbs_certificate();
+            let has_san = tbs
+                .get_extension::<x509_cert::ext::pkix::SubjectAltName>()
+                .map_err(|_| CertificateError::BadEncoding)?
+                .is_some();
+            let cn_matches = || {
+                tbs.subject()
+                    .iter()
+                    .filter(|atv| atv.oid == COMMON_NAME)
+                    .any(|cn| common_name(cn).is_some_and(|v| v.eq_ignore_ascii_case(dns.as_ref())))
+            };
+            if !has_san && cn_matches() {
+                Ok(())
+            } else {
+                Err(CertificateError::NotValidForName)
+            }
+        }
+        (_, Err(e)) => Err(e),
+    }
+}
+
+/// id-at-commonName (X.520, 2.5.4.3).
+const COMMON_NAME: der::asn1::ObjectIdentifier = der::asn1::ObjectIdentifier::new_unwrap("2.5.4.3");
+
+/// A commonName value as text (UTF8String, PrintableString or IA5String).
+fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
+    use der::asn1::{Ia5StringRef, PrintableStringRef, Utf8StringRef};
+    let v = &atv.value;
+    v.decode_as::<Utf8StringRef<'_>>()
+        .map(|s| s.as_str())
+        .or_else(|_| v.decode_as::<PrintableStringRef<'_>>().map(|s| s.as_str()))
+        .or_else(|_| v.decode_as::<Ia5StringRef<'_>>().map(|s| s.as_str()))
+        .ok()
+}
+
 /// Verifies the TLCP certificate list (sign, encryption, then CA chain).
 pub(crate) fn verify_pair(
     roots: &RootCertStore,
     certs: &[CertificateDer<'static>],
-    server_name: Option<&ServerName<'_>>,
+    server_name: Option<(&ServerName<'_>, NameCheck)>,
     now: UnixTime,
     strict_key_usage: bool,
     usage: webpki::KeyUsage,
@@ -142,10 +195,9 @@ pub(crate) fn verify_pair(
         ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, None, None)
             .map_err(|e| fail(map_webpki(e)))?;
         if i == 0
-            && let Some(name) = server_name
+            && let Some((name, check)) = server_name
         {
-            ee.verify_is_valid_for_subject_name(name)
-                .map_err(|e| fail(map_webpki(e)))?;
+            check_name(&ee, leaf, name, check).map_err(fail)?;
         }
     }
     let sign = parse_leaf(&certs[0]).map_err(fail)?;

@@ -363,6 +363,62 @@ fn wrong_host_refused() {
     assert_eq!(peer, Some(Error::AlertReceived(A::BadCertificate)));
 }
 
+/// The outcome for the client of connecting to `server` as `name` with `check`.
+fn name_outcome(server: &Pair, name: &'static str, check: NameCheck) -> Result<(), Error> {
+    let cc = client_config_with(&[GCM], false, |b| b.name_check(check));
+    let sc = server_config_with(server, &[GCM], ClientAuth::None, |b| b);
+    let mut c = ClientConnection::new(Arc::new(cc), ServerName::try_from(name).unwrap()).unwrap();
+    let mut s = ServerConnection::new(Arc::new(sc)).unwrap();
+    match handshake(&mut c, &mut s) {
+        Ok(()) => Ok(()),
+        Err((Failure::Client(e), _)) => Err(e),
+        Err((other, _)) => panic!("{other:?}"),
+    }
+}
+
+/// A sign certificate without subjectAltName ("CN=bank.example"): refused by default, taken
+/// by its commonName with `CommonNameFallback` (and only for that name), taken for any name
+/// with `DangerousNone`; a certificate with a subjectAltName never falls back to its CN.
+#[test]
+fn name_checks_on_legacy_certificates() {
+    let bad = Err(Error::InvalidCertificate(CertificateError::NotValidForName));
+    let legacy = &pki().server_cn_only;
+    assert_eq!(
+        name_outcome(legacy, "bank.example", NameCheck::SubjectAltName),
+        bad
+    );
+    assert_eq!(
+        name_outcome(legacy, "bank.example", NameCheck::CommonNameFallback),
+        Ok(())
+    );
+    assert_eq!(
+        name_outcome(legacy, "BANK.example", NameCheck::CommonNameFallback),
+        Ok(())
+    );
+    assert_eq!(
+        name_outcome(legacy, "other.example", NameCheck::CommonNameFallback),
+        bad
+    );
+    assert_eq!(
+        name_outcome(legacy, "example", NameCheck::CommonNameFallback),
+        bad
+    );
+    assert_eq!(
+        name_outcome(legacy, "other.example", NameCheck::DangerousNone),
+        Ok(())
+    );
+    // The regular server certificate: SAN and CN both "localhost".
+    let modern = &pki().server;
+    assert_eq!(
+        name_outcome(modern, "localhost", NameCheck::SubjectAltName),
+        Ok(())
+    );
+    assert_eq!(
+        name_outcome(modern, "bank.example", NameCheck::CommonNameFallback),
+        bad
+    );
+}
+
 #[test]
 fn expired_certificate_refused() {
     let (c, s) = pair_of(

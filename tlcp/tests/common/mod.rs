@@ -168,6 +168,8 @@ pub struct Pki {
     pub server_expired: Pair,
     /// Server enc certificate from another CA (issuer mismatch).
     pub server_other_issuer: Pair,
+    /// Server certificates without subjectAltName, "CN=bank.example" (legacy SM PKIs).
+    pub server_cn_only: Pair,
     pub other_ca: CertificateDer<'static>,
 }
 
@@ -289,6 +291,7 @@ impl Pki {
         );
         server_other_issuer.enc = other.enc;
         server_other_issuer.enc_key = other.enc_key;
+        let server_cn_only = pair(c, "bank.example", SERVER_AUTH, None, 60, VALID, false);
         Pki {
             ca,
             ca_key,
@@ -297,6 +300,7 @@ impl Pki {
             server_swapped,
             server_expired,
             server_other_issuer,
+            server_cn_only,
             other_ca,
         }
     }
