@@ -35,6 +35,8 @@ enum State {
     ServerKeyExchange,
     CertReqOrDone,
     ServerHelloDone,
+    /// The server echoed session_ticket: a NewSessionTicket comes before its CCS.
+    NewTicket,
     Ccs,
     Finished,
     Traffic,
@@ -48,6 +50,14 @@ pub(crate) struct ClientHs {
     server_random: [u8; 32],
     offered: Vec<CipherSuite>,
     offered_session: Option<Session>,
+    /// The session being resumed (kept to store it again with a new ticket).
+    resumed_session: Option<Session>,
+    /// Whether the ClientHello carried session_ticket.
+    offered_ticket: bool,
+    /// Whether the ServerHello echoed it (a NewSessionTicket must follow).
+    expect_ticket: bool,
+    /// The NewSessionTicket's lifetime hint and ticket (not empty).
+    new_ticket: Option<(u32, Vec<u8>)>,
     session_id: Vec<u8>,
     suite: Option<CipherSuite>,
     resumed: bool,
@@ -76,7 +86,8 @@ fn name_key(name: &ServerName<'_>) -> String {
 
 impl ClientHs {
     fn start(&mut self, core: &mut Core) -> Result<(), Error> {
-        let now = self.config.time.now().as_secs() as u32;
+        let now_secs = self.config.time.now().as_secs();
+        let now = now_secs as u32;
         self.client_random[..4].copy_from_slice(&now.to_be_bytes());
         self.config.rng.fill(&mut self.client_random[4..])?;
         let has_certs = self.config.client_keys.is_some();
@@ -125,6 +136,19 @@ impl ClientHs {
             put_vec16(&mut data, &list);
             put_u16(&mut ext, 16);
             put_vec16(&mut ext, &data);
+        }
+        if self.config.session_tickets && !self.config.gmssl_compat {
+            // RFC 5077 §3.2: empty to ask for a ticket, or the ticket to resume with (the
+            // session ID above, from the server or made from the ticket, tells us in the
+            // ServerHello whether the server accepted it, §3.4).
+            let ticket = session
+                .as_ref()
+                .filter(|s| s.ticket_usable(now_secs))
+                .and_then(|s| s.ticket.as_deref())
+                .unwrap_or(&[]);
+            put_u16(&mut ext, 35);
+            put_vec16(&mut ext, ticket);
+            self.offered_ticket = true;
         }
         if !ext.is_empty() {
             put_vec16(&mut b, &ext);
@@ -185,6 +209,13 @@ impl ClientHs {
                         ));
                     }
                     self.alpn = Some(proto.to_vec());
+                } else if typ == 35 {
+                    if !data.is_empty() {
+                        return Err(decode("session_ticket in ServerHello not empty"));
+                    }
+                    // An echo of an extension we did not send is ignored (and a ticket
+                    // would then be refused as unexpected).
+                    self.expect_ticket = self.offered_ticket;
                 }
                 // Everything else (renegotiation_info, tickets, ...) is ignored.
             }
@@ -206,7 +237,8 @@ impl ClientHs {
                 }
                 self.resumed = true;
                 self.install_keys(core)?;
-                self.state = State::Ccs;
+                self.resumed_session = Some(s);
+                self.state = self.before_ccs();
                 return Ok(());
             }
             // The server did not resume: forget the stale session.
@@ -340,7 +372,71 @@ impl ClientHs {
         pms.zeroize();
         self.install_keys(core)?;
         self.send_finished(core)?;
+        self.state = self.before_ccs();
+        Ok(())
+    }
+
+    /// The state waiting for the server's CCS: NewSessionTicket first if it was promised.
+    fn before_ccs(&self) -> State {
+        if self.expect_ticket {
+            State::NewTicket
+        } else {
+            State::Ccs
+        }
+    }
+
+    /// NewSessionTicket (RFC 5077 §3.3): u32 lifetime hint, u16-length ticket (empty: the
+    /// server changed its mind).
+    fn new_session_ticket(&mut self, body: &[u8]) -> Result<(), Error> {
+        let mut r = R::new(body);
+        let hint = r.u32()?;
+        let ticket = r.vec16()?;
+        r.finish()?;
+        if !ticket.is_empty() {
+            self.new_ticket = Some((hint, ticket.to_vec()));
+        }
         self.state = State::Ccs;
+        Ok(())
+    }
+
+    /// Keeps the session for `name` (with the new ticket, if one came).
+    fn store_session(&mut self) -> Result<(), Error> {
+        let now = self.config.time.now().as_secs();
+        let new_ticket = self.new_ticket.take();
+        let mut session = match self.resumed_session.take() {
+            Some(s) => s,
+            None => Session {
+                id: self.session_id.clone(),
+                suite: self.suite()?,
+                master_secret: self.master_secret,
+                peer_certificates: self.peer_certs.clone(),
+                alpn: self.alpn.clone(),
+                created: now,
+                ticket: None,
+                ticket_lifetime: 0,
+                ticket_received: 0,
+            },
+        };
+        match new_ticket {
+            Some((hint, ticket)) => {
+                if session.id.is_empty() {
+                    // RFC 5077 §3.4: a session ID of our own (as OpenSSL, a hash of the
+                    // ticket), so the ServerHello's echo tells us the ticket was taken.
+                    use digest::Digest;
+                    session.id = Sm3::digest(&ticket).to_vec();
+                }
+                session.ticket = Some(ticket);
+                session.ticket_lifetime = hint;
+                session.ticket_received = now;
+            }
+            // Resumed without a new ticket: the stored session stays as it is.
+            None if self.resumed => return Ok(()),
+            None if session.id.is_empty() => return Ok(()),
+            None => {}
+        }
+        self.config
+            .session_store
+            .put(&name_key(&self.name), session);
         Ok(())
     }
 
@@ -363,18 +459,8 @@ impl ClientHs {
         }
         if self.resumed {
             self.send_finished(core)?;
-        } else if !self.session_id.is_empty() {
-            self.config.session_store.put(
-                &name_key(&self.name),
-                Session {
-                    id: self.session_id.clone(),
-                    suite: self.suite()?,
-                    master_secret: self.master_secret,
-                    peer_certificates: self.peer_certs.clone(),
-                    alpn: self.alpn.clone(),
-                },
-            );
         }
+        self.store_session()?;
         self.state = State::Traffic;
         core.finish_handshake()
     }
@@ -411,6 +497,7 @@ impl Handshake for ClientHs {
             (State::CertReqOrDone | State::ServerHelloDone, HS_SERVER_HELLO_DONE) => {
                 self.server_hello_done(core, body)
             }
+            (State::NewTicket, HS_NEW_SESSION_TICKET) => self.new_session_ticket(body),
             (State::Finished, HS_FINISHED) => self.finished(core, body, before),
             _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
         }
@@ -455,6 +542,10 @@ impl ClientConnection {
             server_random: [0; 32],
             offered: Vec::new(),
             offered_session: None,
+            resumed_session: None,
+            offered_ticket: false,
+            expect_ticket: false,
+            new_ticket: None,
             session_id: Vec::new(),
             suite: None,
             resumed: false,

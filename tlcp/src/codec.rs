@@ -33,6 +33,11 @@ impl<'a> Reader<'a> {
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
 
+    pub(crate) fn u32(&mut self) -> Result<u32, Error> {
+        let b = self.take(4)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
     pub(crate) fn u24(&mut self) -> Result<usize, Error> {
         let b = self.take(3)?;
         Ok(((b[0] as usize) << 16) | ((b[1] as usize) << 8) | b[2] as usize)

@@ -3,6 +3,7 @@
 use crate::error::Error;
 use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
 use crate::suites::CipherSuite;
+use crate::ticket::Ticketer;
 use crate::verify::RootCertStore;
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
@@ -58,6 +59,14 @@ pub struct Session {
     pub(crate) master_secret: [u8; 48],
     pub(crate) peer_certificates: Vec<CertificateDer<'static>>,
     pub(crate) alpn: Option<Vec<u8>>,
+    /// When the full handshake that made the session ended (seconds since the epoch).
+    pub(crate) created: u64,
+    /// The client's RFC 5077 ticket for the session, if the server issued one.
+    pub(crate) ticket: Option<Vec<u8>>,
+    /// The ticket's lifetime hint in seconds (0: none given).
+    pub(crate) ticket_lifetime: u32,
+    /// When the client received the ticket (seconds since the epoch).
+    pub(crate) ticket_received: u64,
 }
 
 impl Session {
@@ -69,6 +78,22 @@ impl Session {
     /// The suite.
     pub fn suite(&self) -> CipherSuite {
         self.suite
+    }
+
+    /// The session ticket the server issued for it (client side), if any.
+    pub fn ticket(&self) -> Option<&[u8]> {
+        self.ticket.as_deref()
+    }
+
+    /// Whether the client may still offer its ticket at `now` (seconds since the epoch):
+    /// it has one and the server's lifetime hint, counted from its arrival, has not run out.
+    pub(crate) fn ticket_usable(&self, now: u64) -> bool {
+        self.ticket.is_some()
+            && (self.ticket_lifetime == 0
+                || now
+                    < self
+                        .ticket_received
+                        .saturating_add(u64::from(self.ticket_lifetime)))
     }
 }
 
@@ -82,6 +107,7 @@ impl core::fmt::Debug for Session {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Session")
             .field("suite", &self.suite)
+            .field("ticket", &self.ticket.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -266,6 +292,11 @@ pub struct ClientConfig {
     /// handshake messages rather than their SM3 hash. Tongsuo and the standard's text want
     /// neither: off by default.
     pub gmssl_compat: bool,
+    /// Whether to ask for session tickets (RFC 5077: an empty session_ticket extension in
+    /// the ClientHello, or the stored ticket when resuming) — on by default, as in rustls;
+    /// never sent with [`gmssl_compat`](Self::gmssl_compat) (GmSSL 3.3's server refuses
+    /// the extension). Resumption by session ID works either way.
+    pub session_tickets: bool,
     /// Randomness.
     pub rng: Arc<dyn SecureRandom>,
     /// Clock.
@@ -280,7 +311,7 @@ pub struct ClientConfigBuilder {
 
 impl ClientConfig {
     /// A builder trusting `roots`, with every suite, SNI on, strict key usages, a session
-    /// store of 256 servers, the system RNG and clock.
+    /// store of 256 servers, session tickets asked for, the system RNG and clock.
     pub fn builder(roots: RootCertStore) -> ClientConfigBuilder {
         ClientConfigBuilder {
             config: ClientConfig {
@@ -293,6 +324,7 @@ impl ClientConfig {
                 strict_key_usage: true,
                 name_check: NameCheck::SubjectAltName,
                 gmssl_compat: false,
+                session_tickets: true,
                 rng: Arc::new(SystemRandom),
                 time: Arc::new(SystemTime),
             },
@@ -361,6 +393,13 @@ impl ClientConfigBuilder {
         self
     }
 
+    /// Whether to ask for and offer session tickets (see
+    /// [`ClientConfig::session_tickets`]; on by default).
+    pub fn session_tickets(mut self, on: bool) -> Self {
+        self.config.session_tickets = on;
+        self
+    }
+
     /// The randomness source.
     pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
         self.config.rng = rng;
@@ -404,6 +443,12 @@ pub struct ServerConfig {
     pub suites: Vec<CipherSuite>,
     /// Session cache.
     pub session_cache: Arc<dyn ServerSessionStore>,
+    /// The session ticket key (RFC 5077); `None` (the default, as in rustls): no tickets,
+    /// the session_ticket extension is ignored. With a ticketer, a client that sends the
+    /// extension gets a ticket (after full and resumed handshakes) instead of a cache
+    /// entry, and a valid ticket resumes; an invalid, expired or foreign one only costs a
+    /// full handshake.
+    pub ticketer: Option<Arc<Ticketer>>,
     /// ALPN protocols, in order of preference (none: ALPN ignored).
     pub alpn_protocols: Vec<Vec<u8>>,
     /// Whether to check client certificates' key usages.
@@ -421,6 +466,8 @@ pub struct ServerConfigBuilder {
     client_roots: RootCertStore,
     suites: Vec<CipherSuite>,
     session_cache: Arc<dyn ServerSessionStore>,
+    ticketer: Option<Arc<Ticketer>>,
+    session_tickets: bool,
     alpn_protocols: Vec<Vec<u8>>,
     strict_key_usage: bool,
     rng: Arc<dyn SecureRandom>,
@@ -428,14 +475,16 @@ pub struct ServerConfigBuilder {
 }
 
 impl ServerConfig {
-    /// A builder with every suite, no client authentication, a session cache of 1024,
-    /// strict key usages, the system RNG and clock.
+    /// A builder with every suite, no client authentication, a session cache of 1024, no
+    /// session tickets, strict key usages, the system RNG and clock.
     pub fn builder() -> ServerConfigBuilder {
         ServerConfigBuilder {
             client_auth: ClientAuth::None,
             client_roots: RootCertStore::empty(),
             suites: CipherSuite::ALL.to_vec(),
             session_cache: ServerSessionCache::new(1024),
+            ticketer: None,
+            session_tickets: false,
             alpn_protocols: Vec::new(),
             strict_key_usage: true,
             rng: Arc::new(SystemRandom),
@@ -467,6 +516,25 @@ impl ServerConfigBuilder {
     /// ALPN protocols.
     pub fn alpn_protocols(mut self, protocols: Vec<Vec<u8>>) -> Self {
         self.alpn_protocols = protocols;
+        self
+    }
+
+    /// Session tickets (RFC 5077) with a key of this configuration's own, drawn from its
+    /// generator when the configuration is built, valid [`Ticketer::DEFAULT_LIFETIME`];
+    /// off by default. `false` also drops a [`ticketer`](Self::ticketer).
+    pub fn session_tickets(mut self, on: bool) -> Self {
+        self.session_tickets = on;
+        if !on {
+            self.ticketer = None;
+        }
+        self
+    }
+
+    /// Session tickets under `ticketer` (shared between configurations that should accept
+    /// each other's tickets).
+    pub fn ticketer(mut self, ticketer: Arc<Ticketer>) -> Self {
+        self.ticketer = Some(ticketer);
+        self.session_tickets = true;
         self
     }
 
@@ -514,6 +582,11 @@ impl ServerConfigBuilder {
                 return Err(Error::Config("ECDHE suites need client roots"));
             }
         }
+        let ticketer = match (self.ticketer, self.session_tickets) {
+            (Some(t), _) => Some(t),
+            (None, true) => Some(Ticketer::new(&*self.rng, Ticketer::DEFAULT_LIFETIME)?),
+            (None, false) => None,
+        };
         Ok(ServerConfig {
             keys: CertifiedKeys {
                 sign_chain,
@@ -525,6 +598,7 @@ impl ServerConfigBuilder {
             client_roots: self.client_roots,
             suites,
             session_cache: self.session_cache,
+            ticketer,
             alpn_protocols: self.alpn_protocols,
             strict_key_usage: self.strict_key_usage,
             rng: self.rng,

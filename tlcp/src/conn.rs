@@ -17,6 +17,7 @@ pub(crate) const CT_APPDATA: u8 = 23;
 pub(crate) const HS_HELLO_REQUEST: u8 = 0;
 pub(crate) const HS_CLIENT_HELLO: u8 = 1;
 pub(crate) const HS_SERVER_HELLO: u8 = 2;
+pub(crate) const HS_NEW_SESSION_TICKET: u8 = 4;
 pub(crate) const HS_CERTIFICATE: u8 = 11;
 pub(crate) const HS_SERVER_KEY_EXCHANGE: u8 = 12;
 pub(crate) const HS_CERTIFICATE_REQUEST: u8 = 13;

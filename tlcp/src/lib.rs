@@ -9,7 +9,9 @@
 //!   can live in a crypto card ([`Sm2PrivateKey`] is the in-memory implementation).
 //! - Both server leaves are checked against the roots (rustls-webpki with SM2, default ID),
 //!   for the host name (sign certificate), validity, key usages and a common issuer.
-//! - Session-ID resumption, SNI, ALPN; renegotiation refused (no_renegotiation).
+//! - Session-ID resumption, session tickets (RFC 5077: asked for by the client by default,
+//!   issued by a server given a [`Ticketer`]), SNI, ALPN; renegotiation refused
+//!   (no_renegotiation).
 //!
 //! ```no_run
 //! use shangmi_tlcp::*;
@@ -40,6 +42,7 @@ pub mod record;
 mod server;
 mod stream;
 mod suites;
+mod ticket;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 mod verify;
@@ -60,6 +63,7 @@ pub use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 pub use server::ServerConnection;
 pub use stream::{Connection, Stream, StreamOwned};
 pub use suites::CipherSuite;
+pub use ticket::Ticketer;
 pub use verify::RootCertStore;
 
 /// Every certificate of a PEM bundle, in order.

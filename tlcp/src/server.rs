@@ -41,6 +41,11 @@ pub(crate) struct ServerHs {
     client_sign: Vec<u8>,
     client_enc: Vec<u8>,
     master_secret: [u8; 48],
+    /// Whether a NewSessionTicket goes out in this handshake (the client sent
+    /// session_ticket and the server has a ticketer).
+    send_ticket: bool,
+    /// When the session's full handshake ended (seconds; sealed into its tickets).
+    created: u64,
 }
 
 impl Drop for ServerHs {
@@ -55,6 +60,8 @@ struct Hello<'a> {
     suites: Vec<u16>,
     sni: Option<String>,
     alpn: Option<Vec<&'a [u8]>>,
+    /// The session_ticket extension's contents (empty: asking for a ticket).
+    ticket: Option<&'a [u8]>,
 }
 
 fn parse_client_hello(body: &[u8]) -> Result<Hello<'_>, Error> {
@@ -85,13 +92,15 @@ fn parse_client_hello(body: &[u8]) -> Result<Hello<'_>, Error> {
         suites,
         sni: None,
         alpn: None,
+        ticket: None,
     };
     if !r.is_empty() {
         let mut exts = R::new(r.vec16()?);
         r.finish()?;
         while !exts.is_empty() {
             let typ = exts.u16()?;
-            let mut d = R::new(exts.vec16()?);
+            let data = exts.vec16()?;
+            let mut d = R::new(data);
             match typ {
                 0 => {
                     let mut list = R::new(d.vec16()?);
@@ -117,6 +126,7 @@ fn parse_client_hello(body: &[u8]) -> Result<Hello<'_>, Error> {
                     }
                     hello.alpn = Some(protos);
                 }
+                35 => hello.ticket = Some(data),
                 _ => {}
             }
         }
@@ -185,25 +195,40 @@ impl ServerHs {
         self.server_random[..4].copy_from_slice(&now.to_be_bytes());
         config.rng.fill(&mut self.server_random[4..])?;
 
-        // Resumption by session ID.
-        let cached = if hello.session_id.is_empty() {
-            None
-        } else {
-            config.session_cache.get(hello.session_id).filter(|s| {
-                hello.suites.contains(&s.suite.id()) && config.suites.contains(&s.suite)
-            })
+        let now_secs = config.time.now().as_secs();
+        self.created = now_secs;
+        self.send_ticket = config.ticketer.is_some() && hello.ticket.is_some();
+        let usable =
+            |s: &Session| hello.suites.contains(&s.suite.id()) && config.suites.contains(&s.suite);
+        // Resumption by ticket (RFC 5077 §3.4: the client's session ID is echoed), else by
+        // session ID. A ticket that does not open is no error: a full handshake follows.
+        let from_ticket = match (&config.ticketer, hello.ticket) {
+            (Some(t), Some(ticket)) if !ticket.is_empty() => t
+                .open(ticket, now_secs, hello.session_id)
+                .filter(|s| usable(s)),
+            _ => None,
+        };
+        let cached = match from_ticket {
+            Some(s) => Some(s),
+            None if hello.session_id.is_empty() => None,
+            None => config
+                .session_cache
+                .get(hello.session_id)
+                .filter(|s| usable(s)),
         };
         if let Some(s) = cached {
             self.suite = Some(s.suite);
             self.session_id = s.id.clone();
             self.master_secret = s.master_secret;
             self.client_certs = s.peer_certificates.clone();
+            self.created = s.created;
             self.resumed = true;
             if self.alpn.is_none() {
                 self.alpn = s.alpn.clone();
             }
             self.send_server_hello(core)?;
             self.install_keys(core)?;
+            self.issue_ticket(core)?;
             self.send_finished(core)?;
             self.state = State::Ccs;
             return Ok(());
@@ -269,17 +294,52 @@ impl ServerHs {
         put_vec8(&mut b, &self.session_id);
         put_u16(&mut b, self.suite()?.id());
         b.push(0);
+        let mut ext = Vec::new();
         if let Some(p) = &self.alpn {
             let mut list = Vec::new();
             put_vec8(&mut list, p);
             let mut data = Vec::new();
             put_vec16(&mut data, &list);
-            let mut ext = Vec::new();
             put_u16(&mut ext, 16);
             put_vec16(&mut ext, &data);
+        }
+        if self.send_ticket {
+            put_u16(&mut ext, 35);
+            put_vec16(&mut ext, &[]);
+        }
+        if !ext.is_empty() {
             put_vec16(&mut b, &ext);
         }
         core.send_handshake(HS_SERVER_HELLO, &b)
+    }
+
+    /// The NewSessionTicket promised in the ServerHello (before our CCS), if any; returns
+    /// whether a ticket went out (an empty one, RFC 5077 §3.3, if sealing failed). The
+    /// lifetime hint is what remains of the session's lifetime.
+    fn issue_ticket(&mut self, core: &mut Core) -> Result<bool, Error> {
+        let Some(ticketer) = self.config.ticketer.clone().filter(|_| self.send_ticket) else {
+            return Ok(false);
+        };
+        let now = self.config.time.now().as_secs();
+        let ticket = ticketer
+            .seal(
+                &*self.config.rng,
+                self.suite()?,
+                &self.master_secret,
+                self.created,
+                self.alpn.as_deref(),
+                &self.client_certs,
+            )
+            .ok()
+            .filter(|t| t.len() <= usize::from(u16::MAX))
+            .unwrap_or_default();
+        let used = now.saturating_sub(self.created);
+        let hint = u64::from(ticketer.lifetime()).saturating_sub(used) as u32;
+        let mut b = Vec::with_capacity(6 + ticket.len());
+        b.extend_from_slice(&hint.to_be_bytes());
+        put_vec16(&mut b, &ticket);
+        core.send_handshake(HS_NEW_SESSION_TICKET, &b)?;
+        Ok(!ticket.is_empty())
     }
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
@@ -393,14 +453,20 @@ impl ServerHs {
             return Err(bad(A::DecryptError, "bad client Finished"));
         }
         if !self.resumed {
+            // A client with a ticket needs no cache entry.
+            let ticketed = self.issue_ticket(core)?;
             self.send_finished(core)?;
-            if !self.session_id.is_empty() {
+            if !ticketed && !self.session_id.is_empty() {
                 self.config.session_cache.put(Session {
                     id: self.session_id.clone(),
                     suite: self.suite()?,
                     master_secret: self.master_secret,
                     peer_certificates: self.client_certs.clone(),
                     alpn: self.alpn.clone(),
+                    created: self.created,
+                    ticket: None,
+                    ticket_lifetime: 0,
+                    ticket_received: 0,
                 });
             }
         }
@@ -479,6 +545,8 @@ impl ServerConnection {
                 client_sign: Vec::new(),
                 client_enc: Vec::new(),
                 master_secret: [0; 48],
+                send_ticket: false,
+                created: 0,
             },
         })
     }

@@ -338,3 +338,339 @@ fn seeded_rng_and_fixed_clock_reproduce_the_flight() {
     assert_eq!(&a[..3], &[22, 1, 1]);
     assert_eq!(&a[11..15], &1_800_000_000u32.to_be_bytes());
 }
+
+// Session tickets (RFC 5077).
+
+/// The plaintext handshake messages of a wire capture, up to the first ChangeCipherSpec.
+fn plain_messages(wire: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    let recs: Vec<_> = records(wire)
+        .into_iter()
+        .take_while(|r| r.0 != 20)
+        .collect();
+    messages(&recs)
+}
+
+/// The extension types of a ClientHello or ServerHello body.
+fn hello_extensions(body: &[u8], client_hello: bool) -> Vec<u16> {
+    let mut at = 2 + 32;
+    at += 1 + body[at] as usize;
+    if client_hello {
+        at += 2 + u16::from_be_bytes([body[at], body[at + 1]]) as usize;
+        at += 1 + body[at] as usize;
+    } else {
+        at += 3;
+    }
+    let mut out = Vec::new();
+    if at == body.len() {
+        return out;
+    }
+    at += 2;
+    while at < body.len() {
+        out.push(u16::from_be_bytes([body[at], body[at + 1]]));
+        at += 4 + u16::from_be_bytes([body[at + 2], body[at + 3]]) as usize;
+    }
+    out
+}
+
+/// Runs the handshake as `handshake` does, returning everything each side wrote.
+fn handshake_wire(c: &mut ClientConnection, s: &mut ServerConnection) -> (Vec<u8>, Vec<u8>) {
+    let (mut from_c, mut from_s) = (Vec::new(), Vec::new());
+    for _ in 0..10 {
+        let out = take_output(c);
+        from_c.extend_from_slice(&out);
+        feed(&out, s).expect("server");
+        let out = take_output(s);
+        from_s.extend_from_slice(&out);
+        feed(&out, c).expect("client");
+        if !c.is_handshaking() && !s.is_handshaking() && !c.wants_write() {
+            return (from_c, from_s);
+        }
+    }
+    panic!("handshake did not finish");
+}
+
+fn localhost() -> ServerName<'static> {
+    ServerName::try_from("localhost").unwrap()
+}
+
+fn ticket_of(store: &ClientSessionCache) -> Vec<u8> {
+    store
+        .get("localhost")
+        .and_then(|s| s.ticket().map(<[u8]>::to_vec))
+        .expect("a stored ticket")
+}
+
+/// Every suite, server-only and mutual (ECDHE mutual only): the full handshake gets a
+/// ticket (NewSessionTicket before the server's CCS, the extension echoed), the reconnect
+/// resumes by it with no server session cache at all, restores the suite and the client's
+/// certificates, and gets a fresh ticket.
+fn ticket_case(suite: CipherSuite, mutual: bool) {
+    let auth = if mutual {
+        ClientAuth::Required
+    } else {
+        ClientAuth::None
+    };
+    let sc = Arc::new(server_config_with(&pki().server, &[suite], auth, |b| {
+        b.session_cache(ServerSessionCache::new(0))
+            .session_tickets(true)
+    }));
+    let store = ClientSessionCache::new(8);
+    let cc = Arc::new(client_config_with(&[suite], mutual, |b| {
+        b.session_store(store.clone())
+    }));
+    let mut c = ClientConnection::new(cc.clone(), localhost()).unwrap();
+    let mut s = ServerConnection::new(sc.clone()).unwrap();
+    let (from_c, from_s) = handshake_wire(&mut c, &mut s);
+    assert!(!c.is_resumed() && !s.is_resumed());
+    let ch = &plain_messages(&from_c)[0];
+    assert!(hello_extensions(&ch.1, true).contains(&35));
+    let msgs = plain_messages(&from_s);
+    assert!(hello_extensions(&msgs[0].1, false).contains(&35));
+    assert_eq!(msgs.last().map(|m| m.0), Some(4), "NewSessionTicket last");
+    let first = ticket_of(&store);
+    exchange(&mut c, &mut s, b"ticketed");
+
+    let mut c2 = ClientConnection::new(cc.clone(), localhost()).unwrap();
+    let mut s2 = ServerConnection::new(sc.clone()).unwrap();
+    let (from_c, from_s) = handshake_wire(&mut c2, &mut s2);
+    assert!(
+        c2.is_resumed() && s2.is_resumed(),
+        "{suite:?} resumed by ticket"
+    );
+    assert_eq!(s2.negotiated_cipher_suite(), Some(suite));
+    assert_eq!(c2.peer_certificates().unwrap()[0], pki().server.sign);
+    if mutual {
+        assert_eq!(s2.peer_certificates().unwrap()[0], pki().client.sign);
+    } else {
+        assert!(s2.peer_certificates().is_none());
+    }
+    // The ClientHello carried the ticket and a session ID the server echoed.
+    let ch = &plain_messages(&from_c)[0].1;
+    assert!(ch.windows(first.len()).any(|w| w == first));
+    let sh = plain_messages(&from_s);
+    assert_eq!(sh.iter().map(|m| m.0).collect::<Vec<_>>(), [2, 4]);
+    assert_eq!(sh[0].1[34], 32);
+    assert_eq!(sh[0].1[35..67], ch[35..67]);
+    let second = ticket_of(&store);
+    assert_ne!(first, second, "a fresh ticket after the resumption");
+    exchange(&mut c2, &mut s2, b"resumed by ticket");
+
+    // And again with the fresh ticket.
+    let (c3, s3) = connect(&cc, &sc);
+    assert!(c3.is_resumed() && s3.is_resumed());
+}
+
+#[test]
+fn tickets_ecc_gcm_server_only() {
+    ticket_case(CipherSuite::EccSm4GcmSm3, false);
+}
+
+#[test]
+fn tickets_ecc_gcm_mutual() {
+    ticket_case(CipherSuite::EccSm4GcmSm3, true);
+}
+
+#[test]
+fn tickets_ecc_cbc_server_only() {
+    ticket_case(CipherSuite::EccSm4CbcSm3, false);
+}
+
+#[test]
+fn tickets_ecc_cbc_mutual() {
+    ticket_case(CipherSuite::EccSm4CbcSm3, true);
+}
+
+#[test]
+fn tickets_ecdhe_gcm_mutual() {
+    ticket_case(CipherSuite::EcdheSm4GcmSm3, true);
+}
+
+#[test]
+fn tickets_ecdhe_cbc_mutual() {
+    ticket_case(CipherSuite::EcdheSm4CbcSm3, true);
+}
+
+/// A server with both a session cache and tickets gives a ticketing client a ticket, not a
+/// cache entry.
+#[test]
+fn tickets_replace_cache_entries() {
+    let cache = ServerSessionCache::new(16);
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &ECC,
+        ClientAuth::None,
+        |b| b.session_cache(cache.clone()).session_tickets(true),
+    ));
+    let cc = Arc::new(client_config(&ECC, false));
+    let _ = connect(&cc, &sc);
+    assert!(cache.is_empty());
+    let (c, s) = connect(&cc, &sc);
+    assert!(c.is_resumed() && s.is_resumed());
+    // A client without tickets gets a cache entry.
+    let cc = Arc::new(client_config_with(&ECC, false, |b| {
+        b.session_tickets(false)
+    }));
+    let _ = connect(&cc, &sc);
+    assert_eq!(cache.len(), 1);
+}
+
+/// A ticket changed on the wire does not open: the server answers with a full handshake
+/// (its Certificate), no error. (The handshake then fails at Finished only because the two
+/// sides saw different ClientHellos.)
+#[test]
+fn tampered_ticket_falls_back_to_full() {
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &ECC,
+        ClientAuth::None,
+        |b| {
+            b.session_cache(ServerSessionCache::new(0))
+                .session_tickets(true)
+        },
+    ));
+    let store = ClientSessionCache::new(8);
+    let cc = Arc::new(client_config_with(&ECC, false, |b| {
+        b.session_store(store.clone())
+    }));
+    let _ = connect(&cc, &sc);
+    let ticket = ticket_of(&store);
+    for at in [0, 20, ticket.len() / 2, ticket.len() - 1] {
+        let mut c = ClientConnection::new(cc.clone(), localhost()).unwrap();
+        let mut s = ServerConnection::new(sc.clone()).unwrap();
+        let mut msgs = plain_messages(&take_output(&mut c));
+        let ch = &mut msgs[0].1;
+        let pos = ch
+            .windows(ticket.len())
+            .position(|w| w == ticket)
+            .expect("ticket in the ClientHello");
+        ch[pos + at] ^= 1;
+        feed(&handshake_records(&msgs), &mut s).expect("no error for a bad ticket");
+        assert!(!s.is_resumed());
+        let answer: Vec<u8> = plain_messages(&take_output(&mut s))
+            .iter()
+            .map(|m| m.0)
+            .collect();
+        assert_eq!(answer, [2, 11, 12, 14], "a full handshake");
+    }
+    // The untouched ticket still resumes.
+    let (c, s) = connect(&cc, &sc);
+    assert!(c.is_resumed() && s.is_resumed());
+}
+
+/// A ticket under another key (a restarted server) or past its lifetime gives a full
+/// handshake that completes and brings a new ticket.
+#[test]
+fn foreign_or_expired_ticket_gives_full_handshake() {
+    let at = |secs: u64| -> Arc<dyn TimeProvider> {
+        Arc::new(FixedTime(UnixTime::since_unix_epoch(
+            std::time::Duration::from_secs(secs),
+        )))
+    };
+    let ticketer = Ticketer::new(&SystemRandom, 60).unwrap();
+    let server = |t: &Arc<Ticketer>, now: u64| {
+        let t = t.clone();
+        Arc::new(server_config_with(
+            &pki().server,
+            &ECC,
+            ClientAuth::None,
+            move |b| {
+                b.session_cache(ServerSessionCache::new(0))
+                    .ticketer(t)
+                    .time(at(now))
+            },
+        ))
+    };
+    let cc = Arc::new(client_config(&ECC, false));
+    let _ = connect(&cc, &server(&ticketer, 1_800_000_000));
+    // Still valid 59 s later; not 60 s later.
+    let (c, _) = connect(&cc, &server(&ticketer, 1_800_000_059));
+    assert!(c.is_resumed());
+    let (c, s) = connect(&cc, &server(&ticketer, 1_800_000_060));
+    assert!(!c.is_resumed() && !s.is_resumed());
+    // The new ticket resumes; another key's server cannot open it.
+    let (c, _) = connect(&cc, &server(&ticketer, 1_800_000_061));
+    assert!(c.is_resumed());
+    let other = Ticketer::new(&SystemRandom, 60).unwrap();
+    let (c, s) = connect(&cc, &server(&other, 1_800_000_061));
+    assert!(!c.is_resumed() && !s.is_resumed());
+}
+
+/// A NewSessionTicket the ServerHello did not announce is refused with unexpected_message;
+/// an announced one that does not come (CCS instead) too.
+#[test]
+fn unsolicited_or_missing_ticket_refused() {
+    // The server has no tickets: nothing announced; a ticket slipped in before its CCS.
+    let sc = Arc::new(server_config(&ECC, ClientAuth::None));
+    let cc = Arc::new(client_config(&ECC, false));
+    let mut c = ClientConnection::new(cc.clone(), localhost()).unwrap();
+    let mut s = ServerConnection::new(sc).unwrap();
+    deliver(&mut c, &mut s).unwrap();
+    deliver(&mut s, &mut c).unwrap();
+    let flight = take_output(&mut c);
+    s.inject_handshake_message(4, &[0, 0, 0, 60, 0, 1, 0xaa])
+        .unwrap();
+    feed(&flight, &mut s).unwrap();
+    let e = deliver(&mut s, &mut c).unwrap_err();
+    assert_eq!(
+        e.alert(),
+        Some(AlertDescription::UnexpectedMessage),
+        "{e:?}"
+    );
+
+    // The server announced a ticket; the NewSessionTicket record is dropped.
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &ECC,
+        ClientAuth::None,
+        |b| b.session_tickets(true),
+    ));
+    let mut c = ClientConnection::new(cc, localhost()).unwrap();
+    let mut s = ServerConnection::new(sc).unwrap();
+    deliver(&mut c, &mut s).unwrap();
+    deliver(&mut s, &mut c).unwrap();
+    deliver(&mut c, &mut s).unwrap();
+    let recs = records(&take_output(&mut s));
+    assert_eq!((recs[0].0, recs[0].2[0]), (22, 4), "NewSessionTicket first");
+    let e = feed(&join(&recs[1..]), &mut c).unwrap_err();
+    assert_eq!(
+        e.alert(),
+        Some(AlertDescription::UnexpectedMessage),
+        "{e:?}"
+    );
+}
+
+/// Tickets off on either side: no extension, no NewSessionTicket, no ticket stored;
+/// resumption by session ID still works. GmSSL's dialect never sends the extension.
+#[test]
+fn tickets_off_on_either_side() {
+    for (client_on, server_on) in [(false, true), (true, false)] {
+        let sc = Arc::new(server_config_with(
+            &pki().server,
+            &ECC,
+            ClientAuth::None,
+            |b| b.session_tickets(server_on),
+        ));
+        let store = ClientSessionCache::new(8);
+        let cc = Arc::new(client_config_with(&ECC, false, |b| {
+            b.session_store(store.clone()).session_tickets(client_on)
+        }));
+        let mut c = ClientConnection::new(cc.clone(), localhost()).unwrap();
+        let mut s = ServerConnection::new(sc.clone()).unwrap();
+        let (from_c, from_s) = handshake_wire(&mut c, &mut s);
+        let ch = &plain_messages(&from_c)[0].1;
+        assert_eq!(hello_extensions(ch, true).contains(&35), client_on);
+        let msgs = plain_messages(&from_s);
+        assert!(!hello_extensions(&msgs[0].1, false).contains(&35));
+        assert!(msgs.iter().all(|m| m.0 != 4), "no NewSessionTicket");
+        let stored = store.get("localhost").expect("a session");
+        assert!(stored.ticket().is_none());
+        let (c, s) = connect(&cc, &sc);
+        assert!(c.is_resumed() && s.is_resumed(), "by session ID");
+    }
+    let cc = Arc::new(client_config_with(&ECC, false, |b| {
+        b.enable_sni(false).gmssl_compat(true)
+    }));
+    let mut c = ClientConnection::new(cc, localhost()).unwrap();
+    let ch = &plain_messages(&take_output(&mut c))[0].1;
+    assert!(!hello_extensions(ch, true).contains(&35));
+}

@@ -164,8 +164,11 @@ fn keys(sign: &shangmi_sm2::SecretKey, enc: &shangmi_sm2::SecretKey) -> [Arc<Sm2
 /// Our client of a recorded run: the one suite, the client pair when mutual.
 pub fn client_config(setup: &Setup) -> ClientConfig {
     let p = &pki().client;
+    // The recordings predate session tickets: their ClientHellos carry no session_ticket
+    // extension (and the peers' servers then sent no NewSessionTicket).
     let mut b = ClientConfig::builder(pki().roots())
         .suites(&[setup.suite])
+        .session_tickets(false)
         .rng(SeededRandom::new(SEED))
         .time(Arc::new(FixedTime(UnixTime::since_unix_epoch(
             Duration::from_secs(NOW),

@@ -1,0 +1,226 @@
+//! Session tickets (RFC 5077) for the server: the session state sealed under a key only the
+//! server knows, so a client can resume without the server keeping a cache entry.
+//!
+//! A ticket is `key_name (16) ‖ nonce (12) ‖ SM4-GCM(state) ‖ tag (16)`, the key name as
+//! additional data (the layout RFC 5077 §4 recommends, with SM4-GCM in place of
+//! AES-CBC + HMAC-SHA-256). The state is `suite (u16) ‖ master secret (48) ‖ creation time
+//! (u64, seconds) ‖ ALPN (u8-length) ‖ peer certificates (u24 list of u24)`.
+
+use crate::codec::{Reader as R, put_u16, put_vec8, put_vec24};
+use crate::config::Session;
+use crate::error::Error;
+use crate::keys::SecureRandom;
+use crate::suites::CipherSuite;
+use rustls_pki_types::CertificateDer;
+use shangmi_sm4_modes::Sm4Gcm;
+use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
+use std::sync::Arc;
+use zeroize::Zeroize;
+
+const NAME: usize = 16;
+const NONCE: usize = 12;
+const TAG: usize = 16;
+
+/// The server's ticket key: a random 16-byte key name and a random SM4-GCM key, with the
+/// lifetime tickets get. Share one `Arc<Ticketer>` between configurations (or listeners)
+/// that should accept each other's tickets; a new `Ticketer` (a restart, a rotation)
+/// makes every earlier ticket fall back to a full handshake.
+///
+/// Nonces are random (96 bits): keep a key's use well under 2^32 tickets, i.e. rotate it
+/// by making a new `Ticketer` from time to time.
+pub struct Ticketer {
+    key_name: [u8; NAME],
+    key: [u8; 16],
+    lifetime: u32,
+}
+
+impl core::fmt::Debug for Ticketer {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Ticketer")
+            .field("lifetime", &self.lifetime)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Ticketer {
+    fn drop(&mut self) {
+        self.key.zeroize();
+    }
+}
+
+impl Ticketer {
+    /// The lifetime [`crate::ServerConfigBuilder::session_tickets`] gives its tickets: two
+    /// hours, as Tongsuo's and OpenSSL's `s_server` do.
+    pub const DEFAULT_LIFETIME: u32 = 7200;
+
+    /// A new key (name and key drawn from `rng`) for tickets valid `lifetime_secs` seconds
+    /// after the full handshake that made the session (resumptions do not extend it).
+    pub fn new(rng: &dyn SecureRandom, lifetime_secs: u32) -> Result<Arc<Self>, Error> {
+        if lifetime_secs == 0 {
+            return Err(Error::Config("ticket lifetime of zero"));
+        }
+        let mut t = Ticketer {
+            key_name: [0; NAME],
+            key: [0; 16],
+            lifetime: lifetime_secs,
+        };
+        rng.fill(&mut t.key_name)?;
+        rng.fill(&mut t.key)?;
+        Ok(Arc::new(t))
+    }
+
+    /// How long a session's tickets are accepted, in seconds.
+    pub fn lifetime(&self) -> u32 {
+        self.lifetime
+    }
+
+    fn aead(&self) -> Result<Sm4Gcm, Error> {
+        <Sm4Gcm as KeyInit>::new_from_slice(&self.key).map_err(|_| Error::Crypto("ticket key"))
+    }
+
+    /// Seals a session's state (`created`: the full handshake's time, in seconds).
+    pub(crate) fn seal(
+        &self,
+        rng: &dyn SecureRandom,
+        suite: CipherSuite,
+        master_secret: &[u8; 48],
+        created: u64,
+        alpn: Option<&[u8]>,
+        peer_certificates: &[CertificateDer<'static>],
+    ) -> Result<Vec<u8>, Error> {
+        let mut state = Vec::with_capacity(128);
+        put_u16(&mut state, suite.id());
+        state.extend_from_slice(master_secret);
+        state.extend_from_slice(&created.to_be_bytes());
+        put_vec8(&mut state, alpn.unwrap_or(&[]));
+        let mut list = Vec::new();
+        for c in peer_certificates {
+            put_vec24(&mut list, c.as_ref());
+        }
+        put_vec24(&mut state, &list);
+        let mut out = Vec::with_capacity(NAME + NONCE + state.len() + TAG);
+        out.extend_from_slice(&self.key_name);
+        let mut nonce = [0u8; NONCE];
+        rng.fill(&mut nonce)?;
+        out.extend_from_slice(&nonce);
+        let start = out.len();
+        out.extend_from_slice(&state);
+        state.zeroize();
+        let sealed = self.aead().and_then(|a| {
+            a.encrypt_inout_detached(&nonce.into(), &self.key_name, (&mut out[start..]).into())
+                .map_err(|_| Error::Crypto("ticket sealing"))
+        });
+        match sealed {
+            Ok(tag) => {
+                out.extend_from_slice(&tag);
+                Ok(out)
+            }
+            Err(e) => {
+                out.zeroize();
+                Err(e)
+            }
+        }
+    }
+
+    /// Opens a ticket: `None` when it is not ours, was changed, cannot be parsed or has
+    /// expired at `now` (seconds). `id` becomes the session's ID (the client's, RFC 5077
+    /// §3.4, echoed in the ServerHello).
+    pub(crate) fn open(&self, ticket: &[u8], now: u64, id: &[u8]) -> Option<Session> {
+        if ticket.len() < NAME + NONCE + TAG || ticket[..NAME] != self.key_name {
+            return None;
+        }
+        let nonce: [u8; NONCE] = ticket[NAME..NAME + NONCE].try_into().ok()?;
+        let body = &ticket[NAME + NONCE..];
+        let (ct, tag) = body.split_at(body.len() - TAG);
+        let tag: [u8; TAG] = tag.try_into().ok()?;
+        let mut state = ct.to_vec();
+        let opened = self.aead().ok()?.decrypt_inout_detached(
+            &nonce.into(),
+            &self.key_name,
+            (&mut state[..]).into(),
+            &tag.into(),
+        );
+        let session = match opened {
+            Ok(()) => self.parse(&state, now, id),
+            Err(_) => None,
+        };
+        state.zeroize();
+        session
+    }
+
+    fn parse(&self, state: &[u8], now: u64, id: &[u8]) -> Option<Session> {
+        let mut r = R::new(state);
+        let b = r.take(2).ok()?;
+        let suite = CipherSuite::from_id(u16::from_be_bytes([b[0], b[1]]))?;
+        let master_secret: [u8; 48] = r.take(48).ok()?.try_into().ok()?;
+        let created = u64::from_be_bytes(r.take(8).ok()?.try_into().ok()?);
+        let alpn = r.vec8().ok()?;
+        let mut list = R::new(r.vec24().ok()?);
+        r.finish().ok()?;
+        let mut peer_certificates = Vec::new();
+        while !list.is_empty() {
+            peer_certificates.push(CertificateDer::from(list.vec24().ok()?.to_vec()));
+        }
+        // Expired, or made in the future (a clock step back): a full handshake.
+        if created > now || now - created >= u64::from(self.lifetime) {
+            return None;
+        }
+        Some(Session {
+            id: id.to_vec(),
+            suite,
+            master_secret,
+            peer_certificates,
+            alpn: (!alpn.is_empty()).then(|| alpn.to_vec()),
+            created,
+            ticket: None,
+            ticket_lifetime: 0,
+            ticket_received: 0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keys::SystemRandom;
+
+    fn sample(t: &Ticketer, created: u64) -> Vec<u8> {
+        let certs = [CertificateDer::from(vec![0x30, 1, 2])];
+        t.seal(
+            &SystemRandom,
+            CipherSuite::EccSm4GcmSm3,
+            &[7; 48],
+            created,
+            Some(b"h2"),
+            &certs,
+        )
+        .expect("seal")
+    }
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let t = Ticketer::new(&SystemRandom, 100).expect("ticketer");
+        let ticket = sample(&t, 1000);
+        let s = t.open(&ticket, 1050, b"id").expect("opens");
+        assert_eq!(s.master_secret, [7; 48]);
+        assert_eq!(s.suite, CipherSuite::EccSm4GcmSm3);
+        assert_eq!(s.alpn.as_deref(), Some(&b"h2"[..]));
+        assert_eq!(s.peer_certificates.len(), 1);
+        assert_eq!(s.id, b"id");
+        assert_eq!(s.created, 1000);
+        // Expired, or from the future.
+        assert!(t.open(&ticket, 1100, b"id").is_none());
+        assert!(t.open(&ticket, 999, b"id").is_none());
+        // Any changed byte, a cut, another key.
+        for i in 0..ticket.len() {
+            let mut bad = ticket.clone();
+            bad[i] ^= 0x80;
+            assert!(t.open(&bad, 1050, b"id").is_none(), "byte {i}");
+        }
+        assert!(t.open(&ticket[..ticket.len() - 1], 1050, b"id").is_none());
+        assert!(t.open(&[], 1050, b"id").is_none());
+        let other = Ticketer::new(&SystemRandom, 100).expect("ticketer");
+        assert!(other.open(&ticket, 1050, b"id").is_none());
+        assert!(Ticketer::new(&SystemRandom, 0).is_err());
+    }
+}
