@@ -674,3 +674,35 @@ fn tickets_off_on_either_side() {
     let ch = &plain_messages(&take_output(&mut c))[0].1;
     assert!(!hello_extensions(ch, true).contains(&35));
 }
+
+/// The client stops offering a ticket once the server's lifetime hint has run out (counted
+/// on its own clock from the ticket's arrival), and falls back to a full handshake.
+#[test]
+fn client_drops_ticket_past_its_lifetime_hint() {
+    const NOW: u64 = 1_780_272_000;
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &ECC,
+        ClientAuth::None,
+        |b| {
+            b.session_cache(ServerSessionCache::new(0))
+                .ticketer(Ticketer::new(&SystemRandom, 100).unwrap())
+        },
+    ));
+    let store = ClientSessionCache::new(8);
+    let client_at = |secs: u64| {
+        let store = store.clone();
+        Arc::new(client_config_with(&ECC, false, move |b| {
+            b.session_store(store)
+                .time(Arc::new(FixedTime(UnixTime::since_unix_epoch(
+                    std::time::Duration::from_secs(secs),
+                ))))
+        }))
+    };
+    let _ = connect(&client_at(NOW), &sc);
+    let (c, _) = connect(&client_at(NOW + 99), &sc);
+    assert!(c.is_resumed(), "within the hint");
+    // The resumption brought a new ticket (received at NOW + 99).
+    let (c, _) = connect(&client_at(NOW + 99 + 100), &sc);
+    assert!(!c.is_resumed(), "past the hint");
+}
