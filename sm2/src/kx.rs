@@ -205,17 +205,7 @@ impl KeyExchange {
             Role::Responder => (xy(peer_ephemeral), xy(&self.ephemeral)),
         };
         // K = KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen)
-        for (i, chunk) in key.chunks_mut(32).enumerate() {
-            let ct = (i as u32).wrapping_add(1);
-            let mut h = Sm3::new();
-            h.update(u_xy);
-            h.update(za);
-            h.update(zb);
-            h.update(ct.to_be_bytes());
-            let mut out: [u8; 32] = h.finalize().into();
-            chunk.copy_from_slice(&out[..chunk.len()]);
-            out.zeroize();
-        }
+        shangmi_sm3::kdf::kdf(&[&u_xy, &za, &zb], key);
         // inner = SM3(x_U ‖ Z_A ‖ Z_B ‖ x1 ‖ y1 ‖ x2 ‖ y2)
         let mut h = Sm3::new();
         h.update(&u_xy[..32]);

@@ -82,25 +82,10 @@ impl Layout {
     }
 }
 
-/// The KDF of GB/T 32918.4 §5.4.3: SM3(Z ‖ ct) for ct = 1, 2, … (32-bit big-endian),
-/// XORed into `data`. Returns false if the key stream was all zero (an empty one counts as
-/// all zero: there is nothing the A5/B4 check could accept).
+/// C2 = M ⊕ KDF(x2 ‖ y2, |M|) in place (GB/T 32918.4 §5.4.3, `shangmi_sm3::kdf`); false
+/// when the key stream was all zero (or empty: nothing the A5/B4 check could accept).
 fn kdf_xor(x2: &[u8; 32], y2: &[u8; 32], data: &mut [u8]) -> bool {
-    let mut any = 0u8;
-    for (i, chunk) in data.chunks_mut(32).enumerate() {
-        let ct = (i as u32).wrapping_add(1);
-        let mut h = Sm3::new();
-        h.update(x2);
-        h.update(y2);
-        h.update(ct.to_be_bytes());
-        let mut t: [u8; 32] = h.finalize().into();
-        for (d, k) in chunk.iter_mut().zip(t.iter()) {
-            *d ^= k;
-            any |= k;
-        }
-        t.zeroize();
-    }
-    any != 0
+    shangmi_sm3::kdf::kdf_xor(&[x2, y2], data)
 }
 
 fn c3(x2: &[u8; 32], msg: &[u8], y2: &[u8; 32]) -> [u8; 32] {

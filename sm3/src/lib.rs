@@ -9,6 +9,7 @@ mod aarch64;
 mod consts;
 mod engine;
 pub mod hazmat;
+pub mod kdf;
 mod multi;
 #[cfg(all(
     any(target_arch = "riscv32", target_arch = "riscv64"),

@@ -25,19 +25,9 @@ pub(crate) fn h1(id: &[u8], hid: u8) -> Fn {
     h_n(0x01, &[id, &[hid]])
 }
 
-/// KDF(Z, klen) (GM/T 0044-2016 part 4, 5.4.3: SM3(Z || ct) for ct = 1, 2, …),
-/// with Z given in parts, written into `out`.
-pub(crate) fn kdf(z: &[&[u8]], out: &mut [u8]) {
-    for (ct, chunk) in (1u32..).zip(out.chunks_mut(32)) {
-        let mut h = Sm3::new();
-        for part in z {
-            h.update(part);
-        }
-        h.update(ct.to_be_bytes());
-        let d = h.finalize();
-        chunk.copy_from_slice(&d[..chunk.len()]);
-    }
-}
+/// KDF(Z, klen) (GM/T 0044-2016 part 4, 5.4.3: SM3(Z || ct) for ct = 1, 2, …, the SM2
+/// KDF), with Z given in parts, written into `out`.
+pub(crate) use shangmi_sm3::kdf::kdf;
 
 /// SM3 over the concatenation of parts.
 pub(crate) fn sm3(parts: &[&[u8]]) -> [u8; 32] {
