@@ -244,7 +244,8 @@ fn hkdf_sm3<'py>(
 }
 
 /// The key derivation function of GB/T 32918.4 §5.4.3 (SM2 encryption, key exchange):
-/// SM3(z ‖ ct) for ct = 1, 2, … as 32-bit big-endian, truncated to `length` bytes.
+/// SM3(z ‖ ct) for ct = 1, 2, … as 32-bit big-endian, truncated to `length` bytes
+/// (`shangmi_sm3::kdf`).
 #[pyfunction]
 fn sm3_kdf<'py>(
     py: Python<'py>,
@@ -254,16 +255,8 @@ fn sm3_kdf<'py>(
     let z = buf(z)?;
     let z = z.as_slice();
     let out = maybe_detach(py, length, || {
-        let mut out = Zeroizing::new(Vec::with_capacity(length + 32));
-        let mut ct: u32 = 1;
-        while out.len() < length {
-            let mut h = Sm3::new();
-            Digest::update(&mut h, z);
-            Digest::update(&mut h, ct.to_be_bytes());
-            out.extend_from_slice(&h.finalize());
-            ct = ct.wrapping_add(1);
-        }
-        out.truncate(length);
+        let mut out = Zeroizing::new(vec![0u8; length]);
+        shangmi_sm3::kdf::kdf(&[z], &mut out);
         out
     });
     Ok(bytes(py, &out))
