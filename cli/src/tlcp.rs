@@ -158,6 +158,10 @@ struct ServerArgs {
     /// The TLS 1.3 certificate's SM2 private key, PEM
     #[arg(long, requires = "tls13_cert")]
     tls13_key: Option<PathBuf>,
+    /// Issue RFC 5077 session tickets (SM4-GCM under a key made at start) besides the
+    /// session-ID cache
+    #[arg(long)]
+    tickets: bool,
     /// Serve this many connections, then exit (default: serve forever)
     #[arg(long)]
     count: Option<u64>,
@@ -279,6 +283,9 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     }
     if let Some(ca) = &args.client_ca {
         builder = builder.client_auth(ClientAuth::Required, roots(ca)?);
+    }
+    if args.tickets {
+        builder = builder.session_tickets(true);
     }
     let config = builder
         .with_certs(

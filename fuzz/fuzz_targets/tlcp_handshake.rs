@@ -118,7 +118,9 @@ fuzz_target!(
     let mutual = suite.is_ecdhe() || input.config & 4 != 0;
     let auth = if mutual { ClientAuth::Required } else { ClientAuth::None };
     let rng = common::SeededRandom::new(u64::from(input.config));
-    let sc = common::server_config_with(&common::pki().server, &[suite], auth, |b| b.rng(rng.clone()));
+    let sc = common::server_config_with(&common::pki().server, &[suite], auth, |b| {
+        b.rng(rng.clone()).session_tickets(true)
+    });
     let cc = common::client_config_with(&[suite], mutual, |b| b.rng(rng));
     let name = ServerName::try_from("localhost").expect("name");
     let mut client = ClientConnection::new(Arc::new(cc), name).expect("client");
