@@ -30,7 +30,9 @@ const TAG: usize = 16;
 /// by making a new `Ticketer` from time to time.
 pub struct Ticketer {
     key_name: [u8; NAME],
-    key: [u8; 16],
+    /// SM4-GCM under the ticket key, expanded once (its keys are wiped on drop: sm4-modes'
+    /// `zeroize` feature).
+    aead: Sm4Gcm,
     lifetime: u32,
 }
 
@@ -39,12 +41,6 @@ impl core::fmt::Debug for Ticketer {
         f.debug_struct("Ticketer")
             .field("lifetime", &self.lifetime)
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for Ticketer {
-    fn drop(&mut self) {
-        self.key.zeroize();
     }
 }
 
@@ -59,23 +55,22 @@ impl Ticketer {
         if lifetime_secs == 0 {
             return Err(Error::Config("ticket lifetime of zero"));
         }
-        let mut t = Ticketer {
-            key_name: [0; NAME],
-            key: [0; 16],
+        let mut key_name = [0; NAME];
+        rng.fill(&mut key_name)?;
+        let mut key = [0u8; 16];
+        rng.fill(&mut key)?;
+        let aead = <Sm4Gcm as KeyInit>::new_from_slice(&key);
+        key.zeroize();
+        Ok(Arc::new(Ticketer {
+            key_name,
+            aead: aead.map_err(|_| Error::Crypto("ticket key"))?,
             lifetime: lifetime_secs,
-        };
-        rng.fill(&mut t.key_name)?;
-        rng.fill(&mut t.key)?;
-        Ok(Arc::new(t))
+        }))
     }
 
     /// How long a session's tickets are accepted, in seconds.
     pub fn lifetime(&self) -> u32 {
         self.lifetime
-    }
-
-    fn aead(&self) -> Result<Sm4Gcm, Error> {
-        <Sm4Gcm as KeyInit>::new_from_slice(&self.key).map_err(|_| Error::Crypto("ticket key"))
     }
 
     /// Seals a session's state (`created`: the full handshake's time, in seconds).
@@ -106,10 +101,10 @@ impl Ticketer {
         let start = out.len();
         out.extend_from_slice(&state);
         state.zeroize();
-        let sealed = self.aead().and_then(|a| {
-            a.encrypt_inout_detached(&nonce.into(), &self.key_name, (&mut out[start..]).into())
-                .map_err(|_| Error::Crypto("ticket sealing"))
-        });
+        let sealed = self
+            .aead
+            .encrypt_inout_detached(&nonce.into(), &self.key_name, (&mut out[start..]).into())
+            .map_err(|_| Error::Crypto("ticket sealing"));
         match sealed {
             Ok(tag) => {
                 out.extend_from_slice(&tag);
@@ -134,7 +129,7 @@ impl Ticketer {
         let (ct, tag) = body.split_at(body.len() - TAG);
         let tag: [u8; TAG] = tag.try_into().ok()?;
         let mut state = ct.to_vec();
-        let opened = self.aead().ok()?.decrypt_inout_detached(
+        let opened = self.aead.decrypt_inout_detached(
             &nonce.into(),
             &self.key_name,
             (&mut state[..]).into(),
