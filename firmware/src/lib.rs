@@ -221,3 +221,45 @@ pub unsafe extern "C" fn shangmi_drbg_gm(
         Sm4CtrDrbg::new(entropy, nonce, b"", Timer(now)).and_then(|mut d| d.generate(ctr_out, b""));
     if hash.is_ok() && ctr.is_ok() { 0 } else { -1 }
 }
+
+/// 3GPP 128-EEA3 in place on a message of `bit_len` bits at `buf` (`bit_len` rounded up to
+/// bytes), then its 128-EIA3 MAC with `ik` over the result, written to the 4 bytes at
+/// `mac`; COUNT, BEARER and DIRECTION as 3GPP defines them. Returns 0, or -1 on a bad
+/// parameter or length.
+///
+/// # Safety
+/// `ck` and `ik` must point to 16 readable bytes, `buf` to `bit_len.div_ceil(8)` writable
+/// bytes and `mac` to 4 writable bytes.
+#[cfg(feature = "zuc")]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn shangmi_zuc_eea3_eia3(
+    ck: *const u8,
+    ik: *const u8,
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    buf: *mut u8,
+    bit_len: usize,
+    mac: *mut u8,
+) -> i32 {
+    use shangmi_zuc::{Eia3, eea3};
+    // SAFETY: the caller's contract above.
+    let (ck, ik, data, mac) = unsafe {
+        (
+            &*ck.cast::<[u8; 16]>(),
+            &*ik.cast::<[u8; 16]>(),
+            core::slice::from_raw_parts_mut(buf, bit_len.div_ceil(8)),
+            &mut *mac.cast::<[u8; 4]>(),
+        )
+    };
+    let tag = eea3(ck, count, bearer, direction, data, bit_len).and_then(|()| {
+        Eia3::with_params(ik, count, bearer, direction)?.finalize_bits(data, bit_len)
+    });
+    match tag {
+        Ok(t) => {
+            mac.copy_from_slice(&t);
+            0
+        }
+        Err(_) => -1,
+    }
+}

@@ -1,0 +1,126 @@
+//! ZUC throughput: every S-box engine available here beside the independent `zuc` crate
+//! (v0.4.1, table-based), one criterion group per size so the ratios come from one run:
+//! `zuc/keystream/{64,1024,8192}` (ZUC-128, key and IV set up per message, as a bearer
+//! would), `zuc/eea3/...` (128-EEA3 whole bytes) and `zuc/eia3/...` (128-EIA3 MAC).
+//! OpenSSL 3.0 has no ZUC.
+//!
+//! `cargo bench -p shangmi-benches --bench zuc -- zuc/eea3/8192`
+
+use std::{hint::black_box, time::Duration};
+
+use criterion::{
+    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+};
+use shangmi_zuc::{
+    Backend, Eia3, Zuc128Core,
+    cipher::{StreamCipher, StreamCipherCoreWrapper},
+    digest::Mac,
+    eea3_iv, eia3_iv,
+};
+
+type Group<'a> = BenchmarkGroup<'a, WallTime>;
+
+const SIZES: [usize; 3] = [64, 1024, 8192];
+const KEY: [u8; 16] = [0x17; 16];
+const COUNT: u32 = 0x398a_59b4;
+const BEARER: u8 = 0x15;
+const DIRECTION: u8 = 1;
+
+fn group<'a>(c: &'a mut Criterion, name: String, bytes: usize) -> Group<'a> {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Bytes(bytes as u64))
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(1));
+    g
+}
+
+fn keystream(c: &mut Criterion) {
+    let iv = eea3_iv(COUNT, BEARER, DIRECTION).expect("valid parameters");
+    for size in SIZES {
+        let mut buf = vec![0u8; size];
+        let mut g = group(c, format!("zuc/keystream/{size}"), size);
+        for backend in Backend::available() {
+            g.bench_function(format!("shangmi-{backend}"), |b| {
+                b.iter(|| {
+                    let core = Zuc128Core::with_backend(&KEY.into(), &iv.into(), backend)
+                        .expect("listed as available");
+                    StreamCipherCoreWrapper::from_core(core).apply_keystream(black_box(&mut buf));
+                })
+            });
+        }
+        g.bench_function("zuc-crate", |b| {
+            b.iter(|| {
+                let mut z = zuc::zuc128::Zuc128Keystream::new(&KEY, &iv);
+                for chunk in black_box(&mut buf).chunks_mut(4) {
+                    let word = z.generate().to_be_bytes();
+                    for (d, k) in chunk.iter_mut().zip(word) {
+                        *d ^= k;
+                    }
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
+fn eea3_eia3(c: &mut Criterion) {
+    for size in SIZES {
+        let mut buf = vec![0x5au8; size];
+        let mut g = group(c, format!("zuc/eea3/{size}"), size);
+        g.bench_function("shangmi", |b| {
+            b.iter(|| {
+                shangmi_zuc::eea3(
+                    &KEY,
+                    COUNT,
+                    BEARER,
+                    DIRECTION,
+                    black_box(&mut buf),
+                    8 * size,
+                )
+                .expect("valid parameters")
+            })
+        });
+        g.bench_function("zuc-crate", |b| {
+            b.iter(|| {
+                zuc::eea3::eea3_xor_inplace(
+                    COUNT,
+                    BEARER,
+                    DIRECTION,
+                    &KEY,
+                    black_box(&mut buf),
+                    8 * size,
+                )
+            })
+        });
+        g.finish();
+
+        let iv = eia3_iv(COUNT, BEARER, DIRECTION).expect("valid parameters");
+        let mut g = group(c, format!("zuc/eia3/{size}"), size);
+        for backend in Backend::available() {
+            g.bench_function(format!("shangmi-{backend}"), |b| {
+                b.iter(|| {
+                    let mut mac = Eia3::with_backend(&KEY.into(), &iv.into(), backend)
+                        .expect("listed as available");
+                    mac.update(black_box(&buf));
+                    mac.finalize()
+                })
+            });
+        }
+        g.bench_function("zuc-crate", |b| {
+            b.iter(|| {
+                zuc::eia3::Eia3Mac::compute(
+                    COUNT,
+                    BEARER,
+                    DIRECTION,
+                    &KEY,
+                    black_box(&buf),
+                    8 * size,
+                )
+            })
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, keystream, eea3_eia3);
+criterion_main!(benches);
