@@ -29,6 +29,14 @@ ROWS = [
     ("SM4 CMAC 8 KiB", "sm4-cmac", 8192),
     ("SM3 1 KiB", "sm3", 1024),
     ("SM3 8 KiB", "sm3", 8192),
+    ("ZUC-128 keystream 1 KiB", "zuc128", 1024),
+    ("ZUC-128 keystream 8 KiB", "zuc128", 8192),
+    ("ZUC-256 keystream 8 KiB", "zuc256", 8192),
+    ("128-EEA3 64 B", "eea3", 64),
+    ("128-EEA3 8 KiB", "eea3", 8192),
+    ("128-EIA3 64 B", "eia3", 64),
+    ("128-EIA3 8 KiB", "eia3", 8192),
+    ("ZUC-256 MAC-128 8 KiB", "zuc256-mac128", 8192),
     ("SM2 keygen (op/s)", "sm2-keygen", None),
     ("SM2 sign (op/s)", "sm2-sign", None),
     ("SM2 verify (op/s)", "sm2-verify", None),
@@ -59,7 +67,7 @@ def parse_ours(text):
             sizes = [int(w) for w in words if w.isdigit()]
         elif ops and words[0].startswith("sm2-") and len(words) >= 2:
             out[(words[0], None)] = float(words[1])
-        elif sizes and words[0].startswith(("sm4-", "sm3")) and len(words) == len(sizes) + 1:
+        elif sizes and words[0].startswith(("sm4-", "sm3", "zuc", "eea3", "eia3")) and len(words) == len(sizes) + 1:
             for size, value in zip(sizes, words[1:]):
                 out[(words[0], size)] = float(value)
     return out
