@@ -183,11 +183,12 @@ struct ClientArgs {
     /// Offer only this suite (default: all four; ECDHE only with client certificates)
     #[arg(long, value_enum)]
     suite: Option<Suite>,
-    /// Send no server_name extension (GmSSL's tlcp_server refuses it)
+    /// Send no server_name extension (GmSSL's tlcp_server refuses it, and the session_ticket
+    /// one: use --gmssl-compat for that server)
     #[arg(long)]
     no_sni: bool,
     /// Speak GmSSL 3.3's dialect to its tlcp_server: a 71-byte ECDHE ClientKeyExchange and
-    /// CertificateVerify over the handshake messages; implies --no-sni
+    /// CertificateVerify over the handshake messages; implies --no-sni and no session tickets
     #[arg(long)]
     gmssl_compat: bool,
     /// How --server-name is checked: `san` (subjectAltName, the default), `cn`

@@ -242,6 +242,61 @@ fn failures_name_the_file_and_write_nothing() {
     assert!(!at(d, "k").exists() && !at(d, "c").exists());
 }
 
+/// `tlcp-pair --passout`: both keys encrypted PKCS#8 (the SM3/SM4 scheme by default, the
+/// form GmSSL's tlcp_server loads; OpenSSL 3's with `--scheme aes`, read back by `openssl
+/// pkey`), each the key of its certificate, and refused under a wrong passphrase.
+#[test]
+fn tlcp_pair_encrypted_keys() {
+    let dir = scratch();
+    let d = dir.path();
+    make_ca(d);
+    for (scheme, pair) in [("sm4", at(d, "pair-sm4")), ("aes", at(d, "pair-aes"))] {
+        ok(cert(&[
+            "tlcp-pair",
+            "--ca",
+            p(&at(d, "ca.crt")),
+            "--ca-key",
+            p(&at(d, "ca.key")),
+            "--subject",
+            "/C=CN/O=shangmi test/CN=gw.example.cn",
+            "--out-dir",
+            p(&pair),
+            "--passout",
+            "pass:pair secret",
+            "--scheme",
+            scheme,
+        ]));
+        for (key, crt) in [("sign.key", "sign.crt"), ("enc.key", "enc.crt")] {
+            let pem = std::fs::read_to_string(pair.join(key)).unwrap();
+            assert!(
+                pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----"),
+                "{key}"
+            );
+            assert!(shangmi_sm2::keys::secret_key_from_pem_with_password(&pem, "wrong").is_err());
+            let secret =
+                shangmi_sm2::keys::secret_key_from_pem_with_password(&pem, "pair secret").unwrap();
+            let cert = <shangmi_pki::Certificate as der::DecodePem>::from_pem(
+                std::fs::read(pair.join(crt)).unwrap(),
+            )
+            .unwrap();
+            let spki =
+                der::Encode::to_der(cert.tbs_certificate().subject_public_key_info()).unwrap();
+            assert_eq!(
+                shangmi_sm2::keys::public_key_from_spki_der(&spki).unwrap(),
+                secret.public_key(),
+                "{key} is not {crt}'s key"
+            );
+            if scheme == "aes"
+                && let Some(mut o) = openssl("tlcp_pair_encrypted_keys")
+            {
+                o.args(["pkey", "-noout", "-passin", "pass:pair secret", "-in"])
+                    .arg(pair.join(key));
+                ok(o);
+            }
+        }
+    }
+}
+
 #[test]
 fn tlcp_pair_and_cms() {
     let dir = scratch();

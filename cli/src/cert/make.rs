@@ -15,7 +15,7 @@ use super::{cert_pem, load_cert, named};
 use crate::Failure;
 use crate::files::{Output, read_path};
 use crate::sm2::KeyIn;
-use crate::sm2::keyfile::load_secret;
+use crate::sm2::keyfile::{Scheme, load_secret, read_passphrase};
 
 /// Options of `cert ca`.
 #[derive(clap::Args)]
@@ -144,6 +144,9 @@ pub struct IssueArgs {
 Writes DIR/sign.key, DIR/sign.crt (digitalSignature, nonRepudiation), DIR/enc.key and \
 DIR/enc.crt (keyAgreement, keyEncipherment, dataEncipherment); with --envelope also \
 DIR/enc.env, the encryption key as a GB/T 35276 SM2EnvelopedKey (DER) to the sign key. \
+With --passout both keys are encrypted PKCS#8 under that passphrase (PBKDF2-HMAC-SM3 and \
+SM4-CBC by default, as GmSSL's tlcp_server needs them: it takes the chain as one PEM, \
+sign.crt then enc.crt, and the keys as one PEM, sign.key then enc.key, with -pass). \
 Nothing is written unless everything succeeds.")]
 pub struct TlcpPairArgs {
     #[command(flatten)]
@@ -163,6 +166,13 @@ pub struct TlcpPairArgs {
     /// Days of validity.
     #[arg(long, value_name = "N", default_value_t = 365)]
     days: u32,
+    /// Encrypt both private keys under this passphrase: pass:TEXT, env:VAR, file:PATH
+    /// (first line) or stdin.
+    #[arg(long, value_name = "SPEC")]
+    passout: Option<String>,
+    /// Key encryption scheme with --passout.
+    #[arg(long, value_enum, default_value_t = Scheme::Sm4, requires = "passout")]
+    scheme: Scheme,
 }
 
 fn dn(s: &str) -> Result<x509_cert::name::Name, Failure> {
@@ -182,6 +192,28 @@ fn new_key() -> Result<SecretKey, Failure> {
 fn key_pem(key: &SecretKey) -> Result<Zeroizing<String>, Failure> {
     keys::secret_key_to_pkcs8_pem(key, keys::AlgorithmForm::EcPublicKey, LineEnding::LF)
         .map_err(|e| Failure::new(format!("encoding the key: {e}")))
+}
+
+/// The key as encrypted PKCS#8 PEM under `password` (65,536 PBKDF2 iterations, as
+/// `sm2 keygen` writes by default).
+fn encrypted_key_pem(
+    key: &SecretKey,
+    password: &str,
+    scheme: Scheme,
+) -> Result<Zeroizing<String>, Failure> {
+    let iterations = 65_536;
+    let scheme = match scheme {
+        Scheme::Sm4 => keys::EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
+        Scheme::Aes => keys::EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
+    };
+    keys::secret_key_to_encrypted_pkcs8_pem(
+        key,
+        password.as_bytes(),
+        scheme,
+        &mut getrandom::SysRng,
+        LineEnding::LF,
+    )
+    .map_err(|e| Failure::new(format!("encoding the key: {e}")))
 }
 
 /// Files staged under temporary names and renamed together at the end.
@@ -281,6 +313,15 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
         })?;
         Ok((key, cert))
     };
+    let password = args
+        .passout
+        .as_deref()
+        .map(|spec| read_passphrase(spec, "--passout"))
+        .transpose()?;
+    let pem = |key: &SecretKey| match &password {
+        Some(p) => encrypted_key_pem(key, p, args.scheme),
+        None => key_pem(key),
+    };
     let (sign_key, sign_cert) = make(Profile::TlcpSign)?;
     let (enc_key, enc_cert) = make(Profile::TlcpEnc)?;
     let env = if args.envelope {
@@ -295,9 +336,9 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| crate::files::io_failure(&args.out_dir.display().to_string(), &e))?;
     let d = &args.out_dir;
     let mut staged = Staged(Vec::new());
-    staged.add(&d.join("sign.key"), key_pem(&sign_key)?.as_bytes())?;
+    staged.add(&d.join("sign.key"), pem(&sign_key)?.as_bytes())?;
     staged.add(&d.join("sign.crt"), &cert_pem(&sign_cert)?)?;
-    staged.add(&d.join("enc.key"), key_pem(&enc_key)?.as_bytes())?;
+    staged.add(&d.join("enc.key"), pem(&enc_key)?.as_bytes())?;
     staged.add(&d.join("enc.crt"), &cert_pem(&enc_cert)?)?;
     if let Some(env) = env {
         staged.add(&d.join("enc.env"), &env)?;
