@@ -1,7 +1,9 @@
 //! ZUC throughput: every S-box engine available here beside the independent `zuc` crate
 //! (v0.4.1, table-based), one criterion group per size so the ratios come from one run:
 //! `zuc/keystream/{64,1024,8192}` (ZUC-128, key and IV set up per message, as a bearer
-//! would), `zuc/eea3/...` (128-EEA3 whole bytes) and `zuc/eia3/...` (128-EIA3 MAC).
+//! would), `zuc/eea3/...` (128-EEA3 whole bytes, and eight packets at once through
+//! `eea3_many` on every many-message engine, counted as eight times the bytes) and
+//! `zuc/eia3/...` (128-EIA3 MAC).
 //! OpenSSL 3.0 has no ZUC.
 //!
 //! `cargo bench -p shangmi-benches --bench zuc -- zuc/eea3/8192`
@@ -12,7 +14,7 @@ use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
 };
 use shangmi_zuc::{
-    Backend, Eia3, Zuc128Core,
+    Backend, Eea3Packet, Eia3, ManyEngine, Zuc128Core,
     cipher::{StreamCipher, StreamCipherCoreWrapper},
     digest::Mac,
     eea3_iv, eia3_iv,
@@ -92,6 +94,29 @@ fn eea3_eia3(c: &mut Criterion) {
                 )
             })
         });
+        g.finish();
+
+        let mut many = vec![vec![0x5au8; size]; 8];
+        let mut g = group(c, format!("zuc/eea3-many8/{size}"), 8 * size);
+        for engine in ManyEngine::available() {
+            g.bench_function(format!("shangmi-{engine}"), |b| {
+                b.iter(|| {
+                    let mut packets: Vec<Eea3Packet<'_>> = many
+                        .iter_mut()
+                        .enumerate()
+                        .map(|(i, d)| Eea3Packet {
+                            ck: KEY,
+                            count: COUNT,
+                            bearer: i as u8,
+                            direction: DIRECTION,
+                            data: black_box(d),
+                            bit_len: 8 * size,
+                        })
+                        .collect();
+                    shangmi_zuc::eea3_many_on(&mut packets, engine).expect("valid parameters")
+                })
+            });
+        }
         g.finish();
 
         let iv = eia3_iv(COUNT, BEARER, DIRECTION).expect("valid parameters");

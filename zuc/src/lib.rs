@@ -3,6 +3,8 @@
 //! * [`Zuc128`], [`Zuc256`]: `cipher` 0.5 stream ciphers (`KeyIvInit`, `StreamCipher`,
 //!   `StreamCipherSeek`; seeking regenerates the keystream, see [`ZucCore`]).
 //! * [`eea3`]: 128-EEA3 with bit-granular lengths; [`eea3_iv`], [`eia3_iv`] build the IVs.
+//! * [`eea3_many`], [`apply_keystream_many`]: many messages (bearers) at once, eight
+//!   generators in AVX2 lanes where the CPU has it.
 //! * [`Eia3`], [`Zuc256Mac`] ([`Zuc256Mac32`], [`Zuc256Mac64`], [`Zuc256Mac128`]):
 //!   `digest` 0.11 MACs over whole bytes, with `finalize_bits` for any bit length.
 //!
@@ -19,12 +21,15 @@
 mod backend;
 mod eea3;
 mod mac;
+mod many;
 mod opaque;
 mod sbox;
 mod state;
 mod stream;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+mod x86_many;
 
 pub use cipher;
 pub use digest;
@@ -32,6 +37,10 @@ pub use digest;
 pub use backend::{Backend, Unavailable};
 pub use eea3::{eea3, eea3_iv, eia3_iv};
 pub use mac::{Eia3, TagSize, Zuc256Mac, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128};
+pub use many::{
+    Eea3Packet, ManyEngine, Zuc128Job, apply_keystream_many, apply_keystream_many_on, eea3_many,
+    eea3_many_on,
+};
 pub use stream::{
     V128, V256, Variant, Zuc128, Zuc128Core, Zuc256, Zuc256Core, ZucCore, zuc256_iv_from_packed,
 };

@@ -9,7 +9,7 @@ use crate::{Backend, sbox::sbox_pair};
 const P: u32 = 0x7fff_ffff;
 
 /// The ZUC-128 key-loading constants d_i (15 bits each), section 3.5.1.
-const D128: [u32; 16] = [
+pub(crate) const D128: [u32; 16] = [
     0x44d7, 0x26bc, 0x626b, 0x135e, 0x5789, 0x35e2, 0x7135, 0x09af, 0x4d78, 0x2f13, 0x6bc4, 0x1af1,
     0x5e26, 0x3c4d, 0x789a, 0x47ac,
 ];

@@ -17,34 +17,34 @@ use core::arch::x86_64::*;
 
 use crate::state::State;
 
-const PHI_LO: [u8; 16] = [
+pub(crate) const PHI_LO: [u8; 16] = [
     0x00, 0x01, 0x32, 0x33, 0x73, 0x72, 0x41, 0x40, 0x75, 0x74, 0x47, 0x46, 0x06, 0x07, 0x34, 0x35,
 ];
-const PHI_HI: [u8; 16] = [
+pub(crate) const PHI_HI: [u8; 16] = [
     0x00, 0xd9, 0xe8, 0x31, 0xcd, 0x14, 0x25, 0xfc, 0x2d, 0xf4, 0xc5, 0x1c, 0xe0, 0x39, 0x08, 0xd1,
 ];
-const L_LO: [u8; 16] = [
+pub(crate) const L_LO: [u8; 16] = [
     0x55, 0x1a, 0xc5, 0x8a, 0x1e, 0x51, 0x8e, 0xc1, 0x62, 0x2d, 0xf2, 0xbd, 0x29, 0x66, 0xb9, 0xf6,
 ];
-const L_HI: [u8; 16] = [
+pub(crate) const L_HI: [u8; 16] = [
     0x00, 0x34, 0x42, 0x76, 0x36, 0x02, 0x74, 0x40, 0x66, 0x52, 0x24, 0x10, 0x50, 0x64, 0x12, 0x26,
 ];
-const INV_SHIFT_ROWS: [u8; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
+pub(crate) const INV_SHIFT_ROWS: [u8; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
 /// P1, P2, P3 of S0's decomposition; ROT_T2 | ROT_T3 = rotl8(t3 << 4 | t2, 5).
-const P1: [u8; 16] = [9, 15, 0, 14, 15, 15, 2, 10, 0, 4, 0, 12, 7, 5, 3, 9];
-const P2: [u8; 16] = [8, 13, 6, 5, 7, 0, 12, 4, 11, 1, 14, 10, 15, 3, 9, 2];
-const P3: [u8; 16] = [2, 6, 10, 6, 0, 13, 10, 15, 3, 3, 13, 5, 0, 9, 12, 13];
-const ROT_T2: [u8; 16] = [
+pub(crate) const P1: [u8; 16] = [9, 15, 0, 14, 15, 15, 2, 10, 0, 4, 0, 12, 7, 5, 3, 9];
+pub(crate) const P2: [u8; 16] = [8, 13, 6, 5, 7, 0, 12, 4, 11, 1, 14, 10, 15, 3, 9, 2];
+pub(crate) const P3: [u8; 16] = [2, 6, 10, 6, 0, 13, 10, 15, 3, 3, 13, 5, 0, 9, 12, 13];
+pub(crate) const ROT_T2: [u8; 16] = [
     0x00, 0x20, 0x40, 0x60, 0x80, 0xa0, 0xc0, 0xe0, 0x01, 0x21, 0x41, 0x61, 0x81, 0xa1, 0xc1, 0xe1,
 ];
-const ROT_T3: [u8; 16] = [
+pub(crate) const ROT_T3: [u8; 16] = [
     0x00, 0x02, 0x04, 0x06, 0x08, 0x0a, 0x0c, 0x0e, 0x10, 0x12, 0x14, 0x16, 0x18, 0x1a, 0x1c, 0x1e,
 ];
 
 /// A constant vector (folds into one load of a constant).
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-fn v(t: [u8; 16]) -> __m128i {
+pub(crate) fn v(t: [u8; 16]) -> __m128i {
     _mm_set_epi8(
         t[15] as i8,
         t[14] as i8,

@@ -2,7 +2,8 @@
 //! 2010): keys, IVs and messages are marked *undefined*, so memcheck reports every branch
 //! and every memory address that depends on them. A clean run means no secret-dependent
 //! branch or index on the paths exercised (key loading, initialisation, keystream, EEA3,
-//! EIA3 and the three ZUC-256 MACs, whole and partial final bytes).
+//! EIA3 and the three ZUC-256 MACs, whole and partial final bytes, and many EEA3 packets at
+//! once on every many-message engine).
 //!
 //! The test re-runs this test binary under valgrind with `SHANGMI_CT_MODE` set: `all`
 //! exercises the library, `leaky` a deliberately table-based ZUC-128 (the specification's
@@ -21,10 +22,11 @@ mod memcheck;
 mod table_zuc;
 
 use shangmi_zuc::{
-    Backend, Eia3, Zuc128, Zuc128Core, Zuc256Core, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128,
+    Backend, Eea3Packet, Eia3, ManyEngine, Zuc128, Zuc128Core, Zuc256Core, Zuc256Mac32,
+    Zuc256Mac64, Zuc256Mac128,
     cipher::{KeyIvInit, StreamCipher, StreamCipherCoreWrapper},
     digest::Mac,
-    eea3,
+    eea3, eea3_many_on,
 };
 
 /// Keystreams on one engine under a secret key and IV.
@@ -95,6 +97,39 @@ fn exercise(backend: Backend) {
     println!("checking modes on {backend}");
 }
 
+/// Many packets at once on `engine`: five secret keys and messages of different lengths
+/// (lanes that end at different words, one mid-byte), and a full group of eight.
+fn exercise_many(engine: ManyEngine) {
+    let mut keys = [[0x5au8; 16]; 8];
+    let mut msgs = [[0x96u8; 67]; 8];
+    memcheck::secret(&mut keys);
+    memcheck::secret(&mut msgs);
+    for n in [5usize, 8] {
+        let mut out = msgs;
+        let mut packets: Vec<Eea3Packet<'_>> = out
+            .iter_mut()
+            .zip(&keys)
+            .take(n)
+            .enumerate()
+            .map(|(i, (d, k))| {
+                let len = 67 - 9 * i.min(5);
+                Eea3Packet {
+                    ck: *k,
+                    count: 0x1234_5678,
+                    bearer: i as u8,
+                    direction: 1,
+                    data: &mut d[..len],
+                    bit_len: 8 * len - (i % 3),
+                }
+            })
+            .collect();
+        eea3_many_on(&mut packets, engine).unwrap();
+        memcheck::public(&mut out);
+        std::hint::black_box(&out);
+    }
+    println!("checking many on {engine}");
+}
+
 /// The negative control: ZUC-128 with the S-boxes as tables indexed by secret bytes.
 fn leaky() {
     let mut key = [0x5au8; 16];
@@ -116,6 +151,9 @@ fn memcheck_child() {
                 exercise_engine(backend);
                 exercise(backend);
             }
+            for engine in ManyEngine::available() {
+                exercise_many(engine);
+            }
         }
         _ => {}
     }
@@ -132,6 +170,9 @@ fn zuc_is_constant_time_under_memcheck() {
     for b in Backend::available() {
         lines.push(format!("checking {b}"));
         lines.push(format!("checking modes on {b}"));
+    }
+    for e in ManyEngine::available() {
+        lines.push(format!("checking many on {e}"));
     }
     memcheck::check("memcheck_child", "all", &lines);
 }

@@ -14,10 +14,10 @@
 #![allow(clippy::unwrap_used, clippy::type_complexity)]
 
 use shangmi_zuc::{
-    Backend, Eia3, Zuc128, Zuc256, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128,
+    Backend, Eea3Packet, Eia3, ManyEngine, Zuc128, Zuc256, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128,
     cipher::{KeyIvInit, StreamCipher, StreamCipherSeek},
     digest::Mac,
-    eea3, eia3_iv,
+    eea3, eea3_many_on, eia3_iv,
 };
 
 fn h(s: &str) -> Vec<u8> {
@@ -218,6 +218,66 @@ fn eea3_test_sets() {
             pt_masked[len - 1] &= 0xff << (8 - set.bits % 8);
         }
         assert_eq!(data, pt_masked, "set {} round trip", n + 1);
+    }
+}
+
+/// The same five 128-EEA3 test sets (Document 3, section 4) as one batch of packets, on
+/// every many-message engine here: all five at once (lanes of different lengths), and each
+/// set repeated eight times (a full group of lanes), must give the published ciphertexts.
+#[test]
+fn eea3_test_sets_many() {
+    let expected: Vec<(Vec<u8>, Vec<u8>)> = EEA3_SETS
+        .iter()
+        .map(|set| {
+            let len = set.bits.div_ceil(8);
+            let mut ct = h(set.ct)[..len].to_vec();
+            if set.bits % 8 != 0 {
+                ct[len - 1] &= 0xff << (8 - set.bits % 8);
+            }
+            (h(set.pt), ct)
+        })
+        .collect();
+    for engine in ManyEngine::available() {
+        let mut data: Vec<Vec<u8>> = expected.iter().map(|(pt, _)| pt.clone()).collect();
+        let mut packets: Vec<Eea3Packet<'_>> = EEA3_SETS
+            .iter()
+            .zip(data.iter_mut())
+            .map(|(set, d)| Eea3Packet {
+                ck: h(set.key).try_into().unwrap(),
+                count: set.count,
+                bearer: set.bearer,
+                direction: set.direction,
+                data: d,
+                bit_len: set.bits,
+            })
+            .collect();
+        eea3_many_on(&mut packets, engine).unwrap();
+        for (n, (d, (_, ct))) in data.iter().zip(&expected).enumerate() {
+            assert_eq!(hex::encode(d), hex::encode(ct), "{engine}: set {}", n + 1);
+        }
+        for (n, set) in EEA3_SETS.iter().enumerate() {
+            let mut data = vec![expected[n].0.clone(); 8];
+            let mut packets: Vec<Eea3Packet<'_>> = data
+                .iter_mut()
+                .map(|d| Eea3Packet {
+                    ck: h(set.key).try_into().unwrap(),
+                    count: set.count,
+                    bearer: set.bearer,
+                    direction: set.direction,
+                    data: d,
+                    bit_len: set.bits,
+                })
+                .collect();
+            eea3_many_on(&mut packets, engine).unwrap();
+            for d in &data {
+                assert_eq!(
+                    hex::encode(d),
+                    hex::encode(&expected[n].1),
+                    "{engine}: set {}",
+                    n + 1
+                );
+            }
+        }
     }
 }
 
