@@ -1,6 +1,7 @@
 //! Differential fuzzing of ZUC: shangmi-zuc (bit-plane S-box circuits) against the
 //! table-based `zuc` crate 0.4.1 for the ZUC-128 and ZUC-256 keystreams, 128-EEA3,
-//! 128-EIA3 and the three ZUC-256 MACs, with bit-granular lengths and a streaming split.
+//! 128-EIA3 (one packet, and several at once through `eea3_many`) and the three ZUC-256
+//! MACs, with bit-granular lengths and a streaming split.
 //!
 //! Input: 32 key bytes, 23 packed ZUC-256 IV bytes, 4 COUNT bytes, one byte of BEARER (low
 //! 5 bits) and DIRECTION (bit 5), one byte of unused tail bits (low 3 bits) and the split
@@ -65,6 +66,54 @@ fuzz_target!(|data: &[u8]| {
     let mut peer = msg.to_vec();
     zuc::eea3::eea3_xor_inplace(count, bearer, direction, &k16, &mut peer, bits);
     assert_eq!(ours, peer, "EEA3");
+
+    // Many packets at once (eea3_many: AVX2 lanes where the CPU has them): pieces of the
+    // message of different lengths, each under its own key and BEARER, each against the peer.
+    let pieces: Vec<&[u8]> = (0..1 + msg.len() % 9)
+        .map(|i| &msg[(i * 7) % msg.len()..])
+        .collect();
+    let mut ours: Vec<Vec<u8>> = pieces.iter().map(|p| p.to_vec()).collect();
+    let mut packets: Vec<shangmi_zuc::Eea3Packet<'_>> = ours
+        .iter_mut()
+        .enumerate()
+        .map(|(i, d)| {
+            let mut ck = k16;
+            ck[0] ^= i as u8;
+            let bit_len = (8 * d.len()).saturating_sub(cut);
+            shangmi_zuc::Eea3Packet {
+                ck,
+                count,
+                bearer: (bearer + i as u8) & 0x1f,
+                direction,
+                data: d,
+                bit_len,
+            }
+        })
+        .collect();
+    // A packet whose bit length cut below its byte length is refused as a whole batch.
+    if packets
+        .iter()
+        .any(|p| p.data.len() != p.bit_len.div_ceil(8))
+    {
+        assert!(shangmi_zuc::eea3_many(&mut packets).is_err());
+    } else {
+        shangmi_zuc::eea3_many(&mut packets).expect("valid");
+        for (i, (o, p)) in ours.iter().zip(&pieces).enumerate() {
+            let mut ck = k16;
+            ck[0] ^= i as u8;
+            let mut peer = p.to_vec();
+            let bits = (8 * p.len()).saturating_sub(cut);
+            zuc::eea3::eea3_xor_inplace(
+                count,
+                (bearer + i as u8) & 0x1f,
+                direction,
+                &ck,
+                &mut peer,
+                bits,
+            );
+            assert_eq!(o, &peer, "EEA3 many, packet {i}");
+        }
+    }
 
     let mut mac = Eia3::with_params(&k16, count, bearer, direction).expect("valid");
     mac.update(&msg[..split]);
