@@ -113,16 +113,30 @@ impl FieldElement {
 
     /// Product. With the x86-64 assembly `self` reaches it in registers and `rhs` through
     /// memory, so the point formulas pass the value computed last as `self`. Inlined into the
-    /// point formulas, except in the size profile (one shared copy).
-    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
-    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
+    /// point formulas, except in the size profile and on WebAssembly (one shared copy: there
+    /// the portable 64-bit limb code inlined into every formula made the fast profile's
+    /// module 763 KB, and the call costs little against the product's 128-bit arithmetic).
+    #[cfg_attr(
+        not(any(shangmi_sm2_profile = "size", target_family = "wasm")),
+        inline(always)
+    )]
+    #[cfg_attr(
+        any(shangmi_sm2_profile = "size", target_family = "wasm"),
+        inline(never)
+    )]
     pub fn multiply(&self, rhs: &Self) -> Self {
         Self::from_limbs(field_impl::mul(&self.limbs(), &rhs.limbs_at()))
     }
 
-    /// Square (out of line in the size profile, as [`Self::multiply`]).
-    #[cfg_attr(not(shangmi_sm2_profile = "size"), inline(always))]
-    #[cfg_attr(shangmi_sm2_profile = "size", inline(never))]
+    /// Square (out of line in the size profile and on WebAssembly, as [`Self::multiply`]).
+    #[cfg_attr(
+        not(any(shangmi_sm2_profile = "size", target_family = "wasm")),
+        inline(always)
+    )]
+    #[cfg_attr(
+        any(shangmi_sm2_profile = "size", target_family = "wasm"),
+        inline(never)
+    )]
     pub fn square(&self) -> Self {
         Self::from_limbs(field_impl::sqr(&self.limbs_at()))
     }
