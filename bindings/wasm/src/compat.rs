@@ -33,7 +33,7 @@ use zeroize::Zeroizing;
 fn msg_bytes(v: &JsValue) -> Zeroizing<Vec<u8>> {
     match v.as_string() {
         Some(s) => Zeroizing::new(s.into_bytes()),
-        None => Zeroizing::new(Uint8Array::new(v).to_vec()),
+        None => Zeroizing::new(to_uint8_array(v).to_vec()),
     }
 }
 
@@ -41,7 +41,7 @@ fn msg_bytes(v: &JsValue) -> Zeroizing<Vec<u8>> {
 fn hex_or_bytes(v: &JsValue) -> Result<Zeroizing<Vec<u8>>, JsError> {
     match v.as_string() {
         Some(s) => unhex(&s),
-        None => Ok(Zeroizing::new(Uint8Array::new(v).to_vec())),
+        None => Ok(Zeroizing::new(to_uint8_array(v).to_vec())),
     }
 }
 
@@ -57,12 +57,17 @@ fn opt_string(opts: &JsValue, name: &str) -> Option<String> {
     opt(opts, name).as_string()
 }
 
-// `Array.from(typedArray)` is about ten times slower than a loop in V8.
+// `Array.from(typedArray)` is about ten times slower than a loop in V8, and
+// `Uint8Array.from(array)` about four times faster than `new Uint8Array(array)` (the
+// `Uint8Array::new` of js-sys) for a plain array: 1.6 against 7 ms for 2^20 numbers, Node
+// 20. Anything but an array keeps `new Uint8Array`'s meaning.
 #[wasm_bindgen(
-    inline_js = "export function to_plain_array(u8) { const a = new Array(u8.length); for (let i = 0; i < u8.length; i++) a[i] = u8[i]; return a }"
+    inline_js = "export function to_plain_array(u8) { const a = new Array(u8.length); for (let i = 0; i < u8.length; i++) a[i] = u8[i]; return a }
+export function to_uint8_array(v) { return Array.isArray(v) ? Uint8Array.from(v) : new Uint8Array(v) }"
 )]
 extern "C" {
     fn to_plain_array(u8: &Uint8Array) -> Array;
+    fn to_uint8_array(v: &JsValue) -> Uint8Array;
 }
 
 /// A plain JS array of numbers (what sm-crypto returns for `output: 'array'`).
@@ -347,7 +352,7 @@ fn sm4_run(
     let data = match input.as_string() {
         Some(s) if encrypt => Zeroizing::new(s.into_bytes()),
         Some(s) => unhex(&s)?,
-        None => Zeroizing::new(Uint8Array::new(&input).to_vec()),
+        None => Zeroizing::new(to_uint8_array(&input).to_vec()),
     };
     let padding = match opt_string(&options, "padding") {
         None => true,
