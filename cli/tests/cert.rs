@@ -46,6 +46,19 @@ fn make_ca(d: &Path) {
     ]));
 }
 
+/// `shangmi cert OP --ca DIR/ca.crt --ca-key DIR/ca.key ARGS…` with `make_ca`'s CA.
+fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
+    let mut c = cert(&[
+        op,
+        "--ca",
+        p(&at(d, "ca.crt")),
+        "--ca-key",
+        p(&at(d, "ca.key")),
+    ]);
+    c.args(args);
+    c
+}
+
 #[test]
 fn ca_req_issue_verify_show() {
     let dir = scratch();
@@ -76,19 +89,18 @@ fn ca_req_issue_verify_show() {
         "--out",
         p(&at(d, "leaf.csr")),
     ]));
-    ok(cert(&[
+    ok(under_ca(
+        d,
         "issue",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-        "--csr",
-        p(&at(d, "leaf.csr")),
-        "--profile",
-        "tls-server",
-        "--out",
-        p(&at(d, "leaf.crt")),
-    ]));
+        &[
+            "--csr",
+            p(&at(d, "leaf.csr")),
+            "--profile",
+            "tls-server",
+            "--out",
+            p(&at(d, "leaf.crt")),
+        ],
+    ));
     let out = ok(cert(&[
         "verify",
         "--ca",
@@ -176,19 +188,18 @@ fn failures_name_the_file_and_write_nothing() {
     let d = dir.path();
     make_ca(d);
     let out = at(d, "x.crt");
-    let err = fails(cert(&[
+    let err = fails(under_ca(
+        d,
         "issue",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-        "--csr",
-        p(&at(d, "missing.csr")),
-        "--profile",
-        "tls-client",
-        "--out",
-        p(&out),
-    ]));
+        &[
+            "--csr",
+            p(&at(d, "missing.csr")),
+            "--profile",
+            "tls-client",
+            "--out",
+            p(&out),
+        ],
+    ));
     assert!(
         err.contains("missing.csr") && err.contains("No such file"),
         "{err}"
@@ -196,19 +207,18 @@ fn failures_name_the_file_and_write_nothing() {
     assert!(!out.exists());
     // a request that is not one
     std::fs::write(at(d, "junk.csr"), bytes(100, 3)).unwrap();
-    let err = fails(cert(&[
+    let err = fails(under_ca(
+        d,
         "issue",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-        "--csr",
-        p(&at(d, "junk.csr")),
-        "--profile",
-        "tls-client",
-        "--out",
-        p(&out),
-    ]));
+        &[
+            "--csr",
+            p(&at(d, "junk.csr")),
+            "--profile",
+            "tls-client",
+            "--out",
+            p(&out),
+        ],
+    ));
     assert!(err.contains("junk.csr"), "{err}");
     assert!(!out.exists());
     // a CA key that is not the CA certificate's: nothing of the pair is written
@@ -251,21 +261,20 @@ fn tlcp_pair_encrypted_keys() {
     let d = dir.path();
     make_ca(d);
     for (scheme, pair) in [("sm4", at(d, "pair-sm4")), ("aes", at(d, "pair-aes"))] {
-        ok(cert(&[
+        ok(under_ca(
+            d,
             "tlcp-pair",
-            "--ca",
-            p(&at(d, "ca.crt")),
-            "--ca-key",
-            p(&at(d, "ca.key")),
-            "--subject",
-            "/C=CN/O=shangmi test/CN=gw.example.cn",
-            "--out-dir",
-            p(&pair),
-            "--passout",
-            "pass:pair secret",
-            "--scheme",
-            scheme,
-        ]));
+            &[
+                "--subject",
+                "/C=CN/O=shangmi test/CN=gw.example.cn",
+                "--out-dir",
+                p(&pair),
+                "--passout",
+                "pass:pair secret",
+                "--scheme",
+                scheme,
+            ],
+        ));
         for (key, crt) in [("sign.key", "sign.crt"), ("enc.key", "enc.crt")] {
             let pem = std::fs::read_to_string(pair.join(key)).unwrap();
             assert!(
@@ -303,20 +312,19 @@ fn tlcp_pair_and_cms() {
     let d = dir.path();
     make_ca(d);
     let pair = at(d, "pair");
-    ok(cert(&[
+    ok(under_ca(
+        d,
         "tlcp-pair",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-        "--subject",
-        "/C=CN/O=shangmi test/CN=tlcp.example.cn",
-        "--san",
-        "DNS:tlcp.example.cn",
-        "--out-dir",
-        p(&pair),
-        "--envelope",
-    ]));
+        &[
+            "--subject",
+            "/C=CN/O=shangmi test/CN=tlcp.example.cn",
+            "--san",
+            "DNS:tlcp.example.cn",
+            "--out-dir",
+            p(&pair),
+            "--envelope",
+        ],
+    ));
     for f in ["sign.key", "sign.crt", "enc.key", "enc.crt", "enc.env"] {
         assert!(pair.join(f).exists(), "{f}");
     }
@@ -426,17 +434,11 @@ fn pkcs12_export_import() {
     let d = dir.path();
     make_ca(d);
     let pair = at(d, "pair");
-    ok(cert(&[
+    ok(under_ca(
+        d,
         "tlcp-pair",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-        "--subject",
-        "/CN=p12",
-        "--out-dir",
-        p(&pair),
-    ]));
+        &["--subject", "/CN=p12", "--out-dir", p(&pair)],
+    ));
     let p12 = at(d, "s.p12");
     let mut c = cert(&["pkcs12", "export", "--cert"]);
     c.arg(pair.join("sign.crt"))
