@@ -16,6 +16,7 @@ mod gcm_siv;
 mod ghash;
 mod hctr;
 mod mac;
+pub mod many;
 mod plain;
 mod sm4_aead;
 mod xts;
@@ -30,6 +31,7 @@ pub use gcm_siv::Sm4GcmSiv;
 pub use ghash::GhashBackend;
 pub use hctr::{HctrError, Sm4Hctr};
 pub use mac::{Sm4Cmac, Sm4Gmac};
+pub use many::{ManyError, cbc_encrypt_many, cbc_encrypt_many_in_place, cmac_many};
 pub use plain::{
     Sm4BcDec, Sm4BcEnc, Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Ctr, Sm4Ctr32, Sm4EcbDec,
     Sm4EcbEnc, Sm4Ofb, Sm4OfbnlfDec, Sm4OfbnlfEnc,
