@@ -11,6 +11,7 @@
 //!   2018), section 4 (test vectors); the same values are in GmSSL's `tests/zuctest.c`.
 //!   Not taken from gmsm (its ZUC-256 MAC is wrong for 64/128-bit tags when more than 32
 //!   bits follow the last full 16-byte block).
+//! * One 128-EEA3 message and its 128-EIA3 tag from Tongsuo 8.5.0-pre2 (`tongsuo_eea3_eia3`).
 #![allow(clippy::unwrap_used, clippy::type_complexity)]
 
 use shangmi_zuc::{
@@ -501,6 +502,44 @@ fn zuc256_mac_paper_vectors() {
         assert!(mac.clone().verify(&good.into()).is_ok());
         assert!(mac.verify(&bad.into()).is_err());
     }
+}
+
+/// Tongsuo 8.5.0-pre2 (its ZUC-128-EEA3 cipher and EIA3 MAC), run by hand on 2026-11-28:
+/// `openssl enc -zuc-128-eea3 -K 0f1e2d3c4b5a69788796a5b4c3d2e1f0 -iv a1b2c3d4ac` and
+/// `openssl mac -macopt hexkey:… -macopt hexiv:a1b2c3d4ac EIA3` over the 75 bytes
+/// (7i + 3) mod 256. Tongsuo's 5-byte IV is COUNT ‖ (BEARER << 3 | DIRECTION << 2), here
+/// COUNT 0xa1b2c3d4, BEARER 21, DIRECTION 1. A third implementation beside the 3GPP data
+/// and the `zuc` crate; `eea3_many` must agree too.
+#[test]
+fn tongsuo_eea3_eia3() {
+    let ck: [u8; 16] = h("0f1e2d3c4b5a69788796a5b4c3d2e1f0").try_into().unwrap();
+    let msg: Vec<u8> = (0..75u32).map(|i| ((7 * i + 3) % 256) as u8).collect();
+    let ct = h(
+        "aaf6d2934e569940faf26a26d95ddd910cec3c7f46a49befa0da4b7f325ada9da6164b1ff5ca0628640d2e33\
+         79e2e0bb6892754dfc00bd4b3a385d9d42d943291282f0708720e433c89f8c",
+    );
+    let mut data = msg.clone();
+    eea3(&ck, 0xa1b2_c3d4, 21, 1, &mut data, 8 * 75).unwrap();
+    assert_eq!(hex::encode(&data), hex::encode(&ct));
+    for engine in ManyEngine::available() {
+        let mut data = msg.clone();
+        let mut packets = [Eea3Packet {
+            ck,
+            count: 0xa1b2_c3d4,
+            bearer: 21,
+            direction: 1,
+            data: &mut data,
+            bit_len: 8 * 75,
+        }];
+        eea3_many_on(&mut packets, engine).unwrap();
+        assert_eq!(hex::encode(&data), hex::encode(&ct), "{engine}");
+    }
+    let tag = Eia3::with_params(&ck, 0xa1b2_c3d4, 21, 1)
+        .unwrap()
+        .chain_update(&msg)
+        .finalize()
+        .into_bytes();
+    assert_eq!(hex::encode(tag), "81626cf4");
 }
 
 #[test]
