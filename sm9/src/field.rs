@@ -203,7 +203,7 @@ const fn r2_mod(m: &Limbs) -> Limbs {
 }
 
 macro_rules! mont_field {
-    ($name:ident, $modulus_hex:expr, $doc:expr) => {
+    ($name:ident, $modulus_hex:expr, $mul:path, $doc:expr) => {
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub(crate) struct $name(pub(crate) Limbs);
@@ -212,7 +212,8 @@ macro_rules! mont_field {
         impl $name {
             /// The modulus.
             pub(crate) const MODULUS: Limbs = limbs_from_hex($modulus_hex);
-            const MINV: u64 = neg_inv64(Self::MODULUS[0]);
+            /// -m^-1 mod 2^64.
+            pub(crate) const MINV: u64 = neg_inv64(Self::MODULUS[0]);
             const R2: Limbs = r2_mod(&Self::MODULUS);
             /// Zero.
             pub(crate) const ZERO: Self = Self([0; 4]);
@@ -255,16 +256,28 @@ macro_rules! mont_field {
                 }
             }
 
-            /// self · other.
+            /// self · other (the fastest form the CPU runs).
             #[inline(always)]
-            pub(crate) const fn mul(&self, other: &Self) -> Self {
-                Self(mont_mul(&self.0, &other.0, &Self::MODULUS, Self::MINV))
+            pub(crate) fn mul(&self, other: &Self) -> Self {
+                Self($mul(&self.0, &other.0))
             }
 
             /// self².
             #[inline(always)]
-            pub(crate) const fn square(&self) -> Self {
+            pub(crate) fn square(&self) -> Self {
                 self.mul(self)
+            }
+
+            /// self · other in portable code, for constants.
+            #[inline(always)]
+            pub(crate) const fn mul_const(&self, other: &Self) -> Self {
+                Self(mont_mul(&self.0, &other.0, &Self::MODULUS, Self::MINV))
+            }
+
+            /// self² in portable code, for constants.
+            #[inline(always)]
+            pub(crate) const fn square_const(&self) -> Self {
+                self.mul_const(self)
             }
 
             /// self + other.
@@ -293,7 +306,7 @@ macro_rules! mont_field {
 
             /// self^e for an exponent given as limbs (square-and-multiply over all 256
             /// bits with a masked multiply: the time depends on neither base nor exponent).
-            pub(crate) const fn pow(&self, e: &Limbs) -> Self {
+            pub(crate) fn pow(&self, e: &Limbs) -> Self {
                 let mut r = Self::ONE;
                 let mut i = 256;
                 while i > 0 {
@@ -307,8 +320,27 @@ macro_rules! mont_field {
             }
 
             /// self^-1 (Fermat; zero maps to zero). Constant time.
-            pub(crate) const fn invert(&self) -> Self {
+            pub(crate) fn invert(&self) -> Self {
                 self.pow(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
+            }
+
+            /// [`Self::pow`] in portable code, for constants.
+            pub(crate) const fn pow_const(&self, e: &Limbs) -> Self {
+                let mut r = Self::ONE;
+                let mut i = 256;
+                while i > 0 {
+                    i -= 1;
+                    r = r.square_const();
+                    let bit = (e[i / 64] >> (i % 64)) & 1;
+                    let m = r.mul_const(self);
+                    r = Self(select(bit.wrapping_neg(), &r.0, &m.0));
+                }
+                r
+            }
+
+            /// [`Self::invert`] in portable code, for constants.
+            pub(crate) const fn invert_const(&self) -> Self {
+                self.pow_const(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
             }
 
             /// All ones if zero, else zero.
@@ -354,13 +386,32 @@ macro_rules! mont_field {
 mont_field!(
     Fp,
     "B640000002A3A6F1D603AB4FF58EC74521F2934B1A7AEEDBE56F9B27E351457D",
+    fp_mul,
     "An element of the base field F_p (GM/T 0044-2016 part 5, A.1: the prime q)."
 );
 mont_field!(
     Fn,
     "B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF25",
+    fn_mul,
     "An integer mod the group order N (GM/T 0044-2016 part 5, A.1)."
 );
+
+/// Montgomery product mod p: the `mulx` form where the CPU has BMI2 and ADX, else portable.
+#[inline(always)]
+fn fp_mul(a: &Limbs, b: &Limbs) -> Limbs {
+    #[cfg(target_arch = "x86_64")]
+    if crate::field_x86::have_adx() {
+        // SAFETY: have_adx() saw BMI2 and ADX.
+        return unsafe { crate::field_x86::mul_adx(a, b) };
+    }
+    mont_mul(a, b, &Fp::MODULUS, Fp::MINV)
+}
+
+/// Montgomery product mod n (portable).
+#[inline(always)]
+fn fn_mul(a: &Limbs, b: &Limbs) -> Limbs {
+    mont_mul(a, b, &Fn::MODULUS, Fn::MINV)
+}
 
 impl Fp {
     /// The curve coefficient b = 5 (E: y² = x³ + 5).

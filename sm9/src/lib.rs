@@ -12,6 +12,8 @@ mod der;
 mod enc;
 mod error;
 mod field;
+#[cfg(target_arch = "x86_64")]
+mod field_x86;
 mod hash;
 mod kx;
 mod pairing;

@@ -21,8 +21,8 @@ pub(crate) const T: u64 = 0x6000_0000_0058_F98A;
 /// 6t + 2 = 0x2_4000_0000_0215_D93E (66 bits).
 const A: u128 = 6 * (T as u128) + 2;
 
-const GAMMA2_INV: Fp = GAMMA2.invert();
-const GAMMA3_INV: Fp = GAMMA3.invert();
+const GAMMA2_INV: Fp = GAMMA2.invert_const();
+const GAMMA3_INV: Fp = GAMMA3.invert_const();
 
 /// The Frobenius endomorphism π_p on the twist: untwist, raise to p, twist back.
 pub(crate) fn twist_frobenius(q: &Affine<Fp2>) -> Affine<Fp2> {

@@ -25,24 +25,24 @@ impl Fp2 {
         Self { c0, c1 }
     }
     #[inline(always)]
-    pub(crate) const fn add(&self, o: &Self) -> Self {
+    pub(crate) fn add(&self, o: &Self) -> Self {
         Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
     }
     #[inline(always)]
-    pub(crate) const fn sub(&self, o: &Self) -> Self {
+    pub(crate) fn sub(&self, o: &Self) -> Self {
         Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
     }
     #[inline(always)]
-    pub(crate) const fn neg(&self) -> Self {
+    pub(crate) fn neg(&self) -> Self {
         Self::new(self.c0.neg(), self.c1.neg())
     }
     #[inline(always)]
-    pub(crate) const fn double(&self) -> Self {
+    pub(crate) fn double(&self) -> Self {
         self.add(self)
     }
     /// Karatsuba: (a0 + a1u)(b0 + b1u) = a0b0 - 2a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1)u.
     #[inline(always)]
-    pub(crate) const fn mul(&self, o: &Self) -> Self {
+    pub(crate) fn mul(&self, o: &Self) -> Self {
         let v0 = self.c0.mul(&o.c0);
         let v1 = self.c1.mul(&o.c1);
         let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
@@ -50,35 +50,35 @@ impl Fp2 {
     }
     /// (a0 + a1u)² = (a0 + a1)(a0 - 2a1) + a0a1 + 2a0a1·u.
     #[inline(always)]
-    pub(crate) const fn square(&self) -> Self {
+    pub(crate) fn square(&self) -> Self {
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.sub(&self.c1.double()));
         Self::new(t.add(&m), m.double())
     }
     /// self · u = -2a1 + a0·u.
     #[inline(always)]
-    pub(crate) const fn mul_u(&self) -> Self {
+    pub(crate) fn mul_u(&self) -> Self {
         Self::new(self.c1.double().neg(), self.c0)
     }
     #[inline(always)]
-    pub(crate) const fn mul_fp(&self, k: &Fp) -> Self {
+    pub(crate) fn mul_fp(&self, k: &Fp) -> Self {
         Self::new(self.c0.mul(k), self.c1.mul(k))
     }
     /// The conjugate a0 - a1u (= self^p).
     #[inline(always)]
-    pub(crate) const fn conj(&self) -> Self {
+    pub(crate) fn conj(&self) -> Self {
         Self::new(self.c0, self.c1.neg())
     }
     /// 1/(a0 + a1u) = (a0 - a1u)/(a0² + 2a1²); zero maps to zero.
-    pub(crate) const fn invert(&self) -> Self {
+    pub(crate) fn invert(&self) -> Self {
         let n = self.c0.square().add(&self.c1.square().double());
         let ni = n.invert();
         Self::new(self.c0.mul(&ni), self.c1.neg().mul(&ni))
     }
-    pub(crate) const fn is_zero_mask(&self) -> u64 {
+    pub(crate) fn is_zero_mask(&self) -> u64 {
         self.c0.is_zero_mask() & self.c1.is_zero_mask()
     }
-    pub(crate) const fn select(mask: u64, a: &Self, b: &Self) -> Self {
+    pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
         Self::new(
             Fp::select(mask, &a.c0, &b.c0),
             Fp::select(mask, &a.c1, &b.c1),
@@ -107,26 +107,26 @@ impl Fp4 {
         Self { c0, c1 }
     }
     #[inline(always)]
-    pub(crate) const fn add(&self, o: &Self) -> Self {
+    pub(crate) fn add(&self, o: &Self) -> Self {
         Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
     }
     #[inline(always)]
-    pub(crate) const fn sub(&self, o: &Self) -> Self {
+    pub(crate) fn sub(&self, o: &Self) -> Self {
         Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
     }
     #[inline(always)]
-    pub(crate) const fn neg(&self) -> Self {
+    pub(crate) fn neg(&self) -> Self {
         Self::new(self.c0.neg(), self.c1.neg())
     }
     #[inline(always)]
-    pub(crate) const fn mul(&self, o: &Self) -> Self {
+    pub(crate) fn mul(&self, o: &Self) -> Self {
         let v0 = self.c0.mul(&o.c0);
         let v1 = self.c1.mul(&o.c1);
         let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
         Self::new(v0.add(&v1.mul_u()), s.sub(&v0).sub(&v1))
     }
     #[inline(always)]
-    pub(crate) const fn square(&self) -> Self {
+    pub(crate) fn square(&self) -> Self {
         // (a0 + a1v)² = a0² + a1²u + 2a0a1 v, with a0² + a1²u = (a0+a1)(a0+a1u) - a0a1 - a0a1u.
         let m = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_u()));
@@ -134,25 +134,25 @@ impl Fp4 {
     }
     /// self · v = a1u + a0v.
     #[inline(always)]
-    pub(crate) const fn mul_v(&self) -> Self {
+    pub(crate) fn mul_v(&self) -> Self {
         Self::new(self.c1.mul_u(), self.c0)
     }
     #[inline(always)]
-    pub(crate) const fn mul_fp2(&self, k: &Fp2) -> Self {
+    pub(crate) fn mul_fp2(&self, k: &Fp2) -> Self {
         Self::new(self.c0.mul(k), self.c1.mul(k))
     }
     /// a0 - a1v.
     #[inline(always)]
-    pub(crate) const fn conj(&self) -> Self {
+    pub(crate) fn conj(&self) -> Self {
         Self::new(self.c0, self.c1.neg())
     }
     /// (a0 - a1v)/(a0² - a1²u).
-    pub(crate) const fn invert(&self) -> Self {
+    pub(crate) fn invert(&self) -> Self {
         let n = self.c0.square().sub(&self.c1.square().mul_u());
         let ni = n.invert();
         Self::new(self.c0.mul(&ni), self.c1.neg().mul(&ni))
     }
-    pub(crate) const fn select(mask: u64, a: &Self, b: &Self) -> Self {
+    pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
         Self::new(
             Fp2::select(mask, &a.c0, &b.c0),
             Fp2::select(mask, &a.c1, &b.c1),
@@ -172,11 +172,11 @@ pub(crate) struct Fp12 {
 const P_MINUS_1: Limbs = sub_limbs(&Fp::MODULUS, &[1, 0, 0, 0]).0;
 /// γ = (-2)^((p-1)/12) = w^(p-1) (the Frobenius coefficient of w; gmsm calls it
 /// `frobConstant`, 3f23ea58…).
-pub(crate) const GAMMA1: Fp = Fp::from_u64(2).neg().pow(&div_small(&P_MINUS_1, 12));
-pub(crate) const GAMMA2: Fp = GAMMA1.square();
-pub(crate) const GAMMA3: Fp = GAMMA2.mul(&GAMMA1);
-pub(crate) const GAMMA4: Fp = GAMMA2.square();
-pub(crate) const GAMMA5: Fp = GAMMA4.mul(&GAMMA1);
+pub(crate) const GAMMA1: Fp = Fp::from_u64(2).neg().pow_const(&div_small(&P_MINUS_1, 12));
+pub(crate) const GAMMA2: Fp = GAMMA1.square_const();
+pub(crate) const GAMMA3: Fp = GAMMA2.mul_const(&GAMMA1);
+pub(crate) const GAMMA4: Fp = GAMMA2.square_const();
+pub(crate) const GAMMA5: Fp = GAMMA4.mul_const(&GAMMA1);
 
 impl Fp12 {
     pub(crate) const ONE: Self = Self {
