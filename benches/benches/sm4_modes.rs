@@ -5,6 +5,8 @@
 //! `aes-gcm-siv` over its `sm4`.
 //! OpenSSL 3.0 (Debian 12) has no SM4-GCM, SM4-CCM or SM4-XTS, so it appears in `cmac` only.
 //!
+//! `sm4/{cbc-many,cmac-many}/16x1024`: 16 messages of 1 KiB at once against one at a time.
+//!
 //! `cargo bench -p shangmi-benches --bench sm4_modes -- sm4/gcm`
 
 use std::time::Duration;
@@ -171,5 +173,64 @@ fn cmac(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, gcm, gcm_siv, ccm, xts, cmac);
+/// A group of `count` messages of `len` bytes.
+fn many_group<'a>(c: &'a mut Criterion, mode: &str, count: usize, len: usize) -> Group<'a> {
+    let mut g = c.benchmark_group(format!("sm4/{mode}/{count}x{len}"));
+    g.throughput(Throughput::Bytes((count * len) as u64))
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    g
+}
+
+/// Many messages at once against one at a time: `sm4/{cbc-many,cmac-many}/16x1024`,
+/// 16 messages of 1 KiB under one key (`cbc_encrypt_many_in_place`, `cmac_many`) beside
+/// the same 16 through `Sm4CbcEnc` / `Sm4Cmac` one after another.
+fn many(c: &mut Criterion) {
+    use shangmi_sm4_modes::cipher::{BlockModeEncrypt, InnerIvInit, block_padding::NoPadding};
+    use shangmi_sm4_modes::{Sm4, Sm4CbcEnc, cbc_encrypt_many_in_place, cmac_many};
+    const COUNT: usize = 16;
+    const LEN: usize = 1024;
+    let cipher = <Sm4 as KeyInit>::new(&KEY.into());
+    let ivs: Vec<[u8; 16]> = (0..COUNT).map(|i| [i as u8; 16]).collect();
+    let mut bufs = vec![vec![0u8; LEN]; COUNT];
+
+    let mut g = many_group(c, "cbc-many", COUNT, LEN);
+    g.bench_function("many", |b| {
+        b.iter(|| {
+            let mut refs: Vec<&mut [u8]> = bufs.iter_mut().map(|v| v.as_mut_slice()).collect();
+            cbc_encrypt_many_in_place(&cipher, &ivs, &mut refs).expect("whole blocks")
+        })
+    });
+    g.bench_function("one-at-a-time", |b| {
+        b.iter(|| {
+            for (buf, iv) in bufs.iter_mut().zip(&ivs) {
+                let enc = Sm4CbcEnc::inner_iv_init(cipher.clone(), &(*iv).into());
+                enc.encrypt_padded::<NoPadding>(buf, LEN)
+                    .expect("whole blocks");
+            }
+        })
+    });
+    g.finish();
+
+    let msgs: Vec<Vec<u8>> = (0..COUNT).map(|i| vec![i as u8; LEN]).collect();
+    let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
+    let mut tags = vec![[0u8; 16]; COUNT];
+    let one = <Sm4Cmac as KeyInit>::new(&KEY.into());
+    let mut g = many_group(c, "cmac-many", COUNT, LEN);
+    g.bench_function("many", |b| {
+        b.iter(|| cmac_many(&cipher, &refs, &mut tags).expect("as many tags"))
+    });
+    g.bench_function("one-at-a-time", |b| {
+        b.iter(|| {
+            for (m, t) in refs.iter().zip(tags.iter_mut()) {
+                let mut mac = one.clone();
+                mac.update(m);
+                *t = mac.finalize().into_bytes().into();
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, gcm, gcm_siv, ccm, xts, cmac, many);
 criterion_main!(benches);
