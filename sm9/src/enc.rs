@@ -110,6 +110,11 @@ impl EncryptMasterKey {
         ))
     }
 
+    #[cfg(feature = "zeroize")]
+    pub(crate) fn ke_mut(&mut self) -> &mut Fn {
+        &mut self.ke
+    }
+
     fn from_scalar(ke: Fn) -> Self {
         // ke ∈ [1, N-1]: never the identity.
         let ppub = g1_mul_base(&ke).to_affine().unwrap_or(crate::curve::P1);

@@ -34,6 +34,68 @@ pub use kx::KeyExchange;
 pub use rand_core;
 pub use sign::{SignMasterKey, SignMasterPublicKey, Signature, SigningKey, VerifyingKey};
 pub use signature;
+#[cfg(feature = "zeroize")]
+pub use zeroize;
+
+/// Overwrites `x` with `zero` by a volatile write that the optimiser keeps (the wipe of the
+/// `zeroize` feature).
+#[cfg(feature = "zeroize")]
+#[allow(unsafe_code)]
+pub(crate) fn wipe<T: Copy>(x: &mut T, zero: T) {
+    // SAFETY: `x` is a valid, aligned, exclusive reference to a `T`; `T: Copy` has no drop
+    // glue, so overwriting it leaks nothing.
+    unsafe { core::ptr::write_volatile(x, zero) };
+    core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
+}
+
+/// `Zeroize`, `ZeroizeOnDrop` and `Drop` for a key type from the statements that wipe it.
+#[cfg(feature = "zeroize")]
+macro_rules! zeroize_key {
+    ($t:ty, |$s:ident| $body:block) => {
+        impl zeroize::Zeroize for $t {
+            fn zeroize(&mut self) {
+                let $s = self;
+                $body
+            }
+        }
+        impl Drop for $t {
+            fn drop(&mut self) {
+                zeroize::Zeroize::zeroize(self);
+            }
+        }
+        impl zeroize::ZeroizeOnDrop for $t {}
+    };
+}
+
+#[cfg(feature = "zeroize")]
+zeroize_key!(SignMasterKey, |s| {
+    wipe(s.ks_mut(), field::Fn::ZERO);
+});
+#[cfg(feature = "zeroize")]
+zeroize_key!(SigningKey, |s| {
+    wipe(
+        s.ds_mut(),
+        curve::Affine {
+            x: field::Fp::ZERO,
+            y: field::Fp::ZERO,
+        },
+    );
+});
+#[cfg(feature = "zeroize")]
+zeroize_key!(EncryptMasterKey, |s| {
+    wipe(s.ke_mut(), field::Fn::ZERO);
+});
+#[cfg(feature = "zeroize")]
+zeroize_key!(EncryptPrivateKey, |s| {
+    wipe(
+        &mut s.de,
+        curve::Affine {
+            x: tower::Fp2::ZERO,
+            y: tower::Fp2::ZERO,
+        },
+    );
+    s.prep.wipe();
+});
 
 /// The hid bytes of GM/T 0044-2016 that select a key's purpose at extraction.
 pub mod hid {

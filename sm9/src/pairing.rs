@@ -89,6 +89,14 @@ pub(crate) struct G2Prepared {
 }
 
 impl G2Prepared {
+    /// Overwrites every line with zeros (the lines reveal the point).
+    #[cfg(feature = "zeroize")]
+    pub(crate) fn wipe(&mut self) {
+        for l in self.lines.iter_mut() {
+            crate::wipe(l, Line::default());
+        }
+    }
+
     pub(crate) fn new(q: &Affine<Fp2>) -> Self {
         let mut lines = [Line::default(); LINES];
         let mut n = 0;

@@ -76,6 +76,11 @@ impl SignMasterKey {
         ))
     }
 
+    #[cfg(feature = "zeroize")]
+    pub(crate) fn ks_mut(&mut self) -> &mut Fn {
+        &mut self.ks
+    }
+
     fn from_scalar(ks: Fn) -> Self {
         let ppub = crate::pairing::g2_mul(&G2::from(P2), &ks.to_limbs()).to_affine();
         // ks ∈ [1, N-1] and P2 has order N, so ks·P2 is never the identity.
@@ -247,6 +252,11 @@ impl SignMasterPublicKey {
 }
 
 impl SigningKey {
+    #[cfg(feature = "zeroize")]
+    pub(crate) fn ds_mut(&mut self) -> &mut Affine<Fp> {
+        &mut self.ds
+    }
+
     /// The signing key from its encoding ds (64 bytes or 0x04 || 64 bytes) and the
     /// master public key.
     pub fn from_bytes(ds: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
