@@ -20,6 +20,7 @@ mod modes;
 mod sm2;
 mod sm3;
 mod sm4;
+mod sm9;
 mod zuc;
 
 use shangmi_sm4::Backend;
@@ -89,5 +90,7 @@ pub fn all(sm4_engine: Backend) -> Vec<Row> {
 
 /// Every operations-per-second row, in table order.
 pub fn ops() -> Vec<OpRow> {
-    sm2::rows()
+    let mut rows = sm2::rows();
+    rows.extend(sm9::rows());
+    rows
 }
