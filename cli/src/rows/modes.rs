@@ -11,13 +11,15 @@
 //!   between them: every timed call decrypts, authenticates and succeeds.
 //! - `sm4-xts-enc` / `sm4-xts-dec`: the whole buffer as one IEEE 1619 data unit (the GB/T
 //!   17964 flavour differs only in the tweak multiplication and runs at the same speed).
-//! - `sm4-cmac`: the CMAC of the buffer.
+//! - `sm4-cmac`: the CMAC of the buffer; `sm4-cmac-many16`: the CMACs of 16 copies of it at
+//!   once (`cmac_many`).
 
 use shangmi_sm4::Backend;
 use shangmi_sm4_modes::{
     Sm4, Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsIeee,
     aead::{AeadInOut, Tag, consts::U12},
     cmac::digest::{InnerInit, Mac},
+    cmac_many,
 };
 
 use super::Row;
@@ -93,6 +95,7 @@ pub fn rows(engine: Backend) -> Vec<Row> {
     };
     let (xts_enc, xts_dec) = (xts(), xts());
     let cmac_cipher = cipher(engine);
+    let cmac_many_cipher = cipher(engine);
     vec![
         seal("sm4-gcm-seal", gcm()),
         open("sm4-gcm-open", gcm()),
@@ -110,5 +113,11 @@ pub fn rows(engine: Backend) -> Vec<Row> {
             mac.update(buf);
             std::hint::black_box(mac.finalize().into_bytes());
         }),
+        Row::new("sm4-cmac-many16", 1, move |buf| {
+            let mut tags = [[0u8; 16]; 16];
+            cmac_many(&cmac_many_cipher, &[&*buf; 16], &mut tags).expect("as many tags");
+            std::hint::black_box(tags);
+        })
+        .copies(16),
     ]
 }
