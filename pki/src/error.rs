@@ -40,6 +40,14 @@ pub enum Error {
     Pem,
     /// A validity period is out of range.
     InvalidValidity,
+    /// An encrypted key or PKCS#12 names a key derivation, PRF or cipher this crate does not
+    /// handle (its OID).
+    UnsupportedScheme(const_oid::ObjectIdentifier),
+    /// A password-based scheme's parameters are malformed or out of bounds (iteration count,
+    /// scrypt cost, key length, IV or nonce size).
+    MalformedScheme,
+    /// The password is wrong (bad padding, failed tag, or a decryption that is not a key).
+    WrongPassword,
 }
 
 impl fmt::Display for Error {
@@ -65,6 +73,9 @@ impl fmt::Display for Error {
             Error::SignerCertificateNotFound => f.write_str("signer certificate not found"),
             Error::Pem => f.write_str("malformed PEM or unexpected label"),
             Error::InvalidValidity => f.write_str("validity period out of range"),
+            Error::UnsupportedScheme(oid) => write!(f, "unsupported password-based scheme {oid}"),
+            Error::MalformedScheme => f.write_str("malformed password-based scheme parameters"),
+            Error::WrongPassword => f.write_str("wrong password"),
         }
     }
 }

@@ -30,6 +30,7 @@ pub mod name;
 pub mod oid;
 pub mod pem;
 pub mod pkcs12;
+pub mod pkcs8;
 pub mod req;
 mod sm4util;
 pub mod verify;

@@ -276,12 +276,15 @@ fn read_bags(
                         decrypt_pbes2(&epki.algorithm.to_der()?, epki.data.as_bytes(), password)?;
                     shangmi_sm2::keys::secret_key_from_pkcs8_der(&pt)?
                 }
-                // schemes pkcs5 does not know (PBKDF2-HMAC-SM3 + SM4-CBC)
-                Err(_) => shangmi_sm2::keys::secret_key_from_encrypted_pkcs8_der(
-                    &der,
-                    password.as_bytes(),
-                )
-                .map_err(|_| Error::Decryption)?,
+                // schemes pkcs5 does not know (PBKDF2-HMAC-SM3 + SM4-CBC, SM4-GCM, scrypt…)
+                Err(_) => {
+                    crate::pkcs8::secret_key_from_der(&der, password.as_bytes()).map_err(|e| {
+                        match e {
+                            Error::WrongPassword => Error::Decryption,
+                            e => e,
+                        }
+                    })?
+                }
             };
             keys.push(key);
         }
