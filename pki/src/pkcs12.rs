@@ -3,8 +3,9 @@
 //! pkcs8ShroudedKeyBag, both PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC (2048
 //! iterations), a localKeyId pairing the key with its certificate, and an HMAC-SHA-256
 //! integrity MAC keyed by the PKCS#12 KDF (RFC 7292 Appendix B.2; password as BMPString).
-//! Reading also takes unencrypted bags, and shrouded keys under PBKDF2-HMAC-SM3 with
-//! SM4-CBC (GmSSL's scheme) through `shangmi-sm2`.
+//! [`Scheme::Sm`] writes PBKDF2-HMAC-SM3 with SM4-CBC and an HMAC-SM3 MAC instead.
+//! Reading takes either MAC, unencrypted bags, and every PBES2 combination
+//! [`crate::pkcs8`] reads.
 
 use crate::{Error, SecretKey};
 use alloc::vec::Vec;
@@ -28,6 +29,8 @@ const CERT_BAG: Oid = Oid::new_unwrap("1.2.840.113549.1.12.10.1.3");
 const X509_CERTIFICATE: Oid = Oid::new_unwrap("1.2.840.113549.1.9.22.1");
 const LOCAL_KEY_ID: Oid = Oid::new_unwrap("1.2.840.113549.1.9.21");
 const SHA256: Oid = Oid::new_unwrap("2.16.840.1.101.3.4.2.1");
+/// SM3 (GM/T 0006), the MAC digest of the ShangMi scheme.
+const SM3: Oid = Oid::new_unwrap("1.2.156.10197.1.401");
 /// PBKDF2 / MAC iterations (OpenSSL 3's default).
 const ITERATIONS: u32 = 2048;
 /// The most iterations accepted when reading (bounds the work an input can ask for).
@@ -76,14 +79,19 @@ struct CertBag {
 }
 
 #[derive(Clone, Debug, Sequence)]
-struct EncryptedPrivateKeyInfo {
-    algorithm: pkcs5::EncryptionScheme,
+struct EncryptedKey {
+    algorithm: AlgorithmIdentifierOwned,
     data: OctetString,
 }
 
-/// The PKCS#12 KDF (RFC 7292 B.2) with SHA-256 for 32 bytes of key material with `id`
-/// (3: MAC key): one block A = H^c(D ‖ S ‖ P).
-fn pkcs12_kdf_sha256(password: &str, salt: &[u8], iterations: u32, id: u8) -> Zeroizing<[u8; 32]> {
+/// The PKCS#12 KDF (RFC 7292 B.2) with a 32-byte, 64-byte-block hash (SHA-256 or SM3) for
+/// 32 bytes of key material with `id` (3: MAC key): one block A = H^c(D ‖ S ‖ P).
+fn pkcs12_kdf<D: Digest>(
+    password: &str,
+    salt: &[u8],
+    iterations: u32,
+    id: u8,
+) -> Zeroizing<[u8; 32]> {
     const V: usize = 64;
     let mut bmp = Zeroizing::new(Vec::new());
     for u in password.encode_utf16().chain(core::iter::once(0)) {
@@ -95,15 +103,38 @@ fn pkcs12_kdf_sha256(password: &str, salt: &[u8], iterations: u32, id: u8) -> Ze
     };
     let s = fill(salt);
     let p = fill(&bmp);
-    let mut h = sha2::Sha256::new();
+    let mut h = D::new();
     h.update([id; V]);
     h.update(&*s);
     h.update(&*p);
-    let mut a: [u8; 32] = h.finalize().into();
+    let mut a = Zeroizing::new([0u8; 32]);
+    a.copy_from_slice(&h.finalize()[..32]);
     for _ in 1..iterations {
-        a = sha2::Sha256::digest(a).into();
+        let next = D::digest(&a[..]);
+        a.copy_from_slice(&next[..32]);
     }
-    Zeroizing::new(a)
+    a
+}
+
+/// The integrity MAC: HMAC-SHA-256 (OpenSSL 3) or HMAC-SM3 (Tongsuo's `-macalg sm3`), keyed
+/// by the PKCS#12 KDF with the same hash.
+fn pkcs12_mac(
+    sm3: bool,
+    password: &str,
+    salt: &[u8],
+    iterations: u32,
+    data: &[u8],
+) -> Result<[u8; 32], Error> {
+    if sm3 {
+        let key = pkcs12_kdf::<shangmi_sm3::Sm3>(password, salt, iterations, 3);
+        let mut m = hmac::SimpleHmac::<shangmi_sm3::Sm3>::new_from_slice(&*key)
+            .map_err(|_| Error::Decryption)?;
+        m.update(data);
+        Ok(m.finalize().into_bytes().into())
+    } else {
+        let key = pkcs12_kdf::<sha2::Sha256>(password, salt, iterations, 3);
+        hmac_sha256(&*key, data)
+    }
 }
 
 fn hmac_sha256(key: &[u8], data: &[u8]) -> Result<[u8; 32], Error> {
@@ -138,6 +169,21 @@ fn local_key_id(cert: &Certificate) -> Result<SetOfVec<Attribute>, Error> {
     Ok(attrs)
 }
 
+/// The algorithms a PKCS#12 file is written with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Scheme {
+    /// OpenSSL 3's defaults: PBES2 with PBKDF2-HMAC-SHA-256 and AES-256-CBC for the
+    /// certificates and the key, an HMAC-SHA-256 MAC (2048 iterations each).
+    #[default]
+    OpenSsl,
+    /// The ShangMi scheme: PBES2 with PBKDF2-HMAC-SM3 and SM4-CBC (GmSSL's OIDs,
+    /// 1.2.156.10197.1.401.2 and 1.2.156.10197.1.104.2) for the certificates and the key,
+    /// and an HMAC-SM3 MAC keyed by the PKCS#12 KDF over SM3 (Tongsuo's `-macalg sm3`);
+    /// 2048 iterations each.
+    Sm,
+}
+
 /// Writes a PKCS#12 file holding `key`, its certificate `cert` and `chain`, protected by
 /// `password` (OpenSSL 3's default algorithms).
 pub fn export(
@@ -145,6 +191,35 @@ pub fn export(
     key: &SecretKey,
     chain: &[Certificate],
     password: &str,
+) -> Result<Vec<u8>, Error> {
+    export_with(cert, key, chain, password, Scheme::OpenSsl)
+}
+
+/// The encryption `AlgorithmIdentifier` (DER) and the ciphertext of `data` under `scheme`.
+fn encrypt(scheme: Scheme, password: &str, data: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    match scheme {
+        Scheme::OpenSsl => {
+            let scheme = pbes2()?;
+            let ct = scheme
+                .encrypt(password, data)
+                .map_err(|_| Error::Decryption)?;
+            Ok((scheme.to_der()?, ct))
+        }
+        Scheme::Sm => {
+            let salt: [u8; 16] = random()?;
+            let iv: [u8; 16] = random()?;
+            crate::pkcs8::encrypt_sm(data, password.as_bytes(), ITERATIONS, &salt, &iv)
+        }
+    }
+}
+
+/// [`export`] with a chosen [`Scheme`].
+pub fn export_with(
+    cert: &Certificate,
+    key: &SecretKey,
+    chain: &[Certificate],
+    password: &str,
+    scheme: Scheme,
 ) -> Result<Vec<u8>, Error> {
     // certificates: SafeContents in an EncryptedData
     let mut cert_bags = Vec::new();
@@ -163,11 +238,7 @@ pub fn export(
             },
         });
     }
-    let scheme = pbes2()?;
-    let ct = scheme
-        .encrypt(password, &cert_bags.to_der()?)
-        .map_err(|_| Error::Decryption)?;
-    let alg_der = scheme.to_der()?;
+    let (alg_der, ct) = encrypt(scheme, password, &cert_bags.to_der()?)?;
     let ed = EncryptedData {
         version: CmsVersion::V0,
         enc_content_info: EncryptedContentInfo {
@@ -179,12 +250,9 @@ pub fn export(
     };
     // key: a pkcs8ShroudedKeyBag in a data SafeContents
     let pkcs8 = shangmi_sm2::keys::secret_key_to_pkcs8_der(key, Default::default())?;
-    let scheme = pbes2()?;
-    let enc_key = scheme
-        .encrypt(password, pkcs8.as_bytes())
-        .map_err(|_| Error::Decryption)?;
-    let epki = EncryptedPrivateKeyInfo {
-        algorithm: scheme,
+    let (key_alg, enc_key) = encrypt(scheme, password, pkcs8.as_bytes())?;
+    let epki = EncryptedKey {
+        algorithm: AlgorithmIdentifierOwned::from_der(&key_alg)?,
         data: OctetString::new(enc_key)?,
     };
     let key_bags = alloc::vec![SafeBag {
@@ -204,8 +272,8 @@ pub fn export(
     ];
     let auth_der = auth_safe.to_der()?;
     let salt: [u8; 8] = random()?;
-    let mac_key = pkcs12_kdf_sha256(password, &salt, ITERATIONS, 3);
-    let mac = hmac_sha256(&*mac_key, &auth_der)?;
+    let sm = scheme == Scheme::Sm;
+    let mac = pkcs12_mac(sm, password, &salt, ITERATIONS, &auth_der)?;
     let pfx = Pfx {
         version: 3,
         auth_safe: ContentInfo {
@@ -215,7 +283,7 @@ pub fn export(
         mac_data: Some(MacData {
             mac: DigestInfo {
                 algorithm: AlgorithmIdentifierOwned {
-                    oid: SHA256,
+                    oid: if sm { SM3 } else { SHA256 },
                     parameters: Some(Any::from(der::asn1::Null)),
                 },
                 digest: OctetString::new(mac)?,
@@ -239,17 +307,11 @@ pub struct Contents {
 }
 
 fn decrypt_pbes2(alg: &[u8], ct: &[u8], password: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let scheme = pkcs5::EncryptionScheme::from_der(alg).map_err(|_| Error::UnsupportedAlgorithm)?;
-    if let Some(p) = scheme.pbes2()
-        && let pkcs5::pbes2::Kdf::Pbkdf2(k) = &p.kdf
-        && k.iteration_count > MAX_ITERATIONS
-    {
-        return Err(Error::UnsupportedAlgorithm);
-    }
-    scheme
-        .decrypt(password, ct)
-        .map(Zeroizing::new)
-        .map_err(|_| Error::Decryption)
+    let alg = spki::AlgorithmIdentifierRef::from_der(alg)?;
+    crate::pkcs8::decrypt_with(&alg, ct, password.as_bytes()).map_err(|e| match e {
+        Error::WrongPassword => Error::Decryption,
+        e => e,
+    })
 }
 
 fn read_bags(
@@ -270,22 +332,12 @@ fn read_bags(
             )?);
         } else if bag.bag_id == SHROUDED_KEY_BAG {
             let der = bag.bag_value.to_der()?;
-            let key = match EncryptedPrivateKeyInfo::from_der(&der) {
-                Ok(epki) => {
-                    let pt =
-                        decrypt_pbes2(&epki.algorithm.to_der()?, epki.data.as_bytes(), password)?;
-                    shangmi_sm2::keys::secret_key_from_pkcs8_der(&pt)?
-                }
-                // schemes pkcs5 does not know (PBKDF2-HMAC-SM3 + SM4-CBC, SM4-GCM, scrypt…)
-                Err(_) => {
-                    crate::pkcs8::secret_key_from_der(&der, password.as_bytes()).map_err(|e| {
-                        match e {
-                            Error::WrongPassword => Error::Decryption,
-                            e => e,
-                        }
-                    })?
-                }
-            };
+            let key = crate::pkcs8::secret_key_from_der(&der, password.as_bytes()).map_err(
+                |e| match e {
+                    Error::WrongPassword => Error::Decryption,
+                    e => e,
+                },
+            )?;
             keys.push(key);
         }
     }
@@ -300,14 +352,20 @@ pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
     }
     let auth_der = pfx.auth_safe.content.decode_as::<OctetString>()?;
     if let Some(m) = &pfx.mac_data {
-        if m.mac.algorithm.oid != SHA256 {
+        let sm = m.mac.algorithm.oid == SM3;
+        if !sm && m.mac.algorithm.oid != SHA256 {
             return Err(Error::UnsupportedAlgorithm);
         }
         if m.iterations > MAX_ITERATIONS {
             return Err(Error::UnsupportedAlgorithm);
         }
-        let key = pkcs12_kdf_sha256(password, m.mac_salt.as_bytes(), m.iterations, 3);
-        let mac = hmac_sha256(&*key, auth_der.as_bytes())?;
+        let mac = pkcs12_mac(
+            sm,
+            password,
+            m.mac_salt.as_bytes(),
+            m.iterations,
+            auth_der.as_bytes(),
+        )?;
         let ok = subtle_eq(&mac, m.mac.digest.as_bytes());
         if !ok {
             return Err(Error::Decryption);

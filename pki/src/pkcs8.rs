@@ -303,18 +303,12 @@ fn gcm_open<A: AeadInOut + KeyInit>(
     Ok(buf)
 }
 
-/// Decrypts an `EncryptedPrivateKeyInfo` (DER): the `PrivateKeyInfo` DER inside.
-///
-/// A wrong password gives [`Error::WrongPassword`] (bad padding, a failed GCM tag, or a
-/// plaintext that is not a DER SEQUENCE filling the buffer).
-pub fn decrypt_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let mut r = SliceReader::new(der)?;
-    let (alg, data) = r.sequence(|r| {
-        let alg = AlgorithmIdentifierRef::decode(r)?;
-        let data = <&OctetStringRef>::decode(r)?;
-        Ok::<_, der::Error>((alg, data.as_bytes()))
-    })?;
-    r.finish()?;
+/// Decrypts `data` under a PBES2 `AlgorithmIdentifier` (also PKCS#12's EncryptedData).
+pub(crate) fn decrypt_with(
+    alg: &AlgorithmIdentifierRef<'_>,
+    data: &[u8],
+    password: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, Error> {
     if alg.oid != PBES2 && alg.oid != SM_PBES2 {
         return Err(Error::UnsupportedScheme(alg.oid));
     }
@@ -327,7 +321,7 @@ pub fn decrypt_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Er
     let mut key = Zeroizing::new([0u8; 32]);
     let key = &mut key[..cipher.key_len()];
     derive(password, &kdf, key)?;
-    let pt = match cipher {
+    Ok(match cipher {
         Cipher::Sm4Cbc(iv) => cbc_open::<shangmi_sm4::Sm4>(key, &iv, data)?,
         Cipher::Sm4Ecb => {
             use cipher::{BlockModeDecrypt, block_padding::Pkcs7};
@@ -349,7 +343,22 @@ pub fn decrypt_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Er
         Cipher::AesGcm(16, (n, false)) => gcm_open::<Aes128Gcm12>(key, &n, data)?,
         Cipher::AesGcm(_, (n, true)) => gcm_open::<aes_gcm::Aes256Gcm>(key, &n, data)?,
         Cipher::AesGcm(_, (n, false)) => gcm_open::<Aes256Gcm12>(key, &n, data)?,
-    };
+    })
+}
+
+/// Decrypts an `EncryptedPrivateKeyInfo` (DER): the `PrivateKeyInfo` DER inside.
+///
+/// A wrong password gives [`Error::WrongPassword`] (bad padding, a failed GCM tag, or a
+/// plaintext that is not a DER SEQUENCE filling the buffer).
+pub fn decrypt_der(der: &[u8], password: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error> {
+    let mut r = SliceReader::new(der)?;
+    let (alg, data) = r.sequence(|r| {
+        let alg = AlgorithmIdentifierRef::decode(r)?;
+        let data = <&OctetStringRef>::decode(r)?;
+        Ok::<_, der::Error>((alg, data.as_bytes()))
+    })?;
+    r.finish()?;
+    let pt = decrypt_with(&alg, data, password)?;
     // A wrong password passes a padding check about once in 256 tries: the plaintext must
     // be one DER SEQUENCE filling the buffer.
     let ok = der::AnyRef::from_der(&pt).is_ok_and(|a| a.tag() == Tag::Sequence);
@@ -370,4 +379,82 @@ pub fn secret_key_from_pem(data: &[u8], password: &[u8]) -> Result<SecretKey, Er
     let ders = crate::pem::der_documents(data, &["ENCRYPTED PRIVATE KEY"])?;
     let der = ders.first().ok_or(Error::Pem)?;
     secret_key_from_der(der, password)
+}
+
+/// PBES2 with PBKDF2-HMAC-SM3 (1.2.156.10197.1.401.2) and SM4-CBC (1.2.156.10197.1.104.2), as
+/// GmSSL writes it (key length 16 stated, PRF with NULL parameters): the
+/// `AlgorithmIdentifier` DER and the ciphertext of `data` (PKCS#7 padding).
+pub(crate) fn encrypt_sm(
+    data: &[u8],
+    password: &[u8],
+    iterations: u32,
+    salt: &[u8; 16],
+    iv: &[u8; 16],
+) -> Result<(Vec<u8>, Vec<u8>), Error> {
+    use der::Encode;
+    use der::asn1::{Any, Null};
+    use spki::AlgorithmIdentifierOwned as Alg;
+    let prf = Alg {
+        oid: HMAC_SM3,
+        parameters: Some(Any::from(Null)),
+    };
+    let kdf_params = (
+        der::asn1::OctetString::new(&salt[..])?,
+        iterations,
+        16u8,
+        prf,
+    );
+    let kdf = Alg {
+        oid: PBKDF2,
+        parameters: Some(Any::encode_from(&SeqOf4(kdf_params))?),
+    };
+    let enc = Alg {
+        oid: SM4_CBC,
+        parameters: Some(Any::encode_from(&der::asn1::OctetString::new(&iv[..])?)?),
+    };
+    let alg = Alg {
+        oid: PBES2,
+        parameters: Some(Any::encode_from(&SeqOf2((kdf, enc)))?),
+    };
+    let mut key = Zeroizing::new([0u8; 16]);
+    pbkdf2::pbkdf2::<hmac::SimpleHmac<shangmi_sm3::Sm3>>(password, salt, iterations, &mut *key)
+        .map_err(bad)?;
+    let ct = crate::sm4util::cbc_encrypt(&key, iv, data);
+    Ok((alg.to_der()?, ct))
+}
+
+/// A SEQUENCE of two encodable values.
+struct SeqOf2<A, B>((A, B));
+impl<A: der::Encode, B: der::Encode> der::EncodeValue for SeqOf2<A, B> {
+    fn value_len(&self) -> der::Result<der::Length> {
+        self.0.0.encoded_len()? + self.0.1.encoded_len()?
+    }
+    fn encode_value(&self, w: &mut impl der::Writer) -> der::Result<()> {
+        self.0.0.encode(w)?;
+        self.0.1.encode(w)
+    }
+}
+impl<A, B> der::FixedTag for SeqOf2<A, B> {
+    const TAG: Tag = Tag::Sequence;
+}
+
+/// A SEQUENCE of four encodable values.
+struct SeqOf4<A, B, C, D>((A, B, C, D));
+impl<A: der::Encode, B: der::Encode, C: der::Encode, D: der::Encode> der::EncodeValue
+    for SeqOf4<A, B, C, D>
+{
+    fn value_len(&self) -> der::Result<der::Length> {
+        let (a, b, c, d) = &self.0;
+        ((a.encoded_len()? + b.encoded_len()?)? + c.encoded_len()?)? + d.encoded_len()?
+    }
+    fn encode_value(&self, w: &mut impl der::Writer) -> der::Result<()> {
+        let (a, b, c, d) = &self.0;
+        a.encode(w)?;
+        b.encode(w)?;
+        c.encode(w)?;
+        d.encode(w)
+    }
+}
+impl<A, B, C, D> der::FixedTag for SeqOf4<A, B, C, D> {
+    const TAG: Tag = Tag::Sequence;
 }

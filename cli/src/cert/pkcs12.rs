@@ -1,4 +1,5 @@
-//! `cert pkcs12 export|import`: PKCS#12 key stores (OpenSSL 3's default algorithms).
+//! `cert pkcs12 export|import`: PKCS#12 key stores (OpenSSL 3's default algorithms, or
+//! `--scheme sm`: PBKDF2-HMAC-SM3, SM4-CBC and an HMAC-SM3 MAC).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,20 @@ struct ExportArgs {
     /// The environment variable holding the password.
     #[arg(long, value_name = "VAR")]
     pass_env: String,
+    /// Algorithms: openssl (PBKDF2-HMAC-SHA-256, AES-256-CBC, HMAC-SHA-256 MAC; what
+    /// OpenSSL 3 writes and reads) or sm (PBKDF2-HMAC-SM3, SM4-CBC, HMAC-SM3 MAC; GmSSL's
+    /// and Tongsuo's ShangMi scheme).
+    #[arg(long, value_enum, default_value_t = P12Scheme::Openssl)]
+    scheme: P12Scheme,
+}
+
+/// `cert pkcs12 export --scheme`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum P12Scheme {
+    /// OpenSSL 3's defaults.
+    Openssl,
+    /// PBKDF2-HMAC-SM3, SM4-CBC and an HMAC-SM3 MAC.
+    Sm,
 }
 
 #[derive(clap::Args)]
@@ -77,7 +92,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let cert = load_cert(&a.cert)?;
             let key = load_secret(&a.key)?;
             let chain = load_all(&a.ca)?;
-            let p12 = shangmi_pki::pkcs12::export(&cert, &key, &chain, &pass)
+            let scheme = match a.scheme {
+                P12Scheme::Openssl => shangmi_pki::pkcs12::Scheme::OpenSsl,
+                P12Scheme::Sm => shangmi_pki::pkcs12::Scheme::Sm,
+            };
+            let p12 = shangmi_pki::pkcs12::export_with(&cert, &key, &chain, &pass, scheme)
                 .map_err(|e| Failure::new(format!("writing PKCS#12: {e}")))?;
             let mut out = Output::create(Some(&a.out))?;
             out.write_all(&p12)?;
