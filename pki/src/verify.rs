@@ -1,6 +1,7 @@
 //! Chain verification (a subset of RFC 5280 §6): SM2-with-SM3 signatures over Z_A (default
 //! ID or a chosen one), validity at a given time, basicConstraints and pathLenConstraint,
-//! keyUsage / extKeyUsage per purpose, dNSName name constraints, host-name match, and
+//! keyUsage / extKeyUsage per purpose, name constraints (dNSName, rfc822Name and
+//! emailAddress, iPAddress, URI host, directoryName), host-name match, and
 //! refusal of unknown critical extensions. Path building tries every candidate issuer
 //! (subject = issuer name, key identifiers agreeing when both present), depth ≤ 8.
 
@@ -462,32 +463,147 @@ fn in_subtree(name: &str, base: &str) -> bool {
         && name.as_bytes()[name.len() - base.len() - 1] == b'.'
 }
 
+/// A name of the leaf that name constraints apply to (RFC 5280 §4.2.1.10).
+enum LeafName {
+    Dns(String),
+    Email(String),
+    Ip(Vec<u8>),
+    /// The host of a URI (`None` when the URI has no authority).
+    Uri(Option<String>),
+    Dir(x509_cert::name::Name),
+}
+
+/// emailAddress (PKCS#9), which RFC 5280 §4.2.1.10 puts under rfc822Name constraints.
+const EMAIL_ADDRESS: const_oid::ObjectIdentifier =
+    const_oid::ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.1");
+
+/// The host of a URI: after `scheme://`, without user information and port.
+fn uri_host(uri: &str) -> Option<String> {
+    let (_, rest) = uri.split_once("://")?;
+    let auth = rest.split(['/', '?', '#']).next()?;
+    let host = auth.rsplit_once('@').map_or(auth, |(_, h)| h);
+    let host = if let Some(v6) = host.strip_prefix('[') {
+        v6.split(']').next()?
+    } else {
+        host.split(':').next()?
+    };
+    (!host.is_empty()).then(|| String::from(host))
+}
+
+/// Every name of the leaf that constraints apply to: SAN dNSName (or the CN without a SAN
+/// extension), rfc822Name and emailAddress, iPAddress, URI hosts, and the subject DN.
+fn leaf_names(leaf: &Certificate) -> Result<Vec<LeafName>, VerifyError> {
+    let mut out: Vec<LeafName> = dns_names(leaf)?.into_iter().map(LeafName::Dns).collect();
+    if let Some(san) = ext::<SubjectAltName>(leaf, 0)? {
+        for n in &san.0 {
+            match n {
+                GeneralName::Rfc822Name(e) => out.push(LeafName::Email(String::from(e.as_str()))),
+                GeneralName::IpAddress(ip) => out.push(LeafName::Ip(ip.as_bytes().to_vec())),
+                GeneralName::UniformResourceIdentifier(u) => {
+                    out.push(LeafName::Uri(uri_host(u.as_str())))
+                }
+                GeneralName::DirectoryName(d) => out.push(LeafName::Dir(d.clone())),
+                _ => {}
+            }
+        }
+    }
+    let subject = leaf.tbs_certificate().subject();
+    for a in subject.iter().filter(|a| a.oid == EMAIL_ADDRESS) {
+        if let Some(e) = crate::name::attribute_text(&a.value) {
+            out.push(LeafName::Email(e));
+        }
+    }
+    if !subject.is_empty() {
+        out.push(LeafName::Dir(subject.clone()));
+    }
+    Ok(out)
+}
+
+/// rfc822Name constraint (RFC 5280 §4.2.1.10): a full mailbox, a host (every mailbox on
+/// it), or `.domain` (mailboxes on its subdomains).
+fn email_in_subtree(email: &str, base: &str) -> bool {
+    let Some((local, domain)) = email.rsplit_once('@') else {
+        return false;
+    };
+    if let Some((blocal, bdomain)) = base.rsplit_once('@') {
+        return local == blocal && domain.eq_ignore_ascii_case(bdomain);
+    }
+    if base.starts_with('.') {
+        return domain.len() > base.len()
+            && domain
+                .to_ascii_lowercase()
+                .ends_with(&base.to_ascii_lowercase());
+    }
+    domain.eq_ignore_ascii_case(base)
+}
+
+/// iPAddress constraint: address and mask of the same family (4 + 4 or 16 + 16 bytes).
+fn ip_in_subtree(ip: &[u8], base: &[u8]) -> bool {
+    if base.len() != 2 * ip.len() {
+        return false;
+    }
+    let (addr, mask) = base.split_at(ip.len());
+    ip.iter()
+        .zip(addr)
+        .zip(mask)
+        .all(|((i, a), m)| i & m == a & m)
+}
+
+/// URI constraint: the host equal to `base`, or a subdomain of `.domain`.
+fn uri_in_subtree(host: Option<&str>, base: &str) -> bool {
+    let Some(host) = host else {
+        return false;
+    };
+    if base.starts_with('.') {
+        host.len() > base.len()
+            && host
+                .to_ascii_lowercase()
+                .ends_with(&base.to_ascii_lowercase())
+    } else {
+        host.eq_ignore_ascii_case(base)
+    }
+}
+
+/// directoryName constraint: the base's RDNs begin the name.
+fn dn_in_subtree(name: &x509_cert::name::Name, base: &x509_cert::name::Name) -> bool {
+    base.len() <= name.len() && name.iter_rdn().zip(base.iter_rdn()).all(|(a, b)| a == b)
+}
+
+/// Whether `name` falls in the subtree `base`; `None` when they are of different types.
+fn within(name: &LeafName, base: &GeneralName) -> Option<bool> {
+    Some(match (name, base) {
+        (LeafName::Dns(n), GeneralName::DnsName(b)) => in_subtree(n, b.as_str()),
+        (LeafName::Email(n), GeneralName::Rfc822Name(b)) => email_in_subtree(n, b.as_str()),
+        (LeafName::Ip(n), GeneralName::IpAddress(b)) => ip_in_subtree(n, b.as_bytes()),
+        (LeafName::Uri(n), GeneralName::UniformResourceIdentifier(b)) => {
+            uri_in_subtree(n.as_deref(), b.as_str())
+        }
+        (LeafName::Dir(n), GeneralName::DirectoryName(b)) => dn_in_subtree(n, b),
+        _ => return None,
+    })
+}
+
 fn check_name_constraints(
     ca: &Certificate,
-    names: &[String],
+    names: &[LeafName],
     depth: usize,
 ) -> Result<(), VerifyError> {
     let nc = match ext::<NameConstraints>(ca, depth)? {
         Some(nc) => nc,
         None => return Ok(()),
     };
-    let dns_bases =
-        |t: &Option<Vec<x509_cert::ext::pkix::constraints::name::GeneralSubtree>>| -> Vec<String> {
-            t.iter()
-                .flatten()
-                .filter_map(|s| match &s.base {
-                    GeneralName::DnsName(d) => Some(String::from(d.as_str())),
-                    _ => None,
-                })
-                .collect()
-        };
-    let permitted = dns_bases(&nc.permitted_subtrees);
-    let excluded = dns_bases(&nc.excluded_subtrees);
+    let permitted = nc.permitted_subtrees.as_deref().unwrap_or(&[]);
+    let excluded = nc.excluded_subtrees.as_deref().unwrap_or(&[]);
     for n in names {
-        if excluded.iter().any(|b| in_subtree(n, b)) {
+        if excluded.iter().any(|s| within(n, &s.base) == Some(true)) {
             return Err(VerifyError::NameConstraintViolation { depth });
         }
-        if !permitted.is_empty() && !permitted.iter().any(|b| in_subtree(n, b)) {
+        // permitted subtrees of the name's type: the name must be in one of them
+        let mut of_type = permitted
+            .iter()
+            .filter_map(|s| within(n, &s.base))
+            .peekable();
+        if of_type.peek().is_some() && !of_type.any(|b| b) {
             return Err(VerifyError::NameConstraintViolation { depth });
         }
     }
@@ -538,7 +654,7 @@ fn build<'c>(
             check_critical(candidate, depth + 1)?;
             let below = path[1..].iter().filter(|c| !is_self_issued(c)).count();
             check_ca(candidate, depth + 1, below, is_root)?;
-            let names = dns_names(path[0])?;
+            let names = leaf_names(path[0])?;
             check_name_constraints(candidate, &names, depth + 1)?;
             path.push(candidate);
             let r = build(path, untrusted, roots, opts, budget);
@@ -581,4 +697,38 @@ pub fn verify_chain(
         MAX_SIGNATURE_CHECKS
     })?;
     Ok(path.into_iter().cloned().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{email_in_subtree, ip_in_subtree, uri_host, uri_in_subtree};
+
+    /// URI constraints apply to the host (RFC 5280 §4.2.1.10): equal to the base, or a
+    /// subdomain of a `.domain` base; a URI without an authority matches nothing.
+    #[test]
+    fn uri_hosts_and_subtrees() {
+        assert_eq!(
+            uri_host("https://user@Host.example.cn:8443/p?q#f").as_deref(),
+            Some("Host.example.cn")
+        );
+        assert_eq!(
+            uri_host("ldap://[2001:db8::1]:389/").as_deref(),
+            Some("2001:db8::1")
+        );
+        assert_eq!(uri_host("urn:isbn:123"), None);
+        assert_eq!(uri_host("file:///etc"), None);
+        assert!(uri_in_subtree(Some("host.example.cn"), "HOST.example.cn"));
+        assert!(!uri_in_subtree(
+            Some("a.host.example.cn"),
+            "host.example.cn"
+        ));
+        assert!(uri_in_subtree(Some("a.example.cn"), ".example.cn"));
+        assert!(!uri_in_subtree(Some("example.cn"), ".example.cn"));
+        assert!(!uri_in_subtree(Some("badexample.cn"), ".example.cn"));
+        assert!(!uri_in_subtree(None, ".example.cn"));
+        // malformed inputs: no '@', wrong-length IP bases
+        assert!(!email_in_subtree("no-at-sign", "example.cn"));
+        assert!(!ip_in_subtree(&[10, 0, 0, 1], &[10, 0, 0, 0, 255]));
+        assert!(!ip_in_subtree(&[], &[1]));
+    }
 }

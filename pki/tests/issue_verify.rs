@@ -407,3 +407,241 @@ fn issue_with_extra(
     let signer = dsa::SigningKey::new(issuer_key).unwrap();
     builder.build::<_, dsa::Signature>(&signer).unwrap()
 }
+
+/// Name constraints beyond dNSName (RFC 5280 §4.2.1.10): rfc822Name (SAN and the subject's
+/// emailAddress), iPAddress with masks (v4 and v6), directoryName, permitted and excluded.
+#[test]
+fn name_constraints_email_ip_directory() {
+    use der::Encode;
+    use der::asn1::{Ia5String, OctetString};
+    use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
+    use x509_cert::ext::pkix::name::GeneralName;
+    let sub = |base| GeneralSubtree {
+        base,
+        minimum: 0,
+        maximum: None,
+    };
+    let email = |s: &str| sub(GeneralName::Rfc822Name(Ia5String::new(s).unwrap()));
+    let ip = |b: &[u8]| sub(GeneralName::IpAddress(OctetString::new(b).unwrap()));
+    let dir = |s: &str| sub(GeneralName::DirectoryName(parse_dn(s).unwrap()));
+    let root_key = generate_key().unwrap();
+    let root = issue::self_signed(
+        &root_key,
+        &params("/CN=root", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let opts = Options::at(MID, Purpose::TlsClient);
+    // (permitted, excluded, leaf subject, leaf SANs, accepted)
+    type Case = (
+        Vec<GeneralSubtree>,
+        Vec<GeneralSubtree>,
+        &'static str,
+        Vec<San>,
+        bool,
+    );
+    let v6 = |s: &str| San::Ip(s.parse().unwrap());
+    let cases: Vec<Case> = vec![
+        // rfc822Name: a host, a .domain, a mailbox; the SAN and the subject's emailAddress
+        (
+            vec![email("example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("a@example.cn".into())],
+            true,
+        ),
+        (
+            vec![email("example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("a@sub.example.cn".into())],
+            false,
+        ),
+        (
+            vec![email(".example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("a@sub.example.cn".into())],
+            true,
+        ),
+        (
+            vec![email(".example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("a@example.cn".into())],
+            false,
+        ),
+        (
+            vec![email("boss@example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("boss@EXAMPLE.cn".into())],
+            true,
+        ),
+        (
+            vec![email("boss@example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Email("bob@example.cn".into())],
+            false,
+        ),
+        (
+            vec![],
+            vec![email("evil.cn")],
+            "/CN=a",
+            vec![San::Email("x@evil.cn".into())],
+            false,
+        ),
+        (
+            vec![],
+            vec![email("evil.cn")],
+            "/CN=a",
+            vec![San::Email("x@good.cn".into())],
+            true,
+        ),
+        (
+            vec![email("example.cn")],
+            vec![],
+            "/CN=a/emailAddress=a@other.cn",
+            vec![],
+            false,
+        ),
+        (
+            vec![email("example.cn")],
+            vec![],
+            "/CN=a/emailAddress=a@example.cn",
+            vec![],
+            true,
+        ),
+        // a constraint of one type leaves names of the other types alone
+        (
+            vec![email("example.cn")],
+            vec![],
+            "/CN=a",
+            vec![San::Dns("x.other.cn".into())],
+            true,
+        ),
+        // iPAddress: 10.1.0.0/16 and 2001:db8::/32
+        (
+            vec![ip(&[10, 1, 0, 0, 255, 255, 0, 0])],
+            vec![],
+            "/CN=a",
+            vec![San::Ip([10, 1, 2, 3].into())],
+            true,
+        ),
+        (
+            vec![ip(&[10, 1, 0, 0, 255, 255, 0, 0])],
+            vec![],
+            "/CN=a",
+            vec![San::Ip([10, 2, 2, 3].into())],
+            false,
+        ),
+        (
+            vec![],
+            vec![ip(&[192, 168, 0, 0, 255, 255, 0, 0])],
+            "/CN=a",
+            vec![San::Ip([192, 168, 9, 9].into())],
+            false,
+        ),
+        (
+            vec![],
+            vec![ip(&[192, 168, 0, 0, 255, 255, 0, 0])],
+            "/CN=a",
+            vec![San::Ip([192, 169, 9, 9].into())],
+            true,
+        ),
+        (
+            vec![ip(&[
+                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ])],
+            vec![],
+            "/CN=a",
+            vec![v6("2001:db8::1")],
+            true,
+        ),
+        (
+            vec![ip(&[
+                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ])],
+            vec![],
+            "/CN=a",
+            vec![v6("2001:db9::1")],
+            false,
+        ),
+        // a v4 address is not in a v6 subtree (and the v6 constraint permits no v4 name)
+        (
+            vec![ip(&[
+                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ])],
+            vec![],
+            "/CN=a",
+            vec![San::Ip([10, 0, 0, 1].into())],
+            false,
+        ),
+        // directoryName: the subject under /C=CN/O=Example
+        (
+            vec![dir("/C=CN/O=Example")],
+            vec![],
+            "/C=CN/O=Example/CN=a",
+            vec![],
+            true,
+        ),
+        (
+            vec![dir("/C=CN/O=Example")],
+            vec![],
+            "/C=CN/O=Other/CN=a",
+            vec![],
+            false,
+        ),
+        (vec![dir("/C=CN/O=Example")], vec![], "/C=CN", vec![], false),
+        (
+            vec![],
+            vec![dir("/C=CN/O=Example/OU=Banned")],
+            "/C=CN/O=Example/OU=Banned/CN=a",
+            vec![],
+            false,
+        ),
+        (
+            vec![],
+            vec![dir("/C=CN/O=Example/OU=Banned")],
+            "/C=CN/O=Example/OU=Fine/CN=a",
+            vec![],
+            true,
+        ),
+    ];
+    for (i, (permitted, excluded, subject, sans, accepted)) in cases.into_iter().enumerate() {
+        let nc = NameConstraints {
+            permitted_subtrees: (!permitted.is_empty()).then_some(permitted),
+            excluded_subtrees: (!excluded.is_empty()).then_some(excluded),
+        };
+        let ca_key = generate_key().unwrap();
+        let ca = issue_with_extra(
+            &root,
+            &root_key,
+            &ca_key,
+            "/CN=constrained",
+            nc.to_der().unwrap(),
+        );
+        let key = generate_key().unwrap();
+        let mut p = params(subject, Profile::TlsClient);
+        p.sans = sans;
+        let leaf = issue::issue(&ca, &ca_key, &key.public_key(), &p).unwrap();
+        let r = verify_chain(
+            &leaf,
+            std::slice::from_ref(&ca),
+            std::slice::from_ref(&root),
+            &opts,
+        );
+        if accepted {
+            assert!(r.is_ok(), "case {i}: {r:?}");
+        } else {
+            assert_eq!(
+                r,
+                Err(VerifyError::NameConstraintViolation { depth: 1 }),
+                "case {i}"
+            );
+        }
+    }
+}
