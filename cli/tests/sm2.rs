@@ -231,6 +231,39 @@ fn diff_openssl_sm2_both_ways() {
         ok(&mut sm2(&["pubkey", "--key", p(&theirs)])),
         std::fs::read(&theirs_pub).unwrap()
     );
+    // Their key encrypted in PBES2 forms the SM2 crate does not write (PBKDF2 with
+    // HMAC-SHA-1, scrypt): read through the PKI crate's reader, same public key.
+    for (name, scheme) in [
+        (
+            "sha1.pem",
+            &["-v2", "aes-128-cbc", "-v2prf", "hmacWithSHA1"][..],
+        ),
+        ("scrypt.pem", &["-scrypt"][..]),
+    ] {
+        let mut args = vec![
+            "pkcs8",
+            "-topk8",
+            "-in",
+            p(&theirs),
+            "-passout",
+            "pass:peer",
+        ];
+        args.extend_from_slice(scheme);
+        let encrypted = at(d, name);
+        args.extend_from_slice(&["-out", p(&encrypted)]);
+        openssl(&args);
+        assert_eq!(
+            ok(&mut sm2(&[
+                "pubkey",
+                "--key",
+                p(&encrypted),
+                "--passin",
+                "pass:peer"
+            ])),
+            std::fs::read(&theirs_pub).unwrap(),
+            "{name}"
+        );
+    }
     // SEC1 (`openssl ec` writes "SM2 PRIVATE KEY" / "EC PRIVATE KEY") and DER PKCS#8.
     let sec1 = at(d, "sec1.pem");
     openssl(&["ec", "-in", p(&theirs), "-out", p(&sec1)]);
