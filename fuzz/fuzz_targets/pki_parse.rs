@@ -1,6 +1,7 @@
 //! shangmi-pki's parsers and checkers on arbitrary input: certificates (and chain
 //! verification with them as leaf, intermediate and root), PKCS#10 requests, GM/T 0010 CMS
-//! SignedData (both signature forms) and EnvelopedData, SM2EnvelopedKey, PEM. No input
+//! SignedData (both signature forms) and EnvelopedData, SM2EnvelopedKey, PEM, PKCS#12 and
+//! encrypted PKCS#8 (every PBES2 form, password "fuzz"). No input
 //! panics; the corpus (fuzz/corpus/pki_parse) holds valid documents of each kind made by
 //! this crate, gmsm and GmSSL.
 //!
@@ -79,5 +80,11 @@ fuzz_target!(|data: &[u8]| {
             let _ = shangmi_pki::issue::San::parse(s);
             let _ = shangmi_pki::verify::host_matches(s, "fuzz.example");
         }
+    }
+    if all || which == 7 {
+        // Password-based containers under the password the seeds were made with.
+        let _ = shangmi_pki::pkcs12::import(input, "fuzz");
+        let _ = shangmi_pki::pkcs8::decrypt_der(input, b"fuzz");
+        let _ = shangmi_pki::pkcs8::secret_key_from_pem(input, b"fuzz");
     }
 });
