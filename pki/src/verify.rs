@@ -69,7 +69,8 @@ pub enum VerifyError {
     WrongExtendedKeyUsage,
     /// The leaf names none of the host names asked for.
     HostMismatch,
-    /// A name in the leaf violates a CA's name constraints.
+    /// A name in the leaf, or in a CA certificate below the constraining one, violates
+    /// that CA's name constraints.
     NameConstraintViolation {
         /// Position of the constraining CA.
         depth: usize,
@@ -490,13 +491,22 @@ fn uri_host(uri: &str) -> Option<String> {
     (!host.is_empty()).then(|| String::from(host))
 }
 
-/// Every name of the leaf that constraints apply to: SAN dNSName (or the CN without a SAN
-/// extension), rfc822Name and emailAddress, iPAddress, URI hosts, and the subject DN.
-fn leaf_names(leaf: &Certificate) -> Result<Vec<LeafName>, VerifyError> {
-    let mut out: Vec<LeafName> = dns_names(leaf)?.into_iter().map(LeafName::Dns).collect();
-    if let Some(san) = ext::<SubjectAltName>(leaf, 0)? {
+/// Every name of the certificate at `depth` in the path that constraints apply to (RFC
+/// 5280 §6.1.3 (b), (c): the leaf and every CA certificate below the constraining one):
+/// SAN dNSName (for the leaf also the CN when it has no SAN extension; a CA's CN is not a
+/// host name), rfc822Name and emailAddress, iPAddress, URI hosts, and the subject DN.
+fn leaf_names(leaf: &Certificate, depth: usize) -> Result<Vec<LeafName>, VerifyError> {
+    let mut out: Vec<LeafName> = if depth == 0 {
+        dns_names(leaf)?.into_iter().map(LeafName::Dns).collect()
+    } else {
+        Vec::new()
+    };
+    if let Some(san) = ext::<SubjectAltName>(leaf, depth)? {
         for n in &san.0 {
             match n {
+                GeneralName::DnsName(d) if depth > 0 => {
+                    out.push(LeafName::Dns(String::from(d.as_str())))
+                }
                 GeneralName::Rfc822Name(e) => out.push(LeafName::Email(String::from(e.as_str()))),
                 GeneralName::IpAddress(ip) => out.push(LeafName::Ip(ip.as_bytes().to_vec())),
                 GeneralName::UniformResourceIdentifier(u) => {
@@ -654,8 +664,13 @@ fn build<'c>(
             check_critical(candidate, depth + 1)?;
             let below = path[1..].iter().filter(|c| !is_self_issued(c)).count();
             check_ca(candidate, depth + 1, below, is_root)?;
-            let names = leaf_names(path[0])?;
-            check_name_constraints(candidate, &names, depth + 1)?;
+            // The leaf's names, and those of every CA certificate below `candidate` that
+            // is not self-issued.
+            for (i, c) in path.iter().enumerate() {
+                if i == 0 || !is_self_issued(c) {
+                    check_name_constraints(candidate, &leaf_names(c, i)?, depth + 1)?;
+                }
+            }
             path.push(candidate);
             let r = build(path, untrusted, roots, opts, budget);
             if r.is_err() {

@@ -645,3 +645,77 @@ fn name_constraints_email_ip_directory() {
         }
     }
 }
+
+/// RFC 5280 §6.1.3 (b), (c): a CA's name constraints bind every certificate below it, not
+/// only the leaf. Root → CA constrained to /C=CN/O=Example and DNS example.cn → sub-CA →
+/// leaf: a sub-CA named outside the subtree is refused (at the constraining CA's depth, 2)
+/// even when the leaf's names are inside; a sub-CA inside it passes, and a sub-CA's CN is
+/// not taken for a host name (a CA has no CN fallback).
+#[test]
+fn name_constraints_bind_intermediates() {
+    use der::Encode;
+    use der::asn1::Ia5String;
+    use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
+    use x509_cert::ext::pkix::name::GeneralName;
+    let sub = |base| GeneralSubtree {
+        base,
+        minimum: 0,
+        maximum: None,
+    };
+    let root_key = generate_key().unwrap();
+    let root = issue::self_signed(
+        &root_key,
+        &params("/CN=root", Profile::Ca { path_len: None }),
+    )
+    .unwrap();
+    let nc = NameConstraints {
+        permitted_subtrees: Some(vec![
+            sub(GeneralName::DirectoryName(
+                parse_dn("/C=CN/O=Example").unwrap(),
+            )),
+            sub(GeneralName::DnsName(Ia5String::new("example.cn").unwrap())),
+        ]),
+        excluded_subtrees: None,
+    };
+    let ca_key = generate_key().unwrap();
+    let ca = issue_with_extra(
+        &root,
+        &root_key,
+        &ca_key,
+        "/C=CN/O=Example/CN=constrained",
+        nc.to_der().unwrap(),
+    );
+    let opts = Options::at(MID, Purpose::TlsServer);
+    for (sub_name, accepted) in [
+        ("/C=CN/O=Other/CN=Sub CA", false),
+        ("/C=CN/O=Example/CN=Sub CA", true),
+    ] {
+        let sub_key = generate_key().unwrap();
+        let sub_ca = issue::issue(
+            &ca,
+            &ca_key,
+            &sub_key.public_key(),
+            &params(sub_name, Profile::Ca { path_len: None }),
+        )
+        .unwrap();
+        let key = generate_key().unwrap();
+        let mut p = params("/C=CN/O=Example/CN=www.example.cn", Profile::TlsServer);
+        p.sans = vec![San::Dns("www.example.cn".into())];
+        let leaf = issue::issue(&sub_ca, &sub_key, &key.public_key(), &p).unwrap();
+        let r = verify_chain(
+            &leaf,
+            &[sub_ca, ca.clone()],
+            std::slice::from_ref(&root),
+            &opts,
+        );
+        if accepted {
+            assert!(r.is_ok(), "{sub_name}: {r:?}");
+        } else {
+            assert_eq!(
+                r,
+                Err(VerifyError::NameConstraintViolation { depth: 2 }),
+                "{sub_name}"
+            );
+        }
+    }
+}
