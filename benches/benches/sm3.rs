@@ -6,25 +6,14 @@
 //!
 //! `cargo bench -p shangmi-benches --bench sm3 -- sm3/8192`
 
-use std::{hint::black_box, time::Duration};
+use std::hint::black_box;
 
-use criterion::{
-    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
-};
+use criterion::{Criterion, criterion_group, criterion_main};
 use openssl::hash::{MessageDigest, hash};
+use shangmi_benches::bytes_group as group;
 use shangmi_sm3::{Backend, Digest, Sm3, hazmat};
 
-type Group<'a> = BenchmarkGroup<'a, WallTime>;
-
 const SIZES: [usize; 3] = [64, 1024, 8192];
-
-fn group<'a>(c: &'a mut Criterion, name: String, bytes: usize) -> Group<'a> {
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Bytes(bytes as u64))
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(1));
-    g
-}
 
 fn single(c: &mut Criterion) {
     for size in SIZES {

@@ -6,14 +6,12 @@
 //!
 //! `cargo bench -p shangmi-benches -- sm4/ctr`
 
-use std::time::Duration;
-
 use cbc::cipher::{
     BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit,
     KeyInit, StreamCipher, consts::U16,
 };
 use criterion::{
-    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
+    BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
 };
 use openssl::symm::{Cipher, Crypter, Mode};
 use shangmi_sm4::{Backend, CtrFlavor, Sm4, cipher::Block};
@@ -43,11 +41,7 @@ fn blocks(size: usize) -> Vec<Block<Sm4>> {
 }
 
 fn group<'a>(c: &'a mut Criterion, mode: &str, size: usize) -> Group<'a> {
-    let mut g = c.benchmark_group(format!("sm4/{mode}/{size}"));
-    g.throughput(Throughput::Bytes(size as u64))
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(1));
-    g
+    shangmi_benches::bytes_group(c, format!("sm4/{mode}/{size}"), size)
 }
 
 fn ecb_with<C: BlockCipherEncrypt<BlockSize = U16>>(g: &mut Group, name: &str, c: &C, size: usize) {

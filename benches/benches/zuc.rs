@@ -8,11 +8,10 @@
 //!
 //! `cargo bench -p shangmi-benches --bench zuc -- zuc/eea3/8192`
 
-use std::{hint::black_box, time::Duration};
+use std::hint::black_box;
 
-use criterion::{
-    BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
-};
+use criterion::{Criterion, criterion_group, criterion_main};
+use shangmi_benches::bytes_group as group;
 use shangmi_zuc::{
     Backend, Eea3Packet, Eia3, ManyEngine, Zuc128Core,
     cipher::{StreamCipher, StreamCipherCoreWrapper},
@@ -20,21 +19,11 @@ use shangmi_zuc::{
     eea3_iv, eia3_iv,
 };
 
-type Group<'a> = BenchmarkGroup<'a, WallTime>;
-
 const SIZES: [usize; 3] = [64, 1024, 8192];
 const KEY: [u8; 16] = [0x17; 16];
 const COUNT: u32 = 0x398a_59b4;
 const BEARER: u8 = 0x15;
 const DIRECTION: u8 = 1;
-
-fn group<'a>(c: &'a mut Criterion, name: String, bytes: usize) -> Group<'a> {
-    let mut g = c.benchmark_group(name);
-    g.throughput(Throughput::Bytes(bytes as u64))
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(1));
-    g
-}
 
 fn keystream(c: &mut Criterion) {
     let iv = eea3_iv(COUNT, BEARER, DIRECTION).expect("valid parameters");
