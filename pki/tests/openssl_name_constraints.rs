@@ -132,7 +132,14 @@ fn openssl_made_constrained_chain() {
     );
     let roots = certificates(&std::fs::read(d.join("ca.crt")).unwrap()).unwrap();
     let inter = certificates(&std::fs::read(d.join("inter.crt")).unwrap()).unwrap();
-    let opts = Options::now(Purpose::Any);
+    // An hour on: the leaves below are issued after this line, and OpenSSL sets their
+    // notBefore to the second it signs them (all are valid for 30 days).
+    let later = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 3600;
+    let opts = Options::at(later, Purpose::Any);
     // (SANs, within the constraints)
     let cases = [
         (
