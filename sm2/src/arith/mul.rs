@@ -17,8 +17,6 @@
 use super::field::{FieldElement, opaque};
 use super::limbs::Limbs;
 use super::point::{Affine, Cached, Jacobian};
-#[cfg(target_arch = "x86_64")]
-use shangmi_dispatch::{Available, sm2_scan};
 
 include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
@@ -88,22 +86,9 @@ pub(crate) fn lookup<const N: usize>(table: &[Affine; N], abs: u64) -> Affine {
 pub fn mul_g(k: &Limbs) -> Jacobian {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = super::scan_x86::avx2() {
-        // SAFETY: `avx2` is the dispatch crate's proof that AVX2 runs here.
-        #[allow(unsafe_code)]
-        return unsafe { mul_g_avx2(avx2, k) };
+        return mul_g_body(k, |t, abs| super::scan_x86::lookup(avx2, t, abs));
     }
     mul_g_body(k, lookup)
-}
-
-/// [`mul_g`] with the AVX2 table scan (`scan_x86`): 15% faster than the portable scan here.
-///
-/// # Safety
-/// The CPU must have AVX2 (`_avx2` holds the dispatch crate's proof).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-unsafe fn mul_g_avx2(_avx2: Available<sm2_scan::Backend>, k: &Limbs) -> Jacobian {
-    mul_g_body(k, |t, abs| super::scan_x86::lookup_avx2(t, abs))
 }
 
 /// [`mul_g`] and [`mul_ct`] with the portable scan (the one firmware runs), for the
@@ -447,22 +432,9 @@ pub fn mul_g_add_vartime(u1: &Limbs, u2: &Limbs, q: &Affine) -> Jacobian {
 pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx2) = super::scan_x86::avx2() {
-        // SAFETY: `avx2` is the dispatch crate's proof that AVX2 runs here.
-        #[allow(unsafe_code)]
-        return unsafe { mul_ct_avx2(avx2, k, p) };
+        return mul_ct_body(k, p, |t, abs| super::scan_x86::lookup(avx2, t, abs));
     }
     mul_ct_body(k, p, lookup)
-}
-
-/// [`mul_ct`] with the AVX2 table scan (`scan_x86`).
-///
-/// # Safety
-/// The CPU must have AVX2 (`_avx2` holds the dispatch crate's proof).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(unsafe_code)]
-unsafe fn mul_ct_avx2(_avx2: Available<sm2_scan::Backend>, k: &Limbs, p: &Affine) -> Jacobian {
-    mul_ct_body(k, p, |t, abs| super::scan_x86::lookup_avx2(t, abs))
 }
 
 /// Windows of [`mul_ct`]: 52 five-bit windows cover 256 bits and the final carry.
