@@ -6,10 +6,18 @@
 #   benches/peers/run.sh                    # 2 rounds, 0.3 s per cell
 #   ROUNDS=3 CELL_SECONDS=0.5 benches/peers/run.sh
 #   PEERS_OUT=/some/dir benches/peers/run.sh   # keep the raw outputs there
+#   GMSSL_BENCH=/path/to/prog benches/peers/run.sh   # and GmSSL's SM2, see below
 #
 # Needs cargo, go (gmsm comes from the Go module proxy, pinned in go.mod/go.sum), python3;
 # openssl is optional (its column stays empty without it). OpenSSL's ECDSA P-256 (its
 # hand-written x86-64 assembly) is timed too, as a reference for the SM2 rows.
+#
+# GmSSL (optional, a peer built by whoever runs this, never part of the repository): set
+# GMSSL_BENCH to a command that times GmSSL's SM2 and prints one line per operation, "<row>
+# <op/s>", with our row names: sm2-keygen, sm2-sign-context (its signing context, hashing
+# Z_A and a 32-byte message), sm2-verify, sm2-encrypt-32, sm2-decrypt-32. It runs in each
+# round after ours; or set GMSSL_RESULTS to a file of such lines measured elsewhere (then
+# every round reads the same figures). The table then gets a GmSSL section.
 set -euo pipefail
 
 rounds=${ROUNDS:-2}
@@ -38,6 +46,12 @@ for r in $(seq "$rounds"); do
     echo "round $r/$rounds: gmsm" >&2
     "$work/gmsm.test" -test.run '^$' -test.bench . -test.benchtime "${cell}s" \
         -test.cpu "$cpus" >"$work/gmsm.$r"
+    if [ -n "${GMSSL_BENCH:-}" ]; then
+        echo "round $r/$rounds: gmssl" >&2
+        $GMSSL_BENCH >"$work/gmssl.$r"
+    elif [ -n "${GMSSL_RESULTS:-}" ]; then
+        cp "$GMSSL_RESULTS" "$work/gmssl.$r"
+    fi
     if command -v openssl >/dev/null; then
         echo "round $r/$rounds: openssl" >&2
         {

@@ -1,4 +1,4 @@
-"""Reads run.sh's outputs (ours.N, gmsm.N, openssl.N for rounds 1..R) and prints one
+"""Reads run.sh's outputs (ours.N, gmsm.N, openssl.N and gmssl.N for rounds 1..R) and prints one
 Markdown table: per row the medians over the rounds and the ratio ours/peer of each round
 (A and B of one round ran minutes apart at most), as "median (min-max)"."""
 
@@ -107,6 +107,29 @@ def parse_openssl(text):
     return out
 
 
+# Rows of the GmSSL section: (label, our row; GmSSL's lines use the same names).
+GMSSL_ROWS = [
+    ("SM2 keygen", "sm2-keygen"),
+    ("SM2 sign (signing contexts)", "sm2-sign-context"),
+    ("SM2 verify", "sm2-verify"),
+    ("SM2 encrypt 32 B", "sm2-encrypt-32"),
+    ("SM2 decrypt 32 B", "sm2-decrypt-32"),
+]
+
+
+def parse_gmssl(text):
+    """GMSSL_BENCH's lines: '<row> <op/s>'."""
+    out = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0].startswith("sm2-"):
+            try:
+                out[(words[0], None)] = float(words[1])
+            except ValueError:
+                pass
+    return out
+
+
 def fmt(v):
     return "—" if v is None else (f"{v:,.0f}" if v >= 100 else f"{v:.1f}")
 
@@ -125,6 +148,7 @@ def main():
     ours = [parse_ours(read(f"ours.{r}")) for r in range(1, rounds + 1)]
     gmsm = [parse_gmsm(read(f"gmsm.{r}"), cpus) for r in range(1, rounds + 1)]
     ossl = [parse_openssl(read(f"openssl.{r}")) for r in range(1, rounds + 1)]
+    gmssl = [parse_gmssl(read(f"gmssl.{r}")) for r in range(1, rounds + 1)]
     med = lambda vs: statistics.median(vs) if vs else None
     machine = next(
         (l.removeprefix("shangmi speed on ").strip()
@@ -147,6 +171,20 @@ def main():
             f"| {label} | {fmt(med(a_ok))} | {fmt(med(b_ok))} | {ratios(a, b)} "
             f"| {fmt(med(c_ok))} | {ratios(a, c) if c_ok else '—'} |"
         )
+
+    if any(gmssl):
+        print()
+        print("SM2 against GmSSL (op/s; GMSSL_BENCH, same rounds):")
+        print()
+        print("| work | ours | GmSSL | ours/GmSSL |")
+        print("|---|--:|--:|--:|")
+        for label, row in GMSSL_ROWS:
+            a = [o.get((row, None)) for o in ours]
+            b = [g.get((row, None)) for g in gmssl]
+            print(
+                f"| {label} | {fmt(med([x for x in a if x]))} "
+                f"| {fmt(med([x for x in b if x]))} | {ratios(a, b)} |"
+            )
 
     # The same-size reference: a 256-bit prime curve in OpenSSL's hand-written assembly,
     # against which both SM2 implementations can be placed.
