@@ -88,6 +88,11 @@ mod x86 {
         leaf7_ecx() & (1 << 8) != 0 && avx2()
     }
 
+    /// VAES (leaf 7 ECX bit 9) together with AES-NI, AVX2 and SSSE3.
+    pub(crate) fn vaes_avx2() -> bool {
+        leaf7_ecx() & (1 << 9) != 0 && aesni_avx2()
+    }
+
     /// VPCLMULQDQ (leaf 7 ECX bit 10) on AVX2 registers, with PCLMULQDQ, SSSE3 and SSE4.1.
     pub(crate) fn vpclmulqdq_avx2() -> bool {
         leaf7_ecx() & (1 << 10) != 0 && avx2() && pclmulqdq()
@@ -111,6 +116,10 @@ probe!(
 probe!(
     /// SM4: GFNI on AVX2 registers.
     gfni_avx2 on target_arch = "x86_64" => x86::gfni_avx2()
+);
+probe!(
+    /// SM4: AES-NI with AVX2 and SSSE3, and VAES (AESENCLAST on 256-bit registers).
+    vaes_avx2 on target_arch = "x86_64" => x86::vaes_avx2()
 );
 probe!(
     /// SM4: AES-NI with AVX2 and SSSE3.

@@ -11,13 +11,16 @@ family! {
     /// SM4 (GB/T 32907-2016) block cipher backends, `shangmi-sm4`.
     ///
     /// Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
-    /// `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on
+    /// `vaes-avx2` > `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on
     /// arm64; `riscv-zvksed` > `riscv-zksed` > `soft` on RISC-V.
     pub mod sm4("SM4", portable: Soft) {
         /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
         GfniAvx512 = "gfni-avx512" if crate::cpu::gfni_avx512();
         /// x86-64 GFNI S-box on AVX2 registers (32 blocks per step).
         GfniAvx2 = "gfni-avx2" if crate::cpu::gfni_avx2();
+        /// x86-64 AES-NI S-box on AVX2 registers with 256-bit AESENCLAST (VAES; CPUs with
+        /// VAES but no GFNI, such as AMD Zen 3), 32 blocks per step.
+        VaesAvx2 = "vaes-avx2" if crate::cpu::vaes_avx2();
         /// x86-64 AES-NI S-box on AVX2 registers (32 blocks per step).
         AesniAvx2 = "aesni-avx2" if crate::cpu::aesni_avx2();
         /// aarch64 SM4 instructions (FEAT_SM4: `sm4e`, `sm4ekey`), 8 blocks interleaved.

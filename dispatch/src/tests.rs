@@ -124,6 +124,10 @@ fn x86_probes_agree_with_std() {
         has!("avx2") && has!("aes") && has!("ssse3")
     );
     assert_eq!(
+        sm4(sm4::Backend::VaesAvx2),
+        has!("avx2") && has!("aes") && has!("ssse3") && has!("vaes")
+    );
+    assert_eq!(
         sm3::Backend::Avx2.cpu_has(),
         has!("avx2") && has!("bmi1") && has!("bmi2")
     );

@@ -174,7 +174,7 @@ impl Kernel for Soft {
 shangmi_dispatch::kernel_dispatch! {
     kernel Kernel, portable Soft, family Backend;
     #[cfg(target_arch = "x86_64")]
-    x86::{GfniAvx512, GfniAvx2, AesniAvx2},
+    x86::{GfniAvx512, GfniAvx2, VaesAvx2, AesniAvx2},
     #[cfg(target_arch = "aarch64")]
     aarch64::{Aarch64Sm4, Aarch64NeonAes},
     #[cfg(all(any(target_arch = "riscv32", target_arch = "riscv64"), target_feature = "zksed"))]

@@ -62,7 +62,7 @@ fn engines_are_constant_time_under_memcheck() {
     if !memcheck::is_parent() {
         return;
     }
-    // valgrind emulates AES-NI and AVX2 but not GFNI or AVX-512, so those two engines
+    // valgrind emulates AES-NI and AVX2 but not GFNI, VAES or AVX-512, so those two engines
     // are the ones it can see; the GFNI engines share the round code and differ only in
     // the S-box instructions, which have no memory operands.
     let mut expected = vec![Backend::Soft];

@@ -51,6 +51,11 @@ impl<F: words::Aes + Avx2> AesLast for X256<F> {
     #[inline(always)]
     fn aes_last(self) -> Self {
         let v = self.raw();
+        if F::VAES {
+            // SAFETY: see the module comment (VAES: `F::VAES` is true only for kernels
+            // whose probe found it).
+            return self.with(unsafe { _mm256_aesenclast_epi128(v, _mm256_setzero_si256()) });
+        }
         // SAFETY: see the module comment (AES-NI and AVX2).
         unsafe {
             let lo = _mm_aesenclast_si128(_mm256_castsi256_si128(v), _mm_setzero_si128());

@@ -41,8 +41,12 @@ pub(crate) unsafe trait Gfni: Ssse3 {}
 /// The kernel's backend has AES-NI.
 ///
 /// # Safety
-/// Implement only for kernel tokens whose backend's probe found AES-NI.
-pub(crate) unsafe trait Aes: Ssse3 {}
+/// Implement only for kernel tokens whose backend's probe found AES-NI, and with `VAES`
+/// true only where it also found VAES.
+pub(crate) unsafe trait Aes: Ssse3 {
+    /// AESENCLAST on 256-bit registers (VAES).
+    const VAES: bool = false;
+}
 
 /// A 128-bit register of a kernel with SSSE3.
 #[derive(Clone, Copy)]
