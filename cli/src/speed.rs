@@ -121,26 +121,35 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
             options.filters
         )));
     }
-    println!("shangmi speed on {}", cpu::describe());
-    println!(
+    let out = &mut std::io::stdout().lock();
+    header(out, backend).map_err(|e| Failure::write(&e))?;
+    if !rows.is_empty() {
+        bytes_table(out, &mut rows, per_cell).map_err(|e| Failure::write(&e))?;
+    }
+    if !ops.is_empty() {
+        ops_table(out, &mut ops, per_cell).map_err(|e| Failure::write(&e))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The machine line and every family's backend. Output goes through `io::Write` so that a
+/// closed pipe (`shangmi speed | head -3`) ends the command quietly instead of panicking.
+fn header(out: &mut impl Write, backend: Backend) -> std::io::Result<()> {
+    writeln!(out, "shangmi speed on {}", cpu::describe())?;
+    writeln!(
+        out,
         "SM4 backend: {} (available here: {}; pick one with --backend)",
         backend,
         available_list()
-    );
+    )?;
     // Every other family's backend, as each crate picks it (the best one here).
     for (algorithm, name) in shangmi_dispatch::best_of_every_family()
         .into_iter()
         .filter(|&(algorithm, _)| algorithm != "SM4")
     {
-        println!("{algorithm} backend: {name}");
+        writeln!(out, "{algorithm} backend: {name}")?;
     }
-    if !rows.is_empty() {
-        bytes_table(&mut rows, per_cell);
-    }
-    if !ops.is_empty() {
-        ops_table(&mut ops, per_cell);
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The width of the name column: the longest name and two spaces (at least 16).
@@ -149,50 +158,56 @@ fn name_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
 }
 
 /// Prints the MB/s table: one column per buffer size.
-fn bytes_table(rows: &mut [Row], per_cell: Duration) {
-    println!(
+fn bytes_table(out: &mut impl Write, rows: &mut [Row], per_cell: Duration) -> std::io::Result<()> {
+    writeln!(
+        out,
         "MB/s (10^6 bytes per second), {} s per cell",
         per_cell.as_secs_f64()
-    );
+    )?;
     let width = name_width(rows.iter().map(|r| r.name));
-    print!("{:<width$}", "");
+    write!(out, "{:<width$}", "")?;
     for size in SIZES {
-        print!("{:>10}", format!("{size} B"));
+        write!(out, "{:>10}", format!("{size} B"))?;
     }
-    println!();
+    writeln!(out)?;
     for row in rows.iter_mut() {
-        print!("{:<width$}", row.name);
+        write!(out, "{:<width$}", row.name)?;
         for size in SIZES {
             let cell = if size % row.granule == 0 {
                 format!("{:.0}", measure(row, size, per_cell) / 1e6)
             } else {
                 "-".to_owned()
             };
-            print!("{cell:>10}");
-            // Show progress cell by cell; a failed flush only delays the output.
-            let _ = std::io::stdout().flush();
+            write!(out, "{cell:>10}")?;
+            // Show progress cell by cell.
+            out.flush()?;
         }
-        println!();
+        writeln!(out)?;
     }
+    Ok(())
 }
 
 /// Prints the operations table: operations per second and microseconds per operation.
-fn ops_table(rows: &mut [OpRow], per_cell: Duration) {
+fn ops_table(out: &mut impl Write, rows: &mut [OpRow], per_cell: Duration) -> std::io::Result<()> {
     let width = name_width(rows.iter().map(|r| r.name));
-    println!(
+    writeln!(
+        out,
         "\nOperations, {} s per cell\n{:<width$}{:>10}{:>10}",
         per_cell.as_secs_f64(),
         "",
         "op/s",
         "us/op"
-    );
+    )?;
     for row in rows.iter_mut() {
         let per_second = measure_ops(row, per_cell);
-        println!(
+        writeln!(
+            out,
             "{:<width$}{:>10.0}{:>10.1}",
             row.name,
             per_second,
             1e6 / per_second
-        );
+        )?;
+        out.flush()?;
     }
+    Ok(())
 }

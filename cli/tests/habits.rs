@@ -55,3 +55,28 @@ fn completion_scripts_name_every_command() {
         Some(2)
     );
 }
+
+/// A closed pipe ends a command quietly, as SIGPIPE stops coreutils (`shangmi speed | head
+/// -3`): no panic message, no panic's exit code 101. `speed` printed with `println!`, which
+/// panics on a closed stdout, until it wrote through `io::Write` like the other commands.
+#[test]
+fn closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = shangmi()
+        .args(["speed", "--seconds", "0.01", "sm3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("shangmi speed on "), "{first}");
+    // The reader is dropped here: every later write of the child meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101), "{stderr}");
+}
