@@ -17,7 +17,7 @@ use shangmi_sm2::pke::{self, DecryptingKey, EncryptingKey, Layout};
 use shangmi_sm2::{DEFAULT_ID, FieldBytes, PublicKey as Sm2Public, SecretKey};
 use shangmi_sm3::{Digest, Sm3};
 use shangmi_sm4_modes::aead::consts::{U7, U8, U9, U10, U11, U12, U13, U16};
-use shangmi_sm4_modes::aead::{Aead, KeyInit, Payload};
+use shangmi_sm4_modes::aead::{Aead, AeadInOut, KeyInit, Payload};
 use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
 use shangmi_sm4_modes::{
@@ -313,11 +313,20 @@ impl PySm4Gcm {
         let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
         let d = buf(data)?;
         let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
+        let (msg, aad) = (d.as_slice(), a.as_ref().map_or(&[][..], |a| a.as_slice()));
         let c = &self.c;
-        let out = maybe_detach(py, p.msg.len() + p.aad.len(), || c.encrypt(&n.into(), p))
+        // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
+        // message, no intermediate vector.
+        PyBytes::new_with(py, msg.len() + 16, |o| {
+            let (body, tag) = o.split_at_mut(msg.len());
+            body.copy_from_slice(msg);
+            let t = maybe_detach(py, msg.len() + aad.len(), || {
+                c.encrypt_inout_detached(&n.into(), aad, body.into())
+            })
             .map_err(|_| ShangmiError::new_err("SM4-GCM input too long"))?;
-        Ok(bytes(py, &out))
+            tag.copy_from_slice(&t);
+            Ok(())
+        })
     }
 
     #[pyo3(signature = (nonce, data, associated_data=None))]
@@ -596,15 +605,18 @@ impl PySm4Ctr {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let iv = iv16(nonce, "SM4-CTR counter block")?;
         let d = buf(data)?;
-        let mut out = d.as_slice().to_vec();
+        let d = d.as_slice();
         let k = &*self.key;
-        let o = &mut out;
-        maybe_detach(py, o.len(), || {
-            let mut c = Sm4Ctr::new(&(*k).into(), &iv.into());
-            c.try_apply_keystream(o).map_err(|_| ())
+        // Straight into the new bytes object: one copy of the input, no intermediate
+        // vector (two fewer passes over a 1 MiB message than before).
+        PyBytes::new_with(py, d.len(), |o| {
+            o.copy_from_slice(d);
+            maybe_detach(py, o.len(), || {
+                let mut c = Sm4Ctr::new(&(*k).into(), &iv.into());
+                c.try_apply_keystream(o).map_err(|_| ())
+            })
+            .map_err(|()| PyValueError::new_err("SM4-CTR counter would wrap"))
         })
-        .map_err(|()| PyValueError::new_err("SM4-CTR counter would wrap"))?;
-        Ok(bytes(py, &out))
     }
 
     fn decrypt<'py>(
