@@ -262,8 +262,9 @@ pub struct QTable {
 }
 
 /// The size profile keeps no per-key table: a "precomputed" key holds Q alone and verifies by
-/// [`mul_g_add_vartime`], so every `VerifyingKey` (and the `SigningKey` that embeds one) is
-/// 4 KiB smaller in RAM and on the stack.
+/// [`mul_g_add_vartime`], so a `VerifyingKey` (and the `SigningKey` that embeds one) holds no
+/// 4 KiB table inline in builds without `alloc` (with it the fast profile's table is on the
+/// heap).
 #[cfg(shangmi_sm2_profile = "size")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QTable {
