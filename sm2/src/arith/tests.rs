@@ -62,19 +62,18 @@ fn edge_scalars() -> Vec<[u8; 32]> {
     v.push(limbs::to_be_bytes(&[0x8208_2082_0820_8208; 4]));
     v.push(limbs::to_be_bytes(&[0x8618_6186_1861_8618; 4]));
     // Every 7-bit window (the 64-bit targets' comb) equal to 64 (the largest positive digit)
-    // or 65 (carry).
-    v.push(limbs::to_be_bytes(&[
-        0x4081_0204_0810_2040,
-        0x2040_8102_0408_1020,
-        0x1020_4081_0204_0810,
-        0x0810_2040_8102_0408,
-    ]));
-    v.push(limbs::to_be_bytes(&[
-        0xc183_060c_1830_60c1,
-        0x60c1_8306_0c18_3060,
-        0x3060_c183_060c_1830,
-        0x1830_60c1_8306_0c18,
-    ]));
+    // or 65 (carry); both are below n.
+    for d in [64, 65] {
+        let mut k = [0u64; 4];
+        for pos in (0..256).step_by(7) {
+            for bit in 0..7 {
+                if d >> bit & 1 == 1 && pos + bit < 256 {
+                    k[(pos + bit) / 64] |= 1 << ((pos + bit) % 64);
+                }
+            }
+        }
+        v.push(limbs::to_be_bytes(&k));
+    }
     // Every 5-bit window equal to 16 (k·P's largest digit) or 17 (carry), below n.
     v.push(limbs::to_be_bytes(&[
         0x4210_8421_0842_1084,
