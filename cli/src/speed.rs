@@ -207,7 +207,6 @@ fn ops_table(out: &mut impl Write, rows: &mut [OpRow], per_cell: Duration) -> st
             per_second,
             1e6 / per_second
         )?;
-        out.flush()?;
     }
     Ok(())
 }
