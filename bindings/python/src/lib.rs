@@ -313,7 +313,7 @@ impl PySm4Gcm {
         let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
         let d = buf(data)?;
         let a = associated_data.map(buf).transpose()?;
-        let (msg, aad) = (d.as_slice(), a.as_ref().map_or(&[][..], |a| a.as_slice()));
+        let Payload { msg, aad } = aead_payload(d.as_slice(), &a);
         let c = &self.c;
         // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
         // message, no intermediate vector.
