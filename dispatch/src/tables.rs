@@ -11,8 +11,8 @@ family! {
     /// SM4 (GB/T 32907-2016) block cipher backends, `shangmi-sm4`.
     ///
     /// Priority (like the Linux kernel's crypto priorities): `gfni-avx512` > `gfni-avx2` >
-    /// `vaes-avx2` > `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` > `soft` on
-    /// arm64; `riscv-zvksed` > `riscv-zksed` > `soft` on RISC-V.
+    /// `vaes-avx2` > `aesni-avx2` > `soft` on x86-64; `aarch64-sm4` > `aarch64-neon-aes` >
+    /// `soft` on arm64; `riscv-zvksed` > `riscv-zksed` > `soft` on RISC-V.
     pub mod sm4("SM4", portable: Soft) {
         /// x86-64 GFNI S-box on AVX-512 registers (64 blocks per step).
         GfniAvx512 = "gfni-avx512" if crate::cpu::gfni_avx512();

@@ -5,7 +5,8 @@
 //!   the whole table; the technique of OpenSSL/BoringSSL's P-256 `ecp_nistz256`). The fast
 //!   profile has a table for every 7-bit window on 64-bit targets (37 tables of 64 points,
 //!   148 KiB, 36 mixed additions, no doublings; GmSSL's window) and for every 6-bit window
-//!   elsewhere (43 tables of 32 points, 88 KiB, 42 additions); the size profile (`--cfg shangmi_sm2_profile="size"`) 6
+//!   elsewhere (43 tables of 32 points, 88 KiB, 42 additions); the size profile
+//!   (`--cfg shangmi_sm2_profile="size"`) 6
 //!   tables of 16 points for 5-bit windows (6 KB, 51 mixed additions, 46 doublings).
 //!   `build.rs` generates the tables.
 //! * `mul_g_add_vartime`: u1·G + u2·Q for verification (public inputs only): one doubling
