@@ -1,6 +1,6 @@
 //! dudect checks of the engines valgrind cannot run (GFNI, VAES, AVX-512, VPCLMULQDQ, ADX),
-//! and of their neighbours for comparison: fixed secret against random secrets, interleaved, Welch's
-//! t-test with percentile cropping (see the crate documentation). A check fails when |t|
+//! and of their neighbours for comparison: fixed secret against random secrets, interleaved,
+//! Welch's t-test with percentile cropping (see the crate documentation). A check fails when |t|
 //! exceeds 10 in two runs in a row (dudect's 4.5 assumes long quiet runs; this machine is a
 //! shared VM). Two deliberately leaky controls — a secret-indexed load from a 16 MiB table
 //! and an early-exit comparison — must exceed it, or the test could not fail.
