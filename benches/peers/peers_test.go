@@ -4,6 +4,8 @@
 // same work as our rows (signing and verifying a message with the default ID, so Z_A and
 // SM3 included; gmsm's own Sign_SM2/Verify_SM2 take a prepared digest). Names are
 // "row/bytes" (SM2: "row") with our rows' names, so run.sh pairs them with `shangmi speed`.
+// SM9 does what our rows do: a 32-byte message signed by "Alice" and verified against a
+// reused master public key, 32 bytes encrypted to "Bob" (KDF/XOR mode) and decrypted.
 package peers
 
 import (
@@ -17,6 +19,7 @@ import (
 	"github.com/emmansun/gmsm/sm2"
 	"github.com/emmansun/gmsm/sm3"
 	"github.com/emmansun/gmsm/sm4"
+	"github.com/emmansun/gmsm/sm9"
 	"github.com/emmansun/gmsm/zuc"
 )
 
@@ -221,6 +224,64 @@ func BenchmarkSM2(b *testing.B) {
 	})
 	op("sm2-encrypt-32", func(b *testing.B) {
 		if _, err := sm2.Encrypt(rand.Reader, &priv.PublicKey, msg[:32], nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+}
+
+func BenchmarkSM9(b *testing.B) {
+	msg := make([]byte, 32)
+	for i := range msg {
+		msg[i] = 0x5A
+	}
+	signMaster, err := sm9.GenerateSignMasterKey(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	alice, err := signMaster.GenerateUserKey([]byte("Alice"), 0x01)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sig, err := sm9.SignASN1(rand.Reader, alice, msg) // also fills gmsm's precomputed tables
+	if err != nil {
+		b.Fatal(err)
+	}
+	encMaster, err := sm9.GenerateEncryptMasterKey(rand.Reader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bob, err := encMaster.GenerateUserKey([]byte("Bob"), 0x03)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ct, err := sm9.Encrypt(rand.Reader, encMaster.PublicKey(), []byte("Bob"), 0x03, msg, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	op := func(name string, f func(b *testing.B)) {
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				f(b)
+			}
+		})
+	}
+	op("sm9-sign", func(b *testing.B) {
+		if _, err := sm9.SignASN1(rand.Reader, alice, msg); err != nil {
+			b.Fatal(err)
+		}
+	})
+	op("sm9-verify", func(b *testing.B) {
+		if !sm9.VerifyASN1(signMaster.PublicKey(), []byte("Alice"), 0x01, msg, sig) {
+			b.Fatal("verify failed")
+		}
+	})
+	op("sm9-encrypt-32", func(b *testing.B) {
+		if _, err := sm9.Encrypt(rand.Reader, encMaster.PublicKey(), []byte("Bob"), 0x03, msg, nil); err != nil {
+			b.Fatal(err)
+		}
+	})
+	op("sm9-decrypt-32", func(b *testing.B) {
+		if _, err := sm9.Decrypt(bob, []byte("Bob"), ct, nil); err != nil {
 			b.Fatal(err)
 		}
 	})

@@ -42,7 +42,7 @@ cpus=$(nproc)
 for r in $(seq "$rounds"); do
     echo "round $r/$rounds: shangmi" >&2
     "$ours" speed --seconds "$cell" sm4-ecb sm4-cbc sm4-ctr sm4-gcm sm4-ccm-seal \
-        sm4-xts-enc sm4-cmac sm3 sm2 zuc eea3 eia3 >"$work/ours.$r"
+        sm4-xts-enc sm4-cmac sm3 sm2 sm9 zuc eea3 eia3 >"$work/ours.$r"
     echo "round $r/$rounds: gmsm" >&2
     "$work/gmsm.test" -test.run '^$' -test.bench . -test.benchtime "${cell}s" \
         -test.cpu "$cpus" >"$work/gmsm.$r"

@@ -41,6 +41,10 @@ ROWS = [
     ("SM2 sign (op/s)", "sm2-sign", None),
     ("SM2 verify (op/s)", "sm2-verify", None),
     ("SM2 encrypt 32 B (op/s)", "sm2-encrypt-32", None),
+    ("SM9 sign (op/s)", "sm9-sign", None),
+    ("SM9 verify (op/s)", "sm9-verify", None),
+    ("SM9 encrypt 32 B (op/s)", "sm9-encrypt-32", None),
+    ("SM9 decrypt 32 B (op/s)", "sm9-decrypt-32", None),
 ]
 
 OPENSSL = {
@@ -65,7 +69,7 @@ def parse_ours(text):
             ops = True
         elif line.strip().endswith(" B") and not ops:
             sizes = [int(w) for w in words if w.isdigit()]
-        elif ops and words[0].startswith("sm2-") and len(words) >= 2:
+        elif ops and words[0].startswith(("sm2-", "sm9-")) and len(words) >= 2:
             out[(words[0], None)] = float(words[1])
         elif sizes and words[0].startswith(("sm4-", "sm3", "zuc", "eea3", "eia3")) and len(words) == len(sizes) + 1:
             for size, value in zip(sizes, words[1:]):
