@@ -16,13 +16,13 @@ use shangmi_sm2::pkcs8::LineEnding;
 use shangmi_sm2::pke::{self, DecryptingKey, EncryptingKey, Layout};
 use shangmi_sm2::{DEFAULT_ID, FieldBytes, PublicKey as Sm2Public, SecretKey};
 use shangmi_sm3::{Digest, Sm3};
+use shangmi_sm4::{CtrFlavor, Sm4};
 use shangmi_sm4_modes::aead::consts::{U7, U8, U9, U10, U11, U12, U13, U16};
 use shangmi_sm4_modes::aead::{Aead, AeadInOut, KeyInit, Payload};
 use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
-use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
+use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
 use shangmi_sm4_modes::{
-    Sm4CbcDec, Sm4CbcEnc, Sm4CcmCustom, Sm4Cmac, Sm4Ctr, Sm4EcbDec, Sm4EcbEnc, Sm4Gcm, Sm4XtsGb,
-    Sm4XtsIeee,
+    Sm4CbcDec, Sm4CbcEnc, Sm4CcmCustom, Sm4Cmac, Sm4EcbDec, Sm4EcbEnc, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee,
 };
 use zeroize::{Zeroize, Zeroizing};
 
@@ -583,6 +583,9 @@ impl PySm4Ecb {
     }
 }
 
+/// Bytes per step of SM4-CTR's copy-then-XOR loop: whole blocks, well inside L1.
+const CTR_CHUNK: usize = 16 * 1024;
+
 /// SM4-CTR (128-bit big-endian counter block): `SM4CTR(key).encrypt(nonce16, data)`;
 /// `decrypt` is the same operation.
 #[pyclass(name = "SM4CTR", module = "shangmi", frozen)]
@@ -603,19 +606,30 @@ impl PySm4Ctr {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let iv = iv16(nonce, "SM4-CTR counter block")?;
+        let mut counter = iv16(nonce, "SM4-CTR counter block")?;
         let d = buf(data)?;
         let d = d.as_slice();
-        let k = &*self.key;
-        // Straight into the new bytes object: one copy of the input, no intermediate
-        // vector (two fewer passes over a 1 MiB message than before).
+        // The counter may reach 2^128 - 1 but not pass it (as the `ctr` crate's Ctr128BE).
+        let blocks = d.len().div_ceil(16) as u128;
+        if blocks > 0
+            && u128::from_be_bytes(counter)
+                .checked_add(blocks - 1)
+                .is_none()
+        {
+            return Err(PyValueError::new_err("SM4-CTR counter would wrap"));
+        }
+        let cipher = Sm4::new(&(*self.key).into());
+        // Straight into the new bytes object, through the engine's own counter path (8%
+        // faster at 1 MiB than the generic `ctr` crate over the block cipher), a chunk at a
+        // time so that each chunk's copy is still in L1 when the keystream is XORed in.
         PyBytes::new_with(py, d.len(), |o| {
-            o.copy_from_slice(d);
             maybe_detach(py, o.len(), || {
-                let mut c = Sm4Ctr::new(&(*k).into(), &iv.into());
-                c.try_apply_keystream(o).map_err(|_| ())
-            })
-            .map_err(|()| PyValueError::new_err("SM4-CTR counter would wrap"))
+                for (o, d) in o.chunks_mut(CTR_CHUNK).zip(d.chunks(CTR_CHUNK)) {
+                    o.copy_from_slice(d);
+                    cipher.apply_ctr(CtrFlavor::Be128, &mut counter, o);
+                }
+            });
+            Ok(())
         })
     }
 

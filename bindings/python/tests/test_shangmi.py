@@ -121,6 +121,24 @@ def test_sm4_ctr_xts_vectors():
         shangmi.SM4XTS(xk).encrypt(tw, b"short")
 
 
+def test_sm4_ctr_counter_edges():
+    # The 128-bit counter carries across its 64-bit halves (as OpenSSL's CTR does) and may
+    # reach 2^128 - 1 but not wrap past it; messages cross the binding's 16 KiB chunks.
+    modes_mod = pytest.importorskip("cryptography.hazmat.primitives.ciphers")
+    Cipher, algorithms, modes = modes_mod.Cipher, modes_mod.algorithms, modes_mod.modes
+    key = os.urandom(16)
+    for iv, n in [(bytes(8) + b"\xff" * 8, 100000), (b"\x00" * 7 + b"\x01" + b"\xff" * 8, 16385)]:
+        msg = os.urandom(n)
+        e = Cipher(algorithms.SM4(key), modes.CTR(iv)).encryptor()
+        assert shangmi.SM4CTR(key).encrypt(iv, msg) == e.update(msg) + e.finalize()
+    top = b"\xff" * 15 + b"\xfe"
+    e = Cipher(algorithms.SM4(key), modes.CTR(top)).encryptor()
+    assert shangmi.SM4CTR(key).encrypt(top, bytes(32)) == e.update(bytes(32)) + e.finalize()
+    with pytest.raises(ValueError, match="wrap"):
+        shangmi.SM4CTR(key).encrypt(top, bytes(33))
+    assert shangmi.SM4CTR(key).encrypt(b"\xff" * 16, b"") == b""
+
+
 def test_sm4_cmac():
     # differential: CMAC (SP 800-38B) from pyca/cryptography's OpenSSL SM4 when present
     cmac_mod = pytest.importorskip("cryptography.hazmat.primitives.cmac")
