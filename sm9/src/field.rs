@@ -203,7 +203,7 @@ const fn r2_mod(m: &Limbs) -> Limbs {
 }
 
 macro_rules! mont_field {
-    ($name:ident, $modulus_hex:expr, $mul:path, $doc:expr) => {
+    ($name:ident, $modulus_hex:expr, $mul:path, $add:path, $sub:path, $doc:expr) => {
         #[doc = $doc]
         #[derive(Clone, Copy, Debug, Default)]
         pub(crate) struct $name(pub(crate) Limbs);
@@ -280,28 +280,40 @@ macro_rules! mont_field {
                 self.mul_const(self)
             }
 
-            /// self + other.
+            /// self + other (the fastest form the CPU runs).
             #[inline(always)]
-            pub(crate) const fn add(&self, other: &Self) -> Self {
-                Self(mod_add(&self.0, &other.0, &Self::MODULUS))
+            pub(crate) fn add(&self, other: &Self) -> Self {
+                Self($add(&self.0, &other.0))
             }
 
-            /// self - other.
+            /// self - other (the fastest form the CPU runs).
             #[inline(always)]
-            pub(crate) const fn sub(&self, other: &Self) -> Self {
-                Self(mod_sub(&self.0, &other.0, &Self::MODULUS))
+            pub(crate) fn sub(&self, other: &Self) -> Self {
+                Self($sub(&self.0, &other.0))
             }
 
             /// -self.
             #[inline(always)]
-            pub(crate) const fn neg(&self) -> Self {
+            pub(crate) fn neg(&self) -> Self {
                 Self::ZERO.sub(self)
             }
 
             /// 2·self.
             #[inline(always)]
-            pub(crate) const fn double(&self) -> Self {
+            pub(crate) fn double(&self) -> Self {
                 self.add(self)
+            }
+
+            /// self + other in portable code, for constants.
+            #[inline(always)]
+            pub(crate) const fn add_const(&self, other: &Self) -> Self {
+                Self(mod_add(&self.0, &other.0, &Self::MODULUS))
+            }
+
+            /// -self in portable code, for constants.
+            #[inline(always)]
+            pub(crate) const fn neg_const(&self) -> Self {
+                Self(mod_sub(&[0; 4], &self.0, &Self::MODULUS))
             }
 
             /// self^e for an exponent given as limbs (square-and-multiply over all 256
@@ -387,12 +399,16 @@ mont_field!(
     Fp,
     "B640000002A3A6F1D603AB4FF58EC74521F2934B1A7AEEDBE56F9B27E351457D",
     fp_mul,
+    fp_add,
+    fp_sub,
     "An element of the base field F_p (GM/T 0044-2016 part 5, A.1: the prime q)."
 );
 mont_field!(
     Fn,
     "B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF25",
     fn_mul,
+    fn_add,
+    fn_sub,
     "An integer mod the group order N (GM/T 0044-2016 part 5, A.1)."
 );
 
@@ -405,6 +421,43 @@ fn fp_mul(a: &Limbs, b: &Limbs) -> Limbs {
         return unsafe { crate::field_x86::mul_adx(a, b) };
     }
     mont_mul(a, b, &Fp::MODULUS, Fp::MINV)
+}
+
+/// a + b mod p: the x86-64 `asm!` form (plain x86-64, no extension needed) unless the
+/// build forces the portable code.
+#[inline(always)]
+fn fp_add(a: &Limbs, b: &Limbs) -> Limbs {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(any(shangmi_backend = "portable", shangmi_backend = "soft"))
+    ))]
+    return crate::field_x86::add_p(a, b);
+    #[allow(unreachable_code)]
+    mod_add(a, b, &Fp::MODULUS)
+}
+
+/// a - b mod p, chosen as [`fp_add`] is.
+#[inline(always)]
+fn fp_sub(a: &Limbs, b: &Limbs) -> Limbs {
+    #[cfg(all(
+        target_arch = "x86_64",
+        not(any(shangmi_backend = "portable", shangmi_backend = "soft"))
+    ))]
+    return crate::field_x86::sub_p(a, b);
+    #[allow(unreachable_code)]
+    mod_sub(a, b, &Fp::MODULUS)
+}
+
+/// a + b mod n (portable).
+#[inline(always)]
+fn fn_add(a: &Limbs, b: &Limbs) -> Limbs {
+    mod_add(a, b, &Fn::MODULUS)
+}
+
+/// a - b mod n (portable).
+#[inline(always)]
+fn fn_sub(a: &Limbs, b: &Limbs) -> Limbs {
+    mod_sub(a, b, &Fn::MODULUS)
 }
 
 /// Montgomery product mod n (portable).

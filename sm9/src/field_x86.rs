@@ -1,4 +1,6 @@
-//! x86-64 Montgomery multiplication modulo the SM9 prime p with `mulx`/`adcx`/`adox` (BMI2
+//! x86-64 arithmetic modulo the SM9 prime p: addition and subtraction in plain x86-64
+//! `asm!` (carry chains and `cmov`/masks, on every x86-64 CPU), and Montgomery
+//! multiplication with `mulx`/`adcx`/`adox` (BMI2
 //! and ADX: Intel since Broadwell, AMD since Zen 1), chosen at run time; other CPUs and
 //! builds with `--cfg shangmi_backend="portable"` (or `"soft"`) run the portable Rust of
 //! `field.rs`, which stays the reference (the tests compare both on random and edge inputs).
@@ -162,10 +164,152 @@ pub(crate) unsafe fn mul_adx(a: &Limbs, b: &Limbs) -> Limbs {
     [o0, o1, o2, o3]
 }
 
+/// a + b mod p for a, b < p (plain x86-64: `add`/`adc`, then the sum minus p by
+/// `sub`/`sbb` through the carry word, and `cmov` keeps the sum where that borrows). Runs on
+/// every x86-64 CPU; the portable `mod_add` of `field.rs` is the reference.
+#[cfg_attr(
+    any(shangmi_backend = "portable", shangmi_backend = "soft"),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn add_p(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: plain x86-64 instructions; the asm reads only the first 32 bytes of the static
+    // P_N0 (RIP-relative), writes only the registers declared below and no memory, and does
+    // not touch the stack. No branch or address depends on the values.
+    unsafe {
+        asm!(
+            "xor {c:e}, {c:e}",
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            // s = a + b < 2p < 2^257: the carry word c is 0 or 1
+            "adc {c:e}, 0",
+            "mov {b0}, {r0}",
+            "mov {b1}, {r1}",
+            "mov {b2}, {r2}",
+            "mov {b3}, {r3}",
+            "sub {b0}, qword ptr [rip + {pn}]",
+            "sbb {b1}, qword ptr [rip + {pn} + 8]",
+            "sbb {b2}, qword ptr [rip + {pn} + 16]",
+            "sbb {b3}, qword ptr [rip + {pn} + 24]",
+            // CF set iff s < p (the borrow passes the carry word): keep s, else s - p
+            "sbb {c}, 0",
+            "cmovnc {r0}, {b0}",
+            "cmovnc {r1}, {b1}",
+            "cmovnc {r2}, {b2}",
+            "cmovnc {r3}, {b3}",
+            pn = sym P_N0,
+            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+            b0 = inout(reg) b[0] => _, b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _, b3 = inout(reg) b[3] => _,
+            c = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// a - b mod p for a, b < p (plain x86-64: `sub`/`sbb`, the borrow widened to a mask by
+/// `sbb c, c`, then p AND the mask added back). The portable `mod_sub` is the reference.
+#[cfg_attr(
+    any(shangmi_backend = "portable", shangmi_backend = "soft"),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(crate) fn sub_p(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: as in `add_p`: plain x86-64, reads the first 32 bytes of P_N0 only, writes the
+    // declared registers only, no stack, no value-dependent branch or address.
+    unsafe {
+        asm!(
+            "sub {r0}, {b0}",
+            "sbb {r1}, {b1}",
+            "sbb {r2}, {b2}",
+            "sbb {r3}, {b3}",
+            // m = all ones where a < b, else zero
+            "sbb {m}, {m}",
+            "mov {b0}, {m}",
+            "mov {b1}, {m}",
+            "mov {b2}, {m}",
+            "mov {b3}, {m}",
+            "and {b0}, qword ptr [rip + {pn}]",
+            "and {b1}, qword ptr [rip + {pn} + 8]",
+            "and {b2}, qword ptr [rip + {pn} + 16]",
+            "and {b3}, qword ptr [rip + {pn} + 24]",
+            // (a - b + 2^256) + p wraps back below p where a < b
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            pn = sym P_N0,
+            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+            b0 = inout(reg) b[0] => _, b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _, b3 = inout(reg) b[3] => _,
+            m = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::field::{Fp, mont_mul};
+
+    #[test]
+    fn add_sub_match_portable() {
+        use crate::field::{mod_add, mod_sub};
+        let p = Fp::MODULUS;
+        let sub = |a: &Limbs, k: u64| crate::field::sub_limbs(a, &[k, 0, 0, 0]).0;
+        let edge: [Limbs; 9] = [
+            [0; 4],
+            [1, 0, 0, 0],
+            sub(&p, 1),
+            sub(&p, 2),
+            [u64::MAX, u64::MAX, u64::MAX, p[3] >> 1],
+            [u64::MAX, u64::MAX, u64::MAX, p[3] - 1],
+            [0, 0, 0, p[3]],
+            Fp::ONE.0,
+            crate::field::div_small(&p, 2),
+        ];
+        let check = |a: &Limbs, b: &Limbs| {
+            assert_eq!(add_p(a, b), mod_add(a, b, &p), "{a:x?} + {b:x?}");
+            assert_eq!(sub_p(a, b), mod_sub(a, b, &p), "{a:x?} - {b:x?}");
+        };
+        for a in &edge {
+            for b in &edge {
+                check(a, b);
+            }
+        }
+        let mut x: u64 = 0x0fed_cba9_8765_4321;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for i in 0..200_000 {
+            let mut a = [next(), next(), next(), next()];
+            let mut b = [next(), next(), next(), next()];
+            a[3] %= p[3] + 1;
+            b[3] %= p[3] + 1;
+            // Top limbs equal to p's: keep below p through the lower limbs.
+            if a[3] == p[3] || i % 5 == 0 {
+                a[3] = p[3];
+                a[2] = a[2].min(p[2] - 1);
+            }
+            if b[3] == p[3] || i % 7 == 0 {
+                b[3] = p[3];
+                b[2] = b[2].min(p[2] - 1);
+            }
+            check(&a, &b);
+            check(&b, &a);
+            check(&a, &a);
+        }
+    }
 
     #[test]
     fn adx_matches_portable() {

@@ -172,7 +172,9 @@ pub(crate) struct Fp12 {
 const P_MINUS_1: Limbs = sub_limbs(&Fp::MODULUS, &[1, 0, 0, 0]).0;
 /// γ = (-2)^((p-1)/12) = w^(p-1) (the Frobenius coefficient of w; gmsm calls it
 /// `frobConstant`, 3f23ea58…).
-pub(crate) const GAMMA1: Fp = Fp::from_u64(2).neg().pow_const(&div_small(&P_MINUS_1, 12));
+pub(crate) const GAMMA1: Fp = Fp::from_u64(2)
+    .neg_const()
+    .pow_const(&div_small(&P_MINUS_1, 12));
 pub(crate) const GAMMA2: Fp = GAMMA1.square_const();
 pub(crate) const GAMMA3: Fp = GAMMA2.mul_const(&GAMMA1);
 pub(crate) const GAMMA4: Fp = GAMMA2.square_const();
