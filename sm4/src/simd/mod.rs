@@ -31,6 +31,12 @@ pub(crate) trait Word: Copy {
     type Cpu: Copy;
     /// Blocks in one register before the transpose (register bytes / 16).
     const BLOCKS: usize;
+    /// Whether interleaved groups run each round stage by stage across the groups (the
+    /// round's input XORs for every group, then every S-box, then every L) instead of
+    /// group after group. Measured on Zen 3 (family 25 model 1) with 256-bit registers,
+    /// whose 16 registers cannot hold four groups: ECB 2.77 -> 2.57 cycles/byte on
+    /// `vaes-avx2`, 3.44 -> 3.17 on `aesni-avx2`.
+    const STAGED_ROUNDS: bool = false;
     /// The proof this register was made with.
     fn cpu(self) -> Self::Cpu;
     /// Loads `BLOCKS` blocks from the start of `src`.
@@ -115,6 +121,28 @@ fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
     x[R] = x[R].xor_l(S::sbox(t));
 }
 
+/// Round `R` on `N` groups: group after group, or stage by stage across them
+/// ([`Word::STAGED_ROUNDS`]).
+#[inline(always)]
+fn round_n<W: Word, S: Sbox<W>, const R: usize, const N: usize>(x: &mut [[W; 4]; N], key: W) {
+    if !W::STAGED_ROUNDS {
+        for g in x.iter_mut() {
+            round::<W, S, R>(g, key);
+        }
+        return;
+    }
+    let mut t = [key; N];
+    for (t, g) in t.iter_mut().zip(x.iter()) {
+        *t = g[(R + 1) % 4].xor3(g[(R + 2) % 4], key).xor(g[(R + 3) % 4]);
+    }
+    for t in t.iter_mut() {
+        *t = S::sbox(*t);
+    }
+    for (t, g) in t.iter().zip(x.iter_mut()) {
+        g[R] = g[R].xor_l(*t);
+    }
+}
+
 /// 32 rounds on `N` independent groups of four registers, interleaved so the
 /// out-of-order core overlaps their latency chains. Four rounds per iteration keep every
 /// register index constant, so the state stays in registers.
@@ -156,30 +184,22 @@ fn rounds_with<W, P, S, const N: usize, const M: usize, B: Between>(
         // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
         // outside the `target_feature` context, and lose its intrinsics' inlining.
         let (key, side) = (W::splat(cpu, k[0]), P::splat(cpu, k[0]));
-        for g in x.iter_mut() {
-            round::<W, S, 0>(g, key);
-        }
+        round_n::<W, S, 0, N>(x, key);
         for g in y.iter_mut() {
             round::<P, S, 0>(g, side);
         }
         let (key, side) = (W::splat(cpu, k[1]), P::splat(cpu, k[1]));
-        for g in x.iter_mut() {
-            round::<W, S, 1>(g, key);
-        }
+        round_n::<W, S, 1, N>(x, key);
         for g in y.iter_mut() {
             round::<P, S, 1>(g, side);
         }
         let (key, side) = (W::splat(cpu, k[2]), P::splat(cpu, k[2]));
-        for g in x.iter_mut() {
-            round::<W, S, 2>(g, key);
-        }
+        round_n::<W, S, 2, N>(x, key);
         for g in y.iter_mut() {
             round::<P, S, 2>(g, side);
         }
         let (key, side) = (W::splat(cpu, k[3]), P::splat(cpu, k[3]));
-        for g in x.iter_mut() {
-            round::<W, S, 3>(g, key);
-        }
+        round_n::<W, S, 3, N>(x, key);
         for g in y.iter_mut() {
             round::<P, S, 3>(g, side);
         }

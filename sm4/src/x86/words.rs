@@ -178,6 +178,7 @@ impl<F: Ssse3> Word for X128<F> {
 }
 
 impl<F: Avx2> Word for X256<F> {
+    const STAGED_ROUNDS: bool = true;
     common_word! {
         2, __m256i,
         load _mm256_loadu_si256, store _mm256_storeu_si256, splat _mm256_set1_epi32,
