@@ -460,6 +460,43 @@ fn fn_sub(a: &Limbs, b: &Limbs) -> Limbs {
     mod_sub(a, b, &Fn::MODULUS)
 }
 
+/// A way to multiply in F_p, as a zero-sized token: the tower's operations are generic over
+/// it, so that the run-time choice of the `mulx` form is made once per F_p¹² operation
+/// instead of once per F_p product (one monomorphic copy per form, no check inside).
+pub(crate) trait FpMul: Copy {
+    /// a · b.
+    fn mul(self, a: &Fp, b: &Fp) -> Fp;
+}
+
+/// The portable Montgomery product (every CPU).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PortableMul;
+
+impl FpMul for PortableMul {
+    // Not `inline(always)`: unoptimised builds would give each tower function a stack slot
+    // for every temporary of every inlined product (the F_p¹² functions overflow the 2 MiB
+    // test-thread stack).
+    #[inline]
+    fn mul(self, a: &Fp, b: &Fp) -> Fp {
+        Fp(mont_mul(&a.0, &b.0, &Fp::MODULUS, Fp::MINV))
+    }
+}
+
+/// Runs `$body` with `$m` bound to the fastest [`FpMul`] token this CPU has (the `mulx` form
+/// where BMI2 and ADX are present and the build does not force portable code), returning
+/// its value from the enclosing function.
+macro_rules! with_fp_mul {
+    (|$m:ident| $body:expr) => {{
+        #[cfg(target_arch = "x86_64")]
+        if let Some($m) = crate::field_x86::AdxMul::get() {
+            return $body;
+        }
+        let $m = crate::field::PortableMul;
+        $body
+    }};
+}
+pub(crate) use with_fp_mul;
+
 /// Montgomery product mod n (portable).
 #[inline(always)]
 fn fn_mul(a: &Limbs, b: &Limbs) -> Limbs {

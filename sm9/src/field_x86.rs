@@ -76,6 +76,28 @@ pub(crate) fn have_adx() -> bool {
     !FORCED_PORTABLE && cpu_adx::get()
 }
 
+/// The [`crate::field::FpMul`] token of the `mulx` form: it exists only where
+/// [`have_adx`] saw BMI2 and ADX.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AdxMul(());
+
+impl AdxMul {
+    /// The token where the CPU has BMI2 and ADX (and the build does not force portable code).
+    #[inline(always)]
+    pub(crate) fn get() -> Option<Self> {
+        if have_adx() { Some(Self(())) } else { None }
+    }
+}
+
+impl crate::field::FpMul for AdxMul {
+    #[inline(always)]
+    fn mul(self, a: &crate::field::Fp, b: &crate::field::Fp) -> crate::field::Fp {
+        // SAFETY: an AdxMul exists only where have_adx() saw BMI2 and ADX (its field is
+        // private and `get` is its only constructor).
+        crate::field::Fp(unsafe { mul_adx(&a.0, &b.0) })
+    }
+}
+
 /// p's four limbs and n0' = -p^-1 mod 2^64, read by the reduction through a RIP-relative
 /// address (no register is left for a pointer).
 #[repr(C, align(64))]

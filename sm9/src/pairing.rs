@@ -549,5 +549,11 @@ mod timing {
         t("g1 mul_ct", 200, || G1::from(P1).mul_ct(&k));
         t("g2 mul_ct", 200, || crate::curve::G2::from(P2).mul_ct(&k));
         t("fp invert", 1000, || a.invert());
+        let base = GtBase::new(e);
+        t("gtbase pow", 200, || base.pow(&k));
+        let prep = G2Prepared::new(&P2);
+        t("miller prep2", 200, || {
+            miller_loop_prepared(&[(&P1, &prep), (&P1, &prep)])
+        });
     }
 }

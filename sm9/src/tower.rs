@@ -2,7 +2,7 @@
 //! F_p² = F_p[u]/(u² + 2), F_p⁴ = F_p²[v]/(v² - u), F_p¹² = F_p⁴[w]/(w³ - v).
 //! Constant time throughout (no branch or index depends on values).
 
-use crate::field::{Fp, Limbs, div_small, sub_limbs};
+use crate::field::{Fp, FpMul, Limbs, div_small, sub_limbs, with_fp_mul};
 
 /// a0 + a1·u with u² = -2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -42,18 +42,30 @@ impl Fp2 {
     }
     /// Karatsuba: (a0 + a1u)(b0 + b1u) = a0b0 - 2a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1)u.
     #[inline(always)]
-    pub(crate) fn mul(&self, o: &Self) -> Self {
-        let v0 = self.c0.mul(&o.c0);
-        let v1 = self.c1.mul(&o.c1);
-        let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
+    pub(crate) fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
+        let v0 = m.mul(&self.c0, &o.c0);
+        let v1 = m.mul(&self.c1, &o.c1);
+        let s = m.mul(&self.c0.add(&self.c1), &o.c0.add(&o.c1));
         Self::new(v0.sub(&v1.double()), s.sub(&v0).sub(&v1))
     }
     /// (a0 + a1u)² = (a0 + a1)(a0 - 2a1) + a0a1 + 2a0a1·u.
     #[inline(always)]
+    pub(crate) fn square_g<M: FpMul>(&self, m: M) -> Self {
+        let p = m.mul(&self.c0, &self.c1);
+        let t = m.mul(&self.c0.add(&self.c1), &self.c0.sub(&self.c1.double()));
+        Self::new(t.add(&p), p.double())
+    }
+    #[inline(always)]
+    pub(crate) fn mul_fp_g<M: FpMul>(&self, m: M, k: &Fp) -> Self {
+        Self::new(m.mul(&self.c0, k), m.mul(&self.c1, k))
+    }
+    #[inline(always)]
+    pub(crate) fn mul(&self, o: &Self) -> Self {
+        with_fp_mul!(|m| self.mul_g(m, o))
+    }
+    #[inline(always)]
     pub(crate) fn square(&self) -> Self {
-        let m = self.c0.mul(&self.c1);
-        let t = self.c0.add(&self.c1).mul(&self.c0.sub(&self.c1.double()));
-        Self::new(t.add(&m), m.double())
+        with_fp_mul!(|m| self.square_g(m))
     }
     /// self · u = -2a1 + a0·u.
     #[inline(always)]
@@ -62,7 +74,7 @@ impl Fp2 {
     }
     #[inline(always)]
     pub(crate) fn mul_fp(&self, k: &Fp) -> Self {
-        Self::new(self.c0.mul(k), self.c1.mul(k))
+        with_fp_mul!(|m| self.mul_fp_g(m, k))
     }
     /// The conjugate a0 - a1u (= self^p).
     #[inline(always)]
@@ -119,27 +131,38 @@ impl Fp4 {
         Self::new(self.c0.neg(), self.c1.neg())
     }
     #[inline(always)]
-    pub(crate) fn mul(&self, o: &Self) -> Self {
-        let v0 = self.c0.mul(&o.c0);
-        let v1 = self.c1.mul(&o.c1);
-        let s = self.c0.add(&self.c1).mul(&o.c0.add(&o.c1));
+    pub(crate) fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
+        let v0 = self.c0.mul_g(m, &o.c0);
+        let v1 = self.c1.mul_g(m, &o.c1);
+        let s = self.c0.add(&self.c1).mul_g(m, &o.c0.add(&o.c1));
         Self::new(v0.add(&v1.mul_u()), s.sub(&v0).sub(&v1))
     }
     #[inline(always)]
-    pub(crate) fn square(&self) -> Self {
+    pub(crate) fn square_g<M: FpMul>(&self, m: M) -> Self {
         // (a0 + a1v)² = a0² + a1²u + 2a0a1 v, with a0² + a1²u = (a0+a1)(a0+a1u) - a0a1 - a0a1u.
-        let m = self.c0.mul(&self.c1);
-        let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_u()));
-        Self::new(t.sub(&m).sub(&m.mul_u()), m.double())
+        let p = self.c0.mul_g(m, &self.c1);
+        let t = self
+            .c0
+            .add(&self.c1)
+            .mul_g(m, &self.c0.add(&self.c1.mul_u()));
+        Self::new(t.sub(&p).sub(&p.mul_u()), p.double())
+    }
+    #[inline(always)]
+    pub(crate) fn mul_fp2_g<M: FpMul>(&self, m: M, k: &Fp2) -> Self {
+        Self::new(self.c0.mul_g(m, k), self.c1.mul_g(m, k))
+    }
+    #[inline(always)]
+    pub(crate) fn mul(&self, o: &Self) -> Self {
+        with_fp_mul!(|m| self.mul_g(m, o))
+    }
+    #[inline(always)]
+    pub(crate) fn square(&self) -> Self {
+        with_fp_mul!(|m| self.square_g(m))
     }
     /// self · v = a1u + a0v.
     #[inline(always)]
     pub(crate) fn mul_v(&self) -> Self {
         Self::new(self.c1.mul_u(), self.c0)
-    }
-    #[inline(always)]
-    pub(crate) fn mul_fp2(&self, k: &Fp2) -> Self {
-        Self::new(self.c0.mul(k), self.c1.mul(k))
     }
     /// a0 - a1v.
     #[inline(always)]
@@ -151,12 +174,6 @@ impl Fp4 {
         let n = self.c0.square().sub(&self.c1.square().mul_u());
         let ni = n.invert();
         Self::new(self.c0.mul(&ni), self.c1.neg().mul(&ni))
-    }
-    pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
-        Self::new(
-            Fp2::select(mask, &a.c0, &b.c0),
-            Fp2::select(mask, &a.c1, &b.c1),
-        )
     }
 }
 
@@ -191,39 +208,48 @@ impl Fp12 {
         Self { c0, c1, c2 }
     }
 
+    /// self · o (one run-time choice of the F_p product, then monomorphic code).
     pub(crate) fn mul(&self, o: &Self) -> Self {
+        with_fp_mul!(|m| self.mul_g(m, o))
+    }
+
+    fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
         let (b0, b1, b2) = (&o.c0, &o.c1, &o.c2);
-        let v0 = a0.mul(b0);
-        let v1 = a1.mul(b1);
-        let v2 = a2.mul(b2);
+        let v0 = a0.mul_g(m, b0);
+        let v1 = a1.mul_g(m, b1);
+        let v2 = a2.mul_g(m, b2);
         let c0 = a1
             .add(a2)
-            .mul(&b1.add(b2))
+            .mul_g(m, &b1.add(b2))
             .sub(&v1)
             .sub(&v2)
             .mul_v()
             .add(&v0);
         let c1 = a0
             .add(a1)
-            .mul(&b0.add(b1))
+            .mul_g(m, &b0.add(b1))
             .sub(&v0)
             .sub(&v1)
             .add(&v2.mul_v());
-        let c2 = a0.add(a2).mul(&b0.add(b2)).sub(&v0).sub(&v2).add(&v1);
+        let c2 = a0.add(a2).mul_g(m, &b0.add(b2)).sub(&v0).sub(&v2).add(&v1);
         Self::new(c0, c1, c2)
     }
 
     /// Squaring (Chung–Hasan SQR2).
     pub(crate) fn square(&self) -> Self {
+        with_fp_mul!(|m| self.square_g(m))
+    }
+
+    fn square_g<M: FpMul>(&self, m: M) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
-        let s0 = a0.square();
-        let s1 = a0.mul(a1);
+        let s0 = a0.square_g(m);
+        let s1 = a0.mul_g(m, a1);
         let s1 = s1.add(&s1);
-        let s2 = a0.sub(a1).add(a2).square();
-        let s3 = a1.mul(a2);
+        let s2 = a0.sub(a1).add(a2).square_g(m);
+        let s3 = a1.mul_g(m, a2);
         let s3 = s3.add(&s3);
-        let s4 = a2.square();
+        let s4 = a2.square_g(m);
         let c0 = s3.mul_v().add(&s0);
         let c1 = s4.mul_v().add(&s1);
         let c2 = s1.add(&s2).add(&s3).sub(&s0).sub(&s4);
@@ -233,12 +259,16 @@ impl Fp12 {
     /// Multiplication by a sparse element c0 + c2·w² with c2 = (k, 0) ∈ F_p² ⊂ F_p⁴: the
     /// shape of every Miller-loop line here.
     pub(crate) fn mul_line(&self, l0: &Fp4, l2: &Fp2) -> Self {
+        with_fp_mul!(|m| self.mul_line_g(m, l0, l2))
+    }
+
+    fn mul_line_g<M: FpMul>(&self, m: M, l0: &Fp4, l2: &Fp2) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
         // (a0 + a1w + a2w²)(l0 + l2w²) = a0l0 + (a1l2 + a2l0... ) with w³ = v:
         // c0 = a0l0 + a1l2·v, c1 = a1l0 + a2l2·v, c2 = a2l0 + a0l2.
-        let c0 = a0.mul(l0).add(&a1.mul_fp2(l2).mul_v());
-        let c1 = a1.mul(l0).add(&a2.mul_fp2(l2).mul_v());
-        let c2 = a2.mul(l0).add(&a0.mul_fp2(l2));
+        let c0 = a0.mul_g(m, l0).add(&a1.mul_fp2_g(m, l2).mul_v());
+        let c1 = a1.mul_g(m, l0).add(&a2.mul_fp2_g(m, l2).mul_v());
+        let c2 = a2.mul_g(m, l0).add(&a0.mul_fp2_g(m, l2));
         Self::new(c0, c1, c2)
     }
 
@@ -248,10 +278,14 @@ impl Fp12 {
     /// F_p¹² = F_q⁶ = F_q²[w]/(w³ - v) for q = p²: (a0 + a1w + a2w²)² =
     /// (3a0² - 2ā0) + (3v·a2² + 2ā1)w + (3a1² - 2ā2)w², ā the conjugate v ↦ -v.
     pub(crate) fn cyclotomic_square(&self) -> Self {
+        with_fp_mul!(|m| self.cyclotomic_square_g(m))
+    }
+
+    fn cyclotomic_square_g<M: FpMul>(&self, m: M) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
-        let s0 = a0.square();
-        let s1 = a1.square();
-        let s2 = a2.square().mul_v();
+        let s0 = a0.square_g(m);
+        let s1 = a1.square_g(m);
+        let s2 = a2.square_g(m).mul_v();
         let three = |s: &Fp4| s.add(s).add(s);
         let two = |a: &Fp4| a.add(a);
         let c0 = three(&s0).sub(&two(&a0.conj()));
@@ -290,12 +324,22 @@ impl Fp12 {
         Self::new(c0, c1, c2)
     }
 
+    /// `b` where `mask` is all ones, `a` where it is zero: all 48 limbs under one mask
+    /// that passes the optimisation barrier once (the table scans of the G_T powers).
+    #[inline(always)]
     pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
-        Self::new(
-            Fp4::select(mask, &a.c0, &b.c0),
-            Fp4::select(mask, &a.c1, &b.c1),
-            Fp4::select(mask, &a.c2, &b.c2),
-        )
+        let m = crate::field::opaque(mask);
+        let f = |x: &Fp, y: &Fp| {
+            Fp([
+                x.0[0] ^ ((x.0[0] ^ y.0[0]) & m),
+                x.0[1] ^ ((x.0[1] ^ y.0[1]) & m),
+                x.0[2] ^ ((x.0[2] ^ y.0[2]) & m),
+                x.0[3] ^ ((x.0[3] ^ y.0[3]) & m),
+            ])
+        };
+        let f2 = |x: &Fp2, y: &Fp2| Fp2::new(f(&x.c0, &y.c0), f(&x.c1, &y.c1));
+        let f4 = |x: &Fp4, y: &Fp4| Fp4::new(f2(&x.c0, &y.c0), f2(&x.c1, &y.c1));
+        Self::new(f4(&a.c0, &b.c0), f4(&a.c1, &b.c1), f4(&a.c2, &b.c2))
     }
 
     /// The 384-byte encoding of GM/T 0044-2016 part 1 (as GmSSL and gmsm write it): the
