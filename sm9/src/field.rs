@@ -466,6 +466,16 @@ fn fn_sub(a: &Limbs, b: &Limbs) -> Limbs {
 pub(crate) trait FpMul: Copy {
     /// a · b.
     fn mul(self, a: &Fp, b: &Fp) -> Fp;
+
+    /// The F_p² product (a0 + a1u)(b0 + b1u), u² = -2, as its two coefficients: Karatsuba,
+    /// a0b0 - 2a1b1 + ((a0 + a1)(b0 + b1) - a0b0 - a1b1)u.
+    #[inline(always)]
+    fn mul2(self, a: [&Fp; 2], b: [&Fp; 2]) -> [Fp; 2] {
+        let v0 = self.mul(a[0], b[0]);
+        let v1 = self.mul(a[1], b[1]);
+        let s = self.mul(&a[0].add(a[1]), &b[0].add(b[1]));
+        [v0.sub(&v1.double()), s.sub(&v0).sub(&v1)]
+    }
 }
 
 /// The portable Montgomery product (every CPU).

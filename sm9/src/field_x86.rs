@@ -96,6 +96,29 @@ impl crate::field::FpMul for AdxMul {
         // private and `get` is its only constructor).
         crate::field::Fp(unsafe { mul_adx(&a.0, &b.0) })
     }
+
+    /// Karatsuba with lazy reduction: three 512-bit products (each below p²), the two
+    /// coefficients formed mod p·2^256 by [`sub_wide`], then two Montgomery reductions
+    /// instead of three.
+    #[inline(always)]
+    fn mul2(self, a: [&crate::field::Fp; 2], b: [&crate::field::Fp; 2]) -> [crate::field::Fp; 2] {
+        use crate::field::Fp;
+        let sa = a[0].add(a[1]);
+        let sb = b[0].add(b[1]);
+        // SAFETY: an AdxMul exists only where have_adx() saw BMI2 and ADX.
+        let (v0, v1, s) = unsafe {
+            (
+                mul_wide_adx(&a[0].0, &b[0].0),
+                mul_wide_adx(&a[1].0, &b[1].0),
+                mul_wide_adx(&sa.0, &sb.0),
+            )
+        };
+        // c0 = v0 - 2v1 (u² = -2), c1 = s - v0 - v1; each < p·2^256.
+        let c0 = sub_wide(&sub_wide(&v0, &v1), &v1);
+        let c1 = sub_wide(&sub_wide(&s, &v0), &v1);
+        // SAFETY: as above.
+        unsafe { [Fp(redc_adx(&c0)), Fp(redc_adx(&c1))] }
+    }
 }
 
 /// p's four limbs and n0' = -p^-1 mod 2^64, read by the reduction through a RIP-relative
@@ -276,6 +299,159 @@ pub(crate) fn sub_p(a: &Limbs, b: &Limbs) -> Limbs {
     [r0, r1, r2, r3]
 }
 
+/// The 512-bit product a·b (no reduction), least significant limb first: the first half of
+/// [`mul_adx`]. For a, b < p the product is below p² < p·2^256.
+///
+/// # Safety
+/// The CPU must have BMI2 and ADX.
+#[inline(always)]
+pub(crate) unsafe fn mul_wide_adx(a: &Limbs, b: &Limbs) -> [u64; 8] {
+    let (o0, o1, o2, o3, o4, o5, o6, o7): (u64, u64, u64, u64, u64, u64, u64, u64);
+    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 32 bytes behind `b`,
+    // writes only the registers declared below and no memory, and does not touch the stack.
+    unsafe {
+        asm!(
+            // row 0 (a0 in rdx)
+            "mulx {r1}, {r0}, [{b}]",
+            "mulx {r2}, {t}, [{b} + 8]", "add {r1}, {t}",
+            "mulx {r3}, {t}, [{b} + 16]", "adc {r2}, {t}",
+            "mulx {r4}, {t}, [{b} + 24]", "adc {r3}, {t}", "adc {r4}, 0",
+            // row 1: a1 leaves r5 for rdx
+            "mov rdx, {r5}", "xor eax, eax",
+            "mulx {u}, {t}, [{b}]", "adox {r1}, {t}", "adcx {r2}, {u}",
+            "mulx {u}, {t}, [{b} + 8]", "adox {r2}, {t}", "adcx {r3}, {u}",
+            "mulx {u}, {t}, [{b} + 16]", "adox {r3}, {t}", "adcx {r4}, {u}",
+            "mulx {r5}, {t}, [{b} + 24]", "adox {r4}, {t}", "adcx {r5}, rax", "adox {r5}, rax",
+            // row 2
+            "mov rdx, {r6}", "xor eax, eax",
+            "mulx {u}, {t}, [{b}]", "adox {r2}, {t}", "adcx {r3}, {u}",
+            "mulx {u}, {t}, [{b} + 8]", "adox {r3}, {t}", "adcx {r4}, {u}",
+            "mulx {u}, {t}, [{b} + 16]", "adox {r4}, {t}", "adcx {r5}, {u}",
+            "mulx {r6}, {t}, [{b} + 24]", "adox {r5}, {t}", "adcx {r6}, rax", "adox {r6}, rax",
+            // row 3
+            "mov rdx, {r7}", "xor eax, eax",
+            "mulx {u}, {t}, [{b}]", "adox {r3}, {t}", "adcx {r4}, {u}",
+            "mulx {u}, {t}, [{b} + 8]", "adox {r4}, {t}", "adcx {r5}, {u}",
+            "mulx {u}, {t}, [{b} + 16]", "adox {r5}, {t}", "adcx {r6}, {u}",
+            "mulx {r7}, {t}, [{b} + 24]", "adox {r6}, {t}", "adcx {r7}, rax", "adox {r7}, rax",
+            b = in(reg) b.as_ptr(),
+            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
+            r4 = out(reg) o4,
+            r5 = inout(reg) a[1] => o5, r6 = inout(reg) a[2] => o6, r7 = inout(reg) a[3] => o7,
+            t = out(reg) _, u = out(reg) _,
+            out("rax") _, inout("rdx") a[0] => _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [o0, o1, o2, o3, o4, o5, o6, o7]
+}
+
+/// Montgomery reduction T·2^-256 mod p for T < p·2^256, fully reduced: the second half of
+/// [`mul_adx`] (four steps on the low half, the high half added, one conditional
+/// subtraction: the sum is below 2p).
+///
+/// # Safety
+/// The CPU must have BMI2 and ADX.
+#[inline(always)]
+pub(crate) unsafe fn redc_adx(x: &[u64; 8]) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3, r4, r5, r6, r7] = *x;
+    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 40-byte static P_N0
+    // only, writes only the registers declared below and no memory, and does not touch the
+    // stack; no branch or address depends on the values.
+    unsafe {
+        asm!(
+            "lea {b}, [rip + {pn}]",
+            reduce_step!("{r0}", "{r1}", "{r2}", "{r3}"),
+            reduce_step!("{r1}", "{r2}", "{r3}", "{r0}"),
+            reduce_step!("{r2}", "{r3}", "{r0}", "{r1}"),
+            reduce_step!("{r3}", "{r0}", "{r1}", "{r2}"),
+            // plus the high half; the top carry into rax
+            "xor eax, eax",
+            "add {r0}, {r4}",
+            "adc {r1}, {r5}",
+            "adc {r2}, {r6}",
+            "adc {r3}, {r7}",
+            "adc rax, 0",
+            // minus p; keep the sum where that borrows past the carry
+            "mov {r4}, {r0}",
+            "mov {r5}, {r1}",
+            "mov {r6}, {r2}",
+            "mov {r7}, {r3}",
+            "sub {r4}, [{b}]",
+            "sbb {r5}, [{b} + 8]",
+            "sbb {r6}, [{b} + 16]",
+            "sbb {r7}, [{b} + 24]",
+            "sbb rax, 0",
+            "cmovnc {r0}, {r4}",
+            "cmovnc {r1}, {r5}",
+            "cmovnc {r2}, {r6}",
+            "cmovnc {r3}, {r7}",
+            pn = sym P_N0,
+            b = out(reg) _,
+            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+            r4 = inout(reg) r4 => _, r5 = inout(reg) r5 => _,
+            r6 = inout(reg) r6 => _, r7 = inout(reg) r7 => _,
+            t = out(reg) _, u = out(reg) _,
+            out("rax") _, out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// x - y mod p·2^256 for x, y < p·2^256 (512-bit values, the unreduced products of the lazy
+/// F_p² product): the 512-bit difference, plus p·2^256 (p added to the high half) where it
+/// borrows, by a mask. The result stays below p·2^256 and is ≡ x - y (mod p).
+#[inline(always)]
+pub(crate) fn sub_wide(x: &[u64; 8], y: &[u64; 8]) -> [u64; 8] {
+    let [
+        mut r0,
+        mut r1,
+        mut r2,
+        mut r3,
+        mut r4,
+        mut r5,
+        mut r6,
+        mut r7,
+    ] = *x;
+    // SAFETY: plain x86-64; the asm reads the 64 bytes behind `y` and the first 32 bytes of
+    // P_N0, writes only the registers declared below and no memory, no stack; no branch or
+    // address depends on the values.
+    unsafe {
+        asm!(
+            "sub {r0}, [{y}]",
+            "sbb {r1}, [{y} + 8]",
+            "sbb {r2}, [{y} + 16]",
+            "sbb {r3}, [{y} + 24]",
+            "sbb {r4}, [{y} + 32]",
+            "sbb {r5}, [{y} + 40]",
+            "sbb {r6}, [{y} + 48]",
+            "sbb {r7}, [{y} + 56]",
+            // y's pointer is done: all ones where x < y
+            "sbb {y}, {y}",
+            "mov {t0}, {y}",
+            "mov {t1}, {y}",
+            "mov {t2}, {y}",
+            "mov {t3}, {y}",
+            "and {t0}, qword ptr [rip + {pn}]",
+            "and {t1}, qword ptr [rip + {pn} + 8]",
+            "and {t2}, qword ptr [rip + {pn} + 16]",
+            "and {t3}, qword ptr [rip + {pn} + 24]",
+            "add {r4}, {t0}",
+            "adc {r5}, {t1}",
+            "adc {r6}, {t2}",
+            "adc {r7}, {t3}",
+            pn = sym P_N0,
+            y = inout(reg) y.as_ptr() => _,
+            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+            r4 = inout(reg) r4, r5 = inout(reg) r5, r6 = inout(reg) r6, r7 = inout(reg) r7,
+            t0 = out(reg) _, t1 = out(reg) _, t2 = out(reg) _, t3 = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3, r4, r5, r6, r7]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,6 +507,73 @@ mod tests {
             check(&b, &a);
             check(&a, &a);
         }
+    }
+
+    #[test]
+    fn lazy_fp2_product_matches_portable() {
+        use crate::field::{FpMul, PortableMul};
+        let Some(adx) = AdxMul::get() else {
+            return;
+        };
+        let p = Fp::MODULUS;
+        let sub = |a: &Limbs, k: u64| crate::field::sub_limbs(a, &[k, 0, 0, 0]).0;
+        let edge: [Limbs; 7] = [
+            [0; 4],
+            [1, 0, 0, 0],
+            sub(&p, 1),
+            sub(&p, 2),
+            [u64::MAX, u64::MAX, u64::MAX, p[3] >> 1],
+            [u64::MAX, u64::MAX, u64::MAX, p[3] - 1],
+            Fp::ONE.0,
+        ];
+        let check = |a: [Limbs; 2], b: [Limbs; 2]| {
+            let (a, b) = ([Fp(a[0]), Fp(a[1])], [Fp(b[0]), Fp(b[1])]);
+            let want = PortableMul.mul2([&a[0], &a[1]], [&b[0], &b[1]]);
+            let got = adx.mul2([&a[0], &a[1]], [&b[0], &b[1]]);
+            assert_eq!(got[0].0, want[0].0, "{a:x?} * {b:x?}");
+            assert_eq!(got[1].0, want[1].0, "{a:x?} * {b:x?}");
+        };
+        for a0 in &edge {
+            for a1 in &edge {
+                for b0 in &edge {
+                    for b1 in &edge {
+                        check([*a0, *a1], [*b0, *b1]);
+                    }
+                }
+            }
+        }
+        let mut x: u64 = 0x1357_9bdf_0246_8ace;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut rand = |i: u64| {
+            let mut a = [next(), next(), next(), next()];
+            a[3] %= p[3];
+            if i.is_multiple_of(3) {
+                a[3] = p[3];
+                a[2] = a[2].min(p[2] - 1);
+            }
+            a
+        };
+        for i in 0..50_000 {
+            check([rand(i), rand(i + 1)], [rand(i + 2), rand(i / 2)]);
+        }
+        // The wide pieces on their own: redc of a full product is the Montgomery product,
+        // sub_wide of the extremes stays below p·2^256.
+        let pm1 = sub(&p, 1);
+        // SAFETY: AdxMul::get() saw BMI2 and ADX.
+        let w = unsafe { mul_wide_adx(&pm1, &pm1) };
+        // SAFETY: as above.
+        assert_eq!(unsafe { redc_adx(&w) }, mont_mul(&pm1, &pm1, &p, Fp::MINV));
+        let d = sub_wide(&[0; 8], &w);
+        // 0 - w + p·2^256: the high half is p - 1 - (high half of w) - borrow.
+        // SAFETY: as above.
+        let back = unsafe { redc_adx(&d) };
+        let want = Fp(mont_mul(&pm1, &pm1, &p, Fp::MINV)).neg();
+        assert_eq!(back, want.0);
     }
 
     #[test]

