@@ -68,6 +68,16 @@ impl Fp2 {
     pub(crate) fn square(&self) -> Self {
         with_fp_mul!(|m| self.square_g(m))
     }
+    /// self + o·u = (a0 - 2b1) + (a1 + b0)u, in three F_p additions.
+    #[inline(always)]
+    pub(crate) fn add_mul_u(&self, o: &Self) -> Self {
+        Self::new(self.c0.sub(&o.c1).sub(&o.c1), self.c1.add(&o.c0))
+    }
+    /// self - o·u = (a0 + 2b1) + (a1 - b0)u, in three F_p additions.
+    #[inline(always)]
+    pub(crate) fn sub_mul_u(&self, o: &Self) -> Self {
+        Self::new(self.c0.add(&o.c1).add(&o.c1), self.c1.sub(&o.c0))
+    }
     /// self · u = -2a1 + a0·u.
     #[inline(always)]
     pub(crate) fn mul_u(&self) -> Self {
@@ -131,22 +141,19 @@ impl Fp4 {
     pub(crate) fn neg(&self) -> Self {
         Self::new(self.c0.neg(), self.c1.neg())
     }
-    #[inline(always)]
+    #[inline(never)]
     pub(crate) fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
         let v0 = self.c0.mul_g(m, &o.c0);
         let v1 = self.c1.mul_g(m, &o.c1);
         let s = self.c0.add(&self.c1).mul_g(m, &o.c0.add(&o.c1));
-        Self::new(v0.add(&v1.mul_u()), s.sub(&v0).sub(&v1))
+        Self::new(v0.add_mul_u(&v1), s.sub(&v0).sub(&v1))
     }
-    #[inline(always)]
+    #[inline(never)]
     pub(crate) fn square_g<M: FpMul>(&self, m: M) -> Self {
         // (a0 + a1v)² = a0² + a1²u + 2a0a1 v, with a0² + a1²u = (a0+a1)(a0+a1u) - a0a1 - a0a1u.
         let p = self.c0.mul_g(m, &self.c1);
-        let t = self
-            .c0
-            .add(&self.c1)
-            .mul_g(m, &self.c0.add(&self.c1.mul_u()));
-        Self::new(t.sub(&p).sub(&p.mul_u()), p.double())
+        let t = self.c0.add(&self.c1).mul_g(m, &self.c0.add_mul_u(&self.c1));
+        Self::new(t.sub(&p).sub_mul_u(&p), p.double())
     }
     #[inline(always)]
     pub(crate) fn mul_fp2_g<M: FpMul>(&self, m: M, k: &Fp2) -> Self {
@@ -292,11 +299,19 @@ impl Fp12 {
         let s0 = a0.square_g(m);
         let s1 = a1.square_g(m);
         let s2 = a2.square_g(m).mul_v();
-        let three = |s: &Fp4| s.add(s).add(s);
-        let two = |a: &Fp4| a.add(a);
-        let c0 = three(&s0).sub(&two(&a0.conj()));
-        let c1 = three(&s2).add(&two(&a1.conj()));
-        let c2 = three(&s1).sub(&two(&a2.conj()));
+        // 3s - 2ā = s + 2(s - ā) and 3s + 2ā = s + 2(s + ā), with s ∓ ā formed
+        // componentwise (ā = (a.c0, -a.c1)): 12 F_p additions per coefficient instead of 18.
+        let minus_conj = |s: &Fp4, a: &Fp4| {
+            let d = Fp4::new(s.c0.sub(&a.c0), s.c1.add(&a.c1));
+            s.add(&d.add(&d))
+        };
+        let plus_conj = |s: &Fp4, a: &Fp4| {
+            let d = Fp4::new(s.c0.add(&a.c0), s.c1.sub(&a.c1));
+            s.add(&d.add(&d))
+        };
+        let c0 = minus_conj(&s0, a0);
+        let c1 = plus_conj(&s2, a1);
+        let c2 = minus_conj(&s1, a2);
         Self::new(c0, c1, c2)
     }
 
