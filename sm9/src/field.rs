@@ -331,9 +331,30 @@ macro_rules! mont_field {
                 r
             }
 
-            /// self^-1 (Fermat; zero maps to zero). Constant time.
+            /// self^e for a public exponent: fixed 4-bit windows whose table index and
+            /// whose skipped zero windows depend on `e` only, never on `self` (constant time
+            /// in the base).
+            pub(crate) fn pow_public(&self, e: &Limbs) -> Self {
+                let mut table = [Self::ONE; 16];
+                table[1] = *self;
+                for i in 2..16 {
+                    table[i] = table[i - 1].mul(self);
+                }
+                let mut r = Self::ONE;
+                for w in (0..64).rev() {
+                    r = r.square().square().square().square();
+                    let nib = ((e[w / 16] >> ((w % 16) * 4)) & 0xf) as usize;
+                    if nib != 0 {
+                        r = r.mul(&table[nib]);
+                    }
+                }
+                r
+            }
+
+            /// self^-1 (Fermat with the public exponent m - 2; zero maps to zero). Constant
+            /// time in self.
             pub(crate) fn invert(&self) -> Self {
-                self.pow(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
+                self.pow_public(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
             }
 
             /// [`Self::pow`] in portable code, for constants.
@@ -565,6 +586,19 @@ mod tests {
         let b = Fp::from_hex("21FE8DDA4F21E607631065125C395BBC1C1C00CBFA6024350C464CD70A3EA616");
         assert_eq!(a.mul(&b), b.mul(&a));
         assert_eq!(a.mul(&a.invert()), Fp::ONE);
+        // The windowed public-exponent power against the bitwise one, and the inverses of
+        // edge values (zero maps to zero).
+        let e = [
+            0x0123_4567_89ab_cdef,
+            0,
+            0xffff_0000_ffff_0000,
+            0x8000_0000_0000_0001,
+        ];
+        assert_eq!(a.pow_public(&e), a.pow(&e));
+        assert_eq!(Fp::ZERO.invert(), Fp::ZERO);
+        assert_eq!(Fp::ONE.invert(), Fp::ONE);
+        assert_eq!(Fp::ONE.neg().invert(), Fp::ONE.neg());
+        assert_eq!(a.invert(), a.pow(&sub_limbs(&Fp::MODULUS, &[2, 0, 0, 0]).0));
         assert_eq!(a.add(&b).sub(&b), a);
         assert_eq!(a.neg().add(&a), Fp::ZERO);
         assert_eq!(Fp::from_u64(3).mul(&Fp::from_u64(5)), Fp::from_u64(15));
