@@ -75,11 +75,53 @@ fn add_step(t: &G2, q: &Affine<Fp2>) -> (Line, G2) {
     )
 }
 
-/// Doubling steps (the bits of a below its top bit).
-const DOUBLINGS: usize = (127 - A.leading_zeros()) as usize;
-/// Lines of one Miller loop: a doubling per bit, an addition per further set bit, and
-/// the two Frobenius additions.
-pub(crate) const LINES: usize = DOUBLINGS + A.count_ones() as usize - 1 + 2;
+/// The non-adjacent form of a public k > 0: digits in {-1, 0, 1}, least significant first,
+/// no two adjacent ones non-zero, and the number of digits (the top one is 1).
+const fn naf(mut k: u128) -> ([i8; 130], usize) {
+    let mut d = [0i8; 130];
+    let mut n = 0;
+    while k != 0 {
+        if k & 1 == 1 {
+            // 1 where k ≡ 1 (mod 4), -1 where k ≡ 3 (mod 4).
+            if k & 3 == 1 {
+                d[n] = 1;
+                k -= 1;
+            } else {
+                d[n] = -1;
+                k += 1;
+            }
+        }
+        k >>= 1;
+        n += 1;
+    }
+    (d, n)
+}
+
+/// The number of non-zero digits.
+const fn weight(d: &([i8; 130], usize)) -> usize {
+    let mut w = 0;
+    let mut i = 0;
+    while i < d.1 {
+        if d.0[i] != 0 {
+            w += 1;
+        }
+        i += 1;
+    }
+    w
+}
+
+/// a = 6t + 2 in non-adjacent form: 66 digits, 11 non-zero (16 ones in binary), so the
+/// Miller loop adds T ± Q 10 times instead of 15 (the line through T and -Q serves a digit
+/// -1; the vertical lines it leaves out lie in a proper subfield, which the final
+/// exponentiation removes).
+const A_NAF: ([i8; 130], usize) = naf(A);
+/// Doubling steps (the digits of a below its top digit).
+const DOUBLINGS: usize = A_NAF.1 - 1;
+/// Lines of one Miller loop: a doubling per digit, an addition per further non-zero digit,
+/// and the two Frobenius additions.
+pub(crate) const LINES: usize = DOUBLINGS + weight(&A_NAF) - 1 + 2;
+/// t in non-adjacent form (64 digits, 11 non-zero instead of 14 ones).
+const T_NAF: ([i8; 130], usize) = naf(T as u128);
 
 /// The Miller loop's lines for a fixed Q (independent of P): computed once for a
 /// decryption key or a master public key, they leave the loop only the F_p¹² work.
@@ -101,13 +143,14 @@ impl G2Prepared {
         let mut lines = [Line::default(); LINES];
         let mut n = 0;
         let mut t = G2::from(*q);
+        let qn = q.neg();
         for i in (0..DOUBLINGS).rev() {
             let (l, t2) = double_step(&t);
             lines[n] = l;
             n += 1;
             t = t2;
-            if (A >> i) & 1 == 1 {
-                let (l, tq) = add_step(&t, q);
+            if A_NAF.0[i] != 0 {
+                let (l, tq) = add_step(&t, if A_NAF.0[i] > 0 { q } else { &qn });
                 lines[n] = l;
                 n += 1;
                 t = tq;
@@ -136,7 +179,7 @@ pub(crate) fn miller_loop_prepared(pairs: &[(&Affine<Fp>, &G2Prepared)]) -> Fp12
     for i in (0..DOUBLINGS).rev() {
         f = mul_lines(if n == 0 { f } else { f.square() }, n);
         n += 1;
-        if (A >> i) & 1 == 1 {
+        if A_NAF.0[i] != 0 {
             f = mul_lines(f, n);
             n += 1;
         }
@@ -182,13 +225,17 @@ pub(crate) fn final_exponentiation(f: &Fp12) -> Fp12 {
     t0.cyclotomic_square().mul(&t1)
 }
 
-/// f^t for f in the cyclotomic subgroup (t is public).
+/// f^t for f in the cyclotomic subgroup (t is public): over the non-adjacent form of t, a
+/// digit -1 multiplying by f⁻¹ = conj(f).
 fn cyclotomic_pow_t(f: &Fp12) -> Fp12 {
+    let fi = f.conj();
     let mut r = *f;
-    for i in (0..63 - T.leading_zeros()).rev() {
+    for i in (0..T_NAF.1 - 1).rev() {
         r = r.cyclotomic_square();
-        if (T >> i) & 1 == 1 {
-            r = r.mul(f);
+        match T_NAF.0[i] {
+            1 => r = r.mul(f),
+            -1 => r = r.mul(&fi),
+            _ => {}
         }
     }
     r
@@ -505,6 +552,25 @@ mod tests {
         assert_eq!(lq, Some(twist_frobenius(&P2)));
         let a = g2_mul(&q, &k).to_affine();
         assert_eq!(a, q.mul_ct(&k).to_affine());
+    }
+
+    #[test]
+    fn naf_digits() {
+        for k in [A, T as u128, 1, 3, 7, 0x5555, u64::MAX as u128] {
+            let (d, n) = naf(k);
+            let mut v: i128 = 0;
+            for i in (0..n).rev() {
+                v = 2 * v + d[i] as i128;
+                assert!(i == 0 || d[i] == 0 || d[i - 1] == 0, "adjacent digits");
+            }
+            assert_eq!(v as u128, k);
+            assert_eq!(d[n - 1], 1);
+        }
+        assert_eq!((A_NAF.1, weight(&A_NAF)), (66, 11));
+        assert_eq!((T_NAF.1, weight(&T_NAF)), (64, 11));
+        // f^t over the NAF against the plain power, on an element of G_T.
+        let e = pairing(&P1, &P2);
+        assert_eq!(cyclotomic_pow_t(&e), e.pow_u64(T));
     }
 
     #[test]
