@@ -4,6 +4,11 @@
 //! optimisation barrier. The functions are `const fn`, so that derived constants (Frobenius
 //! coefficients, R², the curve's b) are computed by the compiler from p and n alone.
 //!
+//! At run time F_p uses the x86-64 forms of `field_x86.rs` where they exist (addition and
+//! subtraction on every x86-64, the product with BMI2/ADX, chosen through an [`FpMul`]
+//! token once per tower operation); the portable functions here remain the reference and
+//! the code of `--cfg shangmi_backend="portable"`/`"soft"` builds and other CPUs.
+//!
 //! Both primes lie between 2^255 and 2^256, so sums carry out of 256 bits and the
 //! reductions keep the carry word.
 
