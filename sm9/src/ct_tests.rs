@@ -3,10 +3,12 @@
 //! points are marked *undefined*, so memcheck reports every branch and memory address that
 //! depends on them. Covered: user key extraction's scalar arithmetic (t1 = H1 + ks,
 //! t2 = ks·t1⁻¹ by Fermat), the G1 and G2 multiplications by secret scalars (`mul_ct`,
-//! `g2_mul` with its λ-split), G_T powers by secret exponents (`gt_pow` and the fixed-base
+//! `g2_mul` with its λ-split, the fixed-base tables of `G1Base` built from a secret point,
+//! as a signing key's are), G_T powers by secret exponents (`gt_pow` and the fixed-base
 //! tables of `GtBase`), the pairing with a
-//! secret G2 argument (decryption, key exchange), the `mulx` field multiplication (called
-//! directly where the CPU has it: valgrind hides ADX from the probe), the affine conversions' inversions and
+//! secret G2 argument (decryption, key exchange), the `mulx` field multiplication and the
+//! lazy-reduction pieces of the F_p² product (called directly where the CPU has them:
+//! valgrind hides ADX from the probe), the affine conversions' inversions and
 //! the G_T encoding hashed by the KDF. Not covered: the rejection and zero tests whose
 //! outcome is public by design (a scalar out of range, l = 0, K1 = 0, the C3 comparison's
 //! result), verification (public inputs only).
@@ -29,7 +31,7 @@ use crate::pairing::{g2_mul, gt_pow, pairing};
 use std::println;
 
 fn secret(mulx: bool) {
-    let mut out = [[0u8; 32]; 8];
+    let mut out = [[0u8; 32]; 10];
     for seed in [0x0123_4567_89AB_CDEFu64, 3] {
         let mut k = [
             seed,
@@ -62,11 +64,24 @@ fn secret(mulx: bool) {
         out[6][..].copy_from_slice(&w.to_bytes()[..32]);
         let s = G1::from(P1).mul_ct(&k);
         out[5] = s.y.to_bytes();
+        // A signing key's table (a secret point) and a product by a secret scalar.
+        let s = crate::g1comb::G1Base::new(&d).mul(&k);
+        out[8] = s.x.to_bytes();
         if mulx {
             // SAFETY: the parent saw BMI2 and ADX on this CPU (valgrind 3.19 hides those
             // CPUID bits, so the dispatch picks the portable form, but runs the instructions).
             let m = unsafe { crate::field_x86::mul_adx(&ks.0, &t2.0) };
             out[7] = crate::field::limbs_to_be(&m);
+            // SAFETY: as above (the F_p² product's 512-bit product and reduction).
+            let (w0, w1) = unsafe {
+                (
+                    crate::field_x86::mul_wide_adx(&ks.0, &t2.0),
+                    crate::field_x86::mul_wide_adx(&m, &ks.0),
+                )
+            };
+            // SAFETY: as above.
+            let r = unsafe { crate::field_x86::redc_adx(&crate::field_x86::sub_wide(&w0, &w1)) };
+            out[9] = crate::field::limbs_to_be(&r);
         }
         memcheck::public(&mut out);
         std::hint::black_box(&out);

@@ -193,7 +193,6 @@ impl<F: Coord> Point<F> {
         if self.is_identity() { None } else { Some(a) }
     }
 
-    #[cfg(test)]
     pub(crate) fn neg(&self) -> Self {
         Self {
             x: self.x,

@@ -5,6 +5,7 @@
 use crate::curve::{Affine, G1, G2, P2};
 use crate::error::Error;
 use crate::field::{Fn, Fp};
+use crate::g1comb::G1Base;
 use crate::hash::h1;
 use crate::pairing::{G2Prepared, GtBase, pairing, pairing_prepared};
 use crate::points::{
@@ -25,11 +26,21 @@ pub struct EncryptMasterKey {
     public: EncryptMasterPublicKey,
 }
 
-/// The encryption master public key Ppub-e ∈ G1 with g = e(Ppub-e, P2) (computed once).
+/// The encryption master public key Ppub-e ∈ G1 with g = e(Ppub-e, P2) (computed once),
+/// and the multiples of P1 and of Ppub-e that encryption uses (with `alloc`: two
+/// fixed-base tables, about 78 KiB each, made with the key).
 #[derive(Clone, Debug)]
 pub struct EncryptMasterPublicKey {
     pub(crate) ppub: Affine<Fp>,
     pub(crate) g: GtBase,
+    p1: G1Base,
+    ppub_table: G1Base,
+}
+
+/// A recipient's Q = H1(ID || hid)·P1 + Ppub-e, checked not to be the identity, kept as
+/// its h1 (public data): r·Q is then (r·h1)·P1 + r·Ppub-e, two fixed-base multiplications.
+pub(crate) struct UserPoint {
+    h1: Fn,
 }
 
 /// A user's encryption (or key exchange) private key de = t2·P2 ∈ G2, with the master
@@ -175,6 +186,8 @@ impl EncryptMasterPublicKey {
         Self {
             ppub,
             g: GtBase::new(pairing(&ppub, &P2)),
+            p1: G1Base::new(&G1::from(crate::curve::P1)),
+            ppub_table: G1Base::new(&G1::from(ppub)),
         }
     }
 
@@ -212,19 +225,27 @@ impl EncryptMasterPublicKey {
         Self::from_bytes(bits)
     }
 
-    /// Q = H1(ID || hid)·P1 + Ppub-e (public data).
-    pub(crate) fn user_point(&self, id: &[u8], hid: u8) -> Result<G1, Error> {
-        let q = g1_mul_base(&h1(id, hid)).add(&G1::from(self.ppub));
+    /// Q = H1(ID || hid)·P1 + Ppub-e (public data), `InvalidKey` if it is the identity.
+    pub(crate) fn user_point(&self, id: &[u8], hid: u8) -> Result<UserPoint, Error> {
+        let h1 = h1(id, hid);
+        let q = self.p1.mul(&h1.to_limbs()).add(&G1::from(self.ppub));
         if q.is_identity() {
             Err(Error::InvalidKey)
         } else {
-            Ok(q)
+            Ok(UserPoint { h1 })
         }
     }
 
+    /// r·Q = (r·h1)·P1 + r·Ppub-e (constant time in r).
+    pub(crate) fn user_mul(&self, q: &UserPoint, r: &Fn) -> G1 {
+        self.p1
+            .mul(&r.mul(&q.h1).to_limbs())
+            .add(&self.ppub_table.mul(&r.to_limbs()))
+    }
+
     /// The 64-byte C and its w = g^r for a given r (part 4, 7.2 steps A1-A5).
-    fn encap_point(&self, q: &G1, r: &Fn) -> Option<([u8; 64], Fp12)> {
-        let c = q.mul_ct(&r.to_limbs()).to_affine()?;
+    fn encap_point(&self, q: &UserPoint, r: &Fn) -> Option<([u8; 64], Fp12)> {
+        let c = self.user_mul(q, r).to_affine()?;
         Some((g1_to_bytes(&c), self.g.pow(&r.to_limbs())))
     }
 
@@ -247,7 +268,13 @@ impl EncryptMasterPublicKey {
         }
     }
 
-    fn encapsulate_with_r(&self, q: &G1, id: &[u8], r: &Fn, key: &mut [u8]) -> Option<[u8; 64]> {
+    fn encapsulate_with_r(
+        &self,
+        q: &UserPoint,
+        id: &[u8],
+        r: &Fn,
+        key: &mut [u8],
+    ) -> Option<[u8; 64]> {
         let (c, w) = self.encap_point(q, r)?;
         KdfStream::new(&[&c, &w.to_bytes(), id]).fill(key);
         if all_zero(key) { None } else { Some(c) }
@@ -288,7 +315,7 @@ impl EncryptMasterPublicKey {
         }
     }
 
-    fn encrypt_with_r(&self, q: &G1, id: &[u8], r: &Fn, msg: &[u8], out: &mut [u8]) -> bool {
+    fn encrypt_with_r(&self, q: &UserPoint, id: &[u8], r: &Fn, msg: &[u8], out: &mut [u8]) -> bool {
         let Some((c1, w)) = self.encap_point(q, r) else {
             return false;
         };
@@ -398,7 +425,7 @@ impl EncryptMasterPublicKey {
     #[cfg(feature = "alloc")]
     fn encrypt_sm4_with_r(
         &self,
-        q: &G1,
+        q: &UserPoint,
         id: &[u8],
         r: &Fn,
         msg: &[u8],

@@ -54,12 +54,10 @@ impl<'a> KeyExchange<'a> {
 
     /// r·Q_peer with Q_peer = H1(ID_peer || 0x02)·P1 + Ppub-e.
     fn ephemeral(&mut self, r: Fn) -> Result<[u8; 64], Error> {
-        let q = self
-            .key
-            .master
-            .user_point(self.peer_id, hid::KEY_EXCHANGE)?;
-        let p = q
-            .mul_ct(&r.to_limbs())
+        let master = &self.key.master;
+        let q = master.user_point(self.peer_id, hid::KEY_EXCHANGE)?;
+        let p = master
+            .user_mul(&q, &r)
             .to_affine()
             .ok_or(Error::InvalidKey)?;
         self.own_r = g1_to_bytes(&p);

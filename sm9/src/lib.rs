@@ -14,6 +14,7 @@ mod error;
 mod field;
 #[cfg(target_arch = "x86_64")]
 mod field_x86;
+mod g1comb;
 mod hash;
 mod kx;
 mod pairing;
@@ -80,6 +81,7 @@ zeroize_key!(SigningKey, |s| {
             y: field::Fp::ZERO,
         },
     );
+    s.ds_table_mut().wipe();
 });
 #[cfg(feature = "zeroize")]
 zeroize_key!(EncryptMasterKey, |s| {

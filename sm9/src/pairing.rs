@@ -311,17 +311,28 @@ pub(crate) fn gt_pow(g: &Fp12, k: &Limbs) -> Fp12 {
     r
 }
 
-/// Signed base-32 digits of a 129-bit integer k < 2^129 (three limbs, the top one below 2):
-/// k = Σ d_i·32^i with d_i ∈ [-16, 16], returned as (|d_i|, all ones where d_i < 0) for
-/// `GTBASE_ROWS` digits. Constant time: the carry and the sign are masks, no branch.
+/// Signed base-32 digits of a 129-bit integer k < 2^129 (three limbs, the top one below 2),
+/// for `GTBASE_ROWS` digits (see [`signed_digits`]).
 fn signed_digits32(k: &[u64; 3]) -> [(u64, u64); GTBASE_ROWS] {
-    let mut out = [(0u64, 0u64); GTBASE_ROWS];
+    signed_digits(k)
+}
+
+/// Signed base-32 digits of a little-endian integer k of `L` limbs: k = Σ d_i·32^i with
+/// d_i ∈ [-16, 16], returned as (|d_i|, all ones where d_i < 0) for `R` digits (enough of
+/// them that the last carry lands in a digit). Constant time: the carry and the sign are
+/// masks, no branch.
+pub(crate) fn signed_digits<const L: usize, const R: usize>(k: &[u64; L]) -> [(u64, u64); R] {
+    let mut out = [(0u64, 0u64); R];
     let mut carry = 0u64;
     for (i, o) in out.iter_mut().enumerate() {
-        // Bits 5i .. 5i + 4 (they may straddle two limbs).
+        // Bits 5i .. 5i + 4 (they may straddle two limbs; none past the last limb).
         let bit = 5 * i;
-        let lo = k[bit / 64] >> (bit % 64);
-        let hi = if bit % 64 > 59 && bit / 64 + 1 < 3 {
+        let lo = if bit / 64 < L {
+            k[bit / 64] >> (bit % 64)
+        } else {
+            0
+        };
+        let hi = if bit % 64 > 59 && bit / 64 + 1 < L {
             k[bit / 64 + 1] << (64 - bit % 64)
         } else {
             0
