@@ -301,11 +301,69 @@ impl<F: Coord> Point<F> {
         r
     }
 
+    /// k·self for a public k (variable time: verification only). Width-5 NAF of k over
+    /// the odd multiples self, 3·self, …, 15·self, complete formulas throughout.
+    pub(crate) fn mul_vartime(&self, k: &Limbs) -> Self {
+        let digits = wnaf5(k);
+        let twice = self.double();
+        let mut odd = [*self; 8];
+        for i in 1..8 {
+            odd[i] = odd[i - 1].add(&twice);
+        }
+        let mut r = Self::IDENTITY;
+        let mut started = false;
+        for &d in digits.iter().rev() {
+            if started {
+                r = r.double();
+            }
+            if d != 0 {
+                let e = &odd[(d.unsigned_abs() / 2) as usize];
+                r = if d > 0 { r.add(e) } else { r.add(&e.neg()) };
+                started = true;
+            }
+        }
+        r
+    }
+
     /// Projective equality (X1Z2 = X2Z1, Y1Z2 = Y2Z1).
     #[cfg(test)]
     pub(crate) fn equals(&self, o: &Self) -> bool {
         self.x.mul(&o.z) == o.x.mul(&self.z) && self.y.mul(&o.z) == o.y.mul(&self.z)
     }
+}
+
+/// Width-5 non-adjacent form of a 256-bit k (public): digits in {0, ±1, ±3, …, ±15}, least
+/// significant first, any nonzero digit followed by at least four zeros.
+fn wnaf5(k: &Limbs) -> [i8; 257] {
+    let mut out = [0i8; 257];
+    // k in five limbs: subtracting a negative digit can carry past 2^256.
+    let mut v = [k[0], k[1], k[2], k[3], 0u64];
+    for d in out.iter_mut() {
+        if v == [0; 5] {
+            break;
+        }
+        if v[0] & 1 == 1 {
+            let m = (v[0] & 31) as i64;
+            let digit = if m >= 16 { m - 32 } else { m };
+            *d = digit as i8;
+            // v -= digit (for a negative digit, v += |digit|).
+            if digit > 0 {
+                v[0] -= digit as u64;
+            } else {
+                let mut carry = (-digit) as u64;
+                for w in v.iter_mut() {
+                    let (s, c) = w.overflowing_add(carry);
+                    *w = s;
+                    carry = c as u64;
+                }
+            }
+        }
+        // v >>= 1
+        for i in 0..5 {
+            v[i] = (v[i] >> 1) | if i < 4 { v[i + 1] << 63 } else { 0 };
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -328,5 +386,49 @@ mod tests {
         assert!(g.add(&g).equals(&g.double()));
         let a = three.to_affine().expect("not identity");
         assert!(a.is_on_curve());
+    }
+
+    /// The variable-time product equals the constant-time one on edge and random scalars,
+    /// and the NAF digits rebuild k.
+    #[test]
+    fn vartime_mul_and_naf() {
+        let g = G1::from(P1).mul_ct(&[0xdead_beef, 0, 0, 0]);
+        let n = Fn::MODULUS;
+        let mut ks = std::vec![
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [15, 0, 0, 0],
+            [31, 0, 0, 0],
+            n,
+            [u64::MAX; 4]
+        ];
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..30 {
+            let mut k = [0u64; 4];
+            for w in k.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *w = x;
+            }
+            ks.push(k);
+        }
+        for k in &ks {
+            assert!(g.mul_vartime(k).equals(&g.mul_ct(k)), "k = {k:x?}");
+            // Σ d_i 2^i = k, as a 320-bit sum.
+            let mut acc = [0i128; 5];
+            for (i, &d) in wnaf5(k).iter().enumerate() {
+                acc[i / 64] += (d as i128) << (i % 64);
+            }
+            let mut carry = 0i128;
+            let mut got = [0u64; 5];
+            for (g, a) in got.iter_mut().zip(acc) {
+                let t = a + carry;
+                *g = t as u64;
+                carry = t >> 64;
+            }
+            assert_eq!(&got[..4], &k[..], "digits of {k:x?}");
+            assert_eq!(got[4], 0);
+        }
     }
 }

@@ -240,7 +240,7 @@ impl SignMasterPublicKey {
         let h1 = h1(id, hid);
         let s = G1::from(sig.s);
         let a = s
-            .mul_ct(&h1.to_limbs())
+            .mul_vartime(&h1.to_limbs())
             .to_affine()
             .ok_or(Error::Verification)?;
         let b = s.add(&self.p1.mul(&h.to_limbs()));
