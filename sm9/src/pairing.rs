@@ -753,5 +753,16 @@ mod timing {
         t("sm9 encrypt", 100, || {
             enc.encrypt(&mut rng, b"Bob", &msg).ok()
         });
+        // What the per-key tables cost when a key is made.
+        let (ds, ppub, ppub_e) = (alice.to_uncompressed(), vk.to_bytes(), enc.to_bytes());
+        t("signing key", 20, || {
+            crate::SigningKey::from_bytes(&ds, &vk).ok()
+        });
+        t("sign mpk", 10, || {
+            crate::SignMasterPublicKey::from_bytes(&ppub).ok()
+        });
+        t("enc mpk", 10, || {
+            crate::EncryptMasterPublicKey::from_bytes(&ppub_e).ok()
+        });
     }
 }
