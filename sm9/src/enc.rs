@@ -755,3 +755,64 @@ impl core::fmt::Debug for EncryptPrivateKey {
         f.debug_struct("EncryptPrivateKey").finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::P1;
+
+    /// r·Q by the two fixed-base tables ((r·h1)·P1 + r·Ppub-e) equals the direct
+    /// constant-time product r·(h1·P1 + Ppub-e) on edge and random r, for two identities.
+    #[test]
+    fn user_mul_matches_mul_ct() {
+        let mut ke = [0u8; 32];
+        ke[31] = 0x2a;
+        ke[3] = 0x77;
+        let master = EncryptMasterKey::from_bytes(&ke).expect("valid ke");
+        let public = master.public_key();
+        let n1 = crate::field::sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0;
+        let mut rs = std::vec![
+            Fn::from_bytes(&limbs_be(&[1, 0, 0, 0])).expect("1 < n"),
+            Fn::from_bytes(&limbs_be(&[16, 0, 0, 0])).expect("16 < n"),
+            Fn::from_bytes(&limbs_be(&[17, 0, 0, 0])).expect("17 < n"),
+            Fn::from_bytes(&limbs_be(&n1)).expect("n - 1 < n"),
+        ];
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        while rs.len() < 16 {
+            let mut b = [0u8; 32];
+            for c in b.chunks_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                c.copy_from_slice(&x.to_be_bytes());
+            }
+            if let Some(r) = Fn::from_bytes(&b) {
+                rs.push(r);
+            }
+        }
+        for id in [&b"Bob"[..], &b"alice@example.com"[..]] {
+            let q = public
+                .user_point(id, hid::ENCRYPT)
+                .expect("Q not the identity");
+            let direct = G1::from(P1)
+                .mul_ct(&q.h1.to_limbs())
+                .add(&G1::from(public.ppub));
+            for r in &rs {
+                let want = direct.mul_ct(&r.to_limbs());
+                assert!(
+                    public.user_mul(&q, r).equals(&want),
+                    "r = {:x?}",
+                    r.to_limbs()
+                );
+            }
+        }
+    }
+
+    fn limbs_be(k: &[u64; 4]) -> [u8; 32] {
+        let mut b = [0u8; 32];
+        for (i, w) in k.iter().enumerate() {
+            b[24 - 8 * i..32 - 8 * i].copy_from_slice(&w.to_be_bytes());
+        }
+        b
+    }
+}
