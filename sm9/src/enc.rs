@@ -808,6 +808,42 @@ mod tests {
         }
     }
 
+    /// Timing of encryption's pieces (release: `cargo test --release -p shangmi-sm9 --lib
+    /// enc_timing -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn enc_timing() {
+        fn time(name: &str, iters: u32, mut f: impl FnMut()) {
+            let t = std::time::Instant::now();
+            for _ in 0..iters {
+                f();
+            }
+            std::println!(
+                "{name:<28} {:>8.1} us",
+                t.elapsed().as_secs_f64() * 1e6 / f64::from(iters)
+            );
+        }
+        let mut ke = [0u8; 32];
+        ke[31] = 0x2a;
+        let master = EncryptMasterKey::from_bytes(&ke).expect("valid ke");
+        let public = master.public_key();
+        let q = public.user_point(b"Bob", hid::ENCRYPT).expect("Q");
+        let r = Fn::from_bytes(&[0x5a; 32]).expect("r < n");
+        time("user_point (h1, h1*P1 + Ppub)", 200, || {
+            core::hint::black_box(public.user_point(b"Bob", hid::ENCRYPT).is_ok());
+        });
+        time("user_mul (two tables)", 200, || {
+            core::hint::black_box(public.user_mul(&q, &r));
+        });
+        time("encap_point (r*Q, g^r)", 100, || {
+            core::hint::black_box(public.encap_point(&q, &r));
+        });
+        let mut out = [0u8; 32 + CIPHERTEXT_OVERHEAD];
+        time("encrypt_with_r (32 bytes)", 100, || {
+            core::hint::black_box(public.encrypt_with_r(&q, b"Bob", &r, &[7; 32], &mut out));
+        });
+    }
+
     fn limbs_be(k: &[u64; 4]) -> [u8; 32] {
         let mut b = [0u8; 32];
         for (i, w) in k.iter().enumerate() {
