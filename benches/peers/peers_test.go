@@ -33,6 +33,15 @@ func block(b *testing.B) cipher.Block {
 	return c
 }
 
+// op times f as one operation per iteration (op/s rows).
+func op(b *testing.B, name string, f func(b *testing.B)) {
+	b.Run(name, func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			f(b)
+		}
+	})
+}
+
 // run times f over a buffer of each size, throughput in bytes.
 func run(b *testing.B, row string, sizes []int, f func(b *testing.B, buf []byte)) {
 	for _, n := range sizes {
@@ -200,29 +209,22 @@ func BenchmarkSM2(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	op := func(name string, f func(b *testing.B)) {
-		b.Run(name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				f(b)
-			}
-		})
-	}
-	op("sm2-keygen", func(b *testing.B) {
+	op(b, "sm2-keygen", func(b *testing.B) {
 		if _, err := sm2.GenerateKey(rand.Reader); err != nil {
 			b.Fatal(err)
 		}
 	})
-	op("sm2-sign", func(b *testing.B) {
+	op(b, "sm2-sign", func(b *testing.B) {
 		if _, err := priv.SignWithSM2(rand.Reader, nil, msg); err != nil {
 			b.Fatal(err)
 		}
 	})
-	op("sm2-verify", func(b *testing.B) {
+	op(b, "sm2-verify", func(b *testing.B) {
 		if !sm2.VerifyASN1WithSM2(&priv.PublicKey, nil, msg, sig) {
 			b.Fatal("verify failed")
 		}
 	})
-	op("sm2-encrypt-32", func(b *testing.B) {
+	op(b, "sm2-encrypt-32", func(b *testing.B) {
 		if _, err := sm2.Encrypt(rand.Reader, &priv.PublicKey, msg[:32], nil); err != nil {
 			b.Fatal(err)
 		}
@@ -258,29 +260,22 @@ func BenchmarkSM9(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	op := func(name string, f func(b *testing.B)) {
-		b.Run(name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				f(b)
-			}
-		})
-	}
-	op("sm9-sign", func(b *testing.B) {
+	op(b, "sm9-sign", func(b *testing.B) {
 		if _, err := sm9.SignASN1(rand.Reader, alice, msg); err != nil {
 			b.Fatal(err)
 		}
 	})
-	op("sm9-verify", func(b *testing.B) {
+	op(b, "sm9-verify", func(b *testing.B) {
 		if !sm9.VerifyASN1(signMaster.PublicKey(), []byte("Alice"), 0x01, msg, sig) {
 			b.Fatal("verify failed")
 		}
 	})
-	op("sm9-encrypt-32", func(b *testing.B) {
+	op(b, "sm9-encrypt-32", func(b *testing.B) {
 		if _, err := sm9.Encrypt(rand.Reader, encMaster.PublicKey(), []byte("Bob"), 0x03, msg, nil); err != nil {
 			b.Fatal(err)
 		}
 	})
-	op("sm9-decrypt-32", func(b *testing.B) {
+	op(b, "sm9-decrypt-32", func(b *testing.B) {
 		if _, err := sm9.Decrypt(bob, []byte("Bob"), ct, nil); err != nil {
 			b.Fatal(err)
 		}

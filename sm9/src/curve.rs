@@ -402,17 +402,7 @@ mod tests {
             n,
             [u64::MAX; 4]
         ];
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..30 {
-            let mut k = [0u64; 4];
-            for w in k.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *w = x;
-            }
-            ks.push(k);
-        }
+        ks.extend(crate::test_limbs(0x2545_f491_4f6c_dd1du64, 30));
         for k in &ks {
             assert!(g.mul_vartime(k).equals(&g.mul_ct(k)), "k = {k:x?}");
             // Σ d_i 2^i = k, as a 320-bit sum.

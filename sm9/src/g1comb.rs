@@ -136,17 +136,7 @@ mod tests {
             }
         }
         ks.push([u64::MAX; 4]);
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..40 {
-            let mut k = [0u64; 4];
-            for w in k.iter_mut() {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *w = x;
-            }
-            ks.push(k);
-        }
+        ks.extend(crate::test_limbs(0x9e37_79b9_7f4a_7c15u64, 40));
         for k in &ks {
             assert!(t.mul(k).equals(&b.mul_ct(k)), "k = {k:x?}");
         }

@@ -99,6 +99,22 @@ zeroize_key!(EncryptPrivateKey, |s| {
     s.prep.wipe();
 });
 
+/// `count` pseudo-random 256-bit values from `seed` (xorshift64), for tests.
+#[cfg(test)]
+pub(crate) fn test_limbs(seed: u64, count: usize) -> std::vec::Vec<[u64; 4]> {
+    let mut x = seed;
+    (0..count)
+        .map(|_| {
+            core::array::from_fn(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            })
+        })
+        .collect()
+}
+
 /// The hid bytes of GM/T 0044-2016 that select a key's purpose at extraction.
 pub mod hid {
     /// Signing keys (0x01).
