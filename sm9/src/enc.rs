@@ -37,8 +37,9 @@ pub struct EncryptMasterPublicKey {
     ppub_table: G1Base,
 }
 
-/// A recipient's Q = H1(ID || hid)·P1 + Ppub-e, checked not to be the identity, kept as
-/// its h1 (public data): r·Q is then (r·h1)·P1 + r·Ppub-e, two fixed-base multiplications.
+/// A recipient's Q = H1(ID || hid)·P1 + Ppub-e, kept as its h1 (public data): r·Q is then
+/// (r·h1)·P1 + r·Ppub-e, two fixed-base multiplications. `user_point` checks that Q is not
+/// the identity; `user_point_unchecked` leaves that to its caller.
 pub(crate) struct UserPoint {
     h1: Fn,
 }
@@ -236,6 +237,14 @@ impl EncryptMasterPublicKey {
         }
     }
 
+    /// Q as its h1 without the identity check (the check costs a fixed-base
+    /// multiplication): for r ∈ [1, N-1], r·Q is the identity exactly when Q is (prime
+    /// order N), so the encryption loops check Q by [`Self::user_point`] only after a
+    /// failed attempt, instead of drawing r again forever.
+    pub(crate) fn user_point_unchecked(&self, id: &[u8], hid: u8) -> UserPoint {
+        UserPoint { h1: h1(id, hid) }
+    }
+
     /// r·Q = (r·h1)·P1 + r·Ppub-e (constant time in r).
     pub(crate) fn user_mul(&self, q: &UserPoint, r: &Fn) -> G1 {
         self.p1
@@ -259,12 +268,14 @@ impl EncryptMasterPublicKey {
         if key.is_empty() {
             return Err(Error::InvalidArgument);
         }
-        let q = self.user_point(id, hid::ENCRYPT)?;
+        let q = self.user_point_unchecked(id, hid::ENCRYPT);
         loop {
             let r = random_scalar(rng)?;
             if let Some(c) = self.encapsulate_with_r(&q, id, &r, key) {
                 return Ok(c);
             }
+            // A failure: an all-zero key stream, or Q is the identity (then every r fails).
+            self.user_point(id, hid::ENCRYPT)?;
         }
     }
 
@@ -306,12 +317,14 @@ impl EncryptMasterPublicKey {
         if msg.is_empty() || out.len() != msg.len() + CIPHERTEXT_OVERHEAD {
             return Err(Error::InvalidArgument);
         }
-        let q = self.user_point(id, hid::ENCRYPT)?;
+        let q = self.user_point_unchecked(id, hid::ENCRYPT);
         loop {
             let r = random_scalar(rng)?;
             if self.encrypt_with_r(&q, id, &r, msg, out) {
                 return Ok(());
             }
+            // A failure: an all-zero key stream, or Q is the identity (then every r fails).
+            self.user_point(id, hid::ENCRYPT)?;
         }
     }
 
@@ -396,7 +409,7 @@ impl EncryptMasterPublicKey {
         if msg.is_empty() {
             return Err(Error::InvalidArgument);
         }
-        let q = self.user_point(id, hid::ENCRYPT)?;
+        let q = self.user_point_unchecked(id, hid::ENCRYPT);
         loop {
             let r = random_scalar(rng)?;
             let mut iv = [0u8; 16];
@@ -406,6 +419,8 @@ impl EncryptMasterPublicKey {
             if let Some(ct) = self.encrypt_sm4_with_r(&q, id, &r, msg, mode, &iv) {
                 return Ok(ct);
             }
+            // A failure: an all-zero key stream, or Q is the identity (then every r fails).
+            self.user_point(id, hid::ENCRYPT)?;
         }
     }
 
@@ -842,6 +857,45 @@ mod tests {
         time("encrypt_with_r (32 bytes)", 100, || {
             core::hint::black_box(public.encrypt_with_r(&q, b"Bob", &r, &[7; 32], &mut out));
         });
+    }
+
+    /// A master key with ke = -H1(ID || hid) mod N makes Q the identity for that ID: the
+    /// encryptions and the key exchange toward it fail with `InvalidKey` (no endless
+    /// redraw of r), and other identities still work.
+    #[test]
+    fn identity_user_point_is_an_error() {
+        use rand::{SeedableRng, rngs::StdRng};
+        let mut rng = StdRng::seed_from_u64(29);
+        let ke = h1(b"Bob", hid::ENCRYPT).neg().to_bytes();
+        let master = EncryptMasterKey::from_bytes(&ke).expect("ke in range");
+        let public = master.public_key();
+        assert!(public.user_point(b"Bob", hid::ENCRYPT).is_err());
+        let mut key = [0u8; 16];
+        assert_eq!(
+            public.encapsulate(&mut rng, b"Bob", &mut key).err(),
+            Some(Error::InvalidKey)
+        );
+        let mut out = [0u8; 3 + CIPHERTEXT_OVERHEAD];
+        assert_eq!(
+            public.encrypt_into(&mut rng, b"Bob", b"abc", &mut out),
+            Err(Error::InvalidKey)
+        );
+        #[cfg(feature = "alloc")]
+        assert_eq!(
+            public
+                .encrypt_sm4(&mut rng, b"Bob", b"abc", BlockMode::Cbc)
+                .err(),
+            Some(Error::InvalidKey)
+        );
+        assert!(public.encapsulate(&mut rng, b"Alice", &mut key).is_ok());
+        // Key exchange: Alice (hid 0x02) toward Bob with ke = -H1(Bob || 0x02).
+        let ke = h1(b"Bob", hid::KEY_EXCHANGE).neg().to_bytes();
+        let master = EncryptMasterKey::from_bytes(&ke).expect("ke in range");
+        let alice = master
+            .extract_with_hid(b"Alice", hid::KEY_EXCHANGE)
+            .expect("Alice's key");
+        let mut kx = crate::kx::KeyExchange::initiator(&alice, b"Alice", b"Bob");
+        assert_eq!(kx.init(&mut rng).err(), Some(Error::InvalidKey));
     }
 
     fn limbs_be(k: &[u64; 4]) -> [u8; 32] {

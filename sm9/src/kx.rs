@@ -55,7 +55,8 @@ impl<'a> KeyExchange<'a> {
     /// r·Q_peer with Q_peer = H1(ID_peer || 0x02)·P1 + Ppub-e.
     fn ephemeral(&mut self, r: Fn) -> Result<[u8; 64], Error> {
         let master = &self.key.master;
-        let q = master.user_point(self.peer_id, hid::KEY_EXCHANGE)?;
+        // r·Q is the identity exactly when Q is (r ∈ [1, N-1]): `InvalidKey` below.
+        let q = master.user_point_unchecked(self.peer_id, hid::KEY_EXCHANGE);
         let p = master
             .user_mul(&q, &r)
             .to_affine()
