@@ -116,9 +116,14 @@ fn transpose<W: Word>(r: [W; 4]) -> [W; 4] {
 /// Round `R` (mod 4) of one group: `x[R] ^= L(S(x[R+1] ^ x[R+2] ^ x[R+3] ^ key))`.
 #[inline(always)]
 fn round<W: Word, S: Sbox<W>, const R: usize>(x: &mut [W; 4], key: W) {
+    x[R] = x[R].xor_l(S::sbox(round_input::<W, R>(x, key)));
+}
+
+/// The S-box input of round `R` (mod 4): `x[R+1] ^ x[R+2] ^ x[R+3] ^ key`.
+#[inline(always)]
+fn round_input<W: Word, const R: usize>(x: &[W; 4], key: W) -> W {
     // The newest word (R + 3) joins last: it is the one on the critical path.
-    let t = x[(R + 1) % 4].xor3(x[(R + 2) % 4], key).xor(x[(R + 3) % 4]);
-    x[R] = x[R].xor_l(S::sbox(t));
+    x[(R + 1) % 4].xor3(x[(R + 2) % 4], key).xor(x[(R + 3) % 4])
 }
 
 /// Round `R` on `N` groups: group after group, or stage by stage across them
@@ -133,7 +138,7 @@ fn round_n<W: Word, S: Sbox<W>, const R: usize, const N: usize>(x: &mut [[W; 4];
     }
     let mut t = [key; N];
     for (t, g) in t.iter_mut().zip(x.iter()) {
-        *t = g[(R + 1) % 4].xor3(g[(R + 2) % 4], key).xor(g[(R + 3) % 4]);
+        *t = round_input::<W, R>(g, key);
     }
     for t in t.iter_mut() {
         *t = S::sbox(*t);
