@@ -3,7 +3,7 @@
 //! the complete a = 0 formulas of Renes, Costello and Batina (EUROCRYPT 2016, algorithms 7
 //! and 9): no exceptional cases on odd-order groups, so no secret-dependent branches.
 
-use crate::field::{Fp, Limbs, is_zero_mask};
+use crate::field::{Fp, Limbs};
 use crate::tower::Fp2;
 
 /// The coordinate field of a curve group.
@@ -291,12 +291,7 @@ impl<F: Coord> Point<F> {
         for w in (0..64).rev() {
             r = r.double().double().double().double();
             let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-            let mut e = Self::IDENTITY;
-            for (j, t) in table.iter().enumerate() {
-                let m = is_zero_mask(&[nib ^ j as u64, 0, 0, 0]);
-                e = Self::select(m, &e, t);
-            }
-            r = r.add(&e);
+            r = r.add(&crate::pairing::scan(&table, nib, Self::select));
         }
         r
     }

@@ -786,25 +786,22 @@ mod tests {
         let master = EncryptMasterKey::from_bytes(&ke).expect("valid ke");
         let public = master.public_key();
         let n1 = crate::field::sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0;
+        let be = crate::field::limbs_to_be;
         let mut rs = std::vec![
-            Fn::from_bytes(&limbs_be(&[1, 0, 0, 0])).expect("1 < n"),
-            Fn::from_bytes(&limbs_be(&[16, 0, 0, 0])).expect("16 < n"),
-            Fn::from_bytes(&limbs_be(&[17, 0, 0, 0])).expect("17 < n"),
-            Fn::from_bytes(&limbs_be(&n1)).expect("n - 1 < n"),
+            Fn::from_bytes(&be(&[1, 0, 0, 0])).expect("1 < n"),
+            Fn::from_bytes(&be(&[16, 0, 0, 0])).expect("16 < n"),
+            Fn::from_bytes(&be(&[17, 0, 0, 0])).expect("17 < n"),
+            Fn::from_bytes(&be(&n1)).expect("n - 1 < n"),
         ];
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        while rs.len() < 16 {
-            let mut b = [0u8; 32];
-            for c in b.chunks_mut(8) {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                c.copy_from_slice(&x.to_be_bytes());
-            }
-            if let Some(r) = Fn::from_bytes(&b) {
-                rs.push(r);
-            }
-        }
+        // Random values below n (about 71% of 256-bit values are).
+        let random = crate::test_limbs(0x9e37_79b9_7f4a_7c15u64, 40);
+        rs.extend(
+            random
+                .iter()
+                .filter_map(|k| Fn::from_bytes(&be(k)))
+                .take(12),
+        );
+        assert_eq!(rs.len(), 16);
         for id in [&b"Bob"[..], &b"alice@example.com"[..]] {
             let q = public
                 .user_point(id, hid::ENCRYPT)
@@ -896,13 +893,5 @@ mod tests {
             .expect("Alice's key");
         let mut kx = crate::kx::KeyExchange::initiator(&alice, b"Alice", b"Bob");
         assert_eq!(kx.init(&mut rng).err(), Some(Error::InvalidKey));
-    }
-
-    fn limbs_be(k: &[u64; 4]) -> [u8; 32] {
-        let mut b = [0u8; 32];
-        for (i, w) in k.iter().enumerate() {
-            b[24 - 8 * i..32 - 8 * i].copy_from_slice(&w.to_be_bytes());
-        }
-        b
     }
 }

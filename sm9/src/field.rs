@@ -46,7 +46,13 @@ pub(crate) const fn opaque(m: u64) -> u64 {
 /// `b` where `mask` is all ones, `a` where it is zero.
 #[inline(always)]
 pub(crate) const fn select(mask: u64, a: &Limbs, b: &Limbs) -> Limbs {
-    let m = opaque(mask);
+    select_masked(opaque(mask), a, b)
+}
+
+/// [`select`] with a mask that has already passed [`opaque`] (one barrier for many
+/// selects under the same mask).
+#[inline(always)]
+pub(crate) const fn select_masked(m: u64, a: &Limbs, b: &Limbs) -> Limbs {
     [
         a[0] ^ ((a[0] ^ b[0]) & m),
         a[1] ^ ((a[1] ^ b[1]) & m),

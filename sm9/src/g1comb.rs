@@ -18,7 +18,10 @@ use alloc::{boxed::Box, vec::Vec};
 use crate::curve::G1;
 use crate::field::Limbs;
 #[cfg(feature = "alloc")]
-use crate::{field::is_zero_mask, pairing::signed_digits};
+use crate::{
+    field::is_zero_mask,
+    pairing::{scan, signed_digits},
+};
 
 /// Rows: 52 signed 5-bit digits cover 256 bits and the last carry (260 bits).
 #[cfg(feature = "alloc")]
@@ -82,11 +85,9 @@ impl G1Base {
         let digits: [(u64, u64); ROWS] = signed_digits(k);
         let mut acc = G1::IDENTITY;
         for (row, (abs, neg)) in self.rows.iter().zip(digits) {
-            let mut e = G1::IDENTITY;
-            for (j, t) in row.iter().enumerate() {
-                let m = is_zero_mask(&[abs ^ (j as u64 + 1), 0, 0, 0]);
-                e = G1::select(m, &e, t);
-            }
+            // Row entry |d| - 1, or the identity for a zero digit.
+            let e = scan(row, abs.wrapping_sub(1), G1::select);
+            let e = G1::select(is_zero_mask(&[abs, 0, 0, 0]), &e, &G1::IDENTITY);
             acc = acc.add(&G1::select(neg, &e, &e.neg()));
         }
         acc

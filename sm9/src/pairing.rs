@@ -270,7 +270,8 @@ pub(crate) fn nibble(k: &[u64], w: usize) -> u64 {
     (k[w / 16] >> ((w % 16) * 4)) & 0xf
 }
 
-/// Masked scan: `table[idx]` read by touching every entry.
+/// Masked scan: `table[idx]` read by touching every entry (`table[0]` where `idx` is out of
+/// range).
 pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {
     let mut e = table[0];
     for (j, t) in table.iter().enumerate().skip(1) {

@@ -46,7 +46,7 @@ pub struct SignMasterPublicKey {
 
 /// A user's signing private key ds = t2·P1 ∈ G1 with the master public key, and (with
 /// `alloc`) the multiples of ds that signing uses, a fixed-base table of about 78 KiB made
-/// when the key is made (about a millisecond).
+/// when the key is made (about 0.3 ms on an AMD Zen 3).
 #[derive(Clone)]
 pub struct SigningKey {
     ds: Affine<Fp>,

@@ -353,14 +353,7 @@ impl Fp12 {
     #[inline(always)]
     pub(crate) fn select(mask: u64, a: &Self, b: &Self) -> Self {
         let m = crate::field::opaque(mask);
-        let f = |x: &Fp, y: &Fp| {
-            Fp([
-                x.0[0] ^ ((x.0[0] ^ y.0[0]) & m),
-                x.0[1] ^ ((x.0[1] ^ y.0[1]) & m),
-                x.0[2] ^ ((x.0[2] ^ y.0[2]) & m),
-                x.0[3] ^ ((x.0[3] ^ y.0[3]) & m),
-            ])
-        };
+        let f = |x: &Fp, y: &Fp| Fp(crate::field::select_masked(m, &x.0, &y.0));
         let f2 = |x: &Fp2, y: &Fp2| Fp2::new(f(&x.c0, &y.c0), f(&x.c1, &y.c1));
         let f4 = |x: &Fp4, y: &Fp4| Fp4::new(f2(&x.c0, &y.c0), f2(&x.c1, &y.c1));
         Self::new(f4(&a.c0, &b.c0), f4(&a.c1, &b.c1), f4(&a.c2, &b.c2))
