@@ -22,4 +22,5 @@ mod verifying;
 pub use context::SigningContext;
 pub use sig::{DerSignature, Signature};
 pub use signing::SigningKey;
+pub(crate) use signing::signing_limbs;
 pub use verifying::VerifyingKey;

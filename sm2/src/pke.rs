@@ -26,10 +26,12 @@
 //! assert_eq!(dk.decrypt(&short, Layout::C1C3C2).unwrap(), b"hello");
 //! ```
 
+use crate::arith::limbs::Limbs;
 use crate::arith::mul::{mul_ct, mul_g};
-use crate::arith::point::Jacobian;
+use crate::arith::point::{Affine, Jacobian};
 use crate::asn1;
 use crate::hash::Sm3;
+use crate::keys::KeyPool;
 use crate::{Error, FieldBytes, NonZeroScalar, PublicKey, SecretKey};
 use alloc::vec::Vec;
 use digest::Digest;
@@ -246,16 +248,72 @@ impl EncryptingKey {
         }
         let scalar: Option<NonZeroScalar> = NonZeroScalar::from_repr(*k).into_option();
         let scalar = scalar.ok_or(Error::InvalidSecretKey)?;
-        let k = scalar.to_canonical_limbs();
+        let mut k = scalar.to_canonical_limbs();
+        let out = self.encrypt_limbs(&k, None, msg, layout);
+        k.zeroize();
+        out
+    }
+
+    /// Encrypts `msg` with the next k and C1 = k·G of `pool` (made ahead in batches, see
+    /// [`KeyPool`]): the k·G and its share of an inversion that [`Self::encrypt`] computes
+    /// per message are paid at the refill, which draws from `rng` when the pool is empty.
+    /// Fails with [`Error::EmptyMessage`] for an empty `msg`, [`Error::Rng`] if a refill's
+    /// generator fails.
+    ///
+    /// ```
+    /// use shangmi_sm2::{keys::KeyPool, pke::{DecryptingKey, Layout}};
+    /// let key = DecryptingKey::random(&mut rand::rng())?;
+    /// let mut pool = KeyPool::new();
+    /// let ct = key.encrypting_key().encrypt_with_pool(&mut pool, &mut rand::rng(), b"hi", Layout::C1C3C2)?;
+    /// assert_eq!(key.decrypt(&ct, Layout::C1C3C2)?, b"hi");
+    /// # Ok::<(), shangmi_sm2::Error>(())
+    /// ```
+    pub fn encrypt_with_pool<R: TryCryptoRng + ?Sized>(
+        &self,
+        pool: &mut KeyPool,
+        rng: &mut R,
+        msg: &[u8],
+        layout: Layout,
+    ) -> Result<Vec<u8>, Error> {
+        if msg.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
+        loop {
+            let (mut k, c1) = pool.take(rng)?;
+            let mut limbs = crate::arith::limbs::from_be_bytes(&k);
+            k.zeroize();
+            let r = self.encrypt_limbs(&limbs, Some(c1), msg, layout);
+            limbs.zeroize();
+            match r {
+                Err(Error::KdfZero) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Encryption with k in [1, n-1] as limbs, and C1 = k·G if the caller has it.
+    fn encrypt_limbs(
+        &self,
+        k: &Limbs,
+        c1: Option<Affine>,
+        msg: &[u8],
+        layout: Layout,
+    ) -> Result<Vec<u8>, Error> {
         let p = crate::curve::affine_from_primeorder(self.public.as_affine())
             .ok_or(Error::InvalidPoint)?;
         // k·P is never the identity (P has prime order n, k is in [1, n-1]), nor is k·G: both
         // go affine with one shared inversion.
-        let kp = mul_ct(&k, &p);
+        let kp = mul_ct(k, &p);
         if kp.is_infinity() != 0 {
             return Err(Error::InvalidPoint);
         }
-        let [c1, shared] = Jacobian::batch_to_affine(&[mul_g(&k), kp]);
+        let (c1, shared) = match c1 {
+            Some(c1) => (c1, kp.to_affine().0),
+            None => {
+                let [c1, shared] = Jacobian::batch_to_affine(&[mul_g(k), kp]);
+                (c1, shared)
+            }
+        };
         let (mut x2, mut y2) = (shared.x.to_be_bytes(), shared.y.to_be_bytes());
         let mut c2 = msg.to_vec();
         let ok = kdf_xor(&x2, &y2, &mut c2);

@@ -4,7 +4,8 @@
 //! depends on them. Covered: the fixed-base comb `mul_g` (signing, key generation,
 //! encryption's C1), the variable-base `mul_ct` (ECDH, decryption, key exchange), both table
 //! scans (the portable one, which firmware runs, called by name since the dispatch picks
-//! AVX2 where it can), the safegcd inversions, the x86-64 field assembly and the scalar
+//! AVX2 where it can), the safegcd inversions, the batch conversion to affine (a key pool's
+//! refill), the x86-64 field assembly and the scalar
 //! arithmetic of the signing equation, in whichever profile the test is built (`--cfg
 //! shangmi_sm2_profile="size"` checks the size profile's comb). Not covered: verification
 //! (public inputs only). Valgrind emulates AVX2 but not ADX, so under it the CPUID probe
@@ -23,7 +24,7 @@ mod memcheck;
 
 use super::field::FieldElement;
 use super::mul::{mul_ct, mul_g};
-use super::point::Affine;
+use super::point::{Affine, Jacobian};
 use super::scalar::Scalar;
 
 /// Whether the `mulx`/ADX forms may run here.
@@ -34,7 +35,7 @@ fn has_adx() -> bool {
 /// The secret-dependent code, on secrets marked undefined; outputs declassified at the end.
 fn secret() {
     let g = Affine::generator();
-    let mut out = [[0u64; 4]; 11];
+    let mut out = [[0u64; 4]; 13];
     for seed in [0x0123_4567_89AB_CDEFu64, 1, u64::MAX >> 1] {
         // Scalars below n (top limb below n's).
         let mut k = [
@@ -78,6 +79,10 @@ fn secret() {
         let (p, q) = super::mul::mul_g_ct_portable(&k, &g);
         out[9] = p.x.multiply(&p.z).limbs();
         out[10] = q.y.square().limbs();
+        // A key pool's batch: the affine forms of secret multiples with one shared inversion.
+        let [a, b] = Jacobian::batch_to_affine(&[p, q]);
+        out[11] = a.y.limbs();
+        out[12] = b.x.limbs();
         memcheck::public(&mut out);
         std::hint::black_box(&out);
     }

@@ -357,8 +357,7 @@ impl Jacobian {
 
     /// Affine forms of `N` points, none of them infinity, with one inversion (Montgomery's
     /// trick: prefix products of the Z, one inversion, then the individual inverses walking
-    /// back), constant time (public-key encryption's C1 and k·P).
-    #[cfg(feature = "alloc")]
+    /// back), constant time (public-key encryption's C1 and k·P, a key pool's batches).
     pub fn batch_to_affine<const N: usize>(points: &[Jacobian; N]) -> [Affine; N] {
         Self::batch_to_affine_with(points, FieldElement::invert_or_zero)
     }

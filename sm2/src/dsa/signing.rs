@@ -4,8 +4,9 @@
 use super::lazy::{Lazy256, limbs_from_words, words_from_limbs};
 use super::nonce::NonceGen;
 use super::{DerSignature, Signature, VerifyingKey};
-use crate::arith::limbs;
+use crate::arith::limbs::{self, Limbs};
 use crate::arith::mul::mul_g;
+use crate::arith::point::Affine;
 use crate::arith::scalar::{N, is_in_range};
 use crate::hash::{DEFAULT_ID, Sm3};
 use crate::{Error, FieldBytes, PublicKey, Scalar, SecretKey, curve};
@@ -17,6 +18,18 @@ use signature::{
     DigestSigner, Keypair, MultipartSigner, RandomizedMultipartSigner, RandomizedSigner, Signer,
 };
 use zeroize::{Zeroize, ZeroizeOnDrop};
+
+/// d as limbs if it is a signing key's secret: d in [1, n-2], so that 1 + d is invertible
+/// (GB/T 32918.1 §6.1); [`Error::InvalidSecretKey`] otherwise.
+pub(crate) fn signing_limbs(d: &[u8; 32]) -> Result<Limbs, Error> {
+    let (n_minus_1, _) = limbs::sub(&N, &[1, 0, 0, 0]);
+    let mut dl = limbs::from_be_bytes(d);
+    if is_in_range(d) & !limbs::eq_mask(&dl, &n_minus_1) == 0 {
+        dl.zeroize();
+        return Err(Error::InvalidSecretKey);
+    }
+    Ok(dl)
+}
 
 /// An SM2 signing key: d in [1, n-2], its public key and Z_A.
 ///
@@ -48,18 +61,20 @@ impl SigningKey {
     }
 
     fn from_array_with_id(d: &[u8; 32], id: &[u8]) -> Result<Self, Error> {
-        // d must be in [1, n-2] so that 1 + d is invertible (GB/T 32918.1 §6.1).
-        let (n_minus_1, _) = limbs::sub(&N, &[1, 0, 0, 0]);
-        let dl = limbs::from_be_bytes(d);
-        if is_in_range(d) & !limbs::eq_mask(&dl, &n_minus_1) == 0 {
-            return Err(Error::InvalidSecretKey);
-        }
-        let sc = Scalar::from_canonical(&dl);
+        let mut dl = signing_limbs(d)?;
         let (q, _) = mul_g(&dl).to_affine();
+        dl.zeroize();
+        Self::with_point(d, q, id)
+    }
+
+    /// The key for d (the caller checked it with [`signing_limbs`]) whose public point d·G
+    /// is `q` (computed by the caller: a [`KeyPool`](crate::keys::KeyPool) makes them in
+    /// batches).
+    pub(crate) fn with_point(d: &[u8; 32], q: Affine, id: &[u8]) -> Result<Self, Error> {
         let public = PublicKey::from_affine(curve::affine_to_primeorder(&q))
             .map_err(|_| Error::InvalidPoint)?;
         Ok(SigningKey {
-            d: sc,
+            d: Scalar::from_canonical(&limbs::from_be_bytes(d)),
             d_bytes: *d,
             d1_inv: Lazy256::empty(),
             verifying_key: VerifyingKey::from_parts(public, q, id)?,

@@ -47,6 +47,7 @@ mod encrypted;
 mod generate;
 #[cfg(feature = "pem")]
 mod pem;
+mod pool;
 #[cfg(feature = "serde")]
 mod serde;
 #[cfg(feature = "pkcs8")]
@@ -72,6 +73,7 @@ pub use encrypted::{secret_key_from_pem_with_password, secret_key_to_encrypted_p
 pub use pem::{
     public_key_from_pem, public_key_from_spki_pem, secret_key_from_pem, secret_key_from_pkcs8_pem,
 };
+pub use pool::KeyPool;
 
 use crate::{Error, PublicKey};
 use elliptic_curve::pkcs8::ObjectIdentifier;

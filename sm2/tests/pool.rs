@@ -1,0 +1,170 @@
+//! `KeyPool`: the key pairs it hands out are the ones the one-at-a-time paths make from the
+//! same secrets (`SigningKey::from_bytes`, `ecdh::public_point_uncompressed`,
+//! `EncryptingKey::encrypt_with_nonce`), in the order the generator gave them, with the
+//! out-of-range draws rejected; a failing generator is an error.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests unwrap on purpose
+use shangmi_sm2::dsa::SigningKey;
+use shangmi_sm2::keys::KeyPool;
+use shangmi_sm2::pke::{DecryptingKey, Layout};
+use shangmi_sm2::{Error, SecretKey, ecdh};
+
+/// n - 1 for the SM2 curve (n from GB/T 32918.5 §3): a valid ECDH secret, not a signing key
+/// (1 + d must be invertible).
+const N_MINUS_1: [u8; 32] = [
+    0xFF, 0xFF, 0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    0x72, 0x03, 0xDF, 0x6B, 0x21, 0xC6, 0x05, 0x2B, 0x53, 0xBB, 0xF4, 0x09, 0x39, 0xD5, 0x41, 0x22,
+];
+
+/// A generator that gives the 32-byte values of `script` in turn, then `[i; 32]` for
+/// i = 1, 2, …
+struct Scripted {
+    script: Vec<[u8; 32]>,
+    counter: u8,
+}
+
+impl Scripted {
+    fn new(script: &[[u8; 32]]) -> Self {
+        Scripted {
+            script: script.iter().rev().copied().collect(),
+            counter: 0,
+        }
+    }
+}
+
+impl rand_core::TryRng for Scripted {
+    type Error = core::convert::Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        unimplemented!()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        unimplemented!()
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        assert_eq!(dst.len(), 32, "the pool draws 32-byte secrets");
+        let next = self.script.pop().unwrap_or_else(|| {
+            self.counter += 1;
+            [self.counter; 32]
+        });
+        dst.copy_from_slice(&next);
+        Ok(())
+    }
+}
+
+impl rand_core::TryCryptoRng for Scripted {}
+
+/// A generator that always fails.
+struct Failing;
+
+impl rand_core::TryRng for Failing {
+    type Error = core::fmt::Error;
+
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        unimplemented!()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        unimplemented!()
+    }
+
+    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+        Err(core::fmt::Error)
+    }
+}
+
+impl rand_core::TryCryptoRng for Failing {}
+
+#[test]
+fn pairs_match_the_one_at_a_time_keys_in_order() {
+    // 0, n - 1 and 2^256 - 1 are rejected; then [1; 32], [2; 32], … in order.
+    let mut rng = Scripted::new(&[[0; 32], N_MINUS_1, [0xFF; 32]]);
+    let mut pool = KeyPool::new();
+    assert_eq!(pool.available(), 0);
+    for i in 1..=KeyPool::BATCH as u8 {
+        let d = [i; 32];
+        if i % 2 == 1 {
+            let (secret, share) = pool.take_ecdh(&mut rng).unwrap();
+            assert_eq!(secret.to_bytes()[..], d, "pair {i}");
+            let expected =
+                ecdh::public_point_uncompressed(&SecretKey::from_bytes(&d.into()).unwrap());
+            assert_eq!(share, expected, "share {i}");
+        } else {
+            let key = pool.take_signing_key(&mut rng).unwrap();
+            let expected = SigningKey::from_bytes(&d.into()).unwrap();
+            assert_eq!(key.to_bytes(), expected.to_bytes(), "secret {i}");
+            assert_eq!(key.verifying_key(), expected.verifying_key(), "public {i}");
+        }
+        assert_eq!(pool.available(), KeyPool::BATCH - i as usize);
+    }
+    // The next take makes a new batch from the generator's next values.
+    let (secret, _) = pool.take_ecdh(&mut rng).unwrap();
+    assert_eq!(secret.to_bytes()[..], [KeyPool::BATCH as u8 + 1; 32]);
+    assert_eq!(pool.available(), KeyPool::BATCH - 1);
+}
+
+#[test]
+fn refill_replaces_the_batch() {
+    let mut rng = Scripted::new(&[]);
+    let mut pool = KeyPool::new();
+    pool.refill(&mut rng).unwrap();
+    pool.take_ecdh(&mut rng).unwrap();
+    pool.refill(&mut rng).unwrap();
+    assert_eq!(pool.available(), KeyPool::BATCH);
+    let (secret, _) = pool.take_ecdh(&mut rng).unwrap();
+    assert_eq!(secret.to_bytes()[..], [KeyPool::BATCH as u8 + 1; 32]);
+}
+
+#[test]
+fn a_failing_generator_is_an_error() {
+    let mut pool = KeyPool::new();
+    assert!(matches!(pool.take_ecdh(&mut Failing), Err(Error::Rng)));
+    assert!(matches!(
+        pool.take_signing_key(&mut Failing),
+        Err(Error::Rng)
+    ));
+    assert!(matches!(pool.refill(&mut Failing), Err(Error::Rng)));
+    let key = DecryptingKey::from_bytes(&[5; 32].into()).unwrap();
+    let encrypted =
+        key.encrypting_key()
+            .encrypt_with_pool(&mut pool, &mut Failing, b"msg", Layout::C1C3C2);
+    assert!(matches!(encrypted, Err(Error::Rng)));
+}
+
+#[test]
+fn encryption_from_the_pool_is_encryption_with_its_k() {
+    let key = DecryptingKey::from_bytes(&[5; 32].into()).unwrap();
+    let mut rng = Scripted::new(&[]);
+    let mut pool = KeyPool::new();
+    let msg = b"encryption from a pool of (k, k\xb7G)";
+    for (i, layout) in [Layout::C1C3C2, Layout::C1C2C3, Layout::C1C3C2Compressed]
+        .into_iter()
+        .enumerate()
+    {
+        let ct = key
+            .encrypting_key()
+            .encrypt_with_pool(&mut pool, &mut rng, msg, layout)
+            .unwrap();
+        let k = [i as u8 + 1; 32];
+        let expected = key
+            .encrypting_key()
+            .encrypt_with_nonce(&k.into(), msg, layout)
+            .unwrap();
+        assert_eq!(ct, expected, "{layout:?}");
+        assert_eq!(key.decrypt(&ct, layout).unwrap(), msg);
+    }
+    assert!(matches!(
+        key.encrypting_key()
+            .encrypt_with_pool(&mut pool, &mut rng, b"", Layout::C1C3C2),
+        Err(Error::EmptyMessage)
+    ));
+}
+
+#[test]
+fn debug_shows_no_secret() {
+    let mut pool = KeyPool::default();
+    pool.refill(&mut Scripted::new(&[])).unwrap();
+    assert_eq!(format!("{pool:?}"), "KeyPool { available: 32, .. }");
+}
