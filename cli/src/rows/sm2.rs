@@ -1,4 +1,5 @@
-//! SM2 rows in operations per second: key generation, signatures (the default ID, so each
+//! SM2 rows in operations per second: key generation (one at a time, and from a key pool that
+//! makes 32 with one inversion, its refills included), signatures (the default ID, so each
 //! signature also hashes Z_A ‖ M; one-shot deterministic, and from a signing context with
 //! precomputed nonces), verification with a reused key (plain, and precomputed with its
 //! per-key table), encryption and decryption of 32 bytes (C1C3C2), and ECDH.
@@ -7,6 +8,7 @@ use rand::{SeedableRng, rngs::StdRng};
 use shangmi_sm2::{
     dsa::{Signature, SigningContext, SigningKey},
     ecdh,
+    keys::KeyPool,
     pke::{DecryptingKey, Layout},
     signature::{RandomizedSignerMut, Signer, Verifier},
 };
@@ -40,9 +42,13 @@ pub fn rows() -> Vec<OpRow> {
         SigningKey::from_bytes(&PEER.into()).unwrap_or_else(|e| panic!("fixed valid key: {e}"));
     let peer = *peer_key.verifying_key().public_key();
     let (mut keygen_rng, mut encrypt_rng) = (StdRng::seed_from_u64(2), rng);
+    let (mut pool, mut pool_rng) = (KeyPool::new(), StdRng::seed_from_u64(4));
     vec![
         OpRow::new("sm2-keygen", move || {
             std::hint::black_box(SigningKey::random(&mut keygen_rng).ok());
+        }),
+        OpRow::new("sm2-keygen-pool", move || {
+            std::hint::black_box(pool.take_signing_key(&mut pool_rng).ok());
         }),
         OpRow::new("sm2-sign", move || {
             std::hint::black_box::<Signature>(key.sign(&MSG));
