@@ -208,19 +208,13 @@ impl EncryptingKey {
         msg: &[u8],
         layout: Layout,
     ) -> Result<Vec<u8>, Error> {
-        if msg.is_empty() {
-            return Err(Error::EmptyMessage);
-        }
-        loop {
+        until_usable(msg, || {
             let mut k = FieldBytes::default();
             rng.try_fill_bytes(&mut k).map_err(|_| Error::Rng)?;
             let r = self.encrypt_with_nonce(&k, msg, layout);
             k.zeroize();
-            match r {
-                Err(Error::InvalidSecretKey) | Err(Error::KdfZero) => continue,
-                other => return other,
-            }
-        }
+            r
+        })
     }
 
     /// Encrypts to the ASN.1 form with a random k.
@@ -255,9 +249,10 @@ impl EncryptingKey {
     }
 
     /// Encrypts `msg` with the next k and C1 = k·G of `pool` (made ahead in batches, see
-    /// [`KeyPool`]): the k·G and its share of an inversion that [`Self::encrypt`] computes
-    /// per message are paid at the refill, which draws from `rng` when the pool is empty.
-    /// Fails with [`Error::EmptyMessage`] for an empty `msg`, [`Error::Rng`] if a refill's
+    /// [`KeyPool`]; a refill draws from `rng` when the pool is empty). This moves the k·G
+    /// out of the encryption into the refill, for callers that want each encryption quick
+    /// and can refill at quiet times; it saves nothing overall, since [`Self::encrypt`]
+    /// already shares one inversion between k·G and k·P. Fails with [`Error::EmptyMessage`] for an empty `msg`, [`Error::Rng`] if a refill's
     /// generator fails.
     ///
     /// ```
@@ -275,20 +270,14 @@ impl EncryptingKey {
         msg: &[u8],
         layout: Layout,
     ) -> Result<Vec<u8>, Error> {
-        if msg.is_empty() {
-            return Err(Error::EmptyMessage);
-        }
-        loop {
+        until_usable(msg, || {
             let (mut k, c1) = pool.take(rng)?;
             let mut limbs = crate::arith::limbs::from_be_bytes(&k);
             k.zeroize();
             let r = self.encrypt_limbs(&limbs, Some(c1), msg, layout);
             limbs.zeroize();
-            match r {
-                Err(Error::KdfZero) => continue,
-                other => return other,
-            }
-        }
+            r
+        })
     }
 
     /// Encryption with k in [1, n-1] as limbs, and C1 = k·G if the caller has it.
@@ -327,6 +316,24 @@ impl EncryptingKey {
         xy[..32].copy_from_slice(&c1.x.to_be_bytes());
         xy[32..].copy_from_slice(&c1.y.to_be_bytes());
         Ok(assemble(&xy, &hash, &c2, layout))
+    }
+}
+
+/// The first result of `attempt` (an encryption of `msg`) whose k was usable: a k out of
+/// range (a random draw) or whose key stream is all zero (probability about 2^-256) is
+/// drawn again. [`Error::EmptyMessage`] for an empty `msg`, before any draw.
+fn until_usable(
+    msg: &[u8],
+    mut attempt: impl FnMut() -> Result<Vec<u8>, Error>,
+) -> Result<Vec<u8>, Error> {
+    if msg.is_empty() {
+        return Err(Error::EmptyMessage);
+    }
+    loop {
+        match attempt() {
+            Err(Error::InvalidSecretKey) | Err(Error::KdfZero) => continue,
+            other => return other,
+        }
     }
 }
 

@@ -8,8 +8,12 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests unwrap on purpose
 
+#[path = "support/rngs.rs"]
+mod rngs;
+
 use hmac::{KeyInit, Mac, SimpleHmac};
 use rand::{SeedableRng, rngs::StdRng};
+use rngs::{Failing, Filler};
 use rustcrypto_sm2::dsa as rc;
 use shangmi_sm2::dsa::{Signature, SigningContext, SigningKey};
 use shangmi_sm2::signature::{RandomizedMultipartSignerMut, RandomizedSignerMut, Verifier};
@@ -62,48 +66,13 @@ fn batch_nonces(d: &[u8; 32], b: u64, rho: &[u8; 32]) -> Vec<[u8; 32]> {
 }
 
 /// A generator whose `i`-th fill is all bytes `start + i` (so the test knows every ρ).
-struct Counting(u8);
-
-impl rand_core::TryRng for Counting {
-    type Error = core::convert::Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        dst.fill(self.0);
-        self.0 = self.0.wrapping_add(1);
-        Ok(())
-    }
+fn counting(start: u8) -> Filler<impl FnMut(&mut [u8])> {
+    let mut next = start;
+    Filler(move |dst: &mut [u8]| {
+        dst.fill(next);
+        next = next.wrapping_add(1);
+    })
 }
-
-impl rand_core::TryCryptoRng for Counting {}
-
-/// A generator that always fails.
-struct Failing;
-
-impl rand_core::TryRng for Failing {
-    type Error = core::fmt::Error;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
-        Err(core::fmt::Error)
-    }
-}
-
-impl rand_core::TryCryptoRng for Failing {}
 
 fn key(seed: u8, id: &[u8]) -> ([u8; 32], SigningKey) {
     let d: [u8; 32] = core::array::from_fn(|i| {
@@ -120,7 +89,7 @@ fn nonces_are_the_rfc6979_stream_across_refills() {
     for (seed, id) in [(1u8, &b"1234567812345678"[..]), (2, b"alice@example.com")] {
         let (d, sk) = key(seed, id);
         let mut ctx = SigningContext::new(sk.clone());
-        let mut rng = Counting(seed);
+        let mut rng = counting(seed);
         let mut expected = Vec::new();
         for b in 0..4u64 {
             expected.extend(batch_nonces(&d, b, &[seed + b as u8; 32]));
@@ -258,7 +227,7 @@ fn failing_generator() {
         Err(shangmi_sm2::Error::Rng)
     );
     assert!(ctx.try_sign_with_rng(&mut Failing, b"m").is_err());
-    ctx.refill(&mut Counting(0)).unwrap();
+    ctx.refill(&mut counting(0)).unwrap();
     assert_eq!(ctx.available(), BATCH);
     for _ in 0..BATCH {
         let sig = ctx.try_sign_with_rng(&mut Failing, b"m").unwrap();

@@ -4,6 +4,10 @@
 //! out-of-range draws rejected; a failing generator is an error.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests unwrap on purpose
+
+#[path = "support/rngs.rs"]
+mod rngs;
+use rngs::{Failing, Filler};
 use shangmi_sm2::dsa::SigningKey;
 use shangmi_sm2::keys::KeyPool;
 use shangmi_sm2::pke::{DecryptingKey, Layout};
@@ -18,69 +22,23 @@ const N_MINUS_1: [u8; 32] = [
 
 /// A generator that gives the 32-byte values of `script` in turn, then `[i; 32]` for
 /// i = 1, 2, …
-struct Scripted {
-    script: Vec<[u8; 32]>,
-    counter: u8,
-}
-
-impl Scripted {
-    fn new(script: &[[u8; 32]]) -> Self {
-        Scripted {
-            script: script.iter().rev().copied().collect(),
-            counter: 0,
-        }
-    }
-}
-
-impl rand_core::TryRng for Scripted {
-    type Error = core::convert::Infallible;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+fn scripted(script: &[[u8; 32]]) -> Filler<impl FnMut(&mut [u8])> {
+    let mut script: Vec<[u8; 32]> = script.iter().rev().copied().collect();
+    let mut counter = 0u8;
+    Filler(move |dst: &mut [u8]| {
         assert_eq!(dst.len(), 32, "the pool draws 32-byte secrets");
-        let next = self.script.pop().unwrap_or_else(|| {
-            self.counter += 1;
-            [self.counter; 32]
+        let next = script.pop().unwrap_or_else(|| {
+            counter += 1;
+            [counter; 32]
         });
         dst.copy_from_slice(&next);
-        Ok(())
-    }
+    })
 }
-
-impl rand_core::TryCryptoRng for Scripted {}
-
-/// A generator that always fails.
-struct Failing;
-
-impl rand_core::TryRng for Failing {
-    type Error = core::fmt::Error;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        unimplemented!()
-    }
-
-    fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
-        Err(core::fmt::Error)
-    }
-}
-
-impl rand_core::TryCryptoRng for Failing {}
 
 #[test]
 fn pairs_match_the_one_at_a_time_keys_in_order() {
     // 0, n - 1 and 2^256 - 1 are rejected; then [1; 32], [2; 32], … in order.
-    let mut rng = Scripted::new(&[[0; 32], N_MINUS_1, [0xFF; 32]]);
+    let mut rng = scripted(&[[0; 32], N_MINUS_1, [0xFF; 32]]);
     let mut pool = KeyPool::new();
     assert_eq!(pool.available(), 0);
     for i in 1..=KeyPool::BATCH as u8 {
@@ -107,7 +65,7 @@ fn pairs_match_the_one_at_a_time_keys_in_order() {
 
 #[test]
 fn refill_replaces_the_batch() {
-    let mut rng = Scripted::new(&[]);
+    let mut rng = scripted(&[]);
     let mut pool = KeyPool::new();
     pool.refill(&mut rng).unwrap();
     pool.take_ecdh(&mut rng).unwrap();
@@ -136,7 +94,7 @@ fn a_failing_generator_is_an_error() {
 #[test]
 fn encryption_from_the_pool_is_encryption_with_its_k() {
     let key = DecryptingKey::from_bytes(&[5; 32].into()).unwrap();
-    let mut rng = Scripted::new(&[]);
+    let mut rng = scripted(&[]);
     let mut pool = KeyPool::new();
     let msg = b"encryption from a pool of (k, k\xb7G)";
     for (i, layout) in [Layout::C1C3C2, Layout::C1C2C3, Layout::C1C3C2Compressed]
@@ -165,6 +123,6 @@ fn encryption_from_the_pool_is_encryption_with_its_k() {
 #[test]
 fn debug_shows_no_secret() {
     let mut pool = KeyPool::default();
-    pool.refill(&mut Scripted::new(&[])).unwrap();
+    pool.refill(&mut scripted(&[])).unwrap();
     assert_eq!(format!("{pool:?}"), "KeyPool { available: 32, .. }");
 }
