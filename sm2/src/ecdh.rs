@@ -64,12 +64,7 @@ pub fn diffie_hellman(secret: &SecretKey, public: &PublicKey) -> SharedSecret {
 pub fn public_point_uncompressed(secret: &SecretKey) -> [u8; 65] {
     let k = crate::curve::scalar_to_limbs(&secret.to_nonzero_scalar());
     // d is in [1, n-1], so d·G is never the point at infinity.
-    let (q, _) = crate::arith::mul::mul_g(&k).to_affine();
-    let mut out = [0u8; 65];
-    out[0] = 4;
-    out[1..33].copy_from_slice(&q.x.to_be_bytes());
-    out[33..].copy_from_slice(&q.y.to_be_bytes());
-    out
+    crate::arith::mul::mul_g(&k).to_affine().0.to_uncompressed()
 }
 
 /// x(d·Q) for a peer's point given as uncompressed SEC1 bytes (`04` ‖ x ‖ y, the only form

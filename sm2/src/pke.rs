@@ -26,7 +26,7 @@
 //! assert_eq!(dk.decrypt(&short, Layout::C1C3C2).unwrap(), b"hello");
 //! ```
 
-use crate::arith::limbs::Limbs;
+use crate::arith::limbs::{self, Limbs};
 use crate::arith::mul::{mul_ct, mul_g};
 use crate::arith::point::{Affine, Jacobian};
 use crate::asn1;
@@ -252,8 +252,8 @@ impl EncryptingKey {
     /// [`KeyPool`]; a refill draws from `rng` when the pool is empty). This moves the k·G
     /// out of the encryption into the refill, for callers that want each encryption quick
     /// and can refill at quiet times; it saves nothing overall, since [`Self::encrypt`]
-    /// already shares one inversion between k·G and k·P. Fails with [`Error::EmptyMessage`] for an empty `msg`, [`Error::Rng`] if a refill's
-    /// generator fails.
+    /// already shares one inversion between k·G and k·P. Fails with [`Error::EmptyMessage`]
+    /// for an empty `msg`, [`Error::Rng`] if a refill's generator fails.
     ///
     /// ```
     /// use shangmi_sm2::{keys::KeyPool, pke::{DecryptingKey, Layout}};
@@ -272,10 +272,10 @@ impl EncryptingKey {
     ) -> Result<Vec<u8>, Error> {
         until_usable(msg, || {
             let (mut k, c1) = pool.take(rng)?;
-            let mut limbs = crate::arith::limbs::from_be_bytes(&k);
+            let mut kl = limbs::from_be_bytes(&k);
             k.zeroize();
-            let r = self.encrypt_limbs(&limbs, Some(c1), msg, layout);
-            limbs.zeroize();
+            let r = self.encrypt_limbs(&kl, Some(c1), msg, layout);
+            kl.zeroize();
             r
         })
     }
@@ -290,8 +290,8 @@ impl EncryptingKey {
     ) -> Result<Vec<u8>, Error> {
         let p = crate::curve::affine_from_primeorder(self.public.as_affine())
             .ok_or(Error::InvalidPoint)?;
-        // k·P is never the identity (P has prime order n, k is in [1, n-1]), nor is k·G: both
-        // go affine with one shared inversion.
+        // k·P is never the identity (P has prime order n, k is in [1, n-1]), nor is k·G: when
+        // the caller has no C1, both go affine with one shared inversion.
         let kp = mul_ct(k, &p);
         if kp.is_infinity() != 0 {
             return Err(Error::InvalidPoint);

@@ -95,6 +95,15 @@ impl Affine {
         }
     }
 
+    /// The uncompressed SEC1 encoding `04` ‖ x ‖ y (a TLS 1.3 `curveSM2` key share).
+    pub fn to_uncompressed(self) -> [u8; 65] {
+        let mut out = [0u8; 65];
+        out[0] = 4;
+        out[1..33].copy_from_slice(&self.x.to_be_bytes());
+        out[33..].copy_from_slice(&self.y.to_be_bytes());
+        out
+    }
+
     /// Negation.
     #[inline(always)]
     pub fn neg(&self) -> Affine {

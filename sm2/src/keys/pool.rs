@@ -115,11 +115,10 @@ impl KeyPool {
         let (mut d, q) = self.take(rng)?;
         let secret = SecretKey::from_bytes(&d.into());
         d.zeroize();
-        let mut share = [0u8; 65];
-        share[0] = 4;
-        share[1..33].copy_from_slice(&q.x.to_be_bytes());
-        share[33..].copy_from_slice(&q.y.to_be_bytes());
-        Ok((secret.map_err(|_| Error::InvalidSecretKey)?, share))
+        Ok((
+            secret.map_err(|_| Error::InvalidSecretKey)?,
+            q.to_uncompressed(),
+        ))
     }
 
     /// A signing key with the default identifier (the same key as
