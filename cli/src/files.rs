@@ -3,7 +3,9 @@
 //! An output file is written to a temporary file in its directory and renamed over the
 //! destination only when the command succeeds: a failed decryption or an interrupted run
 //! leaves nothing behind, and `--out` may name the input. Standard output gets the bytes
-//! as they are produced.
+//! as they are produced. A destination that is not a regular file (a FIFO, a device such as
+//! `/dev/null` or `/dev/stdout`) is written through as it is, never replaced; a symbolic
+//! link stays a link: the file it points to gets the new contents.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -95,7 +97,12 @@ pub struct Output {
 
 enum Target {
     Stdout(io::Stdout),
-    File { temp: NamedTempFile, dest: PathBuf },
+    File {
+        temp: NamedTempFile,
+        dest: PathBuf,
+    },
+    /// A FIFO, a device or another special file, opened and written in place.
+    Special(File),
 }
 
 impl Output {
@@ -108,6 +115,19 @@ impl Output {
             });
         };
         let name = dest.display().to_string();
+        let dest = match Destination::of(dest).map_err(|e| io_failure(&name, &e))? {
+            Destination::Special => {
+                let file = File::options()
+                    .write(true)
+                    .open(dest)
+                    .map_err(|e| io_failure(&name, &e))?;
+                return Ok(Output {
+                    name,
+                    target: Target::Special(file),
+                });
+            }
+            Destination::Regular(dest) => dest,
+        };
         let dir = match dest.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -115,16 +135,14 @@ impl Output {
         let temp = NamedTempFile::new_in(dir).map_err(|e| io_failure(&name, &e))?;
         Ok(Output {
             name,
-            target: Target::File {
-                temp,
-                dest: dest.to_owned(),
-            },
+            target: Target::File { temp, dest },
         })
     }
 
-    /// Whether the bytes go to standard output (and so cannot be withdrawn on failure).
+    /// Whether the bytes go straight to their destination (standard output, a FIFO or a
+    /// device) and so cannot be withdrawn on failure.
     pub fn is_stdout(&self) -> bool {
-        matches!(self.target, Target::Stdout(_))
+        !matches!(self.target, Target::File { .. })
     }
 
     /// Where to write.
@@ -132,6 +150,7 @@ impl Output {
         match &mut self.target {
             Target::Stdout(out) => out,
             Target::File { temp, .. } => temp.as_file_mut(),
+            Target::Special(file) => file,
         }
     }
 
@@ -142,7 +161,7 @@ impl Output {
     }
 
     fn write_failure(&self, e: &io::Error) -> Failure {
-        if self.is_stdout() {
+        if matches!(self.target, Target::Stdout(_)) {
             Failure::write(e)
         } else {
             io_failure(&self.name, e)
@@ -159,7 +178,51 @@ impl Output {
                     .map_err(|e| io_failure(&self.name, &e.error))?;
                 Ok(())
             }
+            Target::Special(mut file) => file.flush().map_err(|e| io_failure(&self.name, &e)),
         }
+    }
+}
+
+/// Where an output path's bytes end up.
+enum Destination {
+    /// A regular file (existing or not) at this path, with symbolic links resolved: the
+    /// temporary file is renamed over it, and a link to it stays a link.
+    Regular(PathBuf),
+    /// A FIFO, a device or another special file (through links too): written in place.
+    Special,
+}
+
+impl Destination {
+    fn of(path: &Path) -> io::Result<Destination> {
+        let mut path = path.to_owned();
+        // A bounded walk down a chain of links (a loop ends as the system's ELOOP would).
+        for _ in 0..40 {
+            let meta = match std::fs::symlink_metadata(&path) {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    return Ok(Destination::Regular(path));
+                }
+                other => other?,
+            };
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&path)?;
+                path = match path.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+                continue;
+            }
+            return Ok(if meta.is_file() {
+                Destination::Regular(path)
+            } else if meta.is_dir() {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            } else {
+                Destination::Special
+            });
+        }
+        Err(io::Error::other("too many levels of symbolic links"))
     }
 }
 

@@ -1,0 +1,136 @@
+//! Output paths that are not plain files: a symbolic link stays a link (the file it points
+//! to gets the bytes), and a FIFO or a device is written through, never replaced by a
+//! regular file (as root, renaming a temporary file over `--out /dev/null` once replaced
+//! the system's /dev/null).
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod common;
+
+use std::os::unix::fs::FileTypeExt;
+use std::process::Command;
+
+use common::{at, ok, scratch, shangmi};
+
+/// GB/T 32907-2016 Appendix A.1: this key encrypts itself to CIPHER; through CBC with a
+/// zero IV that is the first of the two blocks (the second is the PKCS#7 padding).
+const KEY: &str = "0123456789abcdeffedcba9876543210";
+const CIPHER: &str = "681edf34d206965e86b3e94f536e4246";
+const ZERO_IV: &str = "00000000000000000000000000000000";
+
+/// The first block of what was written.
+fn first_block(bytes: &[u8]) -> String {
+    assert_eq!(bytes.len(), 32, "one block and one block of padding");
+    hex::encode(&bytes[..16])
+}
+
+fn encrypt_to(input: &std::path::Path, out: &std::path::Path) -> Command {
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm4", "encrypt", "--mode", "cbc", "--key", KEY, "--iv", ZERO_IV, "--in",
+    ])
+    .arg(input)
+    .arg("--out")
+    .arg(out);
+    cmd
+}
+
+#[test]
+fn a_symbolic_link_stays_a_link_and_its_target_gets_the_bytes() {
+    let dir = scratch();
+    let d = dir.path();
+    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
+    std::fs::write(at(d, "target"), b"old contents").unwrap();
+    // A relative link, as `ln -s target link` makes it, and a chain of two.
+    std::os::unix::fs::symlink("target", at(d, "link")).unwrap();
+    std::os::unix::fs::symlink(at(d, "link"), at(d, "link2")).unwrap();
+    for link in ["link", "link2"] {
+        ok(encrypt_to(&at(d, "p"), &at(d, link)));
+        assert!(
+            std::fs::symlink_metadata(at(d, link))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            first_block(&std::fs::read(at(d, "target")).unwrap()),
+            CIPHER
+        );
+        std::fs::write(at(d, "target"), b"old contents").unwrap();
+    }
+    // A dangling link: the file it names is made, the link kept.
+    std::os::unix::fs::symlink("made", at(d, "dangling")).unwrap();
+    ok(encrypt_to(&at(d, "p"), &at(d, "dangling")));
+    assert!(
+        std::fs::symlink_metadata(at(d, "dangling"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(first_block(&std::fs::read(at(d, "made")).unwrap()), CIPHER);
+}
+
+#[test]
+fn a_fifo_is_written_through_and_stays_a_fifo() {
+    let dir = scratch();
+    let d = dir.path();
+    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
+    let fifo = at(d, "fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("note: mkfifo is not available; skipping");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    ok(encrypt_to(&at(d, "p"), &fifo));
+    // Checked before joining: a FIFO replaced by a file would leave the reader waiting.
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    assert_eq!(first_block(&reader.join().unwrap()), CIPHER);
+}
+
+#[test]
+fn a_character_device_is_written_through() {
+    // /dev/null through a link in a scratch directory: the command writes to the device
+    // and neither the link nor the device is replaced.
+    let dir = scratch();
+    let d = dir.path();
+    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
+    if !std::fs::metadata("/dev/null").is_ok_and(|m| m.file_type().is_char_device()) {
+        eprintln!("note: no /dev/null device here; skipping");
+        return;
+    }
+    std::os::unix::fs::symlink("/dev/null", at(d, "null")).unwrap();
+    ok(encrypt_to(&at(d, "p"), &at(d, "null")));
+    assert!(
+        std::fs::symlink_metadata(at(d, "null"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+}
+
+#[test]
+fn a_directory_is_refused_by_name() {
+    let dir = scratch();
+    let d = dir.path();
+    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
+    std::fs::create_dir(at(d, "sub")).unwrap();
+    let out = common::run(encrypt_to(&at(d, "p"), &at(d, "sub")), b"");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("sub") && err.contains("directory"), "{err}");
+}
