@@ -26,7 +26,8 @@ pub struct Io {
     #[arg(long = "in", value_name = "FILE")]
     pub input: Option<PathBuf>,
     /// Output file (default: standard output); written under a temporary name in its
-    /// directory and renamed into place on success.
+    /// directory and renamed into place on success (a FIFO or a device is written
+    /// through, and a symbolic link keeps pointing where it did).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 }
