@@ -18,6 +18,8 @@
 //! verify::verify_chain(&leaf, &[], &[ca], &opts).unwrap();
 //! ```
 #![no_std]
+// The README's examples compile as doctests.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
 extern crate alloc;
 

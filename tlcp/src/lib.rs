@@ -31,6 +31,9 @@
 //! The crate needs `std` (configurations share state across threads, streams use
 //! `std::io`).
 
+// The README's examples compile as doctests.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
+
 mod client;
 mod codec;
 mod config;
