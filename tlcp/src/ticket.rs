@@ -12,27 +12,21 @@ use crate::error::Error;
 use crate::keys::SecureRandom;
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
-use shangmi_sm4_modes::Sm4Gcm;
-use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
+use shangmi_rustls::ticket::{NAME_LEN, NONCE_LEN, TicketKey};
 use std::sync::Arc;
 use zeroize::Zeroize;
-
-const NAME: usize = 16;
-const NONCE: usize = 12;
-const TAG: usize = 16;
 
 /// The server's ticket key: a random 16-byte key name and a random SM4-GCM key, with the
 /// lifetime tickets get. Share one `Arc<Ticketer>` between configurations (or listeners)
 /// that should accept each other's tickets; a new `Ticketer` (a restart, a rotation)
-/// makes every earlier ticket fall back to a full handshake.
+/// makes every earlier ticket fall back to a full handshake. Tickets are sealed in the
+/// one format of the workspace, `shangmi_rustls::ticket::TicketKey` (the TLS 1.3
+/// provider's too).
 ///
 /// Nonces are random (96 bits): keep a key's use well under 2^32 tickets, i.e. rotate it
 /// by making a new `Ticketer` from time to time.
 pub struct Ticketer {
-    key_name: [u8; NAME],
-    /// SM4-GCM under the ticket key, expanded once (its keys are wiped on drop: sm4-modes'
-    /// `zeroize` feature).
-    aead: Sm4Gcm,
+    key: TicketKey,
     lifetime: u32,
 }
 
@@ -55,15 +49,14 @@ impl Ticketer {
         if lifetime_secs == 0 {
             return Err(Error::Config("ticket lifetime of zero"));
         }
-        let mut key_name = [0; NAME];
+        let mut key_name = [0; NAME_LEN];
         rng.fill(&mut key_name)?;
         let mut key = [0u8; 16];
         rng.fill(&mut key)?;
-        let aead = <Sm4Gcm as KeyInit>::new_from_slice(&key);
+        let sealer = TicketKey::new(&key, key_name);
         key.zeroize();
         Ok(Arc::new(Ticketer {
-            key_name,
-            aead: aead.map_err(|_| Error::Crypto("ticket key"))?,
+            key: sealer,
             lifetime: lifetime_secs,
         }))
     }
@@ -93,54 +86,22 @@ impl Ticketer {
             put_vec24(&mut list, c.as_ref());
         }
         put_vec24(&mut state, &list);
-        let mut out = Vec::with_capacity(NAME + NONCE + state.len() + TAG);
-        out.extend_from_slice(&self.key_name);
-        let mut nonce = [0u8; NONCE];
-        rng.fill(&mut nonce)?;
-        out.extend_from_slice(&nonce);
-        let start = out.len();
-        out.extend_from_slice(&state);
+        let mut nonce = [0u8; NONCE_LEN];
+        let sealed = rng.fill(&mut nonce).and_then(|()| {
+            self.key
+                .seal(nonce, &state)
+                .ok_or(Error::Crypto("ticket sealing"))
+        });
         state.zeroize();
-        let sealed = self
-            .aead
-            .encrypt_inout_detached(&nonce.into(), &self.key_name, (&mut out[start..]).into())
-            .map_err(|_| Error::Crypto("ticket sealing"));
-        match sealed {
-            Ok(tag) => {
-                out.extend_from_slice(&tag);
-                Ok(out)
-            }
-            Err(e) => {
-                out.zeroize();
-                Err(e)
-            }
-        }
+        sealed
     }
 
     /// Opens a ticket: `None` when it is not ours, was changed, cannot be parsed or has
     /// expired at `now` (seconds). `id` becomes the session's ID (the client's, RFC 5077
     /// §3.4, echoed in the ServerHello).
     pub(crate) fn open(&self, ticket: &[u8], now: u64, id: &[u8]) -> Option<Session> {
-        if ticket.len() < NAME + NONCE + TAG || ticket[..NAME] != self.key_name {
-            return None;
-        }
-        let nonce: [u8; NONCE] = ticket[NAME..NAME + NONCE].try_into().ok()?;
-        let body = &ticket[NAME + NONCE..];
-        let (ct, tag) = body.split_at(body.len() - TAG);
-        let tag: [u8; TAG] = tag.try_into().ok()?;
-        let mut state = ct.to_vec();
-        let opened = self.aead.decrypt_inout_detached(
-            &nonce.into(),
-            &self.key_name,
-            (&mut state[..]).into(),
-            &tag.into(),
-        );
-        let session = match opened {
-            Ok(()) => self.parse(&state, now, id),
-            Err(_) => None,
-        };
-        state.zeroize();
-        session
+        let state = self.key.open(ticket)?;
+        self.parse(&state, now, id)
     }
 
     fn parse(&self, state: &[u8], now: u64, id: &[u8]) -> Option<Session> {
