@@ -493,74 +493,42 @@ pub enum BlockMode {
     Cbc,
 }
 
+/// C2 in an SM4 block mode: sm4-modes' ECB and CBC with PKCS#7 padding (the one CBC of the
+/// workspace).
 #[cfg(feature = "alloc")]
 mod block {
     use super::BlockMode;
     use crate::error::Error;
     use alloc::vec::Vec;
-    use shangmi_sm4::Sm4;
-    use shangmi_sm4::cipher::{Block, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
-
-    fn xor16(a: &mut [u8], b: &[u8]) {
-        for (x, y) in a.iter_mut().zip(b) {
-            *x ^= y;
-        }
-    }
+    use shangmi_sm4_modes::cipher::block_padding::Pkcs7;
+    use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit};
+    use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4EcbDec, Sm4EcbEnc};
 
     pub(super) fn encrypt(key: &[u8; 16], msg: &[u8], mode: BlockMode, iv: &[u8; 16]) -> Vec<u8> {
-        let c = Sm4::new(&(*key).into());
-        let pad = 16 - msg.len() % 16;
-        let mut out = Vec::with_capacity(16 + msg.len() + pad);
-        if mode == BlockMode::Cbc {
-            out.extend_from_slice(iv);
-        }
-        let start = out.len();
-        out.extend_from_slice(msg);
-        out.resize(start + msg.len() + pad, pad as u8);
-        let mut prev = *iv;
-        for chunk in out[start..].chunks_exact_mut(16) {
-            if mode == BlockMode::Cbc {
-                xor16(chunk, &prev);
+        match mode {
+            BlockMode::Ecb => Sm4EcbEnc::new(&(*key).into()).encrypt_padded_vec::<Pkcs7>(msg),
+            BlockMode::Cbc => {
+                let body =
+                    Sm4CbcEnc::new(&(*key).into(), &(*iv).into()).encrypt_padded_vec::<Pkcs7>(msg);
+                let mut out = Vec::with_capacity(16 + body.len());
+                out.extend_from_slice(iv);
+                out.extend_from_slice(&body);
+                out
             }
-            let mut b = Block::<Sm4>::default();
-            b.copy_from_slice(chunk);
-            c.encrypt_block(&mut b);
-            chunk.copy_from_slice(&b);
-            prev.copy_from_slice(chunk);
         }
-        out
     }
 
+    /// PKCS#7 is checked after C3, so a padding failure is no oracle.
     pub(super) fn decrypt(key: &[u8; 16], c2: &[u8], mode: BlockMode) -> Result<Vec<u8>, Error> {
-        let (iv, body) = match mode {
-            BlockMode::Cbc if c2.len() >= 16 => c2.split_at(16),
-            BlockMode::Cbc => return Err(Error::Decryption),
-            BlockMode::Ecb => (&[0u8; 16][..], c2),
-        };
-        if body.is_empty() || body.len() % 16 != 0 {
-            return Err(Error::Decryption);
-        }
-        let c = Sm4::new(&(*key).into());
-        let mut out = Vec::with_capacity(body.len());
-        let mut prev = [0u8; 16];
-        prev.copy_from_slice(iv);
-        for chunk in body.chunks_exact(16) {
-            let mut b = Block::<Sm4>::default();
-            b.copy_from_slice(chunk);
-            c.decrypt_block(&mut b);
-            if mode == BlockMode::Cbc {
-                xor16(&mut b, &prev);
+        let plain = match mode {
+            BlockMode::Ecb => Sm4EcbDec::new(&(*key).into()).decrypt_padded_vec::<Pkcs7>(c2),
+            BlockMode::Cbc => {
+                let (iv, body) = c2.split_at_checked(16).ok_or(Error::Decryption)?;
+                let iv: [u8; 16] = iv.try_into().map_err(|_| Error::Decryption)?;
+                Sm4CbcDec::new(&(*key).into(), &iv.into()).decrypt_padded_vec::<Pkcs7>(body)
             }
-            prev.copy_from_slice(chunk);
-            out.extend_from_slice(&b);
-        }
-        // PKCS#7 (C3 was checked before, so this is no padding oracle).
-        let pad = out.last().copied().unwrap_or(0) as usize;
-        if pad == 0 || pad > 16 || out[out.len() - pad..].iter().any(|&x| x as usize != pad) {
-            return Err(Error::Decryption);
-        }
-        out.truncate(out.len() - pad);
-        Ok(out)
+        };
+        plain.map_err(|_| Error::Decryption)
     }
 }
 
