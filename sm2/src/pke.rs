@@ -70,6 +70,19 @@ impl Layout {
         Layout::C1C2C3Compressed,
     ];
 
+    /// The layout's name, as [`core::str::FromStr`] reads it: `C1C3C2`, `C1C2C3`,
+    /// `C1C3C2_RAW`, `C1C2C3_RAW`, `C1C3C2_COMPRESSED` or `C1C2C3_COMPRESSED`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::C1C3C2 => "C1C3C2",
+            Layout::C1C2C3 => "C1C2C3",
+            Layout::C1C3C2Raw => "C1C3C2_RAW",
+            Layout::C1C2C3Raw => "C1C2C3_RAW",
+            Layout::C1C3C2Compressed => "C1C3C2_COMPRESSED",
+            Layout::C1C2C3Compressed => "C1C2C3_COMPRESSED",
+        }
+    }
+
     /// Whether C3 comes before C2.
     fn c3_first(self) -> bool {
         matches!(
@@ -81,6 +94,46 @@ impl Layout {
     /// Whether C1 is bare `x ‖ y` (no SEC1 tag).
     fn raw(self) -> bool {
         matches!(self, Layout::C1C3C2Raw | Layout::C1C2C3Raw)
+    }
+}
+
+impl core::fmt::Display for Layout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A layout name that [`Layout`]'s `FromStr` does not know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownLayout;
+
+impl core::fmt::Display for UnknownLayout {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(
+            "unknown SM2 ciphertext layout (C1C3C2, C1C2C3, C1C3C2_RAW, C1C2C3_RAW, \
+             C1C3C2_COMPRESSED or C1C2C3_COMPRESSED)",
+        )
+    }
+}
+
+impl core::error::Error for UnknownLayout {}
+
+impl core::str::FromStr for Layout {
+    type Err = UnknownLayout;
+
+    /// A layout by its [`Layout::name`], in any case, with `_` or `-` before the suffix
+    /// (`c1c3c2-raw` reads as `C1C3C2_RAW`).
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Layout::ALL
+            .into_iter()
+            .find(|layout| {
+                let want = layout.name().as_bytes();
+                name.len() == want.len()
+                    && name.bytes().zip(want).all(|(got, &want)| {
+                        got.eq_ignore_ascii_case(&want) || (got == b'-' && want == b'_')
+                    })
+            })
+            .ok_or(UnknownLayout)
     }
 }
 

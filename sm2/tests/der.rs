@@ -250,3 +250,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn either_signature_form_reads_der_first_then_fixed() {
+    let fixed = [R, S].concat();
+    let expect = Signature::from_scalars(R, S).unwrap();
+    let der = expect.to_der().as_ref().to_vec();
+    assert_eq!(Signature::from_der_or_fixed(&der).unwrap(), expect);
+    assert_eq!(Signature::from_der_or_fixed(&fixed).unwrap(), expect);
+    // Neither: a cut DER, 63 or 65 bytes, r = 0 in the fixed form, n in the fixed form.
+    assert!(Signature::from_der_or_fixed(&der[..der.len() - 1]).is_err());
+    assert!(Signature::from_der_or_fixed(&fixed[..63]).is_err());
+    assert!(Signature::from_der_or_fixed(&[fixed.as_slice(), &[0]].concat()).is_err());
+    assert!(Signature::from_der_or_fixed(&[[0u8; 32], S].concat()).is_err());
+    assert!(Signature::from_der_or_fixed(&[N, S].concat()).is_err());
+}

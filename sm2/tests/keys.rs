@@ -176,3 +176,33 @@ fn sec1_parsers_accept_only_compressed_and_uncompressed() {
         assert!(EncryptingKey::from_sec1_bytes(bad).is_err());
     }
 }
+
+#[test]
+fn public_key_from_every_raw_form() {
+    let secret = SecretKey::from_slice(&[7u8; 32]).unwrap();
+    let public = secret.public_key();
+    let uncompressed = public.to_sec1_point(false);
+    let compressed = public.to_sec1_point(true);
+    let bare = &uncompressed.as_bytes()[1..];
+    assert_eq!(bare.len(), 64);
+    for form in [uncompressed.as_bytes(), compressed.as_bytes(), bare] {
+        assert_eq!(
+            keys::public_key_from_bytes(form).unwrap(),
+            public,
+            "{} bytes",
+            form.len()
+        );
+    }
+    // A point off the curve, the identity, the compact form, other lengths.
+    let mut off = bare.to_vec();
+    off[63] ^= 1;
+    assert!(keys::public_key_from_bytes(&off).is_err());
+    assert!(keys::public_key_from_bytes(&[0]).is_err());
+    assert!(keys::public_key_from_bytes(&[[5u8].as_slice(), &bare[..32]].concat()).is_err());
+    for len in [0, 1, 32, 63, 66] {
+        assert!(
+            keys::public_key_from_bytes(&vec![4u8; len]).is_err(),
+            "{len} bytes"
+        );
+    }
+}

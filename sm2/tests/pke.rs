@@ -485,3 +485,31 @@ proptest! {
         prop_assert!(pke::der_to_c1c3c2(truncated).is_err());
     }
 }
+
+#[test]
+fn layout_names_round_trip_in_any_case_and_refuse_others() {
+    for layout in Layout::ALL {
+        assert_eq!(layout.name().parse::<Layout>(), Ok(layout));
+        assert_eq!(layout.to_string(), layout.name());
+        assert_eq!(
+            layout.name().to_ascii_lowercase().parse::<Layout>(),
+            Ok(layout)
+        );
+        let dashed = layout.name().replace('_', "-");
+        assert_eq!(dashed.parse::<Layout>(), Ok(layout));
+    }
+    for bad in [
+        "",
+        "C1C3",
+        "C1C3C2_",
+        "C1C3C2 ",
+        "ASN1",
+        "DER",
+        "C1C3C2-RAWX",
+        "C1C3C2_RAW_",
+    ] {
+        assert_eq!(bad.parse::<Layout>(), Err(pke::UnknownLayout), "{bad:?}");
+    }
+    // '-' stands only for '_': "C1-3C2" is no name.
+    assert!("C1-3C2".parse::<Layout>().is_err());
+}

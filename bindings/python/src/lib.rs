@@ -765,41 +765,14 @@ fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {
     Ok(bytes(py, &v))
 }
 
+/// A layout by name (shangmi-sm2's `Layout` names, any case), or `None` for the ASN.1 form.
 fn layout(name: &str) -> PyResult<Option<Layout>> {
-    Ok(Some(match name.to_ascii_uppercase().as_str() {
-        "C1C3C2" => Layout::C1C3C2,
-        "C1C2C3" => Layout::C1C2C3,
-        "C1C3C2_RAW" => Layout::C1C3C2Raw,
-        "C1C2C3_RAW" => Layout::C1C2C3Raw,
-        "C1C3C2_COMPRESSED" => Layout::C1C3C2Compressed,
-        "C1C2C3_COMPRESSED" => Layout::C1C2C3Compressed,
-        "ASN1" | "DER" => return Ok(None),
-        _ => {
-            return Err(PyValueError::new_err(
-                "layout must be C1C3C2, C1C2C3, C1C3C2_RAW, C1C2C3_RAW, C1C3C2_COMPRESSED, \
-                 C1C2C3_COMPRESSED or ASN1",
-            ));
-        }
-    }))
-}
-
-fn parse_public(data: &[u8]) -> Result<Sm2Public, shangmi_sm2::Error> {
-    if data.len() == 64 {
-        let mut p = [0u8; 65];
-        p[0] = 4;
-        p[1..].copy_from_slice(data);
-        keys::public_key_from_sec1(&p)
-    } else {
-        keys::public_key_from_sec1(data)
+    if name.eq_ignore_ascii_case("ASN1") || name.eq_ignore_ascii_case("DER") {
+        return Ok(None);
     }
-}
-
-fn parse_sig(sig: &[u8]) -> Result<Signature, shangmi_sm2::Error> {
-    if sig.len() == 64 {
-        Signature::from_slice(sig)
-    } else {
-        Signature::from_der(sig)
-    }
+    name.parse()
+        .map(Some)
+        .map_err(|e: pke::UnknownLayout| PyValueError::new_err(format!("{e}, or ASN1")))
 }
 
 fn hex_decode(s: &str) -> PyResult<Zeroizing<Vec<u8>>> {
@@ -852,12 +825,16 @@ impl PyPublicKey {
     #[staticmethod]
     fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         let d = buf(data)?;
-        Ok(Self::of(parse_public(d.as_slice()).map_err(sm2_err)?))
+        Ok(Self::of(
+            keys::public_key_from_bytes(d.as_slice()).map_err(sm2_err)?,
+        ))
     }
 
     #[staticmethod]
     fn from_hex(data: &str) -> PyResult<Self> {
-        Ok(Self::of(parse_public(&hex_decode(data)?).map_err(sm2_err)?))
+        Ok(Self::of(
+            keys::public_key_from_bytes(&hex_decode(data)?).map_err(sm2_err)?,
+        ))
     }
 
     #[staticmethod]
@@ -916,7 +893,7 @@ impl PyPublicKey {
         let vk = other.as_ref().unwrap_or(&self.vk);
         let (sig, d) = (sig.as_slice(), d.as_slice());
         py.detach(|| {
-            let sig = parse_sig(sig)?;
+            let sig = Signature::from_der_or_fixed(sig)?;
             vk.verify_e(&vk.hash_message(d), &sig)
         })
         .map_err(sm2_err)
@@ -933,7 +910,7 @@ impl PyPublicKey {
         let e = buf(e)?;
         let e = fixed::<32>(e.as_slice(), "digest")?;
         let (sig, vk) = (sig.as_slice(), &self.vk);
-        py.detach(|| vk.verify_e(&e, &parse_sig(sig)?))
+        py.detach(|| vk.verify_e(&e, &Signature::from_der_or_fixed(sig)?))
             .map_err(sm2_err)
     }
 
@@ -1327,7 +1304,7 @@ impl PyKeyExchange {
         peer_id: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, PyConfirmation)> {
         let eph = buf(peer_ephemeral)?;
-        let eph = parse_public(eph.as_slice()).map_err(sm2_err)?;
+        let eph = keys::public_key_from_bytes(eph.as_slice()).map_err(sm2_err)?;
         let pid = peer_id.map(buf).transpose()?;
         let pid = pid.as_ref().map_or(DEFAULT_ID, |i| i.as_slice());
         let k = self

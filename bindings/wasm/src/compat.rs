@@ -15,9 +15,7 @@
 //! encryption (GB/T 32918.4), SM4 without padding refuses a partial last block (sm-crypto
 //! drops it silently), private keys must be in [1, n-2].
 
-use crate::{
-    Sm2PrivateKey, err, hex, parse_public, parse_sig, secret_from_bytes, unhex, verifying_key,
-};
+use crate::{Sm2PrivateKey, err, hex, secret_from_bytes, unhex, verifying_key};
 use hmac::{KeyInit as _, Mac as _};
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use shangmi_sm2::Scalar;
@@ -87,7 +85,8 @@ fn private_key(hex_key: &str) -> Result<Sm2PrivateKey, JsError> {
 }
 
 fn public_key(hex_key: &str) -> Result<shangmi_sm2::PublicKey, JsError> {
-    parse_public(&unhex(hex_key)?).map_err(|_| err("Invalid public key"))
+    shangmi_sm2::keys::public_key_from_bytes(&unhex(hex_key)?)
+        .map_err(|_| err("Invalid public key"))
 }
 
 /// e for `hash: false`: the message bytes as a big-endian integer, reduced mod n (only e
@@ -278,7 +277,7 @@ impl SmCryptoSm2 {
         let sig = if opt(&options, "der").is_truthy() {
             Signature::from_der(&sig)
         } else if sig.len() == 64 {
-            parse_sig(&sig)
+            Signature::from_der_or_fixed(&sig)
         } else {
             return false;
         };

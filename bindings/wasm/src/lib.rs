@@ -375,37 +375,12 @@ pub fn sm4_cmac(key: &[u8], data: &[u8]) -> Result<Vec<u8>, JsError> {
 
 // --- SM2 -------------------------------------------------------------------------------
 
+/// A layout by name (shangmi-sm2's `Layout` names, any case), or `None` for the ASN.1 form.
 pub(crate) fn layout(name: &str) -> Result<Option<Layout>, JsError> {
-    Ok(Some(match name.to_ascii_uppercase().as_str() {
-        "C1C3C2" => Layout::C1C3C2,
-        "C1C2C3" => Layout::C1C2C3,
-        "C1C3C2_RAW" => Layout::C1C3C2Raw,
-        "C1C2C3_RAW" => Layout::C1C2C3Raw,
-        "C1C3C2_COMPRESSED" => Layout::C1C3C2Compressed,
-        "C1C2C3_COMPRESSED" => Layout::C1C2C3Compressed,
-        "ASN1" | "DER" => return Ok(None),
-        _ => return Err(err("unknown SM2 ciphertext layout")),
-    }))
-}
-
-/// A public key from SEC1 (65 or 33 bytes) or bare `x ‖ y` (64 bytes).
-pub(crate) fn parse_public(data: &[u8]) -> Result<PublicKey, shangmi_sm2::Error> {
-    if data.len() == 64 {
-        let mut p = [0u8; 65];
-        p[0] = 4;
-        p[1..].copy_from_slice(data);
-        keys::public_key_from_sec1(&p)
-    } else {
-        keys::public_key_from_sec1(data)
+    if name.eq_ignore_ascii_case("ASN1") || name.eq_ignore_ascii_case("DER") {
+        return Ok(None);
     }
-}
-
-pub(crate) fn parse_sig(sig: &[u8]) -> Result<Signature, shangmi_sm2::Error> {
-    if sig.len() == 64 {
-        Signature::from_slice(sig)
-    } else {
-        Signature::from_der(sig)
-    }
+    name.parse().map(Some).map_err(err)
 }
 
 pub(crate) fn secret_from_bytes(d: &[u8]) -> Result<SecretKey, JsError> {
@@ -543,7 +518,7 @@ impl Sm2PublicKey {
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(data: &[u8]) -> Result<Sm2PublicKey, JsError> {
         Ok(Sm2PublicKey {
-            pk: parse_public(data).map_err(err)?,
+            pk: keys::public_key_from_bytes(data).map_err(err)?,
         })
     }
 
@@ -574,7 +549,7 @@ impl Sm2PublicKey {
     /// Whether `sig` (64-byte r‖s or DER) is a valid signature of `msg` with identifier `id`.
     pub fn verify(&self, sig: &[u8], msg: &[u8], id: Option<Vec<u8>>) -> Result<bool, JsError> {
         let vk = verifying_key(&self.pk, id.as_deref())?;
-        Ok(parse_sig(sig)
+        Ok(Signature::from_der_or_fixed(sig)
             .and_then(|s| vk.verify_e(&vk.hash_message(msg), &s))
             .is_ok())
     }

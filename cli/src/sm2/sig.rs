@@ -110,13 +110,8 @@ pub fn verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
 /// A signature as DER or, with `raw` or when it is not DER and 64 bytes long, r ‖ s.
 fn parse_signature(bytes: &[u8], raw: bool) -> Result<Signature, shangmi_sm2::Error> {
     if raw {
-        return Signature::from_slice(bytes);
+        Signature::from_slice(bytes)
+    } else {
+        Signature::from_der_or_fixed(bytes)
     }
-    Signature::from_der(bytes).or_else(|e| {
-        if bytes.len() == 64 {
-            Signature::from_slice(bytes)
-        } else {
-            Err(e)
-        }
-    })
 }

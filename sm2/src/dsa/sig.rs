@@ -96,6 +96,16 @@ impl Signature {
         Self::from_scalars(r, s)
     }
 
+    /// Either form, as toolkits exchange them: DER first (strictly, as [`Self::from_der`]),
+    /// then the fixed 64-byte `r ‖ s`. A 64-byte input that is also valid DER is read as
+    /// DER. The one reader the command line and the bindings share.
+    pub fn from_der_or_fixed(bytes: &[u8]) -> Result<Self, Error> {
+        Self::from_der(bytes).or_else(|e| match bytes.len() {
+            64 => Self::from_slice(bytes),
+            _ => Err(e),
+        })
+    }
+
     /// The DER form.
     pub fn to_der(&self) -> DerSignature {
         let mut buf = [0u8; MAX_SIGNATURE_LEN];

@@ -112,3 +112,19 @@ pub fn public_key_from_sec1(bytes: &[u8]) -> Result<PublicKey, Error> {
         _ => Err(Error::InvalidPoint),
     }
 }
+
+/// A public key from the raw forms toolkits exchange: a SEC1 point (33 bytes compressed or
+/// 65 bytes uncompressed, as [`public_key_from_sec1`]) or the bare 64-byte `x ‖ y` that
+/// GmSSL's Python package and sm-crypto write without the `04` prefix. The one reader the
+/// command line and the bindings share.
+pub fn public_key_from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
+    match <&[u8; 64]>::try_from(bytes) {
+        Ok(xy) => {
+            let mut point = [0u8; 65];
+            point[0] = 0x04;
+            point[1..].copy_from_slice(xy);
+            public_key_from_sec1(&point)
+        }
+        Err(_) => public_key_from_sec1(bytes),
+    }
+}
