@@ -2,25 +2,29 @@
 //! certificates, on `shangmi-tlcp` — the counterpart of Tongsuo's `s_server -enable_ntls`
 //! / `s_client -ntls` and GmSSL's `tlcp_server` / `tlcp_client`.
 //!
-//! The server echoes what each client sends until the client closes; with a TLS 1.3
-//! certificate and key it serves RFC 8998 TLS 1.3 (shangmi-rustls) on the same port, picking
-//! the protocol from the version in the first record's header (01 01 is TLCP, 03 xx TLS), as
-//! Tongsuo's and gotlcp's servers do. The client sends its standard input, closes its side
-//! (close_notify) and prints what comes back. Both print the negotiated suite, the peer's
-//! certificate subjects and whether the session was resumed, on standard error.
+//! The server (and the proxy, `serve.rs`) runs the library's one-port acceptor: TLCP, and
+//! with the certificates given RFC 8998 TLS 1.3 and ordinary TLS 1.3 on the same port, each
+//! client in a task of its own; it echoes, answers HTTP (`--http`) or forwards to an
+//! upstream service (`proxy`), with one log line per connection. The client sends its
+//! standard input, closes its side (close_notify) and prints what comes back, with the
+//! negotiated suite, the peer's certificate subjects and whether the session was resumed
+//! on standard error.
+
+mod http;
+mod serve;
 
 use crate::failure::Failure;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, NameCheck,
-    RootCertStore, ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
+    ServerName, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// TLCP with dual SM2 certificates: an echo server and a client.
+/// TLCP with dual SM2 certificates: an echo/HTTP server, a terminating proxy and a client.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -29,9 +33,12 @@ pub struct Args {
 
 #[derive(clap::Subcommand)]
 enum Tlcp {
-    /// Accept TLCP (and, with --tls13-cert, TLS 1.3) connections and echo what each client
-    /// sends.
-    Server(ServerArgs),
+    /// Accept TLCP (with --tls13-cert RFC 8998 TLS 1.3, with --tls-cert ordinary TLS 1.3, all
+    /// on one port) and echo what each client sends, or answer HTTP (--http).
+    Server(serve::ServerArgs),
+    /// Terminate TLCP, RFC 8998 TLS 1.3 and ordinary TLS 1.3 on one port and forward the
+    /// plain bytes to an upstream TCP service.
+    Proxy(serve::ProxyArgs),
     /// Connect, send standard input, print what the server returns.
     Client(ClientArgs),
 }
@@ -137,37 +144,6 @@ impl DualCerts {
 }
 
 #[derive(clap::Args)]
-struct ServerArgs {
-    /// Address to listen on, e.g. 127.0.0.1:4433
-    #[arg(long)]
-    listen: String,
-    #[command(flatten)]
-    certs: DualCerts,
-    /// CA certificates sent after the sign certificate, PEM
-    #[arg(long)]
-    ca: Option<PathBuf>,
-    /// Require client certificates (sign + encryption) chaining to these CAs, PEM
-    #[arg(long)]
-    client_ca: Option<PathBuf>,
-    /// Accept only this suite (default: all four; ECDHE only with --client-ca)
-    #[arg(long, value_enum)]
-    suite: Option<Suite>,
-    /// Also serve RFC 8998 TLS 1.3 on the same port with this certificate chain, PEM
-    #[arg(long, requires = "tls13_key")]
-    tls13_cert: Option<PathBuf>,
-    /// The TLS 1.3 certificate's SM2 private key, PEM
-    #[arg(long, requires = "tls13_cert")]
-    tls13_key: Option<PathBuf>,
-    /// Issue RFC 5077 session tickets (SM4-GCM under a key made at start) besides the
-    /// session-ID cache
-    #[arg(long)]
-    tickets: bool,
-    /// Serve this many connections, then exit (default: serve forever)
-    #[arg(long)]
-    count: Option<u64>,
-}
-
-#[derive(clap::Args)]
 struct ClientArgs {
     /// Server address, e.g. 127.0.0.1:4433
     #[arg(long)]
@@ -205,7 +181,8 @@ struct ClientArgs {
 /// Runs `shangmi tlcp …`.
 pub fn run(args: Args) -> Result<ExitCode, Failure> {
     match args.command {
-        Tlcp::Server(a) => server(&a),
+        Tlcp::Server(a) => serve::server(&a),
+        Tlcp::Proxy(a) => serve::proxy(&a),
         Tlcp::Client(a) => client(&a),
     }
 }
@@ -267,112 +244,6 @@ fn report(suite: Option<CipherSuite>, peer: Option<&[CertificateDer<'static>]>, 
         _ => eprintln!("peer certificates: none"),
     }
     eprintln!("resumed: {}", if resumed { "yes" } else { "no" });
-}
-
-fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
-    let Some(mut loaded) = args.certs.load()? else {
-        return Err(Failure::usage(
-            "the server needs --sign-cert, --sign-key, --enc-cert and --enc-key",
-        ));
-    };
-    if let Some(ca) = &args.ca {
-        loaded.sign_chain.extend(certs(ca)?);
-    }
-    let mut builder = ServerConfig::builder();
-    if let Some(suite) = args.suite {
-        builder = builder.suites(&[suite.suite()]);
-    }
-    if let Some(ca) = &args.client_ca {
-        builder = builder.client_auth(ClientAuth::Required, roots(ca)?);
-    }
-    if args.tickets {
-        builder = builder.session_tickets(true);
-    }
-    let config = builder
-        .with_certs(
-            loaded.sign_chain,
-            loaded.sign_key,
-            loaded.enc_cert,
-            loaded.enc_key,
-        )
-        .map_err(|e| failure("configuration", e))?;
-    let config = Arc::new(config);
-    let tls13 = match (&args.tls13_cert, &args.tls13_key) {
-        (Some(cert), Some(key)) => Some(crate::tls::server_config_tls13(cert, key)?),
-        _ => None,
-    };
-    let listener = TcpListener::bind(&args.listen).map_err(|e| failure(&args.listen, e))?;
-    eprintln!("listening on {}", args.listen);
-    for (served, stream) in (1u64..).zip(listener.incoming()) {
-        let stream = stream.map_err(|e| failure("accept", e))?;
-        let result = match (&tls13, sniff(&stream)) {
-            (Some(tls13), Ok(Protocol::Tls)) => crate::tls::serve_tls13(tls13.clone(), stream),
-            (_, Ok(_)) => serve_one(config.clone(), stream),
-            (_, Err(e)) => Err(failure("first record", e)),
-        };
-        if let Err(e) = result {
-            eprintln!("connection failed: {e}");
-        }
-        if args.count.is_some_and(|n| served >= n) {
-            break;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Which protocol a connection speaks.
-#[derive(Debug, PartialEq, Eq)]
-enum Protocol {
-    /// TLCP: record version 01 01.
-    Tlcp,
-    /// TLS: record version 03 xx.
-    Tls,
-}
-
-/// Reads, without consuming, the first record header's version bytes (type 22, then the
-/// version). Anything else goes to TLCP, which answers it with its own alert.
-fn sniff(stream: &TcpStream) -> std::io::Result<Protocol> {
-    let mut header = [0u8; 3];
-    let mut seen = 0;
-    // peek returns what has arrived so far; wait (bounded by the socket) for three bytes.
-    for _ in 0..64 {
-        seen = stream.peek(&mut header)?;
-        if seen >= 3 || seen == 0 {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    Ok(classify(&header[..seen]))
-}
-
-/// The protocol of a connection whose first bytes are `first`.
-fn classify(first: &[u8]) -> Protocol {
-    match first {
-        [22, 3, _, ..] => Protocol::Tls,
-        _ => Protocol::Tlcp,
-    }
-}
-
-fn serve_one(config: Arc<ServerConfig>, stream: TcpStream) -> Result<(), Failure> {
-    let conn = ServerConnection::new(config).map_err(|e| failure("TLCP", e))?;
-    let mut tlcp = StreamOwned::new(conn, stream);
-    tlcp.handshake().map_err(|e| failure("handshake", e))?;
-    report(
-        tlcp.conn.negotiated_cipher_suite(),
-        tlcp.conn.peer_certificates(),
-        tlcp.conn.is_resumed(),
-    );
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match tlcp.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => tlcp.write_all(&buf[..n]).map_err(|e| failure("write", e))?,
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-            Err(e) => return Err(failure("read", e)),
-        }
-    }
-    tlcp.close().map_err(|e| failure("close", e))?;
-    Ok(())
 }
 
 fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
@@ -443,20 +314,4 @@ fn client_once(
         Err(e) => return Err(failure("read", e)),
     }
     Ok(reply)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn first_record_picks_the_protocol() {
-        // A TLCP ClientHello record starts 16 01 01, a TLS one 16 03 01 (TLS 1.3 sends the
-        // legacy record version 03 01, RFC 8446 §5.1).
-        assert_eq!(classify(&[22, 1, 1, 0, 80]), Protocol::Tlcp);
-        assert_eq!(classify(&[22, 3, 1, 0, 80]), Protocol::Tls);
-        assert_eq!(classify(&[22, 3, 3]), Protocol::Tls);
-        assert_eq!(classify(&[21, 3, 3]), Protocol::Tlcp);
-        assert_eq!(classify(&[]), Protocol::Tlcp);
-    }
 }

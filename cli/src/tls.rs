@@ -356,12 +356,6 @@ pub(crate) fn server_config_tls13(
     Ok(Arc::new(config))
 }
 
-/// Serves one TLS 1.3 connection with `config` (echo), reporting what was negotiated.
-pub(crate) fn serve_tls13(config: Arc<ServerConfig>, stream: TcpStream) -> Result<(), Failure> {
-    eprintln!("protocol: TLS 1.3 (RFC 8998)");
-    serve_one(config, stream, &SeenScheme::default())
-}
-
 fn serve_one(
     config: Arc<ServerConfig>,
     stream: TcpStream,

@@ -28,6 +28,11 @@
 //! # Ok(()) }
 //! ```
 //!
+//! One port for TLCP and TLS: [`detect`] tells the protocols apart from the first record
+//! (sans-IO); with the feature `one-port`, [`oneport::OnePortAcceptor`] serves TLCP, RFC 8998
+//! TLS 1.3 and ordinary TLS (a rustls configuration of the caller's) on one tokio listener,
+//! with a handshake deadline and a bound on handshakes in progress.
+//!
 //! The crate needs `std` (configurations share state across threads, streams use
 //! `std::io`).
 
@@ -38,8 +43,11 @@ mod client;
 mod codec;
 mod config;
 mod conn;
+pub mod detect;
 mod error;
 mod keys;
+#[cfg(feature = "one-port")]
+pub mod oneport;
 pub mod prf;
 pub mod record;
 mod server;

@@ -76,8 +76,8 @@ impl TlcpAcceptor {
 /// A TLCP connection over an async transport.
 #[derive(Debug)]
 pub struct TlcpStream<IO, C> {
-    io: IO,
-    conn: C,
+    pub(crate) io: IO,
+    pub(crate) conn: C,
     shutdown: bool,
 }
 

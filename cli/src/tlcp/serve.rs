@@ -1,0 +1,414 @@
+//! `shangmi tlcp server` and `shangmi tlcp proxy`: one port for TLCP, RFC 8998 TLS 1.3 and
+//! ordinary TLS 1.3 on `shangmi_tlcp::oneport::OnePortAcceptor`, every connection in a
+//! task of its own (a handshake deadline and a bound on handshakes in progress, so an idle
+//! client holds up nobody), one log line per connection, and a graceful stop (Ctrl-C or
+//! SIGTERM: stop accepting, let connections finish up to `--drain-timeout`).
+//!
+//! What a connection gets: an echo (the server's default), a status page for HTTP/1.x
+//! requests (`--http`, like `s_server -www`), or the plain bytes forwarded to an upstream
+//! TCP service (the proxy, as Tengine's NTLS module in front of a bank's service).
+
+use super::{DualCerts, Suite, certs, failure, roots, subject};
+use crate::failure::Failure;
+use rustls::pki_types::PrivateKeyDer;
+use rustls::pki_types::pem::PemObject;
+use shangmi_tlcp::oneport::{ConnectionInfo, OnePortAcceptor, OnePortStream};
+use shangmi_tlcp::{ClientAuth, ServerConfig};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::JoinSet;
+
+/// What the one-port commands share: the address, the certificates and the bounds.
+#[derive(clap::Args)]
+pub(super) struct OnePortArgs {
+    /// Address to listen on, e.g. 127.0.0.1:4433
+    #[arg(long)]
+    listen: String,
+    #[command(flatten)]
+    certs: DualCerts,
+    /// CA certificates sent after the sign certificate, PEM
+    #[arg(long)]
+    ca: Option<PathBuf>,
+    /// Require TLCP client certificates (sign + encryption) chaining to these CAs, PEM
+    #[arg(long)]
+    client_ca: Option<PathBuf>,
+    /// Accept only this TLCP suite (default: all four; ECDHE only with --client-ca)
+    #[arg(long, value_enum)]
+    suite: Option<Suite>,
+    /// Also serve RFC 8998 TLS 1.3 on the same port with this SM2 certificate chain, PEM
+    /// (clients offering TLS_SM4_*_SM3 and sm2sig_sm3)
+    #[arg(long, requires = "tls13_key")]
+    tls13_cert: Option<PathBuf>,
+    /// The TLS 1.3 SM certificate's SM2 private key, PEM
+    #[arg(long, requires = "tls13_cert")]
+    tls13_key: Option<PathBuf>,
+    /// Also serve ordinary TLS 1.3 (browsers, curl) with this ECDSA P-256/P-384 or RSA
+    /// certificate chain, PEM
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The ordinary TLS certificate's private key, PEM (PKCS#8, SEC1 or PKCS#1)
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Issue RFC 5077 session tickets for TLCP (SM4-GCM under a key made at start) besides
+    /// the session-ID cache
+    #[arg(long)]
+    tickets: bool,
+    /// Seconds a client has to complete its handshake (idle and slow clients are closed)
+    #[arg(long, default_value_t = 10.0)]
+    handshake_timeout: f64,
+    /// Handshakes in progress at once; further clients wait (within their deadline)
+    #[arg(long, default_value_t = 256)]
+    max_handshakes: usize,
+    /// On Ctrl-C or SIGTERM, seconds to let open connections finish before closing them
+    #[arg(long, default_value_t = 10.0)]
+    drain_timeout: f64,
+    /// Accept this many connections, let them finish, then exit (default: until stopped)
+    #[arg(long)]
+    count: Option<u64>,
+}
+
+/// `shangmi tlcp server`.
+#[derive(clap::Args)]
+pub(super) struct ServerArgs {
+    #[command(flatten)]
+    port: OnePortArgs,
+    /// Answer HTTP/1.x requests with a status page (protocol, suite, peer) instead of
+    /// echoing, as `s_server -www` does
+    #[arg(long)]
+    http: bool,
+}
+
+/// `shangmi tlcp proxy`.
+#[derive(clap::Args)]
+pub(super) struct ProxyArgs {
+    #[command(flatten)]
+    port: OnePortArgs,
+    /// The TCP service that receives the plain bytes, HOST:PORT
+    #[arg(long)]
+    upstream: String,
+}
+
+/// What each accepted connection gets.
+enum Mode {
+    Echo,
+    Http,
+    Proxy(String),
+}
+
+fn seconds(what: &str, s: f64) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(s)
+        .map_err(|_| Failure::usage(format!("{what}: {s} is not a number of seconds")))
+}
+
+/// The TLCP configuration from the four files and the options.
+fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
+    let Some(mut loaded) = args.certs.load()? else {
+        return Err(Failure::usage(
+            "the server needs --sign-cert, --sign-key, --enc-cert and --enc-key",
+        ));
+    };
+    if let Some(ca) = &args.ca {
+        loaded.sign_chain.extend(certs(ca)?);
+    }
+    let mut builder = ServerConfig::builder();
+    if let Some(suite) = args.suite {
+        builder = builder.suites(&[suite.suite()]);
+    }
+    if let Some(ca) = &args.client_ca {
+        builder = builder.client_auth(ClientAuth::Required, roots(ca)?);
+    }
+    if args.tickets {
+        builder = builder.session_tickets(true);
+    }
+    let config = builder
+        .with_certs(
+            loaded.sign_chain,
+            loaded.sign_key,
+            loaded.enc_cert,
+            loaded.enc_key,
+        )
+        .map_err(|e| failure("configuration", e))?;
+    Ok(Arc::new(config))
+}
+
+/// Ordinary TLS 1.3 on rustls' ring provider.
+fn ordinary_config(
+    cert: &std::path::Path,
+    key: &std::path::Path,
+) -> Result<Arc<rustls::ServerConfig>, Failure> {
+    let chain = rustls::pki_types::CertificateDer::pem_file_iter(cert)
+        .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| failure(&cert.display().to_string(), e))?;
+    let key_der =
+        PrivateKeyDer::from_pem_file(key).map_err(|e| failure(&key.display().to_string(), e))?;
+    let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_protocol_versions(&[&rustls::version::TLS13])
+    .map_err(|e| failure("TLS configuration", e))?
+    .with_no_client_auth()
+    .with_single_cert(chain, key_der)
+    .map_err(|e| failure(&key.display().to_string(), e))?;
+    Ok(Arc::new(config))
+}
+
+fn acceptor(args: &OnePortArgs) -> Result<Arc<OnePortAcceptor>, Failure> {
+    let mut builder = OnePortAcceptor::builder()
+        .tlcp(tlcp_config(args)?)
+        .handshake_timeout(seconds("--handshake-timeout", args.handshake_timeout)?)
+        .max_handshakes(args.max_handshakes);
+    if let (Some(cert), Some(key)) = (&args.tls13_cert, &args.tls13_key) {
+        builder = builder.tls_sm(crate::tls::server_config_tls13(cert, key)?);
+    }
+    if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
+        builder = builder.tls(ordinary_config(cert, key)?);
+    }
+    let acceptor = builder.build().map_err(|e| failure("configuration", e))?;
+    Ok(Arc::new(acceptor))
+}
+
+/// Runs `shangmi tlcp server`.
+pub(super) fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
+    let mode = if args.http { Mode::Http } else { Mode::Echo };
+    run(&args.port, mode)
+}
+
+/// Runs `shangmi tlcp proxy`.
+pub(super) fn proxy(args: &ProxyArgs) -> Result<ExitCode, Failure> {
+    run(&args.port, Mode::Proxy(args.upstream.clone()))
+}
+
+fn run(args: &OnePortArgs, mode: Mode) -> Result<ExitCode, Failure> {
+    let acceptor = acceptor(args)?;
+    let drain = seconds("--drain-timeout", args.drain_timeout)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| failure("runtime", e))?;
+    runtime.block_on(serve(args, acceptor, Arc::new(mode), drain))
+}
+
+/// Resolves when the process is asked to stop (Ctrl-C, or SIGTERM on Unix).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+async fn serve(
+    args: &OnePortArgs,
+    acceptor: Arc<OnePortAcceptor>,
+    mode: Arc<Mode>,
+    drain: Duration,
+) -> Result<ExitCode, Failure> {
+    let listener = TcpListener::bind(&args.listen)
+        .await
+        .map_err(|e| failure(&args.listen, e))?;
+    eprintln!("listening on {}", args.listen);
+    let stop = stop_signal();
+    tokio::pin!(stop);
+    let mut tasks = JoinSet::new();
+    let mut accepted = 0u64;
+    while args.count.is_none_or(|n| accepted < n) {
+        tokio::select! {
+            _ = &mut stop => {
+                eprintln!("stopping: no new connections, {} open", tasks.len());
+                break;
+            }
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+            incoming = listener.accept() => {
+                let (sock, peer) = match incoming {
+                    Ok(x) => x,
+                    // Out of descriptors or a connection reset before accept: go on.
+                    Err(e) => {
+                        eprintln!("accept: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                accepted += 1;
+                let (acceptor, mode) = (acceptor.clone(), mode.clone());
+                tasks.spawn(async move { connection(&acceptor, sock, peer, &mode).await });
+            }
+        }
+    }
+    drop(listener);
+    let finished =
+        tokio::time::timeout(drain, async { while tasks.join_next().await.is_some() {} }).await;
+    if finished.is_err() {
+        eprintln!("closing {} connections still open", tasks.len());
+        tasks.shutdown().await;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The first certificate's subject (TLCP: the sign certificate), or `-`.
+fn peer_subject(info: &ConnectionInfo) -> String {
+    info.peer_certificates
+        .first()
+        .map_or_else(|| "-".into(), subject)
+}
+
+/// One connection: handshake, its work, one log line.
+async fn connection(acceptor: &OnePortAcceptor, sock: TcpStream, peer: SocketAddr, mode: &Mode) {
+    let start = Instant::now();
+    let ms = |start: Instant| start.elapsed().as_millis();
+    let mut conn = match acceptor.accept(sock).await {
+        Ok(conn) => conn,
+        Err(e) => {
+            eprintln!("{peer} refused: {e} ({} ms)", ms(start));
+            return;
+        }
+    };
+    let info = conn.info();
+    let result = match mode {
+        Mode::Echo => echo(&mut conn).await,
+        Mode::Http => http(&mut conn, &info, peer).await,
+        Mode::Proxy(upstream) => forward(&mut conn, upstream).await,
+    };
+    let (from_client, to_client, error) = match result {
+        Ok((a, b)) => (a, b, String::new()),
+        Err((a, b, e)) => (a, b, format!(" error: {e}")),
+    };
+    eprintln!(
+        "{peer} {} {} suite={} resumed={} peer={:?} in={from_client} out={to_client} {} ms{error}",
+        info.served,
+        info.version,
+        info.suite,
+        if info.resumed { "yes" } else { "no" },
+        peer_subject(&info),
+        ms(start),
+    );
+}
+
+/// Bytes from and to the client, or those with the error that ended the connection.
+type Counted = Result<(u64, u64), (u64, u64, std::io::Error)>;
+
+/// Reads until the client closes (close_notify, or a plain TCP close), writing back what
+/// arrives; then closes our side.
+async fn echo<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut S) -> Counted {
+    let mut buf = vec![0u8; 1 << 16];
+    let mut total = 0u64;
+    loop {
+        let n = match conn.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err((total, total, e)),
+        };
+        if let Err(e) = conn.write_all(&buf[..n]).await {
+            return Err((total + n as u64, total, e));
+        }
+        total += n as u64;
+    }
+    conn.shutdown().await.map_err(|e| (total, total, e))?;
+    Ok((total, total))
+}
+
+/// The plain bytes both ways between the client and a new connection to `upstream`.
+async fn forward(conn: &mut OnePortStream<TcpStream>, upstream: &str) -> Counted {
+    let mut up = match TcpStream::connect(upstream).await {
+        Ok(up) => up,
+        Err(e) => {
+            let _ = conn.shutdown().await;
+            let e = std::io::Error::new(e.kind(), format!("upstream {upstream}: {e}"));
+            return Err((0, 0, e));
+        }
+    };
+    let mut counted = Counting {
+        inner: conn,
+        read: 0,
+        written: 0,
+    };
+    let result = tokio::io::copy_bidirectional(&mut counted, &mut up).await;
+    let (read, written) = (counted.read, counted.written);
+    result
+        .map(|_| (read, written))
+        .map_err(|e| (read, written, e))
+}
+
+/// Counts the plain bytes through a connection, whatever ends it.
+struct Counting<'a, S> {
+    inner: &'a mut S,
+    read: u64,
+    written: u64,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for Counting<'_, S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut *this.inner).poll_read(cx, buf);
+        this.read += (buf.filled().len() - before) as u64;
+        polled
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for Counting<'_, S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut *this.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(n)) = polled {
+            this.written += n as u64;
+        }
+        polled
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut *self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut *self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// Answers one HTTP/1.x request with the status page, then closes.
+async fn http<S: AsyncRead + AsyncWrite + Unpin>(
+    conn: &mut S,
+    info: &ConnectionInfo,
+    peer: SocketAddr,
+) -> Counted {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 2048];
+    // The request head, bounded.
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 16 * 1024 {
+        match conn.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+            Err(e) => return Err((head.len() as u64, 0, e)),
+        }
+    }
+    let response = super::http::respond(&head, info, peer, &peer_subject(info));
+    let counted = (head.len() as u64, response.len() as u64);
+    let sent = async {
+        conn.write_all(&response).await?;
+        conn.shutdown().await
+    };
+    sent.await.map_err(|e| (counted.0, 0, e))?;
+    Ok(counted)
+}

@@ -1,0 +1,529 @@
+//! One port for every client (feature `one-port`): [`OnePortAcceptor`] reads a
+//! connection's first record header ([`crate::detect`]) and completes a TLCP handshake, or
+//! a rustls one with the RFC 8998 SM configuration when the ClientHello offers an SM suite
+//! and sm2sig_sm3, else with the ordinary one (ECDSA/RSA on rustls' default provider).
+//!
+//! Every handshake, from the first byte to the last flight, runs under one deadline and
+//! holds one permit of a semaphore: an idle, slow or half-open client is dropped when its
+//! time is up and holds up nobody else as long as the caller runs each `accept` in its own
+//! task (`tokio::spawn`), as below.
+//!
+//! ```no_run
+//! # async fn serve(
+//! #     tlcp: std::sync::Arc<shangmi_tlcp::ServerConfig>,
+//! #     sm: std::sync::Arc<rustls::ServerConfig>,
+//! #     ordinary: std::sync::Arc<rustls::ServerConfig>,
+//! # ) -> std::io::Result<()> {
+//! use shangmi_tlcp::oneport::OnePortAcceptor;
+//! use std::sync::Arc;
+//! use tokio::io::AsyncWriteExt;
+//! let acceptor = Arc::new(
+//!     OnePortAcceptor::builder()
+//!         .tlcp(tlcp)
+//!         .tls_sm(sm)
+//!         .tls(ordinary)
+//!         .build()
+//!         .map_err(std::io::Error::other)?,
+//! );
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:4433").await?;
+//! loop {
+//!     let (sock, _) = listener.accept().await?;
+//!     let acceptor = acceptor.clone();
+//!     tokio::spawn(async move {
+//!         if let Ok(mut conn) = acceptor.accept(sock).await {
+//!             let served = conn.info().served;
+//!             let _ = conn.write_all(format!("hello over {served}\n").as_bytes()).await;
+//!             let _ = conn.shutdown().await;
+//!         }
+//!     });
+//! }
+//! # }
+//! ```
+
+use crate::config::ServerConfig;
+use crate::detect::{HEADER_LEN, Protocol, Refusal, detect, wants_sm};
+use crate::server::ServerConnection;
+use crate::tokio::{TlcpAcceptor, TlcpStream};
+use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use ::tokio::sync::Semaphore;
+use ::tokio::time::{Instant, timeout_at};
+use rustls_pki_types::CertificateDer;
+use std::fmt;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+/// Default bound on one handshake, first byte to last flight.
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default bound on handshakes in progress at once.
+pub const DEFAULT_MAX_HANDSHAKES: usize = 256;
+
+/// Builds a [`OnePortAcceptor`]; at least one configuration must be given.
+#[derive(Debug)]
+pub struct OnePortBuilder {
+    tlcp: Option<Arc<ServerConfig>>,
+    tls_sm: Option<Arc<rustls::ServerConfig>>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    handshake_timeout: Duration,
+    max_handshakes: usize,
+}
+
+impl OnePortBuilder {
+    /// Serves TLCP clients with this configuration.
+    pub fn tlcp(mut self, config: Arc<ServerConfig>) -> Self {
+        self.tlcp = Some(config);
+        self
+    }
+
+    /// Serves TLS clients that offer an SM suite and sm2sig_sm3 with this configuration
+    /// (shangmi-rustls' provider, an SM2 certificate); every TLS client when no ordinary
+    /// configuration is given.
+    pub fn tls_sm(mut self, config: Arc<rustls::ServerConfig>) -> Self {
+        self.tls_sm = Some(config);
+        self
+    }
+
+    /// Serves the other TLS clients (browsers, curl) with this configuration (rustls'
+    /// default provider, an ECDSA or RSA certificate); every TLS client when no SM
+    /// configuration is given.
+    pub fn tls(mut self, config: Arc<rustls::ServerConfig>) -> Self {
+        self.tls = Some(config);
+        self
+    }
+
+    /// Bounds each handshake (and its wait for a permit), first byte to last flight
+    /// (default [`DEFAULT_HANDSHAKE_TIMEOUT`]).
+    pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.handshake_timeout = timeout;
+        self
+    }
+
+    /// Bounds the handshakes in progress at once (default [`DEFAULT_MAX_HANDSHAKES`];
+    /// at least 1).
+    pub fn max_handshakes(mut self, n: usize) -> Self {
+        self.max_handshakes = n.max(1);
+        self
+    }
+
+    /// The acceptor, or an error when no configuration was given.
+    pub fn build(self) -> Result<OnePortAcceptor, crate::Error> {
+        if self.tlcp.is_none() && self.tls_sm.is_none() && self.tls.is_none() {
+            return Err(crate::Error::Config(
+                "one-port acceptor without a configuration",
+            ));
+        }
+        Ok(OnePortAcceptor {
+            tlcp: self.tlcp.map(TlcpAcceptor::from),
+            tls_sm: self.tls_sm,
+            tls: self.tls,
+            handshake_timeout: self.handshake_timeout,
+            max_handshakes: self.max_handshakes,
+            handshakes: Arc::new(Semaphore::new(self.max_handshakes)),
+        })
+    }
+}
+
+/// Accepts TLCP, RFC 8998 TLS 1.3 and ordinary TLS connections on one port.
+#[derive(Debug)]
+pub struct OnePortAcceptor {
+    tlcp: Option<TlcpAcceptor>,
+    tls_sm: Option<Arc<rustls::ServerConfig>>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    handshake_timeout: Duration,
+    max_handshakes: usize,
+    handshakes: Arc<Semaphore>,
+}
+
+/// Which configuration served a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Served {
+    /// TLCP.
+    Tlcp,
+    /// TLS with the SM configuration.
+    TlsSm,
+    /// TLS with the ordinary configuration.
+    Tls,
+}
+
+impl fmt::Display for Served {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Served::Tlcp => "TLCP",
+            Served::TlsSm => "TLS (SM)",
+            Served::Tls => "TLS",
+        })
+    }
+}
+
+/// Why a connection was not accepted.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum AcceptError {
+    /// The handshake (or its wait for a permit) did not finish in time: an idle, slow or
+    /// half-open client. The connection was closed.
+    Timeout,
+    /// The first bytes cannot start a handshake; the alert was sent and the connection
+    /// closed.
+    Refused(Refusal),
+    /// The client speaks a protocol this acceptor has no configuration for (a
+    /// protocol_version alert was sent).
+    NotServed(Protocol),
+    /// The client closed before a whole record header, after this many bytes (a port
+    /// probe, or a client that gave up).
+    Closed(usize),
+    /// The TLCP handshake failed (the alert named by the error was sent).
+    Tlcp(crate::Error),
+    /// The TLS handshake failed (rustls sent its alert).
+    Tls(rustls::Error),
+    /// The transport failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for AcceptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AcceptError::Timeout => write!(f, "handshake timed out"),
+            AcceptError::Refused(r) => write!(f, "not a handshake: {r}"),
+            AcceptError::NotServed(p) => write!(f, "no configuration for {p:?} clients"),
+            AcceptError::Closed(n) => write!(f, "client closed after {n} bytes"),
+            AcceptError::Tlcp(e) => write!(f, "TLCP handshake: {e}"),
+            AcceptError::Tls(e) => write!(f, "TLS handshake: {e}"),
+            AcceptError::Io(e) => write!(f, "transport: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AcceptError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AcceptError::Refused(r) => Some(r),
+            AcceptError::Tlcp(e) => Some(e),
+            AcceptError::Tls(e) => Some(e),
+            AcceptError::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<AcceptError> for io::Error {
+    fn from(e: AcceptError) -> Self {
+        match e {
+            AcceptError::Io(e) => e,
+            AcceptError::Timeout => io::Error::new(io::ErrorKind::TimedOut, e),
+            AcceptError::Closed(_) => io::Error::new(io::ErrorKind::UnexpectedEof, e),
+            e => io::Error::new(io::ErrorKind::InvalidData, e),
+        }
+    }
+}
+
+impl AcceptError {
+    /// Sorts an I/O error from a handshake driver into the protocol error it carries.
+    fn from_io(e: io::Error) -> Self {
+        let inner = e.get_ref();
+        if let Some(tlcp) = inner.and_then(|i| i.downcast_ref::<crate::Error>()) {
+            return AcceptError::Tlcp(tlcp.clone());
+        }
+        if let Some(tls) = inner.and_then(|i| i.downcast_ref::<rustls::Error>()) {
+            return AcceptError::Tls(tls.clone());
+        }
+        AcceptError::Io(e)
+    }
+}
+
+impl OnePortAcceptor {
+    /// A builder with the default timeout and bound and no configuration.
+    pub fn builder() -> OnePortBuilder {
+        OnePortBuilder {
+            tlcp: None,
+            tls_sm: None,
+            tls: None,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            max_handshakes: DEFAULT_MAX_HANDSHAKES,
+        }
+    }
+
+    /// Handshakes in progress now (for operators' metrics).
+    pub fn handshakes_in_progress(&self) -> usize {
+        self.max_handshakes - self.handshakes.available_permits()
+    }
+
+    /// Runs the handshake of one accepted transport under the deadline and the bound.
+    /// Run it in a task of its own per connection (it waits for the client).
+    pub async fn accept<IO>(&self, io: IO) -> Result<OnePortStream<IO>, AcceptError>
+    where
+        IO: AsyncRead + AsyncWrite + Unpin,
+    {
+        let deadline = Instant::now() + self.handshake_timeout;
+        let work = async {
+            let _permit = self
+                .handshakes
+                .acquire()
+                .await
+                .map_err(|_| AcceptError::Timeout)?;
+            self.handshake(io).await
+        };
+        timeout_at(deadline, work)
+            .await
+            .unwrap_or(Err(AcceptError::Timeout))
+    }
+
+    async fn handshake<IO>(&self, mut io: IO) -> Result<OnePortStream<IO>, AcceptError>
+    where
+        IO: AsyncRead + AsyncWrite + Unpin,
+    {
+        let mut head = [0u8; HEADER_LEN];
+        let mut seen = 0;
+        // Read at most the header: what follows stays in the transport for the protocol.
+        let protocol = loop {
+            match detect(&head[..seen]) {
+                Ok(Some(p)) => break p,
+                Ok(None) => {}
+                Err(refusal) => {
+                    let spoke = (head[1..3] == [1, 1]).then_some(Protocol::Tlcp);
+                    refuse(&mut io, refusal.alert_record(spoke)).await;
+                    return Err(AcceptError::Refused(refusal));
+                }
+            }
+            let n = io.read(&mut head[seen..]).await.map_err(AcceptError::Io)?;
+            if n == 0 {
+                return Err(AcceptError::Closed(seen));
+            }
+            seen += n;
+        };
+        let io = Prefixed {
+            head,
+            start: 0,
+            end: seen,
+            io,
+        };
+        match protocol {
+            Protocol::Tlcp => {
+                let Some(tlcp) = &self.tlcp else {
+                    let mut io = io.io;
+                    refuse(&mut io, [21, 1, 1, 0, 2, 2, 70]).await;
+                    return Err(AcceptError::NotServed(Protocol::Tlcp));
+                };
+                let stream = tlcp.accept(io).await.map_err(AcceptError::from_io)?;
+                Ok(OnePortStream::Tlcp(Box::new(stream)))
+            }
+            Protocol::Tls => {
+                let lazy =
+                    tokio_rustls::LazyConfigAcceptor::new(rustls::server::Acceptor::default(), io);
+                let start = lazy.await.map_err(AcceptError::from_io)?;
+                let hello = start.client_hello();
+                let (config, served) = match (&self.tls_sm, &self.tls) {
+                    (Some(sm), Some(_))
+                        if wants_sm(hello.cipher_suites(), hello.signature_schemes()) =>
+                    {
+                        (sm.clone(), Served::TlsSm)
+                    }
+                    (_, Some(ordinary)) => (ordinary.clone(), Served::Tls),
+                    (Some(sm), None) => (sm.clone(), Served::TlsSm),
+                    (None, None) => {
+                        let mut io = start.io.io;
+                        refuse(&mut io, [21, 3, 3, 0, 2, 2, 70]).await;
+                        return Err(AcceptError::NotServed(Protocol::Tls));
+                    }
+                };
+                let stream = start
+                    .into_stream(config)
+                    .await
+                    .map_err(AcceptError::from_io)?;
+                Ok(OnePortStream::Tls {
+                    stream: Box::new(stream),
+                    sm: served == Served::TlsSm,
+                })
+            }
+        }
+    }
+}
+
+/// Best effort: the alert out, then the write side closed.
+async fn refuse<IO: AsyncWrite + Unpin>(io: &mut IO, alert: [u8; 7]) {
+    let _ = io.write_all(&alert).await;
+    let _ = io.shutdown().await;
+}
+
+/// A transport whose first bytes (the record header the acceptor read) are replayed before
+/// the rest.
+#[derive(Debug)]
+pub struct Prefixed<IO> {
+    head: [u8; HEADER_LEN],
+    start: usize,
+    end: usize,
+    io: IO,
+}
+
+impl<IO> Prefixed<IO> {
+    /// The transport.
+    pub fn get_ref(&self) -> &IO {
+        &self.io
+    }
+}
+
+impl<IO: AsyncRead + Unpin> AsyncRead for Prefixed<IO> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.start < this.end {
+            let n = (this.end - this.start).min(buf.remaining());
+            buf.put_slice(&this.head[this.start..this.start + n]);
+            this.start += n;
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.io).poll_read(cx, buf)
+    }
+}
+
+impl<IO: AsyncWrite + Unpin> AsyncWrite for Prefixed<IO> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_shutdown(cx)
+    }
+}
+
+/// An accepted connection: TLCP or TLS, `AsyncRead + AsyncWrite` either way.
+#[derive(Debug)]
+pub enum OnePortStream<IO> {
+    /// A TLCP connection.
+    Tlcp(Box<TlcpStream<Prefixed<IO>, ServerConnection>>),
+    /// A TLS connection; `sm` says the SM configuration served it.
+    Tls {
+        /// The rustls stream.
+        stream: Box<tokio_rustls::server::TlsStream<Prefixed<IO>>>,
+        /// Whether the SM configuration served it.
+        sm: bool,
+    },
+}
+
+/// What a connection negotiated, for logs and status pages.
+#[derive(Clone, Debug)]
+pub struct ConnectionInfo {
+    /// Which configuration served it.
+    pub served: Served,
+    /// The protocol version: `TLCP 1.1`, `TLS 1.3`, `TLS 1.2`.
+    pub version: &'static str,
+    /// The cipher suite's name (`ECC_SM4_GCM_SM3`, `TLS_SM4_GCM_SM3`,
+    /// `TLS13_AES_128_GCM_SHA256`, …).
+    pub suite: String,
+    /// The client's certificates (TLCP: sign, encryption, then the chain), if it sent any.
+    pub peer_certificates: Vec<CertificateDer<'static>>,
+    /// The server name the client asked for (SNI).
+    pub server_name: Option<String>,
+    /// Whether the session was resumed.
+    pub resumed: bool,
+}
+
+/// A rustls suite's name, with RFC 8998's that rustls 0.23 does not know.
+fn tls_suite_name(suite: rustls::CipherSuite) -> String {
+    if suite == shangmi_rustls::suites::TLS_SM4_GCM_SM3_ID {
+        "TLS_SM4_GCM_SM3".into()
+    } else if suite == shangmi_rustls::suites::TLS_SM4_CCM_SM3_ID {
+        "TLS_SM4_CCM_SM3".into()
+    } else {
+        suite
+            .as_str()
+            .map_or_else(|| format!("{suite:?}"), str::to_owned)
+    }
+}
+
+impl<IO> OnePortStream<IO> {
+    /// What the connection negotiated.
+    pub fn info(&self) -> ConnectionInfo {
+        match self {
+            OnePortStream::Tlcp(s) => {
+                let conn = &s.conn;
+                ConnectionInfo {
+                    served: Served::Tlcp,
+                    version: "TLCP 1.1",
+                    suite: conn
+                        .negotiated_cipher_suite()
+                        .map_or_else(String::new, |s| s.name().to_owned()),
+                    peer_certificates: conn.peer_certificates().unwrap_or_default().to_vec(),
+                    server_name: conn.server_name().map(str::to_owned),
+                    resumed: conn.is_resumed(),
+                }
+            }
+            OnePortStream::Tls { stream, sm } => {
+                let conn = stream.get_ref().1;
+                ConnectionInfo {
+                    served: if *sm { Served::TlsSm } else { Served::Tls },
+                    version: match conn.protocol_version() {
+                        Some(rustls::ProtocolVersion::TLSv1_2) => "TLS 1.2",
+                        _ => "TLS 1.3",
+                    },
+                    suite: conn
+                        .negotiated_cipher_suite()
+                        .map_or_else(String::new, |s| tls_suite_name(s.suite())),
+                    peer_certificates: conn.peer_certificates().unwrap_or_default().to_vec(),
+                    server_name: conn.server_name().map(str::to_owned),
+                    resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+                }
+            }
+        }
+    }
+
+    /// The transport.
+    pub fn get_ref(&self) -> &IO {
+        match self {
+            OnePortStream::Tlcp(s) => s.io.get_ref(),
+            OnePortStream::Tls { stream, .. } => stream.get_ref().0.get_ref(),
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncRead for OnePortStream<IO> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_read(cx, buf),
+            OnePortStream::Tls { stream, .. } => Pin::new(&mut **stream).poll_read(cx, buf),
+        }
+    }
+}
+
+impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for OnePortStream<IO> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_write(cx, buf),
+            OnePortStream::Tls { stream, .. } => Pin::new(&mut **stream).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_flush(cx),
+            OnePortStream::Tls { stream, .. } => Pin::new(&mut **stream).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_shutdown(cx),
+            OnePortStream::Tls { stream, .. } => Pin::new(&mut **stream).poll_shutdown(cx),
+        }
+    }
+}
