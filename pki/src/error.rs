@@ -40,6 +40,14 @@ pub enum Error {
     Pem,
     /// A validity period is out of range.
     InvalidValidity,
+    /// A CRL does not name the certificate given as its issuer (issuer name, or the key
+    /// identifiers disagree).
+    IssuerMismatch,
+    /// A CRL's issuer certificate has a keyUsage without cRLSign.
+    NotCrlSigner,
+    /// A critical extension this crate does not apply (its OID): in CRLs also the delta
+    /// CRL indicator, issuingDistributionPoint and certificateIssuer, which are refused.
+    UnhandledCriticalExtension(const_oid::ObjectIdentifier),
     /// An encrypted key or PKCS#12 names a key derivation, PRF or cipher this crate does not
     /// handle (its OID).
     UnsupportedScheme(const_oid::ObjectIdentifier),
@@ -73,6 +81,11 @@ impl fmt::Display for Error {
             Error::SignerCertificateNotFound => f.write_str("signer certificate not found"),
             Error::Pem => f.write_str("malformed PEM or unexpected label"),
             Error::InvalidValidity => f.write_str("validity period out of range"),
+            Error::IssuerMismatch => f.write_str("the CRL does not name this issuer"),
+            Error::NotCrlSigner => f.write_str("the issuer's key usage does not permit cRLSign"),
+            Error::UnhandledCriticalExtension(oid) => {
+                write!(f, "unhandled critical extension {oid}")
+            }
             Error::UnsupportedScheme(oid) => write!(f, "unsupported password-based scheme {oid}"),
             Error::MalformedScheme => f.write_str("malformed password-based scheme parameters"),
             Error::WrongPassword => f.write_str("wrong password"),

@@ -1,5 +1,5 @@
 //! SM2 certificates and messages: PKCS#10 requests, issuing with TLS/TLCP profiles, chain
-//! verification, GM/T 0010 CMS, GB/T 35276 SM2 key envelopes, and the SM3 KDF.
+//! verification, CRLs, GM/T 0010 CMS, GB/T 35276 SM2 key envelopes, and the SM3 KDF.
 //!
 //! Built on RustCrypto's `x509-cert`, `der`, `spki` and `cms` types; every signature is
 //! SM2-with-SM3 over Z_A with the default distinguishing ID `1234567812345678` unless a
@@ -24,6 +24,7 @@
 extern crate alloc;
 
 pub mod cms;
+pub mod crl;
 pub mod envelope;
 mod error;
 pub mod issue;

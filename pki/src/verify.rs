@@ -4,6 +4,16 @@
 //! emailAddress, iPAddress, URI host, directoryName), host-name match, and
 //! refusal of unknown critical extensions. Path building tries every candidate issuer
 //! (subject = issuer name, key identifiers agreeing when both present), depth ≤ 8.
+//!
+//! Revocation ([`Options::with_crls`]; none given: no revocation check) follows one policy,
+//! the one `shangmi-tlcp` and `shangmi-rustls` apply through webpki too: every certificate
+//! of the path below the trust anchor is looked up in the CRLs of its issuer (those that
+//! name it: issuer name, key identifiers agreeing), each of which must be signed by the
+//! issuer's key ([`VerifyError::CrlBadSignature`]; its keyUsage, if any, with cRLSign) and
+//! not past its nextUpdate ([`VerifyError::CrlExpired`]: an old CRL must not hide a later
+//! revocation); a listed serial is [`VerifyError::Revoked`] whatever the reason
+//! (certificateHold included); a certificate whose issuer has no CRL among those given is
+//! [`VerifyError::RevocationStatusUnknown`] unless [`RevocationPolicy::allow_unknown`].
 
 use crate::oid;
 use crate::{Error, PublicKey};
@@ -88,6 +98,29 @@ pub enum VerifyError {
     /// The path is longer than [`MAX_DEPTH`], or finding one took more than
     /// [`MAX_SIGNATURE_CHECKS`] signature checks.
     ChainTooLong,
+    /// The certificate at `depth` is listed in its issuer's CRL.
+    Revoked {
+        /// Position in the chain.
+        depth: usize,
+        /// The entry's reason code, if it has one.
+        reason: Option<crate::crl::Reason>,
+    },
+    /// CRLs were given, but none of them is from the issuer of the certificate at `depth`.
+    RevocationStatusUnknown {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// The CRL of the issuer of the certificate at `depth` is past its nextUpdate.
+    CrlExpired {
+        /// Position in the chain.
+        depth: usize,
+    },
+    /// The CRL of the issuer of the certificate at `depth` is not signed by the issuer's
+    /// key, or the issuer's keyUsage does not allow cRLSign.
+    CrlBadSignature {
+        /// Position in the chain.
+        depth: usize,
+    },
 }
 
 impl fmt::Display for VerifyError {
@@ -123,6 +156,17 @@ impl fmt::Display for VerifyError {
             }
             VerifyError::Malformed { depth } => write!(f, "malformed certificate (depth {depth})"),
             VerifyError::ChainTooLong => f.write_str("certificate chain too long"),
+            VerifyError::Revoked { depth, reason } => match reason {
+                Some(r) => write!(f, "certificate revoked ({r:?}) (depth {depth})"),
+                None => write!(f, "certificate revoked (depth {depth})"),
+            },
+            VerifyError::RevocationStatusUnknown { depth } => {
+                write!(f, "unable to get certificate CRL (depth {depth})")
+            }
+            VerifyError::CrlExpired { depth } => write!(f, "CRL has expired (depth {depth})"),
+            VerifyError::CrlBadSignature { depth } => {
+                write!(f, "CRL signature failure (depth {depth})")
+            }
         }
     }
 }
@@ -173,6 +217,20 @@ pub struct Options<'a> {
     pub host: Option<&'a str>,
     /// The distinguishing ID of the signatures (default `1234567812345678`).
     pub id: &'a [u8],
+    /// CRLs to check revocation against (empty: no revocation check).
+    pub crls: &'a [crate::crl::Crl],
+    /// How the CRLs are applied.
+    pub revocation: RevocationPolicy,
+}
+
+/// Which certificates revocation checking covers (see the module documentation); the
+/// default checks the whole path and refuses a certificate whose issuer has no CRL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RevocationPolicy {
+    /// Check the leaf only, not the intermediate CA certificates.
+    pub end_entity_only: bool,
+    /// Accept a certificate whose issuer has no CRL among those given.
+    pub allow_unknown: bool,
 }
 
 impl<'a> Options<'a> {
@@ -188,7 +246,21 @@ impl<'a> Options<'a> {
             purpose,
             host: None,
             id: shangmi_sm2::DEFAULT_ID,
+            crls: &[],
+            revocation: RevocationPolicy::default(),
         }
+    }
+
+    /// With CRLs to check the path against (the default [`RevocationPolicy`]).
+    pub fn with_crls(mut self, crls: &'a [crate::crl::Crl]) -> Self {
+        self.crls = crls;
+        self
+    }
+
+    /// With another revocation policy.
+    pub fn with_revocation(mut self, policy: RevocationPolicy) -> Self {
+        self.revocation = policy;
+        self
     }
 
     /// With a host name to match.
@@ -270,6 +342,38 @@ fn signed_by(
         Error::UnsupportedAlgorithm => VerifyError::UnsupportedAlgorithm { depth },
         _ => VerifyError::BadSignature { depth },
     })
+}
+
+/// Looks the certificate at `depth`, issued by `issuer`, up in the CRLs of `issuer`.
+fn check_revocation(
+    cert: &Certificate,
+    issuer: &Certificate,
+    depth: usize,
+    opts: &Options<'_>,
+) -> Result<(), VerifyError> {
+    if opts.crls.is_empty() || (opts.revocation.end_entity_only && depth > 0) {
+        return Ok(());
+    }
+    let mut found = false;
+    for crl in opts.crls.iter().filter(|c| c.names_issuer(issuer)) {
+        found = true;
+        crl.verify_signature_with_id(issuer, opts.id)
+            .map_err(|_| VerifyError::CrlBadSignature { depth })?;
+        if crl.is_expired(opts.time) {
+            return Err(VerifyError::CrlExpired { depth });
+        }
+        if let Some(r) = crl.find(cert.tbs_certificate().serial_number().as_bytes()) {
+            return Err(VerifyError::Revoked {
+                depth,
+                reason: r.reason,
+            });
+        }
+    }
+    if found || opts.revocation.allow_unknown {
+        Ok(())
+    } else {
+        Err(VerifyError::RevocationStatusUnknown { depth })
+    }
 }
 
 fn ext<T: der::DecodeOwned + const_oid::AssociatedOid>(
@@ -660,6 +764,7 @@ fn build<'c>(
         *budget -= 1;
         let result = (|| {
             signed_by(cert, candidate, opts.id, depth)?;
+            check_revocation(cert, candidate, depth, opts)?;
             check_time(candidate, opts.time, depth + 1)?;
             check_critical(candidate, depth + 1)?;
             let below = path[1..].iter().filter(|c| !is_self_issued(c)).count();
