@@ -773,3 +773,31 @@ fn diff_openssl_cms_recorded() {
         assert!(cms::verify(&bad, None, &[], &signer, &opts).is_err());
     }
 }
+
+/// An SM2 key encrypted by OpenSSL 3.6.3 (the vendored build, `PKCS5_pbe2_set_iv_ex(
+/// EVP_sm4_cbc(), 2048, .., NID_hmacWithSM3)` in a scratch program; `openssl pkcs8 -topk8
+/// -v2 sm4-cbc -v2prf hmacWithSM3` in 3.x): PBKDF2 with the PRF 1.2.156.10197.1.401.3.1
+/// (NULL parameters, no key length) and SM4-CBC, password "secret". Both our readers take
+/// it; our writer's default names the same PRF, and OpenSSL 3.6 read that back (checked by
+/// hand with the same program: Debian's 3.0 and GmSSL cannot).
+#[test]
+fn diff_openssl_pkcs8_hmac_sm3_recorded() {
+    let pem = include_str!("data/openssl36_pbkdf2_hmacsm3_sm4cbc.pem");
+    let prf = [
+        0x06, 0x0a, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x11, 0x03, 0x01,
+    ];
+    let der = shangmi_pki::pem::der_documents(pem.as_bytes(), &["ENCRYPTED PRIVATE KEY"]).unwrap();
+    assert!(der[0].windows(prf.len()).any(|w| w == prf));
+    let a = shangmi_sm2::keys::secret_key_from_pem_with_password(pem, b"secret").unwrap();
+    let b = shangmi_pki::pkcs8::secret_key_from_pem(pem.as_bytes(), b"secret").unwrap();
+    assert_eq!(a.to_bytes(), b.to_bytes());
+    // the key OpenSSL encrypted (`openssl ecparam -name SM2 -genkey`), its public point
+    assert_eq!(
+        hex::encode(a.public_key().to_sec1_bytes()),
+        concat!(
+            "040ce003bca41bf72cdb56e231a4d349f89fc8b7625f7323540225ff42a94c904a",
+            "018c850538f96beb4e436abd437a9198ed96911dce0b5ca4bedf8ed0815479d1"
+        )
+    );
+    assert!(shangmi_sm2::keys::secret_key_from_pem_with_password(pem, b"Secret").is_err());
+}
