@@ -492,7 +492,7 @@ fn pkcs12_export_import() {
         o.arg(at(d, "o.pem"));
         ok(o);
     }
-    // --scheme sm: SM3/SM4 inside (the HMAC-SM3 PRF OID 1.2.156.10197.1.401.2), read back
+    // --scheme sm: SM3/SM4 inside (the HMAC-SM3 PRF OID 1.2.156.10197.1.401.3.1), read back
     let sm = at(d, "sm.p12");
     let mut c = cert(&["pkcs12", "export", "--scheme", "sm", "--cert"]);
     c.arg(pair.join("sign.crt"))
@@ -502,7 +502,7 @@ fn pkcs12_export_import() {
     c.env("P12_PASS", "secret");
     ok(c);
     let bytes = std::fs::read(&sm).unwrap();
-    let prf = [0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x11, 0x02];
+    let prf = [0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x11, 0x03, 0x01];
     assert!(bytes.windows(prf.len()).any(|w| w == prf));
     let mut c = cert(&["pkcs12", "import", "--in", p(&sm), "--pass-env", "P12_PASS"]);
     c.args([

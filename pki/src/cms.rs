@@ -8,8 +8,10 @@
 //! key transport sm2-3 (1.2.156.10197.1.301.3) with the GM/T 0009 `SM2Cipher` DER as the
 //! encrypted key, SM4-CBC (1.2.156.10197.1.104.2) with the IV as an OCTET STRING parameter.
 //! [`Oids::Rfc5652`] writes the PKCS#7 content types (`id-data`, `id-signedData`, …)
-//! instead, as OpenSSL does. Reading takes either set and every SM2 signature OID seen
-//! (sm2-1, sm2 and sm2-with-sm3). Signatures use Z_A with the default ID.
+//! instead, as OpenSSL does. Reading takes every peer's form with no option (either OID
+//! set, every SM2 signature and key-transport OID seen, signatures with Z_A — the default
+//! ID —, over plain SM3 as OpenSSL/Tongsuo `-noattr`, or in GmSSL 3's form: see
+//! [`verify`]); writing defaults to what most peers read (see [`SignatureForm`]).
 
 use crate::oid;
 use crate::sm4util;
@@ -31,7 +33,7 @@ use der::{Decode, Encode};
 use digest::Digest;
 use shangmi_sm2::dsa;
 use shangmi_sm2::pke::{DecryptingKey, EncryptingKey};
-use shangmi_sm2::signature::Signer as _;
+use shangmi_sm2::signature::{Signer as _, Verifier as _};
 use spki::AlgorithmIdentifierOwned;
 use x509_cert::Certificate;
 use x509_cert::attr::Attribute;
@@ -87,18 +89,43 @@ pub struct Signer<'a> {
     pub chain: &'a [Certificate],
 }
 
-/// What an SM2 signature in a SignerInfo is computed over.
+/// What an SM2 signature in a SignerInfo is computed over. [`verify`] takes every form
+/// (each signer's is found by trying them in this order); [`verify_with`] takes one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SignatureForm {
     /// GM/T 0010 / RFC 5652: SM2 over Z_A (default ID) and the signed attributes' DER (or
-    /// the content without them), as gmsm, Tongsuo and CFCA sign.
+    /// the content without them), as gmsm, Tongsuo, OpenSSL 3 (with signed attributes) and
+    /// CFCA sign. Signature algorithm written: sm2-1 (1.2.156.10197.1.301.1).
     #[default]
     Standard,
+    /// SM2 with Z_A computed over an empty ID (ENTL = 0), over the signed attributes' DER
+    /// (or the content): what OpenSSL 3 (3.0 and 3.6 seen) writes and verifies with signed
+    /// attributes, having no default ID in its CMS code. Signature algorithm written:
+    /// SM2-with-SM3 (1.2.156.10197.1.501), as OpenSSL writes it.
+    ZaEmptyId,
+    /// e = SM3(signed attributes' DER, or the content without them) used directly as the
+    /// SM2 e, without Z_A: what OpenSSL 3 and Tongsuo write with `cms -sign -noattr` (their
+    /// CMS signs the finished digest) and the only form they verify without signed
+    /// attributes. Signature algorithm written: SM2-with-SM3 (1.2.156.10197.1.501), as
+    /// they write it.
+    PlainSm3,
     /// GmSSL 3's `cmssign` (as of 24ae482): e = SM3(DER of the EncapsulatedContentInfo)
     /// used directly as the SM2 e, without Z_A (its source notes the defect); GmSSL writes
     /// no signed attributes (with them, this crate appends their DER, which GmSSL's
-    /// `cmsverify` does not take). Written only when asked; read only by [`verify_with`].
+    /// `cmsverify` does not take). Signature algorithm written: SM2-with-SM3
+    /// (1.2.156.10197.1.501), the only one GmSSL's `cmsverify` takes.
     GmSsl3,
+}
+
+impl SignatureForm {
+    /// Every form, in the order [`verify`] tries them: Z_A with the caller's ID (default
+    /// `1234567812345678`) first, Z_A with an empty ID, then plain SM3, then GmSSL's.
+    pub const ALL: [SignatureForm; 4] = [
+        SignatureForm::Standard,
+        SignatureForm::ZaEmptyId,
+        SignatureForm::PlainSm3,
+        SignatureForm::GmSsl3,
+    ];
 }
 
 /// How to sign.
@@ -194,6 +221,15 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             sk.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
                 .map_err(|_| Error::Rng)
         };
+        let empty_id = |data: &[u8]| -> Result<dsa::Signature, Error> {
+            dsa::SigningKey::new_with_id(s.key, b"")?
+                .try_sign(data)
+                .map_err(|_| Error::BadSignature)
+        };
+        let plain_e = |data: &[u8]| -> Result<dsa::Signature, Error> {
+            sk.try_sign_e_with_rng(&mut getrandom::SysRng, &sm3(data))
+                .map_err(|_| Error::Rng)
+        };
         let (signed_attrs, signature) = if opts.signed_attributes {
             let mut attrs = SetOfVec::new();
             attrs.insert(attribute(
@@ -210,12 +246,16 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
                 SignatureForm::Standard => {
                     sk.try_sign(&to_sign).map_err(|_| Error::BadSignature)?
                 }
+                SignatureForm::ZaEmptyId => empty_id(&to_sign)?,
+                SignatureForm::PlainSm3 => plain_e(&to_sign)?,
                 SignatureForm::GmSsl3 => gmssl_e(&to_sign)?,
             };
             (Some(attrs), sig)
         } else {
             let sig: dsa::Signature = match opts.form {
                 SignatureForm::Standard => sk.try_sign(content).map_err(|_| Error::BadSignature)?,
+                SignatureForm::ZaEmptyId => empty_id(content)?,
+                SignatureForm::PlainSm3 => plain_e(content)?,
                 SignatureForm::GmSsl3 => gmssl_e(&[])?,
             };
             (None, sig)
@@ -227,8 +267,10 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             signed_attrs,
             signature_algorithm: match opts.form {
                 SignatureForm::Standard => alg(oid::SM2_SIGN, params.clone()),
-                // GmSSL checks for its own choice
-                SignatureForm::GmSsl3 => alg(oid::SM2_WITH_SM3, None),
+                // as OpenSSL and Tongsuo write it; GmSSL checks for this one
+                SignatureForm::ZaEmptyId | SignatureForm::PlainSm3 | SignatureForm::GmSsl3 => {
+                    alg(oid::SM2_WITH_SM3, None)
+                }
             },
             signature: OctetString::new(signature.to_der().as_ref())?,
             unsigned_attrs: None,
@@ -308,6 +350,8 @@ pub struct Verified {
     pub content: Vec<u8>,
     /// Each signer's certificate, in signerInfos order.
     pub signers: Vec<Certificate>,
+    /// The form each signer's signature was found in, in signerInfos order.
+    pub forms: Vec<SignatureForm>,
 }
 
 /// Parses a `ContentInfo` holding a SignedData (either OID set).
@@ -331,16 +375,16 @@ fn find_cert<'c>(sid: &SignerIdentifier, certs: &'c [Certificate]) -> Option<&'c
     })
 }
 
-/// Checks one signer's signature (and, with signed attributes, its content type and
-/// message digest) with `public`.
+/// Checks one signer's content type and message digest (with signed attributes) and its
+/// signature with `public` in the first of `forms` it verifies in; returns that form.
 fn check_signer(
     si: &SignerInfo,
     econtent_type: Oid,
     content: &[u8],
     public: &PublicKey,
     id: &[u8],
-    form: SignatureForm,
-) -> Result<(), Error> {
+    forms: &[SignatureForm],
+) -> Result<SignatureForm, Error> {
     if si.digest_alg.oid != oid::SM3 {
         return Err(Error::UnsupportedAlgorithm);
     }
@@ -355,8 +399,7 @@ fn check_signer(
     {
         return Err(Error::UnsupportedAlgorithm);
     }
-    let sig = si.signature.as_bytes();
-    match &si.signed_attrs {
+    let attrs_der = match &si.signed_attrs {
         Some(attrs) => {
             let mut digest_ok = false;
             let mut type_ok = false;
@@ -377,44 +420,52 @@ fn check_signer(
             if !digest_ok || !type_ok {
                 return Err(Error::DigestMismatch);
             }
-            match form {
-                SignatureForm::Standard => {
-                    crate::verify::check_raw_signature(public, id, &attrs.to_der()?, sig)
-                }
-                SignatureForm::GmSsl3 => {
-                    check_gmssl(public, econtent_type, content, &attrs.to_der()?, sig)
-                }
-            }
+            Some(attrs.to_der()?)
         }
-        None => match form {
-            SignatureForm::Standard => crate::verify::check_raw_signature(public, id, content, sig),
-            SignatureForm::GmSsl3 => check_gmssl(public, econtent_type, content, &[], sig),
-        },
+        None => None,
+    };
+    // what a standard or plain signature covers: the attributes, else the content
+    let signed: &[u8] = attrs_der.as_deref().unwrap_or(content);
+    let sig = dsa::Signature::from_der(si.signature.as_bytes()).map_err(|_| Error::BadSignature)?;
+    let vk = dsa::VerifyingKey::new_with_id(public, id)?;
+    for &form in forms {
+        let ok = match form {
+            SignatureForm::Standard => vk.verify(signed, &sig).is_ok(),
+            SignatureForm::ZaEmptyId => dsa::VerifyingKey::new_with_id(public, b"")?
+                .verify(signed, &sig)
+                .is_ok(),
+            SignatureForm::PlainSm3 => vk.verify_e(&sm3(signed), &sig).is_ok(),
+            SignatureForm::GmSsl3 => {
+                let mut h = shangmi_sm3::Sm3::new();
+                h.update(eci_der(econtent_type, content)?);
+                h.update(attrs_der.as_deref().unwrap_or(&[]));
+                let e: [u8; 32] = h.finalize().into();
+                vk.verify_e(&e, &sig).is_ok()
+            }
+        };
+        if ok {
+            return Ok(form);
+        }
     }
-}
-
-/// GmSSL 3's form: e = SM3(ECI DER ‖ attributes DER), no Z_A.
-fn check_gmssl(
-    public: &PublicKey,
-    econtent_type: Oid,
-    content: &[u8],
-    attrs: &[u8],
-    sig: &[u8],
-) -> Result<(), Error> {
-    let sig = dsa::Signature::from_der(sig).map_err(|_| Error::BadSignature)?;
-    let mut h = shangmi_sm3::Sm3::new();
-    h.update(eci_der(econtent_type, content)?);
-    h.update(attrs);
-    let e: [u8; 32] = h.finalize().into();
-    dsa::VerifyingKey::new(public)
-        .verify_e(&e, &sig)
-        .map_err(|_| Error::BadSignature)
+    Err(Error::BadSignature)
 }
 
 /// Verifies every signer of a SignedData: signatures, digests, and each signer
 /// certificate's chain to `roots` (through the message's certificates and `extra`) with
 /// `opts` (its purpose is usually [`crate::verify::Purpose::CmsSign`]). `detached` is the
 /// content when the message carries none.
+///
+/// Every peer's form is taken, with no option: either content-type set (GM/T 0010's
+/// 1.2.156.10197.6.1.4.2.x as GmSSL, gmsm and CFCA write, RFC 5652's as OpenSSL and
+/// Tongsuo), every SM2 signature-algorithm OID seen (sm2-1, sm2, SM2-with-SM3 — which
+/// OpenSSL, Tongsuo and GmSSL all write, so it does not tell a form), and each signature
+/// in the first of [`SignatureForm::ALL`] it verifies in: with Z_A (GM/T 0010), with Z_A
+/// over an empty ID (OpenSSL 3 with signed attributes), plain SM3 without Z_A
+/// (OpenSSL/Tongsuo `-noattr`), then GmSSL 3's. [`Verified::forms`]
+/// says which. The forms without Z_A are weaker: whoever holds any SM2 signature with
+/// Z_A by the signer's key over `m` can present content `Z_A ‖ m` without attributes as
+/// signed in the plain form (OpenSSL's and Tongsuo's verifiers take the same); use
+/// [`verify_with`] with [`SignatureForm::Standard`] to refuse them.
 pub fn verify(
     der: &[u8],
     detached: Option<&[u8]>,
@@ -422,10 +473,10 @@ pub fn verify(
     roots: &[Certificate],
     opts: &Options<'_>,
 ) -> Result<Verified, CmsVerifyError> {
-    verify_with(der, detached, extra, roots, opts, SignatureForm::Standard)
+    verify_forms(der, detached, extra, roots, opts, &SignatureForm::ALL)
 }
 
-/// [`verify`] for signatures in `form` (every signer must use it).
+/// [`verify`] for signatures in `form` only (every signer must use it).
 pub fn verify_with(
     der: &[u8],
     detached: Option<&[u8]>,
@@ -433,6 +484,17 @@ pub fn verify_with(
     roots: &[Certificate],
     opts: &Options<'_>,
     form: SignatureForm,
+) -> Result<Verified, CmsVerifyError> {
+    verify_forms(der, detached, extra, roots, opts, &[form])
+}
+
+fn verify_forms(
+    der: &[u8],
+    detached: Option<&[u8]>,
+    extra: &[Certificate],
+    roots: &[Certificate],
+    opts: &Options<'_>,
+    forms: &[SignatureForm],
 ) -> Result<Verified, CmsVerifyError> {
     let sd = parse_signed_data(der)?;
     let content: Vec<u8> = match (&sd.encap_content_info.econtent, detached) {
@@ -454,23 +516,29 @@ pub fn verify_with(
         return Err(Error::MissingContent.into());
     }
     let mut signers = Vec::new();
+    let mut found = Vec::new();
     for si in sd.signer_infos.0.iter() {
         let cert = find_cert(&si.sid, &certs).ok_or(Error::SignerCertificateNotFound)?;
         let public =
             crate::verify::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
                 .ok_or(Error::KeyMismatch)?;
-        check_signer(
+        let form = check_signer(
             si,
             sd.encap_content_info.econtent_type,
             &content,
             &public,
             opts.id,
-            form,
+            forms,
         )?;
         crate::verify::verify_chain(cert, &certs, roots, opts).map_err(CmsVerifyError::Chain)?;
         signers.push(cert.clone());
+        found.push(form);
     }
-    Ok(Verified { content, signers })
+    Ok(Verified {
+        content,
+        signers,
+        forms: found,
+    })
 }
 
 /// Encrypts `content` to each recipient certificate's SM2 key (SM4-CBC content, a fresh

@@ -17,6 +17,12 @@ pub const SM2_ENCRYPT_GMSSL: Oid = Oid::new_unwrap("1.2.156.10197.1.301.2");
 pub const EC_PUBLIC_KEY: Oid = Oid::new_unwrap("1.2.840.10045.2.1");
 /// SM3 (GM/T 0006).
 pub const SM3: Oid = Oid::new_unwrap("1.2.156.10197.1.401");
+/// HMAC-SM3 as a PBKDF2 PRF under GM/T 0091-2020's OID (`hmacWithSM3`, sm3 3 1), which
+/// OpenSSL 3.x (3.6.3's `obj_mac.h`) writes and reads.
+pub const HMAC_SM3: Oid = Oid::new_unwrap("1.2.156.10197.1.401.3.1");
+/// HMAC-SM3 as a PBKDF2 PRF as GmSSL and gmsm name it; OpenSSL 3.6 refuses it ("unsupported
+/// prf").
+pub const HMAC_SM3_GMSSL: Oid = Oid::new_unwrap("1.2.156.10197.1.401.2");
 /// SM4 (GM/T 0006), the bare algorithm.
 pub const SM4: Oid = Oid::new_unwrap("1.2.156.10197.1.104");
 /// SM4-ECB (GM/T 0006).

@@ -3,8 +3,9 @@
 //!
 //! - key derivation: PBKDF2 (RFC 8018 §5.2, OID 1.2.840.113549.1.5.12, or GM/T 0091-2020's
 //!   1.2.156.10197.6.1.4.1.5.1) with HMAC-SHA-1 (the default when no PRF is named),
-//!   HMAC-SHA-224/256/384/512 (RFC 8018 §B.1) or HMAC-SM3 (1.2.156.10197.1.401.2 as GmSSL
-//!   and gmsm write it, 1.2.156.10197.1.401.3.1 from GM/T 0091-2020); or scrypt (RFC 7914 §7);
+//!   HMAC-SHA-224/256/384/512 (RFC 8018 §B.1) or HMAC-SM3 (1.2.156.10197.1.401.3.1, GM/T
+//!   0091-2020's `hmacWithSM3` as OpenSSL 3.x writes it, or 1.2.156.10197.1.401.2
+//!   as GmSSL and gmsm write it); or scrypt (RFC 7914 §7);
 //! - encryption: SM4-CBC (1.2.156.10197.1.104.2, or GM/T 0091-2020's
 //!   1.2.156.10197.6.1.4.1.12.1.1), SM4-ECB (1.2.156.10197.1.104.1, as `openssl pkcs8 -v2
 //!   sm4-ecb` writes it), SM4-GCM (1.2.156.10197.1.104.8), AES-128/192/256-CBC and
@@ -42,8 +43,8 @@ const HMAC_SHA224: Oid = Oid::new_unwrap("1.2.840.113549.2.8");
 const HMAC_SHA256: Oid = Oid::new_unwrap("1.2.840.113549.2.9");
 const HMAC_SHA384: Oid = Oid::new_unwrap("1.2.840.113549.2.10");
 const HMAC_SHA512: Oid = Oid::new_unwrap("1.2.840.113549.2.11");
-const HMAC_SM3: Oid = Oid::new_unwrap("1.2.156.10197.1.401.2");
-const HMAC_SM3_0091: Oid = Oid::new_unwrap("1.2.156.10197.1.401.3.1");
+const HMAC_SM3: Oid = crate::oid::HMAC_SM3;
+const HMAC_SM3_GMSSL: Oid = crate::oid::HMAC_SM3_GMSSL;
 const SM4_ECB: Oid = Oid::new_unwrap("1.2.156.10197.1.104.1");
 const SM4_CBC: Oid = Oid::new_unwrap("1.2.156.10197.1.104.2");
 const SM4_GCM: Oid = Oid::new_unwrap("1.2.156.10197.1.104.8");
@@ -142,7 +143,7 @@ fn parse_kdf<'a>(alg: &AlgorithmIdentifierRef<'a>) -> Result<Kdf<'a>, Error> {
                     HMAC_SHA256 => Prf::Sha256,
                     HMAC_SHA384 => Prf::Sha384,
                     HMAC_SHA512 => Prf::Sha512,
-                    HMAC_SM3 | HMAC_SM3_0091 => Prf::Sm3,
+                    HMAC_SM3 | HMAC_SM3_GMSSL => Prf::Sm3,
                     other => return Err(Error::UnsupportedScheme(other)),
                 }
             }
@@ -381,9 +382,10 @@ pub fn secret_key_from_pem(data: &[u8], password: &[u8]) -> Result<SecretKey, Er
     secret_key_from_der(der, password)
 }
 
-/// PBES2 with PBKDF2-HMAC-SM3 (1.2.156.10197.1.401.2) and SM4-CBC (1.2.156.10197.1.104.2), as
-/// GmSSL writes it (key length 16 stated, PRF with NULL parameters): the
-/// `AlgorithmIdentifier` DER and the ciphertext of `data` (PKCS#7 padding).
+/// PBES2 with PBKDF2-HMAC-SM3 and SM4-CBC (1.2.156.10197.1.104.2) as OpenSSL 3 writes it
+/// (PRF 1.2.156.10197.1.401.3.1 with NULL parameters, no key length), which OpenSSL 3.x
+/// reads: the `AlgorithmIdentifier` DER and the ciphertext of `data` (PKCS#7
+/// padding).
 pub(crate) fn encrypt_sm(
     data: &[u8],
     password: &[u8],
@@ -398,15 +400,10 @@ pub(crate) fn encrypt_sm(
         oid: HMAC_SM3,
         parameters: Some(Any::from(Null)),
     };
-    let kdf_params = (
-        der::asn1::OctetString::new(&salt[..])?,
-        iterations,
-        16u8,
-        prf,
-    );
+    let kdf_params = (der::asn1::OctetString::new(&salt[..])?, iterations, prf);
     let kdf = Alg {
         oid: PBKDF2,
-        parameters: Some(Any::encode_from(&SeqOf4(kdf_params))?),
+        parameters: Some(Any::encode_from(&SeqOf3(kdf_params))?),
     };
     let enc = Alg {
         oid: SM4_CBC,
@@ -438,23 +435,20 @@ impl<A, B> der::FixedTag for SeqOf2<A, B> {
     const TAG: Tag = Tag::Sequence;
 }
 
-/// A SEQUENCE of four encodable values.
-struct SeqOf4<A, B, C, D>((A, B, C, D));
-impl<A: der::Encode, B: der::Encode, C: der::Encode, D: der::Encode> der::EncodeValue
-    for SeqOf4<A, B, C, D>
-{
+/// A SEQUENCE of three encodable values.
+struct SeqOf3<A, B, C>((A, B, C));
+impl<A: der::Encode, B: der::Encode, C: der::Encode> der::EncodeValue for SeqOf3<A, B, C> {
     fn value_len(&self) -> der::Result<der::Length> {
-        let (a, b, c, d) = &self.0;
-        ((a.encoded_len()? + b.encoded_len()?)? + c.encoded_len()?)? + d.encoded_len()?
+        let (a, b, c) = &self.0;
+        (a.encoded_len()? + b.encoded_len()?)? + c.encoded_len()?
     }
     fn encode_value(&self, w: &mut impl der::Writer) -> der::Result<()> {
-        let (a, b, c, d) = &self.0;
+        let (a, b, c) = &self.0;
         a.encode(w)?;
         b.encode(w)?;
-        c.encode(w)?;
-        d.encode(w)
+        c.encode(w)
     }
 }
-impl<A, B, C, D> der::FixedTag for SeqOf4<A, B, C, D> {
+impl<A, B, C> der::FixedTag for SeqOf3<A, B, C> {
     const TAG: Tag = Tag::Sequence;
 }

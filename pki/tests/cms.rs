@@ -220,3 +220,55 @@ fn enveloped_data_to_two_recipients() {
     let der = cms::encrypt(b"", &[p.b.clone()], Oids::GmT0010).unwrap();
     assert_eq!(cms::decrypt(&der, &p.b, &p.b_key).unwrap(), b"");
 }
+
+/// Every signature form, with and without signed attributes, verifies by default and says
+/// which form it was; the strict form takes only itself; a signature in one form over one
+/// content does not pass for another content.
+#[test]
+fn every_signature_form_verifies_by_default() {
+    let p = pki();
+    for form in cms::SignatureForm::ALL {
+        for signed_attributes in [true, false] {
+            let der = cms::sign(
+                b"forms",
+                &[Signer {
+                    cert: &p.a,
+                    key: &p.a_key,
+                    chain: &[],
+                }],
+                &SignOptions {
+                    signed_attributes,
+                    form,
+                    ..SignOptions::default()
+                },
+            )
+            .unwrap();
+            let v = cms::verify(&der, None, &[], &[p.root.clone()], &opts()).unwrap();
+            assert_eq!(v.forms, vec![form], "{form:?} {signed_attributes}");
+            assert_eq!(v.content, b"forms");
+            for other in cms::SignatureForm::ALL {
+                let r = cms::verify_with(&der, None, &[], &[p.root.clone()], &opts(), other);
+                assert_eq!(r.is_ok(), other == form, "{form:?} as {other:?}");
+            }
+            let detached = cms::sign(
+                b"forms",
+                &[Signer {
+                    cert: &p.a,
+                    key: &p.a_key,
+                    chain: &[],
+                }],
+                &SignOptions {
+                    detached: true,
+                    signed_attributes,
+                    form,
+                    ..SignOptions::default()
+                },
+            )
+            .unwrap();
+            cms::verify(&detached, Some(b"forms"), &[], &[p.root.clone()], &opts()).unwrap();
+            assert!(
+                cms::verify(&detached, Some(b"formz"), &[], &[p.root.clone()], &opts()).is_err()
+            );
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! `gmssl` commands named at each constant), read by ours: a self-signed certificate
 //! (`certgen`), a leaf issued from a request (`reqgen` + `reqsign`), a SignedData
 //! (`cmssign`, which signs SM3 of the encapsulated content without Z_A and writes no signed
-//! attributes: [`SignatureForm::GmSsl3`]) and an EnvelopedData (`cmsencrypt`, key transport
+//! attributes: [`SignatureForm::GmSsl3`], taken by `cms::verify` with no option) and an
+//! EnvelopedData (`cmsencrypt`, key transport
 //! OID 1.2.156.10197.1.301.2). The other direction (GmSSL reading ours) was run by hand:
 //! `gmssl cmsverify` takes `shangmi cert cms sign --gmssl-compat`, `gmssl cmsdecrypt` takes
 //! `cms encrypt --gmssl-compat`, `gmssl certverify` takes our TLCP pair and TLS server
@@ -50,9 +51,13 @@ fn diff_gmssl_signed_data() {
     let opts = Options::at(T, Purpose::CmsSign);
     let v = cms::verify_with(&der, None, &[], &root, &opts, SignatureForm::GmSsl3).unwrap();
     assert_eq!(v.content, b"hello from GmSSL\n");
+    // taken by default, the form found
+    let v = cms::verify(&der, None, &[], &root, &opts).unwrap();
+    assert_eq!(v.content, b"hello from GmSSL\n");
+    assert_eq!(v.forms, vec![SignatureForm::GmSsl3]);
     // not a standard signature
     assert_eq!(
-        cms::verify(&der, None, &[], &root, &opts).unwrap_err(),
+        cms::verify_with(&der, None, &[], &root, &opts, SignatureForm::Standard).unwrap_err(),
         CmsVerifyError::Message(Error::BadSignature)
     );
     // ours in GmSSL's form round-trips, and is not taken as standard either
@@ -72,7 +77,11 @@ fn diff_gmssl_signed_data() {
     )
     .unwrap();
     cms::verify_with(&ours, None, &[], &root, &opts, SignatureForm::GmSsl3).unwrap();
-    assert!(cms::verify(&ours, None, &[], &root, &opts).is_err());
+    assert!(cms::verify_with(&ours, None, &[], &root, &opts, SignatureForm::Standard).is_err());
+    assert_eq!(
+        cms::verify(&ours, None, &[], &root, &opts).unwrap().forms,
+        vec![SignatureForm::GmSsl3]
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::cloned_ref_to_slice_refs)]
 
 use der::{Decode, Encode};
-use shangmi_pki::cms::{self, Oids, SignOptions, Signer};
+use shangmi_pki::cms::{self, Oids, SignOptions, SignatureForm, Signer};
 use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
 use shangmi_pki::pem::{certificates, request, to_pem};
@@ -440,7 +440,9 @@ fn diff_openssl_their_request_and_chain_verified_by_us() {
 
 /// What OpenSSL 3.0's `cms` makes of SM2: it cannot sign or encrypt with an SM2 key (its
 /// CMS code has no SM2 signature or key-transport setup: "illegal zero content" when
-/// writing), and it verifies SM2 signatures with an empty ID instead of the default one.
+/// writing), and it verifies SM2 signatures with an empty ID instead of the default one
+/// (with signed attributes) or over plain SM3 of the content (without): ours in those two
+/// forms ([`SignatureForm::ZaEmptyId`], [`SignatureForm::PlainSm3`]) verify there.
 /// This test pins those facts (so a newer OpenSSL that fixes them is noticed) and checks
 /// what does interoperate: OpenSSL parses our SignedData and EnvelopedData (RFC 5652 OIDs),
 /// prints the content of our SignedData with `-noverify`, and verifies the certificates
@@ -514,6 +516,46 @@ fn diff_openssl_cms() {
         !ok && out.contains("verification failure"),
         "OpenSSL now verifies SM2 CMS: {out}"
     );
+    // what it does verify: Z_A over an empty ID with signed attributes, plain SM3 of the
+    // content without them (the forms OpenSSL 3.6 writes, tests/data/openssl_cms_*.der)
+    for (name, form, signed_attributes) in [
+        ("empty-id.p7", SignatureForm::ZaEmptyId, true),
+        ("plain.p7", SignatureForm::PlainSm3, false),
+    ] {
+        let der = cms::sign(
+            &msg,
+            &[Signer {
+                cert: &cert,
+                key: &key,
+                chain: std::slice::from_ref(&c.inter),
+            }],
+            &SignOptions {
+                oids: Oids::Rfc5652,
+                signed_attributes,
+                form,
+                ..SignOptions::default()
+            },
+        )
+        .unwrap();
+        write(p, name, &der);
+        let (ok, out) = openssl(
+            p,
+            &[
+                "cms",
+                "-verify",
+                "-noverify",
+                "-binary",
+                "-inform",
+                "DER",
+                "-in",
+                name,
+                "-out",
+                "v.txt",
+            ],
+        );
+        assert!(ok, "{name}: {out}");
+        assert_eq!(std::fs::read(p.join("v.txt")).unwrap(), msg);
+    }
     // it cannot sign with an SM2 key
     let (ok, out) = openssl(
         p,
@@ -694,4 +736,68 @@ fn diff_openssl_pkcs12() {
     let back = shangmi_pki::pkcs12::import(&ours, "pa55").unwrap();
     assert_eq!(back.cert, cert);
     assert!(shangmi_pki::pkcs12::import(&ours, "pa56").is_err());
+}
+
+/// SignedData written by OpenSSL 3.6.3 (the vendored build of the `openssl` crate, through
+/// `CMS_sign` + `CMS_add1_signer(.., EVP_sm3(), CMS_BINARY [| CMS_NOATTR])` in a scratch
+/// program; Debian's 3.0 cannot sign SM2 CMS) with an SM2 key and self-signed certificate
+/// made by `openssl req -x509 -sm3`: without signed attributes it signs plain SM3 of the
+/// content (no Z_A), with them Z_A over an empty ID; both name SM2-with-SM3
+/// (1.2.156.10197.1.501) and the RFC 5652 content types. Ours takes both with no option,
+/// and says which form; the strict standard form refuses them.
+#[test]
+fn diff_openssl_cms_recorded() {
+    let signer = certificates(include_bytes!("data/openssl_cms_signer.pem")).unwrap();
+    // 2027-01-01, inside the certificate's validity (2026-11-29 .. 2126-11-05)
+    let opts = Options::at(1_798_761_600, Purpose::CmsSign);
+    for (der, form) in [
+        (
+            &include_bytes!("data/openssl_cms_noattr.der")[..],
+            SignatureForm::PlainSm3,
+        ),
+        (
+            &include_bytes!("data/openssl_cms_attr.der")[..],
+            SignatureForm::ZaEmptyId,
+        ),
+    ] {
+        let v = cms::verify(der, None, &[], &signer, &opts).unwrap();
+        assert_eq!(v.content, b"hello from OpenSSL 3.6\n");
+        assert_eq!(v.forms, vec![form]);
+        assert_eq!(v.signers, signer);
+        assert!(cms::verify_with(der, None, &[], &signer, &opts, SignatureForm::Standard).is_err());
+        cms::verify_with(der, None, &[], &signer, &opts, form).unwrap();
+        // one flipped bit in the content fails every form
+        let mut bad = der.to_vec();
+        let at = bad.windows(5).position(|w| w == b"hello").unwrap();
+        bad[at] ^= 1;
+        assert!(cms::verify(&bad, None, &[], &signer, &opts).is_err());
+    }
+}
+
+/// An SM2 key encrypted by OpenSSL 3.6.3 (the vendored build, `PKCS5_pbe2_set_iv_ex(
+/// EVP_sm4_cbc(), 2048, .., NID_hmacWithSM3)` in a scratch program; `openssl pkcs8 -topk8
+/// -v2 sm4-cbc -v2prf hmacWithSM3` in 3.x): PBKDF2 with the PRF 1.2.156.10197.1.401.3.1
+/// (NULL parameters, no key length) and SM4-CBC, password "secret". Both our readers take
+/// it; our writer's default names the same PRF, and OpenSSL 3.6 read that back (checked by
+/// hand with the same program: Debian's 3.0 and GmSSL cannot).
+#[test]
+fn diff_openssl_pkcs8_hmac_sm3_recorded() {
+    let pem = include_str!("data/openssl36_pbkdf2_hmacsm3_sm4cbc.pem");
+    let prf = [
+        0x06, 0x0a, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x11, 0x03, 0x01,
+    ];
+    let der = shangmi_pki::pem::der_documents(pem.as_bytes(), &["ENCRYPTED PRIVATE KEY"]).unwrap();
+    assert!(der[0].windows(prf.len()).any(|w| w == prf));
+    let a = shangmi_sm2::keys::secret_key_from_pem_with_password(pem, b"secret").unwrap();
+    let b = shangmi_pki::pkcs8::secret_key_from_pem(pem.as_bytes(), b"secret").unwrap();
+    assert_eq!(a.to_bytes(), b.to_bytes());
+    // the key OpenSSL encrypted (`openssl ecparam -name SM2 -genkey`), its public point
+    assert_eq!(
+        hex::encode(a.public_key().to_sec1_bytes()),
+        concat!(
+            "040ce003bca41bf72cdb56e231a4d349f89fc8b7625f7323540225ff42a94c904a",
+            "018c850538f96beb4e436abd437a9198ed96911dce0b5ca4bedf8ed0815479d1"
+        )
+    );
+    assert!(shangmi_sm2::keys::secret_key_from_pem_with_password(pem, b"Secret").is_err());
 }

@@ -25,7 +25,9 @@ pub struct Args {
 enum Op {
     /// Sign a file (SignedData; attached unless --detached).
     Sign(SignArgs),
-    /// Verify a SignedData: prints "Verification successful" and exits 0, or exits 1.
+    /// Verify a SignedData from any peer (GM/T 0010 or RFC 5652 content types; signatures
+    /// with Z_A, over an empty ID, plain SM3 or in GmSSL's form): prints "Verification
+    /// successful" and exits 0, or exits 1.
     Verify(VerifyArgs),
     /// Encrypt a file to recipients' certificates (EnvelopedData, SM4-CBC).
     Encrypt(EncryptArgs),
@@ -42,10 +44,37 @@ struct Format {
     /// With --pem, the PKCS7 label instead of CMS.
     #[arg(long, requires = "pem")]
     pkcs7_label: bool,
-    /// The RFC 5652 content types (1.2.840.113549.1.7.x, as OpenSSL) instead of GM/T 0010's
-    /// (1.2.156.10197.6.1.4.2.x).
+    /// The RFC 5652 content types (1.2.840.113549.1.7.x), the only ones OpenSSL and Tongsuo
+    /// read, instead of GM/T 0010's (1.2.156.10197.6.1.4.2.x), which GmSSL, gmsm and CFCA
+    /// write (`shangmi cert cms` reads both).
     #[arg(long)]
     rfc5652: bool,
+}
+
+/// `--form`: what a SignedData signature covers, named by who reads it.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormName {
+    /// SM2 with Z_A over the default ID (GM/T 0010): gmsm, CFCA and this tool read it.
+    Standard,
+    /// Z_A over an empty ID: what OpenSSL 3's `cms -verify` checks with signed attributes.
+    EmptyId,
+    /// SM2 over plain SM3 of the content, no Z_A: what OpenSSL 3's and Tongsuo's
+    /// `cms -verify` check without signed attributes (use with --no-attributes).
+    Plain,
+    /// GmSSL 3's cmssign form (SM3 of the encapsulated content, no Z_A, no signed
+    /// attributes): the only one its cmsverify reads.
+    Gmssl,
+}
+
+impl FormName {
+    fn form(self) -> SignatureForm {
+        match self {
+            FormName::Standard => SignatureForm::Standard,
+            FormName::EmptyId => SignatureForm::ZaEmptyId,
+            FormName::Plain => SignatureForm::PlainSm3,
+            FormName::Gmssl => SignatureForm::GmSsl3,
+        }
+    }
 }
 
 impl Format {
@@ -81,12 +110,16 @@ struct SignArgs {
     /// Leave the content out of the message.
     #[arg(long)]
     detached: bool,
-    /// Sign the content itself instead of signed attributes.
+    /// Sign the content itself instead of signed attributes (contentType, messageDigest,
+    /// signingTime).
     #[arg(long)]
     no_attributes: bool,
-    /// Sign as GmSSL 3's cmssign does (SM3 of the encapsulated content, no Z_A, no signed
-    /// attributes), for its cmsverify.
-    #[arg(long)]
+    /// What the signature covers, for the peer that reads it (`shangmi cert cms verify`
+    /// reads every form).
+    #[arg(long, value_enum, default_value_t = FormName::Standard)]
+    form: FormName,
+    /// The same as `--form gmssl` (which implies --no-attributes).
+    #[arg(long, conflicts_with = "form")]
     gmssl_compat: bool,
     #[command(flatten)]
     format: Format,
@@ -112,10 +145,16 @@ struct VerifyArgs {
     /// What the signers' certificates must be good for.
     #[arg(long, value_enum, default_value_t = PurposeName::CmsSign)]
     purpose: PurposeName,
-    /// Take signatures in GmSSL 3's cmssign form (SM3 of the encapsulated content, no Z_A)
-    /// instead of the standard one.
+    /// Accepted and ignored: every peer's signature form is taken without it (with Z_A,
+    /// with Z_A over an empty ID as OpenSSL 3 signs, plain SM3 as OpenSSL/Tongsuo `-noattr`,
+    /// GmSSL 3's cmssign form), tried in that order.
+    #[arg(long = "gmssl-compat", hide = true)]
+    _gmssl_compat: bool,
+    /// Take only signatures with Z_A over the default ID (GM/T 0010): refuse the other
+    /// peers' forms, which are weaker (without Z_A, a signature the key made over anything
+    /// passes for other content).
     #[arg(long)]
-    gmssl_compat: bool,
+    strict: bool,
     /// The message (DER or PEM; default: standard input).
     #[arg(long = "in", value_name = "FILE")]
     input: Option<PathBuf>,
@@ -130,7 +169,8 @@ struct EncryptArgs {
     #[arg(long, value_name = "CERT", required = true)]
     recipient: Vec<PathBuf>,
     /// Name the key transport 1.2.156.10197.1.301.2, the only one GmSSL 3's cmsdecrypt
-    /// takes (instead of sm2-3, 1.2.156.10197.1.301.3, as gmsm and OpenSSL take it).
+    /// takes, instead of the default sm2-3 (1.2.156.10197.1.301.3), which gmsm and OpenSSL
+    /// 3 take (`shangmi cert cms decrypt` takes both).
     #[arg(long)]
     gmssl_compat: bool,
     #[command(flatten)]
@@ -181,16 +221,17 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let key = load_secret(&a.key)?;
             let chain = load_all(&a.chain)?;
             let content = Input::open(a.input.as_deref())?.read_all()?;
+            let form = if a.gmssl_compat {
+                SignatureForm::GmSsl3
+            } else {
+                a.form.form()
+            };
             let opts = SignOptions {
                 detached: a.detached,
                 oids: a.format.oids(),
                 include_certificates: true,
-                signed_attributes: !a.no_attributes && !a.gmssl_compat,
-                form: if a.gmssl_compat {
-                    SignatureForm::GmSsl3
-                } else {
-                    SignatureForm::Standard
-                },
+                signed_attributes: !a.no_attributes && form != SignatureForm::GmSsl3,
+                form,
             };
             let der = cms::sign(
                 &content,
@@ -215,13 +256,19 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let extra = load_all(&a.certs)?;
             let detached = a.content.as_deref().map(read_path).transpose()?;
             let opts = Options::now(a.purpose.purpose());
-            let form = if a.gmssl_compat {
-                SignatureForm::GmSsl3
+            let v = if a.strict {
+                cms::verify_with(
+                    &msg,
+                    detached.as_deref(),
+                    &extra,
+                    &roots,
+                    &opts,
+                    SignatureForm::Standard,
+                )
             } else {
-                SignatureForm::Standard
-            };
-            let v = cms::verify_with(&msg, detached.as_deref(), &extra, &roots, &opts, form)
-                .map_err(|e| named(&input_name(&a.input), format!("verification failed: {e}")))?;
+                cms::verify(&msg, detached.as_deref(), &extra, &roots, &opts)
+            }
+            .map_err(|e| named(&input_name(&a.input), format!("verification failed: {e}")))?;
             if let Some(out) = &a.out {
                 write(Some(out), &v.content)?;
             }

@@ -22,9 +22,12 @@ use crate::files::{Output, read_path};
 Example: shangmi sm2 keygen --out key.pem --pubout pub.pem
 The key is written as `openssl genpkey -algorithm SM2` writes it (PKCS#8, id-ecPublicKey \
 with the SM2 curve), readable by openssl pkey and gmssl. With --encrypt or --passout it \
-is encrypted PKCS#8 (PBES2): by default PBKDF2-HMAC-SM3 and SM4-CBC as `gmssl sm2keygen` \
-writes it (OpenSSL 3.0 cannot read that PRF), or PBKDF2-HMAC-SHA-256 and AES-256-CBC as \
-OpenSSL 3 writes it (--scheme aes; GmSSL reads only its own scheme).")]
+is encrypted PKCS#8 (PBES2): by default PBKDF2-HMAC-SM3 and SM4-CBC with the PRF OID \
+1.2.156.10197.1.401.3.1 (hmacWithSM3), as OpenSSL 3.x writes and reads it (3.6 checked; \
+Debian's 3.0 and Tongsuo 8.5 know no HMAC-SM3 PRF); --scheme sm4-gmssl names the PRF \
+1.2.156.10197.1.401.2 as `gmssl sm2keygen` writes it (GmSSL reads only that one, OpenSSL \
+not that one); --scheme aes is PBKDF2-HMAC-SHA-256 and AES-256-CBC, OpenSSL's default, \
+which every OpenSSL 3 and Tongsuo read (GmSSL does not). Every shangmi command reads all.")]
 pub struct KeygenArgs {
     /// Where to write the private key (default: standard output). Created with mode 0600.
     #[arg(long, value_name = "FILE")]
@@ -42,9 +45,9 @@ pub struct KeygenArgs {
     /// line) or stdin.
     #[arg(long, value_name = "SPEC", conflicts_with = "encrypt")]
     pub passout: Option<String>,
-    /// Key encryption scheme.
-    #[arg(long, value_enum, default_value_t = Scheme::Sm4)]
-    pub scheme: Scheme,
+    /// Key encryption scheme (who reads each: see below).
+    #[arg(long, value_enum, default_value_t = KeygenScheme::Sm4)]
+    pub scheme: KeygenScheme,
     /// PBKDF2 iterations of an encrypted key.
     #[arg(long, value_name = "N", default_value_t = 65_536)]
     pub iter: u32,
@@ -53,9 +56,25 @@ pub struct KeygenArgs {
 /// Encrypted PKCS#8 schemes.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Scheme {
-    /// PBKDF2-HMAC-SM3 and SM4-CBC (GmSSL, gmsm).
+    /// PBKDF2-HMAC-SM3 (PRF 1.2.156.10197.1.401.3.1) and SM4-CBC: read by OpenSSL 3.x (not
+    /// 3.0, not Tongsuo 8.5, not GmSSL, which takes only 1.2.156.10197.1.401.2).
     Sm4,
-    /// PBKDF2-HMAC-SHA-256 and AES-256-CBC (OpenSSL 3's default).
+    /// PBKDF2-HMAC-SHA-256 and AES-256-CBC (OpenSSL's default): read by every OpenSSL 3
+    /// and Tongsuo (not GmSSL).
+    Aes,
+}
+
+/// Encrypted PKCS#8 schemes of `sm2 keygen`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeygenScheme {
+    /// PBKDF2-HMAC-SM3 (PRF 1.2.156.10197.1.401.3.1) and SM4-CBC: read by OpenSSL 3.x (not
+    /// 3.0, not Tongsuo 8.5, not GmSSL).
+    Sm4,
+    /// PBKDF2-HMAC-SM3 (PRF 1.2.156.10197.1.401.2, as `gmssl sm2keygen`) and SM4-CBC: read
+    /// by GmSSL and gmsm (not OpenSSL).
+    Sm4Gmssl,
+    /// PBKDF2-HMAC-SHA-256 and AES-256-CBC (OpenSSL's default): read by every OpenSSL 3
+    /// and Tongsuo (not GmSSL).
     Aes,
 }
 
@@ -92,8 +111,9 @@ pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
         Some(password) => {
             let iterations = args.iter;
             let scheme = match args.scheme {
-                Scheme::Sm4 => EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
-                Scheme::Aes => EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
+                KeygenScheme::Sm4 => EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
+                KeygenScheme::Sm4Gmssl => EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { iterations },
+                KeygenScheme::Aes => EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
             };
             let mut rng = getrandom::SysRng;
             if args.der {

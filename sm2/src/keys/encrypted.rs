@@ -1,7 +1,9 @@
 //! Encrypted PKCS#8 (`EncryptedPrivateKeyInfo`, RFC 5958 §3) with PBES2 (RFC 8018 §6.2):
-//! PBKDF2 with HMAC-SM3 (1.2.156.10197.1.401.2) and SM4-CBC (1.2.156.10197.1.104.2), as
-//! GmSSL and gmsm write SM2 keys, and PBKDF2 with HMAC-SHA-256 and AES-CBC, OpenSSL's
-//! default (`openssl pkcs8 -topk8`); CBC with PKCS#7 padding in both.
+//! PBKDF2 with HMAC-SM3 and SM4-CBC (1.2.156.10197.1.104.2) — the PRF named
+//! 1.2.156.10197.1.401.3.1 (`hmacWithSM3`, GM/T 0091-2020, as OpenSSL 3.x writes
+//! it: `openssl pkcs8 -topk8 -v2 sm4-cbc -v2prf hmacWithSM3`) or 1.2.156.10197.1.401.2 (as
+//! GmSSL and gmsm write it), both read —, and PBKDF2 with HMAC-SHA-256 and AES-CBC,
+//! OpenSSL's default (`openssl pkcs8 -topk8`); CBC with PKCS#7 padding in all.
 
 use super::decode::{parse_encrypted, secret_key_from_der};
 use crate::{Error, SecretKey};
@@ -29,8 +31,11 @@ const PBES2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5
 const PBKDF2: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.1.5.12");
 /// hmacWithSHA256 (RFC 8018 §B.1.2).
 const HMAC_SHA256: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.840.113549.2.9");
-/// HMAC-SM3 as GmSSL and gmsm name the PBKDF2 PRF (GM/T 0091).
-const HMAC_SM3: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
+/// HMAC-SM3 as GM/T 0091-2020 and OpenSSL 3.x (`hmacWithSM3`, OpenSSL 3.6.3's `obj_mac.h`:
+/// sm3 3 1) name the PBKDF2 PRF.
+const HMAC_SM3: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.3.1");
+/// HMAC-SM3 as GmSSL and gmsm name the PBKDF2 PRF (OpenSSL 3.6 refuses it: "unsupported prf").
+const HMAC_SM3_GMSSL: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.401.2");
 /// SM4-CBC (GM/T 0006).
 const SM4_CBC: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.2.156.10197.1.104.2");
 const AES128_CBC: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.16.840.1.101.3.4.1.2");
@@ -46,9 +51,17 @@ pub const MAX_ITERATIONS: u32 = 10_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncryptionScheme {
-    /// PBKDF2-HMAC-SM3 and SM4-CBC, written as GmSSL writes it (key length 16 stated, PRF
-    /// without parameters).
+    /// PBKDF2-HMAC-SM3 and SM4-CBC with the PRF named 1.2.156.10197.1.401.3.1, as OpenSSL
+    /// 3.x writes and reads it (PRF with NULL parameters, no key length); GmSSL
+    /// reads only [`Pbkdf2Sm3Sm4CbcGmssl`](Self::Pbkdf2Sm3Sm4CbcGmssl).
     Pbkdf2Sm3Sm4Cbc {
+        /// PBKDF2 iteration count (GmSSL uses 65,536).
+        iterations: u32,
+    },
+    /// PBKDF2-HMAC-SM3 and SM4-CBC with the PRF named 1.2.156.10197.1.401.2, as GmSSL and
+    /// gmsm write it (key length 16 stated, PRF without parameters): for GmSSL, which
+    /// reads no other; OpenSSL cannot read it.
+    Pbkdf2Sm3Sm4CbcGmssl {
         /// PBKDF2 iteration count (GmSSL uses 65,536).
         iterations: u32,
     },
@@ -127,7 +140,7 @@ fn parse_params<'a>(alg: &AlgorithmIdentifierRef<'a>) -> Result<Params<'a>, Erro
     r.finish().map_err(malformed)?;
     // The PRF defaults to hmacWithSHA1 (RFC 8018 §A.2), which is not supported.
     let prf = match prf_alg {
-        Some(p) if p.oid == HMAC_SM3 => Prf::Sm3,
+        Some(p) if p.oid == HMAC_SM3 || p.oid == HMAC_SM3_GMSSL => Prf::Sm3,
         Some(p) if p.oid == HMAC_SHA256 => Prf::Sha256,
         _ => return Err(Error::UnsupportedEncryption),
     };
@@ -262,8 +275,12 @@ pub fn secret_key_to_encrypted_pkcs8_der<R: TryCryptoRng + ?Sized>(
     let mut iv = [0u8; 16];
     rng.try_fill_bytes(&mut salt).map_err(|_| Error::Rng)?;
     rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
+    let gmssl = matches!(scheme, EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { .. });
     let (iterations, prf, cipher) = match scheme {
-        EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations } => (iterations, Prf::Sm3, Cipher::Sm4),
+        EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations }
+        | EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { iterations } => {
+            (iterations, Prf::Sm3, Cipher::Sm4)
+        }
         EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations } => {
             (iterations, Prf::Sha256, Cipher::Aes256)
         }
@@ -291,9 +308,10 @@ pub fn secret_key_to_encrypted_pkcs8_der<R: TryCryptoRng + ?Sized>(
     }?;
 
     // GmSSL states the key length and writes the PRF without parameters; OpenSSL omits the
-    // key length for AES and writes the PRF with NULL.
+    // key length (but for RC2) and writes the PRF with NULL.
     let (prf_alg, key_len) = match prf {
-        Prf::Sm3 => (sequence(&[&der(&HMAC_SM3)?])?, Some(der(&16u32)?)),
+        Prf::Sm3 if gmssl => (sequence(&[&der(&HMAC_SM3_GMSSL)?])?, Some(der(&16u32)?)),
+        Prf::Sm3 => (sequence(&[&der(&HMAC_SM3)?, &der(&Null)?])?, None),
         Prf::Sha256 => (sequence(&[&der(&HMAC_SHA256)?, &der(&Null)?])?, None),
     };
     let salt_der = der(&OctetStringRef::new(&salt).map_err(|_| Error::Encoding)?)?;

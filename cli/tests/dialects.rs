@@ -1,0 +1,109 @@
+//! Peers' dialects read with no option (issue 35 item 7): SignedData as OpenSSL 3.6 writes
+//! it (`pki/tests/data/openssl_cms_*.der`: plain SM3 without signed attributes, Z_A over an
+//! empty ID with them), and our writers' `--form` choices read back.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{at, ok, run, scratch, shangmi};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../pki/tests/data")
+        .join(name)
+}
+
+fn cms(args: &[&str]) -> Command {
+    let mut cmd = shangmi();
+    cmd.args(["cert", "cms"]).args(args);
+    cmd
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn cms_verify_takes_openssl_forms_by_default() {
+    let ca = data("openssl_cms_signer.pem");
+    for f in ["openssl_cms_noattr.der", "openssl_cms_attr.der"] {
+        let msg = data(f);
+        let out = run(cms(&["verify", "--ca", p(&ca), "--in", p(&msg)]), b"");
+        assert!(
+            out.status.success(),
+            "{f}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // the old flag is still accepted
+        let out = run(
+            cms(&["verify", "--gmssl-compat", "--ca", p(&ca), "--in", p(&msg)]),
+            b"",
+        );
+        assert!(out.status.success(), "{f} --gmssl-compat");
+        let out = run(
+            cms(&["verify", "--strict", "--ca", p(&ca), "--in", p(&msg)]),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(1), "{f} --strict");
+    }
+}
+
+#[test]
+fn cms_sign_forms_read_back() {
+    let dir = scratch();
+    let d = dir.path();
+    let (crt, key) = (at(d, "ca.crt"), at(d, "ca.key"));
+    ok(shangmi().args([
+        "cert",
+        "ca",
+        "--subject",
+        "/CN=forms",
+        "--key-out",
+        p(&key),
+        "--out",
+        p(&crt),
+    ]));
+    std::fs::write(at(d, "msg"), b"forms\n").unwrap();
+    for (form, extra) in [
+        ("standard", None),
+        ("empty-id", None),
+        ("plain", Some("--no-attributes")),
+        ("gmssl", None),
+    ] {
+        let out = at(d, form);
+        let mut c = cms(&["sign", "--cert", p(&crt), "--key", p(&key), "--form", form]);
+        c.args(extra)
+            .args(["--in", p(&at(d, "msg")), "--out", p(&out)]);
+        ok(c);
+        let back = ok(cms(&[
+            "verify",
+            "--purpose",
+            "any",
+            "--ca",
+            p(&crt),
+            "--in",
+            p(&out),
+            "--out",
+            "-",
+        ]));
+        assert_eq!(back, b"forms\n", "{form}");
+        let strict = run(
+            cms(&[
+                "verify",
+                "--strict",
+                "--purpose",
+                "any",
+                "--ca",
+                p(&crt),
+                "--in",
+                p(&out),
+            ]),
+            b"",
+        );
+        assert_eq!(strict.status.success(), form == "standard", "{form}");
+    }
+}
