@@ -1,8 +1,9 @@
-//! A backend kept in one byte of the crate that runs it: for code so hot that the family's
-//! shared cache (a static of this crate, read through the GOT from another crate) costs a
-//! load per call, such as a field multiplication. The byte holds a position in
-//! [`Family::ALL`] written only from an [`Available`] backend, so reading it back gives an
-//! `Available` again: the proof survives the byte.
+//! A backend that the crate running it can switch for the whole process: one byte in that
+//! crate's `static`, holding a position in [`Family::ALL`] written only from an
+//! [`Available`] backend, so reading it back gives an `Available` again (the proof survives
+//! the byte). Reading costs what [`Available::best`] costs (one byte load); what the cell
+//! adds is [`BackendCell::set`], for code whose backend is not stored in an object (the SM9
+//! field product): benchmarks, tests and `shangmi speed --backend` pick another one there.
 
 use core::{marker::PhantomData, sync::atomic::AtomicU8, sync::atomic::Ordering};
 

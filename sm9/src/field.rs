@@ -20,9 +20,9 @@ use shangmi_dispatch::{Available, BackendCell, Family};
 /// Four 64-bit limbs, least significant first.
 pub(crate) type Limbs = [u64; 4];
 
-/// The F_p product's backend, one byte in this crate: every product asks, and one load
-/// and compare cost less than the dispatch crate's cache, read through the GOT. It holds
-/// an `Available` backend: the best one until [`use_backend`] picks another.
+/// The F_p product's backend, one byte in this crate that every product reads (field
+/// elements carry no backend, so the choice is process-wide). It holds an `Available`
+/// backend: the best one until [`use_backend`] picks another.
 static FIELD: BackendCell<Backend> = BackendCell::new();
 
 /// The F_p product's backend in use.
