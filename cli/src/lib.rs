@@ -31,9 +31,17 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use failure::Failure;
 
-/// SM2, SM3 and SM4 at the command line.
+/// The shangmi command (its `about` is the first line of `shangmi --help`).
 #[derive(Parser)]
-#[command(name = "shangmi", version, about, propagate_version = true)]
+#[command(
+    name = "shangmi",
+    version,
+    about = "China's SM algorithms at the command line: throughput of every engine (speed), \
+             SM3 checksums (sm3sum), SM2 keys, signatures and encryption (sm2), SM4 file \
+             encryption (sm4), TLS 1.3 and TLCP clients and servers (tls, tlcp), SM2 \
+             certificates, chains and CMS (cert)",
+    propagate_version = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -4,12 +4,13 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use shangmi_sm4::Backend;
-
 use crate::Failure;
 use crate::rows::{self, OpRow, Row};
 
+mod choice;
 mod cpu;
+
+pub use choice::{Backends, Forcing};
 
 /// Buffer sizes of the table's columns, in bytes (as the tcrypt tables).
 pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
@@ -18,10 +19,12 @@ pub const SIZES: [usize; 6] = [16, 64, 256, 1024, 8192, 16384];
 #[derive(clap::Args)]
 #[command(after_help = "Example: shangmi speed --seconds 0.05 ctr cbc-dec")]
 pub struct Args {
-    /// Run SM4 on this backend instead of the best one (an unknown or absent backend is an
-    /// error that lists the available ones).
-    #[arg(long, value_name = "NAME", value_parser = parse_backend)]
-    pub backend: Option<Backend>,
+    /// Run SM4, ZUC, ZUC many-stream or the SM9 field on this backend instead of the best
+    /// one (repeatable: one name per family; `soft` forces SM4's and ZUC's portable code,
+    /// `portable` the SM9 field's; an unknown or absent backend is an error that lists the
+    /// available ones).
+    #[arg(long, value_name = "NAME", value_parser = choice::parse)]
+    pub backend: Vec<Forcing>,
     /// Time per table cell, in seconds (0 < S <= 60).
     #[arg(long, value_name = "S", default_value = "0.2", value_parser = parse_seconds)]
     pub seconds: Duration,
@@ -36,29 +39,6 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("{secs} is outside (0, 60]"));
     }
     Ok(Duration::from_secs_f64(secs))
-}
-
-fn available_list() -> String {
-    Backend::available()
-        .map(|b| b.name())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn parse_backend(name: &str) -> Result<Backend, String> {
-    let backend: Backend = name.parse().map_err(|_| {
-        format!(
-            "no SM4 backend is called `{name}`; available here: {}",
-            available_list()
-        )
-    })?;
-    if !backend.is_available() {
-        return Err(format!(
-            "SM4 backend `{name}` is not available on this CPU; available here: {}",
-            available_list()
-        ));
-    }
-    Ok(backend)
 }
 
 /// Bytes per second of `row` on buffers of `size` bytes, timed for about `budget`.
@@ -109,9 +89,11 @@ fn filter<T>(rows: &mut Vec<T>, name: impl Fn(&T) -> &str, filters: &[String]) {
 
 /// Runs the table.
 pub fn run(options: &Args) -> Result<ExitCode, Failure> {
-    let backend = options.backend.unwrap_or_else(Backend::best);
+    let backends = Backends::new(&options.backend);
+    // SM9's field backend is process-wide; the parser checked that it runs here.
+    shangmi_sm9::use_backend(backends.sm9_field).map_err(|e| Failure::usage(e.to_string()))?;
     let per_cell = options.seconds;
-    let mut rows = rows::all(backend);
+    let mut rows = rows::all(&backends);
     let mut ops = rows::ops();
     filter(&mut rows, |r| r.name, &options.filters);
     filter(&mut ops, |r| r.name, &options.filters);
@@ -122,7 +104,7 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
         )));
     }
     let out = &mut std::io::stdout().lock();
-    header(out, backend).map_err(|e| Failure::write(&e))?;
+    header(out, &backends).map_err(|e| Failure::write(&e))?;
     if !rows.is_empty() {
         bytes_table(out, &mut rows, per_cell).map_err(|e| Failure::write(&e))?;
     }
@@ -134,22 +116,9 @@ pub fn run(options: &Args) -> Result<ExitCode, Failure> {
 
 /// The machine line and every family's backend. Output goes through `io::Write` so that a
 /// closed pipe (`shangmi speed | head -3`) ends the command quietly instead of panicking.
-fn header(out: &mut impl Write, backend: Backend) -> std::io::Result<()> {
+fn header(out: &mut impl Write, backends: &Backends) -> std::io::Result<()> {
     writeln!(out, "shangmi speed on {}", cpu::describe())?;
-    writeln!(
-        out,
-        "SM4 backend: {} (available here: {}; pick one with --backend)",
-        backend,
-        available_list()
-    )?;
-    // Every other family's backend, as each crate picks it (the best one here).
-    for (algorithm, name) in shangmi_dispatch::best_of_every_family()
-        .into_iter()
-        .filter(|&(algorithm, _)| algorithm != "SM4")
-    {
-        writeln!(out, "{algorithm} backend: {name}")?;
-    }
-    Ok(())
+    backends.header(out)
 }
 
 /// The width of the name column: the longest name and two spaces (at least 16).

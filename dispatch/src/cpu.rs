@@ -97,6 +97,20 @@ mod x86 {
     pub(crate) fn vpclmulqdq_avx2() -> bool {
         leaf7_ecx() & (1 << 10) != 0 && avx2() && pclmulqdq()
     }
+
+    // ZUC: the single-stream engine and the eight-lane one.
+    cpufeatures::new!(zuc_sse, "aes", "ssse3", "sse4.1", "pclmulqdq");
+    cpufeatures::new!(zuc_avx2, "avx2", "aes", "ssse3", "sse4.1", "pclmulqdq");
+
+    /// AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) fn zuc_aesni() -> bool {
+        zuc_sse::get()
+    }
+
+    /// AVX2 with AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) fn zuc_avx2_aesni() -> bool {
+        zuc_avx2::get()
+    }
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -150,7 +164,7 @@ probe!(
     avx512bw on target_arch = "x86_64" => x86::avx512bw()
 );
 probe!(
-    /// SM2 field: ADX and BMI2 (`mulx`, `adcx`, `adox`).
+    /// SM2 and SM9 fields: ADX and BMI2 (`mulx`, `adcx`, `adox`).
     adx on target_arch = "x86_64" => x86::adx()
 );
 probe!(
@@ -160,6 +174,14 @@ probe!(
 probe!(
     /// SM2 table scans: AVX2.
     avx2 on target_arch = "x86_64" => x86::avx2()
+);
+probe!(
+    /// ZUC: AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    zuc_aesni on target_arch = "x86_64" => x86::zuc_aesni()
+);
+probe!(
+    /// ZUC, eight streams: AVX2, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    zuc_avx2_aesni on target_arch = "x86_64" => x86::zuc_avx2_aesni()
 );
 probe!(
     /// SM4: FEAT_SM4.

@@ -6,12 +6,15 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 #[macro_use]
 mod family;
+mod cell;
 mod cpu;
 #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
 mod riscv;
 mod tables;
 
+pub use cell::BackendCell;
 pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};
+pub use tables::{sm9_field, zuc, zuc_many};
 
 /// A family of interchangeable backends of one algorithm: one of the `Backend` enums of
 /// this crate's modules ([`sm4::Backend`], [`sm3::Backend`], …). Sealed: only the tables
@@ -287,9 +290,9 @@ impl<B: Family> fmt::Display for BackendError<B> {
 impl<B: Family> core::error::Error for BackendError<B> {}
 
 /// The backend of every family that [`Available::best`] picks here, as `(algorithm,
-/// name)` pairs in a fixed order (SM4, SM3, GHASH, XTS, SM2 field, SM2 scan): for the
-/// speed command's header and bug reports.
-pub fn best_of_every_family() -> [(&'static str, &'static str); 6] {
+/// name)` pairs in a fixed order (SM4, SM3, GHASH, XTS, SM2 field, SM2 scan, ZUC, ZUC many,
+/// SM9 field): for the speed command's header and bug reports.
+pub fn best_of_every_family() -> [(&'static str, &'static str); 9] {
     fn row<B: Family>() -> (&'static str, &'static str) {
         (B::ALGORITHM, Available::<B>::best().get().name())
     }
@@ -300,6 +303,9 @@ pub fn best_of_every_family() -> [(&'static str, &'static str); 6] {
         row::<xts::Backend>(),
         row::<sm2_field::Backend>(),
         row::<sm2_scan::Backend>(),
+        row::<zuc::Backend>(),
+        row::<zuc_many::Backend>(),
+        row::<sm9_field::Backend>(),
     ]
 }
 

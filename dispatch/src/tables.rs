@@ -124,3 +124,40 @@ family! {
         Portable = "portable" if true;
     }
 }
+
+family! {
+    /// ZUC single-stream S-box engines (ZUC-128/256 keystreams, 128-EEA3/EIA3, the ZUC-256
+    /// MAC), `shangmi-zuc`.
+    pub mod zuc("ZUC", portable: Soft) {
+        /// x86-64 AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 through `aesenclast` between two
+        /// nibble-table maps, S0 as `pshufb` nibble lookups, the MACs' window sums as
+        /// carry-less products.
+        AesniSse = "zuc-aesni" if crate::cpu::zuc_aesni();
+        /// Portable: the S-boxes as boolean circuits on bit planes.
+        Soft = "soft" if true;
+    }
+}
+
+family! {
+    /// Many ZUC-128 keystreams at once (`shangmi_zuc::eea3_many`, `apply_keystream_many`),
+    /// `shangmi-zuc`.
+    pub mod zuc_many("ZUC many", portable: OneByOne) {
+        /// x86-64 AVX2 with AES-NI, SSSE3, SSE4.1, PCLMULQDQ: eight generators in the
+        /// 32-bit lanes of AVX2 registers.
+        Avx2x8 = "zuc-avx2-x8" if crate::cpu::zuc_avx2_aesni();
+        /// Each job on its own single-stream generator (the best `zuc` backend).
+        OneByOne = "one-by-one" if true;
+    }
+}
+
+family! {
+    /// SM9 base-field multiplication backends (the prime p of GM/T 0044), `shangmi-sm9`.
+    /// Addition and subtraction are plain x86-64 `asm!` on every x86-64 CPU unless the
+    /// build forces the portable backend.
+    pub mod sm9_field("SM9 field", portable: Portable) {
+        /// x86-64 assembly with `mulx`/`adcx`/`adox` (ADX and BMI2).
+        Adx = "sm9-adx" if crate::cpu::adx();
+        /// Portable Rust (64-bit limbs, CIOS Montgomery).
+        Portable = "portable" if true;
+    }
+}

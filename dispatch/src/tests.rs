@@ -60,6 +60,9 @@ fn every_family_follows_the_rules() {
     rules::<xts::Backend>();
     rules::<sm2_field::Backend>();
     rules::<sm2_scan::Backend>();
+    rules::<zuc::Backend>();
+    rules::<zuc_many::Backend>();
+    rules::<sm9_field::Backend>();
 }
 
 #[test]
@@ -71,6 +74,9 @@ fn soft_forces_the_portable_backend_of_every_family() {
         xts::Backend::FORCED.map(|b| b.name()),
         sm2_field::Backend::FORCED.map(|b| b.name()),
         sm2_scan::Backend::FORCED.map(|b| b.name()),
+        zuc::Backend::FORCED.map(|b| b.name()),
+        zuc_many::Backend::FORCED.map(|b| b.name()),
+        sm9_field::Backend::FORCED.map(|b| b.name()),
     ];
     if cfg!(shangmi_backend = "soft") {
         assert_eq!(
@@ -81,12 +87,25 @@ fn soft_forces_the_portable_backend_of_every_family() {
                 Some("soft"),
                 Some("soft"),
                 Some("portable"),
-                Some("portable")
+                Some("portable"),
+                Some("soft"),
+                Some("one-by-one"),
+                Some("portable"),
             ]
         );
         assert_eq!(
             best_of_every_family().map(|(_, name)| name),
-            ["soft", "soft", "soft", "soft", "portable", "portable"]
+            [
+                "soft",
+                "soft",
+                "soft",
+                "soft",
+                "portable",
+                "portable",
+                "soft",
+                "one-by-one",
+                "portable"
+            ]
         );
     }
 }
@@ -138,6 +157,18 @@ fn x86_probes_agree_with_std() {
     assert!(sm2_field::Backend::Base.cpu_has());
     assert_eq!(sm2_scan::Backend::Avx2.cpu_has(), has!("avx2"));
     assert_eq!(
+        zuc::Backend::AesniSse.cpu_has(),
+        has!("aes") && has!("ssse3") && has!("sse4.1") && has!("pclmulqdq")
+    );
+    assert_eq!(
+        zuc_many::Backend::Avx2x8.cpu_has(),
+        has!("avx2") && has!("aes") && has!("ssse3") && has!("sse4.1") && has!("pclmulqdq")
+    );
+    assert_eq!(
+        sm9_field::Backend::Adx.cpu_has(),
+        has!("adx") && has!("bmi2")
+    );
+    assert_eq!(
         xts::Backend::Avx512.cpu_has(),
         has!("avx512f") && has!("avx512bw")
     );
@@ -149,4 +180,45 @@ fn x86_probes_agree_with_std() {
         ghash::Backend::VpclmulqdqAvx2.cpu_has(),
         has!("avx2") && has!("vpclmulqdq") && has!("pclmulqdq") && has!("ssse3") && has!("sse4.1")
     );
+}
+
+/// Forcing names are unique across families: `--cfg shangmi_backend="NAME"` and the speed
+/// command's `--backend NAME` pick one family's backend (the portable names `soft` and
+/// `portable` excepted: they force every family whose portable backend has that name).
+#[test]
+fn names_are_unique_across_families() {
+    fn names<B: Family>() -> Vec<(&'static str, &'static str)> {
+        B::ALL
+            .iter()
+            .filter(|&&b| b != B::PORTABLE)
+            .map(|b| (b.name(), B::ALGORITHM))
+            .collect()
+    }
+    let mut all = names::<sm4::Backend>();
+    all.extend(names::<sm3::Backend>());
+    all.extend(names::<ghash::Backend>());
+    all.extend(names::<xts::Backend>());
+    all.extend(names::<sm2_field::Backend>());
+    all.extend(names::<sm2_scan::Backend>());
+    all.extend(names::<zuc::Backend>());
+    all.extend(names::<zuc_many::Backend>());
+    all.extend(names::<sm9_field::Backend>());
+    for (i, (name, family)) in all.iter().enumerate() {
+        for (other, other_family) in &all[..i] {
+            assert_ne!(name, other, "{family} and {other_family}");
+        }
+        assert!(!["soft", "portable"].contains(name), "{family}: `{name}`");
+    }
+}
+
+#[test]
+fn a_cell_holds_what_it_is_given() {
+    static CELL: BackendCell<sm9_field::Backend> = BackendCell::new();
+    assert_eq!(CELL.get(), Available::best(), "best until set");
+    for b in Available::<sm9_field::Backend>::all() {
+        CELL.set(b);
+        assert_eq!(CELL.get(), b);
+    }
+    CELL.set(Available::portable());
+    assert_eq!(CELL.get().get(), sm9_field::Backend::Portable);
 }

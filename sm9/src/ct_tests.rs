@@ -112,7 +112,7 @@ fn secret_paths_are_constant_time_under_memcheck() {
     // Where this CPU has BMI2 and ADX, the child runs the `mulx` form on secrets too (called
     // directly: under valgrind the CPUID probe does not see ADX).
     let mut expected = std::vec!["checked sm9 secret paths".into()];
-    let mode = if crate::field_x86::have_adx() {
+    let mode = if crate::field::Backend::Adx.is_available() {
         expected.push("with the mulx field multiplication".into());
         "secret-mulx"
     } else {

@@ -5,15 +5,58 @@
 //! coefficients, R², the curve's b) are computed by the compiler from p and n alone.
 //!
 //! At run time F_p uses the x86-64 forms of `field_x86.rs` where they exist (addition and
-//! subtraction on every x86-64, the product with BMI2/ADX, chosen through an [`FpMul`]
-//! token once per tower operation); the portable functions here remain the reference and
-//! the code of `--cfg shangmi_backend="portable"`/`"soft"` builds and other CPUs.
+//! subtraction on every x86-64, the product with BMI2/ADX): the product follows the
+//! `shangmi-dispatch` "SM9 field" backend ([`Backend`]) kept in one byte ([`FIELD`]),
+//! through an [`FpMul`] token taken once per tower operation; the portable functions here
+//! remain the reference and the code of `--cfg shangmi_backend="portable"`/`"soft"`
+//! builds and other CPUs.
 //!
 //! Both primes lie between 2^255 and 2^256, so sums carry out of 256 bits and the
 //! reductions keep the carry word.
 
+pub use shangmi_dispatch::sm9_field::{Backend, BackendError};
+use shangmi_dispatch::{Available, BackendCell, Family};
+
 /// Four 64-bit limbs, least significant first.
 pub(crate) type Limbs = [u64; 4];
+
+/// The F_p product's backend, one byte in this crate that every product reads (field
+/// elements carry no backend, so the choice is process-wide). It holds an `Available`
+/// backend: the best one until [`use_backend`] picks another.
+static FIELD: BackendCell<Backend> = BackendCell::new();
+
+/// The F_p product's backend in use.
+#[inline(always)]
+pub(crate) fn field_backend() -> Available<Backend> {
+    FIELD.get()
+}
+
+/// The SM9 field backend in use (`sm9-adx` where the CPU has BMI2 and ADX, else
+/// `portable`; for benchmarks, the speed command and bug reports).
+pub fn backend() -> Backend {
+    FIELD.get().get()
+}
+
+/// Runs SM9's F_p products on `backend` from now on, in every thread of the process (for
+/// benchmarks, the speed command and tests: every backend computes the same values), or
+/// says why it cannot run here.
+///
+/// ```
+/// use shangmi_sm9::{Backend, backend, use_backend};
+/// let best = backend();
+/// use_backend(Backend::Portable).expect("the portable backend runs everywhere");
+/// assert_eq!(backend(), Backend::Portable);
+/// use_backend(best).expect("it ran before");
+/// ```
+pub fn use_backend(backend: Backend) -> Result<(), BackendError> {
+    FIELD.set(Available::require(backend)?);
+    Ok(())
+}
+
+/// Whether the build forces the portable backend: then addition and subtraction run the
+/// portable Rust too (they need no CPU extension, so no other backend changes them).
+#[cfg(target_arch = "x86_64")]
+const FORCED_PORTABLE: bool = matches!(<Backend as Family>::FORCED, Some(Backend::Portable));
 
 /// `a + b + carry`, returning (sum, carry out).
 #[inline(always)]
@@ -448,35 +491,30 @@ mont_field!(
 #[inline(always)]
 fn fp_mul(a: &Limbs, b: &Limbs) -> Limbs {
     #[cfg(target_arch = "x86_64")]
-    if crate::field_x86::have_adx() {
-        // SAFETY: have_adx() saw BMI2 and ADX.
-        return unsafe { crate::field_x86::mul_adx(a, b) };
+    if let Some(adx) = crate::field_x86::AdxMul::new(field_backend()) {
+        return adx.mul_limbs(a, b);
     }
     mont_mul(a, b, &Fp::MODULUS, Fp::MINV)
 }
 
 /// a + b mod p: the x86-64 `asm!` form (plain x86-64, no extension needed) unless the
-/// build forces the portable code.
+/// build forces the portable backend.
 #[inline(always)]
 fn fp_add(a: &Limbs, b: &Limbs) -> Limbs {
-    #[cfg(all(
-        target_arch = "x86_64",
-        not(any(shangmi_backend = "portable", shangmi_backend = "soft"))
-    ))]
-    return crate::field_x86::add_p(a, b);
-    #[allow(unreachable_code)]
+    #[cfg(target_arch = "x86_64")]
+    if !FORCED_PORTABLE {
+        return crate::field_x86::add_p(a, b);
+    }
     mod_add(a, b, &Fp::MODULUS)
 }
 
 /// a - b mod p, chosen as [`fp_add`] is.
 #[inline(always)]
 fn fp_sub(a: &Limbs, b: &Limbs) -> Limbs {
-    #[cfg(all(
-        target_arch = "x86_64",
-        not(any(shangmi_backend = "portable", shangmi_backend = "soft"))
-    ))]
-    return crate::field_x86::sub_p(a, b);
-    #[allow(unreachable_code)]
+    #[cfg(target_arch = "x86_64")]
+    if !FORCED_PORTABLE {
+        return crate::field_x86::sub_p(a, b);
+    }
     mod_sub(a, b, &Fp::MODULUS)
 }
 
@@ -524,13 +562,14 @@ impl FpMul for PortableMul {
     }
 }
 
-/// Runs `$body` with `$m` bound to the fastest [`FpMul`] token this CPU has (the `mulx` form
-/// where BMI2 and ADX are present and the build does not force portable code), returning
-/// its value from the enclosing function.
+/// Runs `$body` with `$m` bound to the [`FpMul`] token of the backend in use (the `mulx`
+/// form where the dispatch crate found BMI2 and ADX and nothing picked another), returning
+/// its value from the enclosing function: the one match from the SM9 field backend to its
+/// code.
 macro_rules! with_fp_mul {
     (|$m:ident| $body:expr) => {{
         #[cfg(target_arch = "x86_64")]
-        if let Some($m) = crate::field_x86::AdxMul::get() {
+        if let Some($m) = crate::field_x86::AdxMul::new(crate::field::field_backend()) {
             return $body;
         }
         let $m = crate::field::PortableMul;

@@ -1,9 +1,11 @@
 //! x86-64 arithmetic modulo the SM9 prime p: addition and subtraction in plain x86-64
 //! `asm!` (carry chains and `cmov`/masks, on every x86-64 CPU), and Montgomery
-//! multiplication with `mulx`/`adcx`/`adox` (BMI2
-//! and ADX: Intel since Broadwell, AMD since Zen 1), chosen at run time; other CPUs and
-//! builds with `--cfg shangmi_backend="portable"` (or `"soft"`) run the portable Rust of
-//! `field.rs`, which stays the reference (the tests compare both on random and edge inputs).
+//! multiplication with `mulx`/`adcx`/`adox` (BMI2 and ADX: Intel since Broadwell, AMD since
+//! Zen 1), the `shangmi-dispatch` "SM9 field" backend `sm9-adx`, chosen at run time through
+//! its kernel token [`AdxMul`]; other CPUs run the portable product of `field.rs`, and
+//! builds with `--cfg shangmi_backend="portable"` (or `"soft"`) the portable Rust for every
+//! operation. The portable code stays the reference (the tests compare both on random and
+//! edge inputs).
 //!
 //! The pattern of SM2's `field_x86.rs` with a generic reduction: the 512-bit product first
 //! (one `mulx` row per limb of a, low halves on the OF chain and high halves on the CF
@@ -14,7 +16,7 @@
 //! carry bit.
 #![allow(unsafe_code)]
 
-use crate::field::Limbs;
+use crate::field::{Backend, Limbs};
 use core::arch::asm;
 
 /// One Montgomery step on the low half: w0 is r_i (q = w0·n0'), w1..w3 the next limbs; adds
@@ -65,36 +67,25 @@ macro_rules! reduce_step {
     };
 }
 
-cpufeatures::new!(cpu_adx, "adx", "bmi2");
-
-/// Whether the build forces the portable code.
-const FORCED_PORTABLE: bool = cfg!(any(shangmi_backend = "portable", shangmi_backend = "soft"));
-
-/// True where the `mulx` form runs.
-#[inline(always)]
-pub(crate) fn have_adx() -> bool {
-    !FORCED_PORTABLE && cpu_adx::get()
+shangmi_dispatch::kernel_token! {
+    /// The [`crate::field::FpMul`] token of the `mulx` form (`sm9-adx`): made only from an
+    /// `Available` `sm9-adx` backend, whose probe (`shangmi-dispatch`) found BMI2 and ADX.
+    pub(crate) struct AdxMul = Backend::Adx;
 }
 
-/// The [`crate::field::FpMul`] token of the `mulx` form: it exists only where
-/// [`have_adx`] saw BMI2 and ADX.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AdxMul(());
-
 impl AdxMul {
-    /// The token where the CPU has BMI2 and ADX (and the build does not force portable code).
+    /// a·b·2^-256 mod p for a, b < p, fully reduced.
     #[inline(always)]
-    pub(crate) fn get() -> Option<Self> {
-        if have_adx() { Some(Self(())) } else { None }
+    pub(crate) fn mul_limbs(self, a: &Limbs, b: &Limbs) -> Limbs {
+        // SAFETY: `self` proves BMI2 and ADX (the token's documentation).
+        unsafe { mul_adx(a, b) }
     }
 }
 
 impl crate::field::FpMul for AdxMul {
     #[inline(always)]
     fn mul(self, a: &crate::field::Fp, b: &crate::field::Fp) -> crate::field::Fp {
-        // SAFETY: an AdxMul exists only where have_adx() saw BMI2 and ADX (its field is
-        // private and `get` is its only constructor).
-        crate::field::Fp(unsafe { mul_adx(&a.0, &b.0) })
+        crate::field::Fp(self.mul_limbs(&a.0, &b.0))
     }
 
     /// Karatsuba with lazy reduction: three 512-bit products (each below p²), the two
@@ -105,7 +96,7 @@ impl crate::field::FpMul for AdxMul {
         use crate::field::Fp;
         let sa = a[0].add(a[1]);
         let sb = b[0].add(b[1]);
-        // SAFETY: an AdxMul exists only where have_adx() saw BMI2 and ADX.
+        // SAFETY: `self` proves BMI2 and ADX (the token's documentation).
         let (v0, v1, s) = unsafe {
             (
                 mul_wide_adx(&a[0].0, &b[0].0),
@@ -212,10 +203,6 @@ pub(crate) unsafe fn mul_adx(a: &Limbs, b: &Limbs) -> Limbs {
 /// a + b mod p for a, b < p (plain x86-64: `add`/`adc`, then the sum minus p by
 /// `sub`/`sbb` through the carry word, and `cmov` keeps the sum where that borrows). Runs on
 /// every x86-64 CPU; the portable `mod_add` of `field.rs` is the reference.
-#[cfg_attr(
-    any(shangmi_backend = "portable", shangmi_backend = "soft"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) fn add_p(a: &Limbs, b: &Limbs) -> Limbs {
     let [mut r0, mut r1, mut r2, mut r3] = *a;
@@ -258,10 +245,6 @@ pub(crate) fn add_p(a: &Limbs, b: &Limbs) -> Limbs {
 
 /// a - b mod p for a, b < p (plain x86-64: `sub`/`sbb`, the borrow widened to a mask by
 /// `sbb c, c`, then p AND the mask added back). The portable `mod_sub` is the reference.
-#[cfg_attr(
-    any(shangmi_backend = "portable", shangmi_backend = "soft"),
-    allow(dead_code)
-)]
 #[inline(always)]
 pub(crate) fn sub_p(a: &Limbs, b: &Limbs) -> Limbs {
     let [mut r0, mut r1, mut r2, mut r3] = *a;
@@ -512,7 +495,7 @@ mod tests {
     #[test]
     fn lazy_fp2_product_matches_portable() {
         use crate::field::{FpMul, PortableMul};
-        let Some(adx) = AdxMul::get() else {
+        let Some(adx) = adx() else {
             return;
         };
         let p = Fp::MODULUS;
@@ -564,7 +547,7 @@ mod tests {
         // The wide pieces on their own: redc of a full product is the Montgomery product,
         // sub_wide of the extremes stays below p·2^256.
         let pm1 = sub(&p, 1);
-        // SAFETY: AdxMul::get() saw BMI2 and ADX.
+        // SAFETY: `adx` proves BMI2 and ADX.
         let w = unsafe { mul_wide_adx(&pm1, &pm1) };
         // SAFETY: as above.
         assert_eq!(unsafe { redc_adx(&w) }, mont_mul(&pm1, &pm1, &p, Fp::MINV));
@@ -576,11 +559,16 @@ mod tests {
         assert_eq!(back, want.0);
     }
 
+    /// The `mulx` token where this CPU and build have it.
+    fn adx() -> Option<AdxMul> {
+        shangmi_dispatch::Available::check(Backend::Adx).and_then(AdxMul::new)
+    }
+
     #[test]
     fn adx_matches_portable() {
-        if !have_adx() {
+        let Some(adx) = adx() else {
             return;
-        }
+        };
         let p = Fp::MODULUS;
         let pm1 = crate::field::sub_limbs(&p, &[1, 0, 0, 0]).0;
         let mut edge: [Limbs; 6] = [
@@ -600,8 +588,7 @@ mod tests {
         };
         let check = |a: &Limbs, b: &Limbs| {
             let want = mont_mul(a, b, &p, Fp::MINV);
-            // SAFETY: have_adx() saw BMI2 and ADX.
-            let got = unsafe { mul_adx(a, b) };
+            let got = adx.mul_limbs(a, b);
             assert_eq!(got, want, "{a:x?} * {b:x?}");
         };
         for a in &edge {

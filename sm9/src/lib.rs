@@ -31,6 +31,7 @@ pub use enc::{
     BlockMode, CIPHERTEXT_OVERHEAD, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey,
 };
 pub use error::Error;
+pub use field::{Backend, BackendError, backend, use_backend};
 pub use kx::KeyExchange;
 pub use rand_core;
 pub use sign::{SignMasterKey, SignMasterPublicKey, Signature, SigningKey, VerifyingKey};

@@ -18,8 +18,8 @@
 #![no_std]
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
-mod backend;
 mod eea3;
+mod engine;
 mod mac;
 mod many;
 mod opaque;
@@ -34,13 +34,17 @@ mod x86_many;
 pub use cipher;
 pub use digest;
 
-pub use backend::{Backend, Unavailable};
 pub use eea3::{eea3, eea3_iv, eia3_iv};
 pub use mac::{Eia3, TagSize, Zuc256Mac, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128};
 pub use many::{
-    Eea3Packet, ManyEngine, Zuc128Job, apply_keystream_many, apply_keystream_many_on, eea3_many,
-    eea3_many_on,
+    Eea3Packet, Zuc128Job, apply_keystream_many, apply_keystream_many_on, eea3_many, eea3_many_on,
 };
+/// The single-stream ZUC backends (`zuc-aesni`, `soft`, …) and why one cannot be used:
+/// `shangmi-dispatch`'s table, which ranks them and probes the CPU.
+pub use shangmi_dispatch::zuc::{Backend, BackendError};
+/// The many-stream ZUC-128 backends ([`apply_keystream_many_on`], [`eea3_many_on`]):
+/// `zuc-avx2-x8`, `one-by-one`.
+pub use shangmi_dispatch::zuc_many::Backend as ManyEngine;
 pub use stream::{
     V128, V256, Variant, Zuc128, Zuc128Core, Zuc256, Zuc256Core, ZucCore, zuc256_iv_from_packed,
 };

@@ -15,16 +15,18 @@ use cipher::{
 };
 use digest::{FixedOutput, MacMarker, OutputSizeUser, Update};
 
+use shangmi_dispatch::Available;
+
 use crate::{
-    Backend, Error, Unavailable,
-    opaque::opaque,
+    Backend, BackendError, Error,
+    engine::{MacBits, MacWords, Ops, run},
     state::{D256, State},
 };
 
 /// A final partial byte and how many of its bits (1..=7) count.
 type Partial = Option<(u8, u32)>;
 
-/// The shared engine: `N` tag words (1, 2 or 4), a window of `N + 1` key words.
+/// The shared MAC state: `N` tag words (1, 2 or 4), a window of `N + 1` key words.
 #[derive(Clone)]
 pub(crate) struct Engine<const N: usize> {
     state: State,
@@ -72,38 +74,28 @@ impl<const N: usize> Engine<N> {
         out
     }
 
-    /// Absorbs the first `bits` (1..=32) bits of `m`, most significant first.
+    /// Absorbs the first `bits` (1..=32) bits of `m`, most significant first, with kernel
+    /// `k`'s window sum.
     #[inline(always)]
-    fn absorb_bits(&mut self, m: u32, bits: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if self.state.engine() == Backend::AesniSse {
-            // Only the first `bits` bits count (bits is public).
-            let m = if bits >= 32 {
-                m
-            } else {
-                m & !(u32::MAX >> bits)
-            };
-            // SAFETY: a state holds the AES-NI engine only if the CPU has AES-NI, SSSE3,
-            // SSE4.1 and PCLMULQDQ (`Backend`).
-            unsafe { crate::x86::mac_word(&mut self.tag, &self.window, m) };
-            return;
-        }
-        for j in 0..bits {
-            let mask = opaque(0u32.wrapping_sub((m >> (31 - j)) & 1));
-            let win = self.window_at(j);
-            for (t, w) in self.tag.iter_mut().zip(win) {
-                *t ^= w & mask;
-            }
-        }
+    pub(crate) fn absorb_bits_with<K: Ops>(&mut self, k: K, m: u32, bits: u32) {
+        k.mac_sum(&mut self.tag, &self.window, m, bits);
     }
 
-    /// Absorbs a full message word and slides the window by one key word.
+    /// Absorbs full message words (big-endian), sliding the window by one key word after
+    /// each, with kernel `k`'s window sum and S-boxes.
     #[inline(always)]
-    fn absorb_word(&mut self, m: u32) {
-        self.absorb_bits(m, 32);
-        self.window.copy_within(1..=N, 0);
-        self.window[N] = self.state.next_word();
-        self.words += 1;
+    pub(crate) fn absorb_words_with<K: Ops>(&mut self, k: K, words: &[[u8; 4]]) {
+        for &w in words {
+            k.mac_sum(&mut self.tag, &self.window, u32::from_be_bytes(w), 32);
+            self.window.copy_within(1..=N, 0);
+            self.window[N] = self.state.next_word_with(k);
+        }
+        self.words += words.len() as u64;
+    }
+
+    /// Absorbs full message words on the state's backend.
+    fn absorb_words(&mut self, words: &[[u8; 4]]) {
+        run(self.state.backend(), MacWords(self, words));
     }
 
     fn update(&mut self, mut data: &[u8]) {
@@ -115,16 +107,11 @@ impl<const N: usize> Engine<N> {
             if self.pending_len < 4 {
                 return;
             }
-            self.absorb_word(u32::from_be_bytes(self.pending));
+            self.absorb_words(&[self.pending]);
             self.pending_len = 0;
         }
-        let mut words = data.chunks_exact(4);
-        for w in &mut words {
-            let mut b = [0u8; 4];
-            b.copy_from_slice(w);
-            self.absorb_word(u32::from_be_bytes(b));
-        }
-        let rest = words.remainder();
+        let (words, rest) = data.as_chunks::<4>();
+        self.absorb_words(words);
         self.pending[..rest.len()].copy_from_slice(rest);
         self.pending_len = rest.len();
     }
@@ -142,7 +129,10 @@ impl<const N: usize> Engine<N> {
         if bits > 0 {
             let mut b = [0u8; 4];
             b[..self.pending_len].copy_from_slice(&self.pending[..self.pending_len]);
-            self.absorb_bits(u32::from_be_bytes(b), bits);
+            run(
+                self.state.backend(),
+                MacBits(self, u32::from_be_bytes(b), bits),
+            );
         }
         let last = self.window_at(bits);
         for (t, w) in self.tag.iter_mut().zip(last) {
@@ -203,21 +193,19 @@ impl IvSizeUser for Eia3 {
 impl KeyIvInit for Eia3 {
     fn new(key: &Array<u8, U16>, iv: &Array<u8, U16>) -> Self {
         Self {
-            engine: Engine::new(State::new_128(&key.0, &iv.0, Backend::detect()), false),
+            engine: Engine::new(State::new_128(&key.0, &iv.0, Available::best()), false),
         }
     }
 }
 
 impl Eia3 {
-    /// A MAC on a chosen engine (for tests and benchmarks; `new` picks the fastest).
+    /// A MAC on a chosen backend (for tests and benchmarks; `new` picks the best).
     pub fn with_backend(
         key: &Array<u8, U16>,
         iv: &Array<u8, U16>,
         backend: Backend,
-    ) -> Result<Self, Unavailable> {
-        if !backend.is_available() {
-            return Err(Unavailable(backend));
-        }
+    ) -> Result<Self, BackendError> {
+        let backend = Available::require(backend)?;
         Ok(Self {
             engine: Engine::new(State::new_128(&key.0, &iv.0, backend), false),
         })
@@ -342,12 +330,12 @@ impl<T: TagSize> IvSizeUser for Zuc256Mac<T> {
 
 impl<T: TagSize> KeyIvInit for Zuc256Mac<T> {
     fn new(key: &Array<u8, U32>, iv: &Array<u8, U25>) -> Self {
-        Self::on(key, iv, Backend::detect())
+        Self::on(key, iv, Available::best())
     }
 }
 
 impl<T: TagSize> Zuc256Mac<T> {
-    fn on(key: &Array<u8, U32>, iv: &Array<u8, U25>, backend: Backend) -> Self {
+    fn on(key: &Array<u8, U32>, iv: &Array<u8, U25>, backend: Available<Backend>) -> Self {
         let state = State::new_256(&key.0, &iv.0, &D256[<T as sealed::TagSize>::D_ROW], backend);
         let engine = match <T as sealed::TagSize>::WORDS {
             1 => AnyEngine::W1(Engine::new(state, true)),
@@ -360,16 +348,13 @@ impl<T: TagSize> Zuc256Mac<T> {
         }
     }
 
-    /// A MAC on a chosen engine (for tests and benchmarks; `new` picks the fastest).
+    /// A MAC on a chosen backend (for tests and benchmarks; `new` picks the best).
     pub fn with_backend(
         key: &Array<u8, U32>,
         iv: &Array<u8, U25>,
         backend: Backend,
-    ) -> Result<Self, Unavailable> {
-        if !backend.is_available() {
-            return Err(Unavailable(backend));
-        }
-        Ok(Self::on(key, iv, backend))
+    ) -> Result<Self, BackendError> {
+        Ok(Self::on(key, iv, Available::require(backend)?))
     }
 
     /// Appends the first `bit_len` bits of `tail` (most significant bit of each byte first;

@@ -3,14 +3,16 @@
 //! registers (the LFSR, the bit reorganisation and F as lane-wise vector operations, the
 //! S-boxes as on the AES-NI engine: `pshufb` nibble maps around `aesenclast`), so eight
 //! messages cost little more than one. Elsewhere, or for a single message, each job runs
-//! on the single-stream engine [`Backend::detect`](crate::Backend::detect) picks. Lengths
+//! on the best single-stream backend ([`Backend::best`](crate::Backend::best)). Lengths
 //! may differ: a short lane's surplus keystream is dropped.
-
-use core::fmt;
+//!
+//! The many-stream backends are their own `shangmi-dispatch` family ([`ManyEngine`]) with
+//! their own kernel trait and one `match` (`run`) from an `Available` backend to its kernel.
 
 use cipher::{KeyIvInit, StreamCipher};
+use shangmi_dispatch::Available;
 
-use crate::{Error, Zuc128, eea3_iv};
+use crate::{Error, ManyEngine, Zuc128, eea3_iv};
 
 /// One ZUC-128 message for [`apply_keystream_many`]: `data` is XORed with the keystream
 /// of `key` and `iv`.
@@ -41,59 +43,39 @@ pub struct Eea3Packet<'a> {
     pub bit_len: usize,
 }
 
-/// How [`apply_keystream_many_on`] and [`eea3_many_on`] run their jobs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ManyEngine {
-    /// Each job on its own single-stream generator (any target).
-    OneByOne,
-    /// Eight generators in the lanes of AVX2 registers, S-boxes through AES-NI (x86-64
-    /// with AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ).
-    Avx2x8,
+/// One many-stream backend's code (a zero-sized token that proves the backend runs here).
+pub(crate) trait ManyKernel: Copy {
+    /// XORs every job's data with its ZUC-128 keystream.
+    fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]);
 }
 
-#[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
-cpufeatures::new!(avx2_aes, "avx2", "aes", "ssse3", "sse4.1", "pclmulqdq");
+/// The portable kernel: each job on its own single-stream generator.
+#[derive(Clone, Copy)]
+pub(crate) struct OneByOne;
 
-impl ManyEngine {
-    /// Every engine, fastest first.
-    pub const ALL: [ManyEngine; 2] = [ManyEngine::Avx2x8, ManyEngine::OneByOne];
-
-    /// True if this engine can run on this CPU (and is not disabled by
-    /// `--cfg shangmi_backend="soft"`).
-    pub fn is_available(self) -> bool {
-        match self {
-            ManyEngine::OneByOne => true,
-            ManyEngine::Avx2x8 => {
-                #[cfg(all(target_arch = "x86_64", not(shangmi_backend = "soft")))]
-                {
-                    avx2_aes::get()
-                }
-                #[cfg(not(all(target_arch = "x86_64", not(shangmi_backend = "soft"))))]
-                {
-                    false
-                }
-            }
+impl ManyKernel for OneByOne {
+    #[inline]
+    fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
+        for job in jobs {
+            Zuc128::new(&job.key.into(), &job.iv.into()).apply_keystream(job.data);
         }
     }
-
-    /// The engines that can run here, fastest first.
-    pub fn available() -> impl Iterator<Item = ManyEngine> {
-        Self::ALL.into_iter().filter(|e| e.is_available())
-    }
-
-    /// The fastest engine that can run here.
-    pub fn detect() -> ManyEngine {
-        Self::available().next().unwrap_or(ManyEngine::OneByOne)
-    }
 }
 
-impl fmt::Display for ManyEngine {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ManyEngine::OneByOne => "one-by-one",
-            ManyEngine::Avx2x8 => "avx2-x8",
-        })
+// `Call` and `run`: the one match from an `Available` many-stream backend to its kernel.
+shangmi_dispatch::kernel_dispatch! {
+    kernel ManyKernel, portable OneByOne, family ManyEngine;
+    #[cfg(target_arch = "x86_64")]
+    x86_many::{Avx2x8},
+}
+
+/// [`ManyKernel::xor_keystreams`].
+struct XorKeystreams<'a, 'b>(&'a mut [Zuc128Job<'b>]);
+impl Call for XorKeystreams<'_, '_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: ManyKernel>(self, k: K) {
+        k.xor_keystreams(self.0);
     }
 }
 
@@ -109,30 +91,37 @@ impl fmt::Display for ManyEngine {
 /// apply_keystream_many(&mut jobs);
 /// ```
 pub fn apply_keystream_many(jobs: &mut [Zuc128Job<'_>]) {
-    run(jobs, ManyEngine::detect());
+    run(Available::best(), XorKeystreams(jobs));
 }
 
-/// [`apply_keystream_many`] on a chosen engine (for tests and benchmarks); an engine that
+/// [`apply_keystream_many`] on a chosen backend (for tests and benchmarks); a backend that
 /// cannot run here runs one by one.
 pub fn apply_keystream_many_on(jobs: &mut [Zuc128Job<'_>], engine: ManyEngine) {
-    run(jobs, usable(engine));
+    run(usable(engine), XorKeystreams(jobs));
 }
 
 /// 128-EEA3 on every packet (see [`crate::eea3`]), eight at a time where the CPU allows.
 /// Every packet's parameters and length are checked before any data is touched.
 pub fn eea3_many(packets: &mut [Eea3Packet<'_>]) -> Result<(), Error> {
-    eea3_many_on(packets, ManyEngine::detect())
+    eea3_many_with(packets, Available::best())
 }
 
-/// [`eea3_many`] on a chosen engine; an engine that cannot run here runs one by one.
+/// [`eea3_many`] on a chosen backend; a backend that cannot run here runs one by one.
 pub fn eea3_many_on(packets: &mut [Eea3Packet<'_>], engine: ManyEngine) -> Result<(), Error> {
+    eea3_many_with(packets, usable(engine))
+}
+
+/// [`eea3_many`] on `engine`.
+fn eea3_many_with(
+    packets: &mut [Eea3Packet<'_>],
+    engine: Available<ManyEngine>,
+) -> Result<(), Error> {
     for p in packets.iter() {
         eea3_iv(p.count, p.bearer, p.direction)?;
         if p.data.len() != p.bit_len.div_ceil(8) {
             return Err(Error::BitLength);
         }
     }
-    let engine = usable(engine);
     for chunk in packets.chunks_mut(8) {
         let mut jobs: [Zuc128Job<'_>; 8] = core::array::from_fn(|_| Zuc128Job {
             key: [0; 16],
@@ -147,7 +136,7 @@ pub fn eea3_many_on(packets: &mut [Eea3Packet<'_>], engine: ManyEngine) -> Resul
             job.data = &mut *p.data;
             *b = p.bit_len;
         }
-        run(&mut jobs[..n], engine);
+        run(engine, XorKeystreams(&mut jobs[..n]));
         for (job, b) in jobs.iter_mut().zip(bits).take(n) {
             let rem = b % 8;
             if rem != 0
@@ -161,27 +150,6 @@ pub fn eea3_many_on(packets: &mut [Eea3Packet<'_>], engine: ManyEngine) -> Resul
 }
 
 /// `engine` if it can run here, else one by one.
-fn usable(engine: ManyEngine) -> ManyEngine {
-    if engine.is_available() {
-        engine
-    } else {
-        ManyEngine::OneByOne
-    }
-}
-
-/// Runs `jobs` on `engine`, which must be available.
-fn run(jobs: &mut [Zuc128Job<'_>], engine: ManyEngine) {
-    for chunk in jobs.chunks_mut(8) {
-        match engine {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: every caller passes an engine that `is_available` accepted (through
-            // `detect` or `usable`), so the CPU has every feature the kernel is compiled with.
-            ManyEngine::Avx2x8 if chunk.len() > 1 => unsafe { crate::x86_many::xor_x8(chunk) },
-            _ => {
-                for job in chunk {
-                    Zuc128::new(&job.key.into(), &job.iv.into()).apply_keystream(job.data);
-                }
-            }
-        }
-    }
+fn usable(engine: ManyEngine) -> Available<ManyEngine> {
+    Available::check(engine).unwrap_or_else(Available::portable)
 }

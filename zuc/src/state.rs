@@ -3,7 +3,12 @@
 //! ZUC Specification" v1.6, section 3). The two ciphers differ only in how the key and IV
 //! are loaded ([`State::new_128`], [`State::new_256`]).
 
-use crate::{Backend, sbox::sbox_pair};
+use shangmi_dispatch::Available;
+
+use crate::{
+    Backend,
+    engine::{Fill, Initialise, NextWord, Ops, run},
+};
 
 /// 2^31 - 1.
 const P: u32 = 0x7fff_ffff;
@@ -56,44 +61,34 @@ fn l2(x: u32) -> u32 {
 }
 
 /// The generator state (public only to name it in the sealed traits): LFSR cells s0..s15
-/// (31 bits each, never 0), the registers R1, R2, and the S-box engine.
+/// (31 bits each, never 0), the registers R1, R2, and the backend that runs it.
 #[derive(Clone)]
 pub struct State {
     s: [u32; 16],
     r1: u32,
     r2: u32,
-    engine: Backend,
-}
-
-/// The S-boxes of one engine: `sbox::<false>` is the portable circuit, `sbox::<true>` the
-/// x86 AES-NI one (only reached from functions compiled with those features, where it
-/// inlines).
-#[inline(always)]
-fn sbox<const SIMD: bool>(u: u32, v: u32) -> (u32, u32) {
-    #[cfg(target_arch = "x86_64")]
-    if SIMD {
-        // SAFETY: SIMD is only `true` in the monomorphisations called from
-        // `crate::x86`'s functions, which the dispatch enters only when the CPU has AES-NI,
-        // SSSE3 and SSE4.1.
-        return unsafe { crate::x86::sbox_pair(u, v) };
-    }
-    sbox_pair(u, v)
+    backend: Available<Backend>,
 }
 
 impl State {
     /// ZUC-128 key loading (section 3.5.1: s_i = k_i || d_i || iv_i) and initialisation.
-    pub(crate) fn new_128(key: &[u8; 16], iv: &[u8; 16], engine: Backend) -> Self {
+    pub(crate) fn new_128(key: &[u8; 16], iv: &[u8; 16], backend: Available<Backend>) -> Self {
         let mut s = [0u32; 16];
         for (i, cell) in s.iter_mut().enumerate() {
             *cell = (u32::from(key[i]) << 23) | (D128[i] << 8) | u32::from(iv[i]);
         }
-        Self::initialise(s, engine)
+        Self::initialise(s, backend)
     }
 
     /// ZUC-256 key loading ("The ZUC-256 Stream Cipher", section 2.2) and initialisation.
     /// `iv` is the 25-byte form IV0..IV24 where IV17..IV24 are 6-bit values in the low bits
     /// of their bytes (the two high bits are ignored); `d` is one row of [`D256`].
-    pub(crate) fn new_256(key: &[u8; 32], iv: &[u8; 25], d: &[u8; 16], engine: Backend) -> Self {
+    pub(crate) fn new_256(
+        key: &[u8; 32],
+        iv: &[u8; 25],
+        d: &[u8; 16],
+        backend: Available<Backend>,
+    ) -> Self {
         let k = |i: usize| u32::from(key[i]);
         let v = |i: usize| u32::from(iv[i]);
         let v6 = |i: usize| u32::from(iv[i] & 0x3f);
@@ -117,40 +112,35 @@ impl State {
             cell(k(14), d(14) | (k(31) >> 4), v(16), v(9)),
             cell(k(15), d(15) | (k(31) & 0x0f), k(30), k(29)),
         ];
-        Self::initialise(s, engine)
+        Self::initialise(s, backend)
     }
 
     /// 32 rounds in initialisation mode, then one working round whose output is discarded.
-    fn initialise(s: [u32; 16], engine: Backend) -> Self {
+    fn initialise(s: [u32; 16], backend: Available<Backend>) -> Self {
         let mut state = Self {
             s,
             r1: 0,
             r2: 0,
-            engine,
+            backend,
         };
-        match engine {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a state holds the AES-NI engine only if the CPU has it (`Backend`).
-            Backend::AesniSse => unsafe { crate::x86::initialise(&mut state) },
-            _ => state.initialise_with::<false>(),
-        }
+        run(backend, Initialise(&mut state));
         state
     }
 
-    /// The initialisation rounds with one engine's S-boxes.
+    /// The initialisation rounds with one kernel's S-boxes.
     #[inline(always)]
-    pub(crate) fn initialise_with<const SIMD: bool>(&mut self) {
+    pub(crate) fn initialise_with<K: Ops>(&mut self, k: K) {
         for _ in 0..32 {
-            let (_, w) = self.round::<SIMD>();
+            let (_, w) = self.round(k);
             self.lfsr_step(w >> 1);
         }
-        let _ = self.round::<SIMD>();
+        let _ = self.round(k);
         self.lfsr_step(0);
     }
 
     /// Bit reorganisation and F: returns (X3, W) and updates R1, R2.
     #[inline(always)]
-    fn round<const SIMD: bool>(&mut self) -> (u32, u32) {
+    fn round<K: Ops>(&mut self, k: K) -> (u32, u32) {
         let s = &self.s;
         let x0 = ((s[15] & 0x7fff_8000) << 1) | (s[14] & 0xffff);
         let x1 = (s[11] << 16) | (s[9] >> 15);
@@ -159,7 +149,7 @@ impl State {
         let w = (x0 ^ self.r1).wrapping_add(self.r2);
         let w1 = self.r1.wrapping_add(x1);
         let w2 = self.r2 ^ x2;
-        let (r1, r2) = sbox::<SIMD>(l1((w1 << 16) | (w2 >> 16)), l2((w2 << 16) | (w1 >> 16)));
+        let (r1, r2) = k.sbox_pair(l1((w1 << 16) | (w2 >> 16)), l2((w2 << 16) | (w1 >> 16)));
         self.r1 = r1;
         self.r2 = r2;
         (x3, w)
@@ -190,43 +180,37 @@ impl State {
         self.s[15] = sum as u32;
     }
 
-    /// The next 32-bit key word with one engine's S-boxes.
+    /// The next 32-bit key word with one kernel's S-boxes.
     #[inline(always)]
-    pub(crate) fn next_word_with<const SIMD: bool>(&mut self) -> u32 {
-        let (x3, w) = self.round::<SIMD>();
+    pub(crate) fn next_word_with<K: Ops>(&mut self, k: K) -> u32 {
+        let (x3, w) = self.round(k);
         self.lfsr_step(0);
         w ^ x3
+    }
+
+    /// Key words, big-endian, with one kernel's S-boxes.
+    #[inline(always)]
+    pub(crate) fn fill_with<K: Ops>(&mut self, k: K, out: &mut [[u8; 4]]) {
+        for o in out {
+            *o = self.next_word_with(k).to_be_bytes();
+        }
     }
 
     /// The next 32-bit key word.
     #[inline]
     pub(crate) fn next_word(&mut self) -> u32 {
-        match self.engine {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a state holds the AES-NI engine only if the CPU has it (`Backend`).
-            Backend::AesniSse => unsafe { crate::x86::next_word(self) },
-            _ => self.next_word_with::<false>(),
-        }
+        run(self.backend, NextWord(self))
     }
 
     /// Fills `out` with key words, big-endian.
     #[inline]
     pub(crate) fn fill(&mut self, out: &mut [[u8; 4]]) {
-        match self.engine {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: a state holds the AES-NI engine only if the CPU has it (`Backend`).
-            Backend::AesniSse => unsafe { crate::x86::fill(self, out) },
-            _ => {
-                for o in out {
-                    *o = self.next_word_with::<false>().to_be_bytes();
-                }
-            }
-        }
+        run(self.backend, Fill(self, out))
     }
 
-    /// The S-box engine.
-    pub(crate) fn engine(&self) -> Backend {
-        self.engine
+    /// The backend that runs this generator.
+    pub(crate) fn backend(&self) -> Available<Backend> {
+        self.backend
     }
 }
 

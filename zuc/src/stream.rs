@@ -16,8 +16,10 @@ use cipher::{
     consts::{U4, U16, U25, U32},
 };
 
+use shangmi_dispatch::Available;
+
 use crate::{
-    Backend, Unavailable,
+    Backend, BackendError,
     state::{D256, State},
 };
 
@@ -36,7 +38,7 @@ pub(crate) mod sealed {
         fn load(
             key: &Array<u8, Self::KeySize>,
             iv: &Array<u8, Self::IvSize>,
-            engine: crate::Backend,
+            backend: shangmi_dispatch::Available<crate::Backend>,
         ) -> crate::state::State;
     }
 }
@@ -60,8 +62,8 @@ impl sealed::Sealed for V128 {
     type KeySize = U16;
     type IvSize = U16;
     const NAME: &'static str = "ZUC-128";
-    fn load(key: &Array<u8, U16>, iv: &Array<u8, U16>, engine: Backend) -> State {
-        State::new_128(&key.0, &iv.0, engine)
+    fn load(key: &Array<u8, U16>, iv: &Array<u8, U16>, backend: Available<Backend>) -> State {
+        State::new_128(&key.0, &iv.0, backend)
     }
 }
 
@@ -69,8 +71,8 @@ impl sealed::Sealed for V256 {
     type KeySize = U32;
     type IvSize = U25;
     const NAME: &'static str = "ZUC-256";
-    fn load(key: &Array<u8, U32>, iv: &Array<u8, U25>, engine: Backend) -> State {
-        State::new_256(&key.0, &iv.0, &D256[0], engine)
+    fn load(key: &Array<u8, U32>, iv: &Array<u8, U25>, backend: Available<Backend>) -> State {
+        State::new_256(&key.0, &iv.0, &D256[0], backend)
     }
 }
 
@@ -120,7 +122,7 @@ impl<V: Variant> BlockSizeUser for ZucCore<V> {
 
 impl<V: Variant> KeyIvInit for ZucCore<V> {
     fn new(key: &cipher::Key<Self>, iv: &cipher::Iv<Self>) -> Self {
-        Self::from_state(V::load(key, iv, Backend::detect()))
+        Self::from_state(V::load(key, iv, Available::best()))
     }
 }
 
@@ -134,22 +136,23 @@ impl<V: Variant> ZucCore<V> {
         }
     }
 
-    /// A generator on a chosen S-box engine (for tests and benchmarks; `new` picks the
-    /// fastest). Wrap it with [`StreamCipherCoreWrapper::from_core`].
+    /// A generator on a chosen backend (for tests and benchmarks; `new` picks the best).
+    /// Wrap it with [`StreamCipherCoreWrapper::from_core`].
     pub fn with_backend(
         key: &cipher::Key<Self>,
         iv: &cipher::Iv<Self>,
         backend: Backend,
-    ) -> Result<Self, Unavailable> {
-        if !backend.is_available() {
-            return Err(Unavailable(backend));
-        }
-        Ok(Self::from_state(V::load(key, iv, backend)))
+    ) -> Result<Self, BackendError> {
+        Ok(Self::from_state(V::load(
+            key,
+            iv,
+            Available::require(backend)?,
+        )))
     }
 
-    /// The S-box engine this generator runs on.
+    /// The backend this generator runs on.
     pub fn backend(&self) -> Backend {
-        self.state.engine()
+        self.state.backend().get()
     }
 }
 

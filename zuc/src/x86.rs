@@ -11,11 +11,23 @@
 //! * The MACs' per-bit window sums as one carry-less multiplication per tag word.
 //!
 //! `pshufb` looks up a register, not memory, so no memory address depends on data; every
-//! function here needs AES-NI, SSSE3, SSE4.1 and PCLMULQDQ (`Backend::AesniSse`).
+//! function here needs AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, which the kernel token
+//! [`AesniSse`] proves: it is made only from an `Available` `zuc-aesni` backend, whose probe
+//! (`shangmi-dispatch`) found them.
 
 use core::arch::x86_64::*;
 
-use crate::state::State;
+use crate::{
+    Backend,
+    engine::{Kernel, Ops},
+    mac::Engine,
+    state::State,
+};
+
+shangmi_dispatch::kernel_token! {
+    /// `zuc-aesni`: AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) struct AesniSse = Backend::AesniSse;
+}
 
 pub(crate) const PHI_LO: [u8; 16] = [
     0x00, 0x01, 0x32, 0x33, 0x73, 0x72, 0x41, 0x40, 0x75, 0x74, 0x47, 0x46, 0x06, 0x07, 0x34, 0x35,
@@ -79,7 +91,7 @@ fn nibbles(x: __m128i) -> (__m128i, __m128i) {
 /// S = (S0, S1, S0, S1) on `u` and `v`, as `crate::sbox::sbox_pair`.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
+fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
     let x = _mm_cvtsi64_si128(((u64::from(u) << 32) | u64::from(w)) as i64);
     let (lo, hi) = nibbles(x);
     // S1 on every byte.
@@ -108,38 +120,92 @@ pub(crate) fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
     ((out >> 32) as u32, out as u32)
 }
 
-/// Key loading's initialisation rounds.
-#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn initialise(state: &mut State) {
-    state.initialise_with::<true>();
-}
-
-/// One key word.
-#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn next_word(state: &mut State) -> u32 {
-    state.next_word_with::<true>()
-}
-
-/// Key words, big-endian.
-#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn fill(state: &mut State, out: &mut [[u8; 4]]) {
-    for o in out {
-        *o = state.next_word_with::<true>().to_be_bytes();
-    }
-}
-
-/// The MAC step for one message word `m` (bits after the message's end already cleared):
+/// The MAC step for one message word `m` whose bits after the message's end are cleared:
 /// for every message bit j (most significant first) that is 1, XOR the 32-bit keystream
 /// window starting j bits into key word w into tag word w. With P = window[w] || window[w +
 /// 1], that window is bits 32..64 of P << j, so the sum over j is bits 32..64 of the
 /// carry-less product of P and m with its bits reversed.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
+fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
     let a = _mm_cvtsi32_si128(m.reverse_bits() as i32);
     for (w, t) in tag.iter_mut().enumerate() {
         let p = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
         let prod = _mm_clmulepi64_si128::<0x00>(a, _mm_cvtsi64_si128(p as i64));
         *t ^= ((_mm_cvtsi128_si64(prod) as u64) >> 32) as u32;
+    }
+}
+
+impl Ops for AesniSse {
+    #[inline(always)]
+    fn sbox_pair(self, u: u32, w: u32) -> (u32, u32) {
+        // SAFETY: `self` proves the features `sbox_pair` enables (module comment).
+        unsafe { sbox_pair(u, w) }
+    }
+
+    #[inline(always)]
+    fn mac_sum<const N: usize>(self, tag: &mut [u32; N], window: &[u32; 5], m: u32, bits: u32) {
+        // Only the first `bits` bits count (bits is public).
+        let m = if bits >= 32 {
+            m
+        } else {
+            m & !(u32::MAX >> bits)
+        };
+        // SAFETY: `self` proves the features `mac_word` enables (module comment).
+        unsafe { mac_word(tag, window, m) }
+    }
+}
+
+/// The kernel's entry points: the shared generic code compiled with the token's features,
+/// where its S-boxes and window sums inline.
+impl Kernel for AesniSse {
+    #[inline]
+    fn initialise(self, state: &mut State) {
+        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+        fn entry(k: AesniSse, state: &mut State) {
+            state.initialise_with(k);
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state) }
+    }
+
+    #[inline]
+    fn next_word(self, state: &mut State) -> u32 {
+        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+        fn entry(k: AesniSse, state: &mut State) -> u32 {
+            state.next_word_with(k)
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state) }
+    }
+
+    #[inline]
+    fn fill(self, state: &mut State, out: &mut [[u8; 4]]) {
+        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+        fn entry(k: AesniSse, state: &mut State, out: &mut [[u8; 4]]) {
+            state.fill_with(k, out);
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state, out) }
+    }
+
+    #[inline]
+    fn mac_words<const N: usize>(self, engine: &mut Engine<N>, words: &[[u8; 4]]) {
+        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+        fn entry<const N: usize>(k: AesniSse, engine: &mut Engine<N>, words: &[[u8; 4]]) {
+            engine.absorb_words_with(k, words);
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, engine, words) }
+    }
+
+    #[inline]
+    fn mac_bits<const N: usize>(self, engine: &mut Engine<N>, m: u32, bits: u32) {
+        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+        fn entry<const N: usize>(k: AesniSse, engine: &mut Engine<N>, m: u32, bits: u32) {
+            engine.absorb_bits_with(k, m, bits);
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, engine, m, bits) }
     }
 }

@@ -6,10 +6,15 @@
 //! (`crate::x86`) on 32 bytes at once, `aesenclast` on each 128-bit half. No branch or
 //! address depends on keys, IVs or data; the lengths (public) decide which bytes are
 //! written.
+//!
+//! Every function here needs AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, which the kernel
+//! token [`Avx2x8`] proves: it is made only from an `Available` `zuc-avx2-x8` backend, whose
+//! probe (`shangmi-dispatch`) found them.
 
 use core::arch::x86_64::*;
 
-use crate::many::Zuc128Job;
+use crate::ManyEngine;
+use crate::many::{ManyKernel, OneByOne, Zuc128Job};
 use crate::state::D128;
 use crate::x86::{INV_SHIFT_ROWS, L_HI, L_LO, P1, P2, P3, PHI_HI, PHI_LO, ROT_T2, ROT_T3, v};
 
@@ -188,10 +193,33 @@ impl Lanes {
     }
 }
 
+shangmi_dispatch::kernel_token! {
+    /// `zuc-avx2-x8`: AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) struct Avx2x8 = ManyEngine::Avx2x8;
+}
+
+impl ManyKernel for Avx2x8 {
+    #[inline]
+    fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
+        for chunk in jobs.chunks_mut(8) {
+            if chunk.len() == 1 {
+                // One job: the single-stream generator is faster than one lane of eight.
+                OneByOne.xor_keystreams(chunk);
+            } else {
+                // SAFETY: `self` proves the features `xor_x8` enables (module comment).
+                unsafe { xor_x8(chunk) }
+            }
+        }
+    }
+}
+
 /// XORs each job's data with its ZUC-128 keystream (1 to 8 jobs).
 #[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq")]
-pub(crate) fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
+fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
     debug_assert!(jobs.len() <= 8);
+    // At most eight lanes, said where the compiler sees it (no bounds check per lane).
+    let n = jobs.len().min(8);
+    let jobs = &mut jobs[..n];
     // Key loading (s_i = k_i || d_i || iv_i), lane by lane; unused lanes stay zero keys.
     let mut cells = [[0i32; 8]; 16];
     for (l, job) in jobs.iter().enumerate() {

@@ -47,7 +47,7 @@ fn exercise_engine(backend: Backend) {
     println!("checking {backend}");
 }
 
-/// EEA3 (on the engine `Backend::detect` picks), EIA3 and the ZUC-256 MACs on `backend`.
+/// EEA3 (on the best backend, `Backend::best`), EIA3 and the ZUC-256 MACs on `backend`.
 fn exercise(backend: Backend) {
     let mut key = [0x5au8; 32];
     let mut iv = [0xc3u8; 25];

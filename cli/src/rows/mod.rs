@@ -23,7 +23,7 @@ mod sm4;
 mod sm9;
 mod zuc;
 
-use shangmi_sm4::Backend;
+use crate::speed::Backends;
 
 /// A row's work: processes the whole buffer in place.
 pub type Work = Box<dyn FnMut(&mut [u8])>;
@@ -77,14 +77,14 @@ impl OpRow {
     }
 }
 
-/// Every byte-throughput row, in table order, with SM4 running on `sm4_engine`.
-pub fn all(sm4_engine: Backend) -> Vec<Row> {
-    let mut rows = sm4::rows(sm4_engine);
-    rows.extend(modes::rows(sm4_engine));
-    rows.extend(gb_modes::rows(sm4_engine));
+/// Every byte-throughput row, in table order, with SM4 and ZUC running on `backends`.
+pub fn all(backends: &Backends) -> Vec<Row> {
+    let mut rows = sm4::rows(backends.sm4);
+    rows.extend(modes::rows(backends.sm4));
+    rows.extend(gb_modes::rows(backends.sm4));
     rows.extend(sm3::rows());
     rows.extend(drbg::rows());
-    rows.extend(zuc::rows());
+    rows.extend(zuc::rows(backends.zuc, backends.zuc_many));
     rows
 }
 

@@ -1,6 +1,7 @@
-//! SM9 rows in operations per second: a signature and its verification by identity (a
-//! reused master public key, whose pairing value and prepared lines are computed once), and
-//! encryption and decryption of 32 bytes (KDF/XOR mode) to an identity.
+//! SM9 rows in operations per second, on the table's SM9 field backend (set process-wide by
+//! the speed command): a signature and its verification by identity (a reused master
+//! public key, whose pairing value and prepared lines are computed once), and encryption
+//! and decryption of 32 bytes (KDF/XOR mode) to an identity.
 
 use rand::{SeedableRng, rngs::StdRng};
 use shangmi_sm9::signature::Verifier;

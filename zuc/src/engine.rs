@@ -1,0 +1,147 @@
+//! The map from a single-stream [`Backend`] to its code: the [`Kernel`] trait that every
+//! backend's code implements and the one `match` (`run`) from an [`Available`] backend to
+//! its kernel. Every backend computes the same function (`tests/engines.rs` checks each
+//! available one against the portable one); the choice only changes speed.
+//!
+//! A kernel is a zero-sized token: [`Soft`] is free to make, every other kernel only from
+//! an `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding
+//! one proves that its CPU features are present. The generator's rounds (`State`'s
+//! `*_with` functions) and the MAC's word loop are generic over the token's [`Ops`] (its
+//! S-boxes and the MAC's window sum), which a kernel's entry points run under its target
+//! features, where the token's operations inline.
+
+use crate::{Backend, mac::Engine, opaque::opaque, sbox, state::State};
+
+/// The two primitives a backend supplies to the shared code: inlined into the kernel's
+/// entry points (see the module documentation).
+pub(crate) trait Ops: Copy {
+    /// S = (S0, S1, S0, S1) on the bytes of `u` and `v`, as [`sbox::sbox_pair`].
+    fn sbox_pair(self, u: u32, v: u32) -> (u32, u32);
+
+    /// The MAC step for the first `bits` (1..=32) bits of message word `m`, most
+    /// significant first: for every bit j that is 1, XOR into tag word w the 32-bit
+    /// keystream window starting j bits into key word w.
+    #[inline(always)]
+    fn mac_sum<const N: usize>(self, tag: &mut [u32; N], window: &[u32; 5], m: u32, bits: u32) {
+        for j in 0..bits {
+            // No branch on message or keystream bits: each bit selects its window by mask.
+            let mask = opaque(0u32.wrapping_sub((m >> (31 - j)) & 1));
+            for (w, t) in tag.iter_mut().enumerate() {
+                let pair = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
+                *t ^= ((pair >> (32 - j)) as u32) & mask;
+            }
+        }
+    }
+}
+
+/// One backend's code. Implementations are zero-sized tokens that prove the backend runs
+/// here, so the methods are safe; a SIMD kernel overrides each with an entry compiled for
+/// its features around the same generic code.
+pub(crate) trait Kernel: Ops {
+    /// Key loading's initialisation rounds.
+    #[inline(always)]
+    fn initialise(self, state: &mut State) {
+        state.initialise_with(self);
+    }
+
+    /// One key word.
+    #[inline(always)]
+    fn next_word(self, state: &mut State) -> u32 {
+        state.next_word_with(self)
+    }
+
+    /// Key words, big-endian.
+    #[inline(always)]
+    fn fill(self, state: &mut State, out: &mut [[u8; 4]]) {
+        state.fill_with(self, out);
+    }
+
+    /// The MAC over whole message words.
+    #[inline(always)]
+    fn mac_words<const N: usize>(self, engine: &mut Engine<N>, words: &[[u8; 4]]) {
+        engine.absorb_words_with(self, words);
+    }
+
+    /// The MAC over the first `bits` (1..=32) bits of one message word.
+    #[inline(always)]
+    fn mac_bits<const N: usize>(self, engine: &mut Engine<N>, m: u32, bits: u32) {
+        engine.absorb_bits_with(self, m, bits);
+    }
+}
+
+/// The portable kernel: S-boxes as boolean circuits on bit planes, the MAC bit by bit.
+#[derive(Clone, Copy)]
+pub(crate) struct Soft;
+
+impl Ops for Soft {
+    #[inline(always)]
+    fn sbox_pair(self, u: u32, v: u32) -> (u32, u32) {
+        sbox::sbox_pair(u, v)
+    }
+}
+
+impl Kernel for Soft {}
+
+// `Call` and `run`: the one match from an `Available` backend to its kernel.
+shangmi_dispatch::kernel_dispatch! {
+    kernel Kernel, portable Soft, family Backend;
+    #[cfg(target_arch = "x86_64")]
+    x86::{AesniSse},
+}
+
+/// [`Kernel::initialise`].
+pub(crate) struct Initialise<'a>(pub(crate) &'a mut State);
+impl Call for Initialise<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.initialise(self.0);
+    }
+}
+
+/// [`Kernel::next_word`].
+pub(crate) struct NextWord<'a>(pub(crate) &'a mut State);
+impl Call for NextWord<'_> {
+    type Output = u32;
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) -> u32 {
+        k.next_word(self.0)
+    }
+}
+
+/// [`Kernel::fill`].
+pub(crate) struct Fill<'a>(pub(crate) &'a mut State, pub(crate) &'a mut [[u8; 4]]);
+impl Call for Fill<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.fill(self.0, self.1);
+    }
+}
+
+/// [`Kernel::mac_words`].
+pub(crate) struct MacWords<'a, const N: usize>(
+    pub(crate) &'a mut Engine<N>,
+    pub(crate) &'a [[u8; 4]],
+);
+impl<const N: usize> Call for MacWords<'_, N> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.mac_words(self.0, self.1);
+    }
+}
+
+/// [`Kernel::mac_bits`].
+pub(crate) struct MacBits<'a, const N: usize>(
+    pub(crate) &'a mut Engine<N>,
+    pub(crate) u32,
+    pub(crate) u32,
+);
+impl<const N: usize> Call for MacBits<'_, N> {
+    type Output = ();
+    #[inline(always)]
+    fn call<K: Kernel>(self, k: K) {
+        k.mac_bits(self.0, self.1, self.2);
+    }
+}
