@@ -11,6 +11,7 @@ mod cpu;
 mod riscv;
 mod tables;
 
+pub use tables::sm2_lanes;
 pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};
 
 /// A family of interchangeable backends of one algorithm: one of the `Backend` enums of
