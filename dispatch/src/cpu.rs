@@ -54,11 +54,12 @@ mod x86 {
     cpufeatures::new!(pclmulqdq, "pclmulqdq", "ssse3", "sse4.1");
     cpufeatures::new!(avx512bw, "avx512f", "avx512bw");
     cpufeatures::new!(adx, "adx", "bmi2");
+    cpufeatures::new!(avx512_ifma, "avx512f", "avx512vl", "avx512ifma");
 
     pub(crate) use {
         adx::get as adx, aesni_avx2::get as aesni_avx2, avx2::get as avx2,
-        avx2_bmi::get as avx2_bmi, avx512_bmi::get as avx512_bmi, avx512bw::get as avx512bw,
-        gfni_avx512::get as gfni_avx512, pclmulqdq::get as pclmulqdq,
+        avx2_bmi::get as avx2_bmi, avx512_bmi::get as avx512_bmi, avx512_ifma::get as avx512_ifma,
+        avx512bw::get as avx512bw, gfni_avx512::get as gfni_avx512, pclmulqdq::get as pclmulqdq,
         vpclmulqdq_avx512::get as vpclmulqdq_avx512,
     };
 
@@ -182,6 +183,10 @@ probe!(
 probe!(
     /// ZUC, eight streams: AVX2, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
     zuc_avx2_aesni on target_arch = "x86_64" => x86::zuc_avx2_aesni()
+);
+probe!(
+    /// SM2 eight-lane k·G: AVX-512 F, VL and IFMA (`vpmadd52luq`/`vpmadd52huq`).
+    avx512_ifma on target_arch = "x86_64" => x86::avx512_ifma()
 );
 probe!(
     /// SM4: FEAT_SM4.

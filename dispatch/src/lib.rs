@@ -13,6 +13,7 @@ mod riscv;
 mod tables;
 
 pub use cell::BackendCell;
+pub use tables::sm2_lanes;
 pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};
 pub use tables::{sm9_field, zuc, zuc_many};
 

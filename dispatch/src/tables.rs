@@ -161,3 +161,14 @@ family! {
         Portable = "portable" if true;
     }
 }
+
+family! {
+    /// SM2 fixed-base multiplication of many scalars at once (key pools), `shangmi-sm2`.
+    pub mod sm2_lanes("SM2 lanes", portable: Portable) {
+        /// x86-64 AVX-512 IFMA (with F and VL): eight k·G at once, 52-bit limbs
+        /// (`vpmadd52luq`/`vpmadd52huq`), one table scan shared by the eight.
+        Ifma = "lanes-ifma" if crate::cpu::avx512_ifma();
+        /// One k·G at a time (the comb of the "SM2 scan" and "SM2 field" backends).
+        Portable = "portable" if true;
+    }
+}

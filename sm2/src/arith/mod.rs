@@ -13,7 +13,10 @@ use field_portable as field_impl;
 /// `shangmi-dispatch` picks), portable Rust elsewhere. `build.rs` takes the portable one.
 #[cfg(target_arch = "x86_64")]
 use field_x86 as field_impl;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma;
 pub(crate) mod inv;
+pub(crate) mod lanes;
 pub(crate) mod limbs;
 pub(crate) mod mul;
 pub(crate) mod point;

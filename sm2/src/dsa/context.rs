@@ -17,7 +17,7 @@
 use super::nonce::NonceGen;
 use super::{Signature, SigningKey, VerifyingKey};
 use crate::arith::field::FieldElement;
-use crate::arith::mul::mul_g;
+use crate::arith::lanes::mul_g_many;
 use crate::arith::point::Jacobian;
 use crate::{Error, Scalar};
 use core::fmt;
@@ -210,12 +210,10 @@ fn equation(
 /// one constant-time inversion: prefix products of the Z, the inverse of their product, then
 /// each Z^-1 walking back (Montgomery's trick). No branch or address depends on the k.
 fn batch_x1(k: &[Scalar; BATCH], x1: &mut [Scalar; BATCH]) {
-    let mut points = [Jacobian::INFINITY; BATCH];
-    for (p, k) in points.iter_mut().zip(k) {
-        let mut limbs = k.to_canonical_limbs();
-        *p = mul_g(&limbs);
-        limbs.zeroize();
-    }
+    let mut limbs: [_; BATCH] = core::array::from_fn(|i| k[i].to_canonical_limbs());
+    // Eight at a time where the CPU has the eight-lane backend.
+    let mut points = mul_g_many(&limbs);
+    limbs.zeroize();
     let mut prefix = [FieldElement::ONE; BATCH];
     let mut acc = FieldElement::ONE;
     for (pre, p) in prefix.iter_mut().zip(&points) {

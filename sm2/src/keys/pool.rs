@@ -1,7 +1,7 @@
 //! Key pairs made ahead, in batches that share one field inversion.
 
 use crate::arith::field::FieldElement;
-use crate::arith::mul::mul_g;
+use crate::arith::lanes::mul_g_many;
 use crate::arith::point::{Affine, Jacobian};
 use crate::dsa::{SigningKey, signing_limbs};
 use crate::hash::DEFAULT_ID;
@@ -71,20 +71,30 @@ impl KeyPool {
     }
 
     /// Replaces the pool with a fresh batch of [`KeyPool::BATCH`] key pairs (to pay for it
-    /// ahead of need). Fails only if the generator does ([`Error::Rng`]).
+    /// ahead of need). Fails only if the generator does ([`Error::Rng`]); the pool is then empty.
     pub fn refill<R: TryCryptoRng + ?Sized>(&mut self, rng: &mut R) -> Result<(), Error> {
-        let mut points = [Jacobian::INFINITY; BATCH];
-        for (d, point) in self.secrets.iter_mut().zip(&mut points) {
-            let mut limbs = loop {
-                rng.try_fill_bytes(d).map_err(|_| Error::Rng)?;
-                if let Ok(limbs) = signing_limbs(d) {
-                    break limbs;
+        let mut scalars = [[0u64; 4]; BATCH];
+        let mut drawn = Ok(());
+        for (d, limbs) in self.secrets.iter_mut().zip(&mut scalars) {
+            match draw(rng, d) {
+                Ok(l) => *limbs = l,
+                Err(e) => {
+                    drawn = Err(e);
+                    break;
                 }
-            };
-            // d is in [1, n-2]: d·G is never the identity, so no Z below is zero.
-            *point = mul_g(&limbs);
-            limbs.zeroize();
+            }
         }
+        if let Err(e) = drawn {
+            // The secrets are partly new and the points old: empty the pool.
+            scalars.zeroize();
+            self.secrets.zeroize();
+            self.next = BATCH;
+            return Err(e);
+        }
+        // Each d is in [1, n-2]: d·G is never the identity, so no Z below is zero. Eight at
+        // a time where the CPU has the eight-lane backend.
+        let points = mul_g_many(&scalars);
+        scalars.zeroize();
         self.points = Jacobian::batch_to_affine(&points);
         self.next = 0;
         Ok(())
@@ -131,6 +141,16 @@ impl KeyPool {
         let key = SigningKey::with_point(&d, q, DEFAULT_ID);
         d.zeroize();
         key
+    }
+}
+
+/// A secret d uniform in [1, n-2] (rejection sampling) into `d`, and its limbs.
+fn draw<R: TryCryptoRng + ?Sized>(rng: &mut R, d: &mut [u8; 32]) -> Result<[u64; 4], Error> {
+    loop {
+        rng.try_fill_bytes(d).map_err(|_| Error::Rng)?;
+        if let Ok(limbs) = signing_limbs(d) {
+            return Ok(limbs);
+        }
     }
 }
 
