@@ -38,6 +38,21 @@ pub(crate) trait AesLast: Word {
     fn aes_last(self) -> Self;
 }
 
+/// The full AES round (with MixColumns) and 32-bit lane shifts, for the CBC chain's
+/// `MixColumns` round.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait AesMix: AesLast {
+    /// MixColumns(ShiftRows(SubBytes(x))) per 128-bit lane (x86 AESENC, zero round key).
+    fn aes_round(self) -> Self;
+    /// Each 32-bit lane shifted right by `N` bits.
+    fn shr32<const N: i32>(self) -> Self;
+    /// Each 32-bit lane shifted left by `N` bits.
+    fn shl32<const N: i32>(self) -> Self;
+    /// `self`, opaque to the optimiser: pins the grouping of an XOR tree, which LLVM
+    /// otherwise reassociates into a chain (no instruction is emitted).
+    fn pin(self) -> Self;
+}
+
 /// An affine map given by its nibble tables.
 #[inline(always)]
 fn nibble_affine<W: Word>(x: W, lo: u128, hi: u128) -> W {

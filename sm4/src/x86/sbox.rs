@@ -14,7 +14,7 @@
 use core::arch::x86_64::*;
 
 use super::words::{self, Avx2, GfniAffine, Raw, X128, X256};
-use crate::simd::{AesLast, Sbox, pdomain};
+use crate::simd::{AesLast, AesMix, Sbox, pdomain};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
 /// 0xD3. Matrices in Intel's layout (output bit i from byte 7 - i), one per 64-bit lane.
@@ -44,6 +44,33 @@ impl<F: words::Aes> AesLast for X128<F> {
     fn aes_last(self) -> Self {
         // SAFETY: see the module comment (AES-NI).
         self.with(unsafe { _mm_aesenclast_si128(self.raw(), _mm_setzero_si128()) })
+    }
+}
+
+impl<F: words::Aes> AesMix for X128<F> {
+    #[inline(always)]
+    fn aes_round(self) -> Self {
+        // SAFETY: see the module comment (AES-NI).
+        self.with(unsafe { _mm_aesenc_si128(self.raw(), _mm_setzero_si128()) })
+    }
+    #[inline(always)]
+    fn shr32<const N: i32>(self) -> Self {
+        // SAFETY: see the module comment (SSE2, part of every x86-64).
+        self.with(unsafe { _mm_srli_epi32::<N>(self.raw()) })
+    }
+    #[inline(always)]
+    fn shl32<const N: i32>(self) -> Self {
+        // SAFETY: see the module comment (SSE2).
+        self.with(unsafe { _mm_slli_epi32::<N>(self.raw()) })
+    }
+    #[inline(always)]
+    fn pin(self) -> Self {
+        let mut v = self.raw();
+        // SAFETY: an empty asm! block: no instruction, no memory, the register unchanged.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(xmm_reg) v, options(pure, nomem, nostack, preserves_flags));
+        }
+        self.with(v)
     }
 }
 
