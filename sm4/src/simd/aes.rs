@@ -38,19 +38,14 @@ pub(crate) trait AesLast: Word {
     fn aes_last(self) -> Self;
 }
 
-/// The full AES round (with MixColumns) and 32-bit lane shifts, for the CBC chain's
-/// `MixColumns` round.
+/// The CBC chain's `MixColumns` round (`super::aes_chain`) as one fixed instruction
+/// sequence.
 #[cfg(target_arch = "x86_64")]
-pub(crate) trait AesMix: AesLast {
-    /// MixColumns(ShiftRows(SubBytes(x))) per 128-bit lane (x86 AESENC, zero round key).
-    fn aes_round(self) -> Self;
-    /// Each 32-bit lane shifted right by `N` bits.
-    fn shr32<const N: i32>(self) -> Self;
-    /// Each 32-bit lane shifted left by `N` bits.
-    fn shl32<const N: i32>(self) -> Self;
-    /// `self`, opaque to the optimiser: pins the grouping of an XOR tree, which LLVM
-    /// otherwise reassociates into a chain (no instruction is emitted).
-    fn pin(self) -> Self;
+pub(crate) trait AesMix: Word {
+    /// `others ⊕ R(AESENC(u)) ⊕ (1 ⊕ rot24)(Q(AESENCLAST(u)))` for u = `self`, with zero
+    /// round keys, R and Q applied to each byte by nibble tables: `t` is the low-nibble
+    /// mask and R's and Q's low and high tables.
+    fn mix_round(self, others: Self, t: &[Self; 5]) -> Self;
 }
 
 /// An affine map given by its nibble tables.

@@ -244,28 +244,23 @@ impl<W: AesLast> Round<W> for Lookup {
 }
 
 /// The round on AESENC and AESENCLAST (see the module comment): R (= H_1) on AESENC's
-/// output, Q on AESENCLAST's, then Q's output rotated by 24 bits.
+/// output, Q on AESENCLAST's, then Q's output rotated by 24 bits; one fixed instruction
+/// sequence (`AesMix`).
+#[cfg(target_arch = "x86_64")]
 pub(crate) struct MixColumns;
 
+#[cfg(target_arch = "x86_64")]
 impl<W: AesMix> Round<W> for MixColumns {
-    /// R and Q.
-    type Tables = [Nibbles<W>; 2];
+    /// The nibble mask, R's tables, Q's tables.
+    type Tables = [W; 5];
     #[inline(always)]
-    fn tables(cpu: W::Cpu) -> [Nibbles<W>; 2] {
-        [Nibbles::new(cpu, H1), Nibbles::new(cpu, Q)]
+    fn tables(cpu: W::Cpu) -> [W; 5] {
+        let (r, q) = (Nibbles::<W>::new(cpu, H1), Nibbles::<W>::new(cpu, Q));
+        [W::bcast128(cpu, LOW_NIBBLES), r.lo, r.hi, q.lo, q.hi]
     }
     #[inline(always)]
-    fn next(k: &Consts<W>, [r, q]: &[Nibbles<W>; 2], u: W, others: W) -> W {
-        let (s2, s1) = (u.aes_round(), u.aes_last());
-        let (rl, rh) = k.split(s2);
-        let (ql, qh) = k.split(s1);
-        let (rl, rh) = (r.lo.shuffle(rl), r.hi.shuffle(rh));
-        let q = q.on(ql, qh).pin();
-        // The XOR tree grouped by when its inputs are ready (the low-nibble lookups one
-        // cycle before the high ones, Q's rotation two cycles after Q): 3 levels after
-        // the lookups. LLVM would otherwise make it a chain in the order written.
-        let a = others.pin().xor(rl).pin().xor(rh).pin().xor(q).pin();
-        a.xor(q.shr32::<8>().xor(q.shl32::<24>()).pin())
+    fn next(_: &Consts<W>, t: &[W; 5], u: W, others: W) -> W {
+        u.mix_round(others, t)
     }
 }
 
