@@ -27,8 +27,10 @@ mod x86 {
             / (ROUNDS * 8) as f64
     }
 
-    /// A chain of eight copies of one instruction in a counted loop; the instruction names
-    /// only registers (`{x}` a general register, xmm0..xmm2, ymm0, zmm0).
+    /// A chain of eight copies of one instruction (or of a short sequence: a round's
+    /// dependency path) in a counted loop; the instructions name only registers (`{x}` a
+    /// general register, `{e}` its low 32 bits, xmm0..xmm5, ymm0, zmm0; xmm1..xmm5 start
+    /// at zero).
     macro_rules! chain {
         ($insn:literal) => {
             |rounds: u64| {
@@ -41,6 +43,10 @@ mod x86 {
                     asm!(
                         "vpxor xmm1, xmm1, xmm1",
                         "vpxor xmm2, xmm2, xmm2",
+                        "vpxor xmm3, xmm3, xmm3",
+                        "vpxor xmm4, xmm4, xmm4",
+                        "vpxor xmm5, xmm5, xmm5",
+                        "vpxor xmm6, xmm6, xmm6",
                         "2:",
                         $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn,
                         "dec {n} /* {x} */",
@@ -48,6 +54,7 @@ mod x86 {
                         n = inout(reg) n,
                         x = inout(reg) x,
                         out("xmm0") _, out("xmm1") _, out("xmm2") _,
+                        out("xmm3") _, out("xmm4") _, out("xmm5") _, out("xmm6") _,
                         options(nomem, nostack),
                     );
                 }
@@ -65,26 +72,59 @@ mod x86 {
             1.0 / add / 1e9
         );
         println!(
-            "{:<44} {:>12} {:>12}",
+            "{:<52} {:>12} {:>12}",
             "instruction (dependent chain)", "cycles/imul", "cycles/add"
         );
         let row = |name: &str, t: f64| {
-            println!("{name:<44} {:>12.2} {:>12.2}", 3.0 * t / imul, t / add);
+            println!("{name:<52} {:>12.2} {:>12.2}", 3.0 * t / imul, t / add);
+        };
+        let has = |f: bool, name: &str, what: &str| {
+            if !f {
+                println!("{name:<52} {what:>12}");
+            }
+            f
         };
         row("vpxor xmm", best(chain!("vpxor xmm0, xmm0, xmm1")));
         row("vpxor ymm", best(chain!("vpxor ymm0, ymm0, ymm1")));
+        row("vpand xmm", best(chain!("vpand xmm0, xmm0, xmm1")));
         row("vpaddd xmm", best(chain!("vpaddd xmm0, xmm0, xmm1")));
         row("vpor xmm", best(chain!("vpor xmm0, xmm0, xmm1")));
         row("vpsrld xmm, imm", best(chain!("vpsrld xmm0, xmm0, 7")));
+        row("vpsrlw xmm, imm", best(chain!("vpsrlw xmm0, xmm0, 4")));
         row("vpslld ymm, imm", best(chain!("vpslld ymm0, ymm0, 7")));
-        row("vpshufb xmm", best(chain!("vpshufb xmm0, xmm0, xmm1")));
+        row(
+            "pshufb xmm (SSE encoding)",
+            best(chain!("pshufb xmm0, xmm1")),
+        );
+        row(
+            "vpshufb xmm (data as index)",
+            best(chain!("vpshufb xmm0, xmm1, xmm0")),
+        );
+        row(
+            "vpshufb xmm (data as table)",
+            best(chain!("vpshufb xmm0, xmm0, xmm1")),
+        );
         row("vpshufb ymm", best(chain!("vpshufb ymm0, ymm0, ymm1")));
+        row("vpshufd xmm", best(chain!("vpshufd xmm0, xmm0, 0x39")));
+        row("vpalignr xmm", best(chain!("vpalignr xmm0, xmm0, xmm0, 1")));
+        row(
+            "vpunpckldq xmm",
+            best(chain!("vpunpckldq xmm0, xmm0, xmm1")),
+        );
         row(
             "vpblendvb xmm",
             best(chain!("vpblendvb xmm0, xmm0, xmm1, xmm2")),
         );
-        if is_x86_feature_detected!("aes") {
-            row("aesenclast xmm", best(chain!("aesenclast xmm0, xmm1")));
+        if has(is_x86_feature_detected!("aes"), "aesenclast", "no AES-NI") {
+            row(
+                "aesenclast xmm (SSE encoding)",
+                best(chain!("aesenclast xmm0, xmm1")),
+            );
+            row(
+                "vaesenclast xmm",
+                best(chain!("vaesenclast xmm0, xmm0, xmm1")),
+            );
+            row("aesenc xmm", best(chain!("aesenc xmm0, xmm1")));
         }
         if is_x86_feature_detected!("pclmulqdq") {
             row(
@@ -96,15 +136,38 @@ mod x86 {
             "vmovq r64, xmm + vmovq xmm, r64 (round trip)",
             best(chain!("vmovq {x}, xmm0\nvmovq xmm0, {x}")),
         );
-        if is_x86_feature_detected!("gfni") {
+        row(
+            "movd r32, xmm + pinsrd xmm, r32, 0 (round trip)",
+            best(chain!("movd {x:e}, xmm0\npinsrd xmm0, {x:e}, 0")),
+        );
+        row(
+            "vpextrd r32, xmm, 3 + vpinsrd (round trip)",
+            best(chain!(
+                "vpextrd {x:e}, xmm0, 3\nvpinsrd xmm0, xmm0, {x:e}, 3"
+            )),
+        );
+        row(
+            "vmovd xmm, r32 + vpbroadcastd + vmovd r32 (trip)",
+            best(chain!(
+                "vmovd xmm0, {x:e}\nvpbroadcastd xmm0, xmm0\nvmovd {x:e}, xmm0"
+            )),
+        );
+        if has(
+            is_x86_feature_detected!("gfni"),
+            "gf2p8affine(inv)qb",
+            "no GFNI",
+        ) {
+            row(
+                "gf2p8affineqb xmm",
+                best(chain!("gf2p8affineqb xmm0, xmm1, 0")),
+            );
             row(
                 "gf2p8affineinvqb xmm",
                 best(chain!("gf2p8affineinvqb xmm0, xmm1, 0")),
             );
-        } else {
-            println!("{:<44} {:>12}", "gf2p8affineinvqb", "no GFNI");
         }
-        if is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl") {
+        let avx512 = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl");
+        if has(avx512, "vprold / vpternlogd", "no AVX-512") {
             row(
                 "vprold xmm (AVX-512VL)",
                 best(chain!("vprold xmm0, xmm0, 7")),
@@ -114,8 +177,100 @@ mod x86 {
                 best(chain!("vpternlogd xmm0, xmm1, xmm2, 0x96")),
             );
             row("vpxord zmm", best(chain!("vpxord zmm0, zmm0, zmm1")));
-        } else {
-            println!("{:<44} {:>12}", "vprold / vpternlogd", "no AVX-512");
+        }
+
+        // Independent instructions: six chains of one instruction interleaved, so a
+        // latency-3 instruction with two units shows 0.5 cycles.
+        println!(
+            "{:<52} {:>12} {:>12}",
+            "instruction (6 independent chains), per insn", "cycles/imul", "cycles/add"
+        );
+        let six = |a: f64| a / 6.0;
+        row(
+            "vpshufb xmm",
+            six(best(chain!(
+                "vpshufb xmm0, xmm0, xmm1\nvpshufb xmm2, xmm2, xmm1\nvpshufb xmm3, xmm3, xmm1\nvpshufb xmm4, xmm4, xmm1\nvpshufb xmm5, xmm5, xmm1\nvpshufb xmm6, xmm6, xmm1"
+            ))),
+        );
+        row(
+            "vpxor xmm",
+            six(best(chain!(
+                "vpxor xmm0, xmm0, xmm1\nvpxor xmm2, xmm2, xmm1\nvpxor xmm3, xmm3, xmm1\nvpxor xmm4, xmm4, xmm1\nvpxor xmm5, xmm5, xmm1\nvpxor xmm6, xmm6, xmm1"
+            ))),
+        );
+        if is_x86_feature_detected!("aes") {
+            row(
+                "vaesenclast xmm",
+                six(best(chain!(
+                    "vaesenclast xmm0, xmm0, xmm1\nvaesenclast xmm2, xmm2, xmm1\nvaesenclast xmm3, xmm3, xmm1\nvaesenclast xmm4, xmm4, xmm1\nvaesenclast xmm5, xmm5, xmm1\nvaesenclast xmm6, xmm6, xmm1"
+                ))),
+            );
+        }
+        if is_x86_feature_detected!("gfni") {
+            row(
+                "gf2p8affineinvqb xmm",
+                six(best(chain!(
+                    "gf2p8affineinvqb xmm0, xmm1, 0\ngf2p8affineinvqb xmm2, xmm1, 0\ngf2p8affineinvqb xmm3, xmm1, 0\ngf2p8affineinvqb xmm4, xmm1, 0\ngf2p8affineinvqb xmm5, xmm1, 0\ngf2p8affineinvqb xmm6, xmm1, 0"
+                ))),
+            );
+        }
+        if avx512 {
+            row(
+                "vpternlogd xmm",
+                six(best(chain!(
+                    "vpternlogd xmm0, xmm1, xmm1, 0x96\nvpternlogd xmm2, xmm1, xmm1, 0x96\nvpternlogd xmm3, xmm1, xmm1, 0x96\nvpternlogd xmm4, xmm1, xmm1, 0x96\nvpternlogd xmm5, xmm1, xmm1, 0x96\nvpternlogd xmm6, xmm1, xmm1, 0x96"
+                ))),
+            );
+            row(
+                "vprold xmm",
+                six(best(chain!(
+                    "vprold xmm0, xmm0, 7\nvprold xmm2, xmm2, 7\nvprold xmm3, xmm3, 7\nvprold xmm4, xmm4, 7\nvprold xmm5, xmm5, 7\nvprold xmm6, xmm6, 7"
+                ))),
+            );
+        }
+
+        // The dependency path of one SM4 round of the serial chains, alone (each line
+        // waits for the one before), per round.
+        println!(
+            "{:<52} {:>12} {:>12}",
+            "SM4 round dependency path (per round)", "cycles/imul", "cycles/add"
+        );
+        if is_x86_feature_detected!("aes") {
+            // `sm4::simd::aes_chain` before 2026-11-29: AESENCLAST, the high nibble
+            // (shift, mask), its table, XOR with the low nibble's, a byte rotation, two
+            // XOR levels.
+            row(
+                "aes_chain (aesenclast, nibble tables, rotation)",
+                best(chain!(
+                    "vaesenclast xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm2, xmm2, xmm5\nvpxor xmm0, xmm2, xmm4"
+                )),
+            );
+        }
+        if is_x86_feature_detected!("aes") {
+            // `sm4::simd::aes_chain::MixColumns`: AESENC, the high nibble, its table, the
+            // XOR with the low nibble's, a byte rotation, one XOR.
+            row(
+                "aes_chain MixColumns (aesenc, tables, rotation)",
+                best(chain!(
+                    "vaesenc xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm0, xmm2, xmm5"
+                )),
+            );
+        }
+        if is_x86_feature_detected!("gfni") && avx512 {
+            // `sm4::x86::gfni_chain::Rotated`: GF2P8AFFINEINVQB, a byte rotation, one
+            // three-way XOR.
+            row(
+                "gfni_chain Rotated (affineinv, rotation, xor3)",
+                best(chain!(
+                    "gf2p8affineinvqb xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                )),
+            );
+            row(
+                "GFNI without rotation (affineinv, 2 xor3)",
+                best(chain!(
+                    "gf2p8affineinvqb xmm0, xmm1, 0\nvpternlogd xmm0, xmm3, xmm4, 0x96\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                )),
+            );
         }
     }
 }

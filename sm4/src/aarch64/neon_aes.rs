@@ -158,7 +158,7 @@ simd_kernel! {
     Aarch64NeonAes = Aarch64NeonAes, enable "neon,aes", par_blocks U16,
     sbox AesSbox, one (Q, AesSboxBroadcast),
     wide Q, partial Q,
-    chain aes_chain::chain_body::<Q<Aarch64NeonAes>>,
+    chain aes_chain::chain_body::<Q<Aarch64NeonAes>, aes_chain::Lookup>,
 }
 
 // SAFETY: an `Aarch64NeonAes` token is made only from an `Available` `aarch64-neon-aes`

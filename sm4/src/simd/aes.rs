@@ -38,6 +38,16 @@ pub(crate) trait AesLast: Word {
     fn aes_last(self) -> Self;
 }
 
+/// The CBC chain's `MixColumns` round (`super::aes_chain`) as one fixed instruction
+/// sequence.
+#[cfg(target_arch = "x86_64")]
+pub(crate) trait AesMix: Word {
+    /// `others ⊕ R(AESENC(u)) ⊕ (1 ⊕ rot24)(Q(AESENCLAST(u)))` for u = `self`, with zero
+    /// round keys, R and Q applied to each byte by nibble tables: `t` is the low-nibble
+    /// mask and R's and Q's low and high tables.
+    fn mix_round(self, others: Self, t: &[Self; 5]) -> Self;
+}
+
 /// An affine map given by its nibble tables.
 #[inline(always)]
 fn nibble_affine<W: Word>(x: W, lo: u128, hi: u128) -> W {

@@ -12,12 +12,26 @@
 //! then the AES round, the nibble split, three pairs of table lookups, three byte
 //! rotations and the XORs: against the generic single block it drops the input map's
 //! tables and L's rotations and shifts from the critical path (36 → about 16 two-input
-//! operations deep). The state leaves the P domain once per block.
+//! operations deep). The state leaves the P domain once per block. That round is `Lookup`
+//! (arm64).
+//!
+//! `MixColumns` (x86; our construction) lets the AES round's MixColumns do most of L: both
+//! are circulant over the four bytes of a word (MixColumns' coefficients 2, 1, 1, 3 by
+//! byte distance; L's C_0, C_1, C_1, C_3 with C_3 = C_0 ⊕ C_1, as 3 = 2 ⊕ 1), so
+//! P·L(S(u)) = R(AESENC(u)) ⊕ (1 ⊕ rot24)(Q(AESENCLAST(u))) for two bytewise maps R and Q
+//! (derived at `q_all`), AESENC and AESENCLAST running side by side: one rotation and two
+//! table pairs instead of three rotations and three pairs. Its path on Zen 4 is 12 cycles
+//! (AES 4, nibble split 2, `pshufb` 2, XOR, rotation 2, XOR) against 13, and it issues 23
+//! instructions a round against 30 (PERFORMANCE.md has the measurements).
 
 use cipher::Block;
 
+#[cfg(not(target_arch = "x86_64"))]
+use super::AesLast;
+#[cfg(target_arch = "x86_64")]
+use super::AesMix;
 use super::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part};
-use super::{AesLast, BSWAP32, Single, Word};
+use super::{BSWAP32, Single, Word};
 use crate::{Sm4, key::RoundKeys};
 
 /// The linear part of AES's S-box output map (SubBytes = A_aes·inv ⊕ 0x63).
@@ -82,24 +96,47 @@ const fn matrix_all(m: u64, c: u8) -> [u8; 256] {
     t
 }
 
-const H0: (u128, u128) = tables(h_all(0));
+/// Multiplication by 2 in the AES field (mod 0x11B).
+#[cfg(target_arch = "x86_64")]
+const fn xtime(b: u8) -> u8 {
+    (b << 1) ^ if b & 0x80 != 0 { 0x1b } else { 0 }
+}
+
+/// Q for [`MixColumns`]: with y = inv(u) and A the AES S-box's linear map, AESENC gives
+/// MC(A·y) and AESENCLAST A·y (both ⊕ 0x63). R = K_1·A⁻¹ (K_d = P·C_d·POST) matches L's
+/// terms at distances 1 and 2 (MixColumns' coefficient 1); at distance 0 R·2·A leaves
+/// K_0 ⊕ K_1·A⁻¹·2·A, which Q·A supplies, and the same Q·A completes distance 3
+/// (R·3·A ⊕ Q·A = K_1 ⊕ K_0 = K_3). R with the constant is H_1; Q is linear (its
+/// constant would cancel in (1 ⊕ rot24) anyway).
+#[cfg(target_arch = "x86_64")]
+const fn q_all() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut s = 0;
+    while s < 256 {
+        let k0 = apply(PRE, l_part(0, apply(POST, aes_affine_inverse(s as u8))));
+        let k1 = apply(
+            PRE,
+            l_part(1, apply(POST, aes_affine_inverse(xtime(s as u8)))),
+        );
+        t[s] = k0 ^ k1;
+        s += 1;
+    }
+    t
+}
+
+#[cfg(target_arch = "x86_64")]
+const Q: (u128, u128) = tables(q_all());
 const H1: (u128, u128) = tables(h_all(1));
-const H3: (u128, u128) = tables(h_all(3));
 const _: () = assert!(tables(h_all(2)).0 == H1.0 && tables(h_all(2)).1 == H1.1);
 /// x to P·x; P·rk ⊕ PRE_C for the keys; y to P⁻¹·y.
 const P: (u128, u128) = tables(matrix_all(PRE, 0));
 const P_KEY: (u128, u128) = tables(matrix_all(PRE, PRE_C));
 const P_INV: (u128, u128) = tables(matrix_all(PRE_INV, 0));
-
-/// Rotation masks for byte shuffles: rotate each 32-bit lane left by 8, 16, 24 bits.
-const ROTL8: u128 = u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]);
-const ROTL16: u128 = u128::from_le_bytes([2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]);
-const ROTL24: u128 = u128::from_le_bytes([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]);
 const LOW_NIBBLES: u128 = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f;
 
 /// A pair of nibble tables in registers.
 #[derive(Clone, Copy)]
-struct Nibbles<W> {
+pub(crate) struct Nibbles<W> {
     lo: W,
     hi: W,
 }
@@ -120,16 +157,10 @@ impl<W: Word> Nibbles<W> {
     }
 }
 
-/// The registers the chain needs, loaded once.
-struct Consts<W> {
+/// The registers every round shape needs, loaded once.
+pub(crate) struct Consts<W> {
     mask: W,
     bswap: W,
-    rot8: W,
-    rot16: W,
-    rot24: W,
-    h0: Nibbles<W>,
-    h1: Nibbles<W>,
-    h3: Nibbles<W>,
     p: Nibbles<W>,
 }
 
@@ -148,17 +179,104 @@ impl<W: Word> Consts<W> {
     }
 }
 
+/// A round's shape: the next S-box input from this one's.
+pub(crate) trait Round<W: Word> {
+    /// The shape's own constants in registers.
+    type Tables;
+    /// Loads them.
+    fn tables(cpu: W::Cpu) -> Self::Tables;
+    /// `others ⊕ P·L(S(u))`, with `others` ready long before `u`.
+    fn next(k: &Consts<W>, t: &Self::Tables, u: W, others: W) -> W;
+}
+
+/// The round on AESENCLAST alone (AESE on arm64): P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕
+/// rot24(r3) with r_d = H_d(AES round of u): the AES round, the nibble split, the
+/// lookups, a byte rotation and two XOR levels.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) struct Lookup;
+
+/// [`Lookup`]'s tables: H_0, H_1, H_3 and the byte rotations by 8, 16, 24 bits.
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) struct LookupTables<W> {
+    h: [Nibbles<W>; 3],
+    rot: [W; 3],
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl<W: AesLast> Round<W> for Lookup {
+    type Tables = LookupTables<W>;
+    #[inline(always)]
+    fn tables(cpu: W::Cpu) -> LookupTables<W> {
+        LookupTables {
+            h: [
+                Nibbles::new(cpu, tables(h_all(0))),
+                Nibbles::new(cpu, H1),
+                Nibbles::new(cpu, tables(h_all(3))),
+            ],
+            rot: [
+                W::bcast128(
+                    cpu,
+                    u128::from_le_bytes([3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14]),
+                ),
+                W::bcast128(
+                    cpu,
+                    u128::from_le_bytes([2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]),
+                ),
+                W::bcast128(
+                    cpu,
+                    u128::from_le_bytes([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]),
+                ),
+            ],
+        }
+    }
+    #[inline(always)]
+    fn next(k: &Consts<W>, t: &LookupTables<W>, u: W, others: W) -> W {
+        let (lo, hi) = k.split(u.aes_last());
+        let [h0, h1, h3] = t.h;
+        let (r0, r1, r3) = (h0.on(lo, hi), h1.on(lo, hi), h3.on(lo, hi));
+        let (a, b, c) = (
+            r1.shuffle(t.rot[0]),
+            r1.shuffle(t.rot[1]),
+            r3.shuffle(t.rot[2]),
+        );
+        others.xor(r0).xor(a).xor(b.xor(c))
+    }
+}
+
+/// The round on AESENC and AESENCLAST (see the module comment): R (= H_1) on AESENC's
+/// output, Q on AESENCLAST's, then Q's output rotated by 24 bits; one fixed instruction
+/// sequence (`AesMix`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct MixColumns;
+
+#[cfg(target_arch = "x86_64")]
+impl<W: AesMix> Round<W> for MixColumns {
+    /// The nibble mask, R's tables, Q's tables.
+    type Tables = [W; 5];
+    #[inline(always)]
+    fn tables(cpu: W::Cpu) -> [W; 5] {
+        let (r, q) = (Nibbles::<W>::new(cpu, H1), Nibbles::<W>::new(cpu, Q));
+        [W::bcast128(cpu, LOW_NIBBLES), r.lo, r.hi, q.lo, q.hi]
+    }
+    #[inline(always)]
+    fn next(_: &Consts<W>, t: &[W; 5], u: W, others: W) -> W {
+        u.mix_round(others, t)
+    }
+}
+
 /// Round `I` (mod 4): `y[I] ^= P·L(S(u))`, and `u` becomes the next round's S-box input.
-///
-/// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = H_d(AES round of u).
 #[inline(always)]
-fn round<W: AesLast, const I: usize>(k: &Consts<W>, y: &mut [W; 4], u: &mut W, next_key: W) {
-    let (lo, hi) = k.split(u.aes_last());
-    let (r0, r1, r3) = (k.h0.on(lo, hi), k.h1.on(lo, hi), k.h3.on(lo, hi));
-    let (a, b, c) = (r1.shuffle(k.rot8), r1.shuffle(k.rot16), r3.shuffle(k.rot24));
-    let others = y[(I + 2) % 4].xor3(y[(I + 3) % 4], next_key.xor(y[I]));
-    *u = others.xor(r0).xor(a).xor(b.xor(c));
-    y[I] = y[I].xor(r0).xor(a).xor(b.xor(c));
+fn round<W: Word, R: Round<W>, const I: usize>(
+    k: &Consts<W>,
+    t: &R::Tables,
+    y: &mut [W; 4],
+    u: &mut W,
+    next_key: W,
+) {
+    // u' = y[I+2] ⊕ y[I+3] ⊕ y[I]' ⊕ key' with y[I]' = y[I] ⊕ P·L(S(u)).
+    let partial = y[(I + 2) % 4].xor3(y[(I + 3) % 4], next_key);
+    *u = R::next(k, t, *u, partial.xor(y[I]));
+    y[I] = u.xor(partial);
 }
 
 /// The block's four big-endian words mapped by P, each broadcast to a register.
@@ -182,7 +300,7 @@ fn leave<W: Word>(cpu: W::Cpu, k: &Consts<W>, y: &[W; 4]) -> Block<Sm4> {
 /// The chain: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for each
 /// i < `out.len()` (off the chain's critical path).
 #[inline(always)]
-pub(crate) fn chain_body<W: Single + AesLast>(
+pub(crate) fn chain_body<W: Single, R: Round<W>>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
@@ -192,14 +310,9 @@ pub(crate) fn chain_body<W: Single + AesLast>(
     let k = Consts {
         mask: W::bcast128(cpu, LOW_NIBBLES),
         bswap: W::bcast128(cpu, BSWAP32),
-        rot8: W::bcast128(cpu, ROTL8),
-        rot16: W::bcast128(cpu, ROTL16),
-        rot24: W::bcast128(cpu, ROTL24),
-        h0: Nibbles::new(cpu, H0),
-        h1: Nibbles::new(cpu, H1),
-        h3: Nibbles::new(cpu, H3),
         p: Nibbles::new(cpu, P),
     };
+    let t = R::tables(cpu);
     // P·rk ⊕ PRE_C per round (a plain loop: see `crate::simd`).
     let p_key = Nibbles::new(cpu, P_KEY);
     let mut keys = [k.mask; 32];
@@ -215,10 +328,10 @@ pub(crate) fn chain_body<W: Single + AesLast>(
         }
         let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
         for r in (0..32).step_by(4) {
-            round::<W, 0>(&k, &mut y, &mut u, keys[r + 1]);
-            round::<W, 1>(&k, &mut y, &mut u, keys[r + 2]);
-            round::<W, 2>(&k, &mut y, &mut u, keys[r + 3]);
-            round::<W, 3>(&k, &mut y, &mut u, keys[(r + 4) % 32]);
+            round::<W, R, 0>(&k, &t, &mut y, &mut u, keys[r + 1]);
+            round::<W, R, 1>(&k, &t, &mut y, &mut u, keys[r + 2]);
+            round::<W, R, 2>(&k, &t, &mut y, &mut u, keys[r + 3]);
+            round::<W, R, 3>(&k, &t, &mut y, &mut u, keys[(r + 4) % 32]);
         }
         y = [y[3], y[2], y[1], y[0]];
         if let Some(o) = out.next() {

@@ -17,6 +17,8 @@ use crate::{Sm4, key::RoundKeys};
 mod aes;
 pub(crate) mod aes_chain;
 pub(crate) mod pdomain;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use aes::AesMix;
 pub(crate) use aes::{AesLast, AesSbox, AesSboxBroadcast};
 
 /// One SIMD register seen as 32-bit lanes.

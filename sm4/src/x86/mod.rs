@@ -42,7 +42,7 @@ simd_kernel! {
     VaesAvx2 = VaesAvx2, enable "avx2,aes,vaes", par_blocks U32,
     sbox AesSbox, one (X128, AesSboxBroadcast),
     wide X256, partial X128,
-    chain aes_chain::chain_body::<X128<VaesAvx2>>,
+    chain aes_chain::chain_body::<X128<VaesAvx2>, aes_chain::MixColumns>,
 }
 
 simd_kernel! {
@@ -52,7 +52,7 @@ simd_kernel! {
     AesniAvx2 = AesniAvx2, enable "avx2,aes", par_blocks U32,
     sbox AesSbox, one (X128, AesSboxBroadcast),
     wide X256, partial X128,
-    chain aes_chain::chain_body::<X128<AesniAvx2>>,
+    chain aes_chain::chain_body::<X128<AesniAvx2>, aes_chain::MixColumns>,
 }
 
 impl GfniAvx512 {
