@@ -6,7 +6,7 @@
 //! ciphertexts, and runs the GB/T 32918.3 key exchange. The exchange yields only the KDF
 //! output of the length asked ([`KeyAgreement::finish`]), never the shared point U, so a
 //! device that keeps the agreed secret inside can implement it. [`SecretKey`],
-//! [`SigningKey`](crate::dsa::SigningKey) and [`DecryptingKey`](crate::pke::DecryptingKey)
+//! [`SigningKey`] and [`DecryptingKey`](crate::pke::DecryptingKey)
 //! implement it in memory.
 //!
 //! ```
