@@ -16,6 +16,7 @@ pub mod keys;
 pub mod kx;
 #[cfg(feature = "alloc")]
 pub mod pke;
+pub mod private_key;
 
 pub use curve::{AffinePoint, ProjectivePoint, Scalar, Sm2};
 #[cfg(feature = "pkcs8")]
@@ -23,6 +24,7 @@ pub use elliptic_curve::pkcs8;
 pub use elliptic_curve::{self, Generate, bigint::U256};
 pub use error::Error;
 pub use hash::{DEFAULT_ID, Sm3, TLS13_ID, compute_za};
+pub use private_key::{KeyAgreement, KeyOpError, PrivateKeyOps};
 pub use signature;
 
 /// Big-endian encoding of a field element or scalar (32 bytes).

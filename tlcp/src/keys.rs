@@ -2,12 +2,13 @@
 //! crate's own implementation on `shangmi-sm2`, and the randomness and clock sources.
 
 use crate::error::Error;
+use rand_core::{TryCryptoRng, TryRng};
 use rustls_pki_types::UnixTime;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::kx::KeyExchange;
-use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout};
-use shangmi_sm2::{DEFAULT_ID, PublicKey, SecretKey};
+use shangmi_sm2::pke::{EncryptingKey, Layout};
+use shangmi_sm2::{DEFAULT_ID, KeyAgreement, KeyOpError, PrivateKeyOps, PublicKey, SecretKey};
 use zeroize::Zeroize;
 
 pub use shangmi_sm2::kx::Role as KxRole;
@@ -55,6 +56,9 @@ impl TimeProvider for FixedTime {
 }
 
 /// The sign key: SM2 signatures with the default ID `1234567812345678`.
+///
+/// Every [`PrivateKeyOps`] key (in memory: [`Sm2PrivateKey`], `shangmi_sm2`'s `SecretKey`,
+/// `SigningKey`, `DecryptingKey`; in a device: `shangmi_sdf::SdfKey`) is one.
 pub trait Sm2SignKey: Send + Sync + core::fmt::Debug {
     /// Signs `msg` (the signer computes Z_A with the default ID and e = SM3(Z_A ‖ msg)),
     /// returning the DER signature.
@@ -62,13 +66,13 @@ pub trait Sm2SignKey: Send + Sync + core::fmt::Debug {
 }
 
 /// The encryption key: SM2 decryption of the premaster (ECC suites) and the GB/T 32918.3
-/// key exchange (ECDHE suites).
+/// key exchange (ECDHE suites). Every [`PrivateKeyOps`] key is one.
 pub trait Sm2EncKey: Send + Sync + core::fmt::Debug {
     /// Decrypts an SM2 ciphertext in the ASN.1 (C1C3C2 DER) form.
     fn decrypt(&self, ciphertext_der: &[u8]) -> Result<Vec<u8>, Error>;
 
     /// Starts a key exchange in `role` with this key as the static key and the default ID,
-    /// taking the ephemeral key's randomness from `rng`.
+    /// taking the ephemeral key's randomness from `rng` (a device uses its own).
     fn start_key_exchange(
         &self,
         role: KxRole,
@@ -91,6 +95,90 @@ pub trait Sm2KeyExchange: Send + core::fmt::Debug {
         out: &mut [u8],
     ) -> Result<(), Error>;
 }
+
+/// A key operation's error as TLCP reports it: refused input is the peer's fault (`alert`
+/// sent), anything else the key holder's (internal_error; a device's own error stays with
+/// the device's logs, so no detail or secret reaches the peer).
+fn key_error<E: KeyOpError>(e: &E, alert: crate::AlertDescription, what: &'static str) -> Error {
+    if e.is_refused_input() {
+        Error::PeerMisbehaved(alert, what)
+    } else {
+        Error::Crypto("the private key's holder failed")
+    }
+}
+
+impl<K> Sm2SignKey for K
+where
+    K: PrivateKeyOps + Send + Sync + core::fmt::Debug,
+{
+    fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+        PrivateKeyOps::sign(self, msg)
+            .map(|sig| sig.to_der().as_ref().to_vec())
+            .map_err(|_| Error::Crypto("SM2 signing failed in the private key's holder"))
+    }
+}
+
+impl<K> Sm2EncKey for K
+where
+    K: PrivateKeyOps + Send + Sync + core::fmt::Debug,
+    K::KeyExchange: Send + core::fmt::Debug + 'static,
+{
+    fn decrypt(&self, ciphertext_der: &[u8]) -> Result<Vec<u8>, Error> {
+        const WHAT: &str = "SM2 decryption failed";
+        let alert = crate::AlertDescription::DecryptError;
+        let ct = shangmi_sm2::pke::der_to_c1c3c2(ciphertext_der)
+            .map_err(|_| Error::PeerMisbehaved(alert, WHAT))?;
+        PrivateKeyOps::decrypt(self, &ct).map_err(|e| key_error(&e, alert, WHAT))
+    }
+
+    fn start_key_exchange(
+        &self,
+        role: KxRole,
+        rng: &dyn SecureRandom,
+    ) -> Result<Box<dyn Sm2KeyExchange>, Error> {
+        let mut rng = RngAdapter(rng);
+        let kx = PrivateKeyOps::start_key_exchange(self, &mut rng, role, DEFAULT_ID)
+            .map_err(|_| Error::Crypto("SM2 key exchange could not start"))?;
+        Ok(Box::new(OwnKx(kx)))
+    }
+}
+
+/// A [`SecureRandom`] as a `rand_core` generator.
+struct RngAdapter<'a>(&'a dyn SecureRandom);
+
+/// The generator failed.
+#[derive(Debug)]
+struct RngFailed;
+
+impl core::fmt::Display for RngFailed {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("random generator failed")
+    }
+}
+
+impl core::error::Error for RngFailed {}
+
+impl TryRng for RngAdapter<'_> {
+    type Error = RngFailed;
+
+    fn try_next_u32(&mut self) -> Result<u32, RngFailed> {
+        let mut b = [0u8; 4];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, RngFailed> {
+        let mut b = [0u8; 8];
+        self.try_fill_bytes(&mut b)?;
+        Ok(u64::from_le_bytes(b))
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngFailed> {
+        self.0.fill(dst).map_err(|_| RngFailed)
+    }
+}
+
+impl TryCryptoRng for RngAdapter<'_> {}
 
 /// An SM2 private key held in memory, usable as a sign key and as an encryption key.
 #[derive(Clone)]
@@ -139,47 +227,43 @@ fn point_bytes(p: &PublicKey) -> [u8; 65] {
     out
 }
 
-impl Sm2SignKey for Sm2PrivateKey {
-    fn sign(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
+/// Signs with the cached signing key, decrypts and exchanges with the secret key.
+impl PrivateKeyOps for Sm2PrivateKey {
+    type Error = shangmi_sm2::Error;
+    type KeyExchange = KeyExchange;
+
+    fn public_key(&self) -> PublicKey {
+        *self.signing.verifying_key().public_key()
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, shangmi_sm2::Error> {
+        Ok(self.signing.sign_e(e))
+    }
+
+    /// With the default ID, whose Z_A the signing key keeps.
+    fn sign(&self, msg: &[u8]) -> Result<Signature, shangmi_sm2::Error> {
         let e = self.signing.verifying_key().hash_message(msg);
-        Ok(self.signing.sign_e(&e).to_der().as_ref().to_vec())
-    }
-}
-
-impl Sm2EncKey for Sm2PrivateKey {
-    fn decrypt(&self, ciphertext_der: &[u8]) -> Result<Vec<u8>, Error> {
-        DecryptingKey::new(self.secret.clone())
-            .decrypt_der(ciphertext_der)
-            .map_err(|_| {
-                Error::PeerMisbehaved(
-                    crate::AlertDescription::DecryptError,
-                    "SM2 decryption failed",
-                )
-            })
+        Ok(self.signing.sign_e(&e))
     }
 
-    fn start_key_exchange(
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, shangmi_sm2::Error> {
+        self.secret.decrypt_into(c1c3c2, out)
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
         &self,
+        rng: &mut R,
         role: KxRole,
-        rng: &dyn SecureRandom,
-    ) -> Result<Box<dyn Sm2KeyExchange>, Error> {
-        for _ in 0..16 {
-            let mut r = [0u8; 32];
-            rng.fill(&mut r)?;
-            let kx = KeyExchange::new_with_ephemeral(role, &self.secret, DEFAULT_ID, &r.into());
-            r.zeroize();
-            if let Ok(kx) = kx {
-                return Ok(Box::new(OwnKx(kx)));
-            }
-        }
-        Err(Error::Crypto("random generator gives no valid scalar"))
+        id: &[u8],
+    ) -> Result<KeyExchange, shangmi_sm2::Error> {
+        KeyExchange::new(rng, role, &self.secret, id)
     }
 }
 
 #[derive(Debug)]
-struct OwnKx(KeyExchange);
+struct OwnKx<X>(X);
 
-impl Sm2KeyExchange for OwnKx {
+impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
     fn ephemeral_public(&self) -> [u8; 65] {
         point_bytes(&self.0.ephemeral_public())
     }
@@ -190,18 +274,14 @@ impl Sm2KeyExchange for OwnKx {
         peer_ephemeral: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let bad = || {
-            crate::error::bad(
-                crate::AlertDescription::IllegalParameter,
-                "invalid SM2 point",
-            )
-        };
+        const WHAT: &str = "invalid SM2 point";
+        let alert = crate::AlertDescription::IllegalParameter;
+        let bad = || crate::error::bad(alert, WHAT);
         let ps = shangmi_sm2::keys::public_key_from_sec1(peer_static).map_err(|_| bad())?;
         let pe = shangmi_sm2::keys::public_key_from_sec1(peer_ephemeral).map_err(|_| bad())?;
         self.0
             .finish(&ps, DEFAULT_ID, &pe, out)
-            .map(|_| ())
-            .map_err(|_| bad())
+            .map_err(|e| key_error(&e, alert, WHAT))
     }
 }
 

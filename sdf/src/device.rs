@@ -1,0 +1,366 @@
+//! A device (`SDF_OpenDevice`) and its sessions: short-lived ones for public queries, and a
+//! key's pool of sessions holding the private-key access right.
+
+use crate::error::{SdfError, check};
+use crate::ffi::{DeviceInfoRaw, EccRefPublicKey, Handle, Library};
+use core::ffi::c_uint;
+use shangmi_sm2::PublicKey;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use zeroize::Zeroizing;
+
+/// A PIN (the private-key access password), zeroized when dropped and never printed.
+pub struct Pin(Zeroizing<Vec<u8>>);
+
+impl Pin {
+    /// From its bytes.
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
+        Pin(Zeroizing::new(bytes.into()))
+    }
+
+    /// From the environment variable `var`, if set (its value moves into the PIN without a
+    /// copy; the variable itself stays in the process environment).
+    pub fn from_env(var: &str) -> Option<Self> {
+        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
+    }
+}
+
+impl core::fmt::Debug for Pin {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Pin(..)")
+    }
+}
+
+/// Which of the two key pairs at an index (GM/T 0018 keeps a sign pair and an encryption
+/// pair under each internal index, as TLCP's dual certificates want).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyUsage {
+    /// The sign pair (`SDF_ExportSignPublicKey_ECC`, `SDF_InternalSign_ECC`).
+    Sign,
+    /// The encryption pair (`SDF_ExportEncPublicKey_ECC`, `SDF_InternalDecrypt_ECC`).
+    Encrypt,
+}
+
+/// What `SDF_GetDeviceInfo` reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Maker.
+    pub issuer: String,
+    /// Model.
+    pub name: String,
+    /// Serial number.
+    pub serial: String,
+    /// Device version.
+    pub device_version: u32,
+    /// The interface standard's version.
+    pub standard_version: u32,
+    /// Asymmetric algorithm bits (`SGD_SM2_*` and others).
+    pub asym_algorithms: u32,
+    /// Symmetric algorithm bits.
+    pub sym_algorithms: u32,
+    /// Hash algorithm bits.
+    pub hash_algorithms: u32,
+    /// The largest buffer the device takes.
+    pub buffer_size: u32,
+}
+
+fn text(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).trim().to_owned()
+}
+
+pub(crate) struct DeviceInner {
+    handle: Handle,
+    // Declared last: the library stays loaded until the device is closed.
+    pub(crate) lib: Library,
+}
+
+// SAFETY: the device handle is an opaque token of the library; GM/T 0018 lets any thread
+// open sessions on it (this crate only opens and closes sessions with it).
+unsafe impl Send for DeviceInner {}
+// SAFETY: as for `Send`: shared use only passes the token to `SDF_OpenSession`.
+unsafe impl Sync for DeviceInner {}
+
+impl Drop for DeviceInner {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from SDF_OpenDevice of this library, every session on it
+        // is closed (sessions hold an `Arc` of this), and it is closed once.
+        let _ = unsafe { (self.lib.fns.close_device)(self.handle) };
+    }
+}
+
+/// An open SDF device (cheap to clone; closed when the last clone and key are dropped).
+#[derive(Clone)]
+pub struct SdfDevice(pub(crate) Arc<DeviceInner>);
+
+impl core::fmt::Debug for SdfDevice {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SdfDevice").finish_non_exhaustive()
+    }
+}
+
+/// One session, closed on drop.
+pub(crate) struct Session {
+    pub(crate) handle: Handle,
+    pub(crate) device: Arc<DeviceInner>,
+}
+
+// SAFETY: a session handle is an opaque token; GM/T 0018 allows using a session from any
+// thread one call at a time, and a `Session` is owned by one thread at a time (the pool
+// hands it out exclusively).
+unsafe impl Send for Session {}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from SDF_OpenSession on this device and is closed once.
+        let _ = unsafe { (self.device.lib.fns.close_session)(self.handle) };
+    }
+}
+
+impl SdfDevice {
+    /// Loads the vendor library at `path` and opens its device.
+    pub fn open(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SdfError> {
+        let lib = Library::load(path.as_ref())?;
+        let mut handle: Handle = core::ptr::null_mut();
+        // SAFETY: `handle` is a valid place for the out-parameter.
+        check("SDF_OpenDevice", unsafe {
+            (lib.fns.open_device)(&mut handle)
+        })?;
+        Ok(SdfDevice(Arc::new(DeviceInner { handle, lib })))
+    }
+
+    pub(crate) fn session(&self) -> Result<Session, SdfError> {
+        let mut handle: Handle = core::ptr::null_mut();
+        // SAFETY: the device handle is open (`DeviceInner` closes it only on drop);
+        // `handle` is a valid out-parameter.
+        check("SDF_OpenSession", unsafe {
+            (self.0.lib.fns.open_session)(self.0.handle, &mut handle)
+        })?;
+        Ok(Session {
+            handle,
+            device: self.0.clone(),
+        })
+    }
+
+    /// The device's description (`SDF_GetDeviceInfo`).
+    pub fn info(&self) -> Result<DeviceInfo, SdfError> {
+        let f = self
+            .0
+            .lib
+            .fns
+            .get_device_info
+            .ok_or(SdfError::MissingSymbol("SDF_GetDeviceInfo"))?;
+        let s = self.session()?;
+        let mut raw = DeviceInfoRaw {
+            issuer_name: [0; 40],
+            device_name: [0; 16],
+            device_serial: [0; 16],
+            device_version: 0,
+            standard_version: 0,
+            asym_alg_ability: [0; 2],
+            sym_alg_ability: 0,
+            hash_alg_ability: 0,
+            buffer_size: 0,
+        };
+        // SAFETY: an open session and a `DEVICEINFO`-sized out-parameter.
+        check("SDF_GetDeviceInfo", unsafe { f(s.handle, &mut raw) })?;
+        Ok(DeviceInfo {
+            issuer: text(&raw.issuer_name),
+            name: text(&raw.device_name),
+            serial: text(&raw.device_serial),
+            device_version: raw.device_version,
+            standard_version: raw.standard_version,
+            asym_algorithms: raw.asym_alg_ability[0],
+            sym_algorithms: raw.sym_alg_ability,
+            hash_algorithms: raw.hash_alg_ability,
+            buffer_size: raw.buffer_size,
+        })
+    }
+
+    /// Fills `buf` from the device's generator (`SDF_GenerateRandom`).
+    pub fn random(&self, buf: &mut [u8]) -> Result<(), SdfError> {
+        let s = self.session()?;
+        for chunk in buf.chunks_mut(4096) {
+            // SAFETY: an open session; `chunk` is writable for its length (≤ 4096).
+            check("SDF_GenerateRandom", unsafe {
+                (self.0.lib.fns.generate_random)(
+                    s.handle,
+                    chunk.len() as c_uint,
+                    chunk.as_mut_ptr(),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Verifies a signature of the digest `e` with the sign key at `index` inside the
+    /// device (`SDF_InternalVerify_ECC`; no PIN): `Ok` if it holds, `SDR_VERIFYERR` (or the
+    /// device's code) if not.
+    pub fn verify_digest(
+        &self,
+        index: u32,
+        e: &[u8; 32],
+        signature: &shangmi_sm2::dsa::Signature,
+    ) -> Result<(), SdfError> {
+        const NAME: &str = "SDF_InternalVerify_ECC";
+        let f = self
+            .0
+            .lib
+            .fns
+            .internal_verify
+            .ok_or(SdfError::MissingSymbol(NAME))?;
+        let mut sig = crate::ffi::EccSignature {
+            r: [0; 64],
+            s: [0; 64],
+        };
+        sig.r[32..].copy_from_slice(signature.r());
+        sig.s[32..].copy_from_slice(signature.s());
+        let s = self.session()?;
+        // SAFETY: an open session; `e` is readable for 32 bytes and `sig` is an
+        // `ECCSignature`.
+        check(NAME, unsafe { f(s.handle, index, e.as_ptr(), 32, &sig) })
+    }
+
+    /// The public key of the pair `usage` at `index` (`SDF_Export*PublicKey_ECC`; no PIN).
+    pub fn public_key(&self, index: u32, usage: KeyUsage) -> Result<PublicKey, SdfError> {
+        export_public(&self.session()?, index, usage)
+    }
+}
+
+/// Exports and checks a public key through session `s`.
+pub(crate) fn export_public(
+    s: &Session,
+    index: u32,
+    usage: KeyUsage,
+) -> Result<PublicKey, SdfError> {
+    let fns = &s.device.lib.fns;
+    let (f, name) = match usage {
+        KeyUsage::Sign => (fns.export_sign_public, "SDF_ExportSignPublicKey_ECC"),
+        KeyUsage::Encrypt => (fns.export_enc_public, "SDF_ExportEncPublicKey_ECC"),
+    };
+    let mut raw = EccRefPublicKey {
+        bits: 0,
+        x: [0; 64],
+        y: [0; 64],
+    };
+    // SAFETY: an open session and an `ECCrefPublicKey`-sized out-parameter.
+    check(name, unsafe { f(s.handle, index, &mut raw) })?;
+    let bad = |what| SdfError::BadOutput {
+        function: name,
+        what,
+    };
+    if raw.bits != 256 {
+        return Err(bad("key size is not 256 bits"));
+    }
+    let mut sec1 = [0u8; 65];
+    sec1[0] = 0x04;
+    sec1[1..33].copy_from_slice(right_aligned(&raw.x).ok_or(bad("x wider than 32 bytes"))?);
+    sec1[33..].copy_from_slice(right_aligned(&raw.y).ok_or(bad("y wider than 32 bytes"))?);
+    shangmi_sm2::keys::public_key_from_sec1(&sec1).map_err(|_| bad("point not on the curve"))
+}
+
+/// The low 32 bytes of a right-aligned 64-byte field, if its high 32 are zero.
+pub(crate) fn right_aligned(field: &[u8; 64]) -> Option<&[u8]> {
+    field[..32].iter().all(|&b| b == 0).then_some(&field[32..])
+}
+
+/// A session holding the access right to one index, released before the session closes.
+pub(crate) struct KeySession {
+    pub(crate) session: Session,
+    index: u32,
+}
+
+impl Drop for KeySession {
+    fn drop(&mut self) {
+        let s = &self.session;
+        // SAFETY: an open session that holds the right to `index`.
+        let _ = unsafe { (s.device.lib.fns.release_access_right)(s.handle, self.index) };
+    }
+}
+
+/// How many sessions a key keeps and how long a caller waits for a free one.
+#[derive(Clone, Copy, Debug)]
+pub struct PoolOptions {
+    /// Sessions opened (each with the access right) when the key is opened: at least 1.
+    pub sessions: usize,
+    /// The longest wait for a free session before [`SdfError::SessionsExhausted`].
+    pub wait: Duration,
+}
+
+impl Default for PoolOptions {
+    /// 4 sessions, 5 s.
+    fn default() -> Self {
+        PoolOptions {
+            sessions: 4,
+            wait: Duration::from_secs(5),
+        }
+    }
+}
+
+/// A fixed set of sessions with the access right, handed to one caller at a time.
+pub(crate) struct Pool {
+    idle: Mutex<Vec<KeySession>>,
+    ready: Condvar,
+    wait: Duration,
+}
+
+impl Pool {
+    /// Opens `options.sessions` sessions and gets the right to `index` on each with `pin`,
+    /// which is zeroized when this returns.
+    pub(crate) fn open(
+        device: &SdfDevice,
+        index: u32,
+        pin: Pin,
+        options: PoolOptions,
+    ) -> Result<Self, SdfError> {
+        let pin_len = c_uint::try_from(pin.0.len())
+            .map_err(|_| SdfError::Unsupported("a PIN longer than 4 GiB"))?;
+        let mut idle = Vec::with_capacity(options.sessions.max(1));
+        for _ in 0..options.sessions.max(1) {
+            let session = device.session()?;
+            // SAFETY: an open session; the PIN is readable for `pin_len` bytes.
+            let rv = unsafe {
+                (device.0.lib.fns.get_access_right)(session.handle, index, pin.0.as_ptr(), pin_len)
+            };
+            check("SDF_GetPrivateKeyAccessRight", rv)?;
+            idle.push(KeySession { session, index });
+        }
+        drop(pin);
+        Ok(Pool {
+            idle: Mutex::new(idle),
+            ready: Condvar::new(),
+            wait: options.wait,
+        })
+    }
+
+    /// Runs `f` on a free session.
+    pub(crate) fn with<T>(
+        &self,
+        f: impl FnOnce(&Session) -> Result<T, SdfError>,
+    ) -> Result<T, SdfError> {
+        let deadline = Instant::now() + self.wait;
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let session = loop {
+            if let Some(s) = idle.pop() {
+                break s;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(SdfError::SessionsExhausted);
+            }
+            idle = self
+                .ready
+                .wait_timeout(idle, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        };
+        drop(idle);
+        let out = f(&session.session);
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(session);
+        self.ready.notify_one();
+        out
+    }
+}

@@ -1,0 +1,238 @@
+//! `shangmi-sdf` against the test device (`testdevice/sdf`, a cdylib cargo builds as this
+//! crate's dev-dependency): signatures that verify in memory, decryption, the typed errors
+//! of a wrong PIN, a missing key, a missing library or symbol and malformed device output,
+//! and several threads sharing one key's session pool.
+
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
+use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey, SdrCode};
+use shangmi_sm2::dsa::VerifyingKey;
+use shangmi_sm2::pke::{EncryptingKey, Layout};
+use shangmi_sm2::{KeyOpError, PrivateKeyOps};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The test device's library: cargo writes a dependency's cdylib into the `deps` directory
+/// that holds this test binary.
+fn library() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let name = format!(
+        "{}shangmi_testdevice_sdf{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    [deps, deps.parent().unwrap()]
+        .iter()
+        .map(|d| d.join(&name))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{name} not found next to {}", exe.display()))
+}
+
+/// The test device's PIN (its default; see testdevice/sdf/src/lib.rs).
+const PIN: &str = "123456";
+
+fn open(index: u32, usage: KeyUsage) -> Result<SdfKey, SdfError> {
+    let device = SdfDevice::open(library())?;
+    SdfKey::open(&device, index, usage, Pin::new(PIN), PoolOptions::default())
+}
+
+#[test]
+fn signatures_verify_in_memory() {
+    let key = open(1, KeyUsage::Sign).unwrap();
+    let device = key.device().clone();
+    assert_eq!(
+        device.public_key(1, KeyUsage::Sign).unwrap(),
+        key.public_key()
+    );
+    assert_ne!(
+        device.public_key(1, KeyUsage::Encrypt).unwrap(),
+        key.public_key()
+    );
+    let vk = VerifyingKey::new(&key.public_key());
+    let sig = key.sign(b"signed by the device").unwrap();
+    vk.verify_e(&vk.hash_message(b"signed by the device"), &sig)
+        .unwrap();
+    assert!(
+        vk.verify_e(&vk.hash_message(b"something else"), &sig)
+            .is_err()
+    );
+    let e = vk.hash_message(b"signed by the device");
+    device.verify_digest(1, &e, &sig).unwrap();
+    assert_eq!(
+        device.verify_digest(1, &[0; 32], &sig),
+        Err(SdfError::Device {
+            function: "SDF_InternalVerify_ECC",
+            code: SdrCode::VerifyFailed
+        })
+    );
+    let with_id = VerifyingKey::new_with_id(&key.public_key(), b"ALICE123@YAHOO.COM").unwrap();
+    let sig = key.sign_with_id(b"ALICE123@YAHOO.COM", b"m").unwrap();
+    with_id.verify_e(&with_id.hash_message(b"m"), &sig).unwrap();
+    // Index 2 is another key.
+    let other = open(2, KeyUsage::Sign).unwrap();
+    assert_ne!(other.public_key(), key.public_key());
+    // A sign key does not decrypt.
+    assert!(matches!(
+        key.decrypt(&[4; 120]),
+        Err(SdfError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn decrypts_what_memory_encrypts() {
+    let key = open(1, KeyUsage::Encrypt).unwrap();
+    let ek = EncryptingKey::new(key.public_key());
+    let mut rng = getrandom::SysRng;
+    for len in [1usize, 48, 255, 1024] {
+        let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        let ct = ek.encrypt(&mut rng, &msg, Layout::C1C3C2).unwrap();
+        assert_eq!(key.decrypt(&ct).unwrap(), msg);
+        let short = ek
+            .encrypt(&mut rng, &msg, Layout::C1C3C2Compressed)
+            .unwrap();
+        assert_eq!(key.decrypt(&short).unwrap(), msg);
+    }
+    let ct = ek.encrypt(&mut rng, &[7; 1025], Layout::C1C3C2).unwrap();
+    assert!(matches!(key.decrypt(&ct), Err(SdfError::Unsupported(_))));
+    // A forged C3: the device refuses it, and the error says it was the input.
+    let mut bad = ek.encrypt(&mut rng, b"premaster", Layout::C1C3C2).unwrap();
+    bad[70] ^= 1;
+    let err = key.decrypt(&bad).unwrap_err();
+    assert_eq!(
+        err,
+        SdfError::Device {
+            function: "SDF_InternalDecrypt_ECC",
+            code: SdrCode::EncData
+        }
+    );
+    assert!(err.is_refused_input());
+    // Malformed before the device: refused here.
+    assert!(key.decrypt(&bad[..90]).unwrap_err().is_refused_input());
+    assert!(matches!(key.sign(b"x"), Err(SdfError::Unsupported(_))));
+    assert!(matches!(
+        key.start_key_exchange(&mut rng, shangmi_sm2::kx::Role::Initiator, b"id"),
+        Err(SdfError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn wrong_pin_and_missing_key_are_typed() {
+    let device = SdfDevice::open(library()).unwrap();
+    let err = SdfKey::open(
+        &device,
+        1,
+        KeyUsage::Sign,
+        Pin::new("654321"),
+        PoolOptions::default(),
+    )
+    .unwrap_err();
+    assert!(err.is_access_denied());
+    assert_eq!(
+        err,
+        SdfError::Device {
+            function: "SDF_GetPrivateKeyAccessRight",
+            code: SdrCode::PermissionDenied
+        }
+    );
+    assert!(!format!("{err} {err:?}").contains("654321"));
+    assert!(!format!("{:?}", Pin::new("654321")).contains("654321"));
+    let err = open(5, KeyUsage::Sign).unwrap_err();
+    assert_eq!(
+        err,
+        SdfError::Device {
+            function: "SDF_ExportSignPublicKey_ECC",
+            code: SdrCode::KeyNotExist
+        }
+    );
+}
+
+#[test]
+fn missing_library_and_symbols_are_typed() {
+    let err = SdfDevice::open("/nonexistent/libsdf.so").unwrap_err();
+    assert!(matches!(err, SdfError::Load(_)));
+    // A real library that is no SDF library (the C library of this process).
+    #[cfg(target_os = "linux")]
+    assert_eq!(
+        SdfDevice::open("libc.so.6").unwrap_err(),
+        SdfError::MissingSymbol("SDF_OpenDevice")
+    );
+}
+
+#[test]
+fn malformed_device_output_is_typed() {
+    let err = open(7, KeyUsage::Sign).unwrap_err();
+    assert!(matches!(
+        err,
+        SdfError::BadOutput {
+            function: "SDF_ExportSignPublicKey_ECC",
+            ..
+        }
+    ));
+    let sign = open(8, KeyUsage::Sign).unwrap();
+    assert!(matches!(
+        sign.sign(b"x"),
+        Err(SdfError::BadOutput {
+            function: "SDF_InternalSign_ECC",
+            ..
+        })
+    ));
+    let enc = open(8, KeyUsage::Encrypt).unwrap();
+    let ct = EncryptingKey::new(enc.public_key())
+        .encrypt(&mut getrandom::SysRng, b"premaster", Layout::C1C3C2)
+        .unwrap();
+    assert!(matches!(
+        enc.decrypt(&ct),
+        Err(SdfError::BadOutput {
+            function: "SDF_InternalDecrypt_ECC",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn device_queries() {
+    let device = SdfDevice::open(library()).unwrap();
+    let info = device.info().unwrap();
+    assert_eq!(info.issuer, "shangmi");
+    assert_eq!(info.name, "test device");
+    let mut buf = [0u8; 64];
+    device.random(&mut buf).unwrap();
+    assert_ne!(buf, [0; 64]);
+}
+
+#[test]
+fn threads_share_one_pool() {
+    let key = Arc::new(
+        SdfKey::open(
+            &SdfDevice::open(library()).unwrap(),
+            1,
+            KeyUsage::Sign,
+            Pin::new(PIN),
+            PoolOptions {
+                sessions: 2,
+                ..PoolOptions::default()
+            },
+        )
+        .unwrap(),
+    );
+    let vk = VerifyingKey::new(&key.public_key());
+    let threads: Vec<_> = (0..6u8)
+        .map(|t| {
+            let key = key.clone();
+            std::thread::spawn(move || {
+                (0..8u8)
+                    .map(|i| {
+                        let msg = [t, i];
+                        (msg, key.sign(&msg).unwrap())
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        for (msg, sig) in t.join().unwrap() {
+            vk.verify_e(&vk.hash_message(&msg), &sig).unwrap();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! A TLCP server whose sign and encryption keys stay in the test device (`SdfKey` as
+//! `Sm2SignKey` and `Sm2EncKey`): an ECC-suite handshake over loopback completes, and a
+//! device that answers the premaster's decryption with garbage fails the handshake with a
+//! typed error on both sides, without a panic.
+
+#![allow(clippy::unwrap_used)] // tests unwrap on purpose
+
+use der::Encode;
+use shangmi_pki::issue::{self, CertParams, Profile, San};
+use shangmi_pki::name::parse_dn;
+use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
+use shangmi_sm2::PrivateKeyOps;
+use shangmi_tlcp::{
+    CertificateDer, ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection,
+    StreamOwned,
+};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::Arc;
+
+fn library() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    let name = format!(
+        "{}shangmi_testdevice_sdf{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    [deps, deps.parent().unwrap()]
+        .iter()
+        .map(|d| d.join(&name))
+        .find(|p| p.exists())
+        .unwrap()
+}
+
+/// The server's config with the keys at `sign_index`/`enc_index`, and the clients' roots.
+fn server(sign_index: u32, enc_index: u32) -> (Arc<ServerConfig>, RootCertStore) {
+    let device = SdfDevice::open(library()).unwrap();
+    let open = |index, usage| {
+        Arc::new(
+            SdfKey::open(
+                &device,
+                index,
+                usage,
+                Pin::new("123456"),
+                PoolOptions::default(),
+            )
+            .unwrap(),
+        )
+    };
+    let (sign, enc) = (
+        open(sign_index, KeyUsage::Sign),
+        open(enc_index, KeyUsage::Encrypt),
+    );
+    let ca_key = shangmi_pki::generate_key().unwrap();
+    let ca = issue::self_signed(
+        &ca_key,
+        &CertParams::new(
+            parse_dn("/CN=Test CA").unwrap(),
+            Profile::Ca { path_len: None },
+            1,
+        ),
+    )
+    .unwrap();
+    let leaf = |public, profile| {
+        let mut params = CertParams::new(parse_dn("/CN=localhost").unwrap(), profile, 1);
+        params.sans.push(San::Dns("localhost".into()));
+        let cert = issue::issue(&ca, &ca_key, &public, &params).unwrap();
+        CertificateDer::from(cert.to_der().unwrap())
+    };
+    let sign_cert = leaf(sign.public_key(), Profile::TlcpSign);
+    let enc_cert = leaf(enc.public_key(), Profile::TlcpEnc);
+    let config = ServerConfig::builder()
+        .with_certs(vec![sign_cert], sign, enc_cert, enc)
+        .unwrap();
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(ca.to_der().unwrap()))
+        .unwrap();
+    (Arc::new(config), roots)
+}
+
+/// One connection: the client sends 5 bytes, the server echoes them; each side's result.
+fn run(
+    config: Arc<ServerConfig>,
+    roots: RootCertStore,
+) -> (Result<(), String>, Result<Vec<u8>, String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = std::thread::spawn(move || -> Result<(), String> {
+        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
+        let conn = ServerConnection::new(config).map_err(|e| e.to_string())?;
+        let mut tls = StreamOwned::new(conn, sock);
+        let mut buf = [0u8; 5];
+        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
+        tls.write_all(&buf).map_err(|e| e.to_string())?;
+        tls.close().map_err(|e| e.to_string())
+    });
+    let client = (|| -> Result<Vec<u8>, String> {
+        let config = Arc::new(
+            ClientConfig::builder(roots)
+                .build()
+                .map_err(|e| e.to_string())?,
+        );
+        let conn = ClientConnection::new(config, "localhost".try_into().unwrap())
+            .map_err(|e| e.to_string())?;
+        let sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
+        let mut tls = StreamOwned::new(conn, sock);
+        tls.write_all(b"hello").map_err(|e| e.to_string())?;
+        let mut buf = [0u8; 5];
+        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
+        Ok(buf.to_vec())
+    })();
+    (server.join().unwrap(), client)
+}
+
+#[test]
+fn handshake_with_keys_in_the_device() {
+    let (config, roots) = server(1, 1);
+    let (server, client) = run(config, roots);
+    server.unwrap();
+    assert_eq!(client.unwrap(), b"hello");
+}
+
+#[test]
+fn device_fault_mid_handshake_fails_cleanly() {
+    // Index 8's decryption reports a wrong plaintext length.
+    let (config, roots) = server(1, 8);
+    let (server, client) = run(config, roots);
+    let server = server.unwrap_err();
+    assert!(server.contains("holder failed"), "{server}");
+    assert!(client.is_err());
+}

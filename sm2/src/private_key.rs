@@ -1,0 +1,261 @@
+//! One interface for SM2 private-key operations, so a key may live in memory or in a crypto
+//! device (an SDF card or HSM, an SKF USB key, PKCS#11) that never hands it out.
+//!
+//! [`PrivateKeyOps`] signs (a message with Z_A from an identifier, or a prepared digest
+//! e = SM3(Z_A ‖ M) as GM/T 0018's `SDF_InternalSign_ECC` takes it), decrypts GB/T 32918.4
+//! ciphertexts, and runs the GB/T 32918.3 key exchange. The exchange yields only the KDF
+//! output of the length asked ([`KeyAgreement::finish`]), never the shared point U, so a
+//! device that keeps the agreed secret inside can implement it. [`SecretKey`],
+//! [`SigningKey`] and [`DecryptingKey`](crate::pke::DecryptingKey)
+//! implement it in memory.
+//!
+//! ```
+//! use shangmi_sm2::{PrivateKeyOps, SecretKey, dsa::VerifyingKey};
+//! let key = SecretKey::from_bytes(&[7u8; 32].into()).unwrap();
+//! let sig = key.sign(b"message")?;
+//! let vk = VerifyingKey::new(&key.public_key());
+//! vk.verify_e(&vk.hash_message(b"message"), &sig)?;
+//! # Ok::<(), shangmi_sm2::Error>(())
+//! ```
+
+use crate::dsa::{Signature, SigningKey, VerifyingKey};
+use crate::kx::{KeyExchange, Role};
+use crate::{DEFAULT_ID, Error, PublicKey, SecretKey};
+use rand_core::TryCryptoRng;
+
+/// An error of a private-key operation: this crate's [`Error`] or a device's own type.
+pub trait KeyOpError: core::fmt::Debug + core::fmt::Display + From<Error> {
+    /// Whether the operation refused its input (a malformed or forged ciphertext, a peer
+    /// point off the curve), as opposed to the key's holder failing (a device error). A
+    /// protocol blames the peer for the first and itself for the second.
+    fn is_refused_input(&self) -> bool;
+}
+
+impl KeyOpError for Error {
+    fn is_refused_input(&self) -> bool {
+        matches!(
+            self,
+            Error::Decryption
+                | Error::EmptyMessage
+                | Error::InvalidPoint
+                | Error::KeyExchange
+                | Error::KdfZero
+                | Error::IdTooLong
+                | Error::InvalidPrehash
+        )
+    }
+}
+
+/// SM2 private-key operations (GB/T 32918.2–.4), wherever the key lives.
+///
+/// Only [`public_key`](Self::public_key), [`sign_digest`](Self::sign_digest),
+/// [`decrypt_into`](Self::decrypt_into) and [`start_key_exchange`](Self::start_key_exchange)
+/// need implementing, none of which allocates. A key made for one use (a device's sign key)
+/// answers the others with an error of its type.
+pub trait PrivateKeyOps {
+    /// The error type (this crate's [`Error`] for in-memory keys).
+    type Error: KeyOpError;
+    /// A started key exchange.
+    type KeyExchange: KeyAgreement<Error = Self::Error>;
+
+    /// The public key (for Z_A, certificates and checks).
+    fn public_key(&self) -> PublicKey;
+
+    /// Signs a prepared digest e = SM3(Z_A ‖ M) (GB/T 32918.2 §6.1 A3–A7).
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Self::Error>;
+
+    /// Signs `msg` with the distinguishing identifier `id` (Z_A and e computed here, then
+    /// [`sign_digest`](Self::sign_digest)).
+    fn sign_with_id(&self, id: &[u8], msg: &[u8]) -> Result<Signature, Self::Error> {
+        let e = VerifyingKey::new_with_id(&self.public_key(), id)?.hash_message(msg);
+        self.sign_digest(&e)
+    }
+
+    /// Signs `msg` with the default identifier `1234567812345678`.
+    fn sign(&self, msg: &[u8]) -> Result<Signature, Self::Error> {
+        self.sign_with_id(DEFAULT_ID, msg)
+    }
+
+    /// Decrypts a GB/T 32918.4-2016 ciphertext `04 ‖ x1 ‖ y1 ‖ C3 ‖ C2` (C1 may also be
+    /// compressed) into `out`, returning the plaintext's length. `out` needs room for C2
+    /// (the ciphertext's length less 97 with C1 uncompressed).
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Self::Error>;
+
+    /// Decrypts a `C1 ‖ C3 ‖ C2` ciphertext (as [`decrypt_into`](Self::decrypt_into)).
+    #[cfg(feature = "alloc")]
+    fn decrypt(&self, c1c3c2: &[u8]) -> Result<alloc::vec::Vec<u8>, Self::Error> {
+        let mut out = alloc::vec![0u8; c1c3c2.len().saturating_sub(65)];
+        match self.decrypt_into(c1c3c2, &mut out) {
+            Ok(n) => {
+                out.truncate(n);
+                Ok(out)
+            }
+            Err(e) => {
+                zeroize::Zeroize::zeroize(&mut out);
+                Err(e)
+            }
+        }
+    }
+
+    /// Starts a GB/T 32918.3 key exchange in `role` with this key as the static key and
+    /// identifier `id`; an in-memory key draws the ephemeral key from `rng`, a device from
+    /// its own generator.
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        role: Role,
+        id: &[u8],
+    ) -> Result<Self::KeyExchange, Self::Error>;
+}
+
+/// One side of a started GB/T 32918.3 key exchange.
+pub trait KeyAgreement {
+    /// The error type.
+    type Error: KeyOpError;
+
+    /// This side's ephemeral point (R_A or R_B), to send to the peer.
+    fn ephemeral_public(&self) -> PublicKey;
+
+    /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
+    /// with KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen) for klen = `key.len()` bytes. Only this key
+    /// material leaves the holder, not U.
+    fn finish(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        key: &mut [u8],
+    ) -> Result<(), Self::Error>;
+}
+
+impl KeyAgreement for KeyExchange {
+    type Error = Error;
+
+    fn ephemeral_public(&self) -> PublicKey {
+        KeyExchange::ephemeral_public(self)
+    }
+
+    fn finish(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        key: &mut [u8],
+    ) -> Result<(), Error> {
+        KeyExchange::finish(self, peer_public, peer_id, peer_ephemeral, key).map(|_| ())
+    }
+}
+
+/// In-memory decryption through `crate::pke`, which needs `alloc`; without it every
+/// in-memory key answers `Error::Decryption`.
+#[cfg(feature = "alloc")]
+fn decrypt_with(
+    key: &crate::pke::DecryptingKey,
+    ct: &[u8],
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let mut pt = key.decrypt(ct, crate::pke::Layout::C1C3C2)?;
+    let res = match out.get_mut(..pt.len()) {
+        Some(dst) => {
+            dst.copy_from_slice(&pt);
+            Ok(pt.len())
+        }
+        None => Err(Error::Decryption),
+    };
+    zeroize::Zeroize::zeroize(&mut pt);
+    res
+}
+
+fn decrypt_in_memory(secret: &SecretKey, ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    #[cfg(feature = "alloc")]
+    {
+        decrypt_with(&crate::pke::DecryptingKey::new(secret.clone()), ct, out)
+    }
+    #[cfg(not(feature = "alloc"))]
+    {
+        let _ = (secret, ct, out);
+        Err(Error::Decryption)
+    }
+}
+
+/// Makes the signing key of `secret` (d = n - 1 cannot sign: `Error::InvalidSecretKey`).
+impl PrivateKeyOps for SecretKey {
+    type Error = Error;
+    type KeyExchange = KeyExchange;
+
+    fn public_key(&self) -> PublicKey {
+        SecretKey::public_key(self)
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+        Ok(SigningKey::new(self)?.sign_e(e))
+    }
+
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        decrypt_in_memory(self, c1c3c2, out)
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        role: Role,
+        id: &[u8],
+    ) -> Result<KeyExchange, Error> {
+        KeyExchange::new(rng, role, self, id)
+    }
+}
+
+/// Signs with the key's cached values; decryption and key exchange make the secret key
+/// from it on each call.
+impl PrivateKeyOps for SigningKey {
+    type Error = Error;
+    type KeyExchange = KeyExchange;
+
+    fn public_key(&self) -> PublicKey {
+        *self.verifying_key().public_key()
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+        Ok(self.sign_e(e))
+    }
+
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        decrypt_in_memory(&self.secret_key(), c1c3c2, out)
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        role: Role,
+        id: &[u8],
+    ) -> Result<KeyExchange, Error> {
+        KeyExchange::new(rng, role, &self.secret_key(), id)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl PrivateKeyOps for crate::pke::DecryptingKey {
+    type Error = Error;
+    type KeyExchange = KeyExchange;
+
+    fn public_key(&self) -> PublicKey {
+        *self.encrypting_key().public_key()
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+        self.secret_key().sign_digest(e)
+    }
+
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        decrypt_with(self, c1c3c2, out)
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        role: Role,
+        id: &[u8],
+    ) -> Result<KeyExchange, Error> {
+        KeyExchange::new(rng, role, self.secret_key(), id)
+    }
+}
