@@ -111,6 +111,23 @@ mod x86 {
     pub(crate) fn zuc_avx2_aesni() -> bool {
         zuc_avx2::get()
     }
+
+    cpufeatures::new!(
+        zuc_gfni,
+        "gfni",
+        "avx512f",
+        "avx512bw",
+        "avx512vbmi",
+        "aes",
+        "ssse3",
+        "sse4.1",
+        "pclmulqdq"
+    );
+
+    /// GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) fn zuc_gfni_avx512() -> bool {
+        zuc_gfni::get()
+    }
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -174,6 +191,10 @@ probe!(
 probe!(
     /// SM2 table scans: AVX2.
     avx2 on target_arch = "x86_64" => x86::avx2()
+);
+probe!(
+    /// ZUC: GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    zuc_gfni_avx512 on target_arch = "x86_64" => x86::zuc_gfni_avx512()
 );
 probe!(
     /// ZUC: AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
