@@ -146,6 +146,9 @@ family! {
     /// Many ZUC-128 keystreams at once (`shangmi_zuc::eea3_many`, `apply_keystream_many`),
     /// `shangmi-zuc`.
     pub mod zuc_many("ZUC many", portable: OneByOne) {
+        /// The eight-lane AVX2 kernel compiled with AVX-512F/VL as well (32 vector
+        /// registers), x86-64.
+        Avx512x8 = "zuc-avx512-x8" if crate::cpu::zuc_avx512_aesni();
         /// x86-64 AVX2 with AES-NI, SSSE3, SSE4.1, PCLMULQDQ: eight generators in the
         /// 32-bit lanes of AVX2 registers.
         Avx2x8 = "zuc-avx2-x8" if crate::cpu::zuc_avx2_aesni();

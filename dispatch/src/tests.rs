@@ -172,6 +172,16 @@ fn x86_probes_agree_with_std() {
         has!("aes") && has!("ssse3") && has!("sse4.1") && has!("pclmulqdq")
     );
     assert_eq!(
+        zuc_many::Backend::Avx512x8.cpu_has(),
+        has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx2")
+            && has!("aes")
+            && has!("ssse3")
+            && has!("sse4.1")
+            && has!("pclmulqdq")
+    );
+    assert_eq!(
         zuc_many::Backend::Avx2x8.cpu_has(),
         has!("avx2") && has!("aes") && has!("ssse3") && has!("sse4.1") && has!("pclmulqdq")
     );

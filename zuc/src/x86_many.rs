@@ -7,9 +7,9 @@
 //! address depends on keys, IVs or data; the lengths (public) decide which bytes are
 //! written.
 //!
-//! Every function here needs AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, which the kernel
-//! token [`Avx2x8`] proves: it is made only from an `Available` `zuc-avx2-x8` backend, whose
-//! probe (`shangmi-dispatch`) found them.
+//! Every function here needs AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ (and `xor_x8_avx512`
+//! AVX-512F/VL too), which the kernel tokens [`Avx2x8`] and [`Avx512x8`] prove: each is made
+//! only from an `Available` backend of its kind, whose probe (`shangmi-dispatch`) found them.
 
 use core::arch::x86_64::*;
 
@@ -198,22 +198,43 @@ shangmi_dispatch::kernel_token! {
     pub(crate) struct Avx2x8 = ManyEngine::Avx2x8;
 }
 
-impl ManyKernel for Avx2x8 {
-    #[inline]
-    fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
-        for chunk in jobs.chunks_mut(8) {
-            if chunk.len() == 1 {
-                // One job: the single-stream generator is faster than one lane of eight.
-                OneByOne.xor_keystreams(chunk);
-            } else {
-                // SAFETY: `self` proves the features `xor_x8` enables (module comment).
-                unsafe { xor_x8(chunk) }
+shangmi_dispatch::kernel_token! {
+    /// `zuc-avx512-x8`: the same kernel compiled with AVX-512F/VL as well (32 vector
+    /// registers: the generator's state and constants stay in registers).
+    pub(crate) struct Avx512x8 = ManyEngine::Avx512x8;
+}
+
+/// `ManyKernel` for a token whose eight-lane function is `$x8`.
+macro_rules! many_kernel {
+    ($Token:ident, $x8:ident) => {
+        impl ManyKernel for $Token {
+            #[inline]
+            fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
+                for chunk in jobs.chunks_mut(8) {
+                    if chunk.len() == 1 {
+                        // One job: the single-stream generator is faster than one lane of eight.
+                        OneByOne.xor_keystreams(chunk);
+                    } else {
+                        // SAFETY: `self` proves the features `$x8` enables (module comment).
+                        unsafe { $x8(chunk) }
+                    }
+                }
             }
         }
-    }
+    };
+}
+
+many_kernel!(Avx2x8, xor_x8);
+many_kernel!(Avx512x8, xor_x8_avx512);
+
+/// [`xor_x8`] compiled with AVX-512F/VL as well, where it is inlined.
+#[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq,avx512f,avx512vl")]
+fn xor_x8_avx512(jobs: &mut [Zuc128Job<'_>]) {
+    xor_x8(jobs);
 }
 
 /// XORs each job's data with its ZUC-128 keystream (1 to 8 jobs).
+#[inline]
 #[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq")]
 fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
     debug_assert!(jobs.len() <= 8);
