@@ -227,32 +227,30 @@ macro_rules! many_kernel {
 many_kernel!(Avx2x8, xor_x8);
 many_kernel!(Avx512x8, xor_x8_avx512);
 
-/// [`xor_x8`] compiled with AVX-512F/VL as well, where it is inlined.
-#[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq,avx512f,avx512vl")]
-fn xor_x8_avx512(jobs: &mut [Zuc128Job<'_>]) {
-    xor_x8(jobs);
-}
-
-/// XORs each job's data with its ZUC-128 keystream (1 to 8 jobs).
-#[inline]
-#[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq")]
-fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
-    debug_assert!(jobs.len() <= 8);
-    // At most eight lanes, said where the compiler sees it (no bounds check per lane).
-    let n = jobs.len().min(8);
-    let jobs = &mut jobs[..n];
-    // Key loading (s_i = k_i || d_i || iv_i), lane by lane; unused lanes stay zero keys.
-    let mut cells = [[0i32; 8]; 16];
-    for (l, job) in jobs.iter().enumerate() {
-        for (i, row) in cells.iter_mut().enumerate() {
-            row[l] = ((u32::from(job.key[i]) << 23) | (D128[i] << 8) | u32::from(job.iv[i])) as i32;
-        }
-    }
-    let mut lanes = Lanes {
-        s: cells.map(|r| _mm256_setr_epi32(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])),
-        r1: _mm256_setzero_si256(),
-        r2: _mm256_setzero_si256(),
-        pos: 0,
+/// Defines `$name`, which XORs each job's data with its ZUC-128 keystream (1 to 8 jobs),
+/// compiled with `$features` (a macro, not a function called from two entries: whether
+/// LLVM inlines a function this size into the second entry varies from build to build).
+macro_rules! xor_x8_fn {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        fn $name(jobs: &mut [Zuc128Job<'_>]) {
+            debug_assert!(jobs.len() <= 8);
+            // At most eight lanes, said where the compiler sees it (no bounds check per lane).
+            let n = jobs.len().min(8);
+            let jobs = &mut jobs[..n];
+            // Key loading (s_i = k_i || d_i || iv_i), lane by lane; unused lanes stay zero keys.
+            let mut cells = [[0i32; 8]; 16];
+            for (l, job) in jobs.iter().enumerate() {
+                for (i, row) in cells.iter_mut().enumerate() {
+                    row[l] = ((u32::from(job.key[i]) << 23) | (D128[i] << 8) | u32::from(job.iv[i])) as i32;
+                }
+            }
+            let mut lanes = Lanes {
+                s: cells.map(|r| _mm256_setr_epi32(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])),
+                r1: _mm256_setzero_si256(),
+                r2: _mm256_setzero_si256(),
+                pos: 0,
     };
     for _ in 0..32 {
         lanes.step(true);
@@ -297,3 +295,16 @@ fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
     lanes.r2 = _mm256_setzero_si256();
     core::hint::black_box(&lanes);
 }
+    };
+}
+
+xor_x8_fn!(
+    /// The eight-lane kernel on AVX2 (16 vector registers).
+    xor_x8,
+    "avx2,aes,ssse3,sse4.1,pclmulqdq"
+);
+xor_x8_fn!(
+    /// The eight-lane kernel with AVX-512F/VL as well (32 vector registers).
+    xor_x8_avx512,
+    "avx2,aes,ssse3,sse4.1,pclmulqdq,avx512f,avx512vl"
+);
