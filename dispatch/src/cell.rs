@@ -39,9 +39,9 @@ impl<B: Family> BackendCell<B> {
     /// The backend held: one relaxed load of the byte.
     #[inline(always)]
     pub fn get(&self) -> Available<B> {
-        match B::ALL.get(usize::from(self.position.load(Ordering::Relaxed))) {
+        match B::at(self.position.load(Ordering::Relaxed)) {
             // Only `set` and `fill` write the position, each from an `Available` backend.
-            Some(&b) => Available(b),
+            Some(b) => Available(b),
             None => self.fill(),
         }
     }

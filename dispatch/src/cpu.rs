@@ -112,6 +112,39 @@ mod x86 {
     pub(crate) fn zuc_avx2_aesni() -> bool {
         zuc_avx2::get()
     }
+
+    cpufeatures::new!(
+        zuc_gfni,
+        "gfni",
+        "avx512f",
+        "avx512bw",
+        "avx512vbmi",
+        "aes",
+        "ssse3",
+        "sse4.1",
+        "pclmulqdq"
+    );
+
+    cpufeatures::new!(
+        zuc_avx512,
+        "avx512f",
+        "avx512vl",
+        "avx2",
+        "aes",
+        "ssse3",
+        "sse4.1",
+        "pclmulqdq"
+    );
+
+    /// AVX-512F/VL, AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) fn zuc_avx512_aesni() -> bool {
+        zuc_avx512::get()
+    }
+
+    /// GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) fn zuc_gfni_avx512() -> bool {
+        zuc_gfni::get()
+    }
 }
 
 #[cfg(target_arch = "aarch64")]
@@ -177,8 +210,16 @@ probe!(
     avx2 on target_arch = "x86_64" => x86::avx2()
 );
 probe!(
+    /// ZUC: GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    zuc_gfni_avx512 on target_arch = "x86_64" => x86::zuc_gfni_avx512()
+);
+probe!(
     /// ZUC: AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
     zuc_aesni on target_arch = "x86_64" => x86::zuc_aesni()
+);
+probe!(
+    /// ZUC, eight streams: AVX-512F/VL, AVX2, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    zuc_avx512_aesni on target_arch = "x86_64" => x86::zuc_avx512_aesni()
 );
 probe!(
     /// ZUC, eight streams: AVX2, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.

@@ -100,6 +100,18 @@ macro_rules! family {
                     }
                 }
                 #[inline(always)]
+                fn at(position: u8) -> Option<Backend> {
+                    let mut i = 0u8;
+                    $(
+                        if position == i {
+                            return Some(Backend::$Variant);
+                        }
+                        i += 1;
+                    )*
+                    let _ = i;
+                    None
+                }
+                #[inline(always)]
                 fn best_cache() -> &'static $crate::BestCache {
                     static BEST: $crate::BestCache = $crate::BestCache::new();
                     &BEST

@@ -43,6 +43,11 @@ mod private {
         fn cpu_has(self) -> bool;
         /// The family's cache of [`super::Available::best`].
         fn best_cache() -> &'static super::BestCache;
+        /// The backend at `position` in `ALL`, by comparisons the optimiser folds into the
+        /// caller's own (`at(p) == Some(X)` becomes `p == position of X`, no table load).
+        fn at(position: u8) -> Option<Self>
+        where
+            Self: Sized;
     }
 }
 

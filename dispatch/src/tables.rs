@@ -129,6 +129,10 @@ family! {
     /// ZUC single-stream S-box engines (ZUC-128/256 keystreams, 128-EEA3/EIA3, the ZUC-256
     /// MAC), `shangmi-zuc`.
     pub mod zuc("ZUC", portable: Soft) {
+        /// x86-64 GFNI with AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 as
+        /// two affine steps (`gf2p8affineqb`, `gf2p8affineinvqb`), S0 as a 256-byte table in
+        /// registers (`vpermi2b`), the MACs' window sums as carry-less products.
+        GfniAvx512 = "zuc-gfni-avx512" if crate::cpu::zuc_gfni_avx512();
         /// x86-64 AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 through `aesenclast` between two
         /// nibble-table maps, S0 as `pshufb` nibble lookups, the MACs' window sums as
         /// carry-less products.
@@ -142,6 +146,9 @@ family! {
     /// Many ZUC-128 keystreams at once (`shangmi_zuc::eea3_many`, `apply_keystream_many`),
     /// `shangmi-zuc`.
     pub mod zuc_many("ZUC many", portable: OneByOne) {
+        /// The eight-lane AVX2 kernel compiled with AVX-512F/VL as well (32 vector
+        /// registers), x86-64.
+        Avx512x8 = "zuc-avx512-x8" if crate::cpu::zuc_avx512_aesni();
         /// x86-64 AVX2 with AES-NI, SSSE3, SSE4.1, PCLMULQDQ: eight generators in the
         /// 32-bit lanes of AVX2 registers.
         Avx2x8 = "zuc-avx2-x8" if crate::cpu::zuc_avx2_aesni();

@@ -157,8 +157,29 @@ fn x86_probes_agree_with_std() {
     assert!(sm2_field::Backend::Base.cpu_has());
     assert_eq!(sm2_scan::Backend::Avx2.cpu_has(), has!("avx2"));
     assert_eq!(
+        zuc::Backend::GfniAvx512.cpu_has(),
+        has!("gfni")
+            && has!("avx512f")
+            && has!("avx512bw")
+            && has!("avx512vbmi")
+            && has!("aes")
+            && has!("ssse3")
+            && has!("sse4.1")
+            && has!("pclmulqdq")
+    );
+    assert_eq!(
         zuc::Backend::AesniSse.cpu_has(),
         has!("aes") && has!("ssse3") && has!("sse4.1") && has!("pclmulqdq")
+    );
+    assert_eq!(
+        zuc_many::Backend::Avx512x8.cpu_has(),
+        has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx2")
+            && has!("aes")
+            && has!("ssse3")
+            && has!("sse4.1")
+            && has!("pclmulqdq")
     );
     assert_eq!(
         zuc_many::Backend::Avx2x8.cpu_has(),

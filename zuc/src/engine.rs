@@ -86,7 +86,7 @@ impl Kernel for Soft {}
 shangmi_dispatch::kernel_dispatch! {
     kernel Kernel, portable Soft, family Backend;
     #[cfg(target_arch = "x86_64")]
-    x86::{AesniSse},
+    x86::{GfniAvx512, AesniSse},
 }
 
 /// [`Kernel::initialise`].

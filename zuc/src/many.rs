@@ -66,7 +66,7 @@ impl ManyKernel for OneByOne {
 shangmi_dispatch::kernel_dispatch! {
     kernel ManyKernel, portable OneByOne, family ManyEngine;
     #[cfg(target_arch = "x86_64")]
-    x86_many::{Avx2x8},
+    x86_many::{Avx512x8, Avx2x8},
 }
 
 /// [`ManyKernel::xor_keystreams`].

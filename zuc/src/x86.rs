@@ -10,9 +10,17 @@
 //!
 //! * The MACs' per-bit window sums as one carry-less multiplication per tag word.
 //!
-//! `pshufb` looks up a register, not memory, so no memory address depends on data; every
-//! function here needs AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, which the kernel token
-//! [`AesniSse`] proves: it is made only from an `Available` `zuc-aesni` backend, whose probe
+//! The GFNI engine (`zuc-gfni-avx512`, [`gfni_sbox_pair`]) computes the same S-boxes with
+//! fewer dependent steps: S1 = M·phi(x)^-1 + 0x55 is one `gf2p8affineqb` (phi) and one
+//! `gf2p8affineinvqb` (the AES-field inverse, then M = L·A_aes and the constant), both
+//! matrices derived below from the nibble tables; S0 is a 256-byte table held in four
+//! AVX-512 registers and read by two `vpermi2b` (bytes 0..127 and 128..255) and a blend on
+//! bit 7.
+//!
+//! `pshufb`, `vpermi2b` and the affine instructions look up registers, not memory, so no
+//! memory address depends on data. The kernel tokens prove the features: [`AesniSse`]
+//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VBMI)
+//! are made only from an `Available` backend of their kind, whose probe
 //! (`shangmi-dispatch`) found them.
 
 use core::arch::x86_64::*;
@@ -27,6 +35,11 @@ use crate::{
 shangmi_dispatch::kernel_token! {
     /// `zuc-aesni`: AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) struct AesniSse = Backend::AesniSse;
+}
+
+shangmi_dispatch::kernel_token! {
+    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    pub(crate) struct GfniAvx512 = Backend::GfniAvx512;
 }
 
 pub(crate) const PHI_LO: [u8; 16] = [
@@ -127,7 +140,7 @@ fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
 /// carry-less product of P and m with its bits reversed.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
+pub(crate) fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
     let a = _mm_cvtsi32_si128(m.reverse_bits() as i32);
     for (w, t) in tag.iter_mut().enumerate() {
         let p = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
@@ -136,76 +149,198 @@ fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
     }
 }
 
-impl Ops for AesniSse {
-    #[inline(always)]
-    fn sbox_pair(self, u: u32, w: u32) -> (u32, u32) {
-        // SAFETY: `self` proves the features `sbox_pair` enables (module comment).
-        unsafe { sbox_pair(u, w) }
-    }
-
-    #[inline(always)]
-    fn mac_sum<const N: usize>(self, tag: &mut [u32; N], window: &[u32; 5], m: u32, bits: u32) {
-        // Only the first `bits` bits count (bits is public).
-        let m = if bits >= 32 {
-            m
-        } else {
-            m & !(u32::MAX >> bits)
-        };
-        // SAFETY: `self` proves the features `mac_word` enables (module comment).
-        unsafe { mac_word(tag, window, m) }
-    }
+/// phi, S1's field into the AES field (the nibble tables' linear map).
+const fn phi(x: u8) -> u8 {
+    PHI_LO[(x & 15) as usize] ^ PHI_HI[(x >> 4) as usize]
 }
 
-/// The kernel's entry points: the shared generic code compiled with the token's features,
-/// where its S-boxes and window sums inline.
-impl Kernel for AesniSse {
-    #[inline]
-    fn initialise(self, state: &mut State) {
-        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-        fn entry(k: AesniSse, state: &mut State) {
-            state.initialise_with(k);
-        }
-        // SAFETY: `self` proves the features `entry` enables (module comment).
-        unsafe { entry(self, state) }
-    }
+/// M = L·A_aes: the map from the AES field's inverse to S1 (without S1's constant 0x55),
+/// where A_aes is SubBytes' linear part and L the nibble tables' map back.
+const fn s1_out(y: u8) -> u8 {
+    let b = y ^ y.rotate_left(1) ^ y.rotate_left(2) ^ y.rotate_left(3) ^ y.rotate_left(4);
+    L_LO[(b & 15) as usize] ^ L_HI[(b >> 4) as usize] ^ 0x55
+}
 
-    #[inline]
-    fn next_word(self, state: &mut State) -> u32 {
-        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-        fn entry(k: AesniSse, state: &mut State) -> u32 {
-            state.next_word_with(k)
+/// The GF(2) matrix of a linear byte map given by its images of 1, 2, 4, …, 128, as
+/// `gf2p8affineqb` takes it: row i (output bit i) in byte 7 - i, bit j of a row for input
+/// bit j.
+const fn matrix(images: [u8; 8]) -> i64 {
+    let mut q = 0u64;
+    let mut i = 0;
+    while i < 8 {
+        let mut row = 0u64;
+        let mut j = 0;
+        while j < 8 {
+            row |= (((images[j] >> i) & 1) as u64) << j;
+            j += 1;
         }
-        // SAFETY: `self` proves the features `entry` enables (module comment).
-        unsafe { entry(self, state) }
+        q |= row << (8 * (7 - i));
+        i += 1;
     }
+    q as i64
+}
 
-    #[inline]
-    fn fill(self, state: &mut State, out: &mut [[u8; 4]]) {
-        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-        fn entry(k: AesniSse, state: &mut State, out: &mut [[u8; 4]]) {
-            state.fill_with(k, out);
-        }
-        // SAFETY: `self` proves the features `entry` enables (module comment).
-        unsafe { entry(self, state, out) }
+/// The images of the basis under `f` (one list per map: `const fn` cannot take a function).
+macro_rules! basis_images {
+    ($f:ident) => {
+        [$f(1), $f(2), $f(4), $f(8), $f(16), $f(32), $f(64), $f(128)]
+    };
+}
+
+const PHI_MATRIX: i64 = matrix(basis_images!(phi));
+const S1_OUT_MATRIX: i64 = matrix(basis_images!(s1_out));
+
+/// S0 as a table, from the nibble decomposition (the tables `sbox_pair` looks up).
+static S0_TABLE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut x = 0;
+    while x < 256 {
+        let (h, l) = ((x >> 4) as u8, (x & 15) as u8);
+        let t1 = P1[l as usize] ^ h;
+        let t2 = P2[t1 as usize] ^ l;
+        let t3 = P3[t2 as usize] ^ t1;
+        t[x] = ROT_T2[t2 as usize] | ROT_T3[t3 as usize];
+        x += 1;
     }
+    t
+};
 
-    #[inline]
-    fn mac_words<const N: usize>(self, engine: &mut Engine<N>, words: &[[u8; 4]]) {
-        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-        fn entry<const N: usize>(k: AesniSse, engine: &mut Engine<N>, words: &[[u8; 4]]) {
-            engine.absorb_words_with(k, words);
-        }
-        // SAFETY: `self` proves the features `entry` enables (module comment).
-        unsafe { entry(self, engine, words) }
-    }
+/// S = (S0, S1, S0, S1) on `u` and `w` with GFNI and AVX-512 VBMI (see the module comment).
+#[inline]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vbmi,aes,ssse3,sse4.1,pclmulqdq")]
+pub(crate) fn gfni_sbox_pair(u: u32, w: u32) -> (u32, u32) {
+    let x = _mm_cvtsi64_si128(((u64::from(u) << 32) | u64::from(w)) as i64);
+    let s1 = _mm_gf2p8affineinv_epi64_epi8::<0x55>(
+        _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(PHI_MATRIX)),
+        _mm_set1_epi64x(S1_OUT_MATRIX),
+    );
+    // SAFETY: each load reads 64 bytes inside the 256-byte table; unaligned loads.
+    let [t0, t1, t2, t3] =
+        [0, 64, 128, 192].map(|o| unsafe { _mm512_loadu_si512(S0_TABLE[o..].as_ptr().cast()) });
+    let xz = _mm512_castsi128_si512(x);
+    let low = _mm512_permutex2var_epi8(t0, xz, t1);
+    let high = _mm512_permutex2var_epi8(t2, xz, t3);
+    let s0 = _mm512_mask_blend_epi8(_mm512_movepi8_mask(xz), low, high);
+    let s0 = _mm512_castsi512_si128(s0);
+    // S0 on bytes 1, 3, 5, 7 (the high byte of each 16-bit half), S1 on the others.
+    let out = _mm_blendv_epi8(s1, s0, _mm_set1_epi16(0xff00_u16 as i16));
+    let out = _mm_cvtsi128_si64(out) as u64;
+    ((out >> 32) as u32, out as u32)
+}
 
-    #[inline]
-    fn mac_bits<const N: usize>(self, engine: &mut Engine<N>, m: u32, bits: u32) {
-        #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-        fn entry<const N: usize>(k: AesniSse, engine: &mut Engine<N>, m: u32, bits: u32) {
-            engine.absorb_bits_with(k, m, bits);
+/// `Ops` and `Kernel` for an x86 kernel token: its S-box function, the carry-less window
+/// sum, and the entry points around the generic code, compiled with `$features` (which the
+/// token proves, module comment).
+macro_rules! x86_kernel {
+    ($Token:ident, $sbox:ident, $features:literal) => {
+        impl Ops for $Token {
+            #[inline(always)]
+            fn sbox_pair(self, u: u32, w: u32) -> (u32, u32) {
+                // SAFETY: `self` proves the features the S-box function enables.
+                unsafe { $sbox(u, w) }
+            }
+
+            #[inline(always)]
+            fn mac_sum<const N: usize>(
+                self,
+                tag: &mut [u32; N],
+                window: &[u32; 5],
+                m: u32,
+                bits: u32,
+            ) {
+                // Only the first `bits` bits count (bits is public).
+                let m = if bits >= 32 {
+                    m
+                } else {
+                    m & !(u32::MAX >> bits)
+                };
+                // SAFETY: `self` proves the features `mac_word` enables (module comment).
+                unsafe { mac_word(tag, window, m) }
+            }
         }
-        // SAFETY: `self` proves the features `entry` enables (module comment).
-        unsafe { entry(self, engine, m, bits) }
+
+        /// The kernel's entry points: the shared generic code compiled with the token's
+        /// features, where its S-boxes and window sums inline.
+        impl Kernel for $Token {
+            #[inline]
+            fn initialise(self, state: &mut State) {
+                #[target_feature(enable = $features)]
+                fn entry(k: $Token, state: &mut State) {
+                    state.initialise_with(k);
+                }
+                // SAFETY: `self` proves the features `entry` enables (module comment).
+                unsafe { entry(self, state) }
+            }
+
+            #[inline]
+            fn next_word(self, state: &mut State) -> u32 {
+                #[target_feature(enable = $features)]
+                fn entry(k: $Token, state: &mut State) -> u32 {
+                    state.next_word_with(k)
+                }
+                // SAFETY: `self` proves the features `entry` enables (module comment).
+                unsafe { entry(self, state) }
+            }
+
+            #[inline]
+            fn fill(self, state: &mut State, out: &mut [[u8; 4]]) {
+                #[target_feature(enable = $features)]
+                fn entry(k: $Token, state: &mut State, out: &mut [[u8; 4]]) {
+                    state.fill_with(k, out);
+                }
+                // SAFETY: `self` proves the features `entry` enables (module comment).
+                unsafe { entry(self, state, out) }
+            }
+
+            #[inline]
+            fn mac_words<const N: usize>(self, engine: &mut Engine<N>, words: &[[u8; 4]]) {
+                #[target_feature(enable = $features)]
+                fn entry<const N: usize>(k: $Token, engine: &mut Engine<N>, words: &[[u8; 4]]) {
+                    engine.absorb_words_with(k, words);
+                }
+                // SAFETY: `self` proves the features `entry` enables (module comment).
+                unsafe { entry(self, engine, words) }
+            }
+
+            #[inline]
+            fn mac_bits<const N: usize>(self, engine: &mut Engine<N>, m: u32, bits: u32) {
+                #[target_feature(enable = $features)]
+                fn entry<const N: usize>(k: $Token, engine: &mut Engine<N>, m: u32, bits: u32) {
+                    engine.absorb_bits_with(k, m, bits);
+                }
+                // SAFETY: `self` proves the features `entry` enables (module comment).
+                unsafe { entry(self, engine, m, bits) }
+            }
+        }
+    };
+}
+
+x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
+x86_kernel!(
+    GfniAvx512,
+    gfni_sbox_pair,
+    "gfni,avx512f,avx512bw,avx512vbmi,aes,ssse3,sse4.1,pclmulqdq"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shangmi_dispatch::Available;
+
+    /// Both x86 S-box functions against the portable circuit on every byte, where the CPU
+    /// has them.
+    #[test]
+    fn sboxes_match_the_circuit() {
+        for x in 0..=255u32 {
+            // Every byte in every position: S0 on bytes 1 and 3 of each word, S1 on 0 and 2.
+            let (u, w) = (x * 0x0101_0101, (255 - x) * 0x0101_0101);
+            let want = crate::sbox::sbox_pair(u, w);
+            if let Some(k) = Available::check(Backend::AesniSse).and_then(AesniSse::new) {
+                assert_eq!(k.sbox_pair(u, w), want, "aesni {x:#x}");
+            }
+            if let Some(k) = Available::check(Backend::GfniAvx512).and_then(GfniAvx512::new) {
+                assert_eq!(k.sbox_pair(u, w), want, "gfni {x:#x}");
+            }
+        }
     }
 }

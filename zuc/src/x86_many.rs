@@ -7,9 +7,9 @@
 //! address depends on keys, IVs or data; the lengths (public) decide which bytes are
 //! written.
 //!
-//! Every function here needs AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, which the kernel
-//! token [`Avx2x8`] proves: it is made only from an `Available` `zuc-avx2-x8` backend, whose
-//! probe (`shangmi-dispatch`) found them.
+//! Every function here needs AVX2, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ (and `xor_x8_avx512`
+//! AVX-512F/VL too), which the kernel tokens [`Avx2x8`] and [`Avx512x8`] prove: each is made
+//! only from an `Available` backend of its kind, whose probe (`shangmi-dispatch`) found them.
 
 use core::arch::x86_64::*;
 
@@ -198,40 +198,59 @@ shangmi_dispatch::kernel_token! {
     pub(crate) struct Avx2x8 = ManyEngine::Avx2x8;
 }
 
-impl ManyKernel for Avx2x8 {
-    #[inline]
-    fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
-        for chunk in jobs.chunks_mut(8) {
-            if chunk.len() == 1 {
-                // One job: the single-stream generator is faster than one lane of eight.
-                OneByOne.xor_keystreams(chunk);
-            } else {
-                // SAFETY: `self` proves the features `xor_x8` enables (module comment).
-                unsafe { xor_x8(chunk) }
-            }
-        }
-    }
+shangmi_dispatch::kernel_token! {
+    /// `zuc-avx512-x8`: the same kernel compiled with AVX-512F/VL as well (32 vector
+    /// registers: the generator's state and constants stay in registers).
+    pub(crate) struct Avx512x8 = ManyEngine::Avx512x8;
 }
 
-/// XORs each job's data with its ZUC-128 keystream (1 to 8 jobs).
-#[target_feature(enable = "avx2,aes,ssse3,sse4.1,pclmulqdq")]
-fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
-    debug_assert!(jobs.len() <= 8);
-    // At most eight lanes, said where the compiler sees it (no bounds check per lane).
-    let n = jobs.len().min(8);
-    let jobs = &mut jobs[..n];
-    // Key loading (s_i = k_i || d_i || iv_i), lane by lane; unused lanes stay zero keys.
-    let mut cells = [[0i32; 8]; 16];
-    for (l, job) in jobs.iter().enumerate() {
-        for (i, row) in cells.iter_mut().enumerate() {
-            row[l] = ((u32::from(job.key[i]) << 23) | (D128[i] << 8) | u32::from(job.iv[i])) as i32;
+/// `ManyKernel` for a token whose eight-lane function is `$x8`.
+macro_rules! many_kernel {
+    ($Token:ident, $x8:ident) => {
+        impl ManyKernel for $Token {
+            #[inline]
+            fn xor_keystreams(self, jobs: &mut [Zuc128Job<'_>]) {
+                for chunk in jobs.chunks_mut(8) {
+                    if chunk.len() == 1 {
+                        // One job: the single-stream generator is faster than one lane of eight.
+                        OneByOne.xor_keystreams(chunk);
+                    } else {
+                        // SAFETY: `self` proves the features `$x8` enables (module comment).
+                        unsafe { $x8(chunk) }
+                    }
+                }
+            }
         }
-    }
-    let mut lanes = Lanes {
-        s: cells.map(|r| _mm256_setr_epi32(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])),
-        r1: _mm256_setzero_si256(),
-        r2: _mm256_setzero_si256(),
-        pos: 0,
+    };
+}
+
+many_kernel!(Avx2x8, xor_x8);
+many_kernel!(Avx512x8, xor_x8_avx512);
+
+/// Defines `$name`, which XORs each job's data with its ZUC-128 keystream (1 to 8 jobs),
+/// compiled with `$features` (a macro, not a function called from two entries: whether
+/// LLVM inlines a function this size into the second entry varies from build to build).
+macro_rules! xor_x8_fn {
+    ($(#[$doc:meta])* $name:ident, $features:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = $features)]
+        fn $name(jobs: &mut [Zuc128Job<'_>]) {
+            debug_assert!(jobs.len() <= 8);
+            // At most eight lanes, said where the compiler sees it (no bounds check per lane).
+            let n = jobs.len().min(8);
+            let jobs = &mut jobs[..n];
+            // Key loading (s_i = k_i || d_i || iv_i), lane by lane; unused lanes stay zero keys.
+            let mut cells = [[0i32; 8]; 16];
+            for (l, job) in jobs.iter().enumerate() {
+                for (i, row) in cells.iter_mut().enumerate() {
+                    row[l] = ((u32::from(job.key[i]) << 23) | (D128[i] << 8) | u32::from(job.iv[i])) as i32;
+                }
+            }
+            let mut lanes = Lanes {
+                s: cells.map(|r| _mm256_setr_epi32(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7])),
+                r1: _mm256_setzero_si256(),
+                r2: _mm256_setzero_si256(),
+                pos: 0,
     };
     for _ in 0..32 {
         lanes.step(true);
@@ -276,3 +295,16 @@ fn xor_x8(jobs: &mut [Zuc128Job<'_>]) {
     lanes.r2 = _mm256_setzero_si256();
     core::hint::black_box(&lanes);
 }
+    };
+}
+
+xor_x8_fn!(
+    /// The eight-lane kernel on AVX2 (16 vector registers).
+    xor_x8,
+    "avx2,aes,ssse3,sse4.1,pclmulqdq"
+);
+xor_x8_fn!(
+    /// The eight-lane kernel with AVX-512F/VL as well (32 vector registers).
+    xor_x8_avx512,
+    "avx2,aes,ssse3,sse4.1,pclmulqdq,avx512f,avx512vl"
+);

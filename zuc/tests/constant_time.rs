@@ -165,13 +165,17 @@ fn zuc_is_constant_time_under_memcheck() {
         return;
     }
     // valgrind emulates AES-NI, SSSE3, SSE4.1 and PCLMULQDQ, so every engine of this
-    // machine runs there.
+    // machine runs there except the AVX-512 ones: valgrind has no AVX-512, hides it from
+    // CPUID, and the child's probe leaves `zuc-gfni-avx512` out (its S-boxes read
+    // registers only: `vpermi2b` and the affine instructions, no data-dependent address)
+    // and `zuc-avx512-x8` (the code of `zuc-avx2-x8`, which is checked, with more
+    // registers).
     let mut lines: Vec<String> = Vec::new();
-    for b in Backend::available() {
+    for b in Backend::available().filter(|&b| b != Backend::GfniAvx512) {
         lines.push(format!("checking {b}"));
         lines.push(format!("checking modes on {b}"));
     }
-    for e in ManyEngine::available() {
+    for e in ManyEngine::available().filter(|&e| e != ManyEngine::Avx512x8) {
         lines.push(format!("checking many on {e}"));
     }
     memcheck::check("memcheck_child", "all", &lines);
