@@ -14,8 +14,10 @@ mod completions;
 mod failure;
 mod files;
 mod hexstr;
+mod keyuri;
 mod progress;
 mod rows;
+mod sdf;
 mod sm2;
 mod sm3sum;
 mod sm4;
@@ -67,6 +69,8 @@ enum Command {
     /// SM2 certificates, requests, chains and GM/T 0010 CMS (ca, req, issue, tlcp-pair,
     /// verify, show, cms).
     Cert(cert::Args),
+    /// SDF (GM/T 0018) crypto cards and HSMs: what a device holds (info, export).
+    Sdf(sdf::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -81,6 +85,7 @@ impl Command {
             Command::Tls(args) => tls::run(args),
             Command::Tlcp(args) => tlcp::run(args),
             Command::Cert(args) => cert::run(&args),
+            Command::Sdf(args) => sdf::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
     }

@@ -14,9 +14,10 @@ mod http;
 mod serve;
 
 use crate::failure::Failure;
+use crate::keyuri::KeyUri;
 use shangmi_tlcp::{
     CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
-    ServerName, Sm2PrivateKey, StreamOwned,
+    ServerName, Sm2EncKey, Sm2SignKey, StreamOwned,
 };
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -81,35 +82,37 @@ struct DualCerts {
     /// Sign certificate, PEM (then its CA chain, if any)
     #[arg(long)]
     sign_cert: Option<PathBuf>,
-    /// Sign certificate's SM2 private key, PEM (PKCS#8 or SEC1)
+    /// Sign certificate's SM2 private key: a PEM file (PKCS#8 or SEC1) or a key URI
+    /// (`sdf:<library>?index=N&pin-env=VAR`)
     #[arg(long)]
-    sign_key: Option<PathBuf>,
+    sign_key: Option<KeyUri>,
     /// Encryption certificate, PEM
     #[arg(long)]
     enc_cert: Option<PathBuf>,
-    /// Encryption certificate's SM2 private key, PEM (PKCS#8 or SEC1)
+    /// Encryption certificate's SM2 private key: a PEM file (PKCS#8 or SEC1) or a key URI
+    /// (`sdf:<library>?index=N&pin-env=VAR`)
     #[arg(long)]
-    enc_key: Option<PathBuf>,
+    enc_key: Option<KeyUri>,
 }
 
 /// The four files, read.
 struct LoadedCerts {
     sign_chain: Vec<CertificateDer<'static>>,
-    sign_key: Arc<Sm2PrivateKey>,
+    sign_key: Arc<dyn Sm2SignKey>,
     enc_cert: CertificateDer<'static>,
-    enc_key: Arc<Sm2PrivateKey>,
+    enc_key: Arc<dyn Sm2EncKey>,
 }
 
 impl DualCerts {
     /// All four files, none, or a usage error naming what is missing.
     fn load(&self) -> Result<Option<LoadedCerts>, Failure> {
         let given = [
-            &self.sign_cert,
-            &self.sign_key,
-            &self.enc_cert,
-            &self.enc_key,
+            self.sign_cert.is_some(),
+            self.sign_key.is_some(),
+            self.enc_cert.is_some(),
+            self.enc_key.is_some(),
         ];
-        match given.iter().filter(|p| p.is_some()).count() {
+        match given.iter().filter(|&&p| p).count() {
             0 => return Ok(None),
             4 => {}
             _ => {
@@ -136,9 +139,9 @@ impl DualCerts {
         }
         Ok(Some(LoadedCerts {
             sign_chain: certs(sign_cert)?,
-            sign_key: Arc::new(key(sign_key)?),
+            sign_key: sign_key.sign_key()?,
             enc_cert: enc.remove(0),
-            enc_key: Arc::new(key(enc_key)?),
+            enc_key: enc_key.enc_key()?,
         }))
     }
 }
@@ -202,11 +205,6 @@ fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
         )));
     }
     Ok(certs)
-}
-
-fn key(path: &Path) -> Result<Sm2PrivateKey, Failure> {
-    let pem = std::fs::read_to_string(path).map_err(|e| failure(&path.display().to_string(), e))?;
-    Sm2PrivateKey::from_pem(&pem).map_err(|e| failure(&path.display().to_string(), e))
 }
 
 fn roots(path: &Path) -> Result<RootCertStore, Failure> {

@@ -9,8 +9,8 @@ use core::net::IpAddr;
 use core::time::Duration;
 use der::asn1::{Ia5String, OctetString};
 use der::{Decode, Encode};
-use shangmi_sm2::dsa;
 use shangmi_sm2::pkcs8::EncodePublicKey;
+use shangmi_sm2::{PrivateKeyOps, dsa};
 use spki::{SubjectPublicKeyInfo, SubjectPublicKeyInfoRef};
 use x509_cert::builder::profile::BuilderProfile;
 use x509_cert::builder::{Builder, CertificateBuilder};
@@ -251,11 +251,11 @@ pub fn spki_of(
     Ok(SubjectPublicKeyInfo::from_der(der.as_bytes())?)
 }
 
-fn build(
+fn build<K: PrivateKeyOps + ?Sized>(
     params: &CertParams,
     issuer: Name,
     issuer_ski: Option<OctetString>,
-    issuer_key: &SecretKey,
+    issuer_key: &K,
     subject_key: &PublicKey,
 ) -> Result<Certificate, Error> {
     if params.not_after < params.not_before {
@@ -271,12 +271,15 @@ fn build(
     let validity = Validity::new(time(params.not_before)?, time(params.not_after)?);
     let builder =
         CertificateBuilder::new(profile, serial(params)?, validity, spki_of(subject_key)?)?;
-    let signer = dsa::SigningKey::new(issuer_key)?;
+    let signer = shangmi_sm2::X509Signer::new(issuer_key);
     Ok(builder.build::<_, dsa::Signature>(&signer)?)
 }
 
 /// A self-signed certificate for `key` (a root CA with [`Profile::Ca`]).
-pub fn self_signed(key: &SecretKey, params: &CertParams) -> Result<Certificate, Error> {
+pub fn self_signed<K: PrivateKeyOps + ?Sized>(
+    key: &K,
+    params: &CertParams,
+) -> Result<Certificate, Error> {
     build(params, params.subject.clone(), None, key, &key.public_key())
 }
 
@@ -289,10 +292,11 @@ pub fn subject_key_identifier(cert: &Certificate) -> Option<OctetString> {
         .map(|(_, ski)| ski.0)
 }
 
-/// A certificate for `subject_key` issued by `issuer` (whose private key is `issuer_key`).
-pub fn issue(
+/// A certificate for `subject_key` issued by `issuer` (whose private key is `issuer_key`:
+/// in memory, or in a device through [`PrivateKeyOps`]).
+pub fn issue<K: PrivateKeyOps + ?Sized>(
     issuer: &Certificate,
-    issuer_key: &SecretKey,
+    issuer_key: &K,
     subject_key: &PublicKey,
     params: &CertParams,
 ) -> Result<Certificate, Error> {

@@ -1,5 +1,7 @@
 //! A TLCP server whose sign and encryption keys stay in the test device (`SdfKey` as
-//! `Sm2SignKey` and `Sm2EncKey`): an ECC-suite handshake over loopback completes, and a
+//! `Sm2SignKey` and `Sm2EncKey`), under a CA whose key is in the device too
+//! (`shangmi_pki::issue` through `PrivateKeyOps`): an ECC-suite handshake over loopback
+//! completes (the client checks the device-made certificate signatures), and a
 //! device that answers the premaster's decryption with garbage fails the handshake with a
 //! typed error on both sides, without a panic.
 
@@ -52,9 +54,9 @@ fn server(sign_index: u32, enc_index: u32) -> (Arc<ServerConfig>, RootCertStore)
         open(sign_index, KeyUsage::Sign),
         open(enc_index, KeyUsage::Encrypt),
     );
-    let ca_key = shangmi_pki::generate_key().unwrap();
+    let ca_key = open(2, KeyUsage::Sign);
     let ca = issue::self_signed(
-        &ca_key,
+        &*ca_key,
         &CertParams::new(
             parse_dn("/CN=Test CA").unwrap(),
             Profile::Ca { path_len: None },
@@ -65,7 +67,7 @@ fn server(sign_index: u32, enc_index: u32) -> (Arc<ServerConfig>, RootCertStore)
     let leaf = |public, profile| {
         let mut params = CertParams::new(parse_dn("/CN=localhost").unwrap(), profile, 1);
         params.sans.push(San::Dns("localhost".into()));
-        let cert = issue::issue(&ca, &ca_key, &public, &params).unwrap();
+        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
         CertificateDer::from(cert.to_der().unwrap())
     };
     let sign_cert = leaf(sign.public_key(), Profile::TlcpSign);

@@ -259,3 +259,55 @@ impl PrivateKeyOps for crate::pke::DecryptingKey {
         KeyExchange::new(rng, role, self.secret_key(), id)
     }
 }
+
+/// Any [`PrivateKeyOps`] key as the RustCrypto signer `x509-cert`'s builders take
+/// (`Signer` + `Keypair` + sm2-with-sm3 as the algorithm, default identifier): certificates,
+/// requests and CRLs signed by a key in a device.
+#[cfg(feature = "pkcs8")]
+pub struct X509Signer<'a, K: ?Sized> {
+    key: &'a K,
+    verifying_key: VerifyingKey,
+}
+
+#[cfg(feature = "pkcs8")]
+impl<'a, K: PrivateKeyOps + ?Sized> X509Signer<'a, K> {
+    /// Wraps `key`.
+    pub fn new(key: &'a K) -> Self {
+        X509Signer {
+            key,
+            verifying_key: VerifyingKey::new(&key.public_key()),
+        }
+    }
+}
+
+#[cfg(feature = "pkcs8")]
+impl<K: PrivateKeyOps + ?Sized> signature::Keypair for X509Signer<'_, K> {
+    type VerifyingKey = VerifyingKey;
+
+    fn verifying_key(&self) -> VerifyingKey {
+        self.verifying_key.clone()
+    }
+}
+
+#[cfg(feature = "pkcs8")]
+impl<K: PrivateKeyOps + ?Sized> signature::Signer<Signature> for X509Signer<'_, K> {
+    fn try_sign(&self, msg: &[u8]) -> Result<Signature, signature::Error> {
+        let e = self.verifying_key.hash_message(msg);
+        self.key
+            .sign_digest(&e)
+            .map_err(|_| signature::Error::new())
+    }
+}
+
+#[cfg(feature = "pkcs8")]
+impl<K: PrivateKeyOps + ?Sized> elliptic_curve::pkcs8::spki::SignatureAlgorithmIdentifier
+    for X509Signer<'_, K>
+{
+    type Params = elliptic_curve::pkcs8::der::AnyRef<'static>;
+    const SIGNATURE_ALGORITHM_IDENTIFIER: elliptic_curve::pkcs8::spki::AlgorithmIdentifierRef<
+        'static,
+    > = elliptic_curve::pkcs8::spki::AlgorithmIdentifierRef {
+        oid: crate::keys::SM2_WITH_SM3_OID,
+        parameters: None,
+    };
+}

@@ -1,0 +1,242 @@
+//! Key URIs: one syntax for where a private key is, parsed here for every flag that takes
+//! a key (issue 37 item 5).
+//!
+//! - a path: a PEM file (PKCS#8 or SEC1), as before;
+//! - `sdf:<library>?index=N[&key=sign|enc][&pin-env=VAR][&sessions=N]`: the sign or
+//!   encryption pair at internal index N of the GM/T 0018 device whose vendor library is
+//!   `<library>` (a path, taken literally up to `?`). `key=` may be left out where the flag
+//!   says the role (`--sign-key`, `--enc-key`); the PIN comes from the environment variable
+//!   `pin-env` names, or is asked for on the terminal; `sessions` sizes the key's session
+//!   pool (default 4).
+
+use crate::failure::Failure;
+use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
+use shangmi_tlcp::{Sm2EncKey, Sm2PrivateKey, Sm2SignKey};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Arc;
+
+/// Where a private key is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyUri {
+    /// A PEM file.
+    File(PathBuf),
+    /// A key pair in an SDF device.
+    Sdf(SdfUri),
+}
+
+/// The parts of an `sdf:` URI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SdfUri {
+    /// The vendor library.
+    pub library: PathBuf,
+    /// The internal key index (absent only where no key is meant: `shangmi sdf info`).
+    pub index: Option<u32>,
+    /// Which pair, if the URI says.
+    pub usage: Option<KeyUsage>,
+    /// The environment variable holding the PIN.
+    pub pin_env: Option<String>,
+    /// Sessions in the key's pool.
+    pub sessions: Option<usize>,
+}
+
+impl FromStr for KeyUri {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.strip_prefix("sdf:") {
+            Some(rest) => parse_sdf(rest).map(KeyUri::Sdf),
+            None if s.is_empty() => Err("empty key location".into()),
+            None => Ok(KeyUri::File(PathBuf::from(s))),
+        }
+    }
+}
+
+fn parse_sdf(rest: &str) -> Result<SdfUri, String> {
+    let (library, query) = rest.split_once('?').unwrap_or((rest, ""));
+    if library.is_empty() {
+        return Err("sdf: URI without a library path".into());
+    }
+    let mut uri = SdfUri {
+        library: PathBuf::from(library),
+        index: None,
+        usage: None,
+        pin_env: None,
+        sessions: None,
+    };
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("sdf: URI attribute `{pair}` has no value"))?;
+        let dup = || format!("sdf: URI gives `{name}` twice");
+        match name {
+            "index" => {
+                let n = value
+                    .parse()
+                    .map_err(|_| format!("sdf: URI index `{value}` is not a number"))?;
+                uri.index.replace(n).map_or(Ok(()), |_| Err(dup()))?;
+            }
+            "key" => {
+                let usage = match value {
+                    "sign" => KeyUsage::Sign,
+                    "enc" => KeyUsage::Encrypt,
+                    _ => return Err(format!("sdf: URI key `{value}` is neither sign nor enc")),
+                };
+                uri.usage.replace(usage).map_or(Ok(()), |_| Err(dup()))?;
+            }
+            "pin-env" if !value.is_empty() => {
+                uri.pin_env
+                    .replace(value.to_owned())
+                    .map_or(Ok(()), |_| Err(dup()))?;
+            }
+            "sessions" => {
+                let n = value
+                    .parse()
+                    .ok()
+                    .filter(|&n: &usize| (1..=256).contains(&n))
+                    .ok_or_else(|| format!("sdf: URI sessions `{value}` is not in 1..=256"))?;
+                uri.sessions.replace(n).map_or(Ok(()), |_| Err(dup()))?;
+            }
+            _ => return Err(format!("sdf: URI attribute `{name}` is unknown or empty")),
+        }
+    }
+    Ok(uri)
+}
+
+impl SdfUri {
+    /// The index and pair this URI names for a flag of role `role` (`None`: the URI must
+    /// say).
+    pub fn key(&self, role: Option<KeyUsage>) -> Result<(u32, KeyUsage), Failure> {
+        let index = self
+            .index
+            .ok_or_else(|| Failure::usage("sdf: URI without index=N"))?;
+        match (self.usage, role) {
+            (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
+                "sdf: URI names the {} key where the {} key is wanted",
+                name(u),
+                name(r)
+            ))),
+            (Some(u), _) | (None, Some(u)) => Ok((index, u)),
+            (None, None) => Err(Failure::usage("sdf: URI without key=sign|enc")),
+        }
+    }
+
+    /// Opens the device.
+    pub fn device(&self) -> Result<SdfDevice, Failure> {
+        SdfDevice::open(&self.library)
+            .map_err(|e| Failure::new(format!("{}: {e}", self.library.display())))
+    }
+
+    /// Opens the key for `role`, with the PIN from the environment or the terminal.
+    pub fn open(&self, role: KeyUsage) -> Result<Arc<SdfKey>, Failure> {
+        let (index, usage) = self.key(Some(role))?;
+        let device = self.device()?;
+        let pin = match &self.pin_env {
+            Some(var) => Pin::from_env(var)
+                .ok_or_else(|| Failure::usage(format!("the PIN variable {var} is not set")))?,
+            None => Pin::new(
+                rpassword::prompt_password(format!("PIN for {} key {index}: ", name(usage)))
+                    .map_err(|e| Failure::new(format!("reading the PIN: {e}")))?,
+            ),
+        };
+        let mut options = PoolOptions::default();
+        if let Some(n) = self.sessions {
+            options.sessions = n;
+        }
+        SdfKey::open(&device, index, usage, pin, options)
+            .map(Arc::new)
+            .map_err(|e| {
+                Failure::new(format!(
+                    "{} key {index} in {}: {e}",
+                    name(usage),
+                    self.library.display()
+                ))
+            })
+    }
+}
+
+fn name(usage: KeyUsage) -> &'static str {
+    match usage {
+        KeyUsage::Sign => "sign",
+        KeyUsage::Encrypt => "enc",
+    }
+}
+
+fn file_key(path: &std::path::Path) -> Result<Arc<Sm2PrivateKey>, Failure> {
+    let what = path.display().to_string();
+    let pem = std::fs::read_to_string(path).map_err(|e| Failure::new(format!("{what}: {e}")))?;
+    Sm2PrivateKey::from_pem(&pem)
+        .map(Arc::new)
+        .map_err(|e| Failure::new(format!("{what}: {e}")))
+}
+
+impl KeyUri {
+    /// The key as a TLCP sign key.
+    pub fn sign_key(&self) -> Result<Arc<dyn Sm2SignKey>, Failure> {
+        Ok(match self {
+            KeyUri::File(path) => file_key(path)?,
+            KeyUri::Sdf(uri) => uri.open(KeyUsage::Sign)?,
+        })
+    }
+
+    /// The key as a TLCP encryption key.
+    pub fn enc_key(&self) -> Result<Arc<dyn Sm2EncKey>, Failure> {
+        Ok(match self {
+            KeyUri::File(path) => file_key(path)?,
+            KeyUri::Sdf(uri) => uri.open(KeyUsage::Encrypt)?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sdf(s: &str) -> SdfUri {
+        match s.parse::<KeyUri>() {
+            Ok(KeyUri::Sdf(u)) => u,
+            other => panic!("{s}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_the_forms() {
+        assert_eq!(
+            "key.pem".parse::<KeyUri>(),
+            Ok(KeyUri::File("key.pem".into()))
+        );
+        let u = sdf("sdf:/opt/lib/libsdf.so?index=3&key=enc&pin-env=SDF_PIN&sessions=2");
+        assert_eq!(u.library, PathBuf::from("/opt/lib/libsdf.so"));
+        assert_eq!(u.index, Some(3));
+        assert_eq!(u.usage, Some(KeyUsage::Encrypt));
+        assert_eq!(u.pin_env.as_deref(), Some("SDF_PIN"));
+        assert_eq!(u.sessions, Some(2));
+        let u = sdf("sdf:libsdf.so");
+        assert_eq!((u.index, u.usage), (None, None));
+        assert!(u.key(Some(KeyUsage::Sign)).is_err());
+        let u = sdf("sdf:libsdf.so?index=1");
+        assert_eq!(u.key(Some(KeyUsage::Sign)).ok(), Some((1, KeyUsage::Sign)));
+        assert!(u.key(None).is_err());
+        let u = sdf("sdf:libsdf.so?index=1&key=sign");
+        assert!(u.key(Some(KeyUsage::Encrypt)).is_err());
+        assert_eq!(u.key(None).ok(), Some((1, KeyUsage::Sign)));
+    }
+
+    #[test]
+    fn refuses_malformed_uris() {
+        for bad in [
+            "",
+            "sdf:",
+            "sdf:?index=1",
+            "sdf:lib.so?index=x",
+            "sdf:lib.so?index=1&index=2",
+            "sdf:lib.so?key=both",
+            "sdf:lib.so?pin=123456",
+            "sdf:lib.so?index",
+            "sdf:lib.so?pin-env=",
+            "sdf:lib.so?sessions=0",
+        ] {
+            assert!(bad.parse::<KeyUri>().is_err(), "{bad}");
+        }
+    }
+}
