@@ -22,6 +22,9 @@
 //! `unsafe` is confined to the FFI calls (`ffi.rs`, `device.rs`, `key.rs`), each with its
 //! SAFETY comment.
 
+// The README's example compiles as a doctest.
+#![cfg_attr(doctest, doc = include_str!("../README.md"))]
+
 mod device;
 mod error;
 mod ffi;
