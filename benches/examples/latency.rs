@@ -256,6 +256,16 @@ mod x86 {
                 )),
             );
         }
+        if is_x86_feature_detected!("bmi2") {
+            // SM3's loop-carried chain per round (GB/T 32905): A <<< 12, + T_j, + E,
+            // <<< 7 = SS1, ^ (A <<< 12) = SS2, + (FF + D + W') = TT1, the next A.
+            row(
+                "SM3 round (rorx, add, add, rorx, xor, add)",
+                best(chain!(
+                    "rorx {x:e}, {x:e}, 20\nadd {x:e}, 7\nadd {x:e}, {x:e}\nrorx {x:e}, {x:e}, 25\nxor {x:e}, 9\nadd {x:e}, 11"
+                )),
+            );
+        }
         if is_x86_feature_detected!("gfni") && avx512 {
             // `sm4::x86::gfni_chain::Rotated`: GF2P8AFFINEINVQB, a byte rotation, one
             // three-way XOR.
