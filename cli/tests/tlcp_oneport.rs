@@ -154,6 +154,26 @@ fn rustls_stream(
     rustls::StreamOwned::new(conn, TcpStream::connect(addr).expect("connect"))
 }
 
+/// `shangmi PROTOCOL client` against the server on `port`, with `request` as its input;
+/// asserts that it succeeded and returns what it printed.
+fn client_page(protocol: &str, dir: &Path, port: u16, request: &[u8]) -> String {
+    let mut cmd = shangmi();
+    cmd.args([
+        protocol,
+        "client",
+        "--connect",
+        &format!("127.0.0.1:{port}"),
+    ])
+    .args(["--server-name", "localhost", "--ca", &s(dir, "ca.crt")]);
+    let out = run(cmd, request);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn server_answers_http_on_one_port_beside_an_idle_client() {
     let dir = scratch();
@@ -168,29 +188,11 @@ fn server_answers_http_on_one_port_beside_an_idle_client() {
     let _idle = TcpStream::connect(("127.0.0.1", port)).expect("idle client");
     let get = b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
-    let mut cmd = shangmi();
-    cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
-        .args(["--server-name", "localhost", "--ca", &s(dir, "ca.crt")]);
-    let out = run(cmd, get);
-    let page = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let page = client_page("tlcp", dir, port, get);
     assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{page}");
     assert!(page.contains("protocol: TLCP 1.1 (TLCP)"), "{page}");
 
-    let mut cmd = shangmi();
-    cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
-        .args(["--server-name", "localhost", "--ca", &s(dir, "ca.crt")]);
-    let out = run(cmd, get);
-    let page = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let page = client_page("tls", dir, port, get);
     assert!(page.contains("protocol: TLS 1.3 (TLS (SM))"), "{page}");
     assert!(page.contains("suite: TLS_SM4_GCM_SM3"), "{page}");
 

@@ -5,29 +5,14 @@
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
+mod support;
+
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey, SdrCode};
 use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
-use std::path::PathBuf;
 use std::sync::Arc;
-
-/// The test device's library: cargo writes a dependency's cdylib into the `deps` directory
-/// that holds this test binary.
-fn library() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let name = format!(
-        "{}shangmi_testdevice_sdf{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    [deps, deps.parent().unwrap()]
-        .iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("{name} not found next to {}", exe.display()))
-}
+use support::library;
 
 /// The test device's PIN (its default; see testdevice/sdf/src/lib.rs).
 const PIN: &str = "123456";

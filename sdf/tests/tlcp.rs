@@ -7,6 +7,8 @@
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
+mod support;
+
 use der::Encode;
 use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
@@ -19,21 +21,7 @@ use shangmi_tlcp::{
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
-
-fn library() -> std::path::PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let name = format!(
-        "{}shangmi_testdevice_sdf{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    [deps, deps.parent().unwrap()]
-        .iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.exists())
-        .unwrap()
-}
+use support::library;
 
 /// The server's config with the keys at `sign_index`/`enc_index`, and the clients' roots.
 fn server(sign_index: u32, enc_index: u32) -> (Arc<ServerConfig>, RootCertStore) {
