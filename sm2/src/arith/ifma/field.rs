@@ -201,6 +201,17 @@ impl Fe8 {
         }))
     }
 
+    /// The same values as their representatives in [p, 2p) (reduced below p, then p
+    /// added): for the tests of such inputs, which the operations take and return.
+    #[cfg(test)]
+    #[target_feature(enable = "avx512f")]
+    pub(crate) fn plus_p(&self) -> Fe8 {
+        let (p, r) = (splat(&P52), reduce_once(self.0, &P52));
+        Fe8(normalize(core::array::from_fn(|j| {
+            _mm512_add_epi64(r[j], p[j])
+        })))
+    }
+
     /// The eight values in the scalar field's form (Montgomery limbs).
     #[target_feature(enable = "avx512f,avx512ifma")]
     pub(crate) fn to_limbs(self) -> [Limbs; 8] {

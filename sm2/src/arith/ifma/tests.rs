@@ -54,8 +54,12 @@ fn check_field(a: &[Limbs; 8], b: &[Limbs; 8]) -> Result<(), TestCaseError> {
         core::array::from_fn(|i| f(&fa[i], &fb[i]).limbs())
     };
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn run(a: &[Limbs; 8], b: &[Limbs; 8]) -> [[Limbs; 8]; 8] {
-        let (x, y) = (Fe8::from_limbs(a), Fe8::from_limbs(b));
+    fn run(a: &[Limbs; 8], b: &[Limbs; 8], plus_p: bool) -> [[Limbs; 8]; 8] {
+        let (mut x, mut y) = (Fe8::from_limbs(a), Fe8::from_limbs(b));
+        if plus_p {
+            // The same values as representatives in [p, 2p).
+            (x, y) = (x.plus_p(), y.plus_p());
+        }
         [
             x.to_limbs(),
             x.mul(&y).to_limbs(),
@@ -68,24 +72,28 @@ fn check_field(a: &[Limbs; 8], b: &[Limbs; 8]) -> Result<(), TestCaseError> {
         ]
     }
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn zero_and_select(a: &[Limbs; 8], b: &[Limbs; 8]) -> (u8, [Limbs; 8]) {
+    fn zero_and_select(a: &[Limbs; 8], b: &[Limbs; 8]) -> (u8, u8, [Limbs; 8]) {
         let (x, y) = (Fe8::from_limbs(a), Fe8::from_limbs(b));
-        (x.is_zero(), Fe8::select(0b1010_0101, &x, &y).to_limbs())
+        let selected = Fe8::select(0b1010_0101, &x, &y).to_limbs();
+        (x.is_zero(), x.plus_p().is_zero(), selected)
     }
-    // SAFETY: the callers hold the IFMA kernel, so the probe found AVX-512 F and IFMA.
-    let got = unsafe { run(a, b) };
-    prop_assert_eq!(got[0], *a);
-    prop_assert_eq!(got[1], want(&|x, y| x.multiply(y)));
-    prop_assert_eq!(got[2], want(&|x, _| x.square()));
-    prop_assert_eq!(got[3], want(&|x, y| x.add(y)));
-    prop_assert_eq!(got[4], want(&|x, y| x.sub(y)));
-    prop_assert_eq!(got[5], want(&|x, y| y.sub(x)));
-    prop_assert_eq!(got[6], want(&|x, _| x.neg()));
-    prop_assert_eq!(got[7], want(&|x, _| x.half()));
+    for plus_p in [false, true] {
+        // SAFETY: the callers hold the IFMA kernel, so the probe found AVX-512 F and IFMA.
+        let got = unsafe { run(a, b, plus_p) };
+        prop_assert_eq!(got[0], *a);
+        prop_assert_eq!(got[1], want(&|x, y| x.multiply(y)));
+        prop_assert_eq!(got[2], want(&|x, _| x.square()));
+        prop_assert_eq!(got[3], want(&|x, y| x.add(y)));
+        prop_assert_eq!(got[4], want(&|x, y| x.sub(y)));
+        prop_assert_eq!(got[5], want(&|x, y| y.sub(x)));
+        prop_assert_eq!(got[6], want(&|x, _| x.neg()));
+        prop_assert_eq!(got[7], want(&|x, _| x.half()));
+    }
     // SAFETY: as above.
-    let (zero, sel) = unsafe { zero_and_select(a, b) };
+    let (zero, zero_plus_p, sel) = unsafe { zero_and_select(a, b) };
     let want_zero = (0..8).fold(0u8, |m, i| m | (u8::from(a[i] == [0; 4]) << i));
     prop_assert_eq!(zero, want_zero);
+    prop_assert_eq!(zero_plus_p, want_zero);
     let want_sel: [Limbs; 8] =
         core::array::from_fn(|i| if 0xA5 >> i & 1 == 1 { a[i] } else { b[i] });
     prop_assert_eq!(sel, want_sel);
