@@ -298,7 +298,7 @@ impl<B: Family> core::error::Error for BackendError<B> {}
 /// The backend of every family that [`Available::best`] picks here, as `(algorithm,
 /// name)` pairs in a fixed order (SM4, SM3, GHASH, XTS, SM2 field, SM2 scan, ZUC, ZUC many,
 /// SM9 field): for the speed command's header and bug reports.
-pub fn best_of_every_family() -> [(&'static str, &'static str); 9] {
+pub fn best_of_every_family() -> [(&'static str, &'static str); 10] {
     fn row<B: Family>() -> (&'static str, &'static str) {
         (B::ALGORITHM, Available::<B>::best().get().name())
     }
@@ -309,6 +309,7 @@ pub fn best_of_every_family() -> [(&'static str, &'static str); 9] {
         row::<xts::Backend>(),
         row::<sm2_field::Backend>(),
         row::<sm2_scan::Backend>(),
+        row::<sm2_lanes::Backend>(),
         row::<zuc::Backend>(),
         row::<zuc_many::Backend>(),
         row::<sm9_field::Backend>(),

@@ -60,6 +60,7 @@ fn every_family_follows_the_rules() {
     rules::<xts::Backend>();
     rules::<sm2_field::Backend>();
     rules::<sm2_scan::Backend>();
+    rules::<sm2_lanes::Backend>();
     rules::<zuc::Backend>();
     rules::<zuc_many::Backend>();
     rules::<sm9_field::Backend>();
@@ -74,6 +75,7 @@ fn soft_forces_the_portable_backend_of_every_family() {
         xts::Backend::FORCED.map(|b| b.name()),
         sm2_field::Backend::FORCED.map(|b| b.name()),
         sm2_scan::Backend::FORCED.map(|b| b.name()),
+        sm2_lanes::Backend::FORCED.map(|b| b.name()),
         zuc::Backend::FORCED.map(|b| b.name()),
         zuc_many::Backend::FORCED.map(|b| b.name()),
         sm9_field::Backend::FORCED.map(|b| b.name()),
@@ -88,6 +90,7 @@ fn soft_forces_the_portable_backend_of_every_family() {
                 Some("soft"),
                 Some("portable"),
                 Some("portable"),
+                Some("portable"),
                 Some("soft"),
                 Some("one-by-one"),
                 Some("portable"),
@@ -100,6 +103,7 @@ fn soft_forces_the_portable_backend_of_every_family() {
                 "soft",
                 "soft",
                 "soft",
+                "portable",
                 "portable",
                 "portable",
                 "soft",
@@ -156,6 +160,10 @@ fn x86_probes_agree_with_std() {
     );
     assert!(sm2_field::Backend::Base.cpu_has());
     assert_eq!(sm2_scan::Backend::Avx2.cpu_has(), has!("avx2"));
+    assert_eq!(
+        sm2_lanes::Backend::Ifma.cpu_has(),
+        has!("avx512f") && has!("avx512vl") && has!("avx512ifma")
+    );
     assert_eq!(
         zuc::Backend::GfniAvx512.cpu_has(),
         has!("gfni")
@@ -221,6 +229,7 @@ fn names_are_unique_across_families() {
     all.extend(names::<xts::Backend>());
     all.extend(names::<sm2_field::Backend>());
     all.extend(names::<sm2_scan::Backend>());
+    all.extend(names::<sm2_lanes::Backend>());
     all.extend(names::<zuc::Backend>());
     all.extend(names::<zuc_many::Backend>());
     all.extend(names::<sm9_field::Backend>());
