@@ -65,7 +65,7 @@ enum Command {
     Tls(tls::Args),
     /// TLCP (GB/T 38636) with dual SM2 certificates: an echo server (TLS 1.3 on the same port
     /// with --tls13-cert) and a client.
-    Tlcp(tlcp::Args),
+    Tlcp(Box<tlcp::Args>),
     /// SM2 certificates, requests, chains and GM/T 0010 CMS (ca, req, issue, tlcp-pair,
     /// verify, show, cms).
     Cert(cert::Args),
@@ -83,7 +83,7 @@ impl Command {
             Command::Sm3sum(args) => sm3sum::run(&args),
             Command::Sm4(args) => sm4::run(&args),
             Command::Tls(args) => tls::run(args),
-            Command::Tlcp(args) => tlcp::run(args),
+            Command::Tlcp(args) => tlcp::run(*args),
             Command::Cert(args) => cert::run(&args),
             Command::Sdf(args) => sdf::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),

@@ -10,6 +10,7 @@
 //! negotiated suite, the peer's certificate subjects and whether the session was resumed
 //! on standard error.
 
+mod get;
 mod http;
 mod serve;
 
@@ -42,6 +43,8 @@ enum Tlcp {
     Proxy(serve::ProxyArgs),
     /// Connect, send standard input, print what the server returns.
     Client(ClientArgs),
+    /// GET an https:// URL over TLCP and print the response body (a curl for TLCP).
+    Get(get::GetArgs),
 }
 
 /// Cipher suite choice.
@@ -146,14 +149,9 @@ impl DualCerts {
     }
 }
 
+/// What configures a client: the roots, the client's own pair, the suites and the dialect.
 #[derive(clap::Args)]
-struct ClientArgs {
-    /// Server address, e.g. 127.0.0.1:4433
-    #[arg(long)]
-    connect: String,
-    /// Name to check the server's sign certificate against (and to send as SNI)
-    #[arg(long)]
-    server_name: String,
+struct ClientOptions {
     /// Trusted CA certificates, PEM
     #[arg(long)]
     ca: PathBuf,
@@ -170,11 +168,23 @@ struct ClientArgs {
     /// CertificateVerify over the handshake messages; implies --no-sni and no session tickets
     #[arg(long)]
     gmssl_compat: bool,
-    /// How --server-name is checked: `san` (subjectAltName, the default), `cn`
+    /// How the server name is checked: `san` (subjectAltName, the default), `cn`
     /// (commonName when the certificate has no subjectAltName: legacy SM PKIs), `none`
     /// (no check: only for a pinned private CA whose leaves name no host)
     #[arg(long, value_enum, default_value = "san")]
     name_check: NameCheckArg,
+}
+
+#[derive(clap::Args)]
+struct ClientArgs {
+    /// Server address, e.g. 127.0.0.1:4433
+    #[arg(long)]
+    connect: String,
+    /// Name to check the server's sign certificate against (and to send as SNI)
+    #[arg(long)]
+    server_name: String,
+    #[command(flatten)]
+    options: ClientOptions,
     /// Connect this many more times afterwards, resuming the session, sending the same
     /// input each time
     #[arg(long, default_value_t = 0)]
@@ -187,6 +197,7 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Tlcp::Server(a) => serve::server(&a),
         Tlcp::Proxy(a) => serve::proxy(&a),
         Tlcp::Client(a) => client(&a),
+        Tlcp::Get(a) => get::get(&a),
     }
 }
 
@@ -244,12 +255,13 @@ fn report(suite: Option<CipherSuite>, peer: Option<&[CertificateDer<'static>]>, 
     eprintln!("resumed: {}", if resumed { "yes" } else { "no" });
 }
 
-fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
-    let mut builder = ClientConfig::builder(roots(&args.ca)?);
-    if let Some(suite) = args.suite {
+/// The client configuration `options` describe.
+fn client_config(options: &ClientOptions) -> Result<Arc<ClientConfig>, Failure> {
+    let mut builder = ClientConfig::builder(roots(&options.ca)?);
+    if let Some(suite) = options.suite {
         builder = builder.suites(&[suite.suite()]);
     }
-    if let Some(loaded) = args.certs.load()? {
+    if let Some(loaded) = options.certs.load()? {
         builder = builder.client_certs(
             loaded.sign_chain,
             loaded.sign_key,
@@ -257,18 +269,24 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
             loaded.enc_key,
         );
     }
-    if args.no_sni || args.gmssl_compat {
+    if options.no_sni || options.gmssl_compat {
         builder = builder.enable_sni(false);
     }
-    if args.gmssl_compat {
+    if options.gmssl_compat {
         builder = builder.gmssl_compat(true);
     }
-    builder = builder.name_check(match args.name_check {
+    builder = builder.name_check(match options.name_check {
         NameCheckArg::San => NameCheck::SubjectAltName,
         NameCheckArg::Cn => NameCheck::CommonNameFallback,
         NameCheckArg::None => NameCheck::DangerousNone,
     });
-    let config = Arc::new(builder.build().map_err(|e| failure("configuration", e))?);
+    Ok(Arc::new(
+        builder.build().map_err(|e| failure("configuration", e))?,
+    ))
+}
+
+fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
+    let config = client_config(&args.options)?;
     let name = ServerName::try_from(args.server_name.clone())
         .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
     let mut input = Vec::new();
@@ -276,7 +294,7 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
         .read_to_end(&mut input)
         .map_err(|e| failure("standard input", e))?;
     for _ in 0..=args.reconnect {
-        let reply = client_once(args, &config, &name, &input)?;
+        let reply = client_once(&args.connect, &config, &name, &input)?;
         std::io::stdout()
             .write_all(&reply)
             .map_err(|e| failure("standard output", e))?;
@@ -286,14 +304,14 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
 
 /// One connection: handshake, report, send `input`, close our side, read the reply.
 fn client_once(
-    args: &ClientArgs,
+    connect: &str,
     config: &Arc<ClientConfig>,
     name: &ServerName<'static>,
     input: &[u8],
 ) -> Result<Vec<u8>, Failure> {
     let conn =
         ClientConnection::new(config.clone(), name.clone()).map_err(|e| failure("TLCP", e))?;
-    let sock = TcpStream::connect(&args.connect).map_err(|e| failure(&args.connect, e))?;
+    let sock = TcpStream::connect(connect).map_err(|e| failure(connect, e))?;
     let mut tlcp = StreamOwned::new(conn, sock);
     tlcp.handshake().map_err(|e| failure("handshake", e))?;
     report(

@@ -222,8 +222,28 @@ fn server_answers_http_on_one_port_beside_an_idle_client() {
         }
         Err(_) => eprintln!("note: curl is not installed; skipping it"),
     }
+    // `shangmi tlcp get`, the URL's host checked against the sign certificate.
+    let mut get = shangmi();
+    get.args(["tlcp", "get", &format!("https://localhost:{port}/")])
+        .args([
+            "--connect",
+            &format!("127.0.0.1:{port}"),
+            "--ca",
+            &s(dir, "ca.crt"),
+        ]);
+    let out = run(get, b"");
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!page.starts_with("HTTP/"), "the body only: {page}");
+    assert!(page.contains("protocol: TLCP 1.1 (TLCP)"), "{page}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("status: HTTP/1.1 200 OK"));
+
     let log = stop(srv, dir);
-    assert_eq!(log.matches(" in=").count(), 4, "{log}");
+    assert_eq!(log.matches(" in=").count(), 5, "{log}");
 }
 
 /// Loopback echo service: a thread per connection, until the test process ends.
