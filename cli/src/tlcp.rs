@@ -83,6 +83,9 @@ struct DualCerts {
     /// Encryption certificate's SM2 private key, PEM (PKCS#8 or SEC1)
     #[arg(long)]
     enc_key: Option<PathBuf>,
+    /// Passphrase of encrypted keys (pass:TEXT, env:VAR, file:PATH or stdin)
+    #[arg(long, value_name = "SPEC")]
+    passin: Option<String>,
 }
 
 /// The four files, read.
@@ -129,9 +132,9 @@ impl DualCerts {
         }
         Ok(Some(LoadedCerts {
             sign_chain: certs(sign_cert)?,
-            sign_key: Arc::new(key(sign_key)?),
+            sign_key: Arc::new(key(sign_key, self.passin.as_deref())?),
             enc_cert: enc.remove(0),
-            enc_key: Arc::new(key(enc_key)?),
+            enc_key: Arc::new(key(enc_key, self.passin.as_deref())?),
         }))
     }
 }
@@ -227,9 +230,9 @@ fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
     Ok(certs)
 }
 
-fn key(path: &Path) -> Result<Sm2PrivateKey, Failure> {
-    let pem = std::fs::read_to_string(path).map_err(|e| failure(&path.display().to_string(), e))?;
-    Sm2PrivateKey::from_pem(&pem).map_err(|e| failure(&path.display().to_string(), e))
+fn key(path: &Path, passin: Option<&str>) -> Result<Sm2PrivateKey, Failure> {
+    let secret = crate::sm2::keyfile::load_key_file(path, passin)?;
+    Sm2PrivateKey::new(secret).map_err(|e| failure(&path.display().to_string(), e))
 }
 
 fn roots(path: &Path) -> Result<RootCertStore, Failure> {
@@ -298,7 +301,11 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
         .map_err(|e| failure("configuration", e))?;
     let config = Arc::new(config);
     let tls13 = match (&args.tls13_cert, &args.tls13_key) {
-        (Some(cert), Some(key)) => Some(crate::tls::server_config_tls13(cert, key)?),
+        (Some(cert), Some(key)) => Some(crate::tls::server_config_tls13(
+            cert,
+            key,
+            args.certs.passin.as_deref(),
+        )?),
         _ => None,
     };
     let listener = TcpListener::bind(&args.listen).map_err(|e| failure(&args.listen, e))?;
