@@ -162,27 +162,28 @@ fn name(usage: KeyUsage) -> &'static str {
     }
 }
 
-fn file_key(path: &std::path::Path) -> Result<Arc<Sm2PrivateKey>, Failure> {
-    let what = path.display().to_string();
-    let pem = std::fs::read_to_string(path).map_err(|e| Failure::new(format!("{what}: {e}")))?;
-    Sm2PrivateKey::from_pem(&pem)
+/// A key file in any form the key loader reads (PEM or DER, PKCS#8, SEC1, encrypted
+/// PKCS#8 with `passin`).
+fn file_key(path: &std::path::Path, passin: Option<&str>) -> Result<Arc<Sm2PrivateKey>, Failure> {
+    let secret = crate::sm2::keyfile::load_key_file(path, passin)?;
+    Sm2PrivateKey::new(secret)
         .map(Arc::new)
-        .map_err(|e| Failure::new(format!("{what}: {e}")))
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
 impl KeyUri {
-    /// The key as a TLCP sign key.
-    pub fn sign_key(&self) -> Result<Arc<dyn Sm2SignKey>, Failure> {
+    /// The key as a TLCP sign key (`passin` opens an encrypted key file).
+    pub fn sign_key(&self, passin: Option<&str>) -> Result<Arc<dyn Sm2SignKey>, Failure> {
         Ok(match self {
-            KeyUri::File(path) => file_key(path)?,
+            KeyUri::File(path) => file_key(path, passin)?,
             KeyUri::Sdf(uri) => uri.open(KeyUsage::Sign)?,
         })
     }
 
-    /// The key as a TLCP encryption key.
-    pub fn enc_key(&self) -> Result<Arc<dyn Sm2EncKey>, Failure> {
+    /// The key as a TLCP encryption key (`passin` opens an encrypted key file).
+    pub fn enc_key(&self, passin: Option<&str>) -> Result<Arc<dyn Sm2EncKey>, Failure> {
         Ok(match self {
-            KeyUri::File(path) => file_key(path)?,
+            KeyUri::File(path) => file_key(path, passin)?,
             KeyUri::Sdf(uri) => uri.open(KeyUsage::Encrypt)?,
         })
     }

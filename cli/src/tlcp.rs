@@ -96,6 +96,9 @@ struct DualCerts {
     /// (`sdf:<library>?index=N&pin-env=VAR`)
     #[arg(long)]
     enc_key: Option<KeyUri>,
+    /// Passphrase of encrypted key files (pass:TEXT, env:VAR, file:PATH or stdin)
+    #[arg(long, value_name = "SPEC")]
+    passin: Option<String>,
 }
 
 /// The four files, read.
@@ -142,9 +145,9 @@ impl DualCerts {
         }
         Ok(Some(LoadedCerts {
             sign_chain: certs(sign_cert)?,
-            sign_key: sign_key.sign_key()?,
+            sign_key: sign_key.sign_key(self.passin.as_deref())?,
             enc_cert: enc.remove(0),
-            enc_key: enc_key.enc_key()?,
+            enc_key: enc_key.enc_key(self.passin.as_deref())?,
         }))
     }
 }

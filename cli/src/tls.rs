@@ -82,6 +82,9 @@ struct ServerArgs {
     /// SM2 private key, PEM (PKCS#8 or SEC1 `EC PRIVATE KEY`)
     #[arg(long)]
     key: PathBuf,
+    /// Passphrase of an encrypted key (pass:TEXT, env:VAR, file:PATH or stdin)
+    #[arg(long, value_name = "SPEC")]
+    passin: Option<String>,
     /// Ask clients for a certificate and verify it against these CAs (PEM)
     #[arg(long)]
     client_ca: Option<PathBuf>,
@@ -112,6 +115,9 @@ struct ClientArgs {
     /// Client private key, PEM
     #[arg(long, requires = "cert")]
     key: Option<PathBuf>,
+    /// Passphrase of an encrypted client key (pass:TEXT, env:VAR, file:PATH or stdin)
+    #[arg(long, value_name = "SPEC")]
+    passin: Option<String>,
     /// Connect this many more times afterwards, resuming the session (tickets of the
     /// earlier connections), sending the same input each time
     #[arg(long, default_value_t = 0)]
@@ -164,8 +170,12 @@ fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
     Ok(certs)
 }
 
-fn key(path: &Path) -> Result<PrivateKeyDer<'static>, Failure> {
-    PrivateKeyDer::from_pem_file(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+fn key(path: &Path, passin: Option<&str>) -> Result<PrivateKeyDer<'static>, Failure> {
+    let secret = crate::sm2::keyfile::load_key_file(path, passin)?;
+    let form = shangmi_sm2::keys::AlgorithmForm::EcPublicKey;
+    let der = shangmi_sm2::keys::secret_key_to_pkcs8_der(&secret, form)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    Ok(PrivateKeyDer::Pkcs8(der.as_bytes().to_vec().into()))
 }
 
 fn roots(path: &Path) -> Result<Arc<RootCertStore>, Failure> {
@@ -302,7 +312,7 @@ fn tls_failure(what: &str, e: impl std::fmt::Display) -> Failure {
 fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     let provider = provider(&args.common, false);
     let chain = certs(&args.cert)?;
-    let key = key(&args.key)?;
+    let key = key(&args.key, args.passin.as_deref())?;
     let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(|e| tls_failure("configuration", e))?;
@@ -345,13 +355,14 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
 pub(crate) fn server_config_tls13(
     cert: &Path,
     key_path: &Path,
+    passin: Option<&str>,
 ) -> Result<Arc<ServerConfig>, Failure> {
     let provider = Arc::new(shangmi_rustls::provider());
     let config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(|e| tls_failure("configuration", e))?
         .with_no_client_auth()
-        .with_single_cert(certs(cert)?, key(key_path)?)
+        .with_single_cert(certs(cert)?, key(key_path, passin)?)
         .map_err(|e| tls_failure(&key_path.display().to_string(), e))?;
     Ok(Arc::new(config))
 }
@@ -403,7 +414,7 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
         }));
     let config = match (&args.cert, &args.key) {
         (Some(cert), Some(key_path)) => builder
-            .with_client_auth_cert(certs(cert)?, key(key_path)?)
+            .with_client_auth_cert(certs(cert)?, key(key_path, args.passin.as_deref())?)
             .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
         _ => builder.with_no_client_auth(),
     };

@@ -107,3 +107,103 @@ fn cms_sign_forms_read_back() {
         assert_eq!(strict.status.success(), form == "standard", "{form}");
     }
 }
+
+/// `tlcp client` and `tls client` read encrypted keys with `--passin` (through the shared
+/// key loader), and without it say "encrypted key: give --passin" before connecting.
+#[test]
+fn tlcp_and_tls_take_passin() {
+    let dir = scratch();
+    let d = dir.path();
+    let (ca, ca_key, pair) = (at(d, "ca.crt"), at(d, "ca.key"), at(d, "pair"));
+    ok(shangmi().args([
+        "cert",
+        "ca",
+        "--subject",
+        "/CN=passin CA",
+        "--key-out",
+        p(&ca_key),
+        "--out",
+        p(&ca),
+    ]));
+    ok(shangmi().args([
+        "cert",
+        "tlcp-pair",
+        "--ca",
+        p(&ca),
+        "--ca-key",
+        p(&ca_key),
+        "--subject",
+        "/CN=localhost",
+        "--out-dir",
+        p(&pair),
+        "--passout",
+        "pass:pw",
+    ]));
+    let f = |name: &str| pair.join(name).to_str().unwrap().to_owned();
+    let tlcp = |passin: Option<&str>| {
+        let mut c = shangmi();
+        c.args([
+            "tlcp",
+            "client",
+            "--connect",
+            "127.0.0.1:1",
+            "--server-name",
+            "localhost",
+        ])
+        .args(["--ca", p(&ca), "--sign-cert", &f("sign.crt"), "--sign-key"])
+        .args([
+            &f("sign.key"),
+            "--enc-cert",
+            &f("enc.crt"),
+            "--enc-key",
+            &f("enc.key"),
+        ]);
+        if let Some(spec) = passin {
+            c.args(["--passin", spec]);
+        }
+        c
+    };
+    let tls = |passin: Option<&str>| {
+        let mut c = shangmi();
+        c.args([
+            "tls",
+            "client",
+            "--connect",
+            "127.0.0.1:1",
+            "--server-name",
+            "localhost",
+        ])
+        .args([
+            "--ca",
+            p(&ca),
+            "--cert",
+            &f("sign.crt"),
+            "--key",
+            &f("sign.key"),
+        ]);
+        if let Some(spec) = passin {
+            c.args(["--passin", spec]);
+        }
+        c
+    };
+    for (name, cmd) in [("tlcp", &tlcp as &dyn Fn(_) -> Command), ("tls", &tls)] {
+        let out = run(cmd(None), b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}");
+        assert!(
+            err.contains("encrypted key: give --passin"),
+            "{name}: {err}"
+        );
+        assert!(err.contains("sign.key"), "{name}: {err}");
+        // with the passphrase the keys load and the client gets as far as connecting
+        let out = run(cmd(Some("pass:pw")), b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}");
+        assert!(!err.contains("encrypted key"), "{name}: {err}");
+        assert!(!err.contains("sign.key"), "{name}: {err}");
+        // a wrong one names the file
+        let out = run(cmd(Some("pass:wrong")), b"");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("sign.key"), "{name}: {err}");
+    }
+}

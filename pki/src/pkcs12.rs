@@ -4,8 +4,13 @@
 //! iterations), a localKeyId pairing the key with its certificate, and an HMAC-SHA-256
 //! integrity MAC keyed by the PKCS#12 KDF (RFC 7292 Appendix B.2; password as BMPString).
 //! [`Scheme::Sm`] writes PBKDF2-HMAC-SM3 with SM4-CBC and an HMAC-SM3 MAC instead.
-//! Reading takes either MAC, unencrypted bags, and every PBES2 combination
-//! [`crate::pkcs8`] reads.
+//! Reading takes an HMAC-SHA-256, HMAC-SM3 or HMAC-SHA-1 MAC, unencrypted bags, every PBES2
+//! combination [`crate::pkcs8`] reads, and the legacy PKCS#12 PBE schemes (RFC 7292
+//! Appendix C) that `openssl pkcs12 -legacy`, OpenSSL 1.1 and Windows write:
+//! pbeWithSHAAnd3-KeyTripleDES-CBC, pbeWithSHAAnd2-KeyTripleDES-CBC,
+//! pbeWithSHAAnd40BitRC2-CBC and pbeWithSHAAnd128BitRC2-CBC, keyed by the Appendix B KDF
+//! over SHA-1 (read only: nothing here writes them). [`import`] wants an SM2 key;
+//! [`import_bags`] returns any key as PKCS#8 DER.
 
 use crate::{Error, SecretKey};
 use alloc::vec::Vec;
@@ -29,6 +34,16 @@ const CERT_BAG: Oid = Oid::new_unwrap("1.2.840.113549.1.12.10.1.3");
 const X509_CERTIFICATE: Oid = Oid::new_unwrap("1.2.840.113549.1.9.22.1");
 const LOCAL_KEY_ID: Oid = Oid::new_unwrap("1.2.840.113549.1.9.21");
 const SHA256: Oid = Oid::new_unwrap("2.16.840.1.101.3.4.2.1");
+/// SHA-1, the MAC digest of legacy files.
+const SHA1: Oid = Oid::new_unwrap("1.3.14.3.2.26");
+/// pbeWithSHAAnd3-KeyTripleDES-CBC (RFC 7292 Appendix C).
+const PBE_SHA1_3DES: Oid = Oid::new_unwrap("1.2.840.113549.1.12.1.3");
+/// pbeWithSHAAnd2-KeyTripleDES-CBC.
+const PBE_SHA1_2DES: Oid = Oid::new_unwrap("1.2.840.113549.1.12.1.4");
+/// pbeWithSHAAnd128BitRC2-CBC.
+const PBE_SHA1_RC2_128: Oid = Oid::new_unwrap("1.2.840.113549.1.12.1.5");
+/// pbeWithSHAAnd40BitRC2-CBC.
+const PBE_SHA1_RC2_40: Oid = Oid::new_unwrap("1.2.840.113549.1.12.1.6");
 /// SM3 (GM/T 0006), the MAC digest of the ShangMi scheme.
 const SM3: Oid = Oid::new_unwrap("1.2.156.10197.1.401");
 /// PBKDF2 / MAC iterations (OpenSSL 3's default).
@@ -78,20 +93,29 @@ struct CertBag {
     cert_value: OctetString,
 }
 
+/// `pkcs-12PbeParams` (RFC 7292 Appendix C).
+#[derive(Clone, Debug, Sequence)]
+struct PbeParams {
+    salt: OctetString,
+    iterations: u32,
+}
+
 #[derive(Clone, Debug, Sequence)]
 struct EncryptedKey {
     algorithm: AlgorithmIdentifierOwned,
     data: OctetString,
 }
 
-/// The PKCS#12 KDF (RFC 7292 B.2) with a 32-byte, 64-byte-block hash (SHA-256 or SM3) for
-/// 32 bytes of key material with `id` (3: MAC key): one block A = H^c(D ‖ S ‖ P).
-fn pkcs12_kdf<D: Digest>(
+/// The PKCS#12 KDF (RFC 7292 Appendix B.2) for a hash with 64-byte blocks (SHA-1,
+/// SHA-256, SM3): fills `out` with key material of kind `id` (1: key, 2: IV, 3: MAC key),
+/// the password as a NUL-terminated BMPString.
+fn pkcs12_kdf_into<D: Digest>(
     password: &str,
     salt: &[u8],
     iterations: u32,
     id: u8,
-) -> Zeroizing<[u8; 32]> {
+    out: &mut [u8],
+) {
     const V: usize = 64;
     let mut bmp = Zeroizing::new(Vec::new());
     for u in password.encode_utf16().chain(core::iter::once(0)) {
@@ -101,40 +125,143 @@ fn pkcs12_kdf<D: Digest>(
         let len = src.len().div_ceil(V) * V;
         Zeroizing::new(src.iter().copied().cycle().take(len).collect())
     };
-    let s = fill(salt);
-    let p = fill(&bmp);
-    let mut h = D::new();
-    h.update([id; V]);
-    h.update(&*s);
-    h.update(&*p);
-    let mut a = Zeroizing::new([0u8; 32]);
-    a.copy_from_slice(&h.finalize()[..32]);
-    for _ in 1..iterations {
-        let next = D::digest(&a[..]);
-        a.copy_from_slice(&next[..32]);
+    // I = S ‖ P
+    let mut i = fill(salt);
+    i.extend_from_slice(&fill(&bmp));
+    let mut done = 0;
+    while done < out.len() {
+        let mut h = D::new();
+        h.update([id; V]);
+        h.update(&*i);
+        let mut a = Zeroizing::new(h.finalize().to_vec());
+        for _ in 1..iterations {
+            let next = D::digest(&a[..]);
+            a.copy_from_slice(&next);
+        }
+        let take = a.len().min(out.len() - done);
+        out[done..done + take].copy_from_slice(&a[..take]);
+        done += take;
+        if done < out.len() {
+            // each V-byte block of I becomes (I_j + B + 1) mod 2^(8V), B = A repeated
+            let b = Zeroizing::new(a.iter().copied().cycle().take(V).collect::<Vec<u8>>());
+            for block in i.chunks_mut(V) {
+                let mut carry = 1u16;
+                for (x, y) in block.iter_mut().zip(b.iter()).rev() {
+                    let sum = u16::from(*x) + u16::from(*y) + carry;
+                    *x = sum as u8;
+                    carry = sum >> 8;
+                }
+            }
+        }
     }
+}
+
+/// The PKCS#12 KDF for 32 bytes (the MAC keys of SHA-256 and SM3).
+fn pkcs12_kdf<D: Digest>(
+    password: &str,
+    salt: &[u8],
+    iterations: u32,
+    id: u8,
+) -> Zeroizing<[u8; 32]> {
+    let mut a = Zeroizing::new([0u8; 32]);
+    pkcs12_kdf_into::<D>(password, salt, iterations, id, &mut a[..]);
     a
 }
 
-/// The integrity MAC: HMAC-SHA-256 (OpenSSL 3) or HMAC-SM3 (Tongsuo's `-macalg sm3`), keyed
-/// by the PKCS#12 KDF with the same hash.
+/// The digest of an integrity MAC.
+#[derive(Clone, Copy)]
+enum MacHash {
+    /// SHA-1: legacy files (`openssl pkcs12 -legacy`, OpenSSL 1.1, Windows).
+    Sha1,
+    /// SHA-256: OpenSSL 3.
+    Sha256,
+    /// SM3: Tongsuo's `-macalg sm3`, our [`Scheme::Sm`].
+    Sm3,
+}
+
+/// The integrity MAC: HMAC with the hash, keyed by the PKCS#12 KDF with the same hash.
 fn pkcs12_mac(
-    sm3: bool,
+    hash: MacHash,
     password: &str,
     salt: &[u8],
     iterations: u32,
     data: &[u8],
-) -> Result<[u8; 32], Error> {
-    if sm3 {
-        let key = pkcs12_kdf::<shangmi_sm3::Sm3>(password, salt, iterations, 3);
-        let mut m = hmac::SimpleHmac::<shangmi_sm3::Sm3>::new_from_slice(&*key)
-            .map_err(|_| Error::Decryption)?;
-        m.update(data);
-        Ok(m.finalize().into_bytes().into())
-    } else {
-        let key = pkcs12_kdf::<sha2::Sha256>(password, salt, iterations, 3);
-        hmac_sha256(&*key, data)
+) -> Result<Vec<u8>, Error> {
+    match hash {
+        MacHash::Sm3 => {
+            let key = pkcs12_kdf::<shangmi_sm3::Sm3>(password, salt, iterations, 3);
+            let mut m = hmac::SimpleHmac::<shangmi_sm3::Sm3>::new_from_slice(&*key)
+                .map_err(|_| Error::Decryption)?;
+            m.update(data);
+            Ok(m.finalize().into_bytes().to_vec())
+        }
+        MacHash::Sha256 => {
+            let key = pkcs12_kdf::<sha2::Sha256>(password, salt, iterations, 3);
+            Ok(hmac_sha256(&*key, data)?.to_vec())
+        }
+        MacHash::Sha1 => {
+            let mut key = Zeroizing::new([0u8; 20]);
+            pkcs12_kdf_into::<sha1::Sha1>(password, salt, iterations, 3, &mut key[..]);
+            let mut m = hmac::Hmac::<sha1::Sha1>::new_from_slice(&key[..])
+                .map_err(|_| Error::Decryption)?;
+            m.update(data);
+            Ok(m.finalize().into_bytes().to_vec())
+        }
     }
+}
+
+/// CBC with PKCS#7 padding under a 64-bit block cipher (DES-EDE, RC2).
+fn cbc8_open<C>(cipher: C, iv: &[u8], ct: &[u8]) -> Result<Zeroizing<Vec<u8>>, Error>
+where
+    C: cipher::BlockCipherDecrypt<BlockSize = cipher::consts::U8>,
+{
+    use cipher::{BlockModeDecrypt, InnerIvInit, block_padding::Pkcs7};
+    let dec =
+        cbc::Decryptor::<C>::inner_iv_slice_init(cipher, iv).map_err(|_| Error::Decryption)?;
+    let mut buf = Zeroizing::new(ct.to_vec());
+    let n = dec
+        .decrypt_padded::<Pkcs7>(&mut buf)
+        .map_err(|_| Error::Decryption)?
+        .len();
+    buf.truncate(n);
+    Ok(buf)
+}
+
+/// Decrypts `ct` under a legacy PKCS#12 PBE scheme (RFC 7292 Appendix C); `None` when
+/// `alg` is not one.
+fn legacy_open(
+    alg: &AlgorithmIdentifierOwned,
+    ct: &[u8],
+    password: &str,
+) -> Result<Option<Zeroizing<Vec<u8>>>, Error> {
+    let (key_len, rc2_bits) = match alg.oid {
+        PBE_SHA1_3DES => (24, None),
+        PBE_SHA1_2DES => (16, None),
+        PBE_SHA1_RC2_128 => (16, Some(128)),
+        PBE_SHA1_RC2_40 => (5, Some(40)),
+        _ => return Ok(None),
+    };
+    let params = alg
+        .parameters
+        .as_ref()
+        .ok_or(Error::UnsupportedAlgorithm)?
+        .decode_as::<PbeParams>()?;
+    if params.iterations == 0 || params.iterations > MAX_ITERATIONS {
+        return Err(Error::UnsupportedAlgorithm);
+    }
+    let salt = params.salt.as_bytes();
+    let mut key = Zeroizing::new([0u8; 24]);
+    let key = &mut key[..key_len];
+    let mut iv = [0u8; 8];
+    pkcs12_kdf_into::<sha1::Sha1>(password, salt, params.iterations, 1, key);
+    pkcs12_kdf_into::<sha1::Sha1>(password, salt, params.iterations, 2, &mut iv);
+    let bad = |_| Error::Decryption;
+    let pt = match (key_len, rc2_bits) {
+        (_, Some(bits)) => cbc8_open(rc2::Rc2::new_with_eff_key_len(key, bits), &iv, ct)?,
+        (24, None) => cbc8_open(des::TdesEde3::new_from_slice(key).map_err(bad)?, &iv, ct)?,
+        _ => cbc8_open(des::TdesEde2::new_from_slice(key).map_err(bad)?, &iv, ct)?,
+    };
+    Ok(Some(pt))
 }
 
 fn hmac_sha256(key: &[u8], data: &[u8]) -> Result<[u8; 32], Error> {
@@ -273,7 +400,8 @@ pub fn export_with(
     let auth_der = auth_safe.to_der()?;
     let salt: [u8; 8] = random()?;
     let sm = scheme == Scheme::Sm;
-    let mac = pkcs12_mac(sm, password, &salt, ITERATIONS, &auth_der)?;
+    let hash = if sm { MacHash::Sm3 } else { MacHash::Sha256 };
+    let mac = pkcs12_mac(hash, password, &salt, ITERATIONS, &auth_der)?;
     let pfx = Pfx {
         version: 3,
         auth_safe: ContentInfo {
@@ -306,8 +434,18 @@ pub struct Contents {
     pub chain: Vec<Certificate>,
 }
 
-fn decrypt_pbes2(alg: &[u8], ct: &[u8], password: &str) -> Result<Zeroizing<Vec<u8>>, Error> {
-    let alg = spki::AlgorithmIdentifierRef::from_der(alg)?;
+/// Decrypts `ct` under `alg`: a legacy PKCS#12 PBE scheme or any PBES2 form
+/// [`crate::pkcs8`] reads.
+fn open(
+    alg: &AlgorithmIdentifierOwned,
+    ct: &[u8],
+    password: &str,
+) -> Result<Zeroizing<Vec<u8>>, Error> {
+    if let Some(pt) = legacy_open(alg, ct, password)? {
+        return Ok(pt);
+    }
+    let der = alg.to_der()?;
+    let alg = spki::AlgorithmIdentifierRef::from_der(&der)?;
     crate::pkcs8::decrypt_with(&alg, ct, password.as_bytes()).map_err(|e| match e {
         Error::WrongPassword => Error::Decryption,
         e => e,
@@ -317,7 +455,7 @@ fn decrypt_pbes2(alg: &[u8], ct: &[u8], password: &str) -> Result<Zeroizing<Vec<
 fn read_bags(
     bags: &[SafeBag],
     password: &str,
-    keys: &mut Vec<SecretKey>,
+    keys: &mut Vec<Zeroizing<Vec<u8>>>,
     certs: &mut Vec<Certificate>,
 ) -> Result<(), Error> {
     for bag in bags {
@@ -327,40 +465,54 @@ fn read_bags(
                 certs.push(Certificate::from_der(cb.cert_value.as_bytes())?);
             }
         } else if bag.bag_id == KEY_BAG {
-            keys.push(shangmi_sm2::keys::secret_key_from_pkcs8_der(
-                &bag.bag_value.to_der()?,
-            )?);
+            keys.push(Zeroizing::new(bag.bag_value.to_der()?));
         } else if bag.bag_id == SHROUDED_KEY_BAG {
-            let der = bag.bag_value.to_der()?;
-            let key = crate::pkcs8::secret_key_from_der(&der, password.as_bytes()).map_err(
-                |e| match e {
-                    Error::WrongPassword => Error::Decryption,
-                    e => e,
-                },
-            )?;
-            keys.push(key);
+            let ek = bag.bag_value.decode_as::<EncryptedKey>()?;
+            keys.push(open(&ek.algorithm, ek.data.as_bytes(), password)?);
         }
     }
     Ok(())
 }
 
-/// Reads a PKCS#12 file: checks the MAC (when present), decrypts the bags.
-pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
+/// Everything a PKCS#12 file holds, whatever its key algorithm (an SM2, ECDSA or RSA key
+/// alike).
+pub struct Bags {
+    /// Each private key as PKCS#8 `PrivateKeyInfo` DER, in file order.
+    pub keys: Vec<Zeroizing<Vec<u8>>>,
+    /// Each certificate, in file order.
+    pub certs: Vec<Certificate>,
+}
+
+impl core::fmt::Debug for Bags {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Bags")
+            .field("keys", &self.keys.len())
+            .field("certs", &self.certs)
+            .finish()
+    }
+}
+
+/// Reads a PKCS#12 file of any key algorithm: checks the MAC (when present), decrypts the
+/// bags, and returns the keys as PKCS#8 DER and the certificates. A wrong password gives
+/// [`Error::Decryption`].
+pub fn import_bags(der: &[u8], password: &str) -> Result<Bags, Error> {
     let pfx = Pfx::from_der(der)?;
     if pfx.version != 3 || pfx.auth_safe.content_type != DATA {
         return Err(Error::UnsupportedAlgorithm);
     }
     let auth_der = pfx.auth_safe.content.decode_as::<OctetString>()?;
     if let Some(m) = &pfx.mac_data {
-        let sm = m.mac.algorithm.oid == SM3;
-        if !sm && m.mac.algorithm.oid != SHA256 {
-            return Err(Error::UnsupportedAlgorithm);
-        }
+        let hash = match m.mac.algorithm.oid {
+            SM3 => MacHash::Sm3,
+            SHA256 => MacHash::Sha256,
+            SHA1 => MacHash::Sha1,
+            _ => return Err(Error::UnsupportedAlgorithm),
+        };
         if m.iterations > MAX_ITERATIONS {
             return Err(Error::UnsupportedAlgorithm);
         }
         let mac = pkcs12_mac(
-            sm,
+            hash,
             password,
             m.mac_salt.as_bytes(),
             m.iterations,
@@ -389,14 +541,22 @@ pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
                 .encrypted_content
                 .as_ref()
                 .ok_or(Error::MissingContent)?;
-            decrypt_pbes2(&eci.content_enc_alg.to_der()?, ct.as_bytes(), password)?
+            open(&eci.content_enc_alg, ct.as_bytes(), password)?
         } else {
             return Err(Error::UnsupportedAlgorithm);
         };
         let bags: Vec<SafeBag> = Vec::from_der(&bags_der)?;
         read_bags(&bags, password, &mut keys, &mut certs)?;
     }
-    let key = keys.into_iter().next().ok_or(Error::MissingContent)?;
+    Ok(Bags { keys, certs })
+}
+
+/// Reads a PKCS#12 file holding an SM2 key: checks the MAC (when present), decrypts the
+/// bags (see [`import_bags`] for other key algorithms).
+pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
+    let Bags { keys, mut certs } = import_bags(der, password)?;
+    let key = keys.first().ok_or(Error::MissingContent)?;
+    let key = shangmi_sm2::keys::secret_key_from_pkcs8_der(key)?;
     let public = key.public_key();
     let pos = certs
         .iter()

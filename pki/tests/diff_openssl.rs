@@ -801,3 +801,63 @@ fn diff_openssl_pkcs8_hmac_sm3_recorded() {
     );
     assert!(shangmi_sm2::keys::secret_key_from_pem_with_password(pem, b"Secret").is_err());
 }
+
+/// Legacy PKCS#12 in every PBE pair `openssl pkcs12 -export -legacy` can write here
+/// (Debian's 3.0): keys under 3DES, 2DES, RC2-40 and RC2-128, certificates under the same,
+/// an HMAC-SHA-1 MAC; ours reads each with the right password only.
+#[test]
+fn diff_openssl_pkcs12_legacy() {
+    if !openssl_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let c = our_chain();
+    let key = generate_key().unwrap();
+    let cert = issue::issue(
+        &c.inter,
+        &c.inter_key,
+        &key.public_key(),
+        &CertParams::new(parse_dn("/CN=legacy").unwrap(), Profile::TlsClient, 10),
+    )
+    .unwrap();
+    write(p, "k.pem", key_pem(&key));
+    write(p, "c.pem", cert_pem(&cert));
+    write(p, "inter.pem", cert_pem(&c.inter));
+    for (keypbe, certpbe) in [
+        ("PBE-SHA1-3DES", "PBE-SHA1-RC2-40"),
+        ("PBE-SHA1-2DES", "PBE-SHA1-RC2-128"),
+        ("PBE-SHA1-RC2-40", "PBE-SHA1-3DES"),
+        ("PBE-SHA1-RC2-128", "PBE-SHA1-2DES"),
+    ] {
+        let (ok, out) = openssl(
+            p,
+            &[
+                "pkcs12",
+                "-export",
+                "-legacy",
+                "-keypbe",
+                keypbe,
+                "-certpbe",
+                certpbe,
+                "-inkey",
+                "k.pem",
+                "-in",
+                "c.pem",
+                "-certfile",
+                "inter.pem",
+                "-passout",
+                "pass:l3gacy",
+                "-out",
+                "l.p12",
+            ],
+        );
+        assert!(ok, "{keypbe}/{certpbe}: {out}");
+        let file = std::fs::read(p.join("l.p12")).unwrap();
+        let got = shangmi_pki::pkcs12::import(&file, "l3gacy").unwrap();
+        assert_eq!(got.key.to_bytes(), key.to_bytes(), "{keypbe}/{certpbe}");
+        assert_eq!(got.cert, cert);
+        assert_eq!(got.chain, vec![c.inter.clone()]);
+        assert!(shangmi_pki::pkcs12::import(&file, "l3gacx").is_err());
+    }
+}

@@ -26,7 +26,9 @@ pub struct Args {
 enum Op {
     /// Write a key, its certificate and a chain as PKCS#12 (readable by `openssl pkcs12`).
     Export(ExportArgs),
-    /// Read a PKCS#12 file (OpenSSL's or ours) into a certificate (PEM, then the chain) and a key.
+    /// Read a PKCS#12 file with an SM2 key (OpenSSL 3's, Tongsuo's SM, ours, or legacy:
+    /// `openssl pkcs12 -legacy`, OpenSSL 1.1 and Windows files with PBE-SHA1-3DES/RC2 and a
+    /// SHA-1 MAC) into a certificate (PEM, then the chain) and a key.
     Import(ImportArgs),
 }
 
@@ -47,8 +49,9 @@ struct ExportArgs {
     #[arg(long, value_name = "VAR")]
     pass_env: String,
     /// Algorithms: openssl (PBKDF2-HMAC-SHA-256, AES-256-CBC, HMAC-SHA-256 MAC; what
-    /// OpenSSL 3 writes and reads) or sm (PBKDF2-HMAC-SM3, SM4-CBC, HMAC-SM3 MAC; GmSSL's
-    /// and Tongsuo's ShangMi scheme).
+    /// OpenSSL 3 and Tongsuo write and read) or sm (PBKDF2-HMAC-SM3 under the PRF OID
+    /// 1.2.156.10197.1.401.3.1, SM4-CBC, HMAC-SM3 MAC; OpenSSL 3.x reads that PRF, Debian's
+    /// 3.0 and Tongsuo 8.5 do not).
     #[arg(long, value_enum, default_value_t = P12Scheme::Openssl)]
     scheme: P12Scheme,
 }
@@ -58,7 +61,7 @@ struct ExportArgs {
 enum P12Scheme {
     /// OpenSSL 3's defaults.
     Openssl,
-    /// PBKDF2-HMAC-SM3, SM4-CBC and an HMAC-SM3 MAC.
+    /// PBKDF2-HMAC-SM3 (PRF 1.2.156.10197.1.401.3.1), SM4-CBC and an HMAC-SM3 MAC.
     Sm,
 }
 

@@ -240,12 +240,26 @@ pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
     }
 }
 
-/// The passphrase of an encrypted key: from `--passin`, else asked on the terminal.
+/// The passphrase of an encrypted key: from `--passin`, else asked on the terminal; with
+/// neither, "encrypted key: give --passin".
 fn passphrase(key: &KeyIn) -> Result<Zeroizing<String>, Failure> {
     match &key.passin {
         Some(spec) => read_passphrase(spec, "--passin"),
+        None if !std::io::stderr().is_terminal() => Err(Failure::new(format!(
+            "{}: encrypted key: give --passin (pass:TEXT, env:VAR, file:PATH or stdin)",
+            key.key.display()
+        ))),
         None => prompt(&format!("Passphrase for {}: ", key.key.display())),
     }
+}
+
+/// The private key in the file at `path` for the `tls` and `tlcp` commands: every form
+/// [`load_secret`] reads, an encrypted one opened with `passin` (`--passin`'s SPEC).
+pub fn load_key_file(path: &Path, passin: Option<&str>) -> Result<SecretKey, Failure> {
+    load_secret(&KeyIn {
+        key: path.to_owned(),
+        passin: passin.map(str::to_owned),
+    })
 }
 
 /// A new passphrase asked twice on the terminal.

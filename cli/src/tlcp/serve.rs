@@ -165,7 +165,11 @@ fn acceptor(args: &OnePortArgs) -> Result<Arc<OnePortAcceptor>, Failure> {
         .handshake_timeout(seconds("--handshake-timeout", args.handshake_timeout)?)
         .max_handshakes(args.max_handshakes);
     if let (Some(cert), Some(key)) = (&args.tls13_cert, &args.tls13_key) {
-        builder = builder.tls_sm(crate::tls::server_config_tls13(cert, key)?);
+        builder = builder.tls_sm(crate::tls::server_config_tls13(
+            cert,
+            key,
+            args.certs.passin.as_deref(),
+        )?);
     }
     if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
         builder = builder.tls(ordinary_config(cert, key)?);
