@@ -252,15 +252,28 @@ fn failures_name_the_file_and_write_nothing() {
     assert!(!at(d, "k").exists() && !at(d, "c").exists());
 }
 
-/// `tlcp-pair --passout`: both keys encrypted PKCS#8 (the SM3/SM4 scheme by default, the
-/// form GmSSL's tlcp_server loads; OpenSSL 3's with `--scheme aes`, read back by `openssl
+/// `tlcp-pair --passout`: both keys encrypted PKCS#8 (the SM3/SM4 scheme under GmSSL's PRF
+/// OID by default, the form GmSSL's tlcp_server loads; OpenSSL 3.x's PRF OID with `--scheme
+/// sm4`; OpenSSL 3's with `--scheme aes`, read back by `openssl
 /// pkey`), each the key of its certificate, and refused under a wrong passphrase.
 #[test]
 fn tlcp_pair_encrypted_keys() {
     let dir = scratch();
     let d = dir.path();
     make_ca(d);
-    for (scheme, pair) in [("sm4", at(d, "pair-sm4")), ("aes", at(d, "pair-aes"))] {
+    // PBKDF2's PRF: hmacWithSM3 under GmSSL's OID 1.2.156.10197.1.401.2 (the default, for
+    // GmSSL's tlcp_server) or OpenSSL 3's 1.2.156.10197.1.401.3.1 (`--scheme sm4`).
+    let gmssl_prf: &[u8] = &[
+        0x06, 0x09, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x11, 0x02,
+    ];
+    let openssl_prf: &[u8] = &[
+        6, 10, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x83, 0x11, 0x03, 0x01,
+    ];
+    for (scheme, pair) in [
+        ("sm4-gmssl", at(d, "pair-sm4-gmssl")),
+        ("sm4", at(d, "pair-sm4")),
+        ("aes", at(d, "pair-aes")),
+    ] {
         ok(under_ca(
             d,
             "tlcp-pair",
@@ -281,6 +294,13 @@ fn tlcp_pair_encrypted_keys() {
                 pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----"),
                 "{key}"
             );
+            let der = shangmi_pki::pem::pem_blocks(pem.as_bytes())
+                .unwrap()
+                .remove(0)
+                .1;
+            let has = |oid: &[u8]| der.windows(oid.len()).any(|w| w == oid);
+            assert_eq!(has(gmssl_prf), scheme == "sm4-gmssl", "{scheme} {key}");
+            assert_eq!(has(openssl_prf), scheme == "sm4", "{scheme} {key}");
             assert!(shangmi_sm2::keys::secret_key_from_pem_with_password(&pem, "wrong").is_err());
             let secret =
                 shangmi_sm2::keys::secret_key_from_pem_with_password(&pem, "pair secret").unwrap();

@@ -15,7 +15,7 @@ use super::{cert_pem, load_cert, named};
 use crate::Failure;
 use crate::files::{Output, read_path};
 use crate::sm2::KeyIn;
-use crate::sm2::keyfile::{Scheme, load_secret, read_passphrase};
+use crate::sm2::keyfile::{KeygenScheme, load_secret, read_passphrase};
 
 /// Options of `cert ca`.
 #[derive(clap::Args)]
@@ -144,9 +144,10 @@ pub struct IssueArgs {
 Writes DIR/sign.key, DIR/sign.crt (digitalSignature, nonRepudiation), DIR/enc.key and \
 DIR/enc.crt (keyAgreement, keyEncipherment, dataEncipherment); with --envelope also \
 DIR/enc.env, the encryption key as a GB/T 35276 SM2EnvelopedKey (DER) to the sign key. \
-With --passout both keys are encrypted PKCS#8 under that passphrase (PBKDF2-HMAC-SM3 and \
-SM4-CBC by default, as GmSSL's tlcp_server needs them: it takes the chain as one PEM, \
-sign.crt then enc.crt, and the keys as one PEM, sign.key then enc.key, with -pass). \
+With --passout both keys are encrypted PKCS#8 under that passphrase (PBKDF2-HMAC-SM3 under \
+GmSSL's PRF OID and SM4-CBC by default, as GmSSL's tlcp_server needs them: it takes the \
+chain as one PEM, sign.crt then enc.crt, and the keys as one PEM, sign.key then enc.key, \
+with -pass; --scheme sm4 for OpenSSL 3.x, aes for every OpenSSL 3 and Tongsuo). \
 Nothing is written unless everything succeeds.")]
 pub struct TlcpPairArgs {
     #[command(flatten)]
@@ -171,8 +172,8 @@ pub struct TlcpPairArgs {
     #[arg(long, value_name = "SPEC")]
     passout: Option<String>,
     /// Key encryption scheme with --passout.
-    #[arg(long, value_enum, default_value_t = Scheme::Sm4, requires = "passout")]
-    scheme: Scheme,
+    #[arg(long, value_enum, default_value_t = KeygenScheme::Sm4Gmssl, requires = "passout")]
+    scheme: KeygenScheme,
 }
 
 fn dn(s: &str) -> Result<x509_cert::name::Name, Failure> {
@@ -199,13 +200,9 @@ fn key_pem(key: &SecretKey) -> Result<Zeroizing<String>, Failure> {
 fn encrypted_key_pem(
     key: &SecretKey,
     password: &str,
-    scheme: Scheme,
+    scheme: KeygenScheme,
 ) -> Result<Zeroizing<String>, Failure> {
-    let iterations = 65_536;
-    let scheme = match scheme {
-        Scheme::Sm4 => keys::EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
-        Scheme::Aes => keys::EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
-    };
+    let scheme = scheme.with_iterations(65_536);
     keys::secret_key_to_encrypted_pkcs8_pem(
         key,
         password.as_bytes(),

@@ -78,6 +78,17 @@ pub enum KeygenScheme {
     Aes,
 }
 
+impl KeygenScheme {
+    /// The library's scheme with this PBKDF2 iteration count.
+    pub fn with_iterations(self, iterations: u32) -> EncryptionScheme {
+        match self {
+            KeygenScheme::Sm4 => EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
+            KeygenScheme::Sm4Gmssl => EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { iterations },
+            KeygenScheme::Aes => EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
+        }
+    }
+}
+
 /// Options of `sm2 pubkey`.
 #[derive(clap::Args)]
 pub struct PubkeyArgs {
@@ -109,12 +120,7 @@ pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
         None => keys::secret_key_to_pkcs8_pem(&secret, form, LineEnding::LF)
             .map(|p| p.as_bytes().to_vec()),
         Some(password) => {
-            let iterations = args.iter;
-            let scheme = match args.scheme {
-                KeygenScheme::Sm4 => EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations },
-                KeygenScheme::Sm4Gmssl => EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { iterations },
-                KeygenScheme::Aes => EncryptionScheme::Pbkdf2Sha256Aes256Cbc { iterations },
-            };
+            let scheme = args.scheme.with_iterations(args.iter);
             let mut rng = getrandom::SysRng;
             if args.der {
                 keys::secret_key_to_encrypted_pkcs8_der(
