@@ -149,6 +149,10 @@ struct ServerArgs {
     /// Require client certificates (sign + encryption) chaining to these CAs, PEM
     #[arg(long)]
     client_ca: Option<PathBuf>,
+    /// CRLs the client's certificates are checked against (PEM or DER, repeatable): a
+    /// revoked client is refused with certificate_revoked
+    #[arg(long, value_name = "FILE", requires = "client_ca")]
+    crl: Vec<PathBuf>,
     /// Accept only this suite (default: all four; ECDHE only with --client-ca)
     #[arg(long, value_enum)]
     suite: Option<Suite>,
@@ -178,6 +182,10 @@ struct ClientArgs {
     /// Trusted CA certificates, PEM
     #[arg(long)]
     ca: PathBuf,
+    /// CRLs the server's certificates are checked against (PEM or DER, repeatable): a
+    /// revoked server is refused with certificate_revoked
+    #[arg(long, value_name = "FILE")]
+    crl: Vec<PathBuf>,
     #[command(flatten)]
     certs: DualCerts,
     /// Offer only this suite (default: all four; ECDHE only with client certificates)
@@ -242,6 +250,17 @@ fn roots(path: &Path) -> Result<RootCertStore, Failure> {
     Ok(roots)
 }
 
+/// [`roots`] with the CRLs of `crls` (PEM or DER files, read strictly by shangmi-pki).
+fn roots_with_crls(path: &Path, crls: &[PathBuf]) -> Result<RootCertStore, Failure> {
+    let mut roots = roots(path)?;
+    for crl in crate::cert::crl::load_all_crls(crls)? {
+        roots
+            .add_crl(crl.to_der())
+            .map_err(|e| failure("--crl", e))?;
+    }
+    Ok(roots)
+}
+
 /// A certificate's subject, as OpenSSL prints it one-line.
 fn subject(cert: &CertificateDer<'_>) -> String {
     use der::Decode;
@@ -283,7 +302,7 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
         builder = builder.suites(&[suite.suite()]);
     }
     if let Some(ca) = &args.client_ca {
-        builder = builder.client_auth(ClientAuth::Required, roots(ca)?);
+        builder = builder.client_auth(ClientAuth::Required, roots_with_crls(ca, &args.crl)?);
     }
     if args.tickets {
         builder = builder.session_tickets(true);
@@ -376,7 +395,7 @@ fn serve_one(config: Arc<ServerConfig>, stream: TcpStream) -> Result<(), Failure
 }
 
 fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
-    let mut builder = ClientConfig::builder(roots(&args.ca)?);
+    let mut builder = ClientConfig::builder(roots_with_crls(&args.ca, &args.crl)?);
     if let Some(suite) = args.suite {
         builder = builder.suites(&[suite.suite()]);
     }

@@ -323,3 +323,72 @@ fn diff_openssl_crl_both_ways() {
         }
     }
 }
+
+/// `shangmi tlcp client --crl`: a revoked server is refused (certificate revoked), the
+/// same server passes with a CRL that does not list it.
+#[test]
+fn tlcp_client_crl() {
+    let dir = scratch();
+    let d = dir.path();
+    pki(d, &[]);
+    ok(under_ca(
+        d,
+        "tlcp-pair",
+        &[
+            "--subject",
+            "/CN=localhost",
+            "--san",
+            "DNS:localhost",
+            "--out-dir",
+            p(&at(d, "srv")),
+        ],
+    ));
+    let srv = |f: &str| p(&at(d, &format!("srv/{f}"))).to_owned();
+    ok(under_ca(
+        d,
+        "crl",
+        &[
+            "--revoke",
+            &srv("sign.crt"),
+            "--out",
+            p(&at(d, "revoked.crl")),
+        ],
+    ));
+    ok(under_ca(d, "crl", &["--out", p(&at(d, "clean.crl"))]));
+    let port = common::free_port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = shangmi()
+        .args(["tlcp", "server", "--listen", &addr, "--count", "3"])
+        .args([
+            "--sign-cert",
+            &srv("sign.crt"),
+            "--sign-key",
+            &srv("sign.key"),
+        ])
+        .args(["--enc-cert", &srv("enc.crt"), "--enc-key", &srv("enc.key")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for_listener(port);
+    let client = |crl: &str| {
+        let mut c = shangmi();
+        c.args([
+            "tlcp",
+            "client",
+            "--connect",
+            &addr,
+            "--server-name",
+            "localhost",
+        ]);
+        c.args(["--ca", p(&at(d, "ca.crt")), "--crl", p(&at(d, crl))]);
+        run(c, b"hello\n")
+    };
+    let refused = client("revoked.crl");
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("Revoked"), "{}", stderr(&refused));
+    let served = client("clean.crl");
+    assert!(served.status.success(), "{}", stderr(&served));
+    assert!(String::from_utf8_lossy(&served.stdout).contains("hello"));
+    server.wait().unwrap();
+}

@@ -21,7 +21,6 @@
 
 use rustls::RootCertStore;
 use rustls::client::WebPkiServerVerifier;
-use rustls::client::danger::ServerCertVerifier;
 use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::CertificateRevocationListDer;
 use rustls::pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm};
@@ -126,13 +125,13 @@ pub static ALGORITHMS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms {
 pub fn server_verifier(
     roots: Arc<RootCertStore>,
     crls: Vec<CertificateRevocationListDer<'static>>,
-) -> Result<Arc<dyn ServerCertVerifier>, VerifierBuilderError> {
+) -> Result<Arc<WebPkiServerVerifier>, VerifierBuilderError> {
     let mut builder =
         WebPkiServerVerifier::builder_with_provider(roots, Arc::new(crate::provider()));
     if !crls.is_empty() {
         builder = builder.with_crls(crls).enforce_revocation_expiration();
     }
-    Ok(builder.build()?)
+    builder.build()
 }
 
 /// A verifier of clients' certificates (for a rustls server; a certificate is required) on
