@@ -158,6 +158,10 @@ struct ClientOptions {
     /// Trusted CA certificates, PEM
     #[arg(long)]
     ca: PathBuf,
+    /// CRLs the server's certificates are checked against (PEM or DER, repeatable): a
+    /// revoked server is refused with certificate_revoked
+    #[arg(long, value_name = "FILE")]
+    crl: Vec<PathBuf>,
     #[command(flatten)]
     certs: DualCerts,
     /// Offer only this suite (default: all four; ECDHE only with client certificates)
@@ -231,6 +235,17 @@ fn roots(path: &Path) -> Result<RootCertStore, Failure> {
     Ok(roots)
 }
 
+/// [`roots`] with the CRLs of `crls` (PEM or DER files, read strictly by shangmi-pki).
+fn roots_with_crls(path: &Path, crls: &[PathBuf]) -> Result<RootCertStore, Failure> {
+    let mut roots = roots(path)?;
+    for crl in crate::cert::crl::load_all_crls(crls)? {
+        roots
+            .add_crl(crl.to_der())
+            .map_err(|e| failure("--crl", e))?;
+    }
+    Ok(roots)
+}
+
 /// A certificate's subject, as OpenSSL prints it one-line.
 fn subject(cert: &CertificateDer<'_>) -> String {
     use der::Decode;
@@ -260,7 +275,7 @@ fn report(suite: Option<CipherSuite>, peer: Option<&[CertificateDer<'static>]>, 
 
 /// The client configuration `options` describe.
 fn client_config(options: &ClientOptions) -> Result<Arc<ClientConfig>, Failure> {
-    let mut builder = ClientConfig::builder(roots(&options.ca)?);
+    let mut builder = ClientConfig::builder(roots_with_crls(&options.ca, &options.crl)?);
     if let Some(suite) = options.suite {
         builder = builder.suites(&[suite.suite()]);
     }

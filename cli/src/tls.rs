@@ -11,8 +11,9 @@ use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
-use rustls::server::WebPkiClientVerifier;
+use rustls::pki_types::{
+    CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName, UnixTime,
+};
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::{
     ClientConfig, ClientConnection, CommonState, DigitallySignedStruct, DistinguishedName,
@@ -88,6 +89,10 @@ struct ServerArgs {
     /// Ask clients for a certificate and verify it against these CAs (PEM)
     #[arg(long)]
     client_ca: Option<PathBuf>,
+    /// CRLs the client's chain is checked against (PEM or DER, repeatable): a revoked
+    /// client is refused with certificate_revoked
+    #[arg(long, value_name = "FILE", requires = "client_ca")]
+    crl: Vec<PathBuf>,
     /// Serve this many connections, then exit (default: serve forever)
     #[arg(long)]
     count: Option<u64>,
@@ -109,6 +114,10 @@ struct ClientArgs {
     /// Trusted CA certificates, PEM
     #[arg(long)]
     ca: PathBuf,
+    /// CRLs the server's chain is checked against (PEM or DER, repeatable): a revoked
+    /// server is refused with certificate_revoked
+    #[arg(long, value_name = "FILE")]
+    crl: Vec<PathBuf>,
     /// Client certificate chain, PEM (with --key, for mutual authentication)
     #[arg(long, requires = "key")]
     cert: Option<PathBuf>,
@@ -176,6 +185,14 @@ fn key(path: &Path, passin: Option<&str>) -> Result<PrivateKeyDer<'static>, Fail
     let der = shangmi_sm2::keys::secret_key_to_pkcs8_der(&secret, form)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
     Ok(PrivateKeyDer::Pkcs8(der.as_bytes().to_vec().into()))
+}
+
+/// Every CRL of the files, for rustls' verifiers.
+fn crls(paths: &[PathBuf]) -> Result<Vec<CertificateRevocationListDer<'static>>, Failure> {
+    Ok(crate::cert::crl::load_all_crls(paths)?
+        .iter()
+        .map(|c| CertificateRevocationListDer::from(c.to_der().to_vec()))
+        .collect())
 }
 
 fn roots(path: &Path) -> Result<Arc<RootCertStore>, Failure> {
@@ -320,8 +337,7 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     let builder = match &args.client_ca {
         None => builder.with_no_client_auth(),
         Some(ca) => {
-            let inner = WebPkiClientVerifier::builder_with_provider(roots(ca)?, provider)
-                .build()
+            let inner = shangmi_rustls::verify::client_verifier(roots(ca)?, crls(&args.crl)?)
                 .map_err(|e| tls_failure("client verifier", e))?;
             builder.with_client_cert_verifier(Arc::new(RecordingClientVerifier {
                 inner,
@@ -401,8 +417,7 @@ fn serve_one(
 fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
     let provider = provider(&args.common, true);
     let seen: SeenScheme = Arc::default();
-    let inner = WebPkiServerVerifier::builder_with_provider(roots(&args.ca)?, provider.clone())
-        .build()
+    let inner = shangmi_rustls::verify::server_verifier(roots(&args.ca)?, crls(&args.crl)?)
         .map_err(|e| tls_failure("server verifier", e))?;
     let builder = ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])

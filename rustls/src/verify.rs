@@ -10,9 +10,22 @@
 //! sm2-with-sm3 (1.2.156.10197.1.501) with or without NULL parameters. CertificateVerify is
 //! checked against id-ecPublicKey SPKIs (rustls 0.23 uses the first algorithm mapped to a
 //! scheme, and webpki compares its SPKI identifier byte for byte).
+//!
+//! [`server_verifier`] and [`client_verifier`] build rustls' webpki verifiers on this
+//! provider with CRLs: webpki checks the CRLs' SM2-with-SM3 signatures with the same chain
+//! algorithms (default ID). The revocation policy is the one of `shangmi_pki::verify` and
+//! `shangmi-tlcp`: every certificate of the chain below the root must be covered by a CRL of
+//! its issuer that verifies and has not passed its nextUpdate, and must not be listed in
+//! it; a listed peer is refused with certificate_revoked (rustls'
+//! `CertificateError::Revoked`). No CRLs: no revocation check.
 
+use rustls::RootCertStore;
+use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::WebPkiSupportedAlgorithms;
+use rustls::pki_types::CertificateRevocationListDer;
 use rustls::pki_types::{AlgorithmIdentifier, InvalidSignature, SignatureVerificationAlgorithm};
+use rustls::server::danger::ClientCertVerifier;
+use rustls::server::{VerifierBuilderError, WebPkiClientVerifier};
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::signature::Verifier as _;
 use shangmi_sm2::{DEFAULT_ID, TLS13_ID};
@@ -106,6 +119,35 @@ pub static ALGORITHMS: WebPkiSupportedAlgorithms = WebPkiSupportedAlgorithms {
     ],
     mapping: &[(crate::sign::SM2_SM3, &[&TLS13_SM2_SM3])],
 };
+
+/// A verifier of servers' certificates (for a rustls client) on [`crate::provider()`],
+/// trusting `roots` and checking revocation against `crls` (see the module documentation).
+pub fn server_verifier(
+    roots: Arc<RootCertStore>,
+    crls: Vec<CertificateRevocationListDer<'static>>,
+) -> Result<Arc<WebPkiServerVerifier>, VerifierBuilderError> {
+    let mut builder =
+        WebPkiServerVerifier::builder_with_provider(roots, Arc::new(crate::provider()));
+    if !crls.is_empty() {
+        builder = builder.with_crls(crls).enforce_revocation_expiration();
+    }
+    builder.build()
+}
+
+/// A verifier of clients' certificates (for a rustls server; a certificate is required) on
+/// [`crate::provider()`], trusting `roots` and checking revocation against `crls` (see the
+/// module documentation).
+pub fn client_verifier(
+    roots: Arc<RootCertStore>,
+    crls: Vec<CertificateRevocationListDer<'static>>,
+) -> Result<Arc<dyn ClientCertVerifier>, VerifierBuilderError> {
+    let mut builder =
+        WebPkiClientVerifier::builder_with_provider(roots, Arc::new(crate::provider()));
+    if !crls.is_empty() {
+        builder = builder.with_crls(crls).enforce_revocation_expiration();
+    }
+    builder.build()
+}
 
 /// Verification keys seen recently, so that the keys a process meets again and again (its
 /// trust anchors, the servers it reconnects to, the clients it serves) are decoded and

@@ -270,7 +270,8 @@ pub enum NameCheck {
 /// A client's configuration. Make one with [`ClientConfig::builder`].
 #[derive(Clone, Debug)]
 pub struct ClientConfig {
-    /// Roots the server's two certificates must chain to.
+    /// Roots the server's two certificates must chain to, and the CRLs they are checked
+    /// against ([`RootCertStore::add_crl`]; none: no revocation check).
     pub roots: RootCertStore,
     /// Suites offered, in order of preference (ECDHE suites are left out of the offer when
     /// no client certificates are configured).
@@ -437,7 +438,8 @@ pub struct ServerConfig {
     pub keys: CertifiedKeys,
     /// Client authentication.
     pub client_auth: ClientAuth,
-    /// Roots client certificates must chain to.
+    /// Roots client certificates must chain to, and the CRLs they are checked against
+    /// ([`RootCertStore::add_crl`]; none: no revocation check).
     pub client_roots: RootCertStore,
     /// Suites accepted, in the server's order of preference.
     pub suites: Vec<CipherSuite>,

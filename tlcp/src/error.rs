@@ -174,6 +174,16 @@ pub enum CertificateError {
     IssuerMismatch,
     /// The key is not an SM2 key.
     UnsupportedKey,
+    /// A certificate of the chain is listed in its issuer's CRL (certificate_revoked).
+    Revoked,
+    /// CRLs are configured but none is from the issuer of a certificate of the chain
+    /// (certificate_unknown).
+    RevocationStatusUnknown,
+    /// The issuer's CRL is past its nextUpdate (certificate_unknown).
+    CrlExpired,
+    /// The issuer's CRL is not signed by the issuer's key, or the issuer may not sign CRLs
+    /// (certificate_unknown).
+    CrlBadSignature,
     /// Anything else webpki reported (its message).
     Other(String),
 }
@@ -216,6 +226,10 @@ impl Error {
                     AlertDescription::CertificateExpired
                 }
                 CertificateError::UnknownIssuer => AlertDescription::UnknownCa,
+                CertificateError::Revoked => AlertDescription::CertificateRevoked,
+                CertificateError::RevocationStatusUnknown
+                | CertificateError::CrlExpired
+                | CertificateError::CrlBadSignature => AlertDescription::CertificateUnknown,
                 CertificateError::BadKeyUsage | CertificateError::UnsupportedKey => {
                     AlertDescription::UnsupportedCertificate
                 }

@@ -1,11 +1,21 @@
 //! Certificate checks for the two leaves: chains (rustls-webpki with the SM2
 //! verification algorithms of `shangmi-rustls`, default ID), validity, host name on the
-//! sign certificate, key usages, same issuer.
+//! sign certificate, key usages, same issuer, and revocation against the CRLs of the
+//! [`RootCertStore`].
+//!
+//! Revocation follows the policy of `shangmi_pki::verify` (webpki's revocation options
+//! with the whole chain checked, unknown status refused, expiry enforced): when the store
+//! holds CRLs, every certificate of the peer's chain below the root — both leaves and any
+//! intermediate — must be covered by a CRL of its issuer that the issuer's key signed
+//! (SM2-with-SM3, default ID) and whose nextUpdate has not passed, and must not be listed
+//! in it. A listed certificate is refused with certificate_revoked; a missing, expired or
+//! unverifiable CRL with certificate_unknown.
 
 use crate::config::NameCheck;
 use crate::error::{CertificateError, Error};
 use der::{Decode, Encode};
 use rustls_pki_types::{CertificateDer, ServerName, SignatureVerificationAlgorithm, UnixTime};
+use std::sync::Arc;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::KeyUsage;
 
@@ -17,10 +27,11 @@ static ALGS: &[&dyn SignatureVerificationAlgorithm] = &[
     &shangmi_rustls::verify::CERT_BARE_SM2_SM3_NULL,
 ];
 
-/// Trusted root certificates.
+/// Trusted root certificates, and the CRLs peers' certificates are checked against.
 #[derive(Clone, Debug, Default)]
 pub struct RootCertStore {
     roots: Vec<CertificateDer<'static>>,
+    crls: Vec<Arc<webpki::CertRevocationList<'static>>>,
 }
 
 impl RootCertStore {
@@ -45,6 +56,37 @@ impl RootCertStore {
             self.add(c)?;
         }
         Ok(n)
+    }
+
+    /// Adds a DER CRL (X.509 v2; checked to parse; its signature is checked against the
+    /// issuer during verification). Once a store holds a CRL, peers are checked for
+    /// revocation (see the module documentation).
+    pub fn add_crl(&mut self, der: &[u8]) -> Result<(), Error> {
+        let crl = webpki::OwnedCertRevocationList::from_der(der)
+            .map_err(|_| Error::Config("CRL does not parse"))?;
+        self.crls.push(Arc::new(crl.into()));
+        Ok(())
+    }
+
+    /// Adds every CRL (`X509 CRL` blocks) of a PEM file; returns how many.
+    pub fn add_crl_pem(&mut self, pem: &[u8]) -> Result<usize, Error> {
+        use rustls_pki_types::CertificateRevocationListDer;
+        use rustls_pki_types::pem::PemObject;
+        let mut n = 0;
+        for crl in CertificateRevocationListDer::pem_slice_iter(pem) {
+            let crl = crl.map_err(|_| Error::Config("unreadable PEM CRL"))?;
+            self.add_crl(&crl)?;
+            n += 1;
+        }
+        if n == 0 {
+            return Err(Error::Config("no CRL in the PEM"));
+        }
+        Ok(n)
+    }
+
+    /// Number of CRLs.
+    pub fn crl_count(&self) -> usize {
+        self.crls.len()
     }
 
     /// Number of roots.
@@ -83,6 +125,15 @@ fn map_webpki(e: webpki::Error) -> CertificateError {
         W::InvalidSignatureForPublicKey => CertificateError::BadSignature,
         W::CertNotValidForName(_) => CertificateError::NotValidForName,
         W::BadDer | W::BadDerTime => CertificateError::BadEncoding,
+        W::CertRevoked => CertificateError::Revoked,
+        W::UnknownRevocationStatus => CertificateError::RevocationStatusUnknown,
+        W::CrlExpired { .. } => CertificateError::CrlExpired,
+        W::InvalidCrlSignatureForPublicKey
+        | W::IssuerNotCrlSigner
+        | W::UnsupportedCrlSignatureAlgorithmContext(_)
+        | W::UnsupportedCrlSignatureAlgorithmForPublicKeyContext(_) => {
+            CertificateError::CrlBadSignature
+        }
         other => CertificateError::Other(format!("{other:?}")),
     }
 }
@@ -190,9 +241,16 @@ pub(crate) fn verify_pair(
         .filter_map(|c| webpki::anchor_from_trusted_cert(c).ok())
         .collect();
     let intermediates = &certs[2..];
+    let crls: Vec<&webpki::CertRevocationList<'_>> = roots.crls.iter().map(|c| &**c).collect();
+    let revocation = webpki::RevocationOptionsBuilder::new(&crls).ok().map(|b| {
+        b.with_depth(webpki::RevocationCheckDepth::Chain)
+            .with_status_policy(webpki::UnknownStatusPolicy::Deny)
+            .with_expiration_policy(webpki::ExpirationPolicy::Enforce)
+            .build()
+    });
     for (i, leaf) in certs[..2].iter().enumerate() {
         let ee = webpki::EndEntityCert::try_from(leaf).map_err(|e| fail(map_webpki(e)))?;
-        ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, None, None)
+        ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, revocation, None)
             .map_err(|e| fail(map_webpki(e)))?;
         if i == 0
             && let Some((name, check)) = server_name

@@ -87,20 +87,20 @@ impl ProfileName {
 
 /// The issuing CA's certificate and key.
 #[derive(clap::Args)]
-struct CaIn {
+pub(super) struct CaIn {
     /// The CA certificate.
     #[arg(long, value_name = "FILE")]
     ca: PathBuf,
     /// The CA's private key.
     #[arg(long, value_name = "KEY")]
-    ca_key: PathBuf,
+    pub(super) ca_key: PathBuf,
     /// Passphrase of an encrypted CA key (pass:, env:, file:, stdin).
     #[arg(long, value_name = "SPEC")]
     ca_passin: Option<String>,
 }
 
 impl CaIn {
-    fn load(&self) -> Result<(shangmi_pki::Certificate, SecretKey), Failure> {
+    pub(super) fn load(&self) -> Result<(shangmi_pki::Certificate, SecretKey), Failure> {
         let cert = load_cert(&self.ca)?;
         let key = load_secret(&KeyIn {
             key: self.ca_key.clone(),

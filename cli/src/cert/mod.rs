@@ -6,6 +6,7 @@
 //! temporary file renamed into place on success.
 
 mod cms;
+pub(crate) mod crl;
 mod make;
 mod pkcs12;
 mod show;
@@ -36,6 +37,8 @@ enum Op {
     Issue(make::IssueArgs),
     /// Make a TLCP sign/encryption pair: two keys and two certificates under a CA.
     TlcpPair(make::TlcpPairArgs),
+    /// Issue a certificate revocation list (X.509 v2 CRL) under a CA.
+    Crl(crl::CrlArgs),
     /// Verify a certificate chain: prints "CERT: OK" and exits 0, or the reason and exits 1.
     Verify(show::VerifyArgs),
     /// Print a certificate (or request) as text, like `openssl x509 -text`.
@@ -53,6 +56,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Op::Req(a) => make::req(a),
         Op::Issue(a) => make::issue(a),
         Op::TlcpPair(a) => make::tlcp_pair(a),
+        Op::Crl(a) => crl::crl(a),
         Op::Verify(a) => show::verify(a),
         Op::Show(a) => show::show(a),
         Op::Cms(a) => cms::run(a),

@@ -69,6 +69,11 @@ pub struct VerifyArgs {
     /// Check validity at this unix time instead of now.
     #[arg(long, value_name = "SECONDS")]
     at_time: Option<u64>,
+    /// CRLs (PEM or DER; repeatable): every certificate of the chain below the root must
+    /// be covered by a CRL of its issuer that verifies and has not passed its nextUpdate,
+    /// and must not be listed in it.
+    #[arg(long, value_name = "FILE")]
+    crl: Vec<PathBuf>,
     /// The certificate to verify (the first one of the file).
     #[arg(value_name = "CERT")]
     cert: PathBuf,
@@ -81,11 +86,13 @@ pub fn verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     let roots = load_all(&args.ca)?;
     let mut untrusted = load_all(&args.untrusted)?;
     untrusted.extend(certs);
+    let crls = super::crl::load_all_crls(&args.crl)?;
     let mut opts = match args.at_time {
         Some(t) => Options::at(t, args.purpose.purpose()),
         None => Options::now(args.purpose.purpose()),
     }
-    .with_id(args.id.as_bytes());
+    .with_id(args.id.as_bytes())
+    .with_crls(&crls);
     if let Some(h) = &args.host {
         opts = opts.with_host(h);
     }

@@ -8,7 +8,7 @@
 //! requests (`--http`, like `s_server -www`), or the plain bytes forwarded to an upstream
 //! TCP service (the proxy, as Tengine's NTLS module in front of a bank's service).
 
-use super::{DualCerts, Suite, certs, failure, roots, subject};
+use super::{DualCerts, Suite, certs, failure, roots_with_crls, subject};
 use crate::failure::Failure;
 use rustls::pki_types::PrivateKeyDer;
 use rustls::pki_types::pem::PemObject;
@@ -39,6 +39,10 @@ pub(super) struct OnePortArgs {
     /// Require TLCP client certificates (sign + encryption) chaining to these CAs, PEM
     #[arg(long)]
     client_ca: Option<PathBuf>,
+    /// CRLs the client's certificates are checked against (PEM or DER, repeatable): a
+    /// revoked client is refused with certificate_revoked
+    #[arg(long, value_name = "FILE", requires = "client_ca")]
+    crl: Vec<PathBuf>,
     /// Accept only this TLCP suite (default: all four; ECDHE only with --client-ca)
     #[arg(long, value_enum)]
     suite: Option<Suite>,
@@ -122,7 +126,7 @@ fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
         builder = builder.suites(&[suite.suite()]);
     }
     if let Some(ca) = &args.client_ca {
-        builder = builder.client_auth(ClientAuth::Required, roots(ca)?);
+        builder = builder.client_auth(ClientAuth::Required, roots_with_crls(ca, &args.crl)?);
     }
     if args.tickets {
         builder = builder.session_tickets(true);
