@@ -17,7 +17,7 @@ use x509_cert::builder::profile::BuilderProfile;
 use x509_cert::builder::{Builder, CertificateBuilder};
 use x509_cert::certificate::{Certificate, TbsCertificate};
 use x509_cert::der::asn1::Ia5String;
-use x509_cert::der::{Decode, Encode, EncodePem, pem::LineEnding};
+use x509_cert::der::{Decode, Encode};
 use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages, SubjectAltName};
 use x509_cert::ext::{Extension, ToExtension};
@@ -215,6 +215,7 @@ fn tongsuo_certificates_verify_with_the_default_id() {
 #[cfg(target_arch = "x86_64")] // the OpenSSL CLI exists on the development host only
 fn diff_openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
     use std::process::Command;
+    use x509_cert::der::{EncodePem, pem::LineEnding};
     let (_, ca, _, leaf) = chain();
     let dir = std::env::temp_dir().join(format!("shangmi-sm2-x509-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -15,7 +15,9 @@
 //! reductions keep the carry word.
 
 pub use shangmi_dispatch::sm9_field::{Backend, BackendError};
-use shangmi_dispatch::{Available, BackendCell, Family};
+#[cfg(target_arch = "x86_64")]
+use shangmi_dispatch::Family;
+use shangmi_dispatch::{Available, BackendCell};
 
 /// Four 64-bit limbs, least significant first.
 pub(crate) type Limbs = [u64; 4];
@@ -25,7 +27,9 @@ pub(crate) type Limbs = [u64; 4];
 /// backend: the best one until [`use_backend`] picks another.
 static FIELD: BackendCell<Backend> = BackendCell::new();
 
-/// The F_p product's backend in use.
+/// The F_p product's backend in use (read by the x86-64 products; elsewhere every backend
+/// is the portable one).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn field_backend() -> Available<Backend> {
     FIELD.get()
