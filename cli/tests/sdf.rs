@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{at, make_ca, ok, run, scratch, shangmi};
 use std::path::PathBuf;
 
 /// The test device's library, in the `deps` directory beside this test binary.
@@ -54,10 +54,7 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
     let lib = library();
     let dir = scratch();
     let s = |p: &str| at(dir.path(), p).to_str().expect("UTF-8 path").to_owned();
-    let mut cmd = shangmi();
-    cmd.args(["cert", "ca", "--subject", "/CN=SDF test CA"])
-        .args(["--key-out", &s("ca.key"), "--out", &s("ca.crt")]);
-    ok(cmd);
+    make_ca(dir.path(), "/CN=SDF test CA", &[]);
     let mut cmd = shangmi();
     cmd.args([
         "cert",

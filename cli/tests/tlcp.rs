@@ -4,22 +4,14 @@
 
 mod common;
 
-use common::{at, free_port, ok, run, scratch, shangmi, wait_for_listener};
+use common::{at, free_port, make_ca, ok, run, scratch, shangmi, wait_for_listener};
 use std::path::Path;
 use std::process::{Child, Stdio};
 
 /// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
 fn make_pki(dir: &Path) {
     let s = |p: &str| at(dir, p).to_str().expect("UTF-8 path").to_owned();
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "ca",
-        "--subject",
-        "/C=CN/O=shangmi/CN=TLCP CLI test CA",
-    ])
-    .args(["--key-out", &s("ca.key"), "--out", &s("ca.crt")]);
-    ok(cmd);
+    make_ca(dir, "/C=CN/O=shangmi/CN=TLCP CLI test CA", &[]);
     for (side, subject) in [
         ("server", "/C=CN/O=shangmi/CN=localhost"),
         ("client", "/C=CN/O=shangmi/CN=tlcp client"),

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{at, bytes, free_port, ok, run, scratch, shangmi, wait_for_listener};
+use common::{at, bytes, free_port, make_ca, ok, run, scratch, shangmi, wait_for_listener};
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -23,10 +23,7 @@ fn s(dir: &Path, name: &str) -> String {
 /// A CA, a TLCP server pair and an RFC 8998 TLS 1.3 leaf for `localhost`, made by the CLI;
 /// the ordinary P-256 pair copied from the test data.
 fn make_pki(dir: &Path) {
-    let mut cmd = shangmi();
-    cmd.args(["cert", "ca", "--subject", "/C=CN/O=shangmi/CN=one-port CA"])
-        .args(["--key-out", &s(dir, "ca.key"), "--out", &s(dir, "ca.crt")]);
-    ok(cmd);
+    make_ca(dir, "/C=CN/O=shangmi/CN=one-port CA", &[]);
     let mut cmd = shangmi();
     cmd.args(["cert", "tlcp-pair", "--ca", &s(dir, "ca.crt")])
         .args(["--ca-key", &s(dir, "ca.key")])

@@ -107,3 +107,14 @@ pub fn wait_for_listener(port: u16) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// `shangmi cert ca` with `subject` (and `extra` options): `dir/ca.key` and `dir/ca.crt`.
+pub fn make_ca(dir: &Path, subject: &str, extra: &[&str]) {
+    let mut cmd = shangmi();
+    cmd.args(["cert", "ca", "--subject", subject, "--key-out"])
+        .arg(dir.join("ca.key"))
+        .arg("--out")
+        .arg(dir.join("ca.crt"))
+        .args(extra);
+    ok(cmd);
+}
