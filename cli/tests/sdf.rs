@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at, make_ca, ok, run, scratch, shangmi};
+use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
 use std::path::PathBuf;
 
 /// The test device's library, in the `deps` directory beside this test binary.
@@ -53,19 +53,8 @@ fn info_and_export() {
 fn tlcp_server_with_a_wrong_pin_says_so() {
     let lib = library();
     let dir = scratch();
-    let s = |p: &str| at(dir.path(), p).to_str().expect("UTF-8 path").to_owned();
     make_ca(dir.path(), "/CN=SDF test CA", &[]);
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "tlcp-pair",
-        "--ca",
-        &s("ca.crt"),
-        "--ca-key",
-        &s("ca.key"),
-    ])
-    .args(["--subject", "/CN=localhost", "--out-dir", &s("server")]);
-    ok(cmd);
+    make_tlcp_pair(dir.path(), "server", "/CN=localhost", &[]);
     let certs = std::fs::read_dir(at(dir.path(), "server"))
         .expect("server dir")
         .map(|e| e.expect("entry").path())

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{at, free_port, make_ca, ok, run, scratch, shangmi, wait_for_listener};
+use common::{
+    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
+};
 use std::path::Path;
 use std::process::{Child, Stdio};
 
@@ -16,18 +18,7 @@ fn make_pki(dir: &Path) {
         ("server", "/C=CN/O=shangmi/CN=localhost"),
         ("client", "/C=CN/O=shangmi/CN=tlcp client"),
     ] {
-        let mut cmd = shangmi();
-        cmd.args([
-            "cert",
-            "tlcp-pair",
-            "--ca",
-            &s("ca.crt"),
-            "--ca-key",
-            &s("ca.key"),
-        ])
-        .args(["--subject", subject, "--san", "DNS:localhost"])
-        .args(["--out-dir", &s(side)]);
-        ok(cmd);
+        make_tlcp_pair(dir, side, subject, &["--san", "DNS:localhost"]);
     }
     let mut cmd = shangmi();
     cmd.args(["sm2", "keygen", "--out", &s("tls13.key")]);

@@ -5,7 +5,9 @@
 
 mod common;
 
-use common::{at, bytes, free_port, make_ca, ok, run, scratch, shangmi, wait_for_listener};
+use common::{
+    at, bytes, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
+};
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -24,17 +26,12 @@ fn s(dir: &Path, name: &str) -> String {
 /// the ordinary P-256 pair copied from the test data.
 fn make_pki(dir: &Path) {
     make_ca(dir, "/C=CN/O=shangmi/CN=one-port CA", &[]);
-    let mut cmd = shangmi();
-    cmd.args(["cert", "tlcp-pair", "--ca", &s(dir, "ca.crt")])
-        .args(["--ca-key", &s(dir, "ca.key")])
-        .args([
-            "--subject",
-            "/C=CN/O=shangmi/CN=localhost",
-            "--san",
-            "DNS:localhost",
-        ])
-        .args(["--out-dir", &s(dir, "server")]);
-    ok(cmd);
+    make_tlcp_pair(
+        dir,
+        "server",
+        "/C=CN/O=shangmi/CN=localhost",
+        &["--san", "DNS:localhost"],
+    );
     let mut cmd = shangmi();
     cmd.args(["sm2", "keygen", "--out", &s(dir, "tls13.key")]);
     ok(cmd);

@@ -118,3 +118,17 @@ pub fn make_ca(dir: &Path, subject: &str, extra: &[&str]) {
         .args(extra);
     ok(cmd);
 }
+
+/// `shangmi cert tlcp-pair` under the CA of [`make_ca`] in `dir`, with `subject` and the
+/// `extra` options: `dir/name/{sign,enc}.{crt,key}`.
+pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
+    let mut cmd = shangmi();
+    cmd.args(["cert", "tlcp-pair", "--ca"])
+        .arg(dir.join("ca.crt"))
+        .arg("--ca-key")
+        .arg(dir.join("ca.key"))
+        .args(["--subject", subject, "--out-dir"])
+        .arg(dir.join(name))
+        .args(extra);
+    ok(cmd);
+}
