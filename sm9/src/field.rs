@@ -14,9 +14,9 @@
 //! Both primes lie between 2^255 and 2^256, so sums carry out of 256 bits and the
 //! reductions keep the carry word.
 
-pub use shangmi_dispatch::sm9_field::{Backend, BackendError};
 #[cfg(target_arch = "x86_64")]
 use shangmi_dispatch::Family;
+pub use shangmi_dispatch::sm9_field::{Backend, BackendError};
 use shangmi_dispatch::{Available, BackendCell};
 
 /// Four 64-bit limbs, least significant first.
