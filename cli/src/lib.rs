@@ -63,11 +63,11 @@ enum Command {
     Sm4(sm4::Args),
     /// TLS 1.3 with the RFC 8998 SM suites: an echo server and a client (s_server/s_client).
     Tls(tls::Args),
-    /// TLCP (GB/T 38636) with dual SM2 certificates: an echo server (TLS 1.3 on the same port
-    /// with --tls13-cert) and a client.
+    /// TLCP (GB/T 38636) with dual SM2 certificates: a one-port server (echo or --http; RFC
+    /// 8998 and ordinary TLS 1.3 beside it), a terminating proxy, a client and `get URL`.
     Tlcp(Box<tlcp::Args>),
-    /// SM2 certificates, requests, chains and GM/T 0010 CMS (ca, req, issue, tlcp-pair,
-    /// verify, show, cms).
+    /// SM2 certificates, requests, chains, CRLs, GM/T 0010 CMS and PKCS#12 (ca, req, issue,
+    /// tlcp-pair, crl, verify, show, cms, pkcs12).
     Cert(cert::Args),
     /// SDF (GM/T 0018) crypto cards and HSMs: what a device holds (info, export).
     Sdf(sdf::Args),
