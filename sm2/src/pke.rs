@@ -453,20 +453,49 @@ impl DecryptingKey {
     }
 
     fn decrypt_parts(&self, c1: &PublicKey, hash: &[u8], c2: &[u8]) -> Result<Vec<u8>, Error> {
-        let (mut x2, mut y2) =
-            crate::curve::mul_point_ct(c1.as_affine(), &self.secret.to_nonzero_scalar())
-                .ok_or(Error::Decryption)?;
-        let mut msg = c2.to_vec();
-        let ok = kdf_xor(&x2, &y2, &mut msg);
-        let expect = c3(&x2, &msg, &y2);
-        x2.zeroize();
-        y2.zeroize();
-        if !ok || !bool::from(expect.ct_eq(hash)) {
-            msg.zeroize();
-            return Err(Error::Decryption);
-        }
+        let mut msg = alloc::vec![0u8; c2.len()];
+        decrypt_parts_into(&self.secret, c1, hash, c2, &mut msg)?;
         Ok(msg)
     }
+}
+
+/// Decrypts a `C1 ‖ C3 ‖ C2` ciphertext (C1 compressed or not) with `secret` into `out`,
+/// returning the plaintext's length: the one decryption of [`DecryptingKey`] and of the
+/// in-memory `PrivateKeyOps` keys, which need no public key and no heap for it. Errors as
+/// [`DecryptingKey::decrypt`]; `out` shorter than C2 is [`Error::Decryption`].
+pub(crate) fn decrypt_c1c3c2_into(
+    secret: &SecretKey,
+    ct: &[u8],
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let (c1, hash, c2) = split(ct, Layout::C1C3C2)?;
+    if c2.is_empty() {
+        return Err(Error::EmptyMessage);
+    }
+    decrypt_parts_into(secret, &decode_c1(c1)?, hash, c2, out)
+}
+
+/// C2 decrypted into `out` when C3 matches (wiped otherwise); the plaintext's length.
+fn decrypt_parts_into(
+    secret: &SecretKey,
+    c1: &PublicKey,
+    hash: &[u8],
+    c2: &[u8],
+    out: &mut [u8],
+) -> Result<usize, Error> {
+    let msg = out.get_mut(..c2.len()).ok_or(Error::Decryption)?;
+    let (mut x2, mut y2) = crate::curve::mul_point_ct(c1.as_affine(), &secret.to_nonzero_scalar())
+        .ok_or(Error::Decryption)?;
+    msg.copy_from_slice(c2);
+    let ok = kdf_xor(&x2, &y2, msg);
+    let expect = c3(&x2, msg, &y2);
+    x2.zeroize();
+    y2.zeroize();
+    if !ok || !bool::from(expect.ct_eq(hash)) {
+        msg.zeroize();
+        return Err(Error::Decryption);
+    }
+    Ok(c2.len())
 }
 
 /// `04 ‖ x ‖ y ‖ C3 ‖ C2` to the GM/T 0009 ASN.1 form.

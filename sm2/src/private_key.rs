@@ -146,30 +146,12 @@ impl KeyAgreement for KeyExchange {
     }
 }
 
-/// In-memory decryption through `crate::pke`, which needs `alloc`; without it every
-/// in-memory key answers `Error::Decryption`.
-#[cfg(feature = "alloc")]
-fn decrypt_with(
-    key: &crate::pke::DecryptingKey,
-    ct: &[u8],
-    out: &mut [u8],
-) -> Result<usize, Error> {
-    let mut pt = key.decrypt(ct, crate::pke::Layout::C1C3C2)?;
-    let res = match out.get_mut(..pt.len()) {
-        Some(dst) => {
-            dst.copy_from_slice(&pt);
-            Ok(pt.len())
-        }
-        None => Err(Error::Decryption),
-    };
-    zeroize::Zeroize::zeroize(&mut pt);
-    res
-}
-
+/// In-memory decryption through `crate::pke` (with the secret alone: no public key, no
+/// heap), which needs `alloc`; without it every in-memory key answers `Error::Decryption`.
 fn decrypt_in_memory(secret: &SecretKey, ct: &[u8], out: &mut [u8]) -> Result<usize, Error> {
     #[cfg(feature = "alloc")]
     {
-        decrypt_with(&crate::pke::DecryptingKey::new(secret.clone()), ct, out)
+        crate::pke::decrypt_c1c3c2_into(secret, ct, out)
     }
     #[cfg(not(feature = "alloc"))]
     {
@@ -247,7 +229,7 @@ impl PrivateKeyOps for crate::pke::DecryptingKey {
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        decrypt_with(self, c1c3c2, out)
+        decrypt_in_memory(self.secret_key(), c1c3c2, out)
     }
 
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
