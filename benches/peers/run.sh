@@ -7,6 +7,11 @@
 #   ROUNDS=3 CELL_SECONDS=0.5 benches/peers/run.sh
 #   PEERS_OUT=/some/dir benches/peers/run.sh   # keep the raw outputs there
 #   GMSSL_BENCH=/path/to/prog benches/peers/run.sh   # and GmSSL's SM2, see below
+#   PEERS_SVG=/tmp/chart.svg benches/peers/run.sh    # the chart elsewhere
+#
+# Besides the table it draws the figures as an SVG (chart.py: MB/s against message size,
+# op/s bars for SM2/SM9, the CPU and date in the title), by default over benches/peers/
+# peers.svg, the chart README.md and PERFORMANCE.md show.
 #
 # Needs cargo, go (gmsm comes from the Go module proxy, pinned in go.mod/go.sum), python3;
 # openssl is optional (its column stays empty without it). OpenSSL's ECDSA P-256 (its
@@ -71,4 +76,4 @@ for r in $(seq "$rounds"); do
     fi
 done
 
-python3 "$here/table.py" "$work" "$rounds" "$cpus"
+python3 "$here/table.py" "$work" "$rounds" "$cpus" "${PEERS_SVG:-$here/peers.svg}"

@@ -1,11 +1,15 @@
 """Reads run.sh's outputs (ours.N, gmsm.N, openssl.N and gmssl.N for rounds 1..R) and prints one
 Markdown table: per row the medians over the rounds and the ratio ours/peer of each round
-(A and B of one round ran minutes apart at most), as "median (min-max)"."""
+(A and B of one round ran minutes apart at most), as "median (min-max)". With a fourth
+argument, also writes the figures as an SVG chart there (chart.py)."""
 
+import datetime
 import re
 import statistics
 import sys
 from pathlib import Path
+
+from chart import write_svg
 
 # (label, our row, bytes or None for op/s rows)
 ROWS = [
@@ -161,6 +165,9 @@ def main():
          if l.startswith("shangmi speed on ")),
         "an unnamed CPU",
     )
+    if len(sys.argv) > 4:
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        write_svg(sys.argv[4], machine, date, ours, gmsm, ossl, gmssl)
     print(f"Measured on {machine}.")
     print(f"{rounds} rounds, alternated; MB/s unless marked; median over rounds, ratio per round")
     print()
