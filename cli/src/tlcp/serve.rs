@@ -251,6 +251,9 @@ async fn serve(
                     }
                 };
                 accepted += 1;
+                // Handshake flights go out as they are written, not after the peer's
+                // delayed ACK (Nagle's algorithm held TLS 1.3's flights back by milliseconds).
+                let _ = sock.set_nodelay(true);
                 let (acceptor, mode) = (acceptor.clone(), mode.clone());
                 tasks.spawn(async move { connection(&acceptor, sock, peer, &mode).await });
             }
