@@ -195,9 +195,29 @@ enum Destination {
 
 impl Destination {
     fn of(path: &Path) -> io::Result<Destination> {
+        // First what the kernel finds at the end of the path: it follows the "magic" links
+        // of /proc (`/dev/stdout` → `/proc/self/fd/1` → `pipe:[N]`), which name no file a
+        // walk by hand could reach.
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                return Err(io::Error::new(
+                    io::ErrorKind::IsADirectory,
+                    "is a directory",
+                ));
+            }
+            Ok(meta) if !meta.is_file() => return Ok(Destination::Special),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
         let mut path = path.to_owned();
         // A bounded walk down a chain of links (a loop ends as the system's ELOOP would).
         for _ in 0..40 {
+            // A descriptor's link (`/dev/stdout` redirected to a file): write through the
+            // descriptor, as the shell that opened it expects, rather than replace its file.
+            if path.starts_with("/proc") || path.starts_with("/dev/fd") {
+                return Ok(Destination::Special);
+            }
             let meta = match std::fs::symlink_metadata(&path) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     return Ok(Destination::Regular(path));
@@ -214,11 +234,6 @@ impl Destination {
             }
             return Ok(if meta.is_file() {
                 Destination::Regular(path)
-            } else if meta.is_dir() {
-                return Err(io::Error::new(
-                    io::ErrorKind::IsADirectory,
-                    "is a directory",
-                ));
             } else {
                 Destination::Special
             });
