@@ -10,6 +10,7 @@
 
 use core::fmt;
 use rand_core::{TryCryptoRng, TryRng, utils};
+use zeroize::Zeroize;
 
 /// The false-positive probability of each test per sample: 2^-40, the low end of SP 800-90B's
 /// range, so a healthy source in a long-running server practically never trips a test.
@@ -224,31 +225,38 @@ impl<E> HealthTested<E> {
         self.tripped.is_some()
     }
 
-    /// Runs both tests on one byte.
-    fn sample(&mut self, b: u8) -> Result<(), Tripped> {
-        if self.rct_run > 0 && b == self.rct_last {
-            self.rct_run += 1;
-            if self.rct_run >= self.rct_cutoff {
-                return Err(Tripped::RepetitionCount);
-            }
-        } else {
+    /// Runs both tests on every byte of `bytes`. Without branches on the bytes (they are
+    /// secret seed material): equality is arithmetic, the failures are accumulated and
+    /// looked at once, after the whole buffer (which a failure discards anyway).
+    fn scan(&mut self, bytes: &[u8]) -> Result<(), Tripped> {
+        // 1 if a == b, else 0.
+        let eq = |a: u8, b: u8| u16::from(a ^ b).wrapping_sub(1) >> 15;
+        let (mut rct_failed, mut apt_failed) = (false, false);
+        for &b in bytes {
+            // A run continues (run + 1) or restarts (1); the first byte ever starts one.
+            self.rct_run = (eq(b, self.rct_last) * self.rct_run).saturating_add(1);
             self.rct_last = b;
-            self.rct_run = 1;
-        }
-        if self.apt_seen == 0 {
-            self.apt_first = b;
-            self.apt_count = 1;
-        } else if b == self.apt_first {
-            self.apt_count += 1;
-            if self.apt_count >= self.apt_cutoff {
-                return Err(Tripped::AdaptiveProportion);
+            rct_failed |= self.rct_run >= self.rct_cutoff;
+            // The window position is public; only the count depends on the bytes.
+            if self.apt_seen == 0 {
+                self.apt_first = b;
+                self.apt_count = 1;
+            } else {
+                self.apt_count += eq(b, self.apt_first);
+            }
+            apt_failed |= self.apt_count >= self.apt_cutoff;
+            self.apt_seen += 1;
+            if self.apt_seen == APT_WINDOW {
+                self.apt_seen = 0;
             }
         }
-        self.apt_seen += 1;
-        if self.apt_seen == APT_WINDOW {
-            self.apt_seen = 0;
+        if rct_failed {
+            Err(Tripped::RepetitionCount)
+        } else if apt_failed {
+            Err(Tripped::AdaptiveProportion)
+        } else {
+            Ok(())
         }
-        Ok(())
     }
 }
 
@@ -283,18 +291,24 @@ impl<E: TryRng> TryRng for HealthTested<E> {
         self.source
             .try_fill_bytes(dst)
             .map_err(HealthError::Source)?;
-        for i in 0..dst.len() {
-            if let Err(t) = self.sample(dst[i]) {
-                self.tripped = Some(t);
-                dst.fill(0);
-                return Err(t.error());
-            }
+        if let Err(t) = self.scan(dst) {
+            self.tripped = Some(t);
+            dst.fill(0);
+            return Err(t.error());
         }
         Ok(())
     }
 }
 
 impl<E: TryCryptoRng> TryCryptoRng for HealthTested<E> {}
+
+impl<E> Drop for HealthTested<E> {
+    /// Wipes the two source bytes kept for the tests.
+    fn drop(&mut self) {
+        self.rct_last.zeroize();
+        self.apt_first.zeroize();
+    }
+}
 
 impl<E> fmt::Debug for HealthTested<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -412,6 +426,13 @@ where
     R: TryCryptoRng<Error = HealthError<E>>,
     E: core::error::Error,
 {
+}
+
+impl<R> Drop for OutputTested<R> {
+    /// Wipes the block kept for the comparison.
+    fn drop(&mut self) {
+        self.previous.zeroize();
+    }
 }
 
 impl<R> fmt::Debug for OutputTested<R> {
