@@ -18,6 +18,7 @@ mod keyuri;
 mod progress;
 mod rows;
 mod sdf;
+mod selftest;
 mod sm2;
 mod sm3sum;
 mod sm4;
@@ -71,6 +72,9 @@ enum Command {
     Cert(cert::Args),
     /// SDF (GM/T 0018) crypto cards and HSMs: what a device holds (info, export).
     Sdf(sdf::Args),
+    /// Module mode's self-tests: the power-on known-answer tests, the pairwise-consistency
+    /// and DRBG health tests; prints each and its result (--json), exits 1 on a failure.
+    Selftest(selftest::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(completions::Args),
 }
@@ -86,6 +90,7 @@ impl Command {
             Command::Tlcp(args) => tlcp::run(*args),
             Command::Cert(args) => cert::run(&args),
             Command::Sdf(args) => sdf::run(&args),
+            Command::Selftest(args) => selftest::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }
     }

@@ -60,6 +60,11 @@ pub enum Error {
     WrongPassword,
     /// Encoding a key failed (a DER length overflow; not expected for SM2 keys).
     Encoding,
+    /// A key pair failed its pairwise-consistency test: a signature made with the secret
+    /// key did not verify under the public key, or (with `alloc`) a message encrypted to the
+    /// public key did not decrypt with the secret key
+    /// ([`keys::check_key_pair`](crate::keys::check_key_pair)).
+    PairwiseConsistency,
 }
 
 impl fmt::Display for Error {
@@ -86,6 +91,7 @@ impl fmt::Display for Error {
             Error::UnsupportedEncryption => "unsupported private-key encryption scheme",
             Error::WrongPassword => "key decryption failed (wrong password or corrupted data)",
             Error::Encoding => "key encoding failed",
+            Error::PairwiseConsistency => "SM2 key pair failed its pairwise-consistency test",
         })
     }
 }

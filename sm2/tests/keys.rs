@@ -206,3 +206,34 @@ fn public_key_from_every_raw_form() {
         );
     }
 }
+
+/// The pairwise-consistency test (`keys::check_key_pair`, `keys::generate_checked`): a
+/// generated key passes; a secret with another key's public key, or with the public key of
+/// d + 1, fails; so does d = n - 1, which cannot sign.
+#[test]
+fn pairwise_consistency_catches_a_mismatched_key() {
+    use shangmi_sm2::Error;
+    let mut rng = getrandom::SysRng;
+    let a = keys::generate_checked(&mut rng).unwrap();
+    let b = keys::generate_checked(&mut rng).unwrap();
+    keys::check_key_pair(&a, &a.public_key()).unwrap();
+    assert_eq!(
+        keys::check_key_pair(&a, &b.public_key()),
+        Err(Error::PairwiseConsistency)
+    );
+    let d = hex_literal::hex!("3945208F7B2144B13F36E38AC6D39F95889393692860B51A42FB81EF4DF7C5B8");
+    let mut d1 = d;
+    d1[31] += 1;
+    let sk = SecretKey::from_bytes(&d.into()).unwrap();
+    let sk1 = SecretKey::from_bytes(&d1.into()).unwrap();
+    assert_eq!(
+        keys::check_key_pair(&sk, &sk1.public_key()),
+        Err(Error::PairwiseConsistency)
+    );
+    let n1 = hex_literal::hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54122");
+    let top = SecretKey::from_bytes(&n1.into()).unwrap();
+    assert_eq!(
+        keys::check_key_pair(&top, &top.public_key()),
+        Err(Error::PairwiseConsistency)
+    );
+}

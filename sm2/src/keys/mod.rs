@@ -69,6 +69,7 @@ pub use encrypted::{
 };
 #[cfg(all(feature = "encryption", feature = "pem"))]
 pub use encrypted::{secret_key_from_pem_with_password, secret_key_to_encrypted_pkcs8_pem};
+pub use generate::{check_key_pair, generate_checked};
 #[cfg(feature = "pem")]
 pub use pem::{
     public_key_from_pem, public_key_from_spki_pem, secret_key_from_pem, secret_key_from_pkcs8_pem,
