@@ -154,12 +154,15 @@ fn config_resolver_chooses_the_whole_configuration() {
     );
 }
 
+/// A CertificateRequest's certificate types, CA names and suite.
+type Request = (Vec<u8>, Vec<Vec<u8>>, CipherSuite);
+
 /// Records what the CertificateRequest said and answers with the test client's pair (or
 /// nothing).
 #[derive(Debug, Default)]
 struct SeeRequest {
     give: bool,
-    seen: Mutex<Vec<(Vec<u8>, Vec<Vec<u8>>, CipherSuite)>>,
+    seen: Mutex<Vec<Request>>,
 }
 
 impl ResolvesClientPair for SeeRequest {
@@ -354,7 +357,10 @@ fn default_verifier_is_webpki_over_the_roots() {
 
 /// Key-log lines as given: (label, client random, secret).
 #[derive(Debug, Default)]
-struct Lines(Mutex<Vec<(String, Vec<u8>, Vec<u8>)>>);
+struct Lines(Mutex<Vec<Line>>);
+
+/// A key-log line: label, client random, secret.
+type Line = (String, Vec<u8>, Vec<u8>);
 
 impl KeyLog for Lines {
     fn log(&self, label: &str, client_random: &[u8], secret: &[u8]) {
