@@ -448,7 +448,20 @@ impl ClientConfigBuilder {
     }
 
     /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile), which
-    /// writes to `SSLKEYLOGFILE`).
+    /// appends `CLIENT_RANDOM <client random> <master secret>` lines, hex, to the file
+    /// `SSLKEYLOGFILE` names — what Wireshark reads to decrypt TLCP as TLS 1.2).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), shangmi_tlcp::Error> {
+    /// use shangmi_tlcp::{ClientConfig, KeyLogFile, RootCertStore};
+    /// use std::sync::Arc;
+    /// let mut roots = RootCertStore::empty();
+    /// roots.add_pem(&std::fs::read("ca.pem").expect("CA"))?;
+    /// let config = ClientConfig::builder(roots)
+    ///     .key_log(Arc::new(KeyLogFile::new()))
+    ///     .build()?;
+    /// # Ok(()) }
+    /// ```
     pub fn key_log(mut self, key_log: Arc<dyn KeyLog>) -> Self {
         self.config.key_log = key_log;
         self

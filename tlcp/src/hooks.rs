@@ -200,6 +200,21 @@ impl ResolvesServerPair for SniResolver {
 /// the sans-IO [`ServerConnection`](crate::ServerConnection) calls it once the ClientHello
 /// has arrived (so the one-port acceptor and the tokio adapter use it too). The resolver of
 /// the configuration returned is not called again.
+///
+/// ```
+/// use shangmi_tlcp::{ClientHello, Error, ResolvesServerConfig, ServerConfig};
+/// use std::sync::Arc;
+/// /// The strict configuration (client certificates required) for the payment host.
+/// #[derive(Debug)]
+/// struct PerHost {
+///     payments: Arc<ServerConfig>,
+/// }
+/// impl ResolvesServerConfig for PerHost {
+///     fn resolve(&self, hello: &ClientHello<'_>) -> Result<Option<Arc<ServerConfig>>, Error> {
+///         Ok((hello.server_name() == Some("pay.example")).then(|| self.payments.clone()))
+///     }
+/// }
+/// ```
 pub trait ResolvesServerConfig: core::fmt::Debug + Send + Sync {
     /// `Ok(Some(config))` to use `config`, `Ok(None)` to go on with the configuration the
     /// connection was made with, `Err(e)` to refuse the client with `e`'s alert
@@ -250,6 +265,29 @@ impl Event<'_> {
 }
 
 /// Receives a connection's [`Event`]s. Configurations without one do no work for events.
+///
+/// ```
+/// use shangmi_tlcp::{Event, EventHandler};
+/// /// One log line per event.
+/// #[derive(Debug)]
+/// struct Stderr;
+/// impl EventHandler for Stderr {
+///     fn event(&self, event: &Event<'_>) {
+///         match event {
+///             Event::HandshakeCompleted { protocol, suite, resumed, .. } => eprintln!(
+///                 "{protocol} {} resumed={resumed} peer={:?}",
+///                 suite.name(),
+///                 event.peer_subject()
+///             ),
+///             Event::AlertSent(a) => eprintln!("sent {a:?}"),
+///             Event::AlertReceived(a) => eprintln!("received {a:?}"),
+///             Event::Failed(e) => eprintln!("failed: {e}"),
+///             _ => {}
+///         }
+///     }
+/// }
+/// // ServerConfig::builder().events(Arc::new(Stderr)), ClientConfig::builder(roots).events(…)
+/// ```
 pub trait EventHandler: core::fmt::Debug + Send + Sync {
     /// One event; called on the thread driving the connection, so keep it short.
     fn event(&self, event: &Event<'_>);

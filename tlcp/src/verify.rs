@@ -224,6 +224,35 @@ fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
 /// The handshake itself still checks that the leaves hold SM2 keys and that the peer
 /// proves it has the private keys. Each method refuses by default, so a verifier for
 /// one side implements only its method.
+///
+/// ```
+/// use shangmi_tlcp::*;
+/// /// The default checks, then only clients whose sign certificate is on an allow list.
+/// #[derive(Debug)]
+/// struct AllowList {
+///     inner: WebPkiVerifier,
+///     allowed: Vec<CertificateDer<'static>>,
+/// }
+/// impl CertVerifier for AllowList {
+///     fn verify_client(
+///         &self,
+///         sign: &CertificateDer<'_>,
+///         enc: Option<&CertificateDer<'_>>,
+///         intermediates: &[CertificateDer<'_>],
+///         now: UnixTime,
+///     ) -> Result<(), Error> {
+///         self.inner.verify_client(sign, enc, intermediates, now)?;
+///         if !self.allowed.iter().any(|a| a.as_ref() == sign.as_ref()) {
+///             return Err(Error::PeerMisbehaved(AlertDescription::AccessDenied, "not allowed"));
+///         }
+///         Ok(())
+///     }
+///     fn root_hint_subjects(&self) -> Vec<Vec<u8>> {
+///         self.inner.root_hint_subjects()
+///     }
+/// }
+/// // ServerConfig::builder().client_cert_verifier(ClientAuth::Required, Arc::new(AllowList { … }))
+/// ```
 pub trait CertVerifier: core::fmt::Debug + Send + Sync {
     /// The server's certificates: `sign` (named by `server_name`), `enc`, and the rest of
     /// the list it sent (`intermediates`).
