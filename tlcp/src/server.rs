@@ -604,7 +604,8 @@ impl ServerConnection {
         self.hs.suite
     }
 
-    /// The client's certificates as sent (sign, encryption, chain), if it authenticated.
+    /// The client's certificates as sent (sign, encryption, chain; or, from a GmSSL client
+    /// in the ECC suites, the sign certificate and its chain), if it authenticated.
     pub fn peer_certificates(&self) -> Option<&[CertificateDer<'static>]> {
         (!self.hs.client_certs.is_empty()).then_some(&self.hs.client_certs[..])
     }
