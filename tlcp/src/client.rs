@@ -263,13 +263,8 @@ impl ClientHs {
                 CertificateError::MissingCertificates,
             ));
         };
-        self.config.verifier().verify_server(
-            sign,
-            enc,
-            intermediates,
-            &self.name,
-            self.config.time.now(),
-        )?;
+        self.config
+            .verify_server(sign, enc, intermediates, &self.name)?;
         self.server_sign = crate::verify::leaf_public_key(sign)?;
         self.server_enc = crate::verify::leaf_public_key(enc)?;
         self.peer_certs = certs;

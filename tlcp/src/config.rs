@@ -8,7 +8,7 @@ use crate::hooks::{
 use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, RootCertStore, WebPkiVerifier};
+use crate::verify::{CertVerifier, RootCertStore};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -306,7 +306,7 @@ pub struct ClientConfig {
     /// Chooses the client's certificates when a server asks (and for ECDHE suites); `None`:
     /// the client has none.
     pub client_pair_resolver: Option<Arc<dyn ResolvesClientPair>>,
-    /// Checks the server's certificates; `None` (the default): a [`WebPkiVerifier`] over
+    /// Checks the server's certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
     /// [`roots`](Self::roots), [`name_check`](Self::name_check) and
     /// [`strict_key_usage`](Self::strict_key_usage).
     pub verifier: Option<Arc<dyn CertVerifier>>,
@@ -377,15 +377,29 @@ impl ClientConfig {
         }
     }
 
-    /// The verifier of the server's certificates.
-    pub(crate) fn verifier(&self) -> Arc<dyn CertVerifier> {
-        self.verifier.clone().unwrap_or_else(|| {
-            Arc::new(
-                WebPkiVerifier::new(self.roots.clone())
-                    .with_name_check(self.name_check)
-                    .with_strict_key_usage(self.strict_key_usage),
-            )
-        })
+    /// Checks the server's certificates with the custom verifier, or the default
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the roots (without copying them).
+    pub(crate) fn verify_server(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        name: &rustls_pki_types::ServerName<'_>,
+    ) -> Result<(), Error> {
+        let now = self.time.now();
+        match &self.verifier {
+            Some(v) => v.verify_server(sign, enc, intermediates, name, now),
+            None => crate::verify::verify_leaves(
+                &self.roots,
+                sign,
+                Some(enc),
+                intermediates,
+                Some((name, self.name_check)),
+                now,
+                self.strict_key_usage,
+                webpki::KeyUsage::server_auth(),
+            ),
+        }
     }
 }
 
@@ -441,7 +455,7 @@ impl ClientConfigBuilder {
     }
 
     /// Checks the server's certificates with `verifier` instead of the default
-    /// [`WebPkiVerifier`] over the roots (which may then be empty).
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) over the roots (which may then be empty).
     pub fn custom_certificate_verifier(mut self, verifier: Arc<dyn CertVerifier>) -> Self {
         self.config.verifier = Some(verifier);
         self
@@ -548,7 +562,7 @@ pub struct ServerConfig {
     pub cert_resolver: Arc<dyn ResolvesServerPair>,
     /// Chooses another configuration for a ClientHello (see [`ResolvesServerConfig`]).
     pub config_resolver: Option<Arc<dyn ResolvesServerConfig>>,
-    /// Checks client certificates; `None` (the default): a [`WebPkiVerifier`] over
+    /// Checks client certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
     /// [`client_roots`](Self::client_roots) and
     /// [`strict_key_usage`](Self::strict_key_usage).
     pub client_verifier: Option<Arc<dyn CertVerifier>>,
@@ -627,14 +641,36 @@ impl ServerConfig {
         self.client_verifier.is_some() || !self.client_roots.is_empty()
     }
 
-    /// The verifier of client certificates.
-    pub(crate) fn client_verifier(&self) -> Arc<dyn CertVerifier> {
-        self.client_verifier.clone().unwrap_or_else(|| {
-            Arc::new(
-                WebPkiVerifier::new(self.client_roots.clone())
-                    .with_strict_key_usage(self.strict_key_usage),
-            )
-        })
+    /// Checks a client's certificates with the custom verifier, or the default
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the client roots (without copying them).
+    pub(crate) fn verify_client(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: Option<&CertificateDer<'_>>,
+        intermediates: &[CertificateDer<'_>],
+    ) -> Result<(), Error> {
+        let now = self.time.now();
+        match &self.client_verifier {
+            Some(v) => v.verify_client(sign, enc, intermediates, now),
+            None => crate::verify::verify_leaves(
+                &self.client_roots,
+                sign,
+                enc,
+                intermediates,
+                None,
+                now,
+                self.strict_key_usage,
+                webpki::KeyUsage::client_auth(),
+            ),
+        }
+    }
+
+    /// The CA names of the CertificateRequest.
+    pub(crate) fn client_ca_names(&self) -> Vec<Vec<u8>> {
+        match &self.client_verifier {
+            Some(v) => v.root_hint_subjects(),
+            None => self.client_roots.subjects(),
+        }
     }
 }
 

@@ -309,7 +309,7 @@ impl ServerHs {
             let mut b = Vec::new();
             put_vec8(&mut b, &[1, 64]);
             let mut names = Vec::new();
-            for n in config.client_verifier().root_hint_subjects() {
+            for n in config.client_ca_names() {
                 put_vec16(&mut names, &n);
             }
             put_vec16(&mut b, &names);
@@ -385,12 +385,11 @@ impl ServerHs {
             self.state = State::ClientKeyExchange;
             return Ok(());
         }
-        let verifier = self.config.client_verifier();
-        let now = self.config.time.now();
+        let config = &self.config;
         // GmSSL's client sends one chain (sign certificate, then its CAs) in the ECC suites,
         // which use no client encryption key; ECDHE needs both leaves.
         if !self.suite()?.is_ecdhe() && crate::verify::is_single_chain(&certs) {
-            verifier.verify_client(&certs[0], None, &certs[1..], now)?;
+            config.verify_client(&certs[0], None, &certs[1..])?;
             self.client_sign = crate::verify::leaf_public_key(&certs[0])?;
         } else {
             let [sign, enc, intermediates @ ..] = &certs[..] else {
@@ -398,7 +397,7 @@ impl ServerHs {
                     CertificateError::MissingCertificates,
                 ));
             };
-            verifier.verify_client(sign, Some(enc), intermediates, now)?;
+            config.verify_client(sign, Some(enc), intermediates)?;
             self.client_sign = crate::verify::leaf_public_key(sign)?;
             self.client_enc = crate::verify::leaf_public_key(enc)?;
         }

@@ -402,7 +402,7 @@ pub(crate) fn is_single_chain(certs: &[CertificateDer<'_>]) -> bool {
 /// Verifies the sign leaf and, when given, the encryption leaf (chains, name, key usages,
 /// common issuer).
 #[allow(clippy::too_many_arguments)]
-fn verify_leaves(
+pub(crate) fn verify_leaves(
     roots: &RootCertStore,
     sign_der: &CertificateDer<'_>,
     enc_der: Option<&CertificateDer<'_>>,
