@@ -28,6 +28,10 @@ use std::sync::Arc;
 
 /// TLCP with dual SM2 certificates: an echo/HTTP server, a terminating proxy and a client.
 #[derive(clap::Args)]
+#[command(after_help = "\
+With SSLKEYLOGFILE=FILE in the environment, every command appends the master secrets it \
+negotiates to FILE in the NSS key-log format (TLCP: CLIENT_RANDOM lines; TLS 1.3: its traffic \
+secrets), for Wireshark.")]
 pub struct Args {
     #[command(subcommand)]
     command: Tlcp,
@@ -171,8 +175,10 @@ struct ClientOptions {
     /// one: use --gmssl-compat for that server)
     #[arg(long)]
     no_sni: bool,
-    /// Speak GmSSL 3.3's dialect to its tlcp_server: a 71-byte ECDHE ClientKeyExchange and
-    /// CertificateVerify over the handshake messages; implies --no-sni and no session tickets
+    /// Speak GmSSL 3.3's dialect to its tlcp_server: a 71-byte ECDHE ClientKeyExchange,
+    /// CertificateVerify over the handshake messages, and in the ECC suites the client's
+    /// sign certificate chain alone (no encryption certificate); implies --no-sni and no
+    /// session tickets
     #[arg(long)]
     gmssl_compat: bool,
     /// How the server name is checked: `san` (subjectAltName, the default), `cn`
@@ -246,6 +252,12 @@ fn roots_with_crls(path: &Path, crls: &[PathBuf]) -> Result<RootCertStore, Failu
     Ok(roots)
 }
 
+/// The NSS key log of `SSLKEYLOGFILE`, when that is set (rustls' writer, shared with
+/// the `tls` commands).
+pub(crate) fn key_log() -> Option<Arc<shangmi_tlcp::KeyLogFile>> {
+    std::env::var_os("SSLKEYLOGFILE").map(|_| Arc::new(shangmi_tlcp::KeyLogFile::new()))
+}
+
 /// A certificate's subject, as OpenSSL prints it one-line.
 fn subject(cert: &CertificateDer<'_>) -> String {
     use der::Decode;
@@ -292,6 +304,9 @@ fn client_config(options: &ClientOptions) -> Result<Arc<ClientConfig>, Failure> 
     }
     if options.gmssl_compat {
         builder = builder.gmssl_compat(true);
+    }
+    if let Some(log) = key_log() {
+        builder = builder.key_log(log);
     }
     builder = builder.name_check(match options.name_check {
         NameCheckArg::San => NameCheck::SubjectAltName,

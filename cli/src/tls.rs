@@ -29,6 +29,9 @@ use std::sync::{Arc, Mutex};
 
 /// TLS 1.3 with SM suites: an echo server and a client.
 #[derive(clap::Args)]
+#[command(after_help = "\
+With SSLKEYLOGFILE=FILE in the environment, both commands append the TLS 1.3 traffic secrets \
+to FILE in the NSS key-log format, for Wireshark.")]
 pub struct Args {
     #[command(subcommand)]
     command: Tls,
@@ -351,6 +354,7 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     if let Some(n) = args.tickets {
         config.send_tls13_tickets = n;
     }
+    set_key_log(&mut config.key_log);
     let config = Arc::new(config);
     let listener = TcpListener::bind(&args.listen).map_err(|e| tls_failure(&args.listen, e))?;
     eprintln!("listening on {}", args.listen);
@@ -366,21 +370,35 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A TLS 1.3 server configuration with every RFC 8998 suite and group and no client
-/// authentication, for `shangmi tlcp server --tls13-cert` (one port, both protocols).
+/// A TLS 1.3 server configuration with every RFC 8998 suite and group, client
+/// certificates checked by `clients` (none: no client authentication), for `shangmi tlcp
+/// server --tls13-cert` (one port, both protocols).
 pub(crate) fn server_config_tls13(
     cert: &Path,
     key_path: &Path,
     passin: Option<&str>,
+    clients: Option<Arc<dyn ClientCertVerifier>>,
 ) -> Result<Arc<ServerConfig>, Failure> {
     let provider = Arc::new(shangmi_rustls::provider());
-    let config = ServerConfig::builder_with_provider(provider)
+    let builder = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(|e| tls_failure("configuration", e))?
-        .with_no_client_auth()
+        .map_err(|e| tls_failure("configuration", e))?;
+    let builder = match clients {
+        Some(v) => builder.with_client_cert_verifier(v),
+        None => builder.with_no_client_auth(),
+    };
+    let mut config = builder
         .with_single_cert(certs(cert)?, key(key_path, passin)?)
         .map_err(|e| tls_failure(&key_path.display().to_string(), e))?;
+    set_key_log(&mut config.key_log);
     Ok(Arc::new(config))
+}
+
+/// rustls' `SSLKEYLOGFILE` writer, when that variable is set.
+fn set_key_log(key_log: &mut Arc<dyn rustls::KeyLog>) {
+    if std::env::var_os("SSLKEYLOGFILE").is_some() {
+        *key_log = Arc::new(rustls::KeyLogFile::new());
+    }
 }
 
 fn serve_one(
@@ -427,12 +445,13 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
             inner,
             seen: seen.clone(),
         }));
-    let config = match (&args.cert, &args.key) {
+    let mut config = match (&args.cert, &args.key) {
         (Some(cert), Some(key_path)) => builder
             .with_client_auth_cert(certs(cert)?, key(key_path, args.passin.as_deref())?)
             .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
         _ => builder.with_no_client_auth(),
     };
+    set_key_log(&mut config.key_log);
     let name = ServerName::try_from(args.server_name.clone())
         .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
     let mut input = Vec::new();

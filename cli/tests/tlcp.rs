@@ -139,9 +139,13 @@ fn every_suite_with_resumption_and_tls13_on_the_same_port() {
             "{suite}: {stderr}"
         );
     }
+    // --client-ca applies to the TLS 1.3 side too: the client's TLCP sign certificate
+    // (digitalSignature, from the same CA) serves as its TLS client certificate.
     let mut cmd = shangmi();
     cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
-        .args(["--server-name", "localhost", "--ca", &ca]);
+        .args(["--server-name", "localhost", "--ca", &ca])
+        .args(["--cert", &t13("client/sign.crt")])
+        .args(["--key", &t13("client/sign.key")]);
     let out = run(cmd, b"hello over TLS 1.3\n");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "TLS 1.3: {stderr}");

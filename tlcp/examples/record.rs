@@ -8,7 +8,11 @@
 //! ```
 //!
 //! `pki` writes the test PKI as PEM files for the peer (`ca.crt`, `server_sign.crt`,
-//! `server_sign.key`, `server_enc.crt`, `server_enc.key`, and the same for `client_`).
+//! `server_sign.key`, `server_enc.crt`, `server_enc.key`, and the same for `client_`), and
+//! in the forms GmSSL's `tlcp_server`/`tlcp_client` take: `*_chain.pem` (sign then
+//! encryption certificate), `*_keys.pem` (both keys, encrypted under `1234` with GmSSL's
+//! PBKDF2 PRF OID), and for its client's single chain in the ECC suites
+//! `client_sign_chain.pem` (sign certificate, then the CA) with `client_sign_gmssl.key`.
 //! SUITE is ecc-gcm, ecc-cbc, ecdhe-gcm or ecdhe-cbc. As client it connects, sends
 //! `GET / HTTP/1.0` and reads until the server closes (run the peer's server with `-www`);
 //! as server it accepts one connection and echoes until the client closes. NOTE words go
@@ -67,13 +71,45 @@ fn write_pki(dir: &Path) -> Result<(), String> {
             .map_err(|e| e.to_string())?;
         std::fs::write(dir.join(name), pem.as_bytes()).map_err(|e| e.to_string())
     };
+    let gmssl_key = |k: &shangmi_sm2::SecretKey| {
+        use shangmi_sm2::keys::{EncryptionScheme, secret_key_to_encrypted_pkcs8_pem};
+        let scheme = EncryptionScheme::Pbkdf2Sm3Sm4CbcGmssl { iterations: 65_536 };
+        secret_key_to_encrypted_pkcs8_pem(
+            k,
+            b"1234",
+            scheme,
+            &mut getrandom::SysRng,
+            der::pem::LineEnding::LF,
+        )
+        .map(|pem| pem.as_str().to_owned())
+        .map_err(|e| e.to_string())
+    };
+    let pem = |der: &[u8]| {
+        der::pem::encode_string("CERTIFICATE", der::pem::LineEnding::LF, der)
+            .map_err(|e| e.to_string())
+    };
+    let write =
+        |name: &str, text: String| std::fs::write(dir.join(name), text).map_err(|e| e.to_string());
     cert("ca.crt", &pki.ca)?;
     for (side, pair) in [("server", &pki.server), ("client", &pki.client)] {
         cert(&format!("{side}_sign.crt"), &pair.sign)?;
         key(&format!("{side}_sign.key"), &pair.sign_key)?;
         cert(&format!("{side}_enc.crt"), &pair.enc)?;
         key(&format!("{side}_enc.key"), &pair.enc_key)?;
+        write(
+            &format!("{side}_chain.pem"),
+            pem(&pair.sign)? + &pem(&pair.enc)?,
+        )?;
+        write(
+            &format!("{side}_keys.pem"),
+            gmssl_key(&pair.sign_key)? + &gmssl_key(&pair.enc_key)?,
+        )?;
     }
+    write(
+        "client_sign_chain.pem",
+        pem(&pki.client.sign)? + &pem(&pki.ca)?,
+    )?;
+    write("client_sign_gmssl.key", gmssl_key(&pki.client.sign_key)?)?;
     Ok(())
 }
 

@@ -1,9 +1,10 @@
 //! The client: its handshake state machine and `ClientConnection`.
 
 use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
-use crate::config::{ClientConfig, Session};
+use crate::config::{CertifiedKeys, ClientConfig, Session};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad, decode};
+use crate::hooks::{CertificateRequest, Event};
 use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
 use crate::record::VERSION;
 use crate::suites::CipherSuite;
@@ -66,6 +67,8 @@ pub(crate) struct ClientHs {
     server_enc: Vec<u8>,
     ecdhe_point: Vec<u8>,
     cert_requested: bool,
+    /// The pair the resolver chose on the CertificateRequest.
+    client_keys: Option<Arc<CertifiedKeys>>,
     master_secret: [u8; 48],
     alpn: Option<Vec<u8>>,
 }
@@ -90,7 +93,11 @@ impl ClientHs {
         let now = now_secs as u32;
         self.client_random[..4].copy_from_slice(&now.to_be_bytes());
         self.config.rng.fill(&mut self.client_random[4..])?;
-        let has_certs = self.config.client_keys.is_some();
+        let has_certs = self
+            .config
+            .client_pair_resolver
+            .as_ref()
+            .is_some_and(|r| r.has_certs());
         self.offered = self
             .config
             .suites
@@ -231,6 +238,7 @@ impl ClientHs {
                     ));
                 }
                 self.master_secret = s.master_secret;
+                self.log_master_secret();
                 self.peer_certs = s.peer_certificates.clone();
                 if self.alpn.is_none() {
                     self.alpn = s.alpn.clone();
@@ -250,19 +258,26 @@ impl ClientHs {
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
         let certs = parse_cert_list(body)?;
-        let keys = crate::verify::verify_pair(
-            &self.config.roots,
-            &certs,
-            Some((&self.name, self.config.name_check)),
-            self.config.time.now(),
-            self.config.strict_key_usage,
-            webpki::KeyUsage::server_auth(),
-        )?;
-        self.server_sign = keys.sign;
-        self.server_enc = keys.enc;
+        let [sign, enc, intermediates @ ..] = &certs[..] else {
+            return Err(Error::InvalidCertificate(
+                CertificateError::MissingCertificates,
+            ));
+        };
+        self.config
+            .verify_server(sign, enc, intermediates, &self.name)?;
+        self.server_sign = crate::verify::leaf_public_key(sign)?;
+        self.server_enc = crate::verify::leaf_public_key(enc)?;
         self.peer_certs = certs;
         self.state = State::ServerKeyExchange;
         Ok(())
+    }
+
+    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
+    fn log_master_secret(&self) {
+        let log = &self.config.key_log;
+        if log.will_log("CLIENT_RANDOM") {
+            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
+        }
     }
 
     fn server_key_exchange(&mut self, body: &[u8]) -> Result<(), Error> {
@@ -303,11 +318,22 @@ impl ClientHs {
             return Err(decode("empty certificate types"));
         }
         let mut names = R::new(r.vec16()?);
+        let mut ca_names = Vec::new();
         while !names.is_empty() {
-            names.vec16()?;
+            ca_names.push(names.vec16()?);
         }
         r.finish()?;
         self.cert_requested = true;
+        let request = CertificateRequest {
+            certificate_types: types,
+            ca_names,
+            suite: self.suite()?,
+        };
+        self.client_keys = self
+            .config
+            .client_pair_resolver
+            .as_ref()
+            .and_then(|r| r.resolve(&request));
         self.state = State::ServerHelloDone;
         Ok(())
     }
@@ -317,7 +343,7 @@ impl ClientHs {
             return Err(decode("trailing bytes in ServerHelloDone"));
         }
         let suite = self.suite()?;
-        let keys = self.config.client_keys.clone();
+        let keys = self.client_keys.clone();
         let send_certs = self.cert_requested && keys.is_some();
         if suite.is_ecdhe() && !send_certs {
             return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
@@ -325,7 +351,13 @@ impl ClientHs {
         if self.cert_requested {
             let mut list = Vec::new();
             if let Some(k) = &keys {
-                for c in k.wire_list() {
+                // GmSSL's server reads the list as one chain in the ECC suites.
+                let certs = if self.config.gmssl_compat && !suite.is_ecdhe() {
+                    k.single_chain_list()
+                } else {
+                    k.wire_list()
+                };
+                for c in certs {
                     put_vec24(&mut list, c);
                 }
             }
@@ -370,6 +402,7 @@ impl ClientHs {
         self.master_secret =
             crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
         pms.zeroize();
+        self.log_master_secret();
         self.install_keys(core)?;
         self.send_finished(core)?;
         self.state = self.before_ccs();
@@ -462,7 +495,14 @@ impl ClientHs {
         }
         self.store_session()?;
         self.state = State::Traffic;
-        core.finish_handshake()
+        core.finish_handshake()?;
+        core.emit(&Event::HandshakeCompleted {
+            protocol: "TLCP 1.1",
+            suite: self.suite()?,
+            resumed: self.resumed,
+            peer_certificates: &self.peer_certs,
+        });
+        Ok(())
     }
 }
 
@@ -530,7 +570,7 @@ impl core::fmt::Debug for ClientConnection {
 impl ClientConnection {
     /// Starts a connection to `server_name` (its ClientHello is queued at once).
     pub fn new(config: Arc<ClientConfig>, server_name: ServerName<'static>) -> Result<Self, Error> {
-        let mut core = Core::new(true, config.rng.clone());
+        let mut core = Core::new(true, config.rng.clone(), config.events.clone());
         if config.gmssl_compat {
             core.raw_transcript = Some(Vec::new());
         }
@@ -554,6 +594,7 @@ impl ClientConnection {
             server_enc: Vec::new(),
             ecdhe_point: Vec::new(),
             cert_requested: false,
+            client_keys: None,
             master_secret: [0; 48],
             alpn: None,
         };

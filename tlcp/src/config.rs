@@ -1,10 +1,14 @@
 //! Client and server configurations, their builders, and the session stores.
 
 use crate::error::Error;
+use crate::hooks::{
+    AlwaysResolvesPair, EventHandler, KeyLog, NoKeyLog, ResolvesClientPair, ResolvesServerConfig,
+    ResolvesServerPair,
+};
 use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::RootCertStore;
+use crate::verify::{CertVerifier, RootCertStore};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -37,6 +41,29 @@ pub struct CertifiedKeys {
 }
 
 impl CertifiedKeys {
+    /// The pair: the sign certificate (then its chain) with its key, and the encryption
+    /// certificate with its key.
+    pub fn new(
+        sign_chain: Vec<CertificateDer<'static>>,
+        sign_key: Arc<dyn Sm2SignKey>,
+        enc_cert: CertificateDer<'static>,
+        enc_key: Arc<dyn Sm2EncKey>,
+    ) -> Self {
+        CertifiedKeys {
+            sign_chain,
+            sign_key,
+            enc_cert,
+            enc_key,
+        }
+    }
+
+    /// The list of a single chain (sign certificate, then its chain; no encryption
+    /// certificate): what GmSSL's client sends, and its server wants, for client
+    /// authentication in the ECC suites.
+    pub(crate) fn single_chain_list(&self) -> Vec<&[u8]> {
+        self.sign_chain.iter().map(|c| c.as_ref()).collect()
+    }
+
     /// The Certificate message's list: sign, encryption, then the chain.
     pub(crate) fn wire_list(&self) -> Vec<&[u8]> {
         let mut out: Vec<&[u8]> = Vec::new();
@@ -276,8 +303,18 @@ pub struct ClientConfig {
     /// Suites offered, in order of preference (ECDHE suites are left out of the offer when
     /// no client certificates are configured).
     pub suites: Vec<CipherSuite>,
-    /// The client's certificates, for servers that ask (and ECDHE suites).
-    pub client_keys: Option<CertifiedKeys>,
+    /// Chooses the client's certificates when a server asks (and for ECDHE suites); `None`:
+    /// the client has none.
+    pub client_pair_resolver: Option<Arc<dyn ResolvesClientPair>>,
+    /// Checks the server's certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
+    /// [`roots`](Self::roots), [`name_check`](Self::name_check) and
+    /// [`strict_key_usage`](Self::strict_key_usage).
+    pub verifier: Option<Arc<dyn CertVerifier>>,
+    /// Where master secrets are logged (NSS key-log format, for Wireshark); nothing by
+    /// default.
+    pub key_log: Arc<dyn KeyLog>,
+    /// Receives the connection's events; `None` by default.
+    pub events: Option<Arc<dyn EventHandler>>,
     /// Sessions for resumption by server name.
     pub session_store: Arc<dyn ClientSessionStore>,
     /// ALPN protocols offered (none: no extension).
@@ -289,9 +326,11 @@ pub struct ClientConfig {
     /// How the server name is checked against the sign certificate.
     pub name_check: NameCheck,
     /// Whether to speak to GmSSL 3.3's `tlcp_server` in its own dialect: the ECDHE
-    /// ClientKeyExchange with a u16 length (71 bytes) and CertificateVerify signed over the
-    /// handshake messages rather than their SM3 hash. Tongsuo and the standard's text want
-    /// neither: off by default.
+    /// ClientKeyExchange with a u16 length (71 bytes), CertificateVerify signed over the
+    /// handshake messages rather than their SM3 hash, and for client authentication in the
+    /// ECC suites one certificate chain (sign certificate, then its CAs) instead of the
+    /// two leaves (GmSSL's server reads a list as one chain). Tongsuo and the standard's
+    /// text want none of it: off by default.
     pub gmssl_compat: bool,
     /// Whether to ask for session tickets (RFC 5077: an empty session_ticket extension in
     /// the ClientHello, or the stored ticket when resuming) — on by default, as in rustls;
@@ -308,6 +347,8 @@ pub struct ClientConfig {
 #[derive(Debug)]
 pub struct ClientConfigBuilder {
     config: ClientConfig,
+    /// The pair of [`ClientConfigBuilder::client_certs`], checked by `build`.
+    client_keys: Option<CertifiedKeys>,
 }
 
 impl ClientConfig {
@@ -318,7 +359,10 @@ impl ClientConfig {
             config: ClientConfig {
                 roots,
                 suites: CipherSuite::ALL.to_vec(),
-                client_keys: None,
+                client_pair_resolver: None,
+                verifier: None,
+                key_log: Arc::new(NoKeyLog),
+                events: None,
                 session_store: ClientSessionCache::new(256),
                 alpn_protocols: Vec::new(),
                 enable_sni: true,
@@ -329,6 +373,32 @@ impl ClientConfig {
                 rng: Arc::new(SystemRandom),
                 time: Arc::new(SystemTime),
             },
+            client_keys: None,
+        }
+    }
+
+    /// Checks the server's certificates with the custom verifier, or the default
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the roots (without copying them).
+    pub(crate) fn verify_server(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        name: &rustls_pki_types::ServerName<'_>,
+    ) -> Result<(), Error> {
+        let now = self.time.now();
+        match &self.verifier {
+            Some(v) => v.verify_server(sign, enc, intermediates, name, now),
+            None => crate::verify::verify_leaves(
+                &self.roots,
+                sign,
+                Some(enc),
+                intermediates,
+                Some((name, self.name_check)),
+                now,
+                self.strict_key_usage,
+                webpki::KeyUsage::server_auth(),
+            ),
         }
     }
 }
@@ -355,12 +425,65 @@ impl ClientConfigBuilder {
         enc_cert: CertificateDer<'static>,
         enc_key: Arc<dyn Sm2EncKey>,
     ) -> Self {
-        self.config.client_keys = Some(CertifiedKeys {
-            sign_chain,
-            sign_key,
-            enc_cert,
-            enc_key,
-        });
+        self.client_keys = Some(CertifiedKeys::new(sign_chain, sign_key, enc_cert, enc_key));
+        self
+    }
+
+    /// Chooses the client's certificates on each CertificateRequest (replaces
+    /// [`client_certs`](Self::client_certs)).
+    ///
+    /// ```
+    /// use shangmi_tlcp::{CertificateRequest, CertifiedKeys, ResolvesClientPair};
+    /// use std::sync::Arc;
+    /// /// The pair issued by the CA the server names, if we have one.
+    /// #[derive(Debug)]
+    /// struct ByCa(Vec<(Vec<u8>, Arc<CertifiedKeys>)>);
+    /// impl ResolvesClientPair for ByCa {
+    ///     fn resolve(&self, request: &CertificateRequest<'_>) -> Option<Arc<CertifiedKeys>> {
+    ///         let names = request.ca_names();
+    ///         self.0.iter().find(|(ca, _)| names.contains(&ca.as_slice())).map(|p| p.1.clone())
+    ///     }
+    ///     fn has_certs(&self) -> bool {
+    ///         !self.0.is_empty()
+    ///     }
+    /// }
+    /// ```
+    pub fn client_pair_resolver(mut self, resolver: Arc<dyn ResolvesClientPair>) -> Self {
+        self.client_keys = None;
+        self.config.client_pair_resolver = Some(resolver);
+        self
+    }
+
+    /// Checks the server's certificates with `verifier` instead of the default
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) over the roots (which may then be empty).
+    pub fn custom_certificate_verifier(mut self, verifier: Arc<dyn CertVerifier>) -> Self {
+        self.config.verifier = Some(verifier);
+        self
+    }
+
+    /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile), which
+    /// appends `CLIENT_RANDOM <client random> <master secret>` lines, hex, to the file
+    /// `SSLKEYLOGFILE` names — what Wireshark reads to decrypt TLCP as TLS 1.2).
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), shangmi_tlcp::Error> {
+    /// use shangmi_tlcp::{ClientConfig, KeyLogFile, RootCertStore};
+    /// use std::sync::Arc;
+    /// let mut roots = RootCertStore::empty();
+    /// roots.add_pem(&std::fs::read("ca.pem").expect("CA"))?;
+    /// let config = ClientConfig::builder(roots)
+    ///     .key_log(Arc::new(KeyLogFile::new()))
+    ///     .build()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn key_log(mut self, key_log: Arc<dyn KeyLog>) -> Self {
+        self.config.key_log = key_log;
+        self
+    }
+
+    /// Sends the connection's events to `handler`.
+    pub fn events(mut self, handler: Arc<dyn EventHandler>) -> Self {
+        self.config.events = Some(handler);
         self
     }
 
@@ -414,18 +537,19 @@ impl ClientConfigBuilder {
     }
 
     /// The configuration.
-    pub fn build(self) -> Result<ClientConfig, Error> {
+    pub fn build(mut self) -> Result<ClientConfig, Error> {
         let c = &self.config;
         if c.suites.is_empty() {
             return Err(Error::Config("no cipher suites"));
         }
-        if c.roots.is_empty() {
+        if c.roots.is_empty() && c.verifier.is_none() {
             return Err(Error::Config("no root certificates"));
         }
-        if let Some(k) = &c.client_keys
-            && k.sign_chain.is_empty()
-        {
-            return Err(Error::Config("empty client certificate chain"));
+        if let Some(k) = self.client_keys.take() {
+            if k.sign_chain.is_empty() {
+                return Err(Error::Config("empty client certificate chain"));
+            }
+            self.config.client_pair_resolver = Some(Arc::new(AlwaysResolvesPair(Arc::new(k))));
         }
         Ok(self.config)
     }
@@ -434,8 +558,18 @@ impl ClientConfigBuilder {
 /// A server's configuration. Make one with [`ServerConfig::builder`].
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
-    /// The server's certificates and keys.
-    pub keys: CertifiedKeys,
+    /// Chooses the server's certificates and keys for each ClientHello.
+    pub cert_resolver: Arc<dyn ResolvesServerPair>,
+    /// Chooses another configuration for a ClientHello (see [`ResolvesServerConfig`]).
+    pub config_resolver: Option<Arc<dyn ResolvesServerConfig>>,
+    /// Checks client certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
+    /// [`client_roots`](Self::client_roots) and
+    /// [`strict_key_usage`](Self::strict_key_usage).
+    pub client_verifier: Option<Arc<dyn CertVerifier>>,
+    /// Where master secrets are logged (NSS key-log format); nothing by default.
+    pub key_log: Arc<dyn KeyLog>,
+    /// Receives the connection's events; `None` by default.
+    pub events: Option<Arc<dyn EventHandler>>,
     /// Client authentication.
     pub client_auth: ClientAuth,
     /// Roots client certificates must chain to, and the CRLs they are checked against
@@ -466,6 +600,10 @@ pub struct ServerConfig {
 pub struct ServerConfigBuilder {
     client_auth: ClientAuth,
     client_roots: RootCertStore,
+    client_verifier: Option<Arc<dyn CertVerifier>>,
+    config_resolver: Option<Arc<dyn ResolvesServerConfig>>,
+    key_log: Arc<dyn KeyLog>,
+    events: Option<Arc<dyn EventHandler>>,
     suites: Vec<CipherSuite>,
     session_cache: Arc<dyn ServerSessionStore>,
     ticketer: Option<Arc<Ticketer>>,
@@ -483,6 +621,10 @@ impl ServerConfig {
         ServerConfigBuilder {
             client_auth: ClientAuth::None,
             client_roots: RootCertStore::empty(),
+            client_verifier: None,
+            config_resolver: None,
+            key_log: Arc::new(NoKeyLog),
+            events: None,
             suites: CipherSuite::ALL.to_vec(),
             session_cache: ServerSessionCache::new(1024),
             ticketer: None,
@@ -493,9 +635,77 @@ impl ServerConfig {
             time: Arc::new(SystemTime),
         }
     }
+
+    /// Whether client certificates can be checked (roots or a verifier).
+    pub(crate) fn verifies_clients(&self) -> bool {
+        self.client_verifier.is_some() || !self.client_roots.is_empty()
+    }
+
+    /// Checks a client's certificates with the custom verifier, or the default
+    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the client roots (without copying them).
+    pub(crate) fn verify_client(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: Option<&CertificateDer<'_>>,
+        intermediates: &[CertificateDer<'_>],
+    ) -> Result<(), Error> {
+        let now = self.time.now();
+        match &self.client_verifier {
+            Some(v) => v.verify_client(sign, enc, intermediates, now),
+            None => crate::verify::verify_leaves(
+                &self.client_roots,
+                sign,
+                enc,
+                intermediates,
+                None,
+                now,
+                self.strict_key_usage,
+                webpki::KeyUsage::client_auth(),
+            ),
+        }
+    }
+
+    /// The CA names of the CertificateRequest.
+    pub(crate) fn client_ca_names(&self) -> Vec<Vec<u8>> {
+        match &self.client_verifier {
+            Some(v) => v.root_hint_subjects(),
+            None => self.client_roots.subjects(),
+        }
+    }
 }
 
 impl ServerConfigBuilder {
+    /// Client authentication with a verifier of the caller's instead of roots (the
+    /// CertificateRequest names the verifier's
+    /// [`root_hint_subjects`](CertVerifier::root_hint_subjects)).
+    pub fn client_cert_verifier(
+        mut self,
+        policy: ClientAuth,
+        verifier: Arc<dyn CertVerifier>,
+    ) -> Self {
+        self.client_auth = policy;
+        self.client_verifier = Some(verifier);
+        self
+    }
+
+    /// Chooses a whole configuration per ClientHello (see [`ResolvesServerConfig`]).
+    pub fn config_resolver(mut self, resolver: Arc<dyn ResolvesServerConfig>) -> Self {
+        self.config_resolver = Some(resolver);
+        self
+    }
+
+    /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile)).
+    pub fn key_log(mut self, key_log: Arc<dyn KeyLog>) -> Self {
+        self.key_log = key_log;
+        self
+    }
+
+    /// Sends the connection's events to `handler`.
+    pub fn events(mut self, handler: Arc<dyn EventHandler>) -> Self {
+        self.events = Some(handler);
+        self
+    }
+
     /// The suites to accept, in order of preference.
     pub fn suites(mut self, suites: &[CipherSuite]) -> Self {
         self.suites = suites.to_vec();
@@ -570,15 +780,26 @@ impl ServerConfigBuilder {
         if sign_chain.is_empty() {
             return Err(Error::Config("empty certificate chain"));
         }
+        let keys = CertifiedKeys::new(sign_chain, sign_key, enc_cert, enc_key);
+        self.with_cert_resolver(Arc::new(AlwaysResolvesPair(Arc::new(keys))))
+    }
+
+    /// Finishes with a resolver choosing the server's certificates per ClientHello (an
+    /// [`SniResolver`](crate::SniResolver), or one of the caller's).
+    pub fn with_cert_resolver(
+        self,
+        resolver: Arc<dyn ResolvesServerPair>,
+    ) -> Result<ServerConfig, Error> {
         if self.suites.is_empty() {
             return Err(Error::Config("no cipher suites"));
         }
-        if self.client_auth != ClientAuth::None && self.client_roots.is_empty() {
+        let verifies_clients = self.client_verifier.is_some() || !self.client_roots.is_empty();
+        if self.client_auth != ClientAuth::None && !verifies_clients {
             return Err(Error::Config("client authentication needs client roots"));
         }
         // ECDHE needs client certificates, which need roots to check them against.
         let mut suites = self.suites;
-        if self.client_roots.is_empty() {
+        if !verifies_clients {
             suites.retain(|s| !s.is_ecdhe());
             if suites.is_empty() {
                 return Err(Error::Config("ECDHE suites need client roots"));
@@ -590,12 +811,11 @@ impl ServerConfigBuilder {
             (None, false) => None,
         };
         Ok(ServerConfig {
-            keys: CertifiedKeys {
-                sign_chain,
-                sign_key,
-                enc_cert,
-                enc_key,
-            },
+            cert_resolver: resolver,
+            config_resolver: self.config_resolver,
+            client_verifier: self.client_verifier,
+            key_log: self.key_log,
+            events: self.events,
             client_auth: self.client_auth,
             client_roots: self.client_roots,
             suites,

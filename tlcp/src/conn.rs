@@ -2,6 +2,7 @@
 
 use crate::codec::put_u24;
 use crate::error::{AlertDescription, Error, bad, decode};
+use crate::hooks::{Event, EventHandler};
 use crate::keys::SecureRandom;
 use crate::record::{MAX_CIPHERTEXT, MAX_FRAGMENT, RecordProtection, VERSION};
 use shangmi_sm3::Sm3;
@@ -78,6 +79,8 @@ pub(crate) struct Core {
     /// `None` otherwise, and dropped past [`MAX_RAW_TRANSCRIPT`].
     pub(crate) raw_transcript: Option<Vec<u8>>,
     pub(crate) handshaking: bool,
+    /// The configuration's event handler, if any.
+    pub(crate) events: Option<Arc<dyn EventHandler>>,
     peer_closed: bool,
     eof: bool,
     sent_close: bool,
@@ -85,7 +88,11 @@ pub(crate) struct Core {
 }
 
 impl Core {
-    pub(crate) fn new(is_client: bool, rng: Arc<dyn SecureRandom>) -> Self {
+    pub(crate) fn new(
+        is_client: bool,
+        rng: Arc<dyn SecureRandom>,
+        events: Option<Arc<dyn EventHandler>>,
+    ) -> Self {
         use digest::Digest;
         Core {
             is_client,
@@ -104,6 +111,7 @@ impl Core {
             transcript: Sm3::new(),
             raw_transcript: None,
             handshaking: true,
+            events,
             peer_closed: false,
             eof: false,
             sent_close: false,
@@ -178,6 +186,14 @@ impl Core {
 
     fn send_alert(&mut self, level: u8, desc: AlertDescription) {
         let _ = self.send_record(CT_ALERT, &[level, desc.to_u8()]);
+        self.emit(&Event::AlertSent(desc));
+    }
+
+    /// Hands `event` to the configuration's handler, if it has one.
+    pub(crate) fn emit(&self, event: &Event<'_>) {
+        if let Some(h) = &self.events {
+            h.event(event);
+        }
     }
 
     /// Ends the handshake: application data may flow.
@@ -197,6 +213,7 @@ impl Core {
         match self.process_records(hs) {
             Ok(()) => Ok(self.io_state()),
             Err(e) => {
+                self.emit(&Event::Failed(&e));
                 if let Some(a) = e.alert() {
                     self.send_alert(2, a);
                 }
@@ -290,6 +307,7 @@ impl Core {
                     return Err(decode("alert length"));
                 }
                 let desc = AlertDescription::from_u8(plain[1]);
+                self.emit(&Event::AlertReceived(desc));
                 if desc == AlertDescription::CloseNotify {
                     self.peer_closed = true;
                     return Ok(());

@@ -9,6 +9,14 @@
 //!   can live in a crypto card ([`Sm2PrivateKey`] is the in-memory implementation).
 //! - Both server leaves are checked against the roots (rustls-webpki with SM2, default ID),
 //!   for the host name (sign certificate), validity, key usages and a common issuer.
+//! - Hooks in the shapes of rustls and gotlcp: the server's pair chosen per ClientHello
+//!   ([`ResolvesServerPair`], [`SniResolver`]), a whole configuration per ClientHello
+//!   ([`ResolvesServerConfig`]), the client's pair chosen on the CertificateRequest
+//!   ([`ResolvesClientPair`]), certificate checks of the caller's ([`CertVerifier`]; the
+//!   default is [`WebPkiVerifier`]), the NSS key log ([`KeyLogFile`] for `SSLKEYLOGFILE`)
+//!   and operators' events ([`EventHandler`]).
+//! - GmSSL's client authentication in the ECC suites (one chain instead of two leaves) is
+//!   accepted; [`ClientConfig::gmssl_compat`] sends it that way.
 //! - Session-ID resumption, session tickets (RFC 5077: asked for by the client by default,
 //!   issued by a server given a [`Ticketer`]), SNI, ALPN; renegotiation refused
 //!   (no_renegotiation).
@@ -45,6 +53,7 @@ mod config;
 mod conn;
 pub mod detect;
 mod error;
+mod hooks;
 mod keys;
 #[cfg(feature = "one-port")]
 pub mod oneport;
@@ -66,6 +75,10 @@ pub use config::{
 };
 pub use conn::{IoState, Reader, Writer};
 pub use error::{AlertDescription, CertificateError, Error};
+pub use hooks::{
+    AlwaysResolvesPair, CertificateRequest, ClientHello, Event, EventHandler, KeyLog, KeyLogFile,
+    NoKeyLog, ResolvesClientPair, ResolvesServerConfig, ResolvesServerPair, SniResolver,
+};
 pub use keys::{
     FixedTime, KxRole, SecureRandom, Sm2EncKey, Sm2KeyExchange, Sm2PrivateKey, Sm2SignKey,
     SystemRandom, SystemTime, TimeProvider,
@@ -75,7 +88,7 @@ pub use server::ServerConnection;
 pub use stream::{Connection, Stream, StreamOwned};
 pub use suites::CipherSuite;
 pub use ticket::Ticketer;
-pub use verify::RootCertStore;
+pub use verify::{CertVerifier, RootCertStore, WebPkiVerifier};
 
 /// Every certificate of a PEM bundle, in order.
 pub fn certs_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {

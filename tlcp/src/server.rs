@@ -3,9 +3,10 @@
 use crate::client::parse_cert_list;
 use crate::client::subtle_eq::ct_eq;
 use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
-use crate::config::{ClientAuth, ServerConfig, Session};
+use crate::config::{CertifiedKeys, ClientAuth, ServerConfig, Session};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad, decode};
+use crate::hooks::{ClientHello, Event};
 use crate::keys::{KxRole, Sm2KeyExchange, verify_sm2};
 use crate::record::VERSION;
 use crate::suites::CipherSuite;
@@ -37,6 +38,8 @@ pub(crate) struct ServerHs {
     sni: Option<String>,
     alpn: Option<Vec<u8>>,
     kx: Option<Box<dyn Sm2KeyExchange>>,
+    /// The pair the resolver chose for this ClientHello (full handshakes).
+    keys: Option<Arc<CertifiedKeys>>,
     client_certs: Vec<CertificateDer<'static>>,
     client_sign: Vec<u8>,
     client_enc: Vec<u8>,
@@ -160,6 +163,14 @@ impl ServerHs {
         Ok(())
     }
 
+    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
+    fn log_master_secret(&self) {
+        let log = &self.config.key_log;
+        if log.will_log("CLIENT_RANDOM") {
+            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
+        }
+    }
+
     fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
         core.send_ccs()?;
         let vd = crate::prf::verify_data(
@@ -174,6 +185,21 @@ impl ServerHs {
         let hello = parse_client_hello(body)?;
         self.client_random.copy_from_slice(hello.random);
         self.sni = hello.sni.clone();
+        let view = ClientHello {
+            server_name: hello.sni.as_deref(),
+            cipher_suites: &hello.suites,
+            alpn: hello.alpn.as_deref(),
+        };
+        if let Some(resolver) = self.config.config_resolver.clone()
+            && let Some(chosen) = resolver.resolve(&view)?
+        {
+            core.rng = chosen.rng.clone();
+            core.events = chosen.events.clone();
+            if !chosen.verifies_clients() {
+                core.raw_transcript = None;
+            }
+            self.config = chosen;
+        }
         let config = self.config.clone();
         let suite = config
             .suites
@@ -220,6 +246,7 @@ impl ServerHs {
             self.suite = Some(s.suite);
             self.session_id = s.id.clone();
             self.master_secret = s.master_secret;
+            self.log_master_secret();
             self.client_certs = s.peer_certificates.clone();
             self.created = s.created;
             self.resumed = true;
@@ -240,9 +267,16 @@ impl ServerHs {
             config.rng.fill(&mut id)?;
             self.session_id = id.to_vec();
         }
+        let keys = config
+            .cert_resolver
+            .resolve(&view)
+            .ok_or_else(|| match &hello.sni {
+                Some(_) => bad(A::UnrecognizedName, "no certificates for the server name"),
+                None => Error::HandshakeFailure("no certificates for this client"),
+            })?;
+        self.keys = Some(keys.clone());
         self.send_server_hello(core)?;
 
-        let keys = &config.keys;
         let mut list = Vec::new();
         for c in keys.wire_list() {
             put_vec24(&mut list, c);
@@ -275,7 +309,7 @@ impl ServerHs {
             let mut b = Vec::new();
             put_vec8(&mut b, &[1, 64]);
             let mut names = Vec::new();
-            for n in config.client_roots.subjects() {
+            for n in config.client_ca_names() {
                 put_vec16(&mut names, &n);
             }
             put_vec16(&mut b, &names);
@@ -351,21 +385,22 @@ impl ServerHs {
             self.state = State::ClientKeyExchange;
             return Ok(());
         }
-        if certs.len() < 2 {
-            return Err(Error::InvalidCertificate(
-                CertificateError::MissingCertificates,
-            ));
+        let config = &self.config;
+        // GmSSL's client sends one chain (sign certificate, then its CAs) in the ECC suites,
+        // which use no client encryption key; ECDHE needs both leaves.
+        if !self.suite()?.is_ecdhe() && crate::verify::is_single_chain(&certs) {
+            config.verify_client(&certs[0], None, &certs[1..])?;
+            self.client_sign = crate::verify::leaf_public_key(&certs[0])?;
+        } else {
+            let [sign, enc, intermediates @ ..] = &certs[..] else {
+                return Err(Error::InvalidCertificate(
+                    CertificateError::MissingCertificates,
+                ));
+            };
+            config.verify_client(sign, Some(enc), intermediates)?;
+            self.client_sign = crate::verify::leaf_public_key(sign)?;
+            self.client_enc = crate::verify::leaf_public_key(enc)?;
         }
-        let keys = crate::verify::verify_pair(
-            &self.config.client_roots,
-            &certs,
-            None,
-            self.config.time.now(),
-            self.config.strict_key_usage,
-            webpki::KeyUsage::client_auth(),
-        )?;
-        self.client_sign = keys.sign;
-        self.client_enc = keys.enc;
         self.client_certs = certs;
         self.state = State::ClientKeyExchange;
         Ok(())
@@ -395,7 +430,8 @@ impl ServerHs {
             let mut r = R::new(body);
             let ct = r.vec16()?;
             r.finish()?;
-            let mut pt = self.config.keys.enc_key.decrypt(ct)?;
+            let keys = self.keys.as_ref().ok_or(Error::Crypto("no server keys"))?;
+            let mut pt = keys.enc_key.decrypt(ct)?;
             let ok = pt.len() == 48 && pt[..2] == VERSION.to_be_bytes();
             if ok {
                 pms.copy_from_slice(&pt);
@@ -408,6 +444,7 @@ impl ServerHs {
         self.master_secret =
             crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
         pms.zeroize();
+        self.log_master_secret();
         self.install_keys(core)?;
         self.state = if self.client_certs.is_empty() {
             State::Ccs
@@ -471,7 +508,14 @@ impl ServerHs {
             }
         }
         self.state = State::Traffic;
-        core.finish_handshake()
+        core.finish_handshake()?;
+        core.emit(&Event::HandshakeCompleted {
+            protocol: "TLCP 1.1",
+            suite: self.suite()?,
+            resumed: self.resumed,
+            peer_certificates: &self.client_certs,
+        });
+        Ok(())
     }
 }
 
@@ -523,9 +567,9 @@ impl core::fmt::Debug for ServerConnection {
 impl ServerConnection {
     /// A connection waiting for a ClientHello.
     pub fn new(config: Arc<ServerConfig>) -> Result<Self, Error> {
-        let mut core = Core::new(false, config.rng.clone());
+        let mut core = Core::new(false, config.rng.clone(), config.events.clone());
         // Kept for a GmSSL-form CertificateVerify when clients may authenticate.
-        if !config.client_roots.is_empty() {
+        if config.verifies_clients() || config.config_resolver.is_some() {
             core.raw_transcript = Some(Vec::new());
         }
         Ok(ServerConnection {
@@ -541,6 +585,7 @@ impl ServerConnection {
                 sni: None,
                 alpn: None,
                 kx: None,
+                keys: None,
                 client_certs: Vec::new(),
                 client_sign: Vec::new(),
                 client_enc: Vec::new(),
@@ -558,7 +603,8 @@ impl ServerConnection {
         self.hs.suite
     }
 
-    /// The client's certificates as sent (sign, encryption, chain), if it authenticated.
+    /// The client's certificates as sent (sign, encryption, chain; or, from a GmSSL client
+    /// in the ECC suites, the sign certificate and its chain), if it authenticated.
     pub fn peer_certificates(&self) -> Option<&[CertificateDer<'static>]> {
         (!self.hs.client_certs.is_empty()).then_some(&self.hs.client_certs[..])
     }

@@ -109,13 +109,6 @@ impl RootCertStore {
     }
 }
 
-/// The public keys of the peer's two verified leaves.
-#[derive(Clone, Debug)]
-pub(crate) struct PeerKeys {
-    pub(crate) sign: Vec<u8>,
-    pub(crate) enc: Vec<u8>,
-}
-
 fn map_webpki(e: webpki::Error) -> CertificateError {
     use webpki::Error as W;
     match e {
@@ -222,25 +215,209 @@ fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
         .ok()
 }
 
-/// Verifies the TLCP certificate list (sign, encryption, then CA chain).
-pub(crate) fn verify_pair(
+/// Checks a client's or server's certificates (rustls' `ServerCertVerifier` /
+/// `ClientCertVerifier` for TLCP's two leaves). The default is [`WebPkiVerifier`].
+///
+/// A refusal is an `Err`: [`Error::InvalidCertificate`] with the [`CertificateError`] that
+/// fits sends its alert (certificate_revoked, unknown_ca, bad_certificate, …);
+/// `Error::PeerMisbehaved(AlertDescription::AccessDenied, "…")` sends access_denied.
+/// The handshake itself still checks that the leaves hold SM2 keys and that the peer
+/// proves it has the private keys. Each method refuses by default, so a verifier for
+/// one side implements only its method.
+///
+/// ```
+/// use shangmi_tlcp::*;
+/// /// The default checks, then only clients whose sign certificate is on an allow list.
+/// #[derive(Debug)]
+/// struct AllowList {
+///     inner: WebPkiVerifier,
+///     allowed: Vec<CertificateDer<'static>>,
+/// }
+/// impl CertVerifier for AllowList {
+///     fn verify_client(
+///         &self,
+///         sign: &CertificateDer<'_>,
+///         enc: Option<&CertificateDer<'_>>,
+///         intermediates: &[CertificateDer<'_>],
+///         now: UnixTime,
+///     ) -> Result<(), Error> {
+///         self.inner.verify_client(sign, enc, intermediates, now)?;
+///         if !self.allowed.iter().any(|a| a.as_ref() == sign.as_ref()) {
+///             return Err(Error::PeerMisbehaved(AlertDescription::AccessDenied, "not allowed"));
+///         }
+///         Ok(())
+///     }
+///     fn root_hint_subjects(&self) -> Vec<Vec<u8>> {
+///         self.inner.root_hint_subjects()
+///     }
+/// }
+/// // ServerConfig::builder().client_cert_verifier(ClientAuth::Required, Arc::new(AllowList { … }))
+/// ```
+pub trait CertVerifier: core::fmt::Debug + Send + Sync {
+    /// The server's certificates: `sign` (named by `server_name`), `enc`, and the rest of
+    /// the list it sent (`intermediates`).
+    fn verify_server(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        let _ = (sign, enc, intermediates, server_name, now);
+        Err(Error::InvalidCertificate(CertificateError::Other(
+            "this verifier does not check servers".into(),
+        )))
+    }
+
+    /// A client's certificates: `sign`, `enc` (`None`: a GmSSL client's single chain, in
+    /// the ECC suites only), and the rest of the list it sent.
+    fn verify_client(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: Option<&CertificateDer<'_>>,
+        intermediates: &[CertificateDer<'_>],
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        let _ = (sign, enc, intermediates, now);
+        Err(Error::InvalidCertificate(CertificateError::Other(
+            "this verifier does not check clients".into(),
+        )))
+    }
+
+    /// The DER subject names a server puts in its CertificateRequest (empty: any CA).
+    fn root_hint_subjects(&self) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
+}
+
+/// The default verifier: chains to the roots with rustls-webpki and the SM2 algorithms
+/// (default ID), validity, revocation against the store's CRLs, extended key usage
+/// (serverAuth/clientAuth when present), the host name on the sign certificate as
+/// [`NameCheck`] says, the two leaves' key usages and their common issuer.
+#[derive(Clone, Debug)]
+pub struct WebPkiVerifier {
+    roots: RootCertStore,
+    name_check: NameCheck,
+    strict_key_usage: bool,
+}
+
+impl WebPkiVerifier {
+    /// A verifier trusting `roots` (with their CRLs), subjectAltName name checks and
+    /// strict key usages.
+    pub fn new(roots: RootCertStore) -> Self {
+        WebPkiVerifier {
+            roots,
+            name_check: NameCheck::SubjectAltName,
+            strict_key_usage: true,
+        }
+    }
+
+    /// How the server name is checked.
+    pub fn with_name_check(mut self, check: NameCheck) -> Self {
+        self.name_check = check;
+        self
+    }
+
+    /// Whether the leaves' key usages are checked (off only for legacy PKIs).
+    pub fn with_strict_key_usage(mut self, strict: bool) -> Self {
+        self.strict_key_usage = strict;
+        self
+    }
+}
+
+impl CertVerifier for WebPkiVerifier {
+    fn verify_server(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        verify_leaves(
+            &self.roots,
+            sign,
+            Some(enc),
+            intermediates,
+            Some((server_name, self.name_check)),
+            now,
+            self.strict_key_usage,
+            webpki::KeyUsage::server_auth(),
+        )
+    }
+
+    fn verify_client(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: Option<&CertificateDer<'_>>,
+        intermediates: &[CertificateDer<'_>],
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        verify_leaves(
+            &self.roots,
+            sign,
+            enc,
+            intermediates,
+            None,
+            now,
+            self.strict_key_usage,
+            webpki::KeyUsage::client_auth(),
+        )
+    }
+
+    fn root_hint_subjects(&self) -> Vec<Vec<u8>> {
+        self.roots.subjects()
+    }
+}
+
+/// The SM2 public key (SEC1) of a leaf.
+pub(crate) fn leaf_public_key(der: &[u8]) -> Result<Vec<u8>, Error> {
+    parse_leaf(der)
+        .map(|l| l.public)
+        .map_err(Error::InvalidCertificate)
+}
+
+/// Whether a client's list is one chain (a sign leaf, then its CA certificates: what
+/// GmSSL's client sends in the ECC suites) rather than TLCP's two leaves: one certificate,
+/// or a second one that is a CA certificate naming the first's issuer.
+pub(crate) fn is_single_chain(certs: &[CertificateDer<'_>]) -> bool {
+    use x509_cert::ext::pkix::BasicConstraints;
+    let [first, second, ..] = certs else {
+        return certs.len() == 1;
+    };
+    let (Ok(first), Ok(second)) = (
+        Certificate::from_der(first.as_ref()),
+        Certificate::from_der(second.as_ref()),
+    ) else {
+        return false;
+    };
+    let is_ca = matches!(
+        second.tbs_certificate().get_extension::<BasicConstraints>(),
+        Ok(Some((_, bc))) if bc.ca
+    );
+    is_ca && first.tbs_certificate().issuer() == second.tbs_certificate().subject()
+}
+
+/// Verifies the sign leaf and, when given, the encryption leaf (chains, name, key usages,
+/// common issuer).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn verify_leaves(
     roots: &RootCertStore,
-    certs: &[CertificateDer<'static>],
+    sign_der: &CertificateDer<'_>,
+    enc_der: Option<&CertificateDer<'_>>,
+    intermediates: &[CertificateDer<'_>],
     server_name: Option<(&ServerName<'_>, NameCheck)>,
     now: UnixTime,
     strict_key_usage: bool,
     usage: webpki::KeyUsage,
-) -> Result<PeerKeys, Error> {
+) -> Result<(), Error> {
     let fail = |e| Error::InvalidCertificate(e);
-    if certs.len() < 2 {
-        return Err(fail(CertificateError::MissingCertificates));
-    }
     let anchors: Vec<_> = roots
         .roots
         .iter()
         .filter_map(|c| webpki::anchor_from_trusted_cert(c).ok())
         .collect();
-    let intermediates = &certs[2..];
     let crls: Vec<&webpki::CertRevocationList<'_>> = roots.crls.iter().map(|c| &**c).collect();
     let revocation = webpki::RevocationOptionsBuilder::new(&crls).ok().map(|b| {
         b.with_depth(webpki::RevocationCheckDepth::Chain)
@@ -248,7 +425,7 @@ pub(crate) fn verify_pair(
             .with_expiration_policy(webpki::ExpirationPolicy::Enforce)
             .build()
     });
-    for (i, leaf) in certs[..2].iter().enumerate() {
+    for (i, leaf) in core::iter::once(sign_der).chain(enc_der).enumerate() {
         let ee = webpki::EndEntityCert::try_from(leaf).map_err(|e| fail(map_webpki(e)))?;
         ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, revocation, None)
             .map_err(|e| fail(map_webpki(e)))?;
@@ -258,9 +435,9 @@ pub(crate) fn verify_pair(
             check_name(&ee, leaf, name, check).map_err(fail)?;
         }
     }
-    let sign = parse_leaf(&certs[0]).map_err(fail)?;
-    let enc = parse_leaf(&certs[1]).map_err(fail)?;
-    if sign.issuer != enc.issuer {
+    let sign = parse_leaf(sign_der).map_err(fail)?;
+    let enc = enc_der.map(|d| parse_leaf(d)).transpose().map_err(fail)?;
+    if enc.as_ref().is_some_and(|enc| sign.issuer != enc.issuer) {
         return Err(fail(CertificateError::IssuerMismatch));
     }
     if strict_key_usage {
@@ -268,16 +445,14 @@ pub(crate) fn verify_pair(
             .key_usage
             .as_ref()
             .is_none_or(|ku| ku.digital_signature());
-        let enc_ok = enc
-            .key_usage
-            .as_ref()
-            .is_none_or(|ku| ku.key_encipherment() || ku.key_agreement() || ku.data_encipherment());
+        let enc_ok = enc.as_ref().is_none_or(|enc| {
+            enc.key_usage.as_ref().is_none_or(|ku| {
+                ku.key_encipherment() || ku.key_agreement() || ku.data_encipherment()
+            })
+        });
         if !sign_ok || !enc_ok {
             return Err(fail(CertificateError::BadKeyUsage));
         }
     }
-    Ok(PeerKeys {
-        sign: sign.public,
-        enc: enc.public,
-    })
+    Ok(())
 }

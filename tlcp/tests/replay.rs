@@ -1,7 +1,8 @@
 //! Interoperability as a regression test without the peers: TLCP conversations recorded
 //! live with Tongsuo 8.5 (`s_server`/`s_client -enable_ntls -ntls`; four suites, server-only
-//! and mutual, both roles) and GmSSL 3.3 (`tlcp_server`/`tlcp_client`; ECC server-only and
-//! ECDHE mutual, both roles, our client in GmSSL's dialect) by `examples/record.rs`, our side
+//! and mutual, both roles) and GmSSL 3.3 (`tlcp_server`/`tlcp_client`; ECC server-only,
+//! ECC mutual with GmSSL's single client chain, and ECDHE mutual, both roles, our client in
+//! GmSSL's dialect) by `examples/record.rs`, our side
 //! on a seeded generator and a fixed clock,
 //! replayed against a fresh connection of ours, which must write the same bytes, finish the
 //! handshake and decrypt the same application data. The files name the peer and command.
@@ -60,10 +61,14 @@ macro_rules! recordings {
 recordings! {
     gmssl_client_ecc_cbc_server => "gmssl-client_ecc-cbc_server.txt",
     gmssl_client_ecc_gcm_server => "gmssl-client_ecc-gcm_server.txt",
+    gmssl_client_ecc_cbc_mutual => "gmssl-client_ecc-cbc_mutual.txt",
+    gmssl_client_ecc_gcm_mutual => "gmssl-client_ecc-gcm_mutual.txt",
     gmssl_client_ecdhe_cbc_mutual => "gmssl-client_ecdhe-cbc_mutual.txt",
     gmssl_client_ecdhe_gcm_mutual => "gmssl-client_ecdhe-gcm_mutual.txt",
     gmssl_server_ecc_cbc_server => "gmssl-server_ecc-cbc_server.txt",
     gmssl_server_ecc_gcm_server => "gmssl-server_ecc-gcm_server.txt",
+    gmssl_server_ecc_cbc_mutual => "gmssl-server_ecc-cbc_mutual.txt",
+    gmssl_server_ecc_gcm_mutual => "gmssl-server_ecc-gcm_mutual.txt",
     gmssl_server_ecdhe_cbc_mutual => "gmssl-server_ecdhe-cbc_mutual.txt",
     gmssl_server_ecdhe_gcm_mutual => "gmssl-server_ecdhe-gcm_mutual.txt",
     tongsuo_client_ecc_cbc_mutual => "tongsuo-client_ecc-cbc_mutual.txt",

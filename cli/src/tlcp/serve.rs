@@ -12,8 +12,9 @@ use super::{DualCerts, Suite, certs, failure, roots_with_crls, subject};
 use crate::failure::Failure;
 use rustls::pki_types::PrivateKeyDer;
 use rustls::pki_types::pem::PemObject;
+use rustls::server::danger::ClientCertVerifier;
 use shangmi_tlcp::oneport::{ConnectionInfo, OnePortAcceptor, OnePortStream};
-use shangmi_tlcp::{ClientAuth, ServerConfig};
+use shangmi_tlcp::{CertifiedKeys, ClientAuth, ServerConfig, SniResolver};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -36,7 +37,17 @@ pub(super) struct OnePortArgs {
     /// CA certificates sent after the sign certificate, PEM
     #[arg(long)]
     ca: Option<PathBuf>,
-    /// Require TLCP client certificates (sign + encryption) chaining to these CAs, PEM
+    /// Another TLCP pair for clients asking for NAME by SNI (repeatable): DIR holds
+    /// sign.crt, sign.key, enc.crt and enc.key, as `shangmi cert tlcp-pair --out-dir DIR`
+    /// writes them (--ca and --passin apply). The pair of --sign-cert … is the default for
+    /// other names and clients that send none; without it those are refused
+    /// (unrecognized_name / handshake_failure)
+    #[arg(long, value_name = "NAME=DIR")]
+    sni: Vec<String>,
+    /// Require client certificates chaining to these CAs, PEM: TLCP's sign + encryption
+    /// pair (or, in the ECC suites, GmSSL's single sign chain), and on the TLS ports a
+    /// certificate signed with SM2 (sm2sig_sm3); ordinary TLS clients without one are then
+    /// refused too
     #[arg(long)]
     client_ca: Option<PathBuf>,
     /// CRLs the client's certificates are checked against (PEM or DER, repeatable): a
@@ -111,16 +122,77 @@ fn seconds(what: &str, s: f64) -> Result<Duration, Failure> {
         .map_err(|_| Failure::usage(format!("{what}: {s} is not a number of seconds")))
 }
 
-/// The TLCP configuration from the four files and the options.
-fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
-    let Some(mut loaded) = args.certs.load()? else {
-        return Err(Failure::usage(
-            "the server needs --sign-cert, --sign-key, --enc-cert and --enc-key",
-        ));
+/// A pair from `dir` (the files `cert tlcp-pair` writes), its chain extended by `ca`.
+fn pair_from_dir(
+    dir: &std::path::Path,
+    ca: &[rustls::pki_types::CertificateDer<'static>],
+    passin: Option<&str>,
+) -> Result<CertifiedKeys, Failure> {
+    let key = |name: &str| -> Result<crate::keyuri::KeyUri, Failure> {
+        let path = dir.join(name);
+        path.to_str()
+            .ok_or_else(|| Failure::usage(format!("{}: not UTF-8", path.display())))?
+            .parse()
+            .map_err(|e| failure(&path.display().to_string(), e))
     };
-    if let Some(ca) = &args.ca {
-        loaded.sign_chain.extend(certs(ca)?);
+    let mut sign_chain = certs(&dir.join("sign.crt"))?;
+    sign_chain.extend_from_slice(ca);
+    let mut enc = certs(&dir.join("enc.crt"))?;
+    if enc.len() != 1 {
+        return Err(Failure::new(format!(
+            "{}: expected one certificate, found {}",
+            dir.join("enc.crt").display(),
+            enc.len()
+        )));
     }
+    Ok(CertifiedKeys::new(
+        sign_chain,
+        key("sign.key")?.sign_key(passin)?,
+        enc.remove(0),
+        key("enc.key")?.enc_key(passin)?,
+    ))
+}
+
+/// The server's pairs: by SNI (`--sni NAME=DIR`) with the four files' pair as the
+/// default.
+fn sni_resolver(args: &OnePortArgs) -> Result<SniResolver, Failure> {
+    let ca = match &args.ca {
+        Some(ca) => certs(ca)?,
+        None => Vec::new(),
+    };
+    let passin = args.certs.passin.as_deref();
+    let mut sni = SniResolver::new();
+    for spec in &args.sni {
+        let Some((name, dir)) = spec.split_once('=') else {
+            return Err(Failure::usage(format!("--sni {spec}: expected NAME=DIR")));
+        };
+        let keys = pair_from_dir(std::path::Path::new(dir), &ca, passin)?;
+        sni.add(name, keys)
+            .map_err(|e| Failure::usage(format!("--sni {spec}: {e}")))?;
+    }
+    match args.certs.load()? {
+        Some(mut loaded) => {
+            loaded.sign_chain.extend(ca);
+            sni.set_default(CertifiedKeys::new(
+                loaded.sign_chain,
+                loaded.sign_key,
+                loaded.enc_cert,
+                loaded.enc_key,
+            ));
+        }
+        None if sni.is_empty() => {
+            return Err(Failure::usage(
+                "the server needs --sign-cert, --sign-key, --enc-cert and --enc-key (or --sni)",
+            ));
+        }
+        None => {}
+    }
+    Ok(sni)
+}
+
+/// The TLCP configuration from the four files (and `--sni` pairs) and the options.
+fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
+    let resolver = sni_resolver(args)?;
     let mut builder = ServerConfig::builder();
     if let Some(suite) = args.suite {
         builder = builder.suites(&[suite.suite()]);
@@ -131,21 +203,20 @@ fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
     if args.tickets {
         builder = builder.session_tickets(true);
     }
+    if let Some(log) = super::key_log() {
+        builder = builder.key_log(log);
+    }
     let config = builder
-        .with_certs(
-            loaded.sign_chain,
-            loaded.sign_key,
-            loaded.enc_cert,
-            loaded.enc_key,
-        )
+        .with_cert_resolver(Arc::new(resolver))
         .map_err(|e| failure("configuration", e))?;
     Ok(Arc::new(config))
 }
 
-/// Ordinary TLS 1.3 on rustls' ring provider.
+/// Ordinary TLS 1.3 on rustls' ring provider (client certificates checked by `clients`).
 fn ordinary_config(
     cert: &std::path::Path,
     key: &std::path::Path,
+    clients: Option<Arc<dyn ClientCertVerifier>>,
 ) -> Result<Arc<rustls::ServerConfig>, Failure> {
     let chain = rustls::pki_types::CertificateDer::pem_file_iter(cert)
         .and_then(|iter| iter.collect::<Result<Vec<_>, _>>())
@@ -156,11 +227,39 @@ fn ordinary_config(
         rustls::crypto::ring::default_provider(),
     ))
     .with_protocol_versions(&[&rustls::version::TLS13])
-    .map_err(|e| failure("TLS configuration", e))?
-    .with_no_client_auth()
-    .with_single_cert(chain, key_der)
-    .map_err(|e| failure(&key.display().to_string(), e))?;
+    .map_err(|e| failure("TLS configuration", e))?;
+    let config = match clients {
+        Some(v) => config.with_client_cert_verifier(v),
+        None => config.with_no_client_auth(),
+    };
+    let mut config = config
+        .with_single_cert(chain, key_der)
+        .map_err(|e| failure(&key.display().to_string(), e))?;
+    if std::env::var_os("SSLKEYLOGFILE").is_some() {
+        config.key_log = Arc::new(rustls::KeyLogFile::new());
+    }
     Ok(Arc::new(config))
+}
+
+/// The TLS ports' verifier of client certificates for `--client-ca` (and `--crl`):
+/// shangmi-rustls' (SM2 chains and sm2sig_sm3 CertificateVerify, CRLs enforced).
+fn tls_client_verifier(args: &OnePortArgs) -> Result<Option<Arc<dyn ClientCertVerifier>>, Failure> {
+    let Some(ca) = &args.client_ca else {
+        return Ok(None);
+    };
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in certs(ca)? {
+        roots
+            .add(cert)
+            .map_err(|e| failure(&ca.display().to_string(), e))?;
+    }
+    let crls = crate::cert::crl::load_all_crls(&args.crl)?
+        .iter()
+        .map(|c| rustls::pki_types::CertificateRevocationListDer::from(c.to_der().to_vec()))
+        .collect();
+    shangmi_rustls::verify::client_verifier(Arc::new(roots), crls)
+        .map(Some)
+        .map_err(|e| failure("client verifier", e))
 }
 
 fn acceptor(args: &OnePortArgs) -> Result<Arc<OnePortAcceptor>, Failure> {
@@ -168,15 +267,17 @@ fn acceptor(args: &OnePortArgs) -> Result<Arc<OnePortAcceptor>, Failure> {
         .tlcp(tlcp_config(args)?)
         .handshake_timeout(seconds("--handshake-timeout", args.handshake_timeout)?)
         .max_handshakes(args.max_handshakes);
+    let clients = tls_client_verifier(args)?;
     if let (Some(cert), Some(key)) = (&args.tls13_cert, &args.tls13_key) {
         builder = builder.tls_sm(crate::tls::server_config_tls13(
             cert,
             key,
             args.certs.passin.as_deref(),
+            clients.clone(),
         )?);
     }
     if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
-        builder = builder.tls(ordinary_config(cert, key)?);
+        builder = builder.tls(ordinary_config(cert, key, clients)?);
     }
     let acceptor = builder.build().map_err(|e| failure("configuration", e))?;
     Ok(Arc::new(acceptor))

@@ -523,3 +523,23 @@ pub fn take_output<A: Connection>(from: &mut A) -> Vec<u8> {
     }
     buf
 }
+
+/// A pair as the library's [`CertifiedKeys`] (the sign certificate alone as its chain).
+pub fn certified(p: &Pair) -> CertifiedKeys {
+    let (s, e) = keys(p);
+    CertifiedKeys::new(vec![p.sign.clone()], s, p.enc.clone(), e)
+}
+
+/// A server pair for `name` (subjectAltName DNS) from the test CA.
+pub fn server_pair_for(name: &str, serial: u32) -> Pair {
+    let p = pki();
+    pair(
+        (CA_NAME, &p.ca_key),
+        name,
+        SERVER_AUTH,
+        Some(name),
+        serial,
+        VALID,
+        false,
+    )
+}

@@ -1,0 +1,208 @@
+//! `shangmi tlcp server` hooks on loopback: `--sni NAME=DIR` pairs beside the default
+//! pair, `--client-ca` on the RFC 8998 TLS 1.3 side of the one port (a TLS-SM client with
+//! a certificate from the CA is served, one without is refused), and `SSLKEYLOGFILE`
+//! (the TLCP client's and server's key-log lines agree).
+
+mod common;
+
+use common::{
+    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
+};
+use std::path::Path;
+use std::process::{Child, Stdio};
+
+fn s(dir: &Path, name: &str) -> String {
+    at(dir, name).to_str().expect("UTF-8 path").to_owned()
+}
+
+/// Starts `shangmi tlcp server` with `args` (serving `count` connections), standard error
+/// into `dir/log`, `SSLKEYLOGFILE` at `dir/server.keys`.
+fn start(dir: &Path, port: u16, count: u32, args: &[String]) -> Child {
+    let log = std::fs::File::create(at(dir, "log")).expect("log file");
+    let child = shangmi()
+        .args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--count", &(count + 1).to_string()])
+        .args(args)
+        .env("SSLKEYLOGFILE", at(dir, "server.keys"))
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("starts");
+    wait_for_listener(port);
+    child
+}
+
+fn finish(mut child: Child, dir: &Path) -> String {
+    let exit = child.wait().expect("exits");
+    let log = std::fs::read_to_string(at(dir, "log")).expect("log");
+    assert!(exit.success(), "{exit}: {log}");
+    log
+}
+
+fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    for (flag, file) in [
+        ("--sign-cert", "sign.crt"),
+        ("--sign-key", "sign.key"),
+        ("--enc-cert", "enc.crt"),
+        ("--enc-key", "enc.key"),
+    ] {
+        v.push(flag.to_owned());
+        v.push(s(dir, &format!("{name}/{file}")));
+    }
+    v
+}
+
+/// `shangmi tlcp client` as `name`; its exit, standard output and error.
+fn tlcp_client(dir: &Path, port: u16, name: &str, extra: &[&str]) -> (bool, String, String) {
+    let mut cmd = shangmi();
+    cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
+        .args(["--server-name", name, "--ca", &s(dir, "ca.crt")])
+        .args(extra)
+        .env("SSLKEYLOGFILE", at(dir, "client.keys"));
+    let out = run(cmd, b"ping");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn sni_pairs_beside_the_default_and_key_log_lines_agree() {
+    let dir = scratch();
+    let dir = dir.path();
+    make_ca(dir, "/C=CN/O=shangmi/CN=hooks CA", &[]);
+    for name in ["a", "b", "default"] {
+        let host = format!("{name}.example");
+        make_tlcp_pair(
+            dir,
+            name,
+            &format!("/C=CN/O=shangmi/CN={host}"),
+            &["--san", &format!("DNS:{host}")],
+        );
+    }
+    let port = free_port();
+    let mut args = pair_flags(dir, "default");
+    for name in ["a", "b"] {
+        args.push("--sni".into());
+        args.push(format!("{name}.example={}", s(dir, name)));
+    }
+    let srv = start(dir, port, 3, &args);
+    for host in ["a.example", "b.example", "default.example"] {
+        let (success, out, err) = tlcp_client(dir, port, host, &[]);
+        assert!(success, "{host}: {err}");
+        assert_eq!(out, "ping");
+        let sign = err
+            .lines()
+            .find(|l| l.starts_with("peer sign certificate: "))
+            .unwrap_or_default();
+        assert!(sign.contains(&format!("CN={host}")), "{host}: {err}");
+    }
+    finish(srv, dir);
+
+    // One CLIENT_RANDOM line per connection, the same on both sides.
+    let lines = |f: &str| {
+        let text = std::fs::read_to_string(at(dir, f)).expect("key log written");
+        let mut v: Vec<String> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect();
+        v.sort();
+        v
+    };
+    let client = lines("client.keys");
+    assert_eq!(client.len(), 3, "{client:?}");
+    for l in &client {
+        let f: Vec<&str> = l.split(' ').collect();
+        assert_eq!(f.len(), 3, "{l}");
+        assert_eq!(
+            (f[0], f[1].len(), f[2].len()),
+            ("CLIENT_RANDOM", 64, 96),
+            "{l}"
+        );
+    }
+    assert_eq!(lines("server.keys"), client);
+}
+
+#[test]
+fn tls_sm_side_requires_a_client_certificate_from_the_client_ca() {
+    let dir = scratch();
+    let dir = dir.path();
+    make_ca(dir, "/C=CN/O=shangmi/CN=hooks CA", &[]);
+    make_tlcp_pair(
+        dir,
+        "server",
+        "/C=CN/O=shangmi/CN=localhost",
+        &["--san", "DNS:localhost"],
+    );
+    // The TLS 1.3 SM leaves: the server's and a client's, from the same CA.
+    for (name, profile, san) in [
+        ("tls13", "tls-server", "DNS:localhost"),
+        ("client", "tls-client", "DNS:client.example"),
+    ] {
+        let mut cmd = shangmi();
+        cmd.args(["sm2", "keygen", "--out", &s(dir, &format!("{name}.key"))]);
+        ok(cmd);
+        let mut cmd = shangmi();
+        cmd.args(["cert", "req", "--key", &s(dir, &format!("{name}.key"))])
+            .args(["--subject", &format!("/CN={name}"), "--san", san])
+            .args(["--out", &s(dir, &format!("{name}.csr"))]);
+        ok(cmd);
+        let mut cmd = shangmi();
+        cmd.args(["cert", "issue", "--ca", &s(dir, "ca.crt")])
+            .args(["--ca-key", &s(dir, "ca.key")])
+            .args(["--csr", &s(dir, &format!("{name}.csr"))])
+            .args([
+                "--profile",
+                profile,
+                "--out",
+                &s(dir, &format!("{name}.crt")),
+            ]);
+        ok(cmd);
+    }
+    let port = free_port();
+    let mut args = pair_flags(dir, "server");
+    args.extend(
+        [
+            "--tls13-cert",
+            &s(dir, "tls13.crt"),
+            "--tls13-key",
+            &s(dir, "tls13.key"),
+            "--client-ca",
+            &s(dir, "ca.crt"),
+        ]
+        .map(str::to_owned),
+    );
+    let srv = start(dir, port, 2, &args);
+    let tls_client = |with_cert: bool| {
+        let mut cmd = shangmi();
+        cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
+            .args(["--server-name", "localhost", "--ca", &s(dir, "ca.crt")]);
+        if with_cert {
+            cmd.args([
+                "--cert",
+                &s(dir, "client.crt"),
+                "--key",
+                &s(dir, "client.key"),
+            ]);
+        }
+        run(cmd, b"ping")
+    };
+    let out = tls_client(true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"ping");
+    let out = tls_client(false);
+    assert!(!out.status.success(), "served without a client certificate");
+    let log = finish(srv, dir);
+    assert!(log.contains("CN=client"), "{log}");
+    assert!(
+        log.contains("refused: TLS handshake: peer sent no certificates"),
+        "{log}"
+    );
+}
