@@ -2,7 +2,7 @@
 ``crypt_ecb(data)``, ``crypt_cbc(iv, data)``, with gmssl's paddings."""
 
 from ... import _shangmi
-from . import func
+from . import _args, func
 
 __all__ = ["SM4_ENCRYPT", "SM4_DECRYPT", "PKCS7", "ZERO", "CryptSM4"]
 
@@ -30,15 +30,23 @@ class CryptSM4(object):
         self._key = None
 
     def set_key(self, key, mode):
+        key = _args.byte_values(key, "key")
         if len(key) != 16:
             raise ValueError("SM4 key must be 16 bytes")
-        self._key = bytes(key)
+        if mode not in (SM4_ENCRYPT, SM4_DECRYPT):
+            raise ValueError("mode must be SM4_ENCRYPT or SM4_DECRYPT")
+        self._key = key
         self._ecb = _shangmi.SM4ECB(self._key, padding=False)
         self._cbc = _shangmi.SM4CBC(self._key, padding=False)
         self.mode = mode
 
+    def _ready(self):
+        if self._key is None:
+            raise ValueError("call set_key first")
+
     def crypt_ecb(self, input_data):
-        data = bytes(input_data)
+        data = _args.byte_values(input_data, "input_data")
+        self._ready()
         if self.mode == SM4_ENCRYPT:
             if self.padding_mode == PKCS7:
                 data = bytes(func.pkcs7_padding(data))
@@ -49,11 +57,15 @@ class CryptSM4(object):
         if self.padding_mode == PKCS7:
             return _unpad_pkcs7(out)
         if self.padding_mode == ZERO:
-            return bytes(func.zero_unpadding(out))
+            return bytes(func.zero_unpadding(out)) if out else out
         return out
 
     def crypt_cbc(self, iv, input_data):
-        data = bytes(input_data)
+        iv = _args.byte_values(iv, "iv")
+        data = _args.byte_values(input_data, "input_data")
+        self._ready()
+        if len(iv) != 16:
+            raise ValueError("SM4-CBC IV must be 16 bytes")
         if self.mode == SM4_ENCRYPT:
-            return self._cbc.encrypt(bytes(iv), bytes(func.pkcs7_padding(data)))
-        return _unpad_pkcs7(self._cbc.decrypt(bytes(iv), data))
+            return self._cbc.encrypt(iv, bytes(func.pkcs7_padding(data)))
+        return _unpad_pkcs7(self._cbc.decrypt(iv, data))
