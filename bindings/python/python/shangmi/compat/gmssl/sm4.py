@@ -2,7 +2,7 @@
 ``crypt_ecb(data)``, ``crypt_cbc(iv, data)``, with gmssl's paddings."""
 
 from ... import _shangmi
-from . import _args, func
+from . import _args
 
 __all__ = ["SM4_ENCRYPT", "SM4_DECRYPT", "PKCS7", "ZERO", "CryptSM4"]
 
@@ -10,6 +10,11 @@ SM4_ENCRYPT = 0
 SM4_DECRYPT = 1
 PKCS7 = 0
 ZERO = 1
+
+
+def _pad_pkcs7(data):
+    n = 16 - len(data) % 16
+    return data + bytes([n]) * n
 
 
 def _unpad_pkcs7(data):
@@ -49,15 +54,15 @@ class CryptSM4(object):
         self._ready()
         if self.mode == SM4_ENCRYPT:
             if self.padding_mode == PKCS7:
-                data = bytes(func.pkcs7_padding(data))
+                data = _pad_pkcs7(data)
             elif self.padding_mode == ZERO:
-                data = bytes(func.zero_padding(data))
+                data = data + bytes(16 - len(data) % 16)
             return self._ecb.encrypt(data)
         out = self._ecb.decrypt(data)
         if self.padding_mode == PKCS7:
             return _unpad_pkcs7(out)
         if self.padding_mode == ZERO:
-            return bytes(func.zero_unpadding(out)) if out else out
+            return out[:-1] if out[-1:] == b"\x00" else out
         return out
 
     def crypt_cbc(self, iv, input_data):
@@ -67,5 +72,5 @@ class CryptSM4(object):
         if len(iv) != 16:
             raise ValueError("SM4-CBC IV must be 16 bytes")
         if self.mode == SM4_ENCRYPT:
-            return self._cbc.encrypt(iv, bytes(func.pkcs7_padding(data)))
+            return self._cbc.encrypt(iv, _pad_pkcs7(data))
         return _unpad_pkcs7(self._cbc.decrypt(iv, data))
