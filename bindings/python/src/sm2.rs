@@ -415,13 +415,15 @@ impl PyPrivateKey {
 
     /// Signs a precomputed 32-byte e (hazmat). With `k` (32 bytes, in [1, n-1]) the
     /// caller's nonce is used (for interoperability tests only: a repeated k reveals the
-    /// key). Returns 64-byte r‖s; raises `ShangmiError` if k gives a degenerate signature.
-    #[pyo3(signature = (e, k=None))]
+    /// key). Returns 64-byte r‖s (DER with `der=True`); raises `ShangmiError` if k gives a
+    /// degenerate signature.
+    #[pyo3(signature = (e, k=None, der=false))]
     fn sign_digest<'py>(
         &self,
         py: Python<'py>,
         e: &Bound<'py, PyAny>,
         k: Option<&Bound<'py, PyAny>>,
+        der: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let e = buf(e)?;
         let e = fixed::<32>(e.as_slice(), "digest")?;
@@ -438,7 +440,11 @@ impl PyPrivateKey {
                 .try_sign_e_with_rng(&mut getrandom::SysRng, &e)
                 .map_err(sm2_err)?,
         };
-        Ok(bytes(py, &sig.to_bytes()))
+        Ok(if der {
+            bytes(py, sig.to_der().as_ref())
+        } else {
+            bytes(py, &sig.to_bytes())
+        })
     }
 
     /// SM2 decryption of `data` in `layout` (see `PublicKey.encrypt`); raises `InvalidTag`

@@ -187,3 +187,35 @@ def test_requests_adapter(pki, response):
     r = session.get("https://localhost:%d/status" % port, timeout=10)
     assert r.status_code == 200 and r.text == BODY.decode()
     assert r.headers["Content-Type"] == "text/plain"
+
+
+def test_tlcp_timeout_and_gil_released_while_blocked(pki):
+    import threading
+
+    port = server(pki, PLAIN)
+    s = shangmi.tlcp.connect("127.0.0.1", port, ca=pki["ca"], server_name="localhost")
+    s.settimeout(0.5)
+    assert s.gettimeout() == 0.5
+    started, result = threading.Event(), []
+
+    def reader():
+        started.set()
+        try:
+            s.recv(100)  # the server waits for a request: nothing comes
+        except TimeoutError as e:
+            result.append(e)
+
+    t = threading.Thread(target=reader)
+    t.start()
+    started.wait()
+    t.join(0.2)
+    # This thread runs Python while the reader blocks in recv: the GIL is released.
+    alive_before = t.is_alive()
+    total = sum(range(1000))
+    alive_after = t.is_alive()
+    t.join()
+    assert alive_before and alive_after and total == 499500
+    assert len(result) == 1 and isinstance(result[0], TimeoutError)
+    s.close()
+    with pytest.raises(OSError):
+        s.recv(1)

@@ -21,40 +21,6 @@ default_ecc_table = {
 _N = int(default_ecc_table["n"], 16)
 
 
-def _der_to_raw(der):
-    # SEQUENCE { INTEGER r, INTEGER s } -> r || s (strict DER parsing is in the Rust core;
-    # this only reformats, then the core checks the values).
-    import binascii
-
-    b = binascii.unhexlify(der)
-    if len(b) < 8 or b[0] != 0x30:
-        return None
-    i = 2 if b[1] < 0x80 else 2 + (b[1] & 0x7F)
-    out = []
-    for _ in range(2):
-        if i + 2 > len(b) or b[i] != 0x02:
-            return None
-        ln = b[i + 1]
-        v = b[i + 2 : i + 2 + ln]
-        i += 2 + ln
-        v = v.lstrip(b"\x00")
-        if len(v) > 32:
-            return None
-        out.append(v.rjust(32, b"\x00"))
-    return out[0] + out[1]
-
-
-def _raw_to_der_hex(raw):
-    def integer(v):
-        v = v.lstrip(b"\x00") or b"\x00"
-        if v[0] & 0x80:
-            v = b"\x00" + v
-        return b"\x02" + bytes([len(v)]) + v
-
-    body = integer(raw[:32]) + integer(raw[32:])
-    return (b"\x30" + bytes([len(body)]) + body).hex()
-
-
 def _e_bytes(data):
     # gmssl signs e = int(data.hex(), 16); SM2 only uses e mod n.
     data = _data(data)
@@ -154,26 +120,20 @@ class CryptSM2(object):
         if k == 0:
             return None
         try:
-            raw = self._sk.sign_digest(e, k.to_bytes(32, "big"))
+            return self._sk.sign_digest(e, k.to_bytes(32, "big"), der=self.asn1).hex()
         except _shangmi.ShangmiError:
             return None
-        return self._format(raw)
-
-    def _format(self, raw):
-        return _raw_to_der_hex(raw) if self.asn1 else raw.hex()
 
     def verify(self, Sign, data):
         if not isinstance(Sign, str):
             raise TypeError("Sign must be a hex string, not %s" % type(Sign).__name__)
         e = _e_bytes(data)
         try:
-            if self.asn1:
-                raw = _der_to_raw(Sign)
-                if raw is None:
-                    return False
-            else:
-                raw = bytes.fromhex(Sign[: 2 * self.para_len])
-            self._pk.verify_digest(raw, e)
+            # DER (asn1=True) is parsed strictly by the native layer; r||s as gmssl reads it.
+            sig = bytes.fromhex(Sign if self.asn1 else Sign[: 2 * self.para_len])
+            if self.asn1 and sig[:1] != b"\x30":
+                return False
+            self._pk.verify_digest(sig, e)
             return True
         except (ValueError, _shangmi.ShangmiError):
             return False
@@ -185,7 +145,7 @@ class CryptSM2(object):
             raise ValueError("no private key")
         e = self._pk.digest(_data(data))
         if random_hex_str is None:
-            return self._format(self._sk.sign_digest(e))
+            return self._sk.sign_digest(e, der=self.asn1).hex()
         return self.sign(e, random_hex_str)
 
     def verify_with_sm3(self, sign, data):
