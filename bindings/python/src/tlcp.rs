@@ -9,8 +9,8 @@ use pyo3::exceptions::{PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
-    ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, NameCheck,
+    RootCertStore, ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -317,9 +317,13 @@ fn tlcp_connect(
 
 /// Serves one request on each of the next `connections` connections (then the thread
 /// ends; it also gives up 30 s after it starts): reads up to the end of the request head
-/// and answers `response`. For the package's tests; returns the port on 127.0.0.1.
+/// and answers `response`. With `client_ca`, client certificates chaining to it are
+/// required (and the ECDHE suites offered). For the package's tests; returns the port on
+/// 127.0.0.1.
 #[pyfunction]
-#[pyo3(signature = (sign_chain, sign_key, enc_cert, enc_key, response, connections=1))]
+#[pyo3(signature = (sign_chain, sign_key, enc_cert, enc_key, response, connections=1,
+    client_ca=None))]
+#[allow(clippy::too_many_arguments)]
 fn _tlcp_test_server(
     sign_chain: Vec<PyRef<'_, PyCertificate>>,
     sign_key: &PyPrivateKey,
@@ -327,13 +331,19 @@ fn _tlcp_test_server(
     enc_key: &PyPrivateKey,
     response: &Bound<'_, PyAny>,
     connections: usize,
+    client_ca: Option<&PyCertificate>,
 ) -> PyResult<u16> {
     let chain = sign_chain.iter().map(|c| cert_der(c)).collect();
     let sk = Sm2PrivateKey::new(sign_key.secret()).map_err(tlcp_err)?;
     let ek = Sm2PrivateKey::new(enc_key.secret()).map_err(tlcp_err)?;
+    let mut b = ServerConfig::builder();
+    if let Some(ca) = client_ca {
+        let mut roots = RootCertStore::empty();
+        roots.add(cert_der(ca)).map_err(tlcp_err)?;
+        b = b.client_auth(ClientAuth::Required, roots);
+    }
     let config = Arc::new(
-        ServerConfig::builder()
-            .with_certs(chain, Arc::new(sk), cert_der(enc_cert), Arc::new(ek))
+        b.with_certs(chain, Arc::new(sk), cert_der(enc_cert), Arc::new(ek))
             .map_err(tlcp_err)?,
     );
     let response = buf(response)?.as_slice().to_vec();

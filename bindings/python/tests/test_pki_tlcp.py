@@ -219,3 +219,25 @@ def test_tlcp_timeout_and_gil_released_while_blocked(pki):
     s.close()
     with pytest.raises(OSError):
         s.recv(1)
+
+
+def test_tlcp_client_certificates_and_ecdhe(pki, tmp_path):
+    ca, ca_key = pki["ca"], pki["ca_key"]
+    csk, cek = shangmi.PrivateKey.generate(), shangmi.PrivateKey.generate()
+    csign = shangmi.cert_issue(ca, ca_key, csk.public_key(), "/CN=client", profile="tlcp-sign")
+    cenc = shangmi.cert_issue(ca, ca_key, cek.public_key(), "/CN=client", profile="tlcp-enc")
+    (tmp_path / "ca.pem").write_text(ca.to_pem())
+    (tmp_path / "sign.pem").write_text(csign.to_pem())
+    (tmp_path / "sign.key").write_text(csk.to_pem(password=b"pw"))
+    port = _shangmi._tlcp_test_server([pki["sign"], ca], pki["sign_key"], pki["enc"],
+                                      pki["enc_key"], PLAIN, 2, client_ca=ca)
+    # files for the CA, the sign certificate and its (encrypted) key; objects for the rest
+    with shangmi.tlcp.connect("127.0.0.1", port, ca=str(tmp_path / "ca.pem"),
+                              server_name="localhost", suites=["ECDHE_SM4_GCM_SM3"],
+                              sign_cert=tmp_path / "sign.pem", sign_key=tmp_path / "sign.key",
+                              key_password=b"pw", enc_cert=cenc, enc_key=cek, timeout=10) as s:
+        assert s.cipher()[0] == "ECDHE_SM4_GCM_SM3"
+        s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+        assert s.makefile("rb").read().endswith(BODY)
+    with pytest.raises(OSError):  # the server requires client certificates
+        shangmi.tlcp.connect("127.0.0.1", port, ca=ca, server_name="localhost", timeout=10)
