@@ -562,19 +562,25 @@ impl PyKeyExchange {
         let eph = keys::public_key_from_bytes(eph.as_slice()).map_err(sm2_err)?;
         let pid = peer_id.map(buf).transpose()?;
         let pid = pid.as_ref().map_or(DEFAULT_ID, |i| i.as_slice());
-        let k = self
-            .kx
-            .take()
-            .ok_or_else(|| ShangmiError::new_err("key exchange finished"))?;
-        let mut key = Zeroizing::new(vec![0u8; length]);
-        let conf = k
-            .finish(peer_public.vk.public_key(), pid, &eph, &mut key)
-            .map_err(sm2_err)?;
-        Ok((
-            bytes(py, &key),
-            bytes(py, conf.to_send()),
-            PyConfirmation { c: conf },
-        ))
+        if self.kx.is_none() {
+            return Err(ShangmiError::new_err("key exchange finished"));
+        }
+        // The key is written into the new bytes object (a length too large for memory is
+        // Python's MemoryError, and the exchange is not used up by it).
+        let mut conf = None;
+        let key = PyBytes::new_with(py, length, |key| {
+            let k = self
+                .kx
+                .take()
+                .ok_or_else(|| ShangmiError::new_err("key exchange finished"))?;
+            conf = Some(
+                k.finish(peer_public.vk.public_key(), pid, &eph, key)
+                    .map_err(sm2_err)?,
+            );
+            Ok(())
+        })?;
+        let conf = conf.ok_or_else(|| ShangmiError::new_err("key exchange finished"))?;
+        Ok((key, bytes(py, conf.to_send()), PyConfirmation { c: conf }))
     }
 }
 

@@ -101,6 +101,11 @@ fn hkdf_sm3<'py>(
     let ikm = buf(ikm)?;
     let salt = salt.map(buf).transpose()?;
     let info = info.map(buf).transpose()?;
+    if length > 255 * 32 {
+        return Err(PyValueError::new_err(
+            "HKDF-SM3 length must be at most 255 * 32 bytes",
+        ));
+    }
     let hk = hkdf::Hkdf::<Sm3>::new(salt.as_ref().map(|s| s.as_slice()), ikm.as_slice());
     let mut out = Zeroizing::new(vec![0u8; length]);
     hk.expand(info.as_ref().map_or(&[][..], |i| i.as_slice()), &mut out)
@@ -119,12 +124,12 @@ fn sm3_kdf<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let z = buf(z)?;
     let z = z.as_slice();
-    let out = maybe_detach(py, length, || {
-        let mut out = Zeroizing::new(vec![0u8; length]);
-        shangmi_sm3::kdf::kdf(&[z], &mut out);
-        out
-    });
-    Ok(bytes(py, &out))
+    // Straight into the new bytes object: a length too large for memory is Python's
+    // MemoryError, not an aborted allocation.
+    PyBytes::new_with(py, length, |out| {
+        maybe_detach(py, length, || shangmi_sm3::kdf::kdf(&[z], out));
+        Ok(())
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

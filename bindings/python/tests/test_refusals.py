@@ -260,3 +260,19 @@ def test_func_helpers_fail_as_gmssl_does():
     with pytest.raises(TypeError):
         func.random_hex("ab")
     assert gmssl
+
+
+def test_lengths_beyond_limits_or_memory_are_python_errors():
+    with pytest.raises(ValueError):
+        shangmi.hkdf_sm3(b"k", 255 * 32 + 1)
+    assert len(shangmi.hkdf_sm3(b"k", 255 * 32)) == 255 * 32
+    with pytest.raises((MemoryError, OverflowError)):
+        shangmi.sm3_kdf(b"z", 1 << 62)
+    sk = shangmi.PrivateKey.generate()
+    a, b = shangmi.KeyExchange(sk, True), shangmi.KeyExchange(sk, False)
+    with pytest.raises((MemoryError, OverflowError)):
+        a.finish(sk.public_key(), b.ephemeral_public(), 1 << 62)
+    # the exchange was not used up by the failed allocation
+    ka = a.finish(sk.public_key(), b.ephemeral_public(), 16)[0]
+    kb = b.finish(sk.public_key(), a.ephemeral_public(), 16)[0]
+    assert ka == kb and len(ka) == 16
