@@ -59,12 +59,21 @@ def load_key(src, password=None, what="key"):
 
 
 class _Raw(io.RawIOBase):
-    """The raw stream under ``TLCPSocket.makefile``; closing it leaves the socket open."""
+    """The raw stream under ``TLCPSocket.makefile``. As with ``socket.socket``, the
+    connection stays open while a file made from it is open, even after the socket's
+    ``close()`` (``http.client`` closes the socket of an HTTP/1.0 response and goes on
+    reading its body from the file until the server closes)."""
 
     def __init__(self, sock, mode):
         super().__init__()
         self._sock = sock
         self._mode = mode
+        sock._io_refs += 1
+
+    def close(self):
+        if not self.closed:
+            self._sock._decref_socketios()
+        super().close()
 
     def readable(self):
         return "r" in self._mode
@@ -92,6 +101,13 @@ class TLCPSocket(object):
     def __init__(self, native, server_hostname):
         self._s = native
         self.server_hostname = server_hostname
+        self._io_refs = 0
+        self._closed = False
+
+    def _decref_socketios(self):
+        self._io_refs -= 1
+        if self._closed and self._io_refs <= 0:
+            self._s.close()
 
     def send(self, data):
         return self._s.send(data)
@@ -125,7 +141,11 @@ class TLCPSocket(object):
         return io.TextIOWrapper(f, encoding, errors, newline)
 
     def close(self):
-        self._s.close()
+        """Closes the connection (close_notify), or, while files made by ``makefile`` are
+        open, when the last of them is closed."""
+        self._closed = True
+        if self._io_refs <= 0:
+            self._s.close()
 
     def shutdown(self, how=None):
         """Sends close_notify and closes (TLCP has no half-close)."""
