@@ -102,3 +102,70 @@ def test_sm2_encrypt_both_ways(mode):
         # the other order does not decrypt (C3 checked) and returns None, never garbage
         other = sm2.CryptSM2(private_key=priv, public_key=pub, mode=1 - mode)
         assert other.decrypt(ct) is None
+
+
+def test_kg_and_sm3_z_equal_gmssl():
+    n = int(g_sm2.default_ecc_table["n"], 16)
+    for _ in range(3):
+        priv, pub = keypair()
+        ours = sm2.CryptSM2(private_key=priv, public_key=pub)
+        theirs = g_sm2.CryptSM2(private_key=priv, public_key=pub)
+        g = g_sm2.default_ecc_table["g"]
+        # the idiom: the public key from the private key
+        assert ours._kg(int(priv, 16), g) == theirs._kg(int(priv, 16), g) == pub[2:]
+        for k in [1, 2, RNG.getrandbits(256), n - 1, n + 5, (1 << 256) + 7, 0]:
+            assert ours._kg(k, pub[2:]) == theirs._kg(k, pub[2:]), k
+        assert ours._kg(n, g) is None and theirs._kg(n, g) is None
+        for m in [b"", b"abc", os.urandom(100)]:
+            assert ours._sm3_z(m) == theirs._sm3_z(m)
+    with pytest.raises(ValueError):
+        ours._kg(5, "00" * 64)  # not on the curve (gmssl computes garbage)
+    with pytest.raises(TypeError):
+        ours._kg("5", g)
+
+
+def test_private_key_longer_than_64_digits_refused():
+    priv, pub = keypair()
+    with pytest.raises(ValueError):
+        sm2.CryptSM2(private_key="01" + priv, public_key=pub)
+    with pytest.raises(ValueError):
+        sm2.CryptSM2(private_key="00" * 32, public_key=pub)  # zero is no key
+    with pytest.raises(TypeError):
+        sm2.CryptSM2(private_key=12345, public_key=pub)
+    # shorter hex (leading zeros left out) is the same key, as in gmssl
+    k = sm2.CryptSM2(private_key=priv.lstrip("0") or "0", public_key="")
+    assert k.public_key == pub[2:]
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_decrypt_takes_04_prefixed_ciphertext(mode):
+    priv, pub = keypair()
+    ours = sm2.CryptSM2(private_key=priv, public_key=pub, mode=mode)
+    theirs = g_sm2.CryptSM2(private_key=priv, public_key=pub, mode=mode)
+    m = os.urandom(50)
+    assert ours.decrypt(b"\x04" + theirs.encrypt(m)) == m
+    layout = "C1C3C2" if mode else "C1C2C3"
+    assert ours.decrypt(shangmi.PublicKey.from_hex(pub).encrypt(m, layout)) == m
+    assert ours.decrypt(b"\x04" + os.urandom(120)) is None
+
+
+def test_public_key_lstrip_bug_not_copied():
+    # gmssl strips "04" with str.lstrip, eating x's own leading 0/4 digits; we remove one
+    # prefix only, so keys whose x starts with 0 or 4 work.
+    while True:
+        k = shangmi.PrivateKey.generate()
+        pub = k.public_key().to_hex()
+        if pub[2] in "04":
+            break
+    ours = sm2.CryptSM2(private_key=k.to_hex(), public_key=pub)
+    assert ours.public_key == pub[2:]
+    assert ours.verify_with_sm3(ours.sign_with_sm3(b"m"), b"m")
+
+
+def test_sign_with_sm3_native_nonce_verifies_in_gmssl():
+    priv, pub = keypair()
+    ours = sm2.CryptSM2(private_key=priv, public_key=pub, asn1=True)
+    theirs = g_sm2.CryptSM2(private_key=priv, public_key=pub, asn1=True)
+    sigs = {ours.sign_with_sm3(b"msg") for _ in range(4)}
+    assert len(sigs) == 4  # a fresh nonce each time
+    assert all(theirs.verify_with_sm3(s, b"msg") for s in sigs)

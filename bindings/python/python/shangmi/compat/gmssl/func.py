@@ -17,8 +17,12 @@ __all__ = [
 ]
 
 
+# The same expressions as gmssl's, so that every input (lists, bytes, or wrong types) gives
+# the same result or the same exception; zero_unpadding alone differs (see its note).
+
+
 def xor(a, b):
-    return [x ^ y for x, y in zip(a, b)]
+    return list(map(lambda x, y: x ^ y, a, b))
 
 
 def rotl(x, n):
@@ -30,16 +34,15 @@ def get_uint32_be(key_data):
 
 
 def put_uint32_be(n):
-    return [(n >> 24) & 0xFF, (n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF]
+    return [((n >> 24) & 0xFF), ((n >> 16) & 0xFF), ((n >> 8) & 0xFF), (n & 0xFF)]
 
 
 def pkcs7_padding(data, block=16):
-    n = 16 - len(data) % block
-    return list(data) + [n] * n
+    return data + [(16 - len(data) % block) for _ in range(16 - len(data) % block)]
 
 
 def zero_padding(data, block=16):
-    return list(data) + [0] * (16 - len(data) % block)
+    return data + [0 for _ in range(16 - len(data) % block)]
 
 
 def pkcs7_unpadding(data):
@@ -47,16 +50,17 @@ def pkcs7_unpadding(data):
 
 
 def zero_unpadding(data, i=1):
-    # gmssl's behaviour: one trailing zero byte is removed.
+    """Removes one trailing zero byte. gmssl returns the int ``i + 1`` when the last byte is
+    not zero (its SM4 then fails on it); this returns ``data`` unchanged."""
     return data[:-i] if data[-i] == 0 else data
 
 
 def list_to_bytes(data):
-    return bytes(data)
+    return b"".join([bytes((i,)) for i in data])
 
 
 def bytes_to_list(data):
-    return list(data)
+    return [i for i in data]
 
 
 def random_hex(x):

@@ -1,0 +1,515 @@
+//! SM4: GCM, CCM, CBC, ECB, CTR, XTS and CMAC over `shangmi-sm4` / `shangmi-sm4-modes`.
+
+use crate::common::{
+    Buf, InvalidKey, InvalidTag, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
+    random_bytes,
+};
+use hmac::Mac as _;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use shangmi_sm4::{CtrFlavor, Sm4};
+use shangmi_sm4_modes::aead::consts::{U7, U8, U9, U10, U11, U12, U13, U16};
+use shangmi_sm4_modes::aead::{Aead, AeadInOut, KeyInit, Payload};
+use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
+use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+use shangmi_sm4_modes::{
+    Sm4CbcDec, Sm4CbcEnc, Sm4CcmCustom, Sm4Cmac, Sm4EcbDec, Sm4EcbEnc, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee,
+};
+use zeroize::Zeroizing;
+
+fn sm4_key(key: &Bound<'_, PyAny>) -> PyResult<Zeroizing<[u8; 16]>> {
+    let k = buf(key)?;
+    Ok(Zeroizing::new(fixed_key::<16>(k.as_slice(), "SM4 key")?))
+}
+
+fn aead_payload<'a>(data: &'a [u8], aad: &'a Option<Buf<'_>>) -> Payload<'a, 'a> {
+    Payload {
+        msg: data,
+        aad: aad.as_ref().map_or(&[][..], |a| a.as_slice()),
+    }
+}
+
+/// SM4-GCM with cryptography's AEAD shape: `SM4GCM(key).encrypt(nonce, data,
+/// associated_data)` returns ciphertext ‖ 16-byte tag; `decrypt` raises `InvalidTag`.
+/// Nonces are 12 bytes.
+#[pyclass(name = "SM4GCM", module = "shangmi", frozen)]
+struct PySm4Gcm {
+    c: Sm4Gcm,
+}
+
+#[pymethods]
+impl PySm4Gcm {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = sm4_key(key)?;
+        Ok(PySm4Gcm {
+            c: Sm4Gcm::new(&(*k).into()),
+        })
+    }
+
+    /// 16 random bytes from the operating system.
+    #[staticmethod]
+    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        random_bytes(py, 16)
+    }
+
+    #[pyo3(signature = (nonce, data, associated_data=None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = buf(nonce)?;
+        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
+        let d = buf(data)?;
+        let a = associated_data.map(buf).transpose()?;
+        let Payload { msg, aad } = aead_payload(d.as_slice(), &a);
+        let c = &self.c;
+        // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
+        // message, no intermediate vector.
+        PyBytes::new_with(py, msg.len() + 16, |o| {
+            let (body, tag) = o.split_at_mut(msg.len());
+            body.copy_from_slice(msg);
+            let t = maybe_detach(py, msg.len() + aad.len(), || {
+                c.encrypt_inout_detached(&n.into(), aad, body.into())
+            })
+            .map_err(|_| ShangmiError::new_err("SM4-GCM input too long"))?;
+            tag.copy_from_slice(&t);
+            Ok(())
+        })
+    }
+
+    #[pyo3(signature = (nonce, data, associated_data=None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = buf(nonce)?;
+        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
+        let d = buf(data)?;
+        let a = associated_data.map(buf).transpose()?;
+        let p = aead_payload(d.as_slice(), &a);
+        let c = &self.c;
+        let out = maybe_detach(py, p.msg.len() + p.aad.len(), || c.decrypt(&n.into(), p))
+            .map_err(|_| InvalidTag::new_err("SM4-GCM tag does not verify"))?;
+        Ok(bytes(py, &Zeroizing::new(out)))
+    }
+}
+
+macro_rules! ccm_dispatch {
+    ($key:expr, $nonce:expr, $method:ident, $p:expr) => {{
+        let k: &[u8; 16] = $key;
+        let n: &[u8] = $nonce;
+        macro_rules! go {
+            ($t:ty) => {
+                <$t>::new(&(*k).into())
+                    .$method(n.try_into().map_err(|_| ())?, $p)
+                    .map_err(|_| ())
+            };
+        }
+        match n.len() {
+            7 => go!(Sm4CcmCustom<U7, U16>),
+            8 => go!(Sm4CcmCustom<U8, U16>),
+            9 => go!(Sm4CcmCustom<U9, U16>),
+            10 => go!(Sm4CcmCustom<U10, U16>),
+            11 => go!(Sm4CcmCustom<U11, U16>),
+            12 => go!(Sm4CcmCustom<U12, U16>),
+            13 => go!(Sm4CcmCustom<U13, U16>),
+            _ => Err(()),
+        }
+    }};
+}
+
+/// SM4-CCM with cryptography's AEAD shape: `SM4CCM(key).encrypt(nonce, data,
+/// associated_data)`; nonces of 7 to 13 bytes, a 16-byte tag.
+#[pyclass(name = "SM4CCM", module = "shangmi", frozen)]
+struct PySm4Ccm {
+    key: Zeroizing<[u8; 16]>,
+}
+
+#[pymethods]
+impl PySm4Ccm {
+    #[new]
+    #[pyo3(signature = (key, tag_length=16))]
+    fn new(key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
+        if tag_length != 16 {
+            return Err(PyValueError::new_err("SM4CCM supports tag_length=16 only"));
+        }
+        Ok(PySm4Ccm { key: sm4_key(key)? })
+    }
+
+    /// 16 random bytes from the operating system.
+    #[staticmethod]
+    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        random_bytes(py, 16)
+    }
+
+    #[pyo3(signature = (nonce, data, associated_data=None))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = buf(nonce)?;
+        let d = buf(data)?;
+        let a = associated_data.map(buf).transpose()?;
+        let p = aead_payload(d.as_slice(), &a);
+        let (k, n) = (&*self.key, n.as_slice());
+        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, n, encrypt, p)
+        })
+        .map_err(|()| {
+            PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes (or input too long)")
+        })?;
+        Ok(bytes(py, &out))
+    }
+
+    #[pyo3(signature = (nonce, data, associated_data=None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        associated_data: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let n = buf(nonce)?;
+        if !(7..=13).contains(&n.as_slice().len()) {
+            return Err(PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes"));
+        }
+        let d = buf(data)?;
+        let a = associated_data.map(buf).transpose()?;
+        let p = aead_payload(d.as_slice(), &a);
+        let (k, n) = (&*self.key, n.as_slice());
+        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, n, decrypt, p)
+        })
+        .map_err(|()| InvalidTag::new_err("SM4-CCM tag does not verify"))?;
+        Ok(bytes(py, &Zeroizing::new(out)))
+    }
+}
+
+fn iv16(iv: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 16]> {
+    let b = buf(iv)?;
+    fixed::<16>(b.as_slice(), what)
+}
+
+/// The one padded block-mode run behind `SM4CBC` and `SM4ECB` (each direction): PKCS#7 or
+/// whole blocks, the GIL released for large inputs, errors named after the mode.
+fn encrypt_blocks<'py, E: BlockModeEncrypt + Send>(
+    py: Python<'py>,
+    mode: &str,
+    cipher: E,
+    data: &Bound<'py, PyAny>,
+    pad: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let d = buf(data)?;
+    let d = d.as_slice();
+    if !pad && !d.len().is_multiple_of(16) {
+        return Err(PyValueError::new_err(format!(
+            "{mode} without padding needs whole 16-byte blocks"
+        )));
+    }
+    let out = maybe_detach(py, d.len(), || {
+        if pad {
+            cipher.encrypt_padded_vec::<Pkcs7>(d)
+        } else {
+            cipher.encrypt_padded_vec::<NoPadding>(d)
+        }
+    });
+    Ok(bytes(py, &out))
+}
+
+fn decrypt_blocks<'py, D: BlockModeDecrypt + Send>(
+    py: Python<'py>,
+    mode: &str,
+    cipher: D,
+    data: &Bound<'py, PyAny>,
+    pad: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let d = buf(data)?;
+    let d = d.as_slice();
+    let out = maybe_detach(py, d.len(), || {
+        if pad {
+            cipher.decrypt_padded_vec::<Pkcs7>(d).map_err(|_| ())
+        } else {
+            cipher.decrypt_padded_vec::<NoPadding>(d).map_err(|_| ())
+        }
+    })
+    .map_err(|()| {
+        PyValueError::new_err(format!(
+            "{mode}: invalid padding or not a whole number of blocks"
+        ))
+    })?;
+    Ok(bytes(py, &Zeroizing::new(out)))
+}
+
+/// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`; PKCS#7
+/// padding by default, `padding=False` for whole blocks only.
+#[pyclass(name = "SM4CBC", module = "shangmi", frozen)]
+struct PySm4Cbc {
+    key: Zeroizing<[u8; 16]>,
+    padding: bool,
+}
+
+#[pymethods]
+impl PySm4Cbc {
+    #[new]
+    #[pyo3(signature = (key, padding=true))]
+    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
+        Ok(PySm4Cbc {
+            key: sm4_key(key)?,
+            padding,
+        })
+    }
+
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        iv: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let iv = iv16(iv, "SM4-CBC IV")?;
+        let c = Sm4CbcEnc::new(&(*self.key).into(), &iv.into());
+        encrypt_blocks(py, "SM4-CBC", c, data, self.padding)
+    }
+
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        iv: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let iv = iv16(iv, "SM4-CBC IV")?;
+        let c = Sm4CbcDec::new(&(*self.key).into(), &iv.into());
+        decrypt_blocks(py, "SM4-CBC", c, data, self.padding)
+    }
+}
+
+/// SM4-ECB (for compatibility with old formats only: equal blocks give equal ciphertext).
+#[pyclass(name = "SM4ECB", module = "shangmi", frozen)]
+struct PySm4Ecb {
+    key: Zeroizing<[u8; 16]>,
+    padding: bool,
+}
+
+#[pymethods]
+impl PySm4Ecb {
+    #[new]
+    #[pyo3(signature = (key, padding=true))]
+    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
+        Ok(PySm4Ecb {
+            key: sm4_key(key)?,
+            padding,
+        })
+    }
+
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let c = Sm4EcbEnc::new(&(*self.key).into());
+        encrypt_blocks(py, "SM4-ECB", c, data, self.padding)
+    }
+
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let c = Sm4EcbDec::new(&(*self.key).into());
+        decrypt_blocks(py, "SM4-ECB", c, data, self.padding)
+    }
+}
+
+/// Bytes per step of SM4-CTR's copy-then-XOR loop: whole blocks, well inside L1.
+const CTR_CHUNK: usize = 16 * 1024;
+
+/// SM4-CTR (128-bit big-endian counter block): `SM4CTR(key).encrypt(nonce16, data)`;
+/// `decrypt` is the same operation.
+#[pyclass(name = "SM4CTR", module = "shangmi", frozen)]
+struct PySm4Ctr {
+    key: Zeroizing<[u8; 16]>,
+}
+
+#[pymethods]
+impl PySm4Ctr {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PySm4Ctr { key: sm4_key(key)? })
+    }
+
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let mut counter = iv16(nonce, "SM4-CTR counter block")?;
+        let d = buf(data)?;
+        let d = d.as_slice();
+        // The counter may reach 2^128 - 1 but not pass it (as the `ctr` crate's Ctr128BE).
+        let blocks = d.len().div_ceil(16) as u128;
+        if blocks > 0
+            && u128::from_be_bytes(counter)
+                .checked_add(blocks - 1)
+                .is_none()
+        {
+            return Err(PyValueError::new_err("SM4-CTR counter would wrap"));
+        }
+        let cipher = Sm4::new(&(*self.key).into());
+        // Straight into the new bytes object, through the engine's own counter path (8%
+        // faster at 1 MiB than the generic `ctr` crate over the block cipher), a chunk at a
+        // time so that each chunk's copy is still in L1 when the keystream is XORed in.
+        PyBytes::new_with(py, d.len(), |o| {
+            maybe_detach(py, o.len(), || {
+                for (o, d) in o.chunks_mut(CTR_CHUNK).zip(d.chunks(CTR_CHUNK)) {
+                    o.copy_from_slice(d);
+                    cipher.apply_ctr(CtrFlavor::Be128, &mut counter, o);
+                }
+            });
+            Ok(())
+        })
+    }
+
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        nonce: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.encrypt(py, nonce, data)
+    }
+}
+
+enum Xts {
+    Ieee(Sm4XtsIeee),
+    Gb(Sm4XtsGb),
+}
+
+/// SM4-XTS with a 32-byte key: `SM4XTS(key, standard="ieee"|"gb")`, `encrypt(tweak16,
+/// data)` / `decrypt`; data of at least 16 bytes (ciphertext stealing for the rest).
+#[pyclass(name = "SM4XTS", module = "shangmi", frozen)]
+struct PySm4Xts {
+    x: Xts,
+}
+
+#[pymethods]
+impl PySm4Xts {
+    #[new]
+    #[pyo3(signature = (key, standard="ieee"))]
+    fn new(key: &Bound<'_, PyAny>, standard: &str) -> PyResult<Self> {
+        let k = buf(key)?;
+        let k = Zeroizing::new(fixed_key::<32>(k.as_slice(), "SM4-XTS key")?);
+        let bad = |e: shangmi_sm4_modes::XtsError| InvalidKey::new_err(e.to_string());
+        let x = match standard {
+            "ieee" | "IEEE" | "ieee1619" => Xts::Ieee(Sm4XtsIeee::new(&k).map_err(bad)?),
+            "gb" | "GB" | "gbt17964" => Xts::Gb(Sm4XtsGb::new(&k).map_err(bad)?),
+            _ => return Err(PyValueError::new_err("standard must be 'ieee' or 'gb'")),
+        };
+        Ok(PySm4Xts { x })
+    }
+
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        tweak: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.run(py, tweak, data, true)
+    }
+
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        tweak: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.run(py, tweak, data, false)
+    }
+}
+
+impl PySm4Xts {
+    fn run<'py>(
+        &self,
+        py: Python<'py>,
+        tweak: &Bound<'py, PyAny>,
+        data: &Bound<'py, PyAny>,
+        enc: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let t = iv16(tweak, "SM4-XTS tweak")?;
+        let d = buf(data)?;
+        let mut out = Zeroizing::new(d.as_slice().to_vec());
+        let (x, o) = (&self.x, &mut *out);
+        maybe_detach(py, o.len(), || match (x, enc) {
+            (Xts::Ieee(c), true) => c.encrypt(&t, o),
+            (Xts::Ieee(c), false) => c.decrypt(&t, o),
+            (Xts::Gb(c), true) => c.encrypt(&t, o),
+            (Xts::Gb(c), false) => c.decrypt(&t, o),
+        })
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(bytes(py, &out))
+    }
+}
+
+/// SM4-CMAC (NIST SP 800-38B): `update`, `finalize` (16 bytes), `verify(tag)` (raises
+/// `InvalidTag`), `copy`.
+#[pyclass(name = "SM4CMAC", module = "shangmi")]
+#[derive(Clone)]
+struct PySm4Cmac {
+    m: Sm4Cmac,
+}
+
+#[pymethods]
+impl PySm4Cmac {
+    #[new]
+    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let k = sm4_key(key)?;
+        let m = <Sm4Cmac as hmac::KeyInit>::new_from_slice(&*k)
+            .map_err(|_| InvalidKey::new_err("SM4 key must be 16 bytes"))?;
+        Ok(PySm4Cmac { m })
+    }
+
+    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let d = buf(data)?;
+        let s = d.as_slice();
+        let m = &mut self.m;
+        maybe_detach(py, s.len(), || m.update(s));
+        Ok(())
+    }
+
+    fn finalize<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes(py, &self.m.clone().finalize().into_bytes())
+    }
+
+    fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
+        let t = buf(tag)?;
+        self.m
+            .clone()
+            .verify_slice(t.as_slice())
+            .map_err(|_| InvalidTag::new_err("SM4-CMAC tag does not verify"))
+    }
+
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySm4Gcm>()?;
+    m.add_class::<PySm4Ccm>()?;
+    m.add_class::<PySm4Cbc>()?;
+    m.add_class::<PySm4Ecb>()?;
+    m.add_class::<PySm4Ctr>()?;
+    m.add_class::<PySm4Xts>()?;
+    m.add_class::<PySm4Cmac>()?;
+    Ok(())
+}
