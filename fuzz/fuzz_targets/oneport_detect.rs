@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shangmi_tlcp::detect::{HEADER_LEN, Protocol, detect, wants_sm};
+use shangmi_tlcp::detect::{HEADER_LEN, HELLO_VERSION_END, Protocol, check_tls_hello, detect, wants_sm};
 
 fuzz_target!(|data: &[u8]| {
     let mut verdict = None;
@@ -40,6 +40,24 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         _ => assert!(data.len() < HEADER_LEN),
+    }
+
+    // The ClientHello version check on a TLS first record: it waits only while the bytes
+    // up to the version are missing, and its verdict holds for every longer input.
+    if matches!(verdict, Some(Ok(Some(Protocol::Tls)))) {
+        let mut settled = None;
+        for end in HEADER_LEN..=data.len().min(HELLO_VERSION_END + 2) {
+            let got = check_tls_hello(&data[..end]);
+            match (&settled, &got) {
+                (None, Ok(false)) => assert!(end < HELLO_VERSION_END),
+                (None, _) => settled = Some(got),
+                (Some(before), now) => assert_eq!(before, now),
+            }
+            if let Err(r) = got {
+                assert_eq!(r.alert().to_u8(), 70);
+                assert!(u16::from_be_bytes([data[9], data[10]]) < 0x0303);
+            }
+        }
     }
 
     // Suites from the first half, schemes from the second, two bytes each.

@@ -14,6 +14,10 @@ use crate::record::MAX_FRAGMENT;
 /// Bytes of a record header: type, version (2), length (2).
 pub const HEADER_LEN: usize = 5;
 
+/// Bytes up to the end of a TLS ClientHello's `legacy_version`: the record header, the
+/// handshake header (type, length (3)) and the version (2); see [`check_tls_hello`].
+pub const HELLO_VERSION_END: usize = HEADER_LEN + 6;
+
 /// The protocol a connection's first record speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protocol {
@@ -36,6 +40,10 @@ pub enum Refusal {
     EmptyRecord,
     /// A record longer than 2^14 bytes, the most a plaintext fragment may hold.
     Oversized(u16),
+    /// A TLS ClientHello whose `legacy_version` is below TLS 1.2's 03 03: an SSL 3.0,
+    /// TLS 1.0 or TLS 1.1 client, which no configuration here can serve (RFC 8446 §4.1.2
+    /// and Appendix D: such a client gets protocol_version, not a failed negotiation).
+    ObsoleteTls([u8; 2]),
 }
 
 impl Refusal {
@@ -46,6 +54,7 @@ impl Refusal {
             Refusal::UnknownVersion(_) => AlertDescription::ProtocolVersion,
             Refusal::EmptyRecord => AlertDescription::DecodeError,
             Refusal::Oversized(_) => AlertDescription::RecordOverflow,
+            Refusal::ObsoleteTls(_) => AlertDescription::ProtocolVersion,
         }
     }
 
@@ -71,6 +80,12 @@ impl core::fmt::Display for Refusal {
             }
             Refusal::EmptyRecord => write!(f, "empty first handshake record"),
             Refusal::Oversized(n) => write!(f, "first record of {n} bytes exceeds 2^14"),
+            Refusal::ObsoleteTls([a, b]) => {
+                write!(
+                    f,
+                    "ClientHello version {a:02x} {b:02x} is older than TLS 1.2"
+                )
+            }
         }
     }
 }
@@ -98,6 +113,27 @@ pub fn detect(first: &[u8]) -> Result<Option<Protocol>, Refusal> {
         0 => Err(Refusal::EmptyRecord),
         n if usize::from(n) > MAX_FRAGMENT => Err(Refusal::Oversized(n)),
         _ => Ok(Some(protocol)),
+    }
+}
+
+/// For a first record [`detect`] found to be TLS: `Ok(false)` while the ClientHello's
+/// `legacy_version` has not arrived, `Ok(true)` once the TLS server may take over, and
+/// [`Refusal::ObsoleteTls`] for a client older than TLS 1.2 (every TLS 1.2 and 1.3 client
+/// writes 03 03 there; RFC 8446 §4.1.2). A first record too short to hold the version, or
+/// one that is not a ClientHello, is left to the TLS server to judge.
+pub fn check_tls_hello(first: &[u8]) -> Result<bool, Refusal> {
+    let Some(&[hi, lo]) = first.get(3..HEADER_LEN) else {
+        return Ok(false);
+    };
+    if usize::from(u16::from_be_bytes([hi, lo])) < HELLO_VERSION_END - HEADER_LEN {
+        return Ok(true);
+    }
+    match first.get(HEADER_LEN..HELLO_VERSION_END) {
+        None => Ok(false),
+        Some(&[1, _, _, _, major, minor]) if u16::from_be_bytes([major, minor]) < 0x0303 => {
+            Err(Refusal::ObsoleteTls([major, minor]))
+        }
+        Some(_) => Ok(true),
     }
 }
 
@@ -182,6 +218,39 @@ mod tests {
         );
         assert_eq!(Refusal::UnknownVersion([2, 0]).alert().to_u8(), 70);
         assert_eq!(Refusal::EmptyRecord.alert().to_u8(), 50);
+    }
+
+    #[test]
+    fn clients_older_than_tls12_are_refused_by_their_hello_version() {
+        let hello = |version: [u8; 2]| {
+            let mut r = vec![22, 3, 1, 0, 60, 1, 0, 0, 56];
+            r.extend_from_slice(&version);
+            r
+        };
+        for (v, refused) in [([3, 0], true), ([3, 1], true), ([3, 2], true)] {
+            assert_eq!(
+                check_tls_hello(&hello(v)),
+                if refused {
+                    Err(Refusal::ObsoleteTls(v))
+                } else {
+                    Ok(true)
+                }
+            );
+        }
+        // TLS 1.2 and 1.3 clients both write 03 03.
+        assert_eq!(check_tls_hello(&hello([3, 3])), Ok(true));
+        // Not all there yet: wait.
+        for end in 0..HELLO_VERSION_END {
+            assert_eq!(check_tls_hello(&hello([3, 1])[..end]), Ok(false), "{end}");
+        }
+        // A first record too short for the version, or not a ClientHello: the TLS
+        // server judges it.
+        assert_eq!(check_tls_hello(&[22, 3, 1, 0, 4, 1, 0, 0, 0]), Ok(true));
+        assert_eq!(
+            check_tls_hello(&[22, 3, 1, 0, 60, 2, 0, 0, 56, 3, 0]),
+            Ok(true)
+        );
+        assert_eq!(Refusal::ObsoleteTls([3, 1]).alert().to_u8(), 70);
     }
 
     #[test]

@@ -41,7 +41,7 @@
 //! ```
 
 use crate::config::ServerConfig;
-use crate::detect::{HEADER_LEN, Protocol, Refusal, detect, wants_sm};
+use crate::detect::{HELLO_VERSION_END, Protocol, Refusal, check_tls_hello, detect, wants_sm};
 use crate::server::ServerConnection;
 use crate::tokio::{TlcpAcceptor, TlcpStream};
 use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
@@ -170,7 +170,8 @@ pub enum AcceptError {
     /// The client speaks a protocol this acceptor has no configuration for (a
     /// protocol_version alert was sent).
     NotServed(Protocol),
-    /// The client closed before a whole record header, after this many bytes (a port
+    /// The client closed before the acceptor could tell what it speaks (a whole record
+    /// header, and for TLS the ClientHello's version), after this many bytes (a port
     /// probe, or a client that gave up).
     Closed(usize),
     /// The TLCP handshake failed (the alert named by the error was sent).
@@ -273,11 +274,16 @@ impl OnePortAcceptor {
     where
         IO: AsyncRead + AsyncWrite + Unpin,
     {
-        let mut head = [0u8; HEADER_LEN];
+        let mut head = [0u8; HELLO_VERSION_END];
         let mut seen = 0;
-        // Read at most the header: what follows stays in the transport for the protocol.
+        // Read at most the header and, for TLS, the ClientHello's version: what follows
+        // stays in the transport for the protocol.
         let protocol = loop {
-            match detect(&head[..seen]) {
+            let verdict = detect(&head[..seen]).and_then(|p| match p {
+                Some(Protocol::Tls) => Ok(check_tls_hello(&head[..seen])?.then_some(Protocol::Tls)),
+                other => Ok(other),
+            });
+            match verdict {
                 Ok(Some(p)) => break p,
                 Ok(None) => {}
                 Err(refusal) => {
@@ -350,7 +356,7 @@ async fn refuse<IO: AsyncWrite + Unpin>(io: &mut IO, alert: [u8; 7]) {
 /// the rest.
 #[derive(Debug)]
 pub struct Prefixed<IO> {
-    head: [u8; HEADER_LEN],
+    head: [u8; HELLO_VERSION_END],
     start: usize,
     end: usize,
     io: IO,
