@@ -60,6 +60,8 @@ pub enum Error {
     WrongPassword,
     /// Encoding a key failed (a DER length overflow; not expected for SM2 keys).
     Encoding,
+    /// A batch's output slice is not as long as its input ([`crate::batch`]).
+    BatchLength,
 }
 
 impl fmt::Display for Error {
@@ -86,6 +88,7 @@ impl fmt::Display for Error {
             Error::UnsupportedEncryption => "unsupported private-key encryption scheme",
             Error::WrongPassword => "key decryption failed (wrong password or corrupted data)",
             Error::Encoding => "key encoding failed",
+            Error::BatchLength => "batch output length differs from its input length",
         })
     }
 }
