@@ -48,7 +48,7 @@
 //! }
 //!
 //! // ECDH: one secret per peer key share (uncompressed SEC1), a bad share fails alone.
-//! let secret = |i: u8| SecretKey::from_bytes(&[i; 32].into());
+//! let secret = |i: u8| SecretKey::from_bytes(&[i; 32].into()).map_err(|_| Error::InvalidSecretKey);
 //! let secrets: Vec<SecretKey> = (1..=9).map(secret).collect::<Result<_, _>>()?;
 //! let mut shares: Vec<[u8; 65]> = (11..=19)
 //!     .map(|i| Ok(ecdh::public_point_uncompressed(&secret(i)?)))
