@@ -203,7 +203,7 @@ fn batch_ecdh_matches_single() {
         }
         check_ecdh(&secrets, &shares(n, &(0..n).step_by(3).collect::<Vec<_>>()));
     }
-    // Edge secrets: 1, 2, n - 1, n - 2, n - 32 (the last window's doubling), one secret
+    // Edge secrets: 1, 2, n - 1, n - 2, n - 6 (the last window's doubling), one secret
     // for every pair, and each against the generator and its negation.
     let n_minus = |d: u8| {
         let mut b =
@@ -214,7 +214,7 @@ fn batch_ecdh_matches_single() {
     let mut edge: Vec<[u8; 32]> = vec![[0; 32], [0; 32]];
     edge[0][31] = 1;
     edge[1][31] = 2;
-    for d in [1, 2, 4, 30, 32] {
+    for d in [1, 2, 4, 6, 30, 32] {
         edge.push(n_minus(d));
     }
     edge.push([0x55; 32]);

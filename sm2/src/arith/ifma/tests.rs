@@ -163,8 +163,8 @@ fn scalars(count: usize) -> impl Iterator<Item = Limbs> {
         .map(|l| limbs::reduce_once(&l, &N))
 }
 
-/// Scalars at the edges: small ones, n - small (n - 2|d| makes the last addition of k·P
-/// a doubling), the top window's digits, every 7-bit window at 64 (the comb's largest digit)
+/// Scalars at the edges: small ones, n - small (n - 6 makes the last addition of k·P a
+/// doubling: its last Booth digit is -3, and the sum before it n - 3 ≡ -3), the top window's digits, every 7-bit window at 64 (the comb's largest digit)
 /// or 65 (a carry), every 5-bit window at 16 or 17 (the same for k·P), long runs of ones
 /// and of alternating bits.
 fn edge_scalars() -> Vec<Limbs> {
@@ -172,7 +172,7 @@ fn edge_scalars() -> Vec<Limbs> {
         .iter()
         .map(|&s| [s, 0, 0, 0])
         .collect();
-    for d in [1u64, 2, 3, 4, 16, 30, 32, 33, 64, 65, 128] {
+    for d in [1u64, 2, 3, 4, 6, 16, 30, 32, 33, 64, 65, 128] {
         edges.push(limbs::sub(&N, &[d, 0, 0, 0]).0);
     }
     edges.push([0, 0, 0, 1 << 60]);
