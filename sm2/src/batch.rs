@@ -81,8 +81,9 @@ const LANES: usize = 8;
 /// `Ok(())` or [`Error::Verification`]. Fails with [`Error::BatchLength`] (writing
 /// nothing) unless `out` is as long as `items`.
 ///
-/// Keys may repeat or all differ; a [`precomputed`](VerifyingKey::precomputed) key's table
-/// is not used here (the lanes are as fast per item).
+/// Keys may repeat or all differ. Items whose key is
+/// [`precomputed`](VerifyingKey::precomputed) are checked one by one with its table (faster
+/// than a lane); the others fill the groups of eight, in input order.
 pub fn verify_into(
     items: &[(&VerifyingKey, &[u8], &Signature)],
     out: &mut [Result<(), Error>],
@@ -113,8 +114,9 @@ pub fn verify(items: &[(&VerifyingKey, &[u8], &Signature)]) -> alloc::vec::Vec<R
     out
 }
 
-/// The verification driver: groups of eight, each item's e by `hash`, its key and
-/// signature by `parts`.
+/// The verification driver: items whose key is precomputed go one by one through their
+/// table, the others in groups of eight; each item's e by `hash`, its key and signature by
+/// `parts`.
 fn verify_with<T>(
     items: &[T],
     out: &mut [Result<(), Error>],
@@ -124,29 +126,54 @@ fn verify_with<T>(
     if out.len() != items.len() {
         return Err(Error::BatchLength);
     }
-    for (items, out) in items.chunks(LANES).zip(out.chunks_mut(LANES)) {
-        let n = items.len();
-        let mut u1 = [[0u64; 4]; LANES];
-        let mut u2 = [[0u64; 4]; LANES];
-        let mut q = [Affine::generator(); LANES];
-        let mut r = [Scalar::from_canonical(&[0; 4]); LANES];
-        let mut early = [Ok(()); LANES];
-        for (i, item) in items.iter().enumerate() {
-            let (key, sig) = parts(item);
-            q[i] = *key.point();
-            // A lane whose signature fails B5 computes 0·G + 0·Q, which is not looked at.
-            match verify_scalars(sig) {
-                Ok((ri, s, t)) => (r[i], u1[i], u2[i]) = (ri, s, t),
-                Err(e) => early[i] = Err(e),
-            }
+    let mut group = [0usize; LANES];
+    let mut n = 0;
+    for (i, item) in items.iter().enumerate() {
+        let (key, sig) = parts(item);
+        if key.is_precomputed() {
+            out[i] = key.verify_e(&hash(item), sig);
+            continue;
         }
-        let mut p = [Jacobian::INFINITY; LANES];
-        mul_g_add_many(&u1[..n], &u2[..n], &q[..n], &mut p[..n]);
-        for (i, (item, o)) in items.iter().zip(out.iter_mut()).enumerate() {
-            *o = early[i].and_then(|()| verify_point(&p[i], &r[i], &hash(item)));
+        group[n] = i;
+        n += 1;
+        if n == LANES {
+            verify_group(items, &group, out, &hash, &parts);
+            n = 0;
         }
     }
+    verify_group(items, &group[..n], out, &hash, &parts);
     Ok(())
+}
+
+/// Verifies `items[i]` for each index i of `group` (at most eight) into `out[i]`: eight
+/// lanes for a full group where the CPU has them, one by one otherwise.
+fn verify_group<T>(
+    items: &[T],
+    group: &[usize],
+    out: &mut [Result<(), Error>],
+    hash: &impl Fn(&T) -> [u8; 32],
+    parts: &impl Fn(&T) -> (&VerifyingKey, &Signature),
+) {
+    let n = group.len();
+    let mut u1 = [[0u64; 4]; LANES];
+    let mut u2 = [[0u64; 4]; LANES];
+    let mut q = [Affine::generator(); LANES];
+    let mut r = [Scalar::from_canonical(&[0; 4]); LANES];
+    let mut early = [Ok(()); LANES];
+    for (lane, &i) in group.iter().enumerate() {
+        let (key, sig) = parts(&items[i]);
+        q[lane] = *key.point();
+        // A lane whose signature fails B5 computes 0·G + 0·Q, which is not looked at.
+        match verify_scalars(sig) {
+            Ok((ri, s, t)) => (r[lane], u1[lane], u2[lane]) = (ri, s, t),
+            Err(e) => early[lane] = Err(e),
+        }
+    }
+    let mut p = [Jacobian::INFINITY; LANES];
+    mul_g_add_many(&u1[..n], &u2[..n], &q[..n], &mut p[..n]);
+    for (lane, &i) in group.iter().enumerate() {
+        out[i] = early[lane].and_then(|()| verify_point(&p[lane], &r[lane], &hash(&items[i])));
+    }
 }
 
 /// x(d·Q) for each pair of a secret key d and a peer's point Q given as uncompressed SEC1
