@@ -1,13 +1,17 @@
-//! dudect check of SM2's eight-lane k·G (the "SM2 lanes" backend `lanes-ifma`, x86-64 with
-//! AVX-512 IFMA), which valgrind's memcheck cannot run (valgrind emulates no AVX-512): a
+//! dudect checks of SM2's eight-lane k·G and k·P (the "SM2 lanes" backend `lanes-ifma`,
+//! x86-64 with AVX-512 IFMA), which valgrind's memcheck cannot run (valgrind emulates no
+//! AVX-512). k·G: a
 //! `KeyPool` refill (32 secrets, four batches of eight lanes: the comb scans, the 52-bit
 //! field, the batch inversion) on 32 secrets drawn from a fixed seed against 32 from fresh
 //! seeds, with a secret-indexed load as the negative control that must be flagged. The
 //! statistics and the rules are those of `tests/dudect.rs` (|t| above 10 in two runs in a
-//! row flags a leak). Where the CPU lacks IFMA the refill runs the scalar comb (the output
-//! names the backend), which `dudect.rs` and the memcheck test cover as well.
+//! row flags a leak). k·P: a batch ECDH of eight (`sm2::batch::diffie_hellman_into`:
+//! eight secrets against eight fixed peer points, the per-lane table scans, the 52-bit
+//! field, the shared inversion), eight secrets from a fixed seed against eight from fresh
+//! seeds, with the same kind of control. Where the CPU lacks IFMA both run the scalar code
+//! (the output names the backend), which `dudect.rs` and the memcheck test cover as well.
 //!
-//! About ten seconds; release builds only (`cargo test --release -p shangmi-checks --test
+//! About twenty seconds; release builds only (`cargo test --release -p shangmi-checks --test
 //! dudect_lanes`).
 
 #![cfg(target_arch = "x86_64")]
@@ -102,4 +106,74 @@ fn eight_lane_key_generation_shows_no_timing_leak() {
         "the leaky control was not flagged: the check could not fail"
     );
     assert!(!lanes, "the key pool refill's time depends on the secrets");
+}
+
+#[test]
+fn eight_lane_ecdh_shows_no_timing_leak() {
+    if cfg!(debug_assertions) {
+        println!("timing checks run in release builds only (cargo test --release)");
+        return;
+    }
+    use rand::Rng as _; // fill_bytes
+    use shangmi_sm2::{Error, SecretKey, batch, ecdh};
+    let backend = shangmi_dispatch::sm2_lanes::Backend::best();
+    // Eight public peer points, fixed.
+    let shares: Vec<[u8; 65]> = (1..=8u8)
+        .map(|i| ecdh::public_point_uncompressed(&SecretKey::from_bytes(&[i; 32].into()).unwrap()))
+        .collect();
+    let secrets = |seed: u64| -> Vec<SecretKey> {
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..8)
+            .map(|_| {
+                loop {
+                    let mut d = [0u8; 32];
+                    rng.fill_bytes(&mut d);
+                    if let Ok(k) = SecretKey::from_bytes(&d.into()) {
+                        break k;
+                    }
+                }
+            })
+            .collect()
+    };
+    let run = |seed: &u64| {
+        let secrets = secrets(*seed);
+        let pairs: Vec<(&SecretKey, &[u8])> = secrets
+            .iter()
+            .zip(&shares)
+            .map(|(s, p)| (s, &p[..]))
+            .collect();
+        let mut out: [Result<ecdh::SharedSecret, Error>; 8] =
+            core::array::from_fn(|_| Err(Error::InvalidPoint));
+        batch::diffie_hellman_into(&pairs, &mut out).unwrap();
+        black_box(&out);
+    };
+    let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
+    let leaky = |seed: &u64| {
+        run(seed);
+        let mut acc = 0u8;
+        for i in 0..16 {
+            let s = (*seed >> (8 * (i % 8))) as usize & 0xFF;
+            acc ^= table[(s << 12) | (i << 6)];
+        }
+        black_box(acc);
+    };
+    let control = flagged(
+        "control: batch ECDH + secret-indexed loads",
+        4,
+        0x1A7E_0100,
+        &leaky,
+        true,
+    );
+    let lanes = flagged(
+        &format!("sm2/batch ECDH of 8, k·P (SM2 lanes: {backend})"),
+        6,
+        0x1A7E_0110,
+        &run,
+        false,
+    );
+    assert!(
+        control,
+        "the leaky control was not flagged: the check could not fail"
+    );
+    assert!(!lanes, "the batch ECDH's time depends on the secrets");
 }

@@ -24,3 +24,4 @@ pub use sig::{DerSignature, Signature};
 pub use signing::SigningKey;
 pub(crate) use signing::signing_limbs;
 pub use verifying::VerifyingKey;
+pub(crate) use verifying::{verify_point, verify_scalars};

@@ -21,6 +21,11 @@ use zeroize::{Zeroize, ZeroizeOnDrop};
 pub struct SharedSecret([u8; 32]);
 
 impl SharedSecret {
+    /// The shared secret x (big-endian), taken over.
+    pub(crate) fn new(x: [u8; 32]) -> SharedSecret {
+        SharedSecret(x)
+    }
+
     /// The x-coordinate of the shared point, big-endian.
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.0
@@ -82,6 +87,14 @@ pub fn public_point_uncompressed(secret: &SecretKey) -> [u8; 65] {
 /// assert!(ecdh::diffie_hellman_sec1(&a, &[4u8; 65]).is_err());
 /// ```
 pub fn diffie_hellman_sec1(secret: &SecretKey, peer: &[u8]) -> Result<SharedSecret, Error> {
+    let q = peer_point(peer)?;
+    let k = crate::curve::scalar_to_limbs(&secret.to_nonzero_scalar());
+    let (r, _) = crate::arith::mul::mul_ct(&k, &q).to_affine();
+    Ok(SharedSecret(r.x.to_be_bytes()))
+}
+
+/// A peer's point from uncompressed SEC1 bytes, checked as [`diffie_hellman_sec1`] says.
+pub(crate) fn peer_point(peer: &[u8]) -> Result<Affine, Error> {
     let (Some(&4), Ok(coords)) = (
         peer.first(),
         <&[u8; 64]>::try_from(&peer[1.min(peer.len())..]),
@@ -100,7 +113,5 @@ pub fn diffie_hellman_sec1(secret: &SecretKey, peer: &[u8]) -> Result<SharedSecr
     if q.on_curve() == 0 {
         return Err(Error::InvalidPoint);
     }
-    let k = crate::curve::scalar_to_limbs(&secret.to_nonzero_scalar());
-    let (r, _) = crate::arith::mul::mul_ct(&k, &q).to_affine();
-    Ok(SharedSecret(r.x.to_be_bytes()))
+    Ok(q)
 }

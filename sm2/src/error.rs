@@ -65,6 +65,8 @@ pub enum Error {
     /// public key did not decrypt with the secret key
     /// ([`keys::check_key_pair`](crate::keys::check_key_pair)).
     PairwiseConsistency,
+    /// A batch's output slice is not as long as its input ([`crate::batch`]).
+    BatchLength,
 }
 
 impl fmt::Display for Error {
@@ -92,6 +94,7 @@ impl fmt::Display for Error {
             Error::WrongPassword => "key decryption failed (wrong password or corrupted data)",
             Error::Encoding => "key encoding failed",
             Error::PairwiseConsistency => "SM2 key pair failed its pairwise-consistency test",
+            Error::BatchLength => "batch output length differs from its input length",
         })
     }
 }

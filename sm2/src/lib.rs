@@ -7,6 +7,7 @@ extern crate alloc;
 
 mod arith;
 mod asn1;
+pub mod batch;
 mod curve;
 pub mod dsa;
 pub mod ecdh;

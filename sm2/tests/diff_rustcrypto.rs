@@ -78,6 +78,44 @@ proptest! {
     }
 
     #[test]
+    fn diff_rustcrypto_batch_verify(seed in any::<[u8; 32]>(), bad in 0usize..9, flip in 0usize..512) {
+        // Nine signatures by RustCrypto (a group of eight and one more), one of them with a
+        // bit flipped: our batch and RustCrypto's verify agree item by item.
+        let mut items = Vec::new();
+        for i in 0..9u8 {
+            let mut d = seed;
+            d[0] ^= i;
+            d[31] ^= i.wrapping_mul(91);
+            let Some((ours, theirs)) = keys(&d, IDS[usize::from(i) % 3]) else { continue };
+            let msg = vec![i; usize::from(i) * 5];
+            let rc_sig: rc::Signature = theirs.sign(&msg);
+            let mut bytes: [u8; 64] = rc_sig.to_bytes().into();
+            if usize::from(i) == bad {
+                bytes[flip / 8] ^= 1 << (flip % 8);
+            }
+            items.push((ours.verifying_key().clone(), theirs, msg, bytes));
+        }
+        let parsed: Vec<Option<Signature>> =
+            items.iter().map(|i| Signature::from_bytes(&i.3).ok()).collect();
+        let ok: Vec<(&VerifyingKey, &[u8], &Signature)> = items
+            .iter()
+            .zip(&parsed)
+            .filter_map(|(i, s)| Some((&i.0, &i.2[..], s.as_ref()?)))
+            .collect();
+        let got = shangmi_sm2::batch::verify(&ok);
+        let theirs: Vec<bool> = items
+            .iter()
+            .zip(&parsed)
+            .filter(|(_, s)| s.is_some())
+            .map(|(i, _)| {
+                rc::Signature::from_bytes(&i.3.into())
+                    .is_ok_and(|s| i.1.verifying_key().verify(&i.2, &s).is_ok())
+            })
+            .collect();
+        prop_assert_eq!(got.iter().map(Result::is_ok).collect::<Vec<_>>(), theirs);
+    }
+
+    #[test]
     fn deterministic_and_hedged_round_trip(d in any::<[u8; 32]>(), msg in proptest::collection::vec(any::<u8>(), 0..64)) {
         use shangmi_sm2::signature::RandomizedSigner;
         if let Ok(sk) = SigningKey::from_bytes(&d.into()) {

@@ -441,7 +441,7 @@ pub fn mul_ct(k: &Limbs, p: &Affine) -> Jacobian {
 }
 
 /// Windows of [`mul_ct`]: 52 five-bit windows cover 256 bits and the final carry.
-const CT_WINDOWS: usize = 52;
+pub(crate) const CT_WINDOWS: usize = 52;
 
 /// [`mul_ct`], with the table scan given.
 #[inline(always)]

@@ -4,9 +4,9 @@
 use super::Signature;
 use super::lazy::{Lazy256, bytes_from_words, words_from_bytes};
 use crate::arith::field::{FieldElement, P};
-use crate::arith::limbs;
+use crate::arith::limbs::{self, Limbs};
 use crate::arith::mul::{QTable, mul_g_add_table_vartime, mul_g_add_vartime};
-use crate::arith::point::Affine;
+use crate::arith::point::{Affine, Jacobian};
 use crate::arith::scalar::N;
 use crate::hash::{DEFAULT_ID, Sm3, compute_za};
 use crate::{Error, PublicKey, Scalar, curve};
@@ -181,48 +181,59 @@ impl VerifyingKey {
 
     /// Verifies against e (the 32-byte SM3(Z_A ‖ M)).
     pub fn verify_e(&self, e: &[u8; 32], sig: &Signature) -> Result<(), Error> {
-        // B1–B2: r, s in [1, n-1] hold by construction of `Signature`.
-        let r = Scalar::from_be_bytes_reduced(sig.r());
-        let s = Scalar::from_be_bytes_reduced(sig.s());
-        // B5: t = r + s mod n, t != 0.
-        let t = r.add(&s);
-        if t.is_zero_mask() != 0 {
-            return Err(Error::Verification);
-        }
+        let (r, s, t) = verify_scalars(sig)?;
         // B6: (x1, y1) = s·G + t·Q.
         let p = match &self.table {
-            Some(table) => {
-                mul_g_add_table_vartime(&s.to_canonical_limbs(), &t.to_canonical_limbs(), table)
-            }
-            None => mul_g_add_vartime(
-                &s.to_canonical_limbs(),
-                &t.to_canonical_limbs(),
-                &self.point,
-            ),
+            Some(table) => mul_g_add_table_vartime(&s, &t, table),
+            None => mul_g_add_vartime(&s, &t, &self.point),
         };
-        if p.is_infinity() != 0 {
-            return Err(Error::Verification);
-        }
-        // B7: R = (e + x1) mod n == r, i.e. x1 ≡ r - e (mod n). With x1 = X/Z² and x1 < p < 2n,
-        // x1 is c or c + n for c = (r - e) mod n: compare c·Z² with X, no inversion.
-        let e = Scalar::from_be_bytes_reduced(e);
-        let c = r.sub(&e).to_canonical_limbs();
-        let z2 = p.z.square();
-        if FieldElement::from_canonical(&c).multiply(&z2).eq_mask(&p.x) != 0 {
-            return Ok(());
-        }
-        let (c2, carry) = limbs::add(&c, &N);
-        if carry == 0
-            && limbs::lt_mask(&c2, &P) != 0
-            && FieldElement::from_canonical(&c2)
-                .multiply(&z2)
-                .eq_mask(&p.x)
-                != 0
-        {
-            return Ok(());
-        }
-        Err(Error::Verification)
+        verify_point(&p, &r, e)
     }
+
+    /// The public point Q.
+    pub(crate) fn point(&self) -> &Affine {
+        &self.point
+    }
+}
+
+/// B1–B5 of verification: r, and s and t = r + s mod n as canonical limbs (the scalars of
+/// s·G + t·Q), or the failure where t = 0.
+pub(crate) fn verify_scalars(sig: &Signature) -> Result<(Scalar, Limbs, Limbs), Error> {
+    // B1–B2: r, s in [1, n-1] hold by construction of `Signature`.
+    let r = Scalar::from_be_bytes_reduced(sig.r());
+    let s = Scalar::from_be_bytes_reduced(sig.s());
+    // B5: t = r + s mod n, t != 0.
+    let t = r.add(&s);
+    if t.is_zero_mask() != 0 {
+        return Err(Error::Verification);
+    }
+    Ok((r, s.to_canonical_limbs(), t.to_canonical_limbs()))
+}
+
+/// B7 of verification, given the point p = s·G + t·Q: R = (e + x1) mod n == r.
+pub(crate) fn verify_point(p: &Jacobian, r: &Scalar, e: &[u8; 32]) -> Result<(), Error> {
+    if p.is_infinity() != 0 {
+        return Err(Error::Verification);
+    }
+    // x1 ≡ r - e (mod n). With x1 = X/Z² and x1 < p < 2n, x1 is c or c + n for
+    // c = (r - e) mod n: compare c·Z² with X, no inversion.
+    let e = Scalar::from_be_bytes_reduced(e);
+    let c = r.sub(&e).to_canonical_limbs();
+    let z2 = p.z.square();
+    if FieldElement::from_canonical(&c).multiply(&z2).eq_mask(&p.x) != 0 {
+        return Ok(());
+    }
+    let (c2, carry) = limbs::add(&c, &N);
+    if carry == 0
+        && limbs::lt_mask(&c2, &P) != 0
+        && FieldElement::from_canonical(&c2)
+            .multiply(&z2)
+            .eq_mask(&p.x)
+            != 0
+    {
+        return Ok(());
+    }
+    Err(Error::Verification)
 }
 
 impl From<&PublicKey> for VerifyingKey {

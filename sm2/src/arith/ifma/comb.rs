@@ -16,20 +16,56 @@ use core::arch::x86_64::{
 
 /// Eight affine points.
 #[derive(Clone, Copy)]
-struct Affine8 {
+pub(super) struct Affine8 {
     x: Fe8,
     y: Fe8,
 }
 
 /// Eight Jacobian points (Z = 0 for infinity).
 #[derive(Clone, Copy)]
-pub(crate) struct Jacobian8 {
+pub(super) struct Jacobian8 {
     x: Fe8,
     y: Fe8,
     z: Fe8,
 }
 
 impl Affine8 {
+    /// Eight affine points in the scalar code's form, one a lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn from_affines(p: &[Affine; 8]) -> Affine8 {
+        let lanes = |f: &dyn Fn(&Affine) -> Limbs| -> Fe8 {
+            let l = p.map(|p| f(&p));
+            Fe8::from_wide(&core::array::from_fn(|j| {
+                load(&core::array::from_fn(|lane| l[lane][j]))
+            }))
+        };
+        Affine8 {
+            x: lanes(&|p| p.x.limbs()),
+            y: lanes(&|p| p.y.limbs()),
+        }
+    }
+
+    /// `a` in the lanes of `mask`, `b` in the others.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn select(mask: __mmask8, a: &Affine8, b: &Affine8) -> Affine8 {
+        Affine8 {
+            x: Fe8::select(mask, &a.x, &b.x),
+            y: Fe8::select(mask, &a.y, &b.y),
+        }
+    }
+
+    /// Zero coordinates in every lane (a scan's starting value).
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    pub(super) fn zero() -> Affine8 {
+        Affine8 {
+            x: Fe8::zero(),
+            y: Fe8::zero(),
+        }
+    }
+
     /// As Jacobian points with Z = 1.
     #[inline]
     #[target_feature(enable = "avx512f")]
@@ -46,7 +82,7 @@ impl Jacobian8 {
     /// The point at infinity in every lane.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn infinity() -> Jacobian8 {
+    pub(super) fn infinity() -> Jacobian8 {
         Jacobian8 {
             x: Fe8::one(),
             y: Fe8::one(),
@@ -68,7 +104,7 @@ impl Jacobian8 {
     /// Doubling for a = -3, the formula of [`Jacobian::double`].
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn double(&self) -> Jacobian8 {
+    pub(super) fn double(&self) -> Jacobian8 {
         let y2 = self.y.double();
         let zz = self.z.square();
         let s = y2.square();
@@ -115,7 +151,7 @@ impl Jacobian8 {
 
     /// The eight points in the scalar code's form.
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn to_jacobians(self) -> [Jacobian; 8] {
+    pub(super) fn to_jacobians(self) -> [Jacobian; 8] {
         let (x, y, z) = (self.x.to_limbs(), self.y.to_limbs(), self.z.to_limbs());
         core::array::from_fn(|i| Jacobian {
             x: FieldElement::from_limbs(x[i]),
@@ -149,44 +185,51 @@ fn lookup<const N: usize>(table: &[Affine; N], abs: __m512i) -> Affine8 {
     }
 }
 
-/// The eight lanes' accumulators and the lanes still at the identity (the scalar comb's
-/// `Accumulator`, lane by lane).
-struct Accumulator8 {
-    point: Jacobian8,
+/// The eight lanes' accumulators and the lanes still at the identity (the scalar
+/// `Accumulator` of `super::super::mul`, lane by lane), for the comb and for k·P.
+pub(super) struct Accumulator8 {
+    pub(super) point: Jacobian8,
     infinity: __mmask8,
 }
 
+/// Each lane's |digit| (the index a table scan looks for).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn abs(d: __m512i) -> __m512i {
+    _mm512_abs_epi64(d)
+}
+
 impl Accumulator8 {
-    /// d·T for each lane's digit d (the entry, its y negated where d < 0), and the lanes
-    /// whose digit is zero.
+    /// d·T for each lane's digit d, given `p` = |d|·T (the scan's result): the entry, its y
+    /// negated where d < 0, and the lanes whose digit is zero.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn signed_entry<const N: usize>(table: &[Affine; N], d: __m512i) -> (Affine8, __mmask8) {
+    fn signed_entry(mut p: Affine8, d: __m512i) -> (Affine8, __mmask8) {
         let negative = _mm512_cmplt_epi64_mask(d, _mm512_setzero_si512());
-        let abs = _mm512_abs_epi64(d);
-        let mut p = lookup(table, abs);
         p.y = Fe8::select(negative, &p.y.neg(), &p.y);
-        (p, _mm512_cmpeq_epi64_mask(abs, _mm512_setzero_si512()))
+        (p, _mm512_cmpeq_epi64_mask(abs(d), _mm512_setzero_si512()))
     }
 
-    /// The first digits, on identity accumulators: d·T (the identity where d = 0).
+    /// The first digits, on identity accumulators: d·T (the identity where d = 0), with
+    /// `p` = |d|·T.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn start<const N: usize>(table: &[Affine; N], d: __m512i) -> Accumulator8 {
-        let (p, zero) = Self::signed_entry(table, d);
+    pub(super) fn start(p: Affine8, d: __m512i) -> Accumulator8 {
+        let (p, zero) = Self::signed_entry(p, d);
         Accumulator8 {
             point: Jacobian8::select(zero, &Jacobian8::infinity(), &p.to_jacobian()),
             infinity: zero,
         }
     }
 
-    /// Adds d·T lane by lane as [`super::super::mul`]'s `Accumulator::add_digit` does: the
-    /// identity accumulators take the entry, zero digits keep the accumulator, and when
-    /// `last` the doubling is selected where H = R = 0 and the identity is read from Z.
+    /// Adds d·T lane by lane (`p` = |d|·T) as [`super::super::mul`]'s
+    /// `Accumulator::add_digit` does: the identity accumulators take the entry, zero digits
+    /// keep the accumulator, and when `last` the doubling is selected where H = R = 0 and
+    /// the identity is read from Z.
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    fn add_digit<const N: usize>(&mut self, table: &[Affine; N], d: __m512i, last: bool) {
-        let (p, zero) = Self::signed_entry(table, d);
+    pub(super) fn add_digit(&mut self, p: Affine8, d: __m512i, last: bool) {
+        let (p, zero) = Self::signed_entry(p, d);
         let (sum, h0, r0) = self.point.add_affine_unchecked(&p);
         let mut next = sum;
         if last {
@@ -207,7 +250,7 @@ impl Accumulator8 {
 /// [`crate::arith::mul::mul_g`] (its schedule, tables and exceptional-case handling), lane
 /// by lane.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(crate) fn mul_g(k: &[Limbs; 8]) -> [Jacobian; 8] {
+pub(super) fn mul_g(k: &[Limbs; 8]) -> Jacobian8 {
     let digits = k.map(|k| recode::<COMB_W, COMB_WINDOWS>(&k));
     let window = |i: usize| load(&core::array::from_fn(|lane| digits[lane][i] as u64));
     let mut acc: Option<Accumulator8> = None;
@@ -223,14 +266,16 @@ pub(crate) fn mul_g(k: &[Limbs; 8]) -> [Jacobian; 8] {
                 continue;
             }
             let last = step == 0 && (COMB_STEPS > 1 || i == COMB_WINDOWS - 1);
+            let d = window(i);
+            let p = lookup(table, abs(d));
             match acc.as_mut() {
-                None => acc = Some(Accumulator8::start(table, window(i))),
-                Some(acc) => acc.add_digit(table, window(i), last),
+                None => acc = Some(Accumulator8::start(p, d)),
+                Some(acc) => acc.add_digit(p, d, last),
             }
         }
     }
     match acc {
-        Some(acc) => acc.point.to_jacobians(),
-        None => [Jacobian::INFINITY; 8],
+        Some(acc) => acc.point,
+        None => Jacobian8::infinity(),
     }
 }

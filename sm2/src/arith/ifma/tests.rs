@@ -1,11 +1,13 @@
-//! The eight-lane field and k·G against the scalar ones (`FieldElement`, `mul_g`), on random
+//! The eight-lane field, k·G, k·P and u1·G + u2·Q against the scalar ones (`FieldElement`,
+//! `mul_g`, `mul_ct`, `mul_g_add_vartime`), on random
 //! and edge inputs, every lane different. Skipped (with a note) on CPUs without AVX-512 IFMA
 //! or in builds that force another "SM2 lanes" backend.
 #![allow(unsafe_code)]
 
 use super::super::field::{FieldElement, P};
 use super::super::limbs::{self, Limbs};
-use super::super::mul::mul_g;
+use super::super::mul::{mul_ct, mul_g, mul_g_add_vartime};
+use super::super::point::{Affine, Jacobian};
 use super::super::scalar::N;
 use super::field::Fe8;
 use super::{Ifma, kernel};
@@ -161,23 +163,33 @@ fn scalars(count: usize) -> impl Iterator<Item = Limbs> {
         .map(|l| limbs::reduce_once(&l, &N))
 }
 
-#[test]
-fn lanes_mul_g_matches_scalar() {
-    let Some(kernel) = ifma() else { return };
-    let mut edges: Vec<Limbs> = [0u64, 1, 2, 3, 63, 64, 65, 127, 128]
+/// Scalars at the edges: small ones, n - small (n - 6 makes the last addition of k·P a
+/// doubling: its last Booth digit is -3, and the sum before it n - 3 ≡ -3), the top window's digits, every 7-bit window at 64 (the comb's largest digit)
+/// or 65 (a carry), every 5-bit window at 16 or 17 (the same for k·P), long runs of ones
+/// and of alternating bits.
+fn edge_scalars() -> Vec<Limbs> {
+    let mut edges: Vec<Limbs> = [0u64, 1, 2, 3, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128]
         .iter()
         .map(|&s| [s, 0, 0, 0])
         .collect();
-    for d in [1u64, 2, 3, 64, 65, 128] {
+    for d in [1u64, 2, 3, 4, 6, 16, 30, 32, 33, 64, 65, 128] {
         edges.push(limbs::sub(&N, &[d, 0, 0, 0]).0);
     }
-    // Top window digits, and every 7-bit window at 64 (the largest digit) or 65 (a carry).
     edges.push([0, 0, 0, 1 << 60]);
     edges.push([u64::MAX, u64::MAX, u64::MAX, (1 << 60) - 1]);
-    for d in [64u64, 65] {
+    edges.push([u64::MAX, u64::MAX, 0, 0]);
+    edges.push([0, 0, u64::MAX, 0x0FFF_FFFF]);
+    edges.push([0x5555_5555_5555_5555; 4]);
+    edges.push([
+        0xAAAA_AAAA_AAAA_AAAA,
+        0xAAAA_AAAA_AAAA_AAAA,
+        0xAAAA_AAAA_AAAA_AAAA,
+        0x2AAA,
+    ]);
+    for (w, d) in [(7, 64u64), (7, 65), (5, 16), (5, 17)] {
         let mut k = [0u64; 4];
-        for pos in (0..256).step_by(7) {
-            for bit in 0..7 {
+        for pos in (0..256).step_by(w) {
+            for bit in 0..w {
                 if d >> bit & 1 == 1 && pos + bit < 256 {
                     k[(pos + bit) / 64] |= 1 << ((pos + bit) % 64);
                 }
@@ -185,18 +197,121 @@ fn lanes_mul_g_matches_scalar() {
         }
         edges.push(limbs::reduce_once(&k, &N));
     }
+    edges
+        .into_iter()
+        .map(|k| limbs::reduce_once(&k, &N))
+        .collect()
+}
+
+/// Eight-lane inputs from `edges` and random scalars: windows of eight sliding over
+/// both, then each edge in one lane among random ones (the masks must keep lanes apart).
+fn lane_sets(edges: &[Limbs]) -> Vec<[Limbs; 8]> {
     let all: Vec<Limbs> = edges.iter().copied().chain(scalars(40)).collect();
-    for start in (0..all.len()).step_by(5) {
-        let k = core::array::from_fn(|i| all[(start + i) % all.len()]);
-        check_mul_g(kernel, &k);
-    }
-    // One lane special, the others random: the masks must keep the lanes apart.
-    for e in &edges {
+    let mut sets: Vec<[Limbs; 8]> = (0..all.len())
+        .step_by(5)
+        .map(|start| core::array::from_fn(|i| all[(start + i) % all.len()]))
+        .collect();
+    for (n, e) in edges.iter().enumerate() {
         let mut k: [Limbs; 8] = core::array::from_fn(|_| [0; 4]);
-        for (i, r) in scalars(8).enumerate() {
+        for (i, r) in scalars(8 + n).skip(n).enumerate() {
             k[i] = r;
         }
-        k[3] = *e;
+        k[n % 8] = *e;
+        sets.push(k);
+    }
+    sets
+}
+
+#[test]
+fn lanes_mul_g_matches_scalar() {
+    let Some(kernel) = ifma() else { return };
+    for k in lane_sets(&edge_scalars()) {
         check_mul_g(kernel, &k);
+    }
+}
+
+/// The points of the k·P tests, lane by lane: G, -G and multiples of G (2G, the point of
+/// the scalar n - 1, and the points of the random scalars).
+fn points(k: &[Limbs; 8], salt: usize) -> [Affine; 8] {
+    core::array::from_fn(|i| {
+        let m = match (i + salt) % 4 {
+            0 => [1, 0, 0, 0],
+            1 => limbs::sub(&N, &[1, 0, 0, 0]).0,
+            2 => [2, 0, 0, 0],
+            // Unrelated to the lane's own scalar.
+            _ => limbs::reduce_once(&[k[(i + 1) % 8][1], k[i][0], 7, k[i][3] >> 3], &N),
+        };
+        let m = if m == [0; 4] { [5, 0, 0, 0] } else { m };
+        mul_g(&m).to_affine().0
+    })
+}
+
+/// Same Jacobian coordinates.
+fn same(a: &Jacobian, b: &Jacobian) -> bool {
+    (a.x.limbs(), a.y.limbs(), a.z.limbs()) == (b.x.limbs(), b.y.limbs(), b.z.limbs())
+}
+
+#[test]
+fn lanes_mul_points_match_scalar() {
+    let Some(kernel) = ifma() else { return };
+    for (n, k) in lane_sets(&edge_scalars()).iter().enumerate() {
+        let p = points(k, n);
+        let got = kernel.mul_points(k, &p);
+        for lane in 0..8 {
+            let want = mul_ct(&k[lane], &p[lane]);
+            assert!(same(&got[lane], &want), "lane {lane}, k = {:x?}", k[lane]);
+        }
+    }
+}
+
+#[test]
+fn lanes_mul_g_add_matches_scalar() {
+    let Some(kernel) = ifma() else { return };
+    let edges = edge_scalars();
+    for (n, u1) in lane_sets(&edges).iter().enumerate() {
+        // u2 from another set: the edge cases meet both halves.
+        let u2: [Limbs; 8] = core::array::from_fn(|i| edges[(n * 3 + i) % edges.len()]);
+        let q = points(&u2, n + 1);
+        let got = kernel.mul_g_add(u1, &u2, &q);
+        for lane in 0..8 {
+            let want = mul_g_add_vartime(&u1[lane], &u2[lane], &q[lane]);
+            // Different schedules: compare the points, not their coordinates.
+            let (a, b) = (got[lane].to_affine(), want.to_affine());
+            assert_eq!((a.0, a.1), (b.0, b.1), "lane {lane}");
+        }
+    }
+    // u1·G + u2·Q where u2·Q = ±u1·G (the sum is a doubling, or the identity).
+    let k: [Limbs; 8] = core::array::from_fn(|i| edges[i + 3]);
+    let g = [Affine::generator(); 8];
+    let minus: [Limbs; 8] = core::array::from_fn(|i| limbs::sub(&N, &k[i]).0);
+    for (u2, want_identity) in [(k, false), (minus, true)] {
+        let got = kernel.mul_g_add(&k, &u2, &g);
+        for lane in 0..8 {
+            let want = mul_g_add_vartime(&k[lane], &u2[lane], &g[lane]);
+            assert_eq!(got[lane].is_infinity() != 0, want_identity);
+            assert_eq!(got[lane].to_affine(), want.to_affine(), "lane {lane}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn lanes_mul_points_match_scalar_random(
+        k in proptest::array::uniform8(proptest::array::uniform4(any::<u64>())),
+        m in proptest::array::uniform8(proptest::array::uniform4(any::<u64>())),
+    ) {
+        if let Some(kernel) = ifma() {
+            let k = k.map(|k| limbs::reduce_once(&k, &N));
+            let p = m.map(|m| {
+                let m = limbs::reduce_once(&m, &N);
+                mul_g(&if m == [0; 4] { [1, 0, 0, 0] } else { m }).to_affine().0
+            });
+            let got = kernel.mul_points(&k, &p);
+            for lane in 0..8 {
+                prop_assert!(same(&got[lane], &mul_ct(&k[lane], &p[lane])));
+            }
+        }
     }
 }
