@@ -5,7 +5,7 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const ours = require(process.env.SHANGMI_PKG || path.join(__dirname, '..', 'pkg-node'))
+const ours = require(process.env.SHANGMI_PKG || path.join(__dirname, '..'))
 const theirs = require('sm-crypto')
 
 const rndHex = (n) => crypto.randomBytes(n).toString('hex')

@@ -4,7 +4,7 @@
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const sm = require(process.env.SHANGMI_PKG || path.join(__dirname, '..', 'pkg-node'))
+const sm = require(process.env.SHANGMI_PKG || path.join(__dirname, '..'))
 
 const H = (s) => Uint8Array.from(Buffer.from(s, 'hex'))
 const hex = (u) => Buffer.from(u).toString('hex')
