@@ -22,7 +22,7 @@ function makeShangmi (E, engine) {
     return v === undefined || v === null ? undefined : bytes(v, name)
   }
   function bool (v, name, dflt) {
-    if (v === undefined) return dflt
+    if (v === undefined && dflt !== undefined) return dflt
     if (typeof v !== 'boolean') throw new TypeError(`${name} must be a boolean, not ${typeName(v)}`)
     return v
   }
@@ -205,7 +205,7 @@ function makeShangmi (E, engine) {
   function privateKey (v) {
     if (typeof v !== 'string') throw new TypeError(`privateKey must be a hex string, not ${typeName(v)}`)
     const s = v.replace(/^0+/, '')
-    if (!HEX_RE.test(s)) throw new Error('privateKey is not a hex string')
+    if (!HEX_RE.test(s) || !v) throw new Error('privateKey is not a hex string')
     if (s.length > 64) throw new Error('privateKey is longer than 64 hex digits')
     return fromHex(s.padStart(64, '0'), 'privateKey')
   }
@@ -324,7 +324,8 @@ function makeShangmi (E, engine) {
         let pt
         try {
           pt = E.sm2Decrypt(d, ct, c1c2c3 ? 'C1C2C3_RAW' : 'C1C3C2_RAW')
-        } catch {
+        } catch (e) {
+          if (/private key/.test(e.message)) throw e // d = 0 or d >= n-1: no key
           if (ct[0] !== 4) return fail
           try { pt = E.sm2Decrypt(d, ct, c1c2c3 ? 'C1C2C3' : 'C1C3C2') } catch { return fail }
         }
@@ -362,11 +363,17 @@ function makeShangmi (E, engine) {
     doVerifySignature (msg, signHex, publicKey, opts) {
       if (!sm2.verifyPublicKey(publicKey)) return false
       const o = options(opts)
-      const m = message(msg, 'msg')
+      let m
+      // sm-crypto reads any message but null/undefined (a TypeError) as an array-like:
+      // whatever it is, it is not what was signed here.
+      try { m = message(msg, 'msg') } catch (e) { if (msg === null || msg === undefined) throw e; return false }
       const hash = o.hash === undefined ? true : !!o.hash
       let id
       try { id = hash ? userId(o.userId) : undefined } catch { return false }
-      if (typeof signHex !== 'string') return false
+      if (typeof signHex !== 'string') {
+        if (o.der) return false // sm-crypto's DER decoder fails inside a try
+        throw new TypeError(`signHex must be a hex string, not ${typeName(signHex)}`)
+      }
       let sig
       try {
         if (o.der) {
