@@ -3,11 +3,10 @@
 # loaded by js/index.js when the native addon is absent) and the browser build www/pkg/
 # (`--target web`, with js/api.js as an ES module) from one `cargo build` for wasm32: what
 # `wasm-pack build` does, without wasm-pack. `npm run build` runs it (and build-native.sh).
-# Needs the wasm32-unknown-unknown target and the wasm-bindgen CLI of the version Cargo.lock
-# pins (`rustup target add wasm32-unknown-unknown; cargo install wasm-bindgen-cli
-# --version 0.2.130`), and binaryen's wasm-opt from `npm install` here (npm's `binaryen`
+# Needs Rust (rustup), and binaryen's wasm-opt from `npm install` here (npm's `binaryen`
 # 132, a devDependency; or WASM_OPT=path): the build fails without it, and fails if the
-# module exceeds 400,000 bytes (issue 28's cap).
+# module exceeds 400,000 bytes (issue 28's cap). The wasm32 target and the wasm-bindgen CLI
+# of the version Cargo.lock pins (0.2.130) are installed when missing.
 #
 # SM2 is built in its size profile (`--cfg shangmi_sm2_profile="size"`: a 6 KB comb instead
 # of 88 KB, out-of-line point formulas) and each module is then shrunk by `wasm-opt -Oz`.
@@ -15,6 +14,7 @@
 #   npm install && npm run build      (or: bash bindings/wasm/build.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+export PATH=$HOME/.cargo/bin:$PATH
 target=${CARGO_TARGET_DIR:-$here/target}
 case ${SHANGMI_WASM_PROFILE:-size} in
     size) export RUSTFLAGS="${RUSTFLAGS:-} --cfg shangmi_sm2_profile=\"size\"" ;;
@@ -24,6 +24,15 @@ esac
 # The pinned binaryen first: Debian's (version 108) breaks wasm-bindgen's externref table.
 wasm_opt=${WASM_OPT:-$here/node_modules/.bin/wasm-opt}
 [ -x "$wasm_opt" ] || { echo "no wasm-opt at $wasm_opt: run npm install in bindings/wasm (or set WASM_OPT)" >&2; exit 1; }
+# The pinned tools, fetched when missing: the wasm32 target, and the wasm-bindgen CLI of the
+# version Cargo.lock pins (built from crates.io: several minutes, once).
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown ||
+    rustup target add wasm32-unknown-unknown
+wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$here/Cargo.lock")
+if ! wasm-bindgen --version 2>/dev/null | grep -qF " $wb"; then
+    echo "installing wasm-bindgen-cli $wb (the version Cargo.lock pins; several minutes, once)" >&2
+    cargo install --locked wasm-bindgen-cli --version "$wb"
+fi
 cargo build --release --locked --lib --target wasm32-unknown-unknown \
     --manifest-path "$here/Cargo.toml" --target-dir "$target"
 wasm=$target/wasm32-unknown-unknown/release/shangmi_wasm.wasm
