@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly engine of the `shangmi` npm package: pkg-node/ (`--target nodejs`,
-# loaded by js/index.js when the native addon is absent) and the browser build www/pkg/
-# (`--target web`, with js/api.js as an ES module) from one `cargo build` for wasm32: what
+# loaded by js/index.js when the native addon is absent) and the browser build pkg-web/
+# (`--target web`, with js/api.js as an ES module; js/web.mjs, the package's entry for
+# browsers and bundlers, imports both) from one `cargo build` for wasm32: what
 # `wasm-pack build` does, without wasm-pack. `npm run build` runs it (and build-native.sh).
 # Needs Rust (rustup), and binaryen's wasm-opt from `npm install` here (npm's `binaryen`
 # 132, a devDependency; or WASM_OPT=path): the build fails without it, and fails if the
@@ -36,7 +37,7 @@ fi
 cargo build --release --locked --lib --target wasm32-unknown-unknown \
     --manifest-path "$here/Cargo.toml" --target-dir "$target"
 wasm=$target/wasm32-unknown-unknown/release/shangmi_wasm.wasm
-for out in nodejs:pkg-node web:www/pkg; do
+for out in nodejs:pkg-node web:pkg-web; do
     dir=$here/${out#*:}
     rm -rf "$dir"
     wasm-bindgen --target "${out%%:*}" --out-dir "$dir" "$wasm"
@@ -45,8 +46,11 @@ for out in nodejs:pkg-node web:www/pkg; do
         --enable-sign-ext --enable-mutable-globals --enable-reference-types \
         --enable-multivalue "$dir/shangmi_wasm_bg.wasm" -o "$dir/shangmi_wasm_bg.wasm"
 done
-# The browser gets the same API layer as an ES module.
-{ cat "$here/js/api.js"; echo 'export default makeShangmi'; } >"$here/www/pkg/api.js"
+# Browsers and bundlers get the same API layer as an ES module (js/web.mjs imports it);
+# the self-test page (www/) serves a copy.
+{ cat "$here/js/api.js"; echo 'export default makeShangmi'; } >"$here/pkg-web/api.js"
+rm -rf "$here/www/pkg"
+cp -r "$here/pkg-web" "$here/www/pkg"
 size=$(stat -c %s "$here/pkg-node/shangmi_wasm_bg.wasm")
 echo "wasm module: $size bytes"
 [ "$size" -le 400000 ] || { echo "the wasm module exceeds 400,000 bytes" >&2; exit 1; }

@@ -92,3 +92,6 @@ export const sm4: {
   encrypt (input: string | Bytes, key: string | Bytes, options?: Sm4Options): string | number[]
   decrypt (input: string | Bytes, key: string | Bytes, options?: Sm4Options): string | number[]
 }
+
+/** Resolves to this module (in browsers and bundlers: loads the wasm engine first). */
+export function load (): Promise<typeof import('./index')>

@@ -1,7 +1,8 @@
 // The `shangmi` package for Node: picks the engine at load — the native addon
 // (native/shangmi.<platform>-<arch>.node, napi-rs) when it is there and loads, the
 // WebAssembly module (pkg-node/) otherwise — and exports one API over either (api.js).
-// SHANGMI_ENGINE=wasm (or native) forces one; `engine` says which was taken.
+// SHANGMI_ENGINE=wasm (or native) forces one; `engine` says which was taken. `load()`
+// resolves to the same object, as the browser entry's `load()` (js/web.mjs) does.
 'use strict'
 const path = require('node:path')
 const makeShangmi = require('./api.js')
@@ -11,7 +12,7 @@ function loadNative () {
   return require(file)
 }
 
-function load () {
+function pick () {
   const want = process.env.SHANGMI_ENGINE
   if (want && want !== 'native' && want !== 'wasm') throw new Error('SHANGMI_ENGINE must be native or wasm')
   if (want !== 'wasm') {
@@ -24,4 +25,5 @@ function load () {
   return makeShangmi(require('../pkg-node/shangmi_wasm.js'), 'wasm')
 }
 
-module.exports = load()
+const api = pick()
+module.exports = Object.freeze({ ...api, load: () => Promise.resolve(module.exports) })
