@@ -3,7 +3,7 @@
 // (A B C A B C ...) and the best of 3 rounds is kept, so a busy machine shows as noise
 // rather than bias; times are the process's CPU time unless SHANGMI_BENCH_WALL=1. `npm run
 // bench` (needs `npm run build` and `npm install`).
-//   node bench/bench.js [rounds]
+//   node bench/bench.js [rounds] [name filter, e.g. GCM]
 'use strict'
 const { execFileSync } = require('node:child_process')
 const os = require('node:os')
@@ -64,8 +64,10 @@ function main () {
   const clock = process.env.SHANGMI_BENCH_WALL === '1' ? 'wall time' : 'process CPU time'
   console.log(`CPU: ${cpu}; Node ${process.version}; best of ${rounds}, one process per measurement, alternated; ${clock}`)
   const rows = []
+  const filter = process.argv[3] || ''
   for (let c = 0; c < CASES.length; c++) {
     const [name, bytes, impls] = CASES[c]
+    if (!name.includes(filter)) continue
     const best = {}
     for (let r = 0; r < rounds; r++) {
       for (const impl of impls) {
