@@ -1,12 +1,14 @@
-// Speed of the wasm package's sm-crypto layer against npm's sm-crypto in one process,
-// alternated rounds, best kept. A benchmark, not a test.
-//   node bench_node.js <path to pkg-node> [--quick]
+// Speed of the npm package's sm-crypto layer against npm's sm-crypto in one process,
+// alternated rounds, best kept. A benchmark, not a test. The engine is the package's
+// default (the native addon when built); SHANGMI_ENGINE=wasm for the wasm one.
+// bindings/wasm/bench/bench.js is the per-process table of both engines.
+//   node bench_node.js <path to bindings/wasm> [--quick]
 'use strict'
 const path = require('node:path')
 const crypto = require('node:crypto')
-const pkg = process.argv[2] || path.join(__dirname, '..', '..', 'bindings', 'wasm', 'pkg-node')
+const pkg = process.argv[2] && !process.argv[2].startsWith('--') ? process.argv[2] : path.join(__dirname, '..', '..', 'bindings', 'wasm')
 const ours = require(path.resolve(pkg))
-const theirs = require(require.resolve('sm-crypto', { paths: [path.join(__dirname, '..', '..', 'bindings', 'wasm', 'tests')] }))
+const theirs = require(require.resolve('sm-crypto', { paths: [path.join(__dirname, '..', '..', 'bindings', 'wasm')] }))
 const quick = process.argv.includes('--quick')
 
 function rate (fn, mib) {
@@ -34,8 +36,8 @@ const cases = [
   ['SM3 1 MiB (typed API)', 'MiB/s', () => ours.sm3Digest(MiBu8), () => theirs.sm3(MiBu8), 1],
   ['SM4-CBC 1 MiB (typed API)', 'MiB/s', () => ours.sm4CbcEncrypt(Buffer.from(key, 'hex'), Buffer.from(iv, 'hex'), MiBu8), () => theirs.sm4.encrypt(MiBu8, key, { mode: 'cbc', iv, output: 'array' }), 1],
 ]
-console.log('operation'.padEnd(28) + 'shangmi-wasm'.padStart(14) + 'sm-crypto'.padStart(12) + 'ratio'.padStart(9))
+console.log('operation'.padEnd(28) + `shangmi (${ours.engine})`.padStart(18) + 'sm-crypto'.padStart(12) + 'ratio'.padStart(9))
 for (const [name, unit, o, t, mib] of cases) {
   const a = rate(o, mib); const b = rate(t, mib)
-  console.log(name.padEnd(28) + a.toFixed(1).padStart(14) + b.toFixed(1).padStart(12) + ((a / b).toFixed(1) + 'x').padStart(9) + '  ' + unit)
+  console.log(name.padEnd(28) + a.toFixed(1).padStart(18) + b.toFixed(1).padStart(12) + ((a / b).toFixed(1) + 'x').padStart(9) + '  ' + unit)
 }

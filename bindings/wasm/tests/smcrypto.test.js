@@ -5,8 +5,9 @@ const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const ours = require(process.env.SHANGMI_PKG || path.join(__dirname, '..', 'pkg-node'))
+const ours = require(process.env.SHANGMI_PKG || path.join(__dirname, '..'))
 const theirs = require('sm-crypto')
+const { BigInteger } = require('jsbn') // sm-crypto's own dependency
 
 const rndHex = (n) => crypto.randomBytes(n).toString('hex')
 const rndText = (n) => Array.from({ length: n }, () => String.fromCharCode(0x20 + crypto.randomInt(0x5f))).join('') + '中文✓'
@@ -100,4 +101,64 @@ test('sm2: signatures with {hash, der, userId, publicKey}, both directions', () 
   }
   assert.ok(!ours.sm2.doVerifySignature('m', 'zz', ours.sm2.generateKeyPairHex().publicKey, {}))
   assert.ok(!ours.sm2.doVerifySignature('m', '00'.repeat(64), '04' + '11'.repeat(64), {}))
+})
+
+test('sm2.getPoint and pointPool: entries are consumed as the nonce, signatures byte-identical to sm-crypto', () => {
+  const a = theirs.sm2.generateKeyPairHex()
+  for (const opts of [{}, { der: true }, { hash: false }, { userId: 'bob@example.com', publicKey: a.publicKey }]) {
+    for (const make of [theirs.sm2.getPoint, ours.sm2.getPoint]) {
+      const points = [make(), make(), make()]
+      // sm-crypto computes with jsbn BigIntegers: ours (BigInt k, x1) are converted for it
+      const poolA = points.map((p) => typeof p.k === 'bigint' ? { ...p, k: new BigInteger(p.k.toString(16), 16), x1: new BigInteger(p.x1.toString(16), 16) } : p)
+      const poolB = points.slice()
+      const msg = rndText(20)
+      const s1 = theirs.sm2.doSignature(msg, a.privateKey, { ...opts, pointPool: poolA })
+      const s2 = ours.sm2.doSignature(msg, a.privateKey, { ...opts, pointPool: poolB })
+      assert.equal(s2, s1, JSON.stringify(opts)) // the same k: the same signature
+      assert.equal(poolB.length, 2) // one entry popped, as sm-crypto
+      assert.equal(poolA.length, 2)
+      assert.ok(theirs.sm2.doVerifySignature(msg, s2, a.publicKey, opts))
+    }
+  }
+  const p = ours.sm2.getPoint()
+  assert.equal(p.k.toString(16).padStart(64, '0'), p.privateKey)
+  assert.equal(p.x1.toString(16).padStart(64, '0'), p.publicKey.substr(2, 64))
+  assert.equal(theirs.sm2.getPublicKeyFromPrivateKey(p.privateKey), p.publicKey)
+  // an empty pool draws a fresh nonce; a non-point entry is a TypeError
+  assert.ok(ours.sm2.doVerifySignature('m', ours.sm2.doSignature('m', a.privateKey, { pointPool: [] }), a.publicKey))
+  assert.throws(() => ours.sm2.doSignature('m', a.privateKey, { pointPool: [{}] }), TypeError)
+})
+
+test('sm2.generateKeyPairHex(a, b, c): the seed and generator forms give sm-crypto\'s keys', () => {
+  const counter = () => { let i = 0; return { nextBytes (arr) { for (let j = 0; j < arr.length; j++) arr[j] = (i++ * 151 + 7) & 0xff } } }
+  const forms = [[256, counter()], [255, counter()], [100, counter()], [8, counter()],
+    [rndHex(32), 16], [rndHex(40), 16], ['123456789012345678901234567890'], ['zz9', 36], ['-1f', 16],
+    [Array.from(crypto.randomBytes(32))], [[0x80, 1, 2]]]
+  for (const args of forms) {
+    const ourArgs = args.map((x) => (x && x.nextBytes) ? counter() : x)
+    assert.deepEqual(ours.sm2.generateKeyPairHex(...ourArgs), theirs.sm2.generateKeyPairHex(...args), JSON.stringify(args))
+  }
+  const fresh = ours.sm2.generateKeyPairHex()
+  assert.equal(theirs.sm2.getPublicKeyFromPrivateKey(fresh.privateKey), fresh.publicKey)
+  // jsbn's probable-prime form is refused, not silently ignored
+  assert.throws(() => ours.sm2.generateKeyPairHex(256, 10, counter()), /not supported/)
+  assert.throws(() => ours.sm2.generateKeyPairHex(256, {}), TypeError)
+})
+
+test('SM2 key exchange (GB/T 32918.3): both sides derive one key and check each other\'s confirmation', () => {
+  const A = ours.Sm2PrivateKey.generate(); const B = ours.Sm2PrivateKey.generate()
+  const RA = ours.Sm2PrivateKey.generate(); const RB = ours.Sm2PrivateKey.generate()
+  const ida = Buffer.from('alice@example.com'); const idb = Buffer.from('bob@example.com')
+  const side = (initiator, own, eph, id, peer, peerEph, peerId, peerConfirmation) => ours.sm2KeyExchange({
+    initiator, privateKey: own.toBytes(), ephemeralPrivateKey: eph.toBytes(), id, peerPublicKey: peer.publicKey().toBytes(),
+    peerEphemeralPublicKey: peerEph.publicKey().toBytes(), peerId, keyLength: 48, peerConfirmation
+  })
+  const b = side(false, B, RB, idb, A, RA, ida)
+  const a = side(true, A, RA, ida, B, RB, idb, b.confirmation)
+  assert.equal(a.key.length, 48)
+  assert.deepEqual(a.key, b.key)
+  side(false, B, RB, idb, A, RA, ida, a.confirmation)
+  assert.throws(() => side(false, B, RB, idb, A, RA, ida, b.confirmation), /confirmation/)
+  const other = side(true, A, RA, Buffer.from('mallory'), B, RB, idb)
+  assert.notDeepEqual(other.key, b.key)
 })

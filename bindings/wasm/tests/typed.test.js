@@ -4,7 +4,7 @@
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const path = require('node:path')
-const sm = require(process.env.SHANGMI_PKG || path.join(__dirname, '..', 'pkg-node'))
+const sm = require(process.env.SHANGMI_PKG || path.join(__dirname, '..'))
 
 const H = (s) => Uint8Array.from(Buffer.from(s, 'hex'))
 const hex = (u) => Buffer.from(u).toString('hex')
@@ -85,4 +85,26 @@ test('SM2: GB/T 32918.5 Annex C ciphertext decrypts; sign/verify/encrypt round t
   assert.throws(() => sm.Sm2PublicKey.fromBytes(rnd(65)))
   assert.ok(!p2.verify(rnd(70), msg))
   k2.free(); key.free()
+})
+
+test('engine: the one asked for (SHANGMI_ENGINE), the native addon when CI requires it', () => {
+  if (process.env.SHANGMI_ENGINE) assert.equal(sm.engine, process.env.SHANGMI_ENGINE)
+  else if (process.env.SHANGMI_REQUIRE_NATIVE === '1') assert.equal(sm.engine, 'native')
+  assert.ok(['native', 'wasm'].includes(sm.engine))
+})
+
+test('SM2 key exchange: emmansun/gmsm v0.44.0 TestSM2SharedKeyVectors case 1 (as sm2/tests/kx_vectors.rs), confirmations checked', () => {
+  const dA = H('e04c3fd77408b56a648ad439f673511a2ae248def3bab26bdfc9cdbd0ae9607e')
+  const rA = H('6fe0bac5b09d3ab10f724638811c34464790520e4604e71e6cb0e5310623b5b1')
+  const dB = H('7a1136f60d2c5531447e5a3093078c2a505abf74f33aefed927ac0a5b27e7dd7')
+  const rB = H('d0233bdbb0b8a7bfe1aab66132ef06fc4efaedd5d5000692bc21185242a31f6f')
+  const key = '1ad809ebc56ddda532020c352e1e60b121ebeb7b4e632db4dd90a362cf844f8bba85140e30984ddb581199bf5a9dda22'
+  const pub = (d) => sm.Sm2PrivateKey.fromBytes(d).publicKey().toBytes()
+  const ida = Buffer.from('Alice'); const idb = Buffer.from('Bob')
+  const b = sm.sm2KeyExchange({ initiator: false, privateKey: dB, ephemeralPrivateKey: rB, id: idb, peerPublicKey: pub(dA), peerEphemeralPublicKey: pub(rA), peerId: ida, keyLength: 48 })
+  const a = sm.sm2KeyExchange({ initiator: true, privateKey: dA, ephemeralPrivateKey: rA, id: ida, peerPublicKey: pub(dB), peerEphemeralPublicKey: pub(rB), peerId: idb, keyLength: 48, peerConfirmation: b.confirmation })
+  assert.equal(hex(a.key), key)
+  assert.equal(hex(b.key), key)
+  sm.sm2KeyExchange({ initiator: false, privateKey: dB, ephemeralPrivateKey: rB, id: idb, peerPublicKey: pub(dA), peerEphemeralPublicKey: pub(rA), peerId: ida, keyLength: 48, peerConfirmation: a.confirmation })
+  assert.throws(() => sm.sm2KeyExchange({ initiator: true, privateKey: dA, ephemeralPrivateKey: rA, id: ida, peerPublicKey: pub(dB), peerEphemeralPublicKey: pub(rB), peerId: idb, keyLength: 48, peerConfirmation: a.confirmation }), /confirmation/)
 })

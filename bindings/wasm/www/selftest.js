@@ -1,7 +1,11 @@
-// Browser self-test of the wasm package built with `--target web` into ./pkg: published
+// Browser self-test of the package's WebAssembly engine built with `--target web` into
+// ./pkg, under the same API layer as in Node (pkg/api.js, made from js/api.js): published
 // vectors (GB/T 32905 A.1, GB/T 32907 A.1, RFC 8998 A.1, GB/T 32918.5 Annex C) and round
 // trips through the sm-crypto layer, with randomness from crypto.getRandomValues.
-import init, * as sm from './pkg/shangmi_wasm.js'
+import init, * as engine from './pkg/shangmi_wasm.js'
+import makeShangmi from './pkg/api.js'
+
+let sm
 
 const hex = (u) => Array.from(u, (b) => b.toString(16).padStart(2, '0')).join('')
 const unhex = (s) => Uint8Array.from(s.match(/../g).map((h) => parseInt(h, 16)))
@@ -15,6 +19,8 @@ function check (name, ok) {
 
 async function run () {
   await init()
+  sm = makeShangmi(engine, 'wasm')
+  check('typed refusal: a number is a TypeError', (() => { try { sm.sm3(123); return false } catch (e) { return e instanceof TypeError } })())
   check('SM3 "abc" (GB/T 32905 A.1)', hex(sm.sm3Digest(enc.encode('abc'))) === '66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0')
   const K = unhex('0123456789abcdeffedcba9876543210')
   check('SM4 block (GB/T 32907 A.1)', hex(sm.sm4EcbEncrypt(K, K, false)) === '681edf34d206965e86b3e94f536e4246')

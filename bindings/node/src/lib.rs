@@ -1,0 +1,408 @@
+//! `shangmi-node`: the native engine of the `shangmi` npm package (napi-rs), the same
+//! functions under the same names as the WebAssembly engine (`bindings/wasm`), both thin
+//! glue over one shared module (`bindings/wasm/src/core.rs`, included below) and the
+//! workspace crates, whose runtime dispatch picks the fastest engine of the CPU (AES-NI,
+//! GFNI, AVX-512, VAES for SM4; the SM2 field and comb backends).
+//!
+//! Not an API for users: `bindings/wasm/js/` checks every argument before calling in, picks
+//! this addon when it loads (the wasm module otherwise) and builds the typed API and
+//! sm-crypto's API on top.
+
+use napi::bindgen_prelude::{Result, Uint8Array};
+use napi_derive::napi;
+use zeroize::Zeroizing;
+
+#[path = "../../wasm/src/core.rs"]
+mod core;
+
+fn err(e: String) -> napi::Error {
+    napi::Error::from_reason(e)
+}
+
+fn out(v: Vec<u8>) -> Uint8Array {
+    Uint8Array::new(v)
+}
+
+fn res(r: core::Res<Vec<u8>>) -> Result<Uint8Array> {
+    r.map(out).map_err(err)
+}
+
+// --- SM3 -------------------------------------------------------------------------------
+
+/// SM3 digest.
+#[napi]
+pub fn sm3_digest(data: Uint8Array) -> Uint8Array {
+    out(core::sm3(&data))
+}
+
+/// HMAC-SM3.
+#[napi]
+pub fn hmac_sm3(key: Uint8Array, data: Uint8Array) -> Uint8Array {
+    out(core::hmac_sm3(&key, &data))
+}
+
+/// Incremental SM3.
+#[napi]
+pub struct Sm3Hasher {
+    h: core::Hasher,
+}
+
+#[napi]
+impl Sm3Hasher {
+    /// A new hash.
+    #[napi(constructor)]
+    #[allow(clippy::new_without_default)]
+    pub fn new() -> Self {
+        Sm3Hasher {
+            h: core::Hasher::default(),
+        }
+    }
+
+    /// Absorbs `data`.
+    #[napi]
+    pub fn update(&mut self, data: Uint8Array) {
+        self.h.update(&data);
+    }
+
+    /// The digest so far.
+    #[napi]
+    pub fn digest(&self) -> Uint8Array {
+        out(self.h.digest())
+    }
+}
+
+// --- SM4 -------------------------------------------------------------------------------
+
+/// SM4-ECB encryption.
+#[napi]
+pub fn sm4_ecb_encrypt(key: Uint8Array, data: Uint8Array, padding: bool) -> Result<Uint8Array> {
+    res(core::ecb_encrypt(&key, &data, padding))
+}
+
+/// SM4-ECB decryption.
+#[napi]
+pub fn sm4_ecb_decrypt(key: Uint8Array, data: Uint8Array, padding: bool) -> Result<Uint8Array> {
+    res(core::ecb_decrypt(&key, &data, padding))
+}
+
+/// SM4-CBC encryption.
+#[napi]
+pub fn sm4_cbc_encrypt(
+    key: Uint8Array,
+    iv: Uint8Array,
+    data: Uint8Array,
+    padding: bool,
+) -> Result<Uint8Array> {
+    res(core::cbc_encrypt(&key, &iv, &data, padding))
+}
+
+/// SM4-CBC decryption.
+#[napi]
+pub fn sm4_cbc_decrypt(
+    key: Uint8Array,
+    iv: Uint8Array,
+    data: Uint8Array,
+    padding: bool,
+) -> Result<Uint8Array> {
+    res(core::cbc_decrypt(&key, &iv, &data, padding))
+}
+
+/// SM4-CTR.
+#[napi]
+pub fn sm4_ctr(key: Uint8Array, iv: Uint8Array, data: Uint8Array) -> Result<Uint8Array> {
+    res(core::ctr(&key, &iv, &data))
+}
+
+/// SM4-GCM encryption.
+#[napi]
+pub fn sm4_gcm_encrypt(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+) -> Result<Uint8Array> {
+    res(core::gcm(&key, &nonce, &data, &aad, true))
+}
+
+/// SM4-GCM decryption.
+#[napi]
+pub fn sm4_gcm_decrypt(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+) -> Result<Uint8Array> {
+    res(core::gcm(&key, &nonce, &data, &aad, false))
+}
+
+/// SM4-CCM encryption.
+#[napi]
+pub fn sm4_ccm_encrypt(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+) -> Result<Uint8Array> {
+    res(core::ccm(&key, &nonce, &data, &aad, true))
+}
+
+/// SM4-CCM decryption.
+#[napi]
+pub fn sm4_ccm_decrypt(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+) -> Result<Uint8Array> {
+    res(core::ccm(&key, &nonce, &data, &aad, false))
+}
+
+/// SM4-XTS encryption.
+#[napi]
+pub fn sm4_xts_encrypt(
+    key: Uint8Array,
+    tweak: Uint8Array,
+    data: Uint8Array,
+    gb: bool,
+) -> Result<Uint8Array> {
+    res(core::xts(&key, &tweak, &data, gb, true))
+}
+
+/// SM4-XTS decryption.
+#[napi]
+pub fn sm4_xts_decrypt(
+    key: Uint8Array,
+    tweak: Uint8Array,
+    data: Uint8Array,
+    gb: bool,
+) -> Result<Uint8Array> {
+    res(core::xts(&key, &tweak, &data, gb, false))
+}
+
+/// SM4-CMAC.
+#[napi]
+pub fn sm4_cmac(key: Uint8Array, data: Uint8Array) -> Result<Uint8Array> {
+    res(core::cmac(&key, &data))
+}
+
+// --- SM2 objects -----------------------------------------------------------------------
+
+/// An SM2 private key.
+#[napi]
+pub struct Sm2PrivateKey {
+    k: core::PrivateKey,
+}
+
+#[napi]
+impl Sm2PrivateKey {
+    /// A fresh key from the system generator.
+    #[napi(factory)]
+    pub fn generate() -> Result<Self> {
+        core::PrivateKey::generate()
+            .map(|k| Sm2PrivateKey { k })
+            .map_err(err)
+    }
+
+    /// From the 32-byte scalar.
+    #[napi(factory)]
+    pub fn from_bytes(d: Uint8Array) -> Result<Self> {
+        core::PrivateKey::from_bytes(&d)
+            .map(|k| Sm2PrivateKey { k })
+            .map_err(err)
+    }
+
+    /// From PEM.
+    #[napi(factory)]
+    pub fn from_pem(pem: String) -> Result<Self> {
+        core::PrivateKey::from_pem(&pem)
+            .map(|k| Sm2PrivateKey { k })
+            .map_err(err)
+    }
+
+    /// The 32-byte scalar.
+    #[napi]
+    pub fn to_bytes(&self) -> Uint8Array {
+        out(self.k.to_bytes().to_vec())
+    }
+
+    /// PKCS#8 PEM.
+    #[napi]
+    pub fn to_pem(&self) -> Result<String> {
+        self.k.to_pem().map_err(err)
+    }
+
+    /// The public key.
+    #[napi]
+    pub fn public_key(&self) -> Sm2PublicKey {
+        Sm2PublicKey {
+            p: self.k.public_key(),
+        }
+    }
+
+    /// Signs with identifier `id`: r ‖ s, or DER.
+    #[napi]
+    pub fn sign(&self, msg: Uint8Array, id: Option<Uint8Array>, der: bool) -> Result<Uint8Array> {
+        res(self.k.sign(&msg, id.as_deref(), der))
+    }
+
+    /// Decrypts from the named layout.
+    #[napi]
+    pub fn decrypt(&self, ct: Uint8Array, layout: String) -> Result<Uint8Array> {
+        res(self.k.decrypt(&ct, &layout))
+    }
+}
+
+/// An SM2 public key.
+#[napi]
+pub struct Sm2PublicKey {
+    p: shangmi_sm2::PublicKey,
+}
+
+#[napi]
+impl Sm2PublicKey {
+    /// From SEC1 or x ‖ y.
+    #[napi(factory)]
+    pub fn from_bytes(data: Uint8Array) -> Result<Self> {
+        core::public_from_bytes(&data)
+            .map(|p| Sm2PublicKey { p })
+            .map_err(err)
+    }
+
+    /// From SPKI PEM.
+    #[napi(factory)]
+    pub fn from_pem(pem: String) -> Result<Self> {
+        core::public_from_pem(&pem)
+            .map(|p| Sm2PublicKey { p })
+            .map_err(err)
+    }
+
+    /// SEC1 bytes.
+    #[napi]
+    pub fn to_bytes(&self, compressed: bool) -> Uint8Array {
+        out(core::public_to_bytes(&self.p, compressed))
+    }
+
+    /// SPKI PEM.
+    #[napi]
+    pub fn to_pem(&self) -> Result<String> {
+        core::public_to_pem(&self.p).map_err(err)
+    }
+
+    /// Signature check.
+    #[napi]
+    pub fn verify(&self, sig: Uint8Array, msg: Uint8Array, id: Option<Uint8Array>) -> Result<bool> {
+        core::public_verify(&self.p, &sig, &msg, id.as_deref()).map_err(err)
+    }
+
+    /// Encryption in the named layout.
+    #[napi]
+    pub fn encrypt(&self, msg: Uint8Array, layout: String) -> Result<Uint8Array> {
+        res(core::public_encrypt(&self.p, &msg, &layout))
+    }
+}
+
+// --- SM2 over byte strings (the sm-crypto layer) ------------------------------------------
+
+/// A random private scalar.
+#[napi]
+pub fn sm2_generate_secret() -> Result<Uint8Array> {
+    core::sm2_generate_secret()
+        .map(|d| out(d.to_vec()))
+        .map_err(err)
+}
+
+/// The uncompressed public key of a scalar.
+#[napi]
+pub fn sm2_public_of(d: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm2_public_of(&d))
+}
+
+/// A point checked on the curve, uncompressed.
+#[napi]
+pub fn sm2_point(b: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm2_point(&b))
+}
+
+/// Signs: r ‖ s.
+#[napi]
+pub fn sm2_sign(
+    d: Uint8Array,
+    m: Uint8Array,
+    hash: bool,
+    id: Option<Uint8Array>,
+    pk: Option<Uint8Array>,
+    k: Option<Uint8Array>,
+) -> Result<Uint8Array> {
+    let d = Zeroizing::new(d.to_vec());
+    res(core::sm2_sign(
+        &d,
+        &m,
+        hash,
+        id.as_deref(),
+        pk.as_deref(),
+        k.as_deref(),
+    ))
+}
+
+/// Verifies r ‖ s.
+#[napi]
+pub fn sm2_verify(
+    pk: Uint8Array,
+    m: Uint8Array,
+    sig: Uint8Array,
+    hash: bool,
+    id: Option<Uint8Array>,
+) -> bool {
+    core::sm2_verify(&pk, &m, &sig, hash, id.as_deref())
+}
+
+/// r ‖ s to DER.
+#[napi]
+pub fn sm2_sig_to_der(sig: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm2_sig_to_der(&sig))
+}
+
+/// Strict DER to r ‖ s.
+#[napi]
+pub fn sm2_sig_from_der(der: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm2_sig_from_der(&der))
+}
+
+/// Encrypts to a point.
+#[napi]
+pub fn sm2_encrypt(pk: Uint8Array, m: Uint8Array, layout: String) -> Result<Uint8Array> {
+    res(core::sm2_encrypt(&pk, &m, &layout))
+}
+
+/// Decrypts with a scalar.
+#[napi]
+pub fn sm2_decrypt(d: Uint8Array, ct: Uint8Array, layout: String) -> Result<Uint8Array> {
+    res(core::sm2_decrypt(&d, &ct, &layout))
+}
+
+/// SM2 key exchange for one party: K ‖ confirmation.
+#[napi]
+#[allow(clippy::too_many_arguments)]
+pub fn sm2_key_exchange(
+    initiator: bool,
+    d: Uint8Array,
+    r: Uint8Array,
+    id: Uint8Array,
+    peer: Uint8Array,
+    peer_r: Uint8Array,
+    peer_id: Uint8Array,
+    klen: u32,
+    peer_confirmation: Option<Uint8Array>,
+) -> Result<Uint8Array> {
+    res(core::sm2_key_exchange(
+        initiator,
+        &d,
+        &r,
+        &id,
+        &peer,
+        &peer_r,
+        &peer_id,
+        klen as usize,
+        peer_confirmation.as_deref(),
+    ))
+}

@@ -1,0 +1,479 @@
+// The JavaScript API of the `shangmi` package over an engine: the native addon
+// (bindings/node, napi-rs) or the WebAssembly module (bindings/wasm), which export the same
+// primitive functions. Every argument is checked here before any call into the engine, so
+// a wrong type ends in a TypeError (or sm-crypto's own result or error), never in a wasm
+// trap or a native abort. Two faces:
+//   - the typed API over Uint8Array (sm3Digest, hmacSm3, Sm3Hasher, sm4*Encrypt/Decrypt,
+//     Sm2PrivateKey, Sm2PublicKey, sm2KeyExchange);
+//   - `sm2`, `sm3`, `sm4`: npm's sm-crypto 0.5 API, so `require('sm-crypto')` can be replaced.
+// Plain script (no import/require) so the same file serves Node (module.exports) and the
+// browser (build.sh appends an ES `export`).
+'use strict'
+
+function makeShangmi (E, engine) {
+  // --- argument checks -----------------------------------------------------------------
+  const isBytes = (v) => v instanceof Uint8Array
+  const typeName = (v) => v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v
+  function bytes (v, name) {
+    if (!isBytes(v)) throw new TypeError(`${name} must be a Uint8Array, not ${typeName(v)}`)
+    return v
+  }
+  function optBytes (v, name) {
+    return v === undefined || v === null ? undefined : bytes(v, name)
+  }
+  function bool (v, name, dflt) {
+    if (v === undefined && dflt !== undefined) return dflt
+    if (typeof v !== 'boolean') throw new TypeError(`${name} must be a boolean, not ${typeName(v)}`)
+    return v
+  }
+  function string (v, name, dflt) {
+    if (v === undefined && dflt !== undefined) return dflt
+    if (typeof v !== 'string') throw new TypeError(`${name} must be a string, not ${typeName(v)}`)
+    return v
+  }
+
+  const enc = new TextEncoder()
+  const decLossy = new TextDecoder('utf-8')
+  const decStrict = new TextDecoder('utf-8', { fatal: true })
+  const hasBuffer = typeof Buffer === 'function' && typeof Buffer.from === 'function'
+  const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+  const HEX_RE = /^[0-9a-fA-F]*$/
+
+  function toHex (u) {
+    if (hasBuffer) return Buffer.from(u.buffer, u.byteOffset, u.byteLength).toString('hex')
+    let s = ''
+    for (let i = 0; i < u.length; i++) s += HEX[u[i]]
+    return s
+  }
+  // Hex to bytes; an odd length gets a leading 0 (as sm-crypto's hexToArray). Anything but
+  // hex digits is refused (sm-crypto reads them as NaN, i.e. zero bits).
+  function fromHex (s, name) {
+    if (!HEX_RE.test(s)) throw new Error(`${name} is not a hex string`)
+    if (s.length % 2) s = '0' + s
+    if (hasBuffer) return new Uint8Array(Buffer.from(s, 'hex'))
+    const out = new Uint8Array(s.length / 2)
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(s.substr(2 * i, 2), 16)
+    return out
+  }
+  function utf8 (s, name) {
+    // sm-crypto throws on lone surrogates ('input is not supported', or URIError in sm2)
+    if (typeof s.isWellFormed === 'function' ? !s.isWellFormed() : /\p{Surrogate}/u.test(s)) {
+      throw new Error(`${name} is not well-formed UTF-16 (a lone surrogate): input is not supported`)
+    }
+    return enc.encode(s)
+  }
+  // A byte array argument of the sm-crypto layer: a Uint8Array (Buffer), or a plain array
+  // of numbers (each taken mod 256, as sm-crypto's `& 0xff`).
+  function arrayBytes (v, name) {
+    if (isBytes(v)) return v
+    if (Array.isArray(v)) {
+      const out = new Uint8Array(v.length)
+      for (let i = 0; i < v.length; i++) {
+        const x = v[i]
+        if (typeof x !== 'number') throw new TypeError(`${name} must hold numbers, not ${typeName(x)}`)
+        out[i] = x
+      }
+      return out
+    }
+    throw new TypeError(`${name} must be a string, a Uint8Array or an array of numbers, not ${typeName(v)}`)
+  }
+  // A message: a string is UTF-8 text, else bytes. A number is refused (never a length).
+  const message = (v, name) => typeof v === 'string' ? utf8(v, name) : arrayBytes(v, name)
+  // sm-crypto destructures its options with `= {}`: undefined is {}, null a TypeError, any
+  // other value is read for its properties.
+  function options (o) {
+    if (o === undefined) return {}
+    if (o === null) throw new TypeError('options must be an object, not null')
+    return Object(o)
+  }
+  function plainArray (u) {
+    const a = new Array(u.length)
+    for (let i = 0; i < u.length; i++) a[i] = u[i]
+    return a
+  }
+  const wipe = (u) => { if (u) u.fill(0) }
+
+  // --- typed API -------------------------------------------------------------------------
+  const typed = {
+    /** SM3 digest (32 bytes). */
+    sm3Digest: (data) => E.sm3Digest(bytes(data, 'data')),
+    /** HMAC-SM3 (32 bytes). */
+    hmacSm3: (key, data) => E.hmacSm3(bytes(key, 'key'), bytes(data, 'data')),
+    sm4EcbEncrypt: (key, data, padding) => E.sm4EcbEncrypt(bytes(key, 'key'), bytes(data, 'data'), bool(padding, 'padding', true)),
+    sm4EcbDecrypt: (key, data, padding) => E.sm4EcbDecrypt(bytes(key, 'key'), bytes(data, 'data'), bool(padding, 'padding', true)),
+    sm4CbcEncrypt: (key, iv, data, padding) => E.sm4CbcEncrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
+    sm4CbcDecrypt: (key, iv, data, padding) => E.sm4CbcDecrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
+    sm4Ctr: (key, iv, data) => E.sm4Ctr(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data')),
+    sm4GcmEncrypt: (key, nonce, data, aad) => E.sm4GcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4GcmDecrypt: (key, nonce, data, aad) => E.sm4GcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4CcmEncrypt: (key, nonce, data, aad) => E.sm4CcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4CcmDecrypt: (key, nonce, data, aad) => E.sm4CcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4XtsEncrypt: (key, tweak, data, gb) => E.sm4XtsEncrypt(bytes(key, 'key'), bytes(tweak, 'tweak'), bytes(data, 'data'), bool(gb, 'gb', false)),
+    sm4XtsDecrypt: (key, tweak, data, gb) => E.sm4XtsDecrypt(bytes(key, 'key'), bytes(tweak, 'tweak'), bytes(data, 'data'), bool(gb, 'gb', false)),
+    sm4Cmac: (key, data) => E.sm4Cmac(bytes(key, 'key'), bytes(data, 'data'))
+  }
+
+  /** Incremental SM3. */
+  class Sm3Hasher {
+    constructor () { this._h = new E.Sm3Hasher() }
+    _live () { if (!this._h) throw new Error('Sm3Hasher used after free()'); return this._h }
+    /** Absorbs `data`; returns this. */
+    update (data) { bytes(data, 'data'); this._live().update(data); return this }
+    /** The digest so far (the hasher stays usable). */
+    digest () { return this._live().digest() }
+    /** Releases the engine's state (optional: the garbage collector does it too). */
+    free () { if (this._h && this._h.free) this._h.free(); this._h = null }
+  }
+
+  const INNER = Symbol('shangmi.inner')
+  function live (o, what) {
+    if (!o[INNER]) throw new Error(`${what} used after free()`)
+    return o[INNER]
+  }
+  /** An SM2 public key. */
+  class Sm2PublicKey {
+    constructor (inner) {
+      if (!inner || inner[INNER] !== true) throw new TypeError('use Sm2PublicKey.fromBytes or fromPem')
+      this[INNER] = inner.k
+    }
+    /** From SEC1 (65-byte 04‖x‖y or 33-byte compressed) or 64-byte x‖y. */
+    static fromBytes (data) { return new Sm2PublicKey({ [INNER]: true, k: E.Sm2PublicKey.fromBytes(bytes(data, 'data')) }) }
+    /** From SPKI PEM. */
+    static fromPem (pem) { return new Sm2PublicKey({ [INNER]: true, k: E.Sm2PublicKey.fromPem(string(pem, 'pem')) }) }
+    /** SEC1 bytes: 65, or 33 when `compressed`. */
+    toBytes (compressed) { return live(this, 'Sm2PublicKey').toBytes(bool(compressed, 'compressed', false)) }
+    /** SPKI PEM. */
+    toPem () { return live(this, 'Sm2PublicKey').toPem() }
+    /** Whether `sig` (r‖s or DER) signs `msg` with identifier `id` (default 1234567812345678). */
+    verify (sig, msg, id) {
+      return live(this, 'Sm2PublicKey').verify(bytes(sig, 'sig'), bytes(msg, 'msg'), optBytes(id, 'id'))
+    }
+    /** SM2 encryption: layout "C1C3C2" (default), "C1C2C3", "*_RAW", "*_COMPRESSED", "ASN1". */
+    encrypt (msg, layout) {
+      return live(this, 'Sm2PublicKey').encrypt(bytes(msg, 'msg'), string(layout, 'layout', 'C1C3C2'))
+    }
+    free () { const k = this[INNER]; if (k && k.free) k.free(); this[INNER] = null }
+  }
+  /** An SM2 private key (the engine zeroizes it when freed or collected). */
+  class Sm2PrivateKey {
+    constructor (inner) {
+      if (!inner || inner[INNER] !== true) throw new TypeError('use Sm2PrivateKey.generate, fromBytes or fromPem')
+      this[INNER] = inner.k
+    }
+    static generate () { return new Sm2PrivateKey({ [INNER]: true, k: E.Sm2PrivateKey.generate() }) }
+    /** From the 32-byte secret scalar (in [1, n-2]). */
+    static fromBytes (d) { return new Sm2PrivateKey({ [INNER]: true, k: E.Sm2PrivateKey.fromBytes(bytes(d, 'd')) }) }
+    /** From PEM (PKCS#8 or SEC1). */
+    static fromPem (pem) { return new Sm2PrivateKey({ [INNER]: true, k: E.Sm2PrivateKey.fromPem(string(pem, 'pem')) }) }
+    toBytes () { return live(this, 'Sm2PrivateKey').toBytes() }
+    toPem () { return live(this, 'Sm2PrivateKey').toPem() }
+    publicKey () { return new Sm2PublicKey({ [INNER]: true, k: live(this, 'Sm2PrivateKey').publicKey() }) }
+    /** Signature of `msg` with identifier `id`: 64-byte r‖s, or DER when `der`. */
+    sign (msg, id, der) {
+      return live(this, 'Sm2PrivateKey').sign(bytes(msg, 'msg'), optBytes(id, 'id'), bool(der, 'der', false))
+    }
+    /** Decrypts a ciphertext in `layout` (see Sm2PublicKey.encrypt). */
+    decrypt (ct, layout) {
+      return live(this, 'Sm2PrivateKey').decrypt(bytes(ct, 'ct'), string(layout, 'layout', 'C1C3C2'))
+    }
+    free () { const k = this[INNER]; if (k && k.free) k.free(); this[INNER] = null }
+  }
+
+  /**
+   * SM2 key exchange (GB/T 32918.3) for one party. `privateKey` and `ephemeralPrivateKey`
+   * are 32-byte scalars (Sm2PrivateKey.toBytes()), the peer's keys SEC1 bytes; ids are
+   * bytes. Returns {key, confirmation}: `confirmation` is S_A or S_B to send; pass the
+   * peer's as `peerConfirmation` to have it checked (a mismatch throws).
+   */
+  function sm2KeyExchange (o) {
+    if (o === null || typeof o !== 'object') throw new TypeError('sm2KeyExchange takes an options object')
+    const klen = o.keyLength === undefined ? 16 : o.keyLength
+    if (!Number.isInteger(klen) || klen < 1 || klen > 1 << 20) throw new RangeError('keyLength must be an integer from 1 to 1048576')
+    const r = E.sm2KeyExchange(bool(o.initiator, 'initiator'), bytes(o.privateKey, 'privateKey'),
+      bytes(o.ephemeralPrivateKey, 'ephemeralPrivateKey'), optBytes(o.id, 'id') || enc.encode(DEFAULT_ID),
+      bytes(o.peerPublicKey, 'peerPublicKey'), bytes(o.peerEphemeralPublicKey, 'peerEphemeralPublicKey'),
+      optBytes(o.peerId, 'peerId') || enc.encode(DEFAULT_ID), klen, optBytes(o.peerConfirmation, 'peerConfirmation'))
+    return { key: r.slice(0, klen), confirmation: r.slice(klen) }
+  }
+
+  // --- sm-crypto 0.5 ----------------------------------------------------------------------
+  const DEFAULT_ID = '1234567812345678'
+  const N = 0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123n
+
+  // A private key in hex: up to 64 digits after leading zeros (sm-crypto's BigInteger takes
+  // any length and reduces it; a longer key is refused here), in [1, n-2] (the engine).
+  function privateKey (v) {
+    if (typeof v !== 'string') throw new TypeError(`privateKey must be a hex string, not ${typeName(v)}`)
+    const s = v.replace(/^0+/, '')
+    if (!HEX_RE.test(s) || !v) throw new Error('privateKey is not a hex string')
+    if (s.length > 64) throw new Error('privateKey is longer than 64 hex digits')
+    return fromHex(s.padStart(64, '0'), 'privateKey')
+  }
+  // A public key in hex: 04‖x‖y (130 digits), 02/03‖x (66) or x‖y (128), on the curve.
+  function publicKeyBytes (v) {
+    if (typeof v !== 'string') throw new TypeError(`publicKey must be a hex string, not ${typeName(v)}`)
+    if (!HEX_RE.test(v) || (v.length !== 130 && v.length !== 66 && v.length !== 128)) throw new Error('Invalid public key')
+    return fromHex(v, 'publicKey')
+  }
+  function userId (v) {
+    if (v === undefined) return undefined
+    return utf8(string(v, 'userId'), 'userId')
+  }
+  function fromBig (x) { return fromHex(x.toString(16).padStart(64, '0'), 'key') }
+
+  function keyPair (d) {
+    try {
+      return { privateKey: toHex(d), publicKey: toHex(E.sm2PublicOf(d)) }
+    } finally { wipe(d) }
+  }
+  // The integer jsbn's `new BigInteger(a, b, c)` makes of generateKeyPairHex's arguments.
+  function seedInteger (a, b, c) {
+    if (typeof a === 'number') {
+      if (!Number.isInteger(a) || a < 1 || a > 65536) throw new RangeError('the bit length must be an integer from 1 to 65536')
+      if (typeof b === 'number') throw new Error('generateKeyPairHex(bits, certainty, rng) (a probable prime, jsbn) is not supported')
+      if (b === null || (typeof b !== 'object' && typeof b !== 'function') || typeof b.nextBytes !== 'function') {
+        throw new TypeError('generateKeyPairHex(bits, rng): rng must have nextBytes(array)')
+      }
+      const x = new Array((a >> 3) + 1).fill(0)
+      b.nextBytes(x)
+      const t = a & 7
+      x[0] = t > 0 ? x[0] & ((1 << t) - 1) : 0
+      let v = 0n
+      for (const byte of x) v = (v << 8n) | BigInt(byte & 0xff)
+      return v
+    }
+    if (typeof a === 'string') {
+      const radix = b === undefined || b === null ? 10 : b
+      if (!Number.isInteger(radix) || radix < 2 || radix > 36) throw new RangeError('the radix must be an integer from 2 to 36')
+      const neg = a.startsWith('-')
+      const digits = (neg ? a.slice(1) : a).toLowerCase()
+      if (!digits) throw new Error('the seed is empty')
+      let v = 0n
+      for (const ch of digits) {
+        const d = parseInt(ch, 36)
+        if (Number.isNaN(d) || d >= radix) throw new Error(`the seed is not a base-${radix} number`)
+        v = v * BigInt(radix) + BigInt(d)
+      }
+      return neg ? -v : v
+    }
+    if (isBytes(a) || Array.isArray(a)) {
+      // jsbn reads a byte array as a big-endian two's-complement integer
+      const u = arrayBytes(a, 'seed')
+      let v = 0n
+      for (const byte of u) v = (v << 8n) | BigInt(byte)
+      if (u.length && u[0] & 0x80) v -= 1n << BigInt(8 * u.length)
+      return v
+    }
+    throw new TypeError(`generateKeyPairHex: unsupported seed ${typeName(a)}`)
+  }
+
+  const sm2 = {
+    /**
+     * {privateKey, publicKey} in hex (04‖x‖y). With arguments as sm-crypto: (bits, rng)
+     * draws `bits` random bits from rng.nextBytes, (string, radix) parses a seed, (bytes) a
+     * big-endian seed; the key is then seed mod (n-1) + 1, as sm-crypto computes it.
+     */
+    generateKeyPairHex (a, b, c) {
+      if (!a) return keyPair(E.sm2GenerateSecret())
+      let v = seedInteger(a, b, c)
+      v = ((v % (N - 1n)) + (N - 1n)) % (N - 1n) + 1n
+      return keyPair(fromBig(v))
+    },
+    getPublicKeyFromPrivateKey (key) {
+      const d = privateKey(key)
+      try { return toHex(E.sm2PublicOf(d)) } finally { wipe(d) }
+    },
+    /** 02‖x / 03‖x of a 130-digit key (as sm-crypto: only y's parity is read). */
+    compressPublicKeyHex (s) {
+      if (typeof s !== 'string' || s.length !== 130) throw new Error('Invalid public key to compress')
+      if (!HEX_RE.test(s)) throw new Error('Invalid public key to compress')
+      return (parseInt(s[129], 16) & 1 ? '03' : '02') + s.substr(2, 64)
+    },
+    comparePublicKeyHex (a, b) {
+      if (!sm2.verifyPublicKey(a) || !sm2.verifyPublicKey(b)) return false
+      return toHex(E.sm2Point(publicKeyBytes(a))) === toHex(E.sm2Point(publicKeyBytes(b)))
+    },
+    /** Whether the hex key is a point on the curve; false (never an exception) otherwise. */
+    verifyPublicKey (key) {
+      if (typeof key !== 'string' || !key) return false
+      let p
+      try { p = publicKeyBytes(key) } catch { return false }
+      try { E.sm2Point(p); return true } catch { return false }
+    },
+    /** Hex C1 (without 04) ‖ C3 ‖ C2 (cipherMode 1, default) or C1 ‖ C2 ‖ C3 (0). */
+    doEncrypt (msg, publicKey, cipherMode = 1) {
+      if (!sm2.verifyPublicKey(publicKey)) throw new Error('Invalid public key')
+      const m = message(msg, 'msg')
+      return toHex(E.sm2Encrypt(publicKeyBytes(publicKey), m, cipherMode === 0 ? 'C1C2C3_RAW' : 'C1C3C2_RAW'))
+    },
+    /**
+     * Decrypts hex (C1 without 04 as doEncrypt writes; a 04-prefixed C1 is also taken):
+     * UTF-8 text (throws 'Malformed UTF-8 data' when it is not) or, with {output: 'array'},
+     * an array; '' (or []) when the ciphertext does not decrypt.
+     */
+    doDecrypt (encryptData, key, cipherMode = 1, opts) {
+      const o = options(opts)
+      const array = (o.output === undefined ? 'string' : o.output) === 'array'
+      const d = privateKey(key)
+      try {
+        if (typeof encryptData !== 'string') throw new TypeError(`encryptData must be a hex string, not ${typeName(encryptData)}`)
+        const fail = array ? [] : ''
+        let ct
+        try { ct = fromHex(encryptData, 'encryptData') } catch { return fail }
+        const c1c2c3 = cipherMode === 0
+        let pt
+        try {
+          pt = E.sm2Decrypt(d, ct, c1c2c3 ? 'C1C2C3_RAW' : 'C1C3C2_RAW')
+        } catch (e) {
+          if (/private key/.test(e.message)) throw e // d = 0 or d >= n-1: no key
+          if (ct[0] !== 4) return fail
+          try { pt = E.sm2Decrypt(d, ct, c1c2c3 ? 'C1C2C3' : 'C1C3C2') } catch { return fail }
+        }
+        if (array) return plainArray(pt)
+        try { return decStrict.decode(pt) } catch { throw new Error('Malformed UTF-8 data') } finally { wipe(pt) }
+      } finally { wipe(d) }
+    },
+    /**
+     * Hex r‖s (or DER with {der: true}). hash (default true) signs SM3(Z ‖ msg) with
+     * userId and publicKey (default: the private key's); hash: false signs msg as the
+     * integer e. pointPool: entries of sm2.getPoint() are consumed (popped) as the nonces.
+     */
+    doSignature (msg, key, opts) {
+      const o = options(opts)
+      const m = message(msg, 'msg')
+      const hash = o.hash === undefined ? true : !!o.hash
+      const id = hash ? userId(o.userId) : undefined
+      const pk = hash && o.publicKey ? publicKeyBytes(o.publicKey) : undefined
+      const d = privateKey(key)
+      const pool = o.pointPool
+      if (pool !== undefined && pool !== null && !Array.isArray(pool)) throw new TypeError('pointPool must be an array')
+      try {
+        let sig
+        while (!sig && pool && pool.length) {
+          const k = poolNonce(pool.pop())
+          try { sig = E.sm2Sign(d, m, hash, id, pk, k) } catch (e) {
+            if (!/k gives no signature/.test(e.message)) throw e
+          } finally { wipe(k) }
+        }
+        if (!sig) sig = E.sm2Sign(d, m, hash, id, pk, undefined)
+        return toHex(o.der ? E.sm2SigToDer(sig) : sig)
+      } finally { wipe(d) }
+    },
+    /** Whether signHex is a signature of msg (options as doSignature); false on bad input. */
+    doVerifySignature (msg, signHex, publicKey, opts) {
+      if (!sm2.verifyPublicKey(publicKey)) return false
+      const o = options(opts)
+      let m
+      // sm-crypto reads any message but null/undefined (a TypeError) as an array-like:
+      // whatever it is, it is not what was signed here.
+      try { m = message(msg, 'msg') } catch (e) { if (msg === null || msg === undefined) throw e; return false }
+      const hash = o.hash === undefined ? true : !!o.hash
+      let id
+      try { id = hash ? userId(o.userId) : undefined } catch { return false }
+      if (typeof signHex !== 'string') {
+        if (o.der) return false // sm-crypto's DER decoder fails inside a try
+        throw new TypeError(`signHex must be a hex string, not ${typeName(signHex)}`)
+      }
+      let sig
+      try {
+        if (o.der) {
+          sig = E.sm2SigFromDer(fromHex(signHex, 'signHex'))
+        } else {
+          const r = signHex.substring(0, 64).replace(/^0+/, '')
+          const s = signHex.substring(64).replace(/^0+/, '')
+          if (r.length > 64 || s.length > 64) return false
+          sig = fromHex(r.padStart(64, '0') + s.padStart(64, '0'), 'signHex')
+        }
+      } catch { return false }
+      return E.sm2Verify(publicKeyBytes(publicKey), m, sig, hash, id)
+    },
+    /**
+     * A random point for pointPool: {privateKey, publicKey, k, x1}, k and x1 as BigInt
+     * (sm-crypto's are jsbn BigIntegers; both have toString(16)).
+     */
+    getPoint () {
+      const p = sm2.generateKeyPairHex()
+      p.k = BigInt('0x' + p.privateKey)
+      p.x1 = BigInt('0x' + p.publicKey.substr(2, 64))
+      return p
+    }
+  }
+  // The nonce of a pointPool entry: its k (BigInt, jsbn BigInteger or hex string).
+  function poolNonce (p) {
+    const k = p !== null && typeof p === 'object' ? p.k : undefined
+    let s
+    if (typeof k === 'bigint') s = k.toString(16)
+    else if (typeof k === 'string') s = k
+    else if (k !== null && typeof k === 'object' && typeof k.toString === 'function' && typeof k.compareTo === 'function') s = k.toString(16)
+    else throw new TypeError('pointPool entries must be points of sm2.getPoint()')
+    if (typeof s !== 'string' || !HEX_RE.test(s) || s.length > 64 || s.startsWith('-')) throw new Error('pointPool entry: k out of range')
+    return fromHex(s.padStart(64, '0'), 'k')
+  }
+
+  /** sm-crypto's sm3(input, {key, mode}): hex SM3, or HMAC-SM3 with a key. */
+  function sm3 (input, opts) {
+    const m = message(input, 'input')
+    if (opts) {
+      const mode = opts.mode || 'hmac'
+      if (mode !== 'hmac') throw new Error('invalid mode')
+      const key = opts.key
+      if (!key) throw new Error('invalid key')
+      return toHex(E.hmacSm3(typeof key === 'string' ? fromHex(key, 'key') : arrayBytes(key, 'key'), m))
+    }
+    return toHex(E.sm3Digest(m))
+  }
+
+  function sm4run (input, key, opts, encrypt) {
+    const o = options(opts)
+    const padding = o.padding === undefined ? 'pkcs#7' : o.padding
+    const output = o.output === undefined ? 'string' : o.output
+    const cbc = o.mode === 'cbc'
+    let iv
+    if (cbc) {
+      const v = o.iv === undefined ? [] : o.iv
+      if (typeof v === 'string') iv = HEX_RE.test(v) ? fromHex(v, 'iv') : undefined
+      else if (isBytes(v) || Array.isArray(v)) iv = arrayBytes(v, 'iv')
+      if (!iv || iv.length !== 16) throw new Error('iv is invalid')
+    }
+    if (key === undefined || key === null) throw new TypeError(`key must be a hex string or bytes, not ${typeName(key)}`)
+    let k
+    if (typeof key === 'string') k = HEX_RE.test(key) ? fromHex(key, 'key') : undefined
+    else if (isBytes(key) || Array.isArray(key)) k = arrayBytes(key, 'key')
+    if (!k || k.length !== 16) throw new Error('key is invalid')
+    let data
+    if (typeof input === 'string') data = encrypt ? utf8(input, 'input') : fromHex(input, 'input')
+    else data = arrayBytes(input, 'input')
+    const pad = padding === 'pkcs#5' || padding === 'pkcs#7'
+    let out
+    if (!encrypt && data.length === 0) {
+      out = new Uint8Array(0) // sm-crypto: '' (or []) whatever the padding
+    } else if (cbc) {
+      out = encrypt ? E.sm4CbcEncrypt(k, iv, data, pad) : E.sm4CbcDecrypt(k, iv, data, pad)
+    } else {
+      out = encrypt ? E.sm4EcbEncrypt(k, data, pad) : E.sm4EcbDecrypt(k, data, pad)
+    }
+    if (k !== key) wipe(k)
+    if (output === 'array') return plainArray(out)
+    return encrypt ? toHex(out) : decLossy.decode(out)
+  }
+  const sm4 = {
+    /** ECB unless {mode: 'cbc', iv}; PKCS#7 unless padding is not 'pkcs#7'/'pkcs#5'; hex out unless {output: 'array'}. */
+    encrypt: (input, key, opts) => sm4run(input, key, opts, true),
+    /** A string input is hex; UTF-8 text out unless {output: 'array'}. */
+    decrypt: (input, key, opts) => sm4run(input, key, opts, false)
+  }
+
+  return Object.freeze({
+    engine,
+    ...typed,
+    Sm3Hasher,
+    Sm2PrivateKey,
+    Sm2PublicKey,
+    sm2KeyExchange,
+    sm2: Object.freeze(sm2),
+    sm3,
+    sm4: Object.freeze(sm4)
+  })
+}
+
+if (typeof module !== 'undefined' && module.exports) module.exports = makeShangmi

@@ -1,0 +1,29 @@
+// The `shangmi` package for Node: picks the engine at load — the native addon
+// (native/shangmi.<platform>-<arch>.node, napi-rs) when it is there and loads, the
+// WebAssembly module (pkg-node/) otherwise — and exports one API over either (api.js).
+// SHANGMI_ENGINE=wasm (or native) forces one; `engine` says which was taken. `load()`
+// resolves to the same object, as the browser entry's `load()` (js/web.mjs) does.
+'use strict'
+const path = require('node:path')
+const makeShangmi = require('./api.js')
+
+function loadNative () {
+  const file = path.join(__dirname, '..', 'native', `shangmi.${process.platform}-${process.arch}.node`)
+  return require(file)
+}
+
+function pick () {
+  const want = process.env.SHANGMI_ENGINE
+  if (want && want !== 'native' && want !== 'wasm') throw new Error('SHANGMI_ENGINE must be native or wasm')
+  if (want !== 'wasm') {
+    try {
+      return makeShangmi(loadNative(), 'native')
+    } catch (e) {
+      if (want === 'native') throw e
+    }
+  }
+  return makeShangmi(require('../pkg-node/shangmi_wasm.js'), 'wasm')
+}
+
+const api = pick()
+module.exports = Object.freeze({ ...api, load: () => Promise.resolve(module.exports) })
