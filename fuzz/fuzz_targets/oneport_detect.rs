@@ -8,7 +8,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shangmi_tlcp::detect::{HEADER_LEN, HELLO_VERSION_END, Protocol, check_tls_hello, detect, wants_sm};
+use shangmi_tlcp::detect::{
+    HEADER_LEN, HELLO_VERSION_END, Protocol, check_tls_hello, detect, wants_sm,
+};
 
 fuzz_target!(|data: &[u8]| {
     let mut verdict = None;
