@@ -384,3 +384,40 @@ fn proxy_soak_of_mixed_clients_to_an_echo_service() {
     let refused = log.lines().filter(|l| l.contains(" refused: ")).count();
     assert_eq!(refused, CONNECTIONS - good + 1, "{log}");
 }
+
+#[test]
+fn proxy_closes_a_connection_idle_past_its_bound() {
+    let dir = scratch();
+    let dir = dir.path();
+    make_pki(dir);
+    let upstream = echo_upstream();
+    let port = free_port();
+    let mut args = vec![
+        "proxy".to_owned(),
+        "--upstream".into(),
+        upstream.to_string(),
+    ];
+    args.extend(port_args(dir, port));
+    args.extend(["--idle-timeout".into(), "1".into()]);
+    let proxy = start(dir, port, &args);
+    let sock = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    // Only bounds the test: without the idle bound the proxy would keep the connection.
+    sock.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    let name = shangmi_tlcp::ServerName::try_from("localhost").expect("name");
+    let conn = shangmi_tlcp::ClientConnection::new(tlcp_client(dir), name).expect("connection");
+    let mut tls = shangmi_tlcp::StreamOwned::new(conn, sock);
+    assert_eq!(round_trip(&mut tls, b"ping"), b"ping");
+    // Then silence: the proxy sends close_notify and closes.
+    let mut rest = Vec::new();
+    tls.read_to_end(&mut rest)
+        .expect("closed by the proxy with close_notify");
+    assert!(rest.is_empty());
+    let log = stop(proxy, dir);
+    let line = log
+        .lines()
+        .find(|l| l.contains(" in="))
+        .expect("the connection's line");
+    assert!(line.contains("in=4 out=4"), "{line}");
+    assert!(line.contains("error: idle for 1 s"), "{line}");
+}

@@ -63,6 +63,9 @@ pub(crate) struct Core {
     pub(crate) is_client: bool,
     pub(crate) rng: Arc<dyn SecureRandom>,
     incoming: Vec<u8>,
+    /// The bytes of `incoming` read and not yet handled; the rest of it is room, zeroed
+    /// once when the buffer grew (not again on every read).
+    incoming_len: usize,
     outgoing: VecDeque<u8>,
     plain_in: VecDeque<u8>,
     plain_out: Vec<u8>,
@@ -98,6 +101,7 @@ impl Core {
             is_client,
             rng,
             incoming: Vec::new(),
+            incoming_len: 0,
             outgoing: VecDeque::new(),
             plain_in: VecDeque::new(),
             plain_out: Vec::new(),
@@ -236,8 +240,9 @@ impl Core {
     fn process_records(&mut self, hs: &mut dyn Handshake) -> Result<(), Error> {
         let mut incoming = core::mem::take(&mut self.incoming);
         let mut done = 0;
-        let r = self.process_buffered(hs, &mut incoming, &mut done);
-        incoming.drain(..done);
+        let r = self.process_buffered(hs, &mut incoming[..self.incoming_len], &mut done);
+        incoming.copy_within(done..self.incoming_len, 0);
+        self.incoming_len -= done;
         self.incoming = incoming;
         r
     }
@@ -403,19 +408,22 @@ impl Core {
                 "plaintext buffer full: read the application data",
             ));
         }
-        let room = MAX_INCOMING.saturating_sub(self.incoming.len());
+        let room = MAX_INCOMING.saturating_sub(self.incoming_len);
         if room == 0 {
             return Err(io::Error::other(
                 "TLS buffer full: call process_new_packets",
             ));
         }
         // Read straight into the buffer's tail (no scratch buffer, no second copy).
-        let old = self.incoming.len();
-        self.incoming.resize(old + room.min(5 + MAX_CIPHERTEXT), 0);
-        let r = rd.read(&mut self.incoming[old..]);
-        let n = *r.as_ref().unwrap_or(&0);
-        self.incoming.truncate(old + n);
-        let n = r?;
+        let (old, end) = (
+            self.incoming_len,
+            self.incoming_len + room.min(5 + MAX_CIPHERTEXT),
+        );
+        if self.incoming.len() < end {
+            self.incoming.resize(end, 0);
+        }
+        let n = rd.read(&mut self.incoming[old..end])?;
+        self.incoming_len = old + n;
         if n == 0 {
             self.eof = true;
         }

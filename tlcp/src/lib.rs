@@ -41,6 +41,11 @@
 //! TLS 1.3 and ordinary TLS (a rustls configuration of the caller's) on one tokio listener,
 //! with a handshake deadline and a bound on handshakes in progress.
 //!
+//! HTTPS: with the feature `hyper-client`, [`https::HttpsConnector`] opens `https://` URLs
+//! for hyper-util's client over TLCP, RFC 8998 TLS 1.3, or TLCP with a fall-back to TLS per
+//! host; with `hyper-server`, [`https::serve`] runs hyper (an axum `Router`, any tower
+//! service) on the one-port acceptor.
+//!
 //! The crate needs `std` (configurations share state across threads, streams use
 //! `std::io`).
 
@@ -54,6 +59,8 @@ mod conn;
 pub mod detect;
 mod error;
 mod hooks;
+#[cfg(any(feature = "hyper-client", feature = "hyper-server"))]
+pub mod https;
 mod keys;
 #[cfg(feature = "one-port")]
 pub mod oneport;

@@ -436,19 +436,6 @@ pub struct ConnectionInfo {
     pub resumed: bool,
 }
 
-/// A rustls suite's name, with RFC 8998's that rustls 0.23 does not know.
-fn tls_suite_name(suite: rustls::CipherSuite) -> String {
-    if suite == shangmi_rustls::suites::TLS_SM4_GCM_SM3_ID {
-        "TLS_SM4_GCM_SM3".into()
-    } else if suite == shangmi_rustls::suites::TLS_SM4_CCM_SM3_ID {
-        "TLS_SM4_CCM_SM3".into()
-    } else {
-        suite
-            .as_str()
-            .map_or_else(|| format!("{suite:?}"), str::to_owned)
-    }
-}
-
 impl<IO> OnePortStream<IO> {
     /// What the connection negotiated.
     pub fn info(&self) -> ConnectionInfo {
@@ -476,7 +463,7 @@ impl<IO> OnePortStream<IO> {
                     },
                     suite: conn
                         .negotiated_cipher_suite()
-                        .map_or_else(String::new, |s| tls_suite_name(s.suite())),
+                        .map_or_else(String::new, |s| crate::suites::tls_suite_name(s.suite())),
                     peer_certificates: conn.peer_certificates().unwrap_or_default().to_vec(),
                     server_name: conn.server_name().map(str::to_owned),
                     resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),

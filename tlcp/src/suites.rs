@@ -88,3 +88,17 @@ impl core::fmt::Display for CipherSuite {
         f.write_str(self.name())
     }
 }
+
+/// A rustls suite's name, with RFC 8998's that rustls 0.23 does not know.
+#[cfg(any(feature = "one-port", feature = "hyper-client"))]
+pub(crate) fn tls_suite_name(suite: rustls::CipherSuite) -> String {
+    if suite == shangmi_rustls::suites::TLS_SM4_GCM_SM3_ID {
+        "TLS_SM4_GCM_SM3".into()
+    } else if suite == shangmi_rustls::suites::TLS_SM4_CCM_SM3_ID {
+        "TLS_SM4_CCM_SM3".into()
+    } else {
+        suite
+            .as_str()
+            .map_or_else(|| format!("{suite:?}"), str::to_owned)
+    }
+}

@@ -33,14 +33,29 @@ impl TlcpConnector {
         name: ServerName<'static>,
         io: IO,
     ) -> io::Result<TlcpStream<IO, ClientConnection>> {
-        let conn = ClientConnection::new(self.config.clone(), name)?;
+        self.connect_noting_hello(name, io)
+            .await
+            .map_err(|(e, _)| e)
+    }
+
+    /// [`connect`](Self::connect), with each error saying whether the server's
+    /// ServerHello had arrived (the `https` connector's test of a refusal of TLCP).
+    pub(crate) async fn connect_noting_hello<IO: AsyncRead + AsyncWrite + Unpin>(
+        &self,
+        name: ServerName<'static>,
+        io: IO,
+    ) -> Result<TlcpStream<IO, ClientConnection>, (io::Error, bool)> {
+        let conn =
+            ClientConnection::new(self.config.clone(), name).map_err(|e| (e.into(), false))?;
         let mut stream = TlcpStream {
             io,
             conn,
             shutdown: false,
         };
-        poll_fn(|cx| stream.poll_handshake(cx)).await?;
-        Ok(stream)
+        match poll_fn(|cx| stream.poll_handshake(cx)).await {
+            Ok(()) => Ok(stream),
+            Err(e) => Err((e, stream.conn.negotiated_cipher_suite().is_some())),
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use std::pin::Pin;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
@@ -108,13 +109,18 @@ pub(super) struct ProxyArgs {
     /// The TCP service that receives the plain bytes, HOST:PORT
     #[arg(long)]
     upstream: String,
+    /// Close a connection after this many seconds without a byte either way (logged as
+    /// "idle for N s"); 0: never
+    #[arg(long, default_value_t = 300.0)]
+    idle_timeout: f64,
 }
 
 /// What each accepted connection gets.
 enum Mode {
     Echo,
     Http,
-    Proxy(String),
+    /// The upstream's address, and the idle bound (`None`: none).
+    Proxy(String, Option<Duration>),
 }
 
 fn seconds(what: &str, s: f64) -> Result<Duration, Failure> {
@@ -291,7 +297,9 @@ pub(super) fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
 
 /// Runs `shangmi tlcp proxy`.
 pub(super) fn proxy(args: &ProxyArgs) -> Result<ExitCode, Failure> {
-    run(&args.port, Mode::Proxy(args.upstream.clone()))
+    let idle = seconds("--idle-timeout", args.idle_timeout)?;
+    let idle = (!idle.is_zero()).then_some(idle);
+    run(&args.port, Mode::Proxy(args.upstream.clone(), idle))
 }
 
 fn run(args: &OnePortArgs, mode: Mode) -> Result<ExitCode, Failure> {
@@ -392,7 +400,7 @@ async fn connection(acceptor: &OnePortAcceptor, sock: TcpStream, peer: SocketAdd
     let result = match mode {
         Mode::Echo => echo(&mut conn).await,
         Mode::Http => http(&mut conn, &info, peer).await,
-        Mode::Proxy(upstream) => forward(&mut conn, upstream).await,
+        Mode::Proxy(upstream, idle) => forward(&mut conn, upstream, *idle).await,
     };
     let (from_client, to_client, error) = match result {
         Ok((a, b)) => (a, b, String::new()),
@@ -433,8 +441,14 @@ async fn echo<S: AsyncRead + AsyncWrite + Unpin>(conn: &mut S) -> Counted {
     Ok((total, total))
 }
 
-/// The plain bytes both ways between the client and a new connection to `upstream`.
-async fn forward(conn: &mut OnePortStream<TcpStream>, upstream: &str) -> Counted {
+/// The plain bytes both ways between the client and a new connection to `upstream`, until
+/// either side closes or, with `idle`, no byte went either way for that long (then the
+/// client gets close_notify and the upstream a close).
+async fn forward(
+    conn: &mut OnePortStream<TcpStream>,
+    upstream: &str,
+    idle: Option<Duration>,
+) -> Counted {
     let mut up = match TcpStream::connect(upstream).await {
         Ok(up) => up,
         Err(e) => {
@@ -443,23 +457,61 @@ async fn forward(conn: &mut OnePortStream<TcpStream>, upstream: &str) -> Counted
             return Err((0, 0, e));
         }
     };
+    let start = Instant::now();
+    let last_active = AtomicU64::new(0);
     let mut counted = Counting {
         inner: conn,
         read: 0,
         written: 0,
+        activity: (start, &last_active),
     };
-    let result = tokio::io::copy_bidirectional(&mut counted, &mut up).await;
+    let result = tokio::select! {
+        r = tokio::io::copy_bidirectional(&mut counted, &mut up) => r.map(|_| ()),
+        () = idle_for(start, &last_active, idle) => Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!("idle for {} s", idle.unwrap_or_default().as_secs_f64()),
+        )),
+    };
     let (read, written) = (counted.read, counted.written);
+    if result.is_err() {
+        // Best effort, bounded: a client that reads nothing cannot hold the task.
+        let _ = tokio::time::timeout(Duration::from_secs(1), conn.shutdown()).await;
+    }
     result
-        .map(|_| (read, written))
+        .map(|()| (read, written))
         .map_err(|e| (read, written, e))
 }
 
-/// Counts the plain bytes through a connection, whatever ends it.
+/// Resolves once no byte went either way for `idle` (the last byte at `start +
+/// last_active` milliseconds); never without a bound.
+async fn idle_for(start: Instant, last_active: &AtomicU64, idle: Option<Duration>) {
+    let Some(idle) = idle else {
+        return std::future::pending().await;
+    };
+    loop {
+        let at = start + Duration::from_millis(last_active.load(Ordering::Relaxed)) + idle;
+        if Instant::now() >= at {
+            return;
+        }
+        tokio::time::sleep_until(at.into()).await;
+    }
+}
+
+/// Counts the plain bytes through a connection, whatever ends it, and notes when the last
+/// one went (milliseconds since the instant given).
 struct Counting<'a, S> {
     inner: &'a mut S,
     read: u64,
     written: u64,
+    activity: (Instant, &'a AtomicU64),
+}
+
+impl<S> Counting<'_, S> {
+    fn active(&self) {
+        let (start, last) = self.activity;
+        let ms = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        last.store(ms, Ordering::Relaxed);
+    }
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Counting<'_, S> {
@@ -471,7 +523,11 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counting<'_, S> {
         let this = self.get_mut();
         let before = buf.filled().len();
         let polled = Pin::new(&mut *this.inner).poll_read(cx, buf);
-        this.read += (buf.filled().len() - before) as u64;
+        let n = buf.filled().len() - before;
+        if n > 0 {
+            this.read += n as u64;
+            this.active();
+        }
         polled
     }
 }
@@ -484,8 +540,11 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counting<'_, S> {
     ) -> Poll<std::io::Result<usize>> {
         let this = self.get_mut();
         let polled = Pin::new(&mut *this.inner).poll_write(cx, buf);
-        if let Poll::Ready(Ok(n)) = polled {
+        if let Poll::Ready(Ok(n)) = polled
+            && n > 0
+        {
             this.written += n as u64;
+            this.active();
         }
         polled
     }
