@@ -10,6 +10,7 @@ use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char};
 use std::sync::{Mutex, OnceLock, PoisonError};
+use x509_cert::name::Name;
 
 pub(crate) const SAR_OK: u32 = 0;
 const SAR_FAIL: u32 = 0x0A00_0001;
@@ -124,7 +125,18 @@ pub(crate) fn secret(container: &str, sign: bool) -> Option<SecretKey> {
     }
 }
 
-/// The CA's certificate and the container's two, made once.
+/// Certificate parameters that do not change between loads: serial `serial`, valid from
+/// 2020-01-01 to 2049-12-31. With SM2 signatures deterministic in shangmi (RFC 6979 style
+/// nonces), every load of the device makes the same certificates, as a real key stores.
+fn fixed(subject: Name, profile: Profile, serial: u8) -> CertParams {
+    let mut p = CertParams::new(subject, profile, 1);
+    p.not_before = 1_577_836_800;
+    p.not_after = 2_524_521_600;
+    p.serial = Some(vec![serial]);
+    p
+}
+
+/// The CA's certificate and the container's two, made once per load.
 struct Certs {
     ca: Vec<u8>,
     sign: Vec<u8>,
@@ -138,17 +150,21 @@ fn certs() -> Option<&'static Certs> {
             let ca_key = derive("ca");
             let ca = issue::self_signed(
                 &ca_key,
-                &CertParams::new(
+                &fixed(
                     parse_dn("/CN=shangmi test SKF CA").ok()?,
                     Profile::Ca { path_len: None },
-                    30,
+                    1,
                 ),
             )
             .ok()?;
             let leaf = |sign: bool, profile| {
                 let public = secret("tlcp-client", sign)?.public_key();
-                let params =
-                    CertParams::new(parse_dn("/O=shangmi test/CN=skf client").ok()?, profile, 30);
+                let serial = if sign { 2 } else { 3 };
+                let params = fixed(
+                    parse_dn("/O=shangmi test/CN=skf client").ok()?,
+                    profile,
+                    serial,
+                );
                 issue::issue(&ca, &ca_key, &public, &params)
                     .ok()?
                     .to_der()

@@ -5,7 +5,8 @@
 //! - One device, `shangmi-skf-0`, with two applications, `SHANGMI` and `LOCKOUT` (the
 //!   second for lockout tests, so they do not lock the first), each with the user PIN
 //!   `SHANGMI_TESTSKF_PIN` (default `12345678`) and its own retry counter (6 attempts;
-//!   a correct PIN resets it; at 0 the PIN is locked: `SAR_PIN_LOCKED`). Login is per
+//!   a correct PIN resets it; at 0 the PIN is locked: `SAR_PIN_LOCKED`; the counters live
+//!   as long as the library stays loaded). Login is per
 //!   open application handle; private-key operations without it are
 //!   `SAR_USER_NOT_LOGGED_IN`.
 //! - Containers (in both applications): `tlcp-client`, an ECC container with a sign pair
@@ -13,7 +14,9 @@
 //!   `shangmi test skf`) as d = SM3(seed ‖ label ‖ counter), the first valid scalar, and
 //!   their TLCP certificates (CN=skf client, profiles tlcp-sign and tlcp-enc) issued at
 //!   first use under a test CA (CN=shangmi test SKF CA, key from the seed too), whose
-//!   certificate the non-standard export `ShangmiTestSkf_CaCertificate` returns; `empty`
+//!   certificate the non-standard export `ShangmiTestSkf_CaCertificate` returns: made in
+//!   memory rather than read from files, the same bytes on every load (fixed serials,
+//!   valid 2020–2049, deterministic signatures), as a real key keeps them; `empty`
 //!   (type 0, no keys); and the faults: `garbage` holds `tlcp-client`'s keys but signs
 //!   with r = n (out of range), reports a decrypted length 1000 bytes longer than the
 //!   plaintext, claims a sign certificate longer than the buffer it was given, and has no
