@@ -677,3 +677,65 @@ impl Container {
 pub(crate) fn right_aligned(field: &[u8]) -> Option<&[u8]> {
     (field.len() == ECC_MAX_LEN && field[..32].iter().all(|&b| b == 0)).then(|| &field[32..])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake enumeration function answering with `list` (claiming `claim` bytes on the
+    /// second call, if given).
+    fn fake(list: &[u8], claim: Option<u32>) -> impl Fn(*mut c_char, *mut Ulong) -> u32 + '_ {
+        move |buf, size| {
+            // SAFETY: `names` passes a valid size and a buffer of that size.
+            unsafe {
+                if !buf.is_null() {
+                    let n = list.len().min(*size as usize);
+                    core::ptr::copy_nonoverlapping(list.as_ptr(), buf.cast(), n);
+                    *size = claim.unwrap_or(list.len() as u32);
+                } else {
+                    *size = list.len() as u32;
+                }
+            }
+            0
+        }
+    }
+
+    #[test]
+    fn name_lists_are_parsed_and_checked() {
+        assert_eq!(names("f", fake(b"a\0bc\0\0", None)).unwrap(), ["a", "bc"]);
+        assert_eq!(names("f", fake(b"", None)).unwrap(), Vec::<String>::new());
+        assert_eq!(
+            names("f", fake(b"\0\0", None)).unwrap(),
+            Vec::<String>::new()
+        );
+        // No final NUL: the last name still ends at the length.
+        assert_eq!(names("f", fake(b"a\0b", None)).unwrap(), ["a", "b"]);
+        let bad = |e: SkfError| matches!(e, SkfError::BadOutput { function: "f", .. });
+        assert!(bad(names("f", fake(b"\xff\0\0", None)).unwrap_err()));
+        assert!(bad(names("f", fake(b"a\0\0", Some(4))).unwrap_err()));
+        let huge = |_: *mut c_char, size: *mut Ulong| {
+            // SAFETY: a valid size.
+            unsafe { *size = 1 << 20 };
+            0
+        };
+        assert!(bad(names("f", huge).unwrap_err()));
+        let fails = |_: *mut c_char, _: *mut Ulong| 0x0A00_0005;
+        assert_eq!(
+            names("f", fails).unwrap_err(),
+            SkfError::Device {
+                function: "f",
+                code: crate::SarCode::InvalidHandle
+            }
+        );
+    }
+
+    #[test]
+    fn coordinates_must_be_right_aligned() {
+        let mut f = [0u8; 64];
+        f[63] = 1;
+        assert_eq!(right_aligned(&f).map(|s| s[31]), Some(1));
+        f[31] = 1;
+        assert_eq!(right_aligned(&f), None);
+        assert_eq!(right_aligned(&[0u8; 32]), None);
+    }
+}
