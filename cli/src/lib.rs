@@ -19,6 +19,7 @@ mod progress;
 mod rows;
 mod sdf;
 mod selftest;
+mod skf;
 mod sm2;
 mod sm3sum;
 mod sm4;
@@ -72,6 +73,8 @@ enum Command {
     Cert(cert::Args),
     /// SDF (GM/T 0018) crypto cards and HSMs: what a device holds (info, export).
     Sdf(sdf::Args),
+    /// SKF (GM/T 0016) USB keys: devices, applications, containers, keys, certificates.
+    Skf(skf::Args),
     /// Module mode's self-tests: the power-on known-answer tests, the pairwise-consistency
     /// and DRBG health tests; prints each and its result (--json), exits 1 on a failure.
     Selftest(selftest::Args),
@@ -90,6 +93,7 @@ impl Command {
             Command::Tlcp(args) => tlcp::run(*args),
             Command::Cert(args) => cert::run(&args),
             Command::Sdf(args) => sdf::run(&args),
+            Command::Skf(args) => skf::run(&args),
             Command::Selftest(args) => selftest::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }

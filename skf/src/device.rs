@@ -1,0 +1,741 @@
+//! The library, its devices (`SKF_ConnectDev`), applications (`SKF_OpenApplication`, PIN)
+//! and containers (`SKF_OpenContainer`): handles that close themselves, in that order.
+//!
+//! USB keys serve one command at a time, and GM/T 0016 says nothing of threads, so every
+//! call into a library holds that library's lock: the handles below are `Send + Sync`.
+
+use crate::error::{SkfError, check};
+use crate::ffi::{
+    Bool, DevInfoRaw, ECC_MAX_LEN, EccPublicKeyBlob, Handle, Library, OPTIONAL, Ulong,
+};
+use core::ffi::c_char;
+use shangmi_sm2::PublicKey;
+use std::ffi::CString;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use zeroize::Zeroizing;
+
+/// The longest name list, certificate or other variable-length output accepted from a
+/// device (64 KiB): a larger claimed length is [`SkfError::BadOutput`].
+pub const MAX_OUTPUT: usize = 64 * 1024;
+
+/// A PIN, zeroized when dropped and never printed.
+pub struct Pin(Zeroizing<Vec<u8>>);
+
+impl Pin {
+    /// From its bytes.
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
+        Pin(Zeroizing::new(bytes.into()))
+    }
+
+    /// From the environment variable `var`, if set (the variable itself stays in the
+    /// process environment).
+    pub fn from_env(var: &str) -> Option<Self> {
+        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
+    }
+}
+
+impl core::fmt::Debug for Pin {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Pin(..)")
+    }
+}
+
+/// Which of a container's two key pairs (and certificates): GM/T 0016's `bSignFlag`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyUsage {
+    /// The sign pair and certificate (`bSignFlag` = TRUE).
+    Sign,
+    /// The encryption pair and certificate (`bSignFlag` = FALSE).
+    Encrypt,
+}
+
+impl KeyUsage {
+    fn flag(self) -> Bool {
+        Bool::from(self == KeyUsage::Sign)
+    }
+}
+
+/// What `SKF_GetContainerType` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ContainerType {
+    /// 0: no key yet.
+    Empty,
+    /// 1: RSA keys.
+    Rsa,
+    /// 2: ECC (SM2) keys.
+    Ecc,
+    /// Any other value, as returned.
+    Other(u32),
+}
+
+/// Which optional functions the library exports ([`SkfLibrary::capabilities`]): known at
+/// load time, so a missing one is reported before it is needed (many USB keys lack
+/// `SKF_ECCDecrypt`; GmSSL issue 366).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    missing: Vec<&'static str>,
+}
+
+impl Capabilities {
+    /// The optional functions the library lacks, by their C names.
+    pub fn missing(&self) -> &[&'static str] {
+        &self.missing
+    }
+
+    /// Whether the library has the function `name` (required functions always are).
+    pub fn has(&self, name: &str) -> bool {
+        !self.missing.contains(&name)
+    }
+
+    /// `Ok` if the library has `name`, [`SkfError::MissingSymbol`] if not.
+    pub fn require(&self, name: &'static str) -> Result<(), SkfError> {
+        if self.has(name) {
+            Ok(())
+        } else {
+            Err(SkfError::MissingSymbol(name))
+        }
+    }
+
+    /// Whether keys can sign (`SKF_ECCSignData`).
+    pub fn sign(&self) -> bool {
+        self.has("SKF_ECCSignData")
+    }
+
+    /// Whether keys can decrypt (`SKF_ECCDecrypt`).
+    pub fn decrypt(&self) -> bool {
+        self.has("SKF_ECCDecrypt")
+    }
+}
+
+/// What `SKF_GetDevInfo` reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// The interface version (major, minor).
+    pub version: (u8, u8),
+    /// Maker.
+    pub manufacturer: String,
+    /// Issuer.
+    pub issuer: String,
+    /// Label.
+    pub label: String,
+    /// Serial number.
+    pub serial: String,
+    /// Hardware version (major, minor).
+    pub hw_version: (u8, u8),
+    /// Firmware version (major, minor).
+    pub firmware_version: (u8, u8),
+    /// Symmetric algorithm bits.
+    pub sym_algorithms: u32,
+    /// Asymmetric algorithm bits.
+    pub asym_algorithms: u32,
+    /// Hash algorithm bits.
+    pub hash_algorithms: u32,
+    /// Total storage, bytes.
+    pub total_space: u32,
+    /// Free storage, bytes.
+    pub free_space: u32,
+}
+
+fn text(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).trim().to_owned()
+}
+
+pub(crate) struct Shared {
+    lock: Mutex<()>,
+    pub(crate) lib: Library,
+}
+
+impl Shared {
+    /// The library's lock: held around every call into it.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, ()> {
+        self.lock.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+// SAFETY: the function table is plain function pointers; every call through it holds
+// `lock`, so the library sees one call at a time from whichever thread.
+unsafe impl Send for Shared {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Shared {}
+
+/// A loaded SKF library (cheap to clone; unloaded when the last clone, device, application,
+/// container and key are dropped).
+#[derive(Clone)]
+pub struct SkfLibrary(pub(crate) Arc<Shared>);
+
+impl core::fmt::Debug for SkfLibrary {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SkfLibrary").finish_non_exhaustive()
+    }
+}
+
+fn c_name(name: &str, what: &'static str) -> Result<CString, SkfError> {
+    CString::new(name).map_err(|_| SkfError::InteriorNul(what))
+}
+
+/// Reads a name list (`SKF_EnumDev`, `SKF_EnumApplication`, `SKF_EnumContainer`): `call`
+/// is made once with no buffer for the size, then with a buffer of that size; the list is
+/// NUL-separated names ending with an empty one.
+fn names(
+    function: &'static str,
+    call: impl Fn(*mut c_char, *mut Ulong) -> u32,
+) -> Result<Vec<String>, SkfError> {
+    let bad = |what| SkfError::BadOutput { function, what };
+    let mut size: Ulong = 0;
+    check(function, call(core::ptr::null_mut(), &mut size))?;
+    let cap = size as usize;
+    if cap > MAX_OUTPUT {
+        return Err(bad("name list longer than 64 KiB"));
+    }
+    if cap == 0 {
+        return Ok(Vec::new());
+    }
+    let mut buf = vec![0u8; cap];
+    check(function, call(buf.as_mut_ptr().cast(), &mut size))?;
+    let len = size as usize;
+    if len > cap {
+        return Err(bad("name list longer than its buffer"));
+    }
+    let mut out = Vec::new();
+    for name in buf[..len].split(|&b| b == 0) {
+        if name.is_empty() {
+            break;
+        }
+        let s = core::str::from_utf8(name).map_err(|_| bad("a name is not UTF-8"))?;
+        out.push(s.to_owned());
+    }
+    Ok(out)
+}
+
+/// Reads a variable-length byte string (`SKF_ExportCertificate`) the same way.
+fn bytes(
+    function: &'static str,
+    call: impl Fn(*mut u8, *mut Ulong) -> u32,
+) -> Result<Vec<u8>, SkfError> {
+    let bad = |what| SkfError::BadOutput { function, what };
+    let mut size: Ulong = 0;
+    check(function, call(core::ptr::null_mut(), &mut size))?;
+    let cap = size as usize;
+    if cap > MAX_OUTPUT {
+        return Err(bad("output longer than 64 KiB"));
+    }
+    let mut buf = vec![0u8; cap];
+    if cap > 0 {
+        check(function, call(buf.as_mut_ptr(), &mut size))?;
+    }
+    let len = size as usize;
+    if len > cap {
+        return Err(bad("output longer than its buffer"));
+    }
+    buf.truncate(len);
+    Ok(buf)
+}
+
+impl SkfLibrary {
+    /// Loads the vendor library at `path` and resolves its functions (a missing required
+    /// one is [`SkfError::MissingSymbol`]; see [`capabilities`](Self::capabilities) for
+    /// the optional ones).
+    pub fn load(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SkfError> {
+        let lib = Library::load(path.as_ref())?;
+        Ok(SkfLibrary(Arc::new(Shared {
+            lock: Mutex::new(()),
+            lib,
+        })))
+    }
+
+    /// The optional functions the library has and lacks.
+    pub fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            missing: OPTIONAL
+                .into_iter()
+                .filter(|n| !self.0.lib.has(n))
+                .collect(),
+        }
+    }
+
+    /// The names of the devices present (`SKF_EnumDev` with `bPresent` = TRUE).
+    pub fn devices(&self) -> Result<Vec<String>, SkfError> {
+        let _g = self.0.lock();
+        let f = self.0.lib.fns.enum_dev;
+        // SAFETY: `buf` is null (a size query) or writable for `*size` bytes, as `names`
+        // guarantees; `size` is a valid `ULONG`.
+        names("SKF_EnumDev", |buf, size| unsafe { f(1, buf, size) })
+    }
+
+    /// Connects to the device `name` (`SKF_ConnectDev`).
+    pub fn connect(&self, name: &str) -> Result<SkfDevice, SkfError> {
+        let c = c_name(name, "device name")?;
+        let mut handle: Handle = core::ptr::null_mut();
+        let _g = self.0.lock();
+        // SAFETY: `c` is a NUL-terminated string and `handle` a valid out-parameter.
+        check("SKF_ConnectDev", unsafe {
+            (self.0.lib.fns.connect_dev)(c.as_ptr(), &mut handle)
+        })
+        .map_err(|e| match e {
+            SkfError::Device {
+                code: crate::SarCode::InvalidParam | crate::SarCode::DeviceRemoved,
+                ..
+            } => SkfError::NotFound {
+                kind: "device",
+                name: name.to_owned(),
+            },
+            e => e,
+        })?;
+        Ok(SkfDevice(Arc::new(DevInner {
+            handle,
+            name: name.to_owned(),
+            shared: self.0.clone(),
+        })))
+    }
+}
+
+pub(crate) struct DevInner {
+    handle: Handle,
+    name: String,
+    pub(crate) shared: Arc<Shared>,
+}
+
+// SAFETY: the handle is an opaque token used only under the library's lock.
+unsafe impl Send for DevInner {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for DevInner {}
+
+impl Drop for DevInner {
+    fn drop(&mut self) {
+        let _g = self.shared.lock();
+        // SAFETY: the handle came from SKF_ConnectDev, every application on it is closed
+        // (they hold an `Arc` of this), and it is closed once.
+        let _ = unsafe { (self.shared.lib.fns.disconnect_dev)(self.handle) };
+    }
+}
+
+/// A connected device (cheap to clone; disconnected when the last clone is dropped).
+#[derive(Clone)]
+pub struct SkfDevice(Arc<DevInner>);
+
+impl core::fmt::Debug for SkfDevice {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("SkfDevice")
+            .field("name", &self.0.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SkfDevice {
+    /// The device's name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The device's description (`SKF_GetDevInfo`).
+    pub fn info(&self) -> Result<DeviceInfo, SkfError> {
+        let shared = &self.0.shared;
+        let f = shared
+            .lib
+            .fns
+            .get_dev_info
+            .ok_or(SkfError::MissingSymbol("SKF_GetDevInfo"))?;
+        // SAFETY: `DEVINFO` is bytes and integers, all-zero valid.
+        let mut raw: DevInfoRaw = unsafe { core::mem::zeroed() };
+        let _g = shared.lock();
+        // SAFETY: a connected device and a `DEVINFO`-sized out-parameter.
+        check("SKF_GetDevInfo", unsafe { f(self.0.handle, &mut raw) })?;
+        let v = |v: crate::ffi::Version| (v.major, v.minor);
+        Ok(DeviceInfo {
+            version: v(raw.version),
+            manufacturer: text(&{ raw.manufacturer }),
+            issuer: text(&{ raw.issuer }),
+            label: text(&{ raw.label }),
+            serial: text(&{ raw.serial_number }),
+            hw_version: v(raw.hw_version),
+            firmware_version: v(raw.firmware_version),
+            sym_algorithms: raw.alg_sym_cap,
+            asym_algorithms: raw.alg_asym_cap,
+            hash_algorithms: raw.alg_hash_cap,
+            total_space: raw.total_space,
+            free_space: raw.free_space,
+        })
+    }
+
+    /// Fills `buf` from the device's generator (`SKF_GenRandom`).
+    pub fn random(&self, buf: &mut [u8]) -> Result<(), SkfError> {
+        let shared = &self.0.shared;
+        let f = shared
+            .lib
+            .fns
+            .gen_random
+            .ok_or(SkfError::MissingSymbol("SKF_GenRandom"))?;
+        let _g = shared.lock();
+        for chunk in buf.chunks_mut(1024) {
+            // SAFETY: a connected device; `chunk` is writable for its length (≤ 1024).
+            check("SKF_GenRandom", unsafe {
+                f(self.0.handle, chunk.as_mut_ptr(), chunk.len() as Ulong)
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The names of the device's applications (`SKF_EnumApplication`).
+    pub fn applications(&self) -> Result<Vec<String>, SkfError> {
+        let shared = &self.0.shared;
+        let f = shared.lib.fns.enum_application;
+        let _g = shared.lock();
+        // SAFETY: a connected device; `buf`/`size` as `names` guarantees.
+        names("SKF_EnumApplication", |buf, size| unsafe {
+            f(self.0.handle, buf, size)
+        })
+    }
+
+    /// Opens the application `name` (`SKF_OpenApplication`); nothing private is usable
+    /// before [`Application::verify_pin`].
+    pub fn open_application(&self, name: &str) -> Result<Application, SkfError> {
+        let c = c_name(name, "application name")?;
+        let shared = &self.0.shared;
+        let mut handle: Handle = core::ptr::null_mut();
+        let _g = shared.lock();
+        // SAFETY: a connected device, a NUL-terminated name, a valid out-parameter.
+        check("SKF_OpenApplication", unsafe {
+            (shared.lib.fns.open_application)(self.0.handle, c.as_ptr(), &mut handle)
+        })
+        .map_err(|e| match e {
+            SkfError::Device {
+                code: crate::SarCode::ApplicationNotExists,
+                ..
+            } => SkfError::NotFound {
+                kind: "application",
+                name: name.to_owned(),
+            },
+            e => e,
+        })?;
+        Ok(Application(Arc::new(AppInner {
+            handle,
+            name: name.to_owned(),
+            device: self.0.clone(),
+        })))
+    }
+}
+
+pub(crate) struct AppInner {
+    handle: Handle,
+    name: String,
+    device: Arc<DevInner>,
+}
+
+// SAFETY: the handle is an opaque token used only under the library's lock.
+unsafe impl Send for AppInner {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for AppInner {}
+
+impl Drop for AppInner {
+    fn drop(&mut self) {
+        let shared = &self.device.shared;
+        let _g = shared.lock();
+        if let Some(clear) = shared.lib.fns.clear_secure_state {
+            // SAFETY: an open application, closed just below (logs the user out).
+            let _ = unsafe { clear(self.handle) };
+        }
+        // SAFETY: the handle came from SKF_OpenApplication, its containers are closed (they
+        // hold an `Arc` of this), and it is closed once.
+        let _ = unsafe { (shared.lib.fns.close_application)(self.handle) };
+    }
+}
+
+/// An open application (cheap to clone; closed, and the user logged out, when the last
+/// clone, container and key are dropped).
+#[derive(Clone)]
+pub struct Application(Arc<AppInner>);
+
+impl core::fmt::Debug for Application {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Application")
+            .field("name", &self.0.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `USER_TYPE` (GM/T 0016: `ADMIN_TYPE` 0, `USER_TYPE` 1).
+const USER_TYPE: Ulong = 1;
+
+impl Application {
+    /// The application's name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// Verifies the user PIN (`SKF_VerifyPIN`; the PIN is zeroized when this returns). A
+    /// wrong PIN is [`SkfError::WrongPin`] with the attempts the device says are left,
+    /// or [`SkfError::PinLocked`].
+    pub fn verify_pin(&self, pin: Pin) -> Result<(), SkfError> {
+        if pin.0.contains(&0) {
+            return Err(SkfError::InteriorNul("PIN"));
+        }
+        let mut c = Zeroizing::new(Vec::with_capacity(pin.0.len() + 1));
+        c.extend_from_slice(&pin.0);
+        c.push(0);
+        drop(pin);
+        let shared = &self.0.device.shared;
+        let mut retries: Ulong = 0;
+        let _g = shared.lock();
+        // SAFETY: an open application, a NUL-terminated PIN, a valid out-parameter.
+        let rv = unsafe {
+            (shared.lib.fns.verify_pin)(self.0.handle, USER_TYPE, c.as_ptr().cast(), &mut retries)
+        };
+        match check("SKF_VerifyPIN", rv) {
+            Err(SkfError::Device {
+                code: crate::SarCode::PinIncorrect,
+                ..
+            }) if retries > 0 => Err(SkfError::WrongPin {
+                retries_left: retries,
+            }),
+            Err(SkfError::Device {
+                code: crate::SarCode::PinIncorrect | crate::SarCode::PinLocked,
+                ..
+            }) => Err(SkfError::PinLocked),
+            other => other,
+        }
+    }
+
+    /// The names of the application's containers (`SKF_EnumContainer`).
+    pub fn containers(&self) -> Result<Vec<String>, SkfError> {
+        let shared = &self.0.device.shared;
+        let f = shared.lib.fns.enum_container;
+        let _g = shared.lock();
+        // SAFETY: an open application; `buf`/`size` as `names` guarantees.
+        names("SKF_EnumContainer", |buf, size| unsafe {
+            f(self.0.handle, buf, size)
+        })
+    }
+
+    /// Opens the container `name` (`SKF_OpenContainer`).
+    pub fn open_container(&self, name: &str) -> Result<Container, SkfError> {
+        let c = c_name(name, "container name")?;
+        let shared = &self.0.device.shared;
+        let mut handle: Handle = core::ptr::null_mut();
+        let _g = shared.lock();
+        // SAFETY: an open application, a NUL-terminated name, a valid out-parameter.
+        check("SKF_OpenContainer", unsafe {
+            (shared.lib.fns.open_container)(self.0.handle, c.as_ptr(), &mut handle)
+        })
+        .map_err(|e| match e {
+            SkfError::Device {
+                code: crate::SarCode::InvalidParam | crate::SarCode::FileNotExist,
+                ..
+            } => SkfError::NotFound {
+                kind: "container",
+                name: name.to_owned(),
+            },
+            e => e,
+        })?;
+        Ok(Container(Arc::new(ContInner {
+            handle,
+            name: name.to_owned(),
+            app: self.0.clone(),
+        })))
+    }
+}
+
+pub(crate) struct ContInner {
+    pub(crate) handle: Handle,
+    name: String,
+    app: Arc<AppInner>,
+}
+
+// SAFETY: the handle is an opaque token used only under the library's lock.
+unsafe impl Send for ContInner {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for ContInner {}
+
+impl ContInner {
+    pub(crate) fn shared(&self) -> &Shared {
+        &self.app.device.shared
+    }
+}
+
+impl Drop for ContInner {
+    fn drop(&mut self) {
+        let shared = self.shared();
+        let _g = shared.lock();
+        // SAFETY: the handle came from SKF_OpenContainer and is closed once.
+        let _ = unsafe { (shared.lib.fns.close_container)(self.handle) };
+    }
+}
+
+/// An open container: a sign pair, an encryption pair and their certificates (cheap to
+/// clone; closed when the last clone and key are dropped).
+#[derive(Clone)]
+pub struct Container(pub(crate) Arc<ContInner>);
+
+impl core::fmt::Debug for Container {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Container")
+            .field("name", &self.0.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Container {
+    /// The container's name.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The library's capabilities (what its keys can do).
+    pub fn capabilities(&self) -> Capabilities {
+        SkfLibrary(self.0.app.device.shared.clone()).capabilities()
+    }
+
+    /// The kind of keys it holds (`SKF_GetContainerType`).
+    pub fn container_type(&self) -> Result<ContainerType, SkfError> {
+        let shared = self.0.shared();
+        let f = shared
+            .lib
+            .fns
+            .get_container_type
+            .ok_or(SkfError::MissingSymbol("SKF_GetContainerType"))?;
+        let mut t: Ulong = 0;
+        let _g = shared.lock();
+        // SAFETY: an open container and a valid out-parameter.
+        check("SKF_GetContainerType", unsafe { f(self.0.handle, &mut t) })?;
+        Ok(match t {
+            0 => ContainerType::Empty,
+            1 => ContainerType::Rsa,
+            2 => ContainerType::Ecc,
+            t => ContainerType::Other(t),
+        })
+    }
+
+    /// The SM2 public key of the pair `usage` (`SKF_ExportPublicKey`), checked: 256 bits,
+    /// coordinates right-aligned, the point on the curve.
+    pub fn public_key(&self, usage: KeyUsage) -> Result<PublicKey, SkfError> {
+        const NAME: &str = "SKF_ExportPublicKey";
+        let bad = |what| SkfError::BadOutput {
+            function: NAME,
+            what,
+        };
+        const BLOB: usize = core::mem::size_of::<EccPublicKeyBlob>();
+        let mut raw = [0u8; BLOB];
+        let mut len = BLOB as Ulong;
+        let shared = self.0.shared();
+        {
+            let _g = shared.lock();
+            // SAFETY: an open container; `raw` is writable for `len` = 132 bytes (an
+            // `ECCPUBLICKEYBLOB`).
+            check(NAME, unsafe {
+                (shared.lib.fns.export_public_key)(
+                    self.0.handle,
+                    usage.flag(),
+                    raw.as_mut_ptr(),
+                    &mut len,
+                )
+            })?;
+        }
+        if len as usize != BLOB {
+            return Err(bad("not an ECCPUBLICKEYBLOB (132 bytes)"));
+        }
+        let mut bits = [0u8; 4];
+        bits.copy_from_slice(&raw[..4]);
+        if u32::from_ne_bytes(bits) != 256 {
+            return Err(bad("key size is not 256 bits"));
+        }
+        let (x, y) = raw[4..].split_at(ECC_MAX_LEN);
+        let mut sec1 = [0u8; 65];
+        sec1[0] = 0x04;
+        sec1[1..33].copy_from_slice(right_aligned(x).ok_or(bad("x wider than 32 bytes"))?);
+        sec1[33..].copy_from_slice(right_aligned(y).ok_or(bad("y wider than 32 bytes"))?);
+        shangmi_sm2::keys::public_key_from_sec1(&sec1).map_err(|_| bad("point not on the curve"))
+    }
+
+    /// The DER certificate of the pair `usage` (`SKF_ExportCertificate`), or `None` if the
+    /// container holds none (`SAR_CERTNOTFOUNTERR` or an empty answer). The bytes are as
+    /// the device stored them: parse and check them before trusting them.
+    pub fn certificate(&self, usage: KeyUsage) -> Result<Option<Vec<u8>>, SkfError> {
+        const NAME: &str = "SKF_ExportCertificate";
+        let shared = self.0.shared();
+        let f = shared
+            .lib
+            .fns
+            .export_certificate
+            .ok_or(SkfError::MissingSymbol(NAME))?;
+        let _g = shared.lock();
+        // SAFETY: an open container; `buf`/`len` as `bytes` guarantees.
+        match bytes(NAME, |buf, len| unsafe {
+            f(self.0.handle, usage.flag(), buf, len)
+        }) {
+            Ok(der) if der.is_empty() => Ok(None),
+            Ok(der) => Ok(Some(der)),
+            Err(SkfError::Device {
+                code: crate::SarCode::CertNotFound,
+                ..
+            }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The low 32 bytes of a right-aligned 64-byte field, if its high 32 are zero.
+pub(crate) fn right_aligned(field: &[u8]) -> Option<&[u8]> {
+    (field.len() == ECC_MAX_LEN && field[..32].iter().all(|&b| b == 0)).then(|| &field[32..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake enumeration function answering with `list` (claiming `claim` bytes on the
+    /// second call, if given).
+    fn fake(list: &[u8], claim: Option<u32>) -> impl Fn(*mut c_char, *mut Ulong) -> u32 + '_ {
+        move |buf, size| {
+            // SAFETY: `names` passes a valid size and a buffer of that size.
+            unsafe {
+                if !buf.is_null() {
+                    let n = list.len().min(*size as usize);
+                    core::ptr::copy_nonoverlapping(list.as_ptr(), buf.cast(), n);
+                    *size = claim.unwrap_or(list.len() as u32);
+                } else {
+                    *size = list.len() as u32;
+                }
+            }
+            0
+        }
+    }
+
+    #[test]
+    fn name_lists_are_parsed_and_checked() {
+        assert_eq!(names("f", fake(b"a\0bc\0\0", None)).unwrap(), ["a", "bc"]);
+        assert_eq!(names("f", fake(b"", None)).unwrap(), Vec::<String>::new());
+        assert_eq!(
+            names("f", fake(b"\0\0", None)).unwrap(),
+            Vec::<String>::new()
+        );
+        // No final NUL: the last name still ends at the length.
+        assert_eq!(names("f", fake(b"a\0b", None)).unwrap(), ["a", "b"]);
+        let bad = |e: SkfError| matches!(e, SkfError::BadOutput { function: "f", .. });
+        assert!(bad(names("f", fake(b"\xff\0\0", None)).unwrap_err()));
+        assert!(bad(names("f", fake(b"a\0\0", Some(4))).unwrap_err()));
+        let huge = |_: *mut c_char, size: *mut Ulong| {
+            // SAFETY: a valid size.
+            unsafe { *size = 1 << 20 };
+            0
+        };
+        assert!(bad(names("f", huge).unwrap_err()));
+        let fails = |_: *mut c_char, _: *mut Ulong| 0x0A00_0005;
+        assert_eq!(
+            names("f", fails).unwrap_err(),
+            SkfError::Device {
+                function: "f",
+                code: crate::SarCode::InvalidHandle
+            }
+        );
+    }
+
+    #[test]
+    fn coordinates_must_be_right_aligned() {
+        let mut f = [0u8; 64];
+        f[63] = 1;
+        assert_eq!(right_aligned(&f).map(|s| s[31]), Some(1));
+        f[31] = 1;
+        assert_eq!(right_aligned(&f), None);
+        assert_eq!(right_aligned(&[0u8; 32]), None);
+    }
+}
