@@ -211,6 +211,11 @@ impl PrivateKeyOps for SdfKey {
         Ok(c2.len())
     }
 
+    /// False: see [`NoKeyExchange`].
+    fn supports_key_exchange(&self) -> bool {
+        false
+    }
+
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
         &self,
         _: &mut R,

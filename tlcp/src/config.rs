@@ -10,6 +10,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use zeroize::Zeroize;
 
+/// Why ECDHE suites were all that was asked for and none can run.
+const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key exchange; this \
+     one cannot (a GM/T 0018 device returns the agreed key as a handle, never its bytes): \
+     use ECC suites";
+
 /// Whether a server asks for and requires client certificates. ECDHE suites always
 /// require them (the key exchange needs the client's encryption key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -414,7 +419,17 @@ impl ClientConfigBuilder {
     }
 
     /// The configuration.
-    pub fn build(self) -> Result<ClientConfig, Error> {
+    pub fn build(mut self) -> Result<ClientConfig, Error> {
+        // A client encryption key that cannot run the SM2 key exchange (a key in a GM/T 0018
+        // device) cannot serve ECDHE: those suites leave the offer here, not mid-handshake.
+        if let Some(k) = &self.config.client_keys
+            && !k.enc_key.supports_key_exchange()
+        {
+            self.config.suites.retain(|s| !s.is_ecdhe());
+            if self.config.suites.is_empty() {
+                return Err(Error::Config(NO_KX));
+            }
+        }
         let c = &self.config;
         if c.suites.is_empty() {
             return Err(Error::Config("no cipher suites"));
@@ -582,6 +597,13 @@ impl ServerConfigBuilder {
             suites.retain(|s| !s.is_ecdhe());
             if suites.is_empty() {
                 return Err(Error::Config("ECDHE suites need client roots"));
+            }
+        }
+        // ... and an encryption key that runs the key exchange (not one in an SDF device).
+        if !enc_key.supports_key_exchange() {
+            suites.retain(|s| !s.is_ecdhe());
+            if suites.is_empty() {
+                return Err(Error::Config(NO_KX));
             }
         }
         let ticketer = match (self.ticketer, self.session_tickets) {
