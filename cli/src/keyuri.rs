@@ -8,11 +8,19 @@
 //!   says the role (`--sign-key`, `--enc-key`); the PIN comes from the environment variable
 //!   `pin-env` names, or is asked for on the terminal; `sessions` sizes the key's session
 //!   pool (default 4).
+//!
+//! The same syntax is taken by `tlcp`, `tls`, `cert` (`--ca-key`, `req --key`, `tlcp-pair
+//! --sign-key/--enc-key`, `cms sign|decrypt --key`) and `sm2` (`sign|decrypt|pubkey
+//! --key`); [`AnyKey`] is such a key behind `PrivateKeyOps`.
 
 use crate::failure::Failure;
-use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
+use rand_core::TryCryptoRng;
+use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
+use shangmi_sm2::dsa::Signature;
+use shangmi_sm2::kx::{KeyExchange, Role};
+use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey, SecretKey};
 use shangmi_tlcp::{Sm2EncKey, Sm2PrivateKey, Sm2SignKey};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -186,6 +194,137 @@ impl KeyUri {
             KeyUri::File(path) => file_key(path, passin)?,
             KeyUri::Sdf(uri) => uri.open(KeyUsage::Encrypt)?,
         })
+    }
+}
+
+impl KeyUri {
+    /// The location a `--key`-style flag gave as a path: a key URI if it is one, else the
+    /// file.
+    pub fn of_path(path: &Path) -> Result<Self, Failure> {
+        match path.to_str() {
+            Some(s) if s.starts_with("sdf:") => s.parse().map_err(Failure::usage),
+            _ => Ok(KeyUri::File(path.to_owned())),
+        }
+    }
+
+    /// The private key for a flag of role `role` (`None`: the URI must say which pair);
+    /// `passin` opens an encrypted key file.
+    pub fn open_any(
+        &self,
+        role: Option<KeyUsage>,
+        passin: Option<&str>,
+    ) -> Result<AnyKey, Failure> {
+        match self {
+            KeyUri::File(path) => {
+                crate::sm2::keyfile::load_key_file(path, passin).map(AnyKey::Memory)
+            }
+            KeyUri::Sdf(uri) => {
+                let (_, usage) = uri.key(role)?;
+                uri.open(usage).map(AnyKey::Sdf)
+            }
+        }
+    }
+
+    /// The public key of the pair `role` (`None`: the URI must say) from a key file, or
+    /// exported by the device (no PIN); `passin` opens an encrypted key file.
+    pub fn public_key(
+        &self,
+        role: Option<KeyUsage>,
+        passin: Option<&str>,
+    ) -> Result<PublicKey, Failure> {
+        match self {
+            KeyUri::File(path) => {
+                crate::sm2::keyfile::load_key_file(path, passin).map(|k| k.public_key())
+            }
+            KeyUri::Sdf(uri) => {
+                let (index, usage) = uri.key(role)?;
+                uri.device()?.public_key(index, usage).map_err(|e| {
+                    Failure::new(format!(
+                        "{} key {index} in {}: {e}",
+                        name(usage),
+                        uri.library.display()
+                    ))
+                })
+            }
+        }
+    }
+}
+
+/// A private key from a file (held in memory) or in a device, behind [`PrivateKeyOps`]
+/// (the device's errors are the error type; an in-memory key's are its `Sm2` variant).
+#[derive(Debug)]
+pub enum AnyKey {
+    /// Read from a file.
+    Memory(SecretKey),
+    /// In an SDF device.
+    Sdf(Arc<SdfKey>),
+}
+
+/// An in-memory key's exchange (a device key has none: see
+/// [`PrivateKeyOps::supports_key_exchange`]).
+#[derive(Debug)]
+pub struct AnyKx(KeyExchange);
+
+impl KeyAgreement for AnyKx {
+    type Error = SdfError;
+
+    fn ephemeral_public(&self) -> PublicKey {
+        self.0.ephemeral_public()
+    }
+
+    fn finish(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        key: &mut [u8],
+    ) -> Result<(), SdfError> {
+        KeyAgreement::finish(self.0, peer_public, peer_id, peer_ephemeral, key).map_err(Into::into)
+    }
+}
+
+impl PrivateKeyOps for AnyKey {
+    type Error = SdfError;
+    type KeyExchange = AnyKx;
+
+    fn public_key(&self) -> PublicKey {
+        match self {
+            AnyKey::Memory(k) => k.public_key(),
+            AnyKey::Sdf(k) => k.public_key(),
+        }
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, SdfError> {
+        match self {
+            AnyKey::Memory(k) => Ok(PrivateKeyOps::sign_digest(k, e)?),
+            AnyKey::Sdf(k) => k.sign_digest(e),
+        }
+    }
+
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SdfError> {
+        match self {
+            AnyKey::Memory(k) => Ok(PrivateKeyOps::decrypt_into(k, c1c3c2, out)?),
+            AnyKey::Sdf(k) => k.decrypt_into(c1c3c2, out),
+        }
+    }
+
+    fn supports_key_exchange(&self) -> bool {
+        match self {
+            AnyKey::Memory(_) => true,
+            AnyKey::Sdf(k) => PrivateKeyOps::supports_key_exchange(&**k),
+        }
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        role: Role,
+        id: &[u8],
+    ) -> Result<AnyKx, SdfError> {
+        match self {
+            AnyKey::Memory(k) => Ok(AnyKx(KeyExchange::new(rng, role, k, id)?)),
+            AnyKey::Sdf(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 //! error.
 
 use crate::failure::Failure;
+use crate::keyuri::KeyUri;
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
@@ -15,12 +16,15 @@ use rustls::pki_types::{
     CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName, UnixTime,
 };
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
+use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use rustls::{
     ClientConfig, ClientConnection, CommonState, DigitallySignedStruct, DistinguishedName,
     RootCertStore, ServerConfig, ServerConnection, SignatureScheme, StreamOwned,
     SupportedCipherSuite,
 };
+use shangmi_rustls::sign::DeviceKey;
 use shangmi_rustls::{kx, suites};
+use shangmi_sdf::KeyUsage;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -83,7 +87,8 @@ struct ServerArgs {
     /// Certificate chain, PEM, leaf first
     #[arg(long)]
     cert: PathBuf,
-    /// SM2 private key, PEM (PKCS#8 or SEC1 `EC PRIVATE KEY`)
+    /// SM2 private key, PEM (PKCS#8 or SEC1 `EC PRIVATE KEY`), or a sign key in a device
+    /// (sdf:LIBRARY?index=N&pin-env=VAR)
     #[arg(long)]
     key: PathBuf,
     /// Passphrase of an encrypted key (pass:TEXT, env:VAR, file:PATH or stdin)
@@ -124,7 +129,7 @@ struct ClientArgs {
     /// Client certificate chain, PEM (with --key, for mutual authentication)
     #[arg(long, requires = "key")]
     cert: Option<PathBuf>,
-    /// Client private key, PEM
+    /// Client private key, PEM, or a sign key in a device (sdf:LIBRARY?index=N&pin-env=VAR)
     #[arg(long, requires = "cert")]
     key: Option<PathBuf>,
     /// Passphrase of an encrypted client key (pass:TEXT, env:VAR, file:PATH or stdin)
@@ -188,6 +193,38 @@ fn key(path: &Path, passin: Option<&str>) -> Result<PrivateKeyDer<'static>, Fail
     let der = shangmi_sm2::keys::secret_key_to_pkcs8_der(&secret, form)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
     Ok(PrivateKeyDer::Pkcs8(der.as_bytes().to_vec().into()))
+}
+
+/// The chain with a key in a device (an `sdf:` URI) signing through the provider's
+/// `DeviceKey`, checked to match the leaf as `with_single_cert` checks a key file.
+fn device_key(
+    chain: Vec<CertificateDer<'static>>,
+    uri: &KeyUri,
+    path: &Path,
+) -> Result<Arc<SingleCertAndKey>, Failure> {
+    let key = uri.open_any(Some(KeyUsage::Sign), None)?;
+    let key =
+        DeviceKey::new(Arc::new(key)).map_err(|e| tls_failure(&path.display().to_string(), e))?;
+    let certified = CertifiedKey::new(chain, Arc::new(key));
+    certified
+        .keys_match()
+        .map_err(|e| tls_failure(&path.display().to_string(), e))?;
+    Ok(Arc::new(SingleCertAndKey::from(certified)))
+}
+
+/// The server's chain and key: a key file, or a key in a device.
+fn with_server_key(
+    builder: rustls::ConfigBuilder<ServerConfig, rustls::server::WantsServerCert>,
+    chain: Vec<CertificateDer<'static>>,
+    path: &Path,
+    passin: Option<&str>,
+) -> Result<ServerConfig, Failure> {
+    match KeyUri::of_path(path)? {
+        KeyUri::File(_) => builder
+            .with_single_cert(chain, key(path, passin)?)
+            .map_err(|e| tls_failure(&path.display().to_string(), e)),
+        uri => Ok(builder.with_cert_resolver(device_key(chain, &uri, path)?)),
+    }
 }
 
 /// Every CRL of the files, for rustls' verifiers.
@@ -332,7 +369,6 @@ fn tls_failure(what: &str, e: impl std::fmt::Display) -> Failure {
 fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     let provider = provider(&args.common, false);
     let chain = certs(&args.cert)?;
-    let key = key(&args.key, args.passin.as_deref())?;
     let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(|e| tls_failure("configuration", e))?;
@@ -348,9 +384,7 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
             }))
         }
     };
-    let mut config = builder
-        .with_single_cert(chain, key)
-        .map_err(|e| tls_failure(&args.key.display().to_string(), e))?;
+    let mut config = with_server_key(builder, chain, &args.key, args.passin.as_deref())?;
     if let Some(n) = args.tickets {
         config.send_tls13_tickets = n;
     }
@@ -387,9 +421,7 @@ pub(crate) fn server_config_tls13(
         Some(v) => builder.with_client_cert_verifier(v),
         None => builder.with_no_client_auth(),
     };
-    let mut config = builder
-        .with_single_cert(certs(cert)?, key(key_path, passin)?)
-        .map_err(|e| tls_failure(&key_path.display().to_string(), e))?;
+    let mut config = with_server_key(builder, certs(cert)?, key_path, passin)?;
     set_key_log(&mut config.key_log);
     Ok(Arc::new(config))
 }
@@ -446,9 +478,12 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
             seen: seen.clone(),
         }));
     let mut config = match (&args.cert, &args.key) {
-        (Some(cert), Some(key_path)) => builder
-            .with_client_auth_cert(certs(cert)?, key(key_path, args.passin.as_deref())?)
-            .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
+        (Some(cert), Some(key_path)) => match KeyUri::of_path(key_path)? {
+            KeyUri::File(_) => builder
+                .with_client_auth_cert(certs(cert)?, key(key_path, args.passin.as_deref())?)
+                .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
+            uri => builder.with_client_cert_resolver(device_key(certs(cert)?, &uri, key_path)?),
+        },
         _ => builder.with_no_client_auth(),
     };
     set_key_log(&mut config.key_log);

@@ -100,3 +100,433 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
         .env("P", "123456");
     assert_eq!(run(cmd, b"").status.code(), Some(2));
 }
+
+/// `sdf:` URI of the test device's index `index` (the role from the flag unless `key`
+/// says), PIN from `SHANGMI_TEST_PIN`.
+fn uri(lib: &str, index: u32, key: Option<&str>) -> String {
+    let key = key.map(|k| format!("&key={k}")).unwrap_or_default();
+    format!("sdf:{lib}?index={index}{key}&pin-env=SHANGMI_TEST_PIN")
+}
+
+/// `shangmi` with the test device's PIN in the environment.
+fn with_pin() -> std::process::Command {
+    let mut cmd = shangmi();
+    cmd.env("SHANGMI_TEST_PIN", "123456");
+    cmd
+}
+
+fn p(path: &std::path::Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
+/// A CA whose key is the sign key at index 2 (`cert ca --key URI`), a request signed by
+/// the sign key at index 1 (`cert req --key URI`), certificates issued by the device CA
+/// (`cert issue --ca-key URI`), and a TLCP pair for index 1's two keys (`cert tlcp-pair
+/// --sign-key URI --enc-key URI`): every one verifies (and with `openssl` where installed).
+/// Returns the scratch directory with ca.crt, tls.crt, client.crt and pair/{sign,enc}.crt.
+fn device_pki() -> tempfile::TempDir {
+    let lib = library();
+    let dir = scratch();
+    let d = dir.path();
+    let mut cmd = with_pin();
+    cmd.args([
+        "cert",
+        "ca",
+        "--subject",
+        "/CN=Device CA",
+        "--key",
+        &uri(&lib, 2, None),
+    ])
+    .args(["--out", p(&at(d, "ca.crt"))]);
+    ok(cmd);
+    let mut cmd = with_pin();
+    cmd.args([
+        "cert",
+        "req",
+        "--key",
+        &uri(&lib, 1, None),
+        "--subject",
+        "/CN=localhost",
+    ])
+    .args(["--san", "DNS:localhost", "--out", p(&at(d, "leaf.csr"))]);
+    ok(cmd);
+    for (profile, out) in [("tls-server", "tls.crt"), ("tls-client", "client.crt")] {
+        let mut cmd = with_pin();
+        cmd.args(["cert", "issue", "--ca", p(&at(d, "ca.crt"))])
+            .args(["--ca-key", &uri(&lib, 2, Some("sign"))])
+            .args(["--csr", p(&at(d, "leaf.csr")), "--profile", profile])
+            .args(["--out", p(&at(d, out))]);
+        ok(cmd);
+    }
+    // Only the public keys are read for the pair: no PIN in the environment.
+    let mut cmd = with_pin();
+    cmd.args(["cert", "tlcp-pair", "--ca", p(&at(d, "ca.crt"))])
+        .args(["--ca-key", &uri(&lib, 2, None)])
+        .args(["--subject", "/CN=localhost", "--san", "DNS:localhost"])
+        .args(["--sign-key", &format!("sdf:{lib}?index=1")])
+        .args(["--enc-key", &format!("sdf:{lib}?index=1")])
+        .args(["--out-dir", p(&at(d, "pair"))]);
+    ok(cmd);
+    assert!(!at(d, "pair/sign.key").exists() && !at(d, "pair/enc.key").exists());
+    for leaf in ["tls.crt", "client.crt", "pair/sign.crt", "pair/enc.crt"] {
+        let mut cmd = shangmi();
+        cmd.args([
+            "cert",
+            "verify",
+            "--ca",
+            p(&at(d, "ca.crt")),
+            p(&at(d, leaf)),
+        ]);
+        let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+        assert!(out.contains("OK"), "{leaf}: {out}");
+    }
+    // A CRL signed by the device CA revokes the client certificate, not the others.
+    let mut cmd = with_pin();
+    cmd.args(["cert", "crl", "--ca", p(&at(d, "ca.crt"))])
+        .args(["--ca-key", &uri(&lib, 2, None)])
+        .args([
+            "--revoke",
+            p(&at(d, "client.crt")),
+            "--out",
+            p(&at(d, "ca.crl")),
+        ]);
+    ok(cmd);
+    for (leaf, revoked) in [("client.crt", true), ("tls.crt", false)] {
+        let mut cmd = shangmi();
+        cmd.args(["cert", "verify", "--ca", p(&at(d, "ca.crt"))])
+            .args(["--crl", p(&at(d, "ca.crl")), p(&at(d, leaf))]);
+        let out = run(cmd, b"");
+        assert_eq!(out.status.success(), !revoked, "{leaf}");
+    }
+    // The certificates hold the device's public keys.
+    let export = |key: &str| {
+        let mut cmd = shangmi();
+        cmd.args(["sdf", "export", &format!("sdf:{lib}?index=1&key={key}")]);
+        ok(cmd)
+    };
+    for (cert, key) in [
+        ("tls.crt", "sign"),
+        ("pair/sign.crt", "sign"),
+        ("pair/enc.crt", "enc"),
+    ] {
+        let mut cmd = shangmi();
+        cmd.args([
+            "sm2",
+            "pubkey",
+            "--key",
+            &format!("sdf:{lib}?index=1&key={key}"),
+        ]);
+        assert_eq!(ok(cmd), export(key));
+        if let Some(mut o) = common::openssl("sdf_device_pki") {
+            o.args(["x509", "-pubkey", "-noout", "-in"])
+                .arg(at(d, cert));
+            assert_eq!(ok(o), export(key), "{cert}");
+        }
+    }
+    if let Some(mut o) = common::openssl("sdf_device_pki") {
+        let distid = "distid:1234567812345678";
+        let out = run(
+            o.args(["req", "-verify", "-noout", "-vfyopt", distid, "-in"])
+                .arg(at(d, "leaf.csr")),
+            b"",
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("verify OK"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for leaf in ["tls.crt", "pair/sign.crt", "pair/enc.crt"] {
+            let mut o = std::process::Command::new("openssl");
+            o.args(["verify", "-vfyopt", distid, "-CAfile", p(&at(d, "ca.crt"))])
+                .arg(at(d, leaf));
+            ok(o);
+        }
+    }
+    dir
+}
+
+#[test]
+fn certificates_cms_and_sm2_with_device_keys() {
+    let lib = library();
+    let dir = device_pki();
+    let d = dir.path();
+    let msg = at(d, "msg.txt");
+    std::fs::write(&msg, b"signed and sealed by the device\n").expect("write");
+    // cms sign with the device key, verify against the device CA.
+    let mut cmd = with_pin();
+    cmd.args(["cert", "cms", "sign", "--cert", p(&at(d, "pair/sign.crt"))])
+        .args(["--key", &uri(&lib, 1, None), "--in", p(&msg)])
+        .args(["--out", p(&at(d, "msg.p7"))]);
+    ok(cmd);
+    let mut cmd = shangmi();
+    cmd.args(["cert", "cms", "verify", "--ca", p(&at(d, "ca.crt"))])
+        .args(["--purpose", "any", "--in", p(&at(d, "msg.p7"))]);
+    cmd.args(["--out", p(&at(d, "msg.out"))]);
+    ok(cmd);
+    assert_eq!(
+        std::fs::read(at(d, "msg.out")).ok(),
+        std::fs::read(&msg).ok()
+    );
+    // cms encrypt to the device's encryption certificate, decrypt in the device.
+    let mut cmd = shangmi();
+    cmd.args([
+        "cert",
+        "cms",
+        "encrypt",
+        "--recipient",
+        p(&at(d, "pair/enc.crt")),
+    ])
+    .args(["--in", p(&msg), "--out", p(&at(d, "msg.env"))]);
+    ok(cmd);
+    let mut cmd = with_pin();
+    cmd.args([
+        "cert",
+        "cms",
+        "decrypt",
+        "--cert",
+        p(&at(d, "pair/enc.crt")),
+    ])
+    .args(["--key", &uri(&lib, 1, None), "--in", p(&at(d, "msg.env"))]);
+    assert_eq!(ok(cmd), std::fs::read(&msg).expect("read"));
+    // sm2 sign in the device, verify with the device's public key (a URI) and with it
+    // exported to a file.
+    let mut cmd = with_pin();
+    cmd.args([
+        "sm2",
+        "sign",
+        "--key",
+        &uri(&lib, 1, None),
+        "--out",
+        p(&at(d, "msg.sig")),
+    ])
+    .arg(&msg);
+    ok(cmd);
+    let mut cmd = shangmi();
+    cmd.args(["sdf", "export", &format!("sdf:{lib}?index=1&key=sign")]);
+    std::fs::write(at(d, "sign.pub"), ok(cmd)).expect("write");
+    for key in [
+        format!("sdf:{lib}?index=1&key=sign"),
+        p(&at(d, "sign.pub")).to_owned(),
+    ] {
+        let mut cmd = shangmi();
+        cmd.args([
+            "sm2",
+            "verify",
+            "--key",
+            &key,
+            "--signature",
+            p(&at(d, "msg.sig")),
+        ])
+        .arg(&msg);
+        assert_eq!(ok(cmd), b"Verified OK\n", "{key}");
+    }
+    // The signature is over this message: another one does not verify.
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm2",
+        "verify",
+        "--key",
+        p(&at(d, "sign.pub")),
+        "--signature",
+    ])
+    .arg(at(d, "msg.sig"))
+    .arg(at(d, "ca.crt"));
+    assert_eq!(run(cmd, b"").status.code(), Some(1));
+    // sm2 encrypt to the device's encryption key, decrypt in the device (ASN.1 and raw).
+    for raw in [false, true] {
+        let mut cmd = shangmi();
+        cmd.args([
+            "sm2",
+            "encrypt",
+            "--key",
+            &format!("sdf:{lib}?index=1&key=enc"),
+        ])
+        .args(["--in", p(&msg), "--out", p(&at(d, "msg.sm2"))]);
+        if raw {
+            cmd.args(["--layout", "c1c2c3"]);
+        }
+        ok(cmd);
+        let mut cmd = with_pin();
+        cmd.args(["sm2", "decrypt", "--key", &uri(&lib, 1, None)])
+            .args(["--in", p(&at(d, "msg.sm2"))]);
+        if raw {
+            cmd.args(["--layout", "c1c2c3"]);
+        }
+        assert_eq!(ok(cmd), std::fs::read(&msg).expect("read"), "raw {raw}");
+    }
+}
+
+#[test]
+fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
+    let lib = library();
+    let dir = device_pki();
+    let d = dir.path();
+    // TLS 1.3: the server's CertificateVerify and the client's, signed in the device.
+    let port = common::free_port();
+    let mut srv = with_pin();
+    srv.args(["tls", "server", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--cert", p(&at(d, "tls.crt")), "--key", &uri(&lib, 1, None)])
+        .args(["--client-ca", p(&at(d, "ca.crt")), "--count", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut srv = srv.spawn().expect("server starts");
+    common::wait_for_listener(port);
+    let mut cmd = with_pin();
+    cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
+        .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))])
+        .args([
+            "--cert",
+            p(&at(d, "client.crt")),
+            "--key",
+            &uri(&lib, 1, None),
+        ]);
+    let out = run(cmd, b"hello from the device\n");
+    let _ = srv.kill();
+    let _ = srv.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"hello from the device\n");
+    // TLCP: both server keys in the device, an ECC suite.
+    let port = common::free_port();
+    let mut srv = with_pin();
+    srv.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
+        .args([
+            "--sign-cert",
+            p(&at(d, "pair/sign.crt")),
+            "--sign-key",
+            &uri(&lib, 1, None),
+        ])
+        .args([
+            "--enc-cert",
+            p(&at(d, "pair/enc.crt")),
+            "--enc-key",
+            &uri(&lib, 1, None),
+        ])
+        .args(["--count", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut srv = srv.spawn().expect("server starts");
+    common::wait_for_listener(port);
+    let mut cmd = shangmi();
+    cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
+        .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))]);
+    let out = run(cmd, b"hello over TLCP\n");
+    let _ = srv.kill();
+    let _ = srv.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, b"hello over TLCP\n");
+}
+
+/// A wrong PIN is the device's typed error on every command that opens a private key, and
+/// the PIN is in no output; a command that needs the key's bytes refuses a URI.
+#[test]
+fn wrong_pin_on_every_command() {
+    let lib = library();
+    let dir = scratch();
+    let d = dir.path();
+    let msg = at(d, "msg.txt");
+    std::fs::write(&msg, b"x").expect("write");
+    common::make_ca(d, "/CN=x", &[]);
+    let cert = at(d, "ca.crt");
+    let key = uri(&lib, 1, None);
+    let (csr_out, crt_out, issued_out) = (at(d, "x.csr"), at(d, "x.crt"), at(d, "y.crt"));
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["sm2", "sign", "--key", &key, p(&msg)],
+        vec!["sm2", "decrypt", "--key", &key, "--in", p(&msg)],
+        vec![
+            "cert",
+            "req",
+            "--key",
+            &key,
+            "--subject",
+            "/CN=x",
+            "--out",
+            p(&csr_out),
+        ],
+        vec![
+            "cert",
+            "ca",
+            "--key",
+            &key,
+            "--subject",
+            "/CN=x",
+            "--out",
+            p(&crt_out),
+        ],
+        vec![
+            "cert",
+            "cms",
+            "sign",
+            "--cert",
+            p(&cert),
+            "--key",
+            &key,
+            "--in",
+            p(&msg),
+        ],
+        vec![
+            "cert",
+            "cms",
+            "decrypt",
+            "--cert",
+            p(&cert),
+            "--key",
+            &key,
+            "--in",
+            p(&msg),
+        ],
+        vec![
+            "cert",
+            "issue",
+            "--ca",
+            p(&cert),
+            "--ca-key",
+            &key,
+            "--csr",
+            p(&msg),
+        ]
+        .into_iter()
+        .chain(["--profile", "tls-server", "--out", p(&issued_out)])
+        .collect(),
+    ];
+    for args in &commands {
+        let mut cmd = shangmi();
+        cmd.args(args).env("SHANGMI_TEST_PIN", "999999");
+        let out = run(cmd, b"");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!out.status.success(), "{args:?}");
+        assert!(all.contains("SDR_PARDENY"), "{args:?}: {all}");
+        assert!(!all.contains("999999"), "{args:?}: {all}");
+    }
+    // A URI where the key's bytes are needed: a usage error, no device opened.
+    let mut cmd = shangmi();
+    cmd.args([
+        "cert",
+        "pkcs12",
+        "export",
+        "--key",
+        &key,
+        "--cert",
+        p(&cert),
+    ])
+    .args(["--out", p(&at(d, "x.p12")), "--pass-env", "P12_PASS"])
+    .env("P12_PASS", "export password");
+    let out = run(cmd, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

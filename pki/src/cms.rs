@@ -31,9 +31,10 @@ use const_oid::ObjectIdentifier as Oid;
 use der::asn1::{Any, OctetString, SetOfVec, UtcTime};
 use der::{Decode, Encode};
 use digest::Digest;
+use shangmi_sm2::PrivateKeyOps;
 use shangmi_sm2::dsa;
-use shangmi_sm2::pke::{DecryptingKey, EncryptingKey};
-use shangmi_sm2::signature::{Signer as _, Verifier as _};
+use shangmi_sm2::pke::EncryptingKey;
+use shangmi_sm2::signature::Verifier as _;
 use spki::AlgorithmIdentifierOwned;
 use x509_cert::Certificate;
 use x509_cert::attr::Attribute;
@@ -78,15 +79,32 @@ impl Oids {
     }
 }
 
-/// One signer: its certificate, its private key, and certificates to include with it.
-#[derive(Clone, Copy, Debug)]
-pub struct Signer<'a> {
+/// One signer: its certificate, its private key (in memory, or in a device through
+/// [`PrivateKeyOps`]), and certificates to include with it.
+pub struct Signer<'a, K: ?Sized = SecretKey> {
     /// The signer's certificate.
     pub cert: &'a Certificate,
     /// Its private key.
-    pub key: &'a SecretKey,
+    pub key: &'a K,
     /// Intermediate certificates to include.
     pub chain: &'a [Certificate],
+}
+
+impl<K: ?Sized> Clone for Signer<'_, K> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<K: ?Sized> Copy for Signer<'_, K> {}
+
+impl<K: ?Sized> core::fmt::Debug for Signer<'_, K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Signer")
+            .field("cert", self.cert)
+            .field("chain", &self.chain)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What an SM2 signature in a SignerInfo is computed over. [`verify`] takes every form
@@ -188,7 +206,7 @@ fn issuer_and_serial(cert: &Certificate) -> IssuerAndSerialNumber {
     }
 }
 
-fn check_key(cert: &Certificate, key: &SecretKey) -> Result<(), Error> {
+fn check_key<K: PrivateKeyOps + ?Sized>(cert: &Certificate, key: &K) -> Result<(), Error> {
     let public = crate::verify::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
         .ok_or(Error::KeyMismatch)?;
     if public != key.public_key() {
@@ -198,7 +216,11 @@ fn check_key(cert: &Certificate, key: &SecretKey) -> Result<(), Error> {
 }
 
 /// Signs `content`; returns the DER `ContentInfo` holding the SignedData.
-pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Result<Vec<u8>, Error> {
+pub fn sign<K: PrivateKeyOps + ?Sized>(
+    content: &[u8],
+    signers: &[Signer<'_, K>],
+    opts: &SignOptions,
+) -> Result<Vec<u8>, Error> {
     if signers.is_empty() {
         return Err(Error::MissingContent);
     }
@@ -212,24 +234,16 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
     let now = UtcTime::from_unix_duration(core::time::Duration::from_secs(crate::unix_now()))?;
     for s in signers {
         check_key(s.cert, s.key)?;
-        let sk = dsa::SigningKey::new(s.key)?;
+        let standard = |data: &[u8]| s.key.sign(data).map_err(Error::key_holder);
         let gmssl_e = |attrs: &[u8]| -> Result<dsa::Signature, Error> {
             let mut h = shangmi_sm3::Sm3::new();
             h.update(eci_der(content_type, content)?);
             h.update(attrs);
             let e: [u8; 32] = h.finalize().into();
-            sk.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
-                .map_err(|_| Error::Rng)
+            s.key.sign_digest(&e).map_err(Error::key_holder)
         };
-        let empty_id = |data: &[u8]| -> Result<dsa::Signature, Error> {
-            dsa::SigningKey::new_with_id(s.key, b"")?
-                .try_sign(data)
-                .map_err(|_| Error::BadSignature)
-        };
-        let plain_e = |data: &[u8]| -> Result<dsa::Signature, Error> {
-            sk.try_sign_e_with_rng(&mut getrandom::SysRng, &sm3(data))
-                .map_err(|_| Error::Rng)
-        };
+        let empty_id = |data: &[u8]| s.key.sign_with_id(b"", data).map_err(Error::key_holder);
+        let plain_e = |data: &[u8]| s.key.sign_digest(&sm3(data)).map_err(Error::key_holder);
         let (signed_attrs, signature) = if opts.signed_attributes {
             let mut attrs = SetOfVec::new();
             attrs.insert(attribute(
@@ -243,9 +257,7 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             attrs.insert(attribute(oid::SIGNING_TIME, Any::encode_from(&now)?)?)?;
             let to_sign = attrs.to_der()?;
             let sig: dsa::Signature = match opts.form {
-                SignatureForm::Standard => {
-                    sk.try_sign(&to_sign).map_err(|_| Error::BadSignature)?
-                }
+                SignatureForm::Standard => standard(&to_sign)?,
                 SignatureForm::ZaEmptyId => empty_id(&to_sign)?,
                 SignatureForm::PlainSm3 => plain_e(&to_sign)?,
                 SignatureForm::GmSsl3 => gmssl_e(&to_sign)?,
@@ -253,7 +265,7 @@ pub fn sign(content: &[u8], signers: &[Signer<'_>], opts: &SignOptions) -> Resul
             (Some(attrs), sig)
         } else {
             let sig: dsa::Signature = match opts.form {
-                SignatureForm::Standard => sk.try_sign(content).map_err(|_| Error::BadSignature)?,
+                SignatureForm::Standard => standard(content)?,
                 SignatureForm::ZaEmptyId => empty_id(content)?,
                 SignatureForm::PlainSm3 => plain_e(content)?,
                 SignatureForm::GmSsl3 => gmssl_e(&[])?,
@@ -607,8 +619,13 @@ pub fn encrypt_with_key_algorithm(
     Ok(ci.to_der()?)
 }
 
-/// Decrypts an EnvelopedData for the recipient `cert` with its private key `key`.
-pub fn decrypt(der: &[u8], cert: &Certificate, key: &SecretKey) -> Result<Vec<u8>, Error> {
+/// Decrypts an EnvelopedData for the recipient `cert` with its private key `key` (in
+/// memory, or in a device through [`PrivateKeyOps`]).
+pub fn decrypt<K: PrivateKeyOps + ?Sized>(
+    der: &[u8],
+    cert: &Certificate,
+    key: &K,
+) -> Result<Vec<u8>, Error> {
     check_key(cert, key)?;
     let ci = ContentInfo::from_der(der)?;
     if ci.content_type != oid::GM_ENVELOPED_DATA && ci.content_type != oid::ENVELOPED_DATA {
@@ -643,11 +660,9 @@ pub fn decrypt(der: &[u8], cert: &Certificate, key: &SecretKey) -> Result<Vec<u8
     {
         return Err(Error::UnsupportedAlgorithm);
     }
-    let dk = DecryptingKey::new(key.clone());
-    let content_key = Zeroizing::new(
-        dk.decrypt_der(ktri.enc_key.as_bytes())
-            .map_err(|_| Error::Decryption)?,
-    );
+    let c1c3c2 =
+        shangmi_sm2::pke::der_to_c1c3c2(ktri.enc_key.as_bytes()).map_err(|_| Error::Decryption)?;
+    let content_key = Zeroizing::new(key.decrypt(&c1c3c2).map_err(Error::from_key_op)?);
     let content_key: Zeroizing<[u8; 16]> = Zeroizing::new(
         content_key
             .as_slice()

@@ -22,7 +22,7 @@
 //! assert!(parsed.find(&[0x01, 0x02]).is_some());
 //! ```
 
-use crate::{Error, SecretKey};
+use crate::Error;
 use alloc::string::String;
 use alloc::vec::Vec;
 use const_oid::ObjectIdentifier as Oid;
@@ -32,7 +32,6 @@ use const_oid::db::rfc5280::{
 };
 use der::asn1::{OctetString, Uint};
 use der::{Decode, Encode};
-use shangmi_sm2::signature::Signer;
 use spki::SubjectPublicKeyInfoRef;
 use x509_cert::Certificate;
 use x509_cert::Version;
@@ -129,9 +128,9 @@ fn authority_key_id(issuer: &Certificate) -> Result<OctetString, Error> {
 /// SM2-with-SM3 (default ID): issuer = the certificate's subject, the CRL number and
 /// authority key identifier extensions, one entry per revoked serial with a reasonCode
 /// extension when it has a reason.
-pub fn issue_crl(
+pub fn issue_crl<K: shangmi_sm2::PrivateKeyOps + ?Sized>(
     issuer: &Certificate,
-    issuer_key: &SecretKey,
+    issuer_key: &K,
     params: &CrlParams,
 ) -> Result<Crl, Error> {
     let own = crate::issue::spki_of(&issuer_key.public_key())?.to_der()?;
@@ -182,10 +181,7 @@ pub fn issue_crl(
         revoked_certificates: (!revoked.is_empty()).then_some(revoked),
         crl_extensions: Some(exts),
     };
-    let signer = shangmi_sm2::dsa::SigningKey::new(issuer_key)?;
-    let sig: shangmi_sm2::dsa::Signature = signer
-        .try_sign(&tbs.to_der()?)
-        .map_err(|_| Error::BadSignature)?;
+    let sig = issuer_key.sign(&tbs.to_der()?).map_err(Error::key_holder)?;
     let list = CertificateList {
         tbs_cert_list: tbs,
         signature_algorithm: alg,

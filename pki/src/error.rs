@@ -56,6 +56,10 @@ pub enum Error {
     MalformedScheme,
     /// The password is wrong (bad padding, failed tag, or a decryption that is not a key).
     WrongPassword,
+    /// The private key's holder (a crypto device behind
+    /// [`PrivateKeyOps`](shangmi_sm2::PrivateKeyOps)) failed to sign or decrypt; its own
+    /// message, which names the failure and never a PIN or key material.
+    KeyHolder(alloc::string::String),
 }
 
 impl fmt::Display for Error {
@@ -89,11 +93,30 @@ impl fmt::Display for Error {
             Error::UnsupportedScheme(oid) => write!(f, "unsupported password-based scheme {oid}"),
             Error::MalformedScheme => f.write_str("malformed password-based scheme parameters"),
             Error::WrongPassword => f.write_str("wrong password"),
+            Error::KeyHolder(e) => write!(f, "the private key's holder failed: {e}"),
         }
     }
 }
 
 impl core::error::Error for Error {}
+
+impl Error {
+    /// A [`PrivateKeyOps`](shangmi_sm2::PrivateKeyOps) key's failure: refused input is
+    /// [`Error::Decryption`] (a malformed or forged ciphertext), anything else the holder's
+    /// ([`Error::KeyHolder`]).
+    pub(crate) fn from_key_op<E: shangmi_sm2::KeyOpError>(e: E) -> Self {
+        if e.is_refused_input() {
+            Error::Decryption
+        } else {
+            Error::key_holder(e)
+        }
+    }
+
+    /// The key holder's failure to sign ([`Error::KeyHolder`]).
+    pub(crate) fn key_holder(e: impl fmt::Display) -> Self {
+        Error::KeyHolder(alloc::string::ToString::to_string(&e))
+    }
+}
 
 impl From<der::Error> for Error {
     fn from(e: der::Error) -> Self {

@@ -2,7 +2,7 @@
 //! 5280 extensions; the TLCP key usages as Tongsuo's test PKI has them), SKI/AKI (RFC 5280
 //! §4.2.1.2 method 1, SHA-1 of the key, as OpenSSL), 16-byte random serials.
 
-use crate::{Error, PublicKey, SecretKey};
+use crate::{Error, PublicKey};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::net::IpAddr;
@@ -271,8 +271,67 @@ fn build<K: PrivateKeyOps + ?Sized>(
     let validity = Validity::new(time(params.not_before)?, time(params.not_after)?);
     let builder =
         CertificateBuilder::new(profile, serial(params)?, validity, spki_of(subject_key)?)?;
-    let signer = shangmi_sm2::X509Signer::new(issuer_key);
-    Ok(builder.build::<_, dsa::Signature>(&signer)?)
+    let signer = KeySigner::new(issuer_key);
+    signer.finish(builder.build::<_, dsa::Signature>(&signer))
+}
+
+/// Any [`PrivateKeyOps`] key as the signer `x509-cert`'s builders take (SM2-with-SM3, the
+/// default ID), keeping the key holder's error, which the builder's own error type drops.
+pub(crate) struct KeySigner<'a, K: ?Sized> {
+    key: &'a K,
+    verifying_key: dsa::VerifyingKey,
+    failure: core::cell::RefCell<Option<String>>,
+}
+
+impl<'a, K: PrivateKeyOps + ?Sized> KeySigner<'a, K> {
+    pub(crate) fn new(key: &'a K) -> Self {
+        KeySigner {
+            key,
+            verifying_key: dsa::VerifyingKey::new(&key.public_key()),
+            failure: core::cell::RefCell::new(None),
+        }
+    }
+
+    /// The builder's result, with a signing failure reported as the key holder's.
+    pub(crate) fn finish<T>(
+        &self,
+        built: Result<T, x509_cert::builder::Error>,
+    ) -> Result<T, Error> {
+        match (built, self.failure.borrow_mut().take()) {
+            (Ok(t), _) => Ok(t),
+            (Err(_), Some(why)) => Err(Error::KeyHolder(why)),
+            (Err(e), None) => Err(e.into()),
+        }
+    }
+}
+
+impl<K: PrivateKeyOps + ?Sized> shangmi_sm2::signature::Keypair for KeySigner<'_, K> {
+    type VerifyingKey = dsa::VerifyingKey;
+
+    fn verifying_key(&self) -> dsa::VerifyingKey {
+        self.verifying_key.clone()
+    }
+}
+
+impl<K: PrivateKeyOps + ?Sized> shangmi_sm2::signature::Signer<dsa::Signature>
+    for KeySigner<'_, K>
+{
+    fn try_sign(&self, msg: &[u8]) -> Result<dsa::Signature, shangmi_sm2::signature::Error> {
+        let e = self.verifying_key.hash_message(msg);
+        self.key.sign_digest(&e).map_err(|err| {
+            *self.failure.borrow_mut() = Some(alloc::string::ToString::to_string(&err));
+            shangmi_sm2::signature::Error::new()
+        })
+    }
+}
+
+impl<K: PrivateKeyOps + ?Sized> spki::SignatureAlgorithmIdentifier for KeySigner<'_, K> {
+    type Params = der::asn1::AnyRef<'static>;
+    const SIGNATURE_ALGORITHM_IDENTIFIER: spki::AlgorithmIdentifierRef<'static> =
+        spki::AlgorithmIdentifierRef {
+            oid: crate::oid::SM2_WITH_SM3,
+            parameters: None,
+        };
 }
 
 /// A self-signed certificate for `key` (a root CA with [`Profile::Ca`]).
@@ -320,9 +379,9 @@ pub fn issue<K: PrivateKeyOps + ?Sized>(
 /// Issues a certificate for a request: its signature must verify (default ID); the
 /// subject and SANs come from the request unless `params` names SANs itself (its subject
 /// is replaced by the request's).
-pub fn issue_from_request(
+pub fn issue_from_request<K: PrivateKeyOps + ?Sized>(
     issuer: &Certificate,
-    issuer_key: &SecretKey,
+    issuer_key: &K,
     request: &x509_cert::request::CertReq,
     params: &CertParams,
 ) -> Result<Certificate, Error> {

@@ -2,10 +2,10 @@
 //! default ID, carrying SAN and key-usage requests in an extensionRequest attribute.
 
 use crate::issue::{San, san_extension};
-use crate::{Error, PublicKey, SecretKey};
+use crate::{Error, PublicKey};
 use alloc::vec::Vec;
 use der::{Decode, Encode};
-use shangmi_sm2::dsa;
+use shangmi_sm2::{PrivateKeyOps, dsa};
 use x509_cert::builder::{Builder, RequestBuilder};
 use x509_cert::ext::Extension;
 use x509_cert::ext::pkix::name::GeneralName;
@@ -17,9 +17,10 @@ use x509_cert::request::{CertReq, ExtensionReq};
 const EXTENSION_REQUEST: const_oid::ObjectIdentifier =
     const_oid::ObjectIdentifier::new_unwrap("1.2.840.113549.1.9.14");
 
-/// A request for `key` with `subject`, the SANs, and (if given) a keyUsage request.
-pub fn create_request(
-    key: &SecretKey,
+/// A request for `key` (in memory, or in a device through [`PrivateKeyOps`], which signs
+/// it) with `subject`, the SANs, and (if given) a keyUsage request.
+pub fn create_request<K: PrivateKeyOps + ?Sized>(
+    key: &K,
     subject: &Name,
     sans: &[San],
     key_usage: Option<KeyUsage>,
@@ -31,8 +32,8 @@ pub fn create_request(
     if let Some(ku) = key_usage {
         builder.add_extension(&ku)?;
     }
-    let signer = dsa::SigningKey::new(key)?;
-    Ok(builder.build::<_, dsa::Signature>(&signer)?)
+    let signer = crate::issue::KeySigner::new(key);
+    signer.finish(builder.build::<_, dsa::Signature>(&signer))
 }
 
 /// Checks the request's self-signature (default ID) and returns its public key.

@@ -8,7 +8,7 @@ use rustls::sign::{Signer, SigningKey};
 use rustls::{Error, SignatureAlgorithm, SignatureScheme};
 use shangmi_sm2::dsa;
 use shangmi_sm2::signature::Signer as _;
-use shangmi_sm2::{SecretKey, TLS13_ID};
+use shangmi_sm2::{PrivateKeyOps, PublicKey, SecretKey, TLS13_ID};
 use std::sync::Arc;
 
 /// sm2sig_sm3 (0x0708).
@@ -38,15 +38,20 @@ impl Sm2SigningKey {
     pub fn new(secret: &SecretKey) -> Result<Self, Error> {
         let key = dsa::SigningKey::new_with_id(secret, TLS13_ID)
             .map_err(|e| Error::General(format!("SM2 key: {e}")))?;
-        let point = key.verifying_key().to_sec1_point(false);
-        let mut spki = Vec::with_capacity(91);
-        spki.extend_from_slice(&SPKI_PREFIX);
-        spki.extend_from_slice(&point.as_bytes()[1..]);
+        let spki = spki(&key.verifying_key().to_sec1_point(false));
         Ok(Self {
             key: Arc::new(key),
             spki,
         })
     }
+}
+
+/// The SPKI (id-ecPublicKey form) of an uncompressed SEC1 point.
+fn spki(point: &shangmi_sm2::Sec1Point) -> Vec<u8> {
+    let mut spki = Vec::with_capacity(91);
+    spki.extend_from_slice(&SPKI_PREFIX);
+    spki.extend_from_slice(&point.as_bytes()[1..]);
+    spki
 }
 
 impl core::fmt::Debug for Sm2SigningKey {
@@ -87,6 +92,96 @@ impl Signer for Sm2Signer {
             .key
             .try_sign(message)
             .map_err(|e| Error::General(format!("SM2 signing: {e}")))?;
+        Ok(signature.to_der().as_ref().to_vec())
+    }
+
+    fn scheme(&self) -> SignatureScheme {
+        SM2_SM3
+    }
+}
+
+/// A TLS 1.3 signing key (sm2sig_sm3) over any [`PrivateKeyOps`] key: one that stays in a
+/// crypto device (`shangmi_sdf::SdfKey`, signing the prepared digest) or one in memory.
+/// Z_A is computed here once, from the key's public key and the TLS 1.3 ID
+/// `TLSv1.3+GM+Cipher+Suite`; each signature is e = SM3(Z_A ‖ content) signed by the key's
+/// holder. Give it to rustls in a [`CertifiedKey`](rustls::sign::CertifiedKey) (for
+/// example through `rustls::sign::SingleCertAndKey`).
+///
+/// ```
+/// use shangmi_rustls::sign::DeviceKey;
+/// use shangmi_sm2::SecretKey;
+/// use std::sync::Arc;
+/// let key = DeviceKey::new(Arc::new(SecretKey::from_bytes(&[7u8; 32].into()).unwrap()))?;
+/// let _: Arc<dyn rustls::sign::SigningKey> = Arc::new(key);
+/// # Ok::<(), rustls::Error>(())
+/// ```
+pub struct DeviceKey<K> {
+    key: Arc<K>,
+    verifying: Arc<dsa::VerifyingKey>,
+    spki: Vec<u8>,
+}
+
+impl<K: PrivateKeyOps> DeviceKey<K> {
+    /// Wraps `key` (its public key is read once, here).
+    pub fn new(key: Arc<K>) -> Result<Self, Error> {
+        let public: PublicKey = key.public_key();
+        let verifying = dsa::VerifyingKey::new_with_id(&public, TLS13_ID)
+            .map_err(|e| Error::General(format!("SM2 key: {e}")))?;
+        let spki = spki(&verifying.to_sec1_point(false));
+        Ok(DeviceKey {
+            key,
+            verifying: Arc::new(verifying),
+            spki,
+        })
+    }
+}
+
+impl<K> core::fmt::Debug for DeviceKey<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DeviceKey").finish_non_exhaustive()
+    }
+}
+
+impl<K: PrivateKeyOps + Send + Sync + 'static> SigningKey for DeviceKey<K> {
+    fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
+        offered.contains(&SM2_SM3).then(|| {
+            Box::new(DeviceSigner {
+                key: Arc::clone(&self.key),
+                verifying: Arc::clone(&self.verifying),
+            }) as Box<dyn Signer>
+        })
+    }
+
+    /// As [`Sm2SigningKey::public_key`].
+    fn public_key(&self) -> Option<SubjectPublicKeyInfoDer<'_>> {
+        Some(SubjectPublicKeyInfoDer::from(&self.spki[..]))
+    }
+
+    fn algorithm(&self) -> SignatureAlgorithm {
+        SM2_SIGNATURE_ALGORITHM
+    }
+}
+
+struct DeviceSigner<K> {
+    key: Arc<K>,
+    verifying: Arc<dsa::VerifyingKey>,
+}
+
+impl<K> core::fmt::Debug for DeviceSigner<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DeviceSigner").finish_non_exhaustive()
+    }
+}
+
+impl<K: PrivateKeyOps + Send + Sync> Signer for DeviceSigner<K> {
+    /// The key holder's error becomes `Error::General` with its message (which names the
+    /// failure, never a PIN).
+    fn sign(&self, message: &[u8]) -> Result<Vec<u8>, Error> {
+        let e = self.verifying.hash_message(message);
+        let signature = self
+            .key
+            .sign_digest(&e)
+            .map_err(|e| Error::General(format!("SM2 signing in the key's holder: {e}")))?;
         Ok(signature.to_der().as_ref().to_vec())
     }
 

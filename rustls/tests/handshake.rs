@@ -426,3 +426,78 @@ fn flipped_bit_in_a_record_is_refused() {
         );
     }
 }
+
+/// A server whose CertificateVerify is signed through [`shangmi_rustls::sign::DeviceKey`]
+/// by `key` (any `PrivateKeyOps` key: a device's, here in-memory ones).
+fn server_with_device_key<K>(key: K) -> rustls::ServerConfig
+where
+    K: shangmi_sm2::PrivateKeyOps + Send + Sync + 'static,
+{
+    let key = shangmi_rustls::sign::DeviceKey::new(Arc::new(key)).expect("key");
+    let certified = rustls::sign::CertifiedKey::new(
+        vec![pki().server.clone().into(), pki().ca.clone().into()],
+        Arc::new(key),
+    );
+    rustls::ServerConfig::builder_with_provider(common::provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .expect("TLS 1.3")
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(Always(Arc::new(certified))))
+}
+
+#[test]
+fn device_key_signs_certificate_verify() {
+    let server = Arc::new(server_with_device_key(pki().server_key.clone()));
+    let client = Arc::new(common::client_config(
+        pki(),
+        common::provider(),
+        Auth::ServerOnly,
+    ));
+    let (mut c, mut s) = connect(&client, &server);
+    pump(&mut c, &mut s).expect("handshake");
+    echo(&mut c, &mut s, b"through a PrivateKeyOps key");
+}
+
+/// A key whose holder fails every signature (as a device that lost its session would).
+struct FailingKey(shangmi_sm2::PublicKey);
+
+impl shangmi_sm2::PrivateKeyOps for FailingKey {
+    type Error = shangmi_sm2::Error;
+    type KeyExchange = shangmi_sm2::kx::KeyExchange;
+    fn public_key(&self) -> shangmi_sm2::PublicKey {
+        self.0
+    }
+    fn sign_digest(&self, _: &[u8; 32]) -> Result<shangmi_sm2::dsa::Signature, Self::Error> {
+        Err(shangmi_sm2::Error::InvalidSecretKey)
+    }
+    fn decrypt_into(&self, _: &[u8], _: &mut [u8]) -> Result<usize, Self::Error> {
+        Err(shangmi_sm2::Error::Decryption)
+    }
+    fn start_key_exchange<R: rand_core::TryCryptoRng + ?Sized>(
+        &self,
+        _: &mut R,
+        _: shangmi_sm2::kx::Role,
+        _: &[u8],
+    ) -> Result<Self::KeyExchange, Self::Error> {
+        Err(shangmi_sm2::Error::KeyExchange)
+    }
+}
+
+#[test]
+fn device_key_failure_fails_the_handshake_without_a_panic() {
+    let server = Arc::new(server_with_device_key(FailingKey(
+        pki().server_key.public_key(),
+    )));
+    let client = Arc::new(common::client_config(
+        pki(),
+        common::provider(),
+        Auth::ServerOnly,
+    ));
+    let (mut c, mut s) = connect(&client, &server);
+    match pump(&mut c, &mut s) {
+        Err(Failed::Server(rustls::Error::General(why))) => {
+            assert!(why.contains("holder"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

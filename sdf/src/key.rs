@@ -9,7 +9,7 @@ use crate::error::{SdfError, check};
 use crate::ffi::{CIPHER_HEAD, EccCipherHead, EccSignature, SGD_SM2_3};
 use core::ffi::c_uint;
 use rand_core::TryCryptoRng;
-use shangmi_sm2::dsa::Signature;
+use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
 use shangmi_sm2::pke::Layout;
 use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
@@ -36,6 +36,9 @@ pub struct SdfKey {
     index: u32,
     usage: KeyUsage,
     public: PublicKey,
+    /// The public key with Z_A for the default identifier, computed once (TLCP signs with
+    /// it on every handshake).
+    default_id: VerifyingKey,
     pool: Pool,
 }
 
@@ -67,6 +70,7 @@ impl SdfKey {
             index,
             usage,
             public,
+            default_id: VerifyingKey::new(&public),
             pool,
         })
     }
@@ -118,6 +122,11 @@ impl PrivateKeyOps for SdfKey {
 
     fn public_key(&self) -> PublicKey {
         self.public
+    }
+
+    /// With the default identifier's Z_A kept from [`SdfKey::open`].
+    fn sign(&self, msg: &[u8]) -> Result<Signature, SdfError> {
+        self.sign_digest(&self.default_id.hash_message(msg))
     }
 
     fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, SdfError> {
@@ -209,6 +218,11 @@ impl PrivateKeyOps for SdfKey {
         }
         out[..c2.len()].copy_from_slice(&plain[..c2.len()]);
         Ok(c2.len())
+    }
+
+    /// False: see [`NoKeyExchange`].
+    fn supports_key_exchange(&self) -> bool {
+        false
     }
 
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(

@@ -121,3 +121,56 @@ fn device_fault_mid_handshake_fails_cleanly() {
     assert!(server.contains("holder failed"), "{server}");
     assert!(client.is_err());
 }
+
+/// An SDF encryption key cannot run the SM2 key exchange (GM/T 0018's agreement functions
+/// return a key handle), so a server asked for ECDHE suites alone is refused when its
+/// configuration is made, and one asked for both serves the ECC suites only.
+#[test]
+fn ecdhe_with_a_device_key_is_refused_at_config_time() {
+    use shangmi_tlcp::{CipherSuite, ClientAuth, Error};
+    let device = SdfDevice::open(library()).unwrap();
+    let open = |usage| {
+        Arc::new(
+            SdfKey::open(
+                &device,
+                1,
+                usage,
+                Pin::new("123456"),
+                PoolOptions::default(),
+            )
+            .unwrap(),
+        )
+    };
+    let (sign, enc) = (open(KeyUsage::Sign), open(KeyUsage::Encrypt));
+    assert!(!enc.supports_key_exchange());
+    // Any certificate will do: the configuration is refused before it is looked at.
+    let cert = CertificateDer::from(vec![0x30, 0x00]);
+    let (_, roots) = server(1, 1);
+    let config = |suites: &[CipherSuite]| {
+        ServerConfig::builder()
+            .suites(suites)
+            .client_auth(ClientAuth::Required, roots.clone())
+            .with_certs(vec![cert.clone()], sign.clone(), cert.clone(), enc.clone())
+    };
+    let only_ecdhe = [CipherSuite::EcdheSm4GcmSm3, CipherSuite::EcdheSm4CbcSm3];
+    match config(&only_ecdhe) {
+        Err(Error::Config(why)) => assert!(why.contains("ECDHE"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    let both = config(&CipherSuite::ALL).unwrap();
+    assert_eq!(
+        both.suites,
+        [CipherSuite::EccSm4GcmSm3, CipherSuite::EccSm4CbcSm3]
+    );
+    // The client side likewise, with its own keys in the device.
+    let client = ClientConfig::builder(roots.clone())
+        .suites(&only_ecdhe)
+        .client_certs(vec![cert.clone()], sign.clone(), cert.clone(), enc.clone())
+        .build();
+    assert!(matches!(client, Err(Error::Config(_))), "{client:?}");
+    let client = ClientConfig::builder(roots)
+        .client_certs(vec![cert.clone()], sign, cert, enc)
+        .build()
+        .unwrap();
+    assert!(client.suites.iter().all(|s| !s.is_ecdhe()));
+}

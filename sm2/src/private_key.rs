@@ -97,6 +97,14 @@ pub trait PrivateKeyOps {
         }
     }
 
+    /// Whether [`start_key_exchange`](Self::start_key_exchange) can work for this key, so a
+    /// protocol can refuse a configuration that needs it (TLCP's ECDHE suites) when it is
+    /// made instead of mid-handshake. True unless a holder says otherwise (a GM/T 0018
+    /// device, whose agreement functions return a key handle, never the key material).
+    fn supports_key_exchange(&self) -> bool {
+        true
+    }
+
     /// Starts a GB/T 32918.3 key exchange in `role` with this key as the static key and
     /// identifier `id`; an in-memory key draws the ephemeral key from `rng`, a device from
     /// its own generator.

@@ -14,6 +14,11 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use zeroize::Zeroize;
 
+/// Why ECDHE suites were all that was asked for and none can run.
+const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key exchange; this \
+     one cannot (a GM/T 0018 device returns the agreed key as a handle, never its bytes): \
+     use ECC suites";
+
 /// Whether a server asks for and requires client certificates. ECDHE suites always
 /// require them (the key exchange needs the client's encryption key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -538,6 +543,16 @@ impl ClientConfigBuilder {
 
     /// The configuration.
     pub fn build(mut self) -> Result<ClientConfig, Error> {
+        // A client encryption key that cannot run the SM2 key exchange (a key in a GM/T 0018
+        // device) cannot serve ECDHE: those suites leave the offer here, not mid-handshake.
+        if let Some(k) = &self.client_keys
+            && !k.enc_key.supports_key_exchange()
+        {
+            self.config.suites.retain(|s| !s.is_ecdhe());
+            if self.config.suites.is_empty() {
+                return Err(Error::Config(NO_KX));
+            }
+        }
         let c = &self.config;
         if c.suites.is_empty() {
             return Err(Error::Config("no cipher suites"));
@@ -771,7 +786,7 @@ impl ServerConfigBuilder {
     /// Finishes with the server's certificates: the sign certificate (then its chain) with
     /// its key, and the encryption certificate with its key.
     pub fn with_certs(
-        self,
+        mut self,
         sign_chain: Vec<CertificateDer<'static>>,
         sign_key: Arc<dyn Sm2SignKey>,
         enc_cert: CertificateDer<'static>,
@@ -779,6 +794,15 @@ impl ServerConfigBuilder {
     ) -> Result<ServerConfig, Error> {
         if sign_chain.is_empty() {
             return Err(Error::Config("empty certificate chain"));
+        }
+        // An encryption key that cannot run the SM2 key exchange (one in a GM/T 0018
+        // device) cannot serve ECDHE: those suites leave here, not mid-handshake. (A
+        // resolver's pairs are the resolver's to match with the suites.)
+        if !enc_key.supports_key_exchange() {
+            self.suites.retain(|s| !s.is_ecdhe());
+            if self.suites.is_empty() {
+                return Err(Error::Config(NO_KX));
+            }
         }
         let keys = CertifiedKeys::new(sign_chain, sign_key, enc_cert, enc_key);
         self.with_cert_resolver(Arc::new(AlwaysResolvesPair(Arc::new(keys))))

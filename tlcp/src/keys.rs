@@ -78,6 +78,12 @@ pub trait Sm2EncKey: Send + Sync + core::fmt::Debug {
         role: KxRole,
         rng: &dyn SecureRandom,
     ) -> Result<Box<dyn Sm2KeyExchange>, Error>;
+
+    /// Whether [`start_key_exchange`](Self::start_key_exchange) can work: configurations
+    /// leave ECDHE suites out (or refuse, if nothing else is left) for a key that cannot.
+    fn supports_key_exchange(&self) -> bool {
+        true
+    }
 }
 
 /// One side of a started SM2 key exchange.
@@ -140,6 +146,10 @@ where
         let kx = PrivateKeyOps::start_key_exchange(self, &mut rng, role, DEFAULT_ID)
             .map_err(|_| Error::Crypto("SM2 key exchange could not start"))?;
         Ok(Box::new(OwnKx(kx)))
+    }
+
+    fn supports_key_exchange(&self) -> bool {
+        PrivateKeyOps::supports_key_exchange(self)
     }
 }
 

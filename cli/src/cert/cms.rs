@@ -12,7 +12,7 @@ use super::{load_all, load_cert, named};
 use crate::Failure;
 use crate::files::{Input, Output, read_path};
 use crate::sm2::KeyIn;
-use crate::sm2::keyfile::load_secret;
+use shangmi_sdf::KeyUsage;
 
 /// `cert cms`.
 #[derive(clap::Args)]
@@ -218,7 +218,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match &args.op {
         Op::Sign(a) => {
             let cert = load_cert(&a.cert)?;
-            let key = load_secret(&a.key)?;
+            let key = a.key.open(Some(KeyUsage::Sign))?;
             let chain = load_all(&a.chain)?;
             let content = Input::open(a.input.as_deref())?.read_all()?;
             let form = if a.gmssl_compat {
@@ -294,7 +294,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         Op::Decrypt(a) => {
             let msg = read_message(&a.input)?;
             let cert = load_cert(&a.cert)?;
-            let key = load_secret(&a.key)?;
+            let key = a.key.open(Some(KeyUsage::Encrypt))?;
             let content = cms::decrypt(&msg, &cert, &key)
                 .map_err(|e| named(&input_name(&a.input), format!("decryption failed: {e}")))?;
             write(a.out.as_deref(), &content)?;

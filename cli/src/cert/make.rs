@@ -14,8 +14,10 @@ use zeroize::Zeroizing;
 use super::{cert_pem, load_cert, named};
 use crate::Failure;
 use crate::files::{Output, read_path};
+use crate::keyuri::{AnyKey, KeyUri};
 use crate::sm2::KeyIn;
-use crate::sm2::keyfile::{KeygenScheme, load_secret, read_passphrase};
+use crate::sm2::keyfile::{KeygenScheme, read_passphrase};
+use shangmi_sdf::KeyUsage;
 
 /// Options of `cert ca`.
 #[derive(clap::Args)]
@@ -29,8 +31,12 @@ pub struct CaArgs {
     #[arg(long, value_name = "DN")]
     subject: String,
     /// Where to write the new private key (PKCS#8 PEM, mode 0600).
-    #[arg(long, value_name = "FILE")]
-    key_out: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "key")]
+    key_out: Option<PathBuf>,
+    /// Make the certificate for this existing key instead of a new one: a key file, or a
+    /// sign key in a device (sdf:LIBRARY?index=N&pin-env=VAR), which signs it.
+    #[arg(long, value_name = "KEY", conflicts_with = "key_out")]
+    key: Option<PathBuf>,
     /// Where to write the certificate (PEM).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
@@ -91,7 +97,8 @@ pub(super) struct CaIn {
     /// The CA certificate.
     #[arg(long, value_name = "FILE")]
     ca: PathBuf,
-    /// The CA's private key.
+    /// The CA's private key: a key file, or its sign key in a device
+    /// (sdf:LIBRARY?index=N&pin-env=VAR).
     #[arg(long, value_name = "KEY")]
     pub(super) ca_key: PathBuf,
     /// Passphrase of an encrypted CA key (pass:, env:, file:, stdin).
@@ -100,12 +107,13 @@ pub(super) struct CaIn {
 }
 
 impl CaIn {
-    pub(super) fn load(&self) -> Result<(shangmi_pki::Certificate, SecretKey), Failure> {
+    pub(super) fn load(&self) -> Result<(shangmi_pki::Certificate, AnyKey), Failure> {
         let cert = load_cert(&self.ca)?;
-        let key = load_secret(&KeyIn {
+        let key = KeyIn {
             key: self.ca_key.clone(),
             passin: self.ca_passin.clone(),
-        })?;
+        }
+        .open(Some(KeyUsage::Sign))?;
         Ok((cert, key))
     }
 }
@@ -148,7 +156,9 @@ With --passout both keys are encrypted PKCS#8 under that passphrase (PBKDF2-HMAC
 GmSSL's PRF OID and SM4-CBC by default, as GmSSL's tlcp_server needs them: it takes the \
 chain as one PEM, sign.crt then enc.crt, and the keys as one PEM, sign.key then enc.key, \
 with -pass; --scheme sm4 for OpenSSL 3.x, aes for every OpenSSL 3 and Tongsuo). \
-Nothing is written unless everything succeeds.")]
+With --sign-key/--enc-key the keys that exist (files, or the pairs in a device: \
+--sign-key 'sdf:LIB?index=1' --enc-key 'sdf:LIB?index=1') are certified instead, and their \
+.key files are not written. Nothing is written unless everything succeeds.")]
 pub struct TlcpPairArgs {
     #[command(flatten)]
     ca: CaIn,
@@ -174,6 +184,15 @@ pub struct TlcpPairArgs {
     /// Key encryption scheme with --passout.
     #[arg(long, value_enum, default_value_t = KeygenScheme::Sm4Gmssl, requires = "passout")]
     scheme: KeygenScheme,
+    /// Certify this existing sign key instead of making one (a key file, or a key in a
+    /// device: sdf:LIBRARY?index=N; only its public key is read, with no PIN); DIR/sign.key
+    /// is not written.
+    #[arg(long, value_name = "KEY", conflicts_with = "envelope")]
+    sign_key: Option<PathBuf>,
+    /// Certify this existing encryption key instead of making one (as --sign-key);
+    /// DIR/enc.key is not written.
+    #[arg(long, value_name = "KEY", conflicts_with = "envelope")]
+    enc_key: Option<PathBuf>,
 }
 
 fn dn(s: &str) -> Result<x509_cert::name::Name, Failure> {
@@ -234,7 +253,14 @@ impl Staged {
 
 /// `cert ca`.
 pub fn ca(args: &CaArgs) -> Result<ExitCode, Failure> {
-    let key = new_key()?;
+    let key = match &args.key {
+        Some(path) => KeyIn {
+            key: path.clone(),
+            passin: None,
+        }
+        .open(Some(KeyUsage::Sign))?,
+        None => AnyKey::Memory(new_key()?),
+    };
     let params = CertParams::new(
         dn(&args.subject)?,
         Profile::Ca {
@@ -245,7 +271,9 @@ pub fn ca(args: &CaArgs) -> Result<ExitCode, Failure> {
     let cert = issue::self_signed(&key, &params)
         .map_err(|e| Failure::new(format!("making the certificate: {e}")))?;
     let mut staged = Staged(Vec::new());
-    staged.add(&args.key_out, key_pem(&key)?.as_bytes())?;
+    if let (Some(out), AnyKey::Memory(key)) = (&args.key_out, &key) {
+        staged.add(out, key_pem(key)?.as_bytes())?;
+    }
     staged.add(&args.out, &cert_pem(&cert)?)?;
     staged.commit()?;
     Ok(ExitCode::SUCCESS)
@@ -253,7 +281,8 @@ pub fn ca(args: &CaArgs) -> Result<ExitCode, Failure> {
 
 /// `cert req`.
 pub fn req(args: &ReqArgs) -> Result<ExitCode, Failure> {
-    let key = load_secret(&args.key)?;
+    // A device's sign key signs the request itself (an encryption key cannot sign).
+    let key = args.key.open(Some(KeyUsage::Sign))?;
     let csr = req::create_request(&key, &dn(&args.subject)?, &sans(&args.san)?, None)
         .map_err(|e| Failure::new(format!("making the request: {e}")))?;
     let der = csr
@@ -298,11 +327,21 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
     let (ca, ca_key) = args.ca.load()?;
     let subject = dn(&args.subject)?;
     let sans = sans(&args.san)?;
-    let make = |profile| -> Result<(SecretKey, shangmi_pki::Certificate), Failure> {
-        let key = new_key()?;
+    // An existing key (a file or a device's pair: its public key) or a new one.
+    let make = |profile,
+                existing: Option<(&PathBuf, KeyUsage)>|
+     -> Result<(Option<SecretKey>, shangmi_pki::Certificate), Failure> {
+        let (key, public) = match existing {
+            Some((path, usage)) => (None, KeyUri::of_path(path)?.public_key(Some(usage), None)?),
+            None => {
+                let key = new_key()?;
+                let public = key.public_key();
+                (Some(key), public)
+            }
+        };
         let mut params = CertParams::new(subject.clone(), profile, args.days);
         params.sans = sans.clone();
-        let cert = issue::issue(&ca, &ca_key, &key.public_key(), &params).map_err(|e| match e {
+        let cert = issue::issue(&ca, &ca_key, &public, &params).map_err(|e| match e {
             shangmi_pki::Error::KeyMismatch => {
                 named(&args.ca.ca_key, "not the key of the CA certificate")
             }
@@ -319,23 +358,32 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
         Some(p) => encrypted_key_pem(key, p, args.scheme),
         None => key_pem(key),
     };
-    let (sign_key, sign_cert) = make(Profile::TlcpSign)?;
-    let (enc_key, enc_cert) = make(Profile::TlcpEnc)?;
-    let env = if args.envelope {
-        Some(
-            envelope::wrap(&sign_key.public_key(), &enc_key)
+    let (sign_key, sign_cert) = make(
+        Profile::TlcpSign,
+        args.sign_key.as_ref().map(|p| (p, KeyUsage::Sign)),
+    )?;
+    let (enc_key, enc_cert) = make(
+        Profile::TlcpEnc,
+        args.enc_key.as_ref().map(|p| (p, KeyUsage::Encrypt)),
+    )?;
+    let env = match (&sign_key, &enc_key) {
+        (Some(sign_key), Some(enc_key)) if args.envelope => Some(
+            envelope::wrap(&sign_key.public_key(), enc_key)
                 .map_err(|e| Failure::new(format!("enveloping the encryption key: {e}")))?,
-        )
-    } else {
-        None
+        ),
+        _ => None,
     };
     std::fs::create_dir_all(&args.out_dir)
         .map_err(|e| crate::files::io_failure(&args.out_dir.display().to_string(), &e))?;
     let d = &args.out_dir;
     let mut staged = Staged(Vec::new());
-    staged.add(&d.join("sign.key"), pem(&sign_key)?.as_bytes())?;
+    if let Some(key) = &sign_key {
+        staged.add(&d.join("sign.key"), pem(key)?.as_bytes())?;
+    }
     staged.add(&d.join("sign.crt"), &cert_pem(&sign_cert)?)?;
-    staged.add(&d.join("enc.key"), pem(&enc_key)?.as_bytes())?;
+    if let Some(key) = &enc_key {
+        staged.add(&d.join("enc.key"), pem(key)?.as_bytes())?;
+    }
     staged.add(&d.join("enc.crt"), &cert_pem(&enc_cert)?)?;
     if let Some(env) = env {
         staged.add(&d.join("enc.env"), &env)?;

@@ -35,7 +35,8 @@ enum Op {
     Req(make::ReqArgs),
     /// Issue a certificate for a request under a CA, with a profile.
     Issue(make::IssueArgs),
-    /// Make a TLCP sign/encryption pair: two keys and two certificates under a CA.
+    /// Make a TLCP sign/encryption pair under a CA: two certificates, for two new keys or
+    /// for existing ones (files or a device's).
     TlcpPair(make::TlcpPairArgs),
     /// Issue a certificate revocation list (X.509 v2 CRL) under a CA.
     Crl(crl::CrlArgs),

@@ -92,8 +92,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match &args.op {
         Op::Export(a) => {
             let pass = password(&a.pass_env)?;
-            let cert = load_cert(&a.cert)?;
             let key = load_secret(&a.key)?;
+            let cert = load_cert(&a.cert)?;
             let chain = load_all(&a.ca)?;
             let scheme = match a.scheme {
                 P12Scheme::Openssl => shangmi_pki::pkcs12::Scheme::OpenSsl,

@@ -2,6 +2,7 @@
 //! passphrase) and public keys (SPKI, or the public half of a private key), and writing
 //! PKCS#8 / SPKI.
 
+use crate::keyuri::KeyUri;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -156,11 +157,9 @@ pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
 
 /// `sm2 pubkey`.
 pub fn pubkey(args: &PubkeyArgs) -> Result<ExitCode, Failure> {
-    let secret = load_secret(&args.key)?;
-    write(
-        args.out.as_deref(),
-        &encode_public(&secret.public_key(), args.der)?,
-    )?;
+    // A key in a device: its public key, exported by the device.
+    let public = KeyUri::of_path(&args.key.key)?.public_key(None, args.key.passin.as_deref())?;
+    write(args.out.as_deref(), &encode_public(&public, args.der)?)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -188,6 +187,12 @@ fn is_pem(bytes: &[u8]) -> bool {
 
 /// The private key of `key` (asking for the passphrase of an encrypted one).
 pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
+    if let KeyUri::Sdf(_) = KeyUri::of_path(&key.key)? {
+        return Err(Failure::usage(format!(
+            "{}: a key in a device never leaves it; this command needs a key file",
+            key.key.display()
+        )));
+    }
     let bytes = read_path(&key.key)?;
     let named = |e: Error| Failure::new(format!("{}: {e}", key.key.display()));
     let pem = if is_pem(&bytes) {
@@ -223,6 +228,9 @@ pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
 
 /// A public key from `path`: SPKI (PEM or DER), or the public half of a private key.
 pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
+    if let KeyUri::Sdf(uri) = KeyUri::of_path(path)? {
+        return KeyUri::Sdf(uri).public_key(None, None);
+    }
     let bytes = read_path(path)?;
     let named = |e: Error| Failure::new(format!("{}: {e}", path.display()));
     let public = if is_pem(&bytes) {

@@ -39,13 +39,26 @@ enum Op {
 /// Options for reading a private key that may be encrypted.
 #[derive(clap::Args)]
 pub struct KeyIn {
-    /// Private key: PKCS#8 or SEC1, PEM or DER, possibly encrypted PKCS#8.
+    /// Private key: PKCS#8 or SEC1, PEM or DER, possibly encrypted PKCS#8; or, where the
+    /// command signs or decrypts, a key in a device:
+    /// sdf:LIBRARY?index=N[&key=sign|enc][&pin-env=VAR].
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
     /// Passphrase of an encrypted key, as OpenSSL takes it: pass:TEXT, env:VAR, file:PATH
     /// (first line) or stdin. Without it, an encrypted key asks on the terminal.
     #[arg(long, value_name = "SPEC")]
     pub passin: Option<String>,
+}
+
+impl KeyIn {
+    /// The key, from its file or its device (`role`: the pair a device URI means when it
+    /// does not say).
+    pub fn open(
+        &self,
+        role: Option<shangmi_sdf::KeyUsage>,
+    ) -> Result<crate::keyuri::AnyKey, Failure> {
+        crate::keyuri::KeyUri::of_path(&self.key)?.open_any(role, self.passin.as_deref())
+    }
 }
 
 /// The signer's distinguishing identifier.

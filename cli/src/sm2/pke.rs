@@ -9,9 +9,13 @@ use clap::ValueEnum;
 use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout as PkeLayout};
 
 use super::KeyIn;
-use super::keyfile::{load_public, load_secret};
+use super::keyfile::load_public;
 use crate::Failure;
 use crate::files::{Input, Io, Output};
+use crate::keyuri::AnyKey;
+use shangmi_sdf::KeyUsage;
+use shangmi_sm2::PrivateKeyOps;
+use zeroize::Zeroizing;
 
 /// Order of the parts of a raw ciphertext.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -111,16 +115,38 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode, Failure> {
 
 /// `sm2 decrypt`.
 pub fn decrypt(args: &DecryptArgs) -> Result<ExitCode, Failure> {
-    let key = DecryptingKey::new(load_secret(&args.key)?);
+    let key = args.key.open(Some(KeyUsage::Encrypt))?;
     let input = Input::open(args.io.input.as_deref())?;
     let name = input.name.clone();
     let ciphertext = input.read_all()?;
-    let message = if args.form.is_raw() {
-        key.decrypt(&ciphertext, pke_layout(args.form.layout, false))
-    } else {
-        key.decrypt_der(&ciphertext)
-    }
-    .map_err(|e| Failure::new(format!("{name}: {e}")))?;
+    let failed = |e: &dyn std::fmt::Display| Failure::new(format!("{name}: {e}"));
+    let message = match key {
+        AnyKey::Memory(secret) => {
+            let key = DecryptingKey::new(secret);
+            Zeroizing::new(
+                if args.form.is_raw() {
+                    key.decrypt(&ciphertext, pke_layout(args.form.layout, false))
+                } else {
+                    key.decrypt_der(&ciphertext)
+                }
+                .map_err(|e| failed(&e))?,
+            )
+        }
+        // The device takes C1 ‖ C3 ‖ C2.
+        AnyKey::Sdf(key) => {
+            let c1c3c2 = if args.form.is_raw() {
+                shangmi_sm2::pke::convert(
+                    &ciphertext,
+                    pke_layout(args.form.layout, false),
+                    PkeLayout::C1C3C2,
+                )
+            } else {
+                shangmi_sm2::pke::der_to_c1c3c2(&ciphertext)
+            }
+            .map_err(|e| failed(&e))?;
+            Zeroizing::new(key.decrypt(&c1c3c2).map_err(|e| failed(&e))?)
+        }
+    };
     let mut out = Output::create(args.io.out.as_deref())?;
     out.write_all(&message)?;
     out.commit()?;

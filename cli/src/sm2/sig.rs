@@ -7,10 +7,13 @@ use std::process::ExitCode;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm3::{Digest, Sm3};
 
-use super::keyfile::{load_public, load_secret, write};
+use super::keyfile::{load_public, write};
 use super::{Id, KeyIn};
 use crate::Failure;
 use crate::files::{Input, io_failure, read_full, read_path};
+use crate::keyuri::AnyKey;
+use shangmi_sdf::KeyUsage;
+use shangmi_sm2::PrivateKeyOps;
 
 /// Options of `sm2 sign`.
 #[derive(clap::Args)]
@@ -70,15 +73,25 @@ fn digest_e(za: &[u8; 32], file: Option<&std::path::Path>) -> Result<[u8; 32], F
 
 /// `sm2 sign`.
 pub fn sign(args: &SignArgs) -> Result<ExitCode, Failure> {
-    let secret = load_secret(&args.key)?;
     let id = args.id.bytes()?;
-    let key = SigningKey::new_with_id(&secret, &id)
-        .map_err(|e| Failure::new(format!("{}: {e}", args.key.key.display())))?;
-    let e = digest_e(&key.verifying_key().za(), args.file.as_deref())?;
-    // Hedged nonce: deterministic in (key, e) with 32 fresh random bytes mixed in.
-    let signature = key
-        .try_sign_e_with_rng(&mut getrandom::SysRng, &e)
-        .map_err(|e| Failure::new(format!("signing: {e}")))?;
+    let named =
+        |e: &dyn std::fmt::Display| Failure::new(format!("{}: {e}", args.key.key.display()));
+    let signature = match args.key.open(Some(KeyUsage::Sign))? {
+        AnyKey::Memory(secret) => {
+            let key = SigningKey::new_with_id(&secret, &id).map_err(|e| named(&e))?;
+            let e = digest_e(&key.verifying_key().za(), args.file.as_deref())?;
+            // Hedged nonce: deterministic in (key, e) with 32 fresh random bytes mixed in.
+            key.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
+                .map_err(|e| Failure::new(format!("signing: {e}")))?
+        }
+        // The device signs e = SM3(Z_A ‖ message), Z_A from its exported public key.
+        AnyKey::Sdf(key) => {
+            let vk = VerifyingKey::new_with_id(&key.public_key(), &id).map_err(|e| named(&e))?;
+            let e = digest_e(&vk.za(), args.file.as_deref())?;
+            key.sign_digest(&e)
+                .map_err(|e| Failure::new(format!("signing: {e}")))?
+        }
+    };
     let bytes = if args.raw {
         signature.to_bytes().to_vec()
     } else {
