@@ -1,31 +1,14 @@
 //! The record layer and the parts both connection kinds share.
 
-use crate::codec::put_u24;
 use crate::error::{AlertDescription, Error, bad, decode};
 use crate::hooks::{Event, EventHandler};
 use crate::keys::SecureRandom;
+use crate::msgs::{Alert, AlertLevel, ContentType as CT, HandshakeMessage, HandshakeType};
 use crate::record::{MAX_CIPHERTEXT, MAX_FRAGMENT, RecordProtection, VERSION};
 use shangmi_sm3::Sm3;
 use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
-
-pub(crate) const CT_CCS: u8 = 20;
-pub(crate) const CT_ALERT: u8 = 21;
-pub(crate) const CT_HANDSHAKE: u8 = 22;
-pub(crate) const CT_APPDATA: u8 = 23;
-
-pub(crate) const HS_HELLO_REQUEST: u8 = 0;
-pub(crate) const HS_CLIENT_HELLO: u8 = 1;
-pub(crate) const HS_SERVER_HELLO: u8 = 2;
-pub(crate) const HS_NEW_SESSION_TICKET: u8 = 4;
-pub(crate) const HS_CERTIFICATE: u8 = 11;
-pub(crate) const HS_SERVER_KEY_EXCHANGE: u8 = 12;
-pub(crate) const HS_CERTIFICATE_REQUEST: u8 = 13;
-pub(crate) const HS_SERVER_HELLO_DONE: u8 = 14;
-pub(crate) const HS_CERTIFICATE_VERIFY: u8 = 15;
-pub(crate) const HS_CLIENT_KEY_EXCHANGE: u8 = 16;
-pub(crate) const HS_FINISHED: u8 = 20;
 
 /// Largest raw transcript kept for a GmSSL-form CertificateVerify (longer handshakes only
 /// get the standard form).
@@ -53,7 +36,13 @@ pub struct IoState {
 pub(crate) trait Handshake {
     /// A handshake message (`before` is the transcript without it; the core has already
     /// added it to `core.transcript`).
-    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error>;
+    fn handle(
+        &mut self,
+        core: &mut Core,
+        typ: HandshakeType,
+        body: &[u8],
+        before: &Sm3,
+    ) -> Result<(), Error>;
     /// A ChangeCipherSpec arrived.
     fn on_ccs(&mut self) -> Result<(), Error>;
 }
@@ -137,7 +126,7 @@ impl Core {
         self.transcript.clone().finalize().into()
     }
 
-    fn send_record(&mut self, typ: u8, payload: &[u8]) -> Result<(), Error> {
+    fn send_record(&mut self, typ: CT, payload: &[u8]) -> Result<(), Error> {
         let mut chunks: Vec<&[u8]> = payload.chunks(MAX_FRAGMENT).collect();
         if chunks.is_empty() {
             chunks.push(&[]);
@@ -149,13 +138,13 @@ impl Core {
                     if p.needs_iv() {
                         self.rng.fill(&mut iv)?;
                     }
-                    let f = p.seal(self.write_seq, typ, chunk, &iv);
+                    let f = p.seal(self.write_seq, typ.to_u8(), chunk, &iv);
                     self.write_seq = self.write_seq.wrapping_add(1);
                     f
                 }
                 None => chunk.to_vec(),
             };
-            self.outgoing.push_back(typ);
+            self.outgoing.push_back(typ.to_u8());
             self.outgoing.extend(VERSION.to_be_bytes());
             self.outgoing.extend((frag.len() as u16).to_be_bytes());
             self.outgoing.extend(frag);
@@ -164,18 +153,16 @@ impl Core {
     }
 
     /// Sends a handshake message and adds it to the transcript.
-    pub(crate) fn send_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
-        let mut msg = Vec::with_capacity(4 + body.len());
-        msg.push(typ);
-        put_u24(&mut msg, body.len());
-        msg.extend_from_slice(body);
+    pub(crate) fn send<M: HandshakeMessage>(&mut self, m: &M) -> Result<(), Error> {
+        let mut msg = Vec::with_capacity(128);
+        m.encode_message(&mut msg);
         self.add_to_transcript(&msg);
-        self.send_record(CT_HANDSHAKE, &msg)
+        self.send_record(CT::Handshake, &msg)
     }
 
     /// Sends ChangeCipherSpec and switches the write side to the pending keys.
     pub(crate) fn send_ccs(&mut self) -> Result<(), Error> {
-        self.send_record(CT_CCS, &[1])?;
+        self.send_record(CT::ChangeCipherSpec, &[1])?;
         self.write_prot = self.pending_write.take();
         self.write_seq = 0;
         if self.write_prot.is_none() {
@@ -184,9 +171,10 @@ impl Core {
         Ok(())
     }
 
-    fn send_alert(&mut self, level: u8, desc: AlertDescription) {
-        let _ = self.send_record(CT_ALERT, &[level, desc.to_u8()]);
-        self.emit(&Event::AlertSent(desc));
+    fn send_alert(&mut self, level: AlertLevel, description: AlertDescription) {
+        let alert = Alert { level, description };
+        let _ = self.send_record(CT::Alert, &alert.to_bytes());
+        self.emit(&Event::AlertSent(description));
     }
 
     /// Hands `event` to the configuration's handler, if it has one.
@@ -201,7 +189,7 @@ impl Core {
         self.handshaking = false;
         let pending = core::mem::take(&mut self.plain_out);
         if !pending.is_empty() {
-            self.send_record(CT_APPDATA, &pending)?;
+            self.send_record(CT::ApplicationData, &pending)?;
         }
         Ok(())
     }
@@ -215,7 +203,7 @@ impl Core {
             Err(e) => {
                 self.emit(&Event::Failed(&e));
                 if let Some(a) = e.alert() {
-                    self.send_alert(2, a);
+                    self.send_alert(AlertLevel::Fatal, a);
                 }
                 self.error = Some(e.clone());
                 Err(e)
@@ -251,15 +239,10 @@ impl Core {
     ) -> Result<(), Error> {
         while !self.peer_closed && buf.len() - *done >= 5 {
             let rec = &mut buf[*done..];
-            let typ = rec[0];
             let version = u16::from_be_bytes([rec[1], rec[2]]);
             let len = u16::from_be_bytes([rec[3], rec[4]]) as usize;
-            if !(CT_CCS..=CT_APPDATA).contains(&typ) {
-                return Err(bad(
-                    AlertDescription::UnexpectedMessage,
-                    "unknown content type",
-                ));
-            }
+            let typ = CT::from_u8(rec[0])
+                .ok_or_else(|| bad(AlertDescription::UnexpectedMessage, "unknown content type"))?;
             if version != VERSION {
                 return Err(bad(
                     AlertDescription::ProtocolVersion,
@@ -281,7 +264,7 @@ impl Core {
             *done += 5 + len;
             let plain = match &self.read_prot {
                 Some(p) => {
-                    let r = p.open_in_place(self.read_seq, typ, frag);
+                    let r = p.open_in_place(self.read_seq, typ.to_u8(), frag);
                     self.read_seq = self.read_seq.wrapping_add(1);
                     &frag[r?]
                 }
@@ -298,28 +281,30 @@ impl Core {
     fn handle_record(
         &mut self,
         hs: &mut dyn Handshake,
-        typ: u8,
+        typ: CT,
         plain: &[u8],
     ) -> Result<(), Error> {
         match typ {
-            CT_ALERT => {
-                if plain.len() != 2 {
+            CT::Alert => {
+                let &[level, desc] = plain else {
                     return Err(decode("alert length"));
-                }
-                let desc = AlertDescription::from_u8(plain[1]);
+                };
+                let desc = AlertDescription::from_u8(desc);
                 self.emit(&Event::AlertReceived(desc));
                 if desc == AlertDescription::CloseNotify {
                     self.peer_closed = true;
                     return Ok(());
                 }
-                if plain[0] == 1 && desc != AlertDescription::NoRenegotiation {
+                if AlertLevel::from_u8(level) == AlertLevel::Warning
+                    && desc != AlertDescription::NoRenegotiation
+                {
                     // Warnings are ignored (we never renegotiate, so no_renegotiation can
                     // only answer something we did not do: treated as fatal).
                     return Ok(());
                 }
                 Err(Error::AlertReceived(desc))
             }
-            CT_CCS => {
+            CT::ChangeCipherSpec => {
                 if plain != [1] {
                     return Err(decode("ChangeCipherSpec body"));
                 }
@@ -340,7 +325,7 @@ impl Core {
                 }
                 Ok(())
             }
-            CT_HANDSHAKE => {
+            CT::Handshake => {
                 if plain.is_empty() {
                     return Err(decode("empty handshake record"));
                 }
@@ -359,10 +344,10 @@ impl Core {
                         break;
                     }
                     let msg: Vec<u8> = self.hs_buf.drain(..4 + mlen).collect();
-                    let mtyp = msg[0];
+                    let mtyp = HandshakeType::from_u8(msg[0]);
                     if !self.handshaking {
-                        let reneg = (self.is_client && mtyp == HS_HELLO_REQUEST)
-                            || (!self.is_client && mtyp == HS_CLIENT_HELLO);
+                        let reneg = (self.is_client && mtyp == Some(HandshakeType::HelloRequest))
+                            || (!self.is_client && mtyp == Some(HandshakeType::ClientHello));
                         return Err(if reneg {
                             bad(AlertDescription::NoRenegotiation, "renegotiation refused")
                         } else {
@@ -372,7 +357,13 @@ impl Core {
                             )
                         });
                     }
-                    if self.is_client && mtyp == HS_HELLO_REQUEST {
+                    let Some(mtyp) = mtyp else {
+                        return Err(bad(
+                            AlertDescription::UnexpectedMessage,
+                            "unexpected handshake message",
+                        ));
+                    };
+                    if self.is_client && mtyp == HandshakeType::HelloRequest {
                         if mlen != 0 {
                             return Err(decode("HelloRequest body"));
                         }
@@ -384,7 +375,7 @@ impl Core {
                 }
                 Ok(())
             }
-            _ => {
+            CT::ApplicationData => {
                 if self.handshaking {
                     return Err(bad(
                         AlertDescription::UnexpectedMessage,
@@ -443,7 +434,7 @@ impl Core {
     pub(crate) fn send_close_notify(&mut self) {
         if !self.sent_close {
             self.sent_close = true;
-            self.send_alert(1, AlertDescription::CloseNotify);
+            self.send_alert(AlertLevel::Warning, AlertDescription::CloseNotify);
         }
     }
 
@@ -483,17 +474,18 @@ impl Core {
         if self.handshaking {
             self.plain_out.extend_from_slice(buf);
         } else {
-            self.send_record(CT_APPDATA, buf).map_err(io::Error::from)?;
+            self.send_record(CT::ApplicationData, buf)
+                .map_err(io::Error::from)?;
         }
         Ok(buf.len())
     }
 
     /// Test hook: sends a raw handshake message (used to simulate renegotiation).
     pub(crate) fn inject_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
-        let mut msg = vec![typ];
-        put_u24(&mut msg, body.len());
+        let mut msg = Vec::with_capacity(4 + body.len());
+        crate::msgs::put_handshake_header(&mut msg, typ, body.len());
         msg.extend_from_slice(body);
-        self.send_record(CT_HANDSHAKE, &msg)
+        self.send_record(CT::Handshake, &msg)
     }
 }
 

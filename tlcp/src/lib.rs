@@ -55,6 +55,7 @@ pub mod detect;
 mod error;
 mod hooks;
 mod keys;
+pub mod msgs;
 #[cfg(feature = "one-port")]
 pub mod oneport;
 pub mod prf;
