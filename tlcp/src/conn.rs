@@ -21,6 +21,14 @@ const MAX_INCOMING: usize = 2 * (5 + MAX_CIPHERTEXT);
 /// peer cannot make us buffer without bound while the application does not read).
 const MAX_PLAINTEXT_BUFFER: usize = 1 << 18;
 
+/// The sequence number for the next record of a direction, counting it: refused once it
+/// is 2^64 − 1, so that no number is used twice under one key (TLS forbids the wrap).
+fn next_seq(seq: &mut u64) -> Result<u64, Error> {
+    let this = *seq;
+    *seq = this.checked_add(1).ok_or(Error::SequenceExhausted)?;
+    Ok(this)
+}
+
 /// What `process_new_packets` leaves for the application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IoState {
@@ -61,6 +69,8 @@ pub(crate) struct Core {
     pub(crate) pending_write: Option<RecordProtection>,
     read_seq: u64,
     write_seq: u64,
+    /// Where records are sealed before they join `outgoing`.
+    seal_buf: Vec<u8>,
     hs_buf: Vec<u8>,
     pub(crate) transcript: Sm3,
     /// The handshake messages themselves, kept while a CertificateVerify in GmSSL 3's form
@@ -96,6 +106,7 @@ impl Core {
             pending_write: None,
             read_seq: 0,
             write_seq: 0,
+            seal_buf: Vec::new(),
             hs_buf: Vec::new(),
             transcript: Sm3::new(),
             raw_transcript: None,
@@ -127,27 +138,33 @@ impl Core {
     }
 
     fn send_record(&mut self, typ: CT, payload: &[u8]) -> Result<(), Error> {
-        let mut chunks: Vec<&[u8]> = payload.chunks(MAX_FRAGMENT).collect();
-        if chunks.is_empty() {
-            chunks.push(&[]);
-        }
-        for chunk in chunks {
-            let frag = match &self.write_prot {
+        // One empty record for an empty payload, else fragments of at most 2^14 bytes.
+        let chunks = payload.chunks(MAX_FRAGMENT);
+        let empty: &[&[u8]] = if payload.is_empty() { &[&[]] } else { &[] };
+        for chunk in chunks.chain(empty.iter().copied()) {
+            let len = match &self.write_prot {
                 Some(p) => {
+                    let seq = next_seq(&mut self.write_seq)?;
                     let mut iv = [0u8; 16];
                     if p.needs_iv() {
                         self.rng.fill(&mut iv)?;
                     }
-                    let f = p.seal(self.write_seq, typ.to_u8(), chunk, &iv);
-                    self.write_seq = self.write_seq.wrapping_add(1);
-                    f
+                    // Sealed into the connection's scratch buffer: no allocation per record.
+                    let n = p.sealed_len(chunk.len());
+                    if self.seal_buf.len() < n {
+                        self.seal_buf.resize(n, 0);
+                    }
+                    p.seal_into(seq, typ.to_u8(), chunk, &iv, &mut self.seal_buf)?
                 }
-                None => chunk.to_vec(),
+                None => chunk.len(),
             };
             self.outgoing.push_back(typ.to_u8());
             self.outgoing.extend(VERSION.to_be_bytes());
-            self.outgoing.extend((frag.len() as u16).to_be_bytes());
-            self.outgoing.extend(frag);
+            self.outgoing.extend((len as u16).to_be_bytes());
+            match self.write_prot {
+                Some(_) => self.outgoing.extend(&self.seal_buf[..len]),
+                None => self.outgoing.extend(chunk),
+            }
         }
         Ok(())
     }
@@ -264,9 +281,9 @@ impl Core {
             *done += 5 + len;
             let plain = match &self.read_prot {
                 Some(p) => {
-                    let r = p.open_in_place(self.read_seq, typ.to_u8(), frag);
-                    self.read_seq = self.read_seq.wrapping_add(1);
-                    &frag[r?]
+                    let seq = next_seq(&mut self.read_seq)?;
+                    let range = p.open_in_place(seq, typ.to_u8(), frag)?;
+                    &frag[range]
                 }
                 None => &frag[..],
             };
@@ -474,8 +491,13 @@ impl Core {
         if self.handshaking {
             self.plain_out.extend_from_slice(buf);
         } else {
-            self.send_record(CT::ApplicationData, buf)
-                .map_err(io::Error::from)?;
+            if let Err(e) = self.send_record(CT::ApplicationData, buf) {
+                // Sequence numbers exhausted (or no randomness for an IV): the connection
+                // ends here, every later call gets the same error.
+                self.sent_close = true;
+                self.error = Some(e.clone());
+                return Err(e.into());
+            }
         }
         Ok(buf.len())
     }
@@ -605,3 +627,82 @@ macro_rules! connection_methods {
     };
 }
 pub(crate) use connection_methods;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suites::CipherSuite;
+
+    struct NoHandshake;
+
+    impl Handshake for NoHandshake {
+        fn handle(
+            &mut self,
+            _: &mut Core,
+            _: HandshakeType,
+            _: &[u8],
+            _: &Sm3,
+        ) -> Result<(), Error> {
+            Err(bad(AlertDescription::UnexpectedMessage, "no handshake"))
+        }
+
+        fn on_ccs(&mut self) -> Result<(), Error> {
+            Err(bad(AlertDescription::UnexpectedMessage, "no handshake"))
+        }
+    }
+
+    fn keys() -> RecordProtection {
+        RecordProtection::new(CipherSuite::EccSm4GcmSm3, &[], &[9; 16], &[1; 4]).expect("keys")
+    }
+
+    /// A core past its handshake with GCM keys both ways and the sequence numbers given.
+    fn core_at(read_seq: u64, write_seq: u64) -> Core {
+        let mut core = Core::new(true, Arc::new(crate::SystemRandom), None);
+        core.handshaking = false;
+        core.read_prot = Some(keys());
+        core.write_prot = Some(keys());
+        core.read_seq = read_seq;
+        core.write_seq = write_seq;
+        core
+    }
+
+    /// The last sequence number before 2^64 − 1 is used; the next write is refused with
+    /// SequenceExhausted and the connection stays closed (no record with a reused or
+    /// wrapped number goes out).
+    #[test]
+    fn write_sequence_does_not_wrap() {
+        let mut core = core_at(0, u64::MAX - 1);
+        assert_eq!(core.write_plain(b"last").expect("last record"), 4);
+        let sent = core.outgoing.len();
+        assert_eq!(
+            &core.outgoing.iter().copied().collect::<Vec<_>>()[5..13],
+            &(u64::MAX - 1).to_be_bytes()
+        );
+        let e = core.write_plain(b"one more").unwrap_err();
+        assert_eq!(e.to_string(), Error::SequenceExhausted.to_string());
+        assert_eq!(core.outgoing.len(), sent);
+        assert!(core.write_plain(b"again").is_err());
+        assert_eq!(core.outgoing.len(), sent);
+    }
+
+    /// A record arriving when the read sequence is at its limit is refused, not opened
+    /// under a wrapped number.
+    #[test]
+    fn read_sequence_does_not_wrap() {
+        let frag = keys().seal(u64::MAX - 1, 23, b"hi", &[0; 16]);
+        let mut rec = vec![23, 1, 1, 0, frag.len() as u8];
+        rec.extend_from_slice(&frag);
+        let mut core = core_at(u64::MAX - 1, 0);
+        core.incoming = rec.clone();
+        core.process(&mut NoHandshake)
+            .expect("the last number opens");
+        assert_eq!(core.plain_in.len(), 2);
+        let mut core = core_at(u64::MAX, 0);
+        core.incoming = rec;
+        assert_eq!(
+            core.process(&mut NoHandshake),
+            Err(Error::SequenceExhausted)
+        );
+        assert!(core.plain_in.is_empty());
+    }
+}
