@@ -4,31 +4,16 @@ use crate::codec::put_vec24;
 use crate::config::{CertifiedKeys, ClientConfig, Session};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
-use crate::hooks::{CertificateRequest, Event};
+use crate::hooks::CertificateRequest;
 use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
+use crate::schedule::{KeySchedule, complete, hello_random};
 use crate::suites::CipherSuite;
 use rustls_pki_types::{CertificateDer, ServerName};
 use shangmi_sm3::Sm3;
 use std::io;
 use std::sync::Arc;
-use subtle_eq::ct_eq;
-use zeroize::Zeroize;
-
-pub(crate) mod subtle_eq {
-    /// Constant-time equality of two byte strings of public length.
-    pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut d = 0u8;
-        for (x, y) in a.iter().zip(b) {
-            d |= x ^ y;
-        }
-        core::hint::black_box(d) == 0
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -48,8 +33,7 @@ pub(crate) struct ClientHs {
     config: Arc<ClientConfig>,
     name: ServerName<'static>,
     state: State,
-    client_random: [u8; 32],
-    server_random: [u8; 32],
+    ks: KeySchedule,
     offered: Vec<CipherSuite>,
     offered_session: Option<Session>,
     /// The session being resumed (kept to store it again with a new ticket).
@@ -70,14 +54,7 @@ pub(crate) struct ClientHs {
     cert_requested: bool,
     /// The pair the resolver chose on the CertificateRequest.
     client_keys: Option<Arc<CertifiedKeys>>,
-    master_secret: [u8; 48],
     alpn: Option<Vec<u8>>,
-}
-
-impl Drop for ClientHs {
-    fn drop(&mut self) {
-        self.master_secret.zeroize();
-    }
 }
 
 fn name_key(name: &ServerName<'_>) -> String {
@@ -91,9 +68,7 @@ fn name_key(name: &ServerName<'_>) -> String {
 impl ClientHs {
     fn start(&mut self, core: &mut Core) -> Result<(), Error> {
         let now_secs = self.config.time.now().as_secs();
-        let now = now_secs as u32;
-        self.client_random[..4].copy_from_slice(&now.to_be_bytes());
-        self.config.rng.fill(&mut self.client_random[4..])?;
+        self.ks.client_random = hello_random(&*self.config.time, &*self.config.rng)?;
         let has_certs = self
             .config
             .client_pair_resolver
@@ -137,7 +112,7 @@ impl ClientHs {
             self.offered_ticket = true;
         }
         let hello = msgs::ClientHello {
-            random: self.client_random,
+            random: self.ks.client_random,
             session_id: session.as_ref().map(|s| s.id.clone()).unwrap_or_default(),
             cipher_suites: self.offered.iter().map(|s| s.id()).collect(),
             compression_methods: vec![0],
@@ -151,22 +126,9 @@ impl ClientHs {
         self.suite.ok_or(Error::Crypto("no suite"))
     }
 
-    fn install_keys(&mut self, core: &mut Core) -> Result<(), Error> {
-        let (r, w) = derive_keys(
-            self.suite()?,
-            &self.master_secret,
-            &self.client_random,
-            &self.server_random,
-            true,
-        )?;
-        core.pending_read = Some(r);
-        core.pending_write = Some(w);
-        Ok(())
-    }
-
     fn server_hello(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
         let hello = msgs::ServerHello::read_bytes(body)?;
-        self.server_random = hello.random;
+        self.ks.server_random = hello.random;
         let sid = hello.session_id;
         let suite = CipherSuite::from_id(hello.cipher_suite)
             .filter(|s| self.offered.contains(s))
@@ -202,14 +164,14 @@ impl ClientHs {
                         "resumed session with another suite",
                     ));
                 }
-                self.master_secret = s.master_secret;
-                self.log_master_secret();
+                self.ks.master_secret = s.master_secret;
+                self.ks.log(&*self.config.key_log);
                 self.peer_certs = s.peer_certificates.clone();
                 if self.alpn.is_none() {
                     self.alpn = s.alpn.clone();
                 }
                 self.resumed = true;
-                self.install_keys(core)?;
+                self.ks.install_keys(self.suite()?, core)?;
                 self.resumed_session = Some(s);
                 self.state = self.before_ccs();
                 return Ok(());
@@ -237,18 +199,8 @@ impl ClientHs {
         Ok(())
     }
 
-    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
-    fn log_master_secret(&self) {
-        let log = &self.config.key_log;
-        if log.will_log("CLIENT_RANDOM") {
-            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
-        }
-    }
-
     fn server_key_exchange(&mut self, body: &[u8]) -> Result<(), Error> {
-        let mut signed = Vec::with_capacity(200);
-        signed.extend_from_slice(&self.client_random);
-        signed.extend_from_slice(&self.server_random);
+        let mut signed = self.ks.signed_prefix();
         let sig = if self.suite()?.is_ecdhe() {
             let ske = msgs::ServerKeyExchangeEcdhe::read_bytes(body)?;
             ske.params.encode(&mut signed);
@@ -329,12 +281,10 @@ impl ClientHs {
             };
             core.send(&msgs::CertificateVerify { signature })?;
         }
-        self.master_secret =
-            crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
-        pms.zeroize();
-        self.log_master_secret();
-        self.install_keys(core)?;
-        self.send_finished(core)?;
+        self.ks.set_premaster(&mut pms);
+        self.ks.log(&*self.config.key_log);
+        self.ks.install_keys(self.suite()?, core)?;
+        self.ks.send_finished(core)?;
         self.state = self.before_ccs();
         Ok(())
     }
@@ -368,7 +318,7 @@ impl ClientHs {
             None => Session {
                 id: self.session_id.clone(),
                 suite: self.suite()?,
-                master_secret: self.master_secret,
+                master_secret: self.ks.master_secret,
                 peer_certificates: self.peer_certs.clone(),
                 alpn: self.alpn.clone(),
                 created: now,
@@ -400,39 +350,14 @@ impl ClientHs {
         Ok(())
     }
 
-    fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
-        core.send_ccs()?;
-        let vd = crate::prf::verify_data(
-            &self.master_secret,
-            b"client finished",
-            &core.transcript_hash(),
-        );
-        core.send(&msgs::Finished {
-            verify_data: vd.to_vec(),
-        })
-    }
-
     fn finished(&mut self, core: &mut Core, body: &[u8], before: &Sm3) -> Result<(), Error> {
-        use digest::Digest;
-        let hash: [u8; 32] = before.clone().finalize().into();
-        let expect = crate::prf::verify_data(&self.master_secret, b"server finished", &hash);
-        let received = msgs::Finished::read_bytes(body)?.verify_data;
-        if !ct_eq(&received, &expect) {
-            return Err(bad(A::DecryptError, "bad server Finished"));
-        }
+        self.ks.check_finished(body, before)?;
         if self.resumed {
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
         }
         self.store_session()?;
         self.state = State::Traffic;
-        core.finish_handshake()?;
-        core.emit(&Event::HandshakeCompleted {
-            protocol: "TLCP 1.1",
-            suite: self.suite()?,
-            resumed: self.resumed,
-            peer_certificates: &self.peer_certs,
-        });
-        Ok(())
+        complete(core, self.suite()?, self.resumed, &self.peer_certs)
     }
 }
 
@@ -487,8 +412,7 @@ impl ClientConnection {
             config,
             name: server_name,
             state: State::ServerHello,
-            client_random: [0; 32],
-            server_random: [0; 32],
+            ks: KeySchedule::new(true),
             offered: Vec::new(),
             offered_session: None,
             resumed_session: None,
@@ -504,7 +428,6 @@ impl ClientConnection {
             ecdhe_point: Vec::new(),
             cert_requested: false,
             client_keys: None,
-            master_secret: [0; 48],
             alpn: None,
         };
         hs.start(&mut core)?;

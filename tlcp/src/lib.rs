@@ -60,6 +60,7 @@ pub mod msgs;
 pub mod oneport;
 pub mod prf;
 pub mod record;
+mod schedule;
 mod server;
 mod stream;
 mod suites;

@@ -1,14 +1,14 @@
 //! The server: its handshake state machine and `ServerConnection`.
 
-use crate::client::subtle_eq::ct_eq;
 use crate::codec::put_vec24;
 use crate::config::{CertifiedKeys, ClientAuth, ServerConfig, Session};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
-use crate::hooks::{ClientHello, Event};
+use crate::hooks::ClientHello;
 use crate::keys::{KxRole, Sm2KeyExchange, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
+use crate::schedule::{KeySchedule, complete, hello_random};
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
 use shangmi_sm3::Sm3;
@@ -30,8 +30,7 @@ enum State {
 pub(crate) struct ServerHs {
     config: Arc<ServerConfig>,
     state: State,
-    client_random: [u8; 32],
-    server_random: [u8; 32],
+    ks: KeySchedule,
     session_id: Vec<u8>,
     suite: Option<CipherSuite>,
     resumed: bool,
@@ -43,18 +42,11 @@ pub(crate) struct ServerHs {
     client_certs: Vec<CertificateDer<'static>>,
     client_sign: Vec<u8>,
     client_enc: Vec<u8>,
-    master_secret: [u8; 48],
     /// Whether a NewSessionTicket goes out in this handshake (the client sent
     /// session_ticket and the server has a ticketer).
     send_ticket: bool,
     /// When the session's full handshake ended (seconds; sealed into its tickets).
     created: u64,
-}
-
-impl Drop for ServerHs {
-    fn drop(&mut self) {
-        self.master_secret.zeroize();
-    }
 }
 
 /// What the server uses of a ClientHello.
@@ -112,43 +104,10 @@ impl ServerHs {
         Ok(self.config.client_auth == ClientAuth::Required || self.suite()?.is_ecdhe())
     }
 
-    fn install_keys(&mut self, core: &mut Core) -> Result<(), Error> {
-        let (r, w) = derive_keys(
-            self.suite()?,
-            &self.master_secret,
-            &self.client_random,
-            &self.server_random,
-            false,
-        )?;
-        core.pending_read = Some(r);
-        core.pending_write = Some(w);
-        Ok(())
-    }
-
-    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
-    fn log_master_secret(&self) {
-        let log = &self.config.key_log;
-        if log.will_log("CLIENT_RANDOM") {
-            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
-        }
-    }
-
-    fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
-        core.send_ccs()?;
-        let vd = crate::prf::verify_data(
-            &self.master_secret,
-            b"server finished",
-            &core.transcript_hash(),
-        );
-        core.send(&msgs::Finished {
-            verify_data: vd.to_vec(),
-        })
-    }
-
     fn client_hello(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
         let ch = msgs::ClientHello::read_bytes(body)?;
         let hello = Hello::new(&ch);
-        self.client_random = *hello.random;
+        self.ks.client_random = *hello.random;
         self.sni = hello.sni.clone();
         let view = ClientHello {
             server_name: hello.sni.as_deref(),
@@ -182,9 +141,7 @@ impl ServerHs {
                 .ok_or_else(|| bad(A::NoApplicationProtocol, "no ALPN protocol in common"))?;
             self.alpn = Some(chosen.clone());
         }
-        let now = config.time.now().as_secs() as u32;
-        self.server_random[..4].copy_from_slice(&now.to_be_bytes());
-        config.rng.fill(&mut self.server_random[4..])?;
+        self.ks.server_random = hello_random(&*config.time, &*config.rng)?;
 
         let now_secs = config.time.now().as_secs();
         self.created = now_secs;
@@ -210,8 +167,8 @@ impl ServerHs {
         if let Some(s) = cached {
             self.suite = Some(s.suite);
             self.session_id = s.id.clone();
-            self.master_secret = s.master_secret;
-            self.log_master_secret();
+            self.ks.master_secret = s.master_secret;
+            self.ks.log(&*self.config.key_log);
             self.client_certs = s.peer_certificates.clone();
             self.created = s.created;
             self.resumed = true;
@@ -219,9 +176,9 @@ impl ServerHs {
                 self.alpn = s.alpn.clone();
             }
             self.send_server_hello(core)?;
-            self.install_keys(core)?;
+            self.ks.install_keys(self.suite()?, core)?;
             self.issue_ticket(core)?;
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
             self.state = State::Ccs;
             return Ok(());
         }
@@ -244,9 +201,7 @@ impl ServerHs {
 
         core.send(&msgs::Certificate::borrowed(keys.wire_list()))?;
 
-        let mut signed = Vec::with_capacity(200);
-        signed.extend_from_slice(&self.client_random);
-        signed.extend_from_slice(&self.server_random);
+        let mut signed = self.ks.signed_prefix();
         if suite.is_ecdhe() {
             let kx = keys
                 .enc_key
@@ -285,7 +240,7 @@ impl ServerHs {
             extensions.push(ServerExtension::SessionTicket);
         }
         core.send(&msgs::ServerHello {
-            random: self.server_random,
+            random: self.ks.server_random,
             session_id: self.session_id.clone(),
             cipher_suite: self.suite()?.id(),
             compression_method: 0,
@@ -305,7 +260,7 @@ impl ServerHs {
             .seal(
                 &*self.config.rng,
                 self.suite()?,
-                &self.master_secret,
+                &self.ks.master_secret,
                 self.created,
                 self.alpn.as_deref(),
                 &self.client_certs,
@@ -376,11 +331,9 @@ impl ServerHs {
                 return Err(bad(A::IllegalParameter, "premaster length or version"));
             }
         }
-        self.master_secret =
-            crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
-        pms.zeroize();
-        self.log_master_secret();
-        self.install_keys(core)?;
+        self.ks.set_premaster(&mut pms);
+        self.ks.log(&*self.config.key_log);
+        self.ks.install_keys(self.suite()?, core)?;
         self.state = if self.client_certs.is_empty() {
             State::Ccs
         } else {
@@ -416,22 +369,16 @@ impl ServerHs {
     }
 
     fn finished(&mut self, core: &mut Core, body: &[u8], before: &Sm3) -> Result<(), Error> {
-        use digest::Digest;
-        let hash: [u8; 32] = before.clone().finalize().into();
-        let expect = crate::prf::verify_data(&self.master_secret, b"client finished", &hash);
-        let received = msgs::Finished::read_bytes(body)?.verify_data;
-        if !ct_eq(&received, &expect) {
-            return Err(bad(A::DecryptError, "bad client Finished"));
-        }
+        self.ks.check_finished(body, before)?;
         if !self.resumed {
             // A client with a ticket needs no cache entry.
             let ticketed = self.issue_ticket(core)?;
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
             if !ticketed && !self.session_id.is_empty() {
                 self.config.session_cache.put(Session {
                     id: self.session_id.clone(),
                     suite: self.suite()?,
-                    master_secret: self.master_secret,
+                    master_secret: self.ks.master_secret,
                     peer_certificates: self.client_certs.clone(),
                     alpn: self.alpn.clone(),
                     created: self.created,
@@ -442,14 +389,7 @@ impl ServerHs {
             }
         }
         self.state = State::Traffic;
-        core.finish_handshake()?;
-        core.emit(&Event::HandshakeCompleted {
-            protocol: "TLCP 1.1",
-            suite: self.suite()?,
-            resumed: self.resumed,
-            peer_certificates: &self.client_certs,
-        });
-        Ok(())
+        complete(core, self.suite()?, self.resumed, &self.client_certs)
     }
 }
 
@@ -511,8 +451,7 @@ impl ServerConnection {
             hs: ServerHs {
                 config,
                 state: State::ClientHello,
-                client_random: [0; 32],
-                server_random: [0; 32],
+                ks: KeySchedule::new(false),
                 session_id: Vec::new(),
                 suite: None,
                 resumed: false,
@@ -523,7 +462,6 @@ impl ServerConnection {
                 client_certs: Vec::new(),
                 client_sign: Vec::new(),
                 client_enc: Vec::new(),
-                master_secret: [0; 48],
                 send_ticket: false,
                 created: 0,
             },
