@@ -1,33 +1,19 @@
 //! The client: its handshake state machine and `ClientConnection`.
 
-use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
+use crate::codec::put_vec24;
 use crate::config::{CertifiedKeys, ClientConfig, Session};
 use crate::conn::*;
-use crate::error::{AlertDescription as A, CertificateError, Error, bad, decode};
-use crate::hooks::{CertificateRequest, Event};
+use crate::error::{AlertDescription as A, CertificateError, Error, bad};
+use crate::hooks::CertificateRequest;
 use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
+use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
+use crate::schedule::{KeySchedule, complete, hello_random};
 use crate::suites::CipherSuite;
 use rustls_pki_types::{CertificateDer, ServerName};
 use shangmi_sm3::Sm3;
 use std::io;
 use std::sync::Arc;
-use subtle_eq::ct_eq;
-use zeroize::Zeroize;
-
-pub(crate) mod subtle_eq {
-    /// Constant-time equality of two byte strings of public length.
-    pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut d = 0u8;
-        for (x, y) in a.iter().zip(b) {
-            d |= x ^ y;
-        }
-        core::hint::black_box(d) == 0
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -47,8 +33,7 @@ pub(crate) struct ClientHs {
     config: Arc<ClientConfig>,
     name: ServerName<'static>,
     state: State,
-    client_random: [u8; 32],
-    server_random: [u8; 32],
+    ks: KeySchedule,
     offered: Vec<CipherSuite>,
     offered_session: Option<Session>,
     /// The session being resumed (kept to store it again with a new ticket).
@@ -69,14 +54,7 @@ pub(crate) struct ClientHs {
     cert_requested: bool,
     /// The pair the resolver chose on the CertificateRequest.
     client_keys: Option<Arc<CertifiedKeys>>,
-    master_secret: [u8; 48],
     alpn: Option<Vec<u8>>,
-}
-
-impl Drop for ClientHs {
-    fn drop(&mut self) {
-        self.master_secret.zeroize();
-    }
 }
 
 fn name_key(name: &ServerName<'_>) -> String {
@@ -90,9 +68,7 @@ fn name_key(name: &ServerName<'_>) -> String {
 impl ClientHs {
     fn start(&mut self, core: &mut Core) -> Result<(), Error> {
         let now_secs = self.config.time.now().as_secs();
-        let now = now_secs as u32;
-        self.client_random[..4].copy_from_slice(&now.to_be_bytes());
-        self.config.rng.fill(&mut self.client_random[4..])?;
+        self.ks.client_random = hello_random(&*self.config.time, &*self.config.rng)?;
         let has_certs = self
             .config
             .client_pair_resolver
@@ -115,34 +91,13 @@ impl ClientHs {
             .session_store
             .get(&name_key(&self.name))
             .filter(|s| self.offered.contains(&s.suite) && s.id.len() <= 32 && !s.id.is_empty());
-        let mut b = Vec::new();
-        put_u16(&mut b, VERSION);
-        b.extend_from_slice(&self.client_random);
-        put_vec8(&mut b, session.as_ref().map(|s| &s.id[..]).unwrap_or(&[]));
-        put_u16(&mut b, (self.offered.len() * 2) as u16);
-        for s in &self.offered {
-            put_u16(&mut b, s.id());
-        }
-        put_vec8(&mut b, &[0]);
-        let mut ext = Vec::new();
+        let mut extensions = Vec::new();
         if let (true, ServerName::DnsName(d)) = (self.config.enable_sni, &self.name) {
-            let host = d.as_ref().as_bytes();
-            let mut list = vec![0u8];
-            put_vec16(&mut list, host);
-            let mut data = Vec::new();
-            put_vec16(&mut data, &list);
-            put_u16(&mut ext, 0);
-            put_vec16(&mut ext, &data);
+            let host = d.as_ref().as_bytes().to_vec();
+            extensions.push(ClientExtension::ServerName(vec![(0, host)]));
         }
         if !self.config.alpn_protocols.is_empty() {
-            let mut list = Vec::new();
-            for p in &self.config.alpn_protocols {
-                put_vec8(&mut list, p);
-            }
-            let mut data = Vec::new();
-            put_vec16(&mut data, &list);
-            put_u16(&mut ext, 16);
-            put_vec16(&mut ext, &data);
+            extensions.push(ClientExtension::Alpn(self.config.alpn_protocols.clone()));
         }
         if self.config.session_tickets && !self.config.gmssl_compat {
             // RFC 5077 §3.2: empty to ask for a ticket, or the ticket to resume with (the
@@ -151,100 +106,72 @@ impl ClientHs {
             let ticket = session
                 .as_ref()
                 .filter(|s| s.ticket_usable(now_secs))
-                .and_then(|s| s.ticket.as_deref())
-                .unwrap_or(&[]);
-            put_u16(&mut ext, 35);
-            put_vec16(&mut ext, ticket);
+                .and_then(|s| s.ticket.clone())
+                .unwrap_or_default();
+            extensions.push(ClientExtension::SessionTicket(ticket));
             self.offered_ticket = true;
         }
-        if !ext.is_empty() {
-            put_vec16(&mut b, &ext);
-        }
+        let hello = msgs::ClientHello {
+            random: self.ks.client_random,
+            session_id: session.as_ref().map(|s| s.id.clone()).unwrap_or_default(),
+            cipher_suites: self.offered.iter().map(|s| s.id()).collect(),
+            compression_methods: vec![0],
+            extensions: (!extensions.is_empty()).then_some(extensions),
+        };
         self.offered_session = session;
-        core.send_handshake(HS_CLIENT_HELLO, &b)
+        core.send(&hello)
     }
 
     fn suite(&self) -> Result<CipherSuite, Error> {
         self.suite.ok_or(Error::Crypto("no suite"))
     }
 
-    fn install_keys(&mut self, core: &mut Core) -> Result<(), Error> {
-        let (r, w) = derive_keys(
-            self.suite()?,
-            &self.master_secret,
-            &self.client_random,
-            &self.server_random,
-            true,
-        )?;
-        core.pending_read = Some(r);
-        core.pending_write = Some(w);
-        Ok(())
-    }
-
     fn server_hello(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
-        let mut r = R::new(body);
-        if r.u16()? != VERSION {
-            return Err(bad(A::ProtocolVersion, "server version is not TLCP 1.1"));
-        }
-        self.server_random.copy_from_slice(r.take(32)?);
-        let sid = r.vec8()?;
-        if sid.len() > 32 {
-            return Err(decode("session ID too long"));
-        }
-        let suite = CipherSuite::from_id(r.u16()?)
+        let hello = msgs::ServerHello::read_bytes(body)?;
+        self.ks.server_random = hello.random;
+        let sid = hello.session_id;
+        let suite = CipherSuite::from_id(hello.cipher_suite)
             .filter(|s| self.offered.contains(s))
             .ok_or_else(|| bad(A::IllegalParameter, "server chose a suite we did not offer"))?;
-        if r.u8()? != 0 {
+        if hello.compression_method != 0 {
             return Err(bad(A::IllegalParameter, "server chose compression"));
         }
-        if !r.is_empty() {
-            let mut exts = R::new(r.vec16()?);
-            r.finish()?;
-            while !exts.is_empty() {
-                let typ = exts.u16()?;
-                let data = exts.vec16()?;
-                if typ == 16 {
-                    let mut d = R::new(data);
-                    let mut list = R::new(d.vec16()?);
-                    d.finish()?;
-                    let proto = list.vec8()?;
-                    list.finish()?;
-                    if !self.config.alpn_protocols.iter().any(|p| p == proto) {
+        for ext in hello.extensions.into_iter().flatten() {
+            match ext {
+                ServerExtension::Alpn(proto) => {
+                    if !self.config.alpn_protocols.contains(&proto) {
                         return Err(bad(
                             A::IllegalParameter,
                             "server chose an ALPN protocol we did not offer",
                         ));
                     }
-                    self.alpn = Some(proto.to_vec());
-                } else if typ == 35 {
-                    if !data.is_empty() {
-                        return Err(decode("session_ticket in ServerHello not empty"));
-                    }
-                    // An echo of an extension we did not send is ignored (and a ticket
-                    // would then be refused as unexpected).
-                    self.expect_ticket = self.offered_ticket;
+                    self.alpn = Some(proto);
                 }
-                // Everything else (renegotiation_info, tickets, ...) is ignored.
+                // An echo of an extension we did not send is ignored (and a ticket would
+                // then be refused as unexpected).
+                ServerExtension::SessionTicket => self.expect_ticket = self.offered_ticket,
+                // Everything else (renegotiation_info, ...) is ignored.
+                ServerExtension::Unknown(..) => {}
             }
         }
         self.suite = Some(suite);
-        self.session_id = sid.to_vec();
+        self.session_id = sid.clone();
         if let Some(s) = self.offered_session.take() {
-            if !sid.is_empty() && sid == &s.id[..] {
+            if !sid.is_empty() && sid == s.id {
                 if s.suite != suite {
                     return Err(bad(
                         A::IllegalParameter,
                         "resumed session with another suite",
                     ));
                 }
-                self.master_secret = s.master_secret;
-                self.log_master_secret();
+                self.ks.master_secret = s.master_secret;
+                self.ks.log(&*self.config.key_log);
                 self.peer_certs = s.peer_certificates.clone();
                 if self.alpn.is_none() {
                     self.alpn = s.alpn.clone();
                 }
                 self.resumed = true;
-                self.install_keys(core)?;
+                self.ks.install_keys(self.suite()?, core)?;
                 self.resumed_session = Some(s);
                 self.state = self.before_ccs();
                 return Ok(());
@@ -257,7 +184,7 @@ impl ClientHs {
     }
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
-        let certs = parse_cert_list(body)?;
+        let certs = msgs::Certificate::read_bytes(body)?.certificates;
         let [sign, enc, intermediates @ ..] = &certs[..] else {
             return Err(Error::InvalidCertificate(
                 CertificateError::MissingCertificates,
@@ -272,39 +199,19 @@ impl ClientHs {
         Ok(())
     }
 
-    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
-    fn log_master_secret(&self) {
-        let log = &self.config.key_log;
-        if log.will_log("CLIENT_RANDOM") {
-            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
-        }
-    }
-
     fn server_key_exchange(&mut self, body: &[u8]) -> Result<(), Error> {
-        let mut r = R::new(body);
-        let mut signed = Vec::with_capacity(200);
-        signed.extend_from_slice(&self.client_random);
-        signed.extend_from_slice(&self.server_random);
-        if self.suite()?.is_ecdhe() {
-            let params = r.take(69)?;
-            if params[0] != 3 || params[1..3] != [0, 0x29] {
-                return Err(bad(
-                    A::IllegalParameter,
-                    "ECDHE parameters are not named curve SM2",
-                ));
-            }
-            if params[3] != 65 || params[4] != 4 {
-                return Err(bad(A::IllegalParameter, "ECDHE point is not uncompressed"));
-            }
-            self.ecdhe_point = params[4..].to_vec();
-            signed.extend_from_slice(params);
+        let mut signed = self.ks.signed_prefix();
+        let sig = if self.suite()?.is_ecdhe() {
+            let ske = msgs::ServerKeyExchangeEcdhe::read_bytes(body)?;
+            ske.params.encode(&mut signed);
+            self.ecdhe_point = ske.params.point.to_vec();
+            ske.signature
         } else {
             let enc = self.peer_certs.get(1).ok_or(Error::Crypto("no enc cert"))?;
             put_vec24(&mut signed, enc.as_ref());
-        }
-        let sig = r.vec16()?;
-        r.finish()?;
-        if !verify_sm2(&self.server_sign, &signed, sig) {
+            msgs::ServerKeyExchangeEcc::read_bytes(body)?.signature
+        };
+        if !verify_sm2(&self.server_sign, &signed, &sig) {
             return Err(bad(A::DecryptError, "bad ServerKeyExchange signature"));
         }
         self.state = State::CertReqOrDone;
@@ -312,21 +219,11 @@ impl ClientHs {
     }
 
     fn certificate_request(&mut self, body: &[u8]) -> Result<(), Error> {
-        let mut r = R::new(body);
-        let types = r.vec8()?;
-        if types.is_empty() {
-            return Err(decode("empty certificate types"));
-        }
-        let mut names = R::new(r.vec16()?);
-        let mut ca_names = Vec::new();
-        while !names.is_empty() {
-            ca_names.push(names.vec16()?);
-        }
-        r.finish()?;
+        let req = msgs::CertificateRequest::read_bytes(body)?;
         self.cert_requested = true;
         let request = CertificateRequest {
-            certificate_types: types,
-            ca_names,
+            certificate_types: &req.certificate_types,
+            ca_names: req.ca_names.iter().map(|n| &n[..]).collect(),
             suite: self.suite()?,
         };
         self.client_keys = self
@@ -339,9 +236,7 @@ impl ClientHs {
     }
 
     fn server_hello_done(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
-        if !body.is_empty() {
-            return Err(decode("trailing bytes in ServerHelloDone"));
-        }
+        msgs::ServerHelloDone::read_bytes(body)?;
         let suite = self.suite()?;
         let keys = self.client_keys.clone();
         let send_certs = self.cert_requested && keys.is_some();
@@ -349,24 +244,15 @@ impl ClientHs {
             return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
         }
         if self.cert_requested {
-            let mut list = Vec::new();
-            if let Some(k) = &keys {
+            let certificates = match &keys {
                 // GmSSL's server reads the list as one chain in the ECC suites.
-                let certs = if self.config.gmssl_compat && !suite.is_ecdhe() {
-                    k.single_chain_list()
-                } else {
-                    k.wire_list()
-                };
-                for c in certs {
-                    put_vec24(&mut list, c);
-                }
-            }
-            let mut b = Vec::new();
-            put_vec24(&mut b, &list);
-            core.send_handshake(HS_CERTIFICATE, &b)?;
+                Some(k) if self.config.gmssl_compat && !suite.is_ecdhe() => k.single_chain_list(),
+                Some(k) => k.wire_list(),
+                None => Vec::new(),
+            };
+            core.send(&msgs::Certificate::borrowed(certificates))?;
         }
         let mut pms = [0u8; 48];
-        let mut b = Vec::new();
         if suite.is_ecdhe() {
             let k = keys
                 .as_ref()
@@ -376,35 +262,29 @@ impl ClientHs {
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
             let point = kx.ephemeral_public();
             kx.complete(&self.server_enc, &self.ecdhe_point, &mut pms)?;
-            if self.config.gmssl_compat {
+            core.send(&msgs::ClientKeyExchangeEcdhe {
+                params: msgs::EcdheParams { point },
                 // GmSSL 3.3's server reads the parameters as a u16-length array (71 bytes).
-                b.extend_from_slice(&[0, 69]);
-            }
-            b.extend_from_slice(&[3, 0, 0x29, 65]);
-            b.extend_from_slice(&point);
+                length_prefixed: self.config.gmssl_compat,
+            })?;
         } else {
             pms[..2].copy_from_slice(&VERSION.to_be_bytes());
             self.config.rng.fill(&mut pms[2..])?;
-            let ct = encrypt_sm2(&self.server_enc, &pms, &*self.config.rng)?;
-            put_vec16(&mut b, &ct);
+            let ciphertext = encrypt_sm2(&self.server_enc, &pms, &*self.config.rng)?;
+            core.send(&msgs::ClientKeyExchangeEcc { ciphertext })?;
         }
-        core.send_handshake(HS_CLIENT_KEY_EXCHANGE, &b)?;
         if send_certs && let Some(k) = &keys {
-            let sig = match core.raw_transcript.take() {
+            let signature = match core.raw_transcript.take() {
                 // GmSSL 3.3 signs (and checks) the handshake messages themselves.
                 Some(messages) if self.config.gmssl_compat => k.sign_key.sign(&messages)?,
                 _ => k.sign_key.sign(&core.transcript_hash())?,
             };
-            let mut b = Vec::new();
-            put_vec16(&mut b, &sig);
-            core.send_handshake(HS_CERTIFICATE_VERIFY, &b)?;
+            core.send(&msgs::CertificateVerify { signature })?;
         }
-        self.master_secret =
-            crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
-        pms.zeroize();
-        self.log_master_secret();
-        self.install_keys(core)?;
-        self.send_finished(core)?;
+        self.ks.set_premaster(&mut pms);
+        self.ks.log(&*self.config.key_log);
+        self.ks.install_keys(self.suite()?, core)?;
+        self.ks.send_finished(core)?;
         self.state = self.before_ccs();
         Ok(())
     }
@@ -421,12 +301,9 @@ impl ClientHs {
     /// NewSessionTicket (RFC 5077 §3.3): u32 lifetime hint, u16-length ticket (empty: the
     /// server changed its mind).
     fn new_session_ticket(&mut self, body: &[u8]) -> Result<(), Error> {
-        let mut r = R::new(body);
-        let hint = r.u32()?;
-        let ticket = r.vec16()?;
-        r.finish()?;
-        if !ticket.is_empty() {
-            self.new_ticket = Some((hint, ticket.to_vec()));
+        let t = msgs::NewSessionTicket::read_bytes(body)?;
+        if !t.ticket.is_empty() {
+            self.new_ticket = Some((t.lifetime_hint, t.ticket));
         }
         self.state = State::Ccs;
         Ok(())
@@ -441,7 +318,7 @@ impl ClientHs {
             None => Session {
                 id: self.session_id.clone(),
                 suite: self.suite()?,
-                master_secret: self.master_secret,
+                master_secret: self.ks.master_secret,
                 peer_certificates: self.peer_certs.clone(),
                 alpn: self.alpn.clone(),
                 created: now,
@@ -473,72 +350,29 @@ impl ClientHs {
         Ok(())
     }
 
-    fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
-        core.send_ccs()?;
-        let vd = crate::prf::verify_data(
-            &self.master_secret,
-            b"client finished",
-            &core.transcript_hash(),
-        );
-        core.send_handshake(HS_FINISHED, &vd)
-    }
-
     fn finished(&mut self, core: &mut Core, body: &[u8], before: &Sm3) -> Result<(), Error> {
-        use digest::Digest;
-        let hash: [u8; 32] = before.clone().finalize().into();
-        let expect = crate::prf::verify_data(&self.master_secret, b"server finished", &hash);
-        if !ct_eq(body, &expect) {
-            return Err(bad(A::DecryptError, "bad server Finished"));
-        }
+        self.ks.check_finished(body, before)?;
         if self.resumed {
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
         }
         self.store_session()?;
         self.state = State::Traffic;
-        core.finish_handshake()?;
-        core.emit(&Event::HandshakeCompleted {
-            protocol: "TLCP 1.1",
-            suite: self.suite()?,
-            resumed: self.resumed,
-            peer_certificates: &self.peer_certs,
-        });
-        Ok(())
+        complete(core, self.suite()?, self.resumed, &self.peer_certs)
     }
-}
-
-/// Parses a Certificate body (u24 list of u24 certificates).
-pub(crate) fn parse_cert_list(body: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {
-    let mut r = R::new(body);
-    let mut list = R::new(r.vec24()?);
-    r.finish()?;
-    let mut out = Vec::new();
-    while !list.is_empty() {
-        let c = list.vec24()?;
-        if c.is_empty() {
-            return Err(decode("empty certificate"));
-        }
-        if out.len() >= 16 {
-            return Err(Error::InvalidCertificate(CertificateError::Other(
-                "more than 16 certificates".into(),
-            )));
-        }
-        out.push(CertificateDer::from(c.to_vec()));
-    }
-    Ok(out)
 }
 
 impl Handshake for ClientHs {
-    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error> {
+    fn handle(&mut self, core: &mut Core, typ: H, body: &[u8], before: &Sm3) -> Result<(), Error> {
         match (self.state, typ) {
-            (State::ServerHello, HS_SERVER_HELLO) => self.server_hello(core, body),
-            (State::Certificate, HS_CERTIFICATE) => self.certificate(body),
-            (State::ServerKeyExchange, HS_SERVER_KEY_EXCHANGE) => self.server_key_exchange(body),
-            (State::CertReqOrDone, HS_CERTIFICATE_REQUEST) => self.certificate_request(body),
-            (State::CertReqOrDone | State::ServerHelloDone, HS_SERVER_HELLO_DONE) => {
+            (State::ServerHello, H::ServerHello) => self.server_hello(core, body),
+            (State::Certificate, H::Certificate) => self.certificate(body),
+            (State::ServerKeyExchange, H::ServerKeyExchange) => self.server_key_exchange(body),
+            (State::CertReqOrDone, H::CertificateRequest) => self.certificate_request(body),
+            (State::CertReqOrDone | State::ServerHelloDone, H::ServerHelloDone) => {
                 self.server_hello_done(core, body)
             }
-            (State::NewTicket, HS_NEW_SESSION_TICKET) => self.new_session_ticket(body),
-            (State::Finished, HS_FINISHED) => self.finished(core, body, before),
+            (State::NewTicket, H::NewSessionTicket) => self.new_session_ticket(body),
+            (State::Finished, H::Finished) => self.finished(core, body, before),
             _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
         }
     }
@@ -578,8 +412,7 @@ impl ClientConnection {
             config,
             name: server_name,
             state: State::ServerHello,
-            client_random: [0; 32],
-            server_random: [0; 32],
+            ks: KeySchedule::new(true),
             offered: Vec::new(),
             offered_session: None,
             resumed_session: None,
@@ -595,7 +428,6 @@ impl ClientConnection {
             ecdhe_point: Vec::new(),
             cert_requested: false,
             client_keys: None,
-            master_secret: [0; 48],
             alpn: None,
         };
         hs.start(&mut core)?;

@@ -1,31 +1,14 @@
 //! The record layer and the parts both connection kinds share.
 
-use crate::codec::put_u24;
 use crate::error::{AlertDescription, Error, bad, decode};
 use crate::hooks::{Event, EventHandler};
 use crate::keys::SecureRandom;
+use crate::msgs::{Alert, AlertLevel, ContentType as CT, HandshakeMessage, HandshakeType};
 use crate::record::{MAX_CIPHERTEXT, MAX_FRAGMENT, RecordProtection, VERSION};
 use shangmi_sm3::Sm3;
 use std::collections::VecDeque;
 use std::io;
 use std::sync::Arc;
-
-pub(crate) const CT_CCS: u8 = 20;
-pub(crate) const CT_ALERT: u8 = 21;
-pub(crate) const CT_HANDSHAKE: u8 = 22;
-pub(crate) const CT_APPDATA: u8 = 23;
-
-pub(crate) const HS_HELLO_REQUEST: u8 = 0;
-pub(crate) const HS_CLIENT_HELLO: u8 = 1;
-pub(crate) const HS_SERVER_HELLO: u8 = 2;
-pub(crate) const HS_NEW_SESSION_TICKET: u8 = 4;
-pub(crate) const HS_CERTIFICATE: u8 = 11;
-pub(crate) const HS_SERVER_KEY_EXCHANGE: u8 = 12;
-pub(crate) const HS_CERTIFICATE_REQUEST: u8 = 13;
-pub(crate) const HS_SERVER_HELLO_DONE: u8 = 14;
-pub(crate) const HS_CERTIFICATE_VERIFY: u8 = 15;
-pub(crate) const HS_CLIENT_KEY_EXCHANGE: u8 = 16;
-pub(crate) const HS_FINISHED: u8 = 20;
 
 /// Largest raw transcript kept for a GmSSL-form CertificateVerify (longer handshakes only
 /// get the standard form).
@@ -37,6 +20,14 @@ const MAX_INCOMING: usize = 2 * (5 + MAX_CIPHERTEXT);
 /// Decrypted bytes held for the application before `read_tls` stops taking more (so a
 /// peer cannot make us buffer without bound while the application does not read).
 const MAX_PLAINTEXT_BUFFER: usize = 1 << 18;
+
+/// The sequence number for the next record of a direction, counting it: refused once it
+/// is 2^64 − 1, so that no number is used twice under one key (TLS forbids the wrap).
+fn next_seq(seq: &mut u64) -> Result<u64, Error> {
+    let this = *seq;
+    *seq = this.checked_add(1).ok_or(Error::SequenceExhausted)?;
+    Ok(this)
+}
 
 /// What `process_new_packets` leaves for the application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +44,13 @@ pub struct IoState {
 pub(crate) trait Handshake {
     /// A handshake message (`before` is the transcript without it; the core has already
     /// added it to `core.transcript`).
-    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error>;
+    fn handle(
+        &mut self,
+        core: &mut Core,
+        typ: HandshakeType,
+        body: &[u8],
+        before: &Sm3,
+    ) -> Result<(), Error>;
     /// A ChangeCipherSpec arrived.
     fn on_ccs(&mut self) -> Result<(), Error>;
 }
@@ -75,6 +72,8 @@ pub(crate) struct Core {
     pub(crate) pending_write: Option<RecordProtection>,
     read_seq: u64,
     write_seq: u64,
+    /// Where records are sealed before they join `outgoing`.
+    seal_buf: Vec<u8>,
     hs_buf: Vec<u8>,
     pub(crate) transcript: Sm3,
     /// The handshake messages themselves, kept while a CertificateVerify in GmSSL 3's form
@@ -111,6 +110,7 @@ impl Core {
             pending_write: None,
             read_seq: 0,
             write_seq: 0,
+            seal_buf: Vec::new(),
             hs_buf: Vec::new(),
             transcript: Sm3::new(),
             raw_transcript: None,
@@ -141,45 +141,49 @@ impl Core {
         self.transcript.clone().finalize().into()
     }
 
-    fn send_record(&mut self, typ: u8, payload: &[u8]) -> Result<(), Error> {
-        let mut chunks: Vec<&[u8]> = payload.chunks(MAX_FRAGMENT).collect();
-        if chunks.is_empty() {
-            chunks.push(&[]);
-        }
-        for chunk in chunks {
-            let frag = match &self.write_prot {
+    fn send_record(&mut self, typ: CT, payload: &[u8]) -> Result<(), Error> {
+        // One empty record for an empty payload, else fragments of at most 2^14 bytes.
+        let chunks = payload.chunks(MAX_FRAGMENT);
+        let empty: &[&[u8]] = if payload.is_empty() { &[&[]] } else { &[] };
+        for chunk in chunks.chain(empty.iter().copied()) {
+            let len = match &self.write_prot {
                 Some(p) => {
+                    let seq = next_seq(&mut self.write_seq)?;
                     let mut iv = [0u8; 16];
                     if p.needs_iv() {
                         self.rng.fill(&mut iv)?;
                     }
-                    let f = p.seal(self.write_seq, typ, chunk, &iv);
-                    self.write_seq = self.write_seq.wrapping_add(1);
-                    f
+                    // Sealed into the connection's scratch buffer: no allocation per record.
+                    let n = p.sealed_len(chunk.len());
+                    if self.seal_buf.len() < n {
+                        self.seal_buf.resize(n, 0);
+                    }
+                    p.seal_into(seq, typ.to_u8(), chunk, &iv, &mut self.seal_buf)?
                 }
-                None => chunk.to_vec(),
+                None => chunk.len(),
             };
-            self.outgoing.push_back(typ);
+            self.outgoing.push_back(typ.to_u8());
             self.outgoing.extend(VERSION.to_be_bytes());
-            self.outgoing.extend((frag.len() as u16).to_be_bytes());
-            self.outgoing.extend(frag);
+            self.outgoing.extend((len as u16).to_be_bytes());
+            match self.write_prot {
+                Some(_) => self.outgoing.extend(&self.seal_buf[..len]),
+                None => self.outgoing.extend(chunk),
+            }
         }
         Ok(())
     }
 
     /// Sends a handshake message and adds it to the transcript.
-    pub(crate) fn send_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
-        let mut msg = Vec::with_capacity(4 + body.len());
-        msg.push(typ);
-        put_u24(&mut msg, body.len());
-        msg.extend_from_slice(body);
+    pub(crate) fn send<M: HandshakeMessage>(&mut self, m: &M) -> Result<(), Error> {
+        let mut msg = Vec::with_capacity(128);
+        m.encode_message(&mut msg);
         self.add_to_transcript(&msg);
-        self.send_record(CT_HANDSHAKE, &msg)
+        self.send_record(CT::Handshake, &msg)
     }
 
     /// Sends ChangeCipherSpec and switches the write side to the pending keys.
     pub(crate) fn send_ccs(&mut self) -> Result<(), Error> {
-        self.send_record(CT_CCS, &[1])?;
+        self.send_record(CT::ChangeCipherSpec, &[1])?;
         self.write_prot = self.pending_write.take();
         self.write_seq = 0;
         if self.write_prot.is_none() {
@@ -188,9 +192,10 @@ impl Core {
         Ok(())
     }
 
-    fn send_alert(&mut self, level: u8, desc: AlertDescription) {
-        let _ = self.send_record(CT_ALERT, &[level, desc.to_u8()]);
-        self.emit(&Event::AlertSent(desc));
+    fn send_alert(&mut self, level: AlertLevel, description: AlertDescription) {
+        let alert = Alert { level, description };
+        let _ = self.send_record(CT::Alert, &alert.to_bytes());
+        self.emit(&Event::AlertSent(description));
     }
 
     /// Hands `event` to the configuration's handler, if it has one.
@@ -205,7 +210,7 @@ impl Core {
         self.handshaking = false;
         let pending = core::mem::take(&mut self.plain_out);
         if !pending.is_empty() {
-            self.send_record(CT_APPDATA, &pending)?;
+            self.send_record(CT::ApplicationData, &pending)?;
         }
         Ok(())
     }
@@ -219,7 +224,7 @@ impl Core {
             Err(e) => {
                 self.emit(&Event::Failed(&e));
                 if let Some(a) = e.alert() {
-                    self.send_alert(2, a);
+                    self.send_alert(AlertLevel::Fatal, a);
                 }
                 self.error = Some(e.clone());
                 Err(e)
@@ -256,15 +261,10 @@ impl Core {
     ) -> Result<(), Error> {
         while !self.peer_closed && buf.len() - *done >= 5 {
             let rec = &mut buf[*done..];
-            let typ = rec[0];
             let version = u16::from_be_bytes([rec[1], rec[2]]);
             let len = u16::from_be_bytes([rec[3], rec[4]]) as usize;
-            if !(CT_CCS..=CT_APPDATA).contains(&typ) {
-                return Err(bad(
-                    AlertDescription::UnexpectedMessage,
-                    "unknown content type",
-                ));
-            }
+            let typ = CT::from_u8(rec[0])
+                .ok_or_else(|| bad(AlertDescription::UnexpectedMessage, "unknown content type"))?;
             if version != VERSION {
                 return Err(bad(
                     AlertDescription::ProtocolVersion,
@@ -286,9 +286,9 @@ impl Core {
             *done += 5 + len;
             let plain = match &self.read_prot {
                 Some(p) => {
-                    let r = p.open_in_place(self.read_seq, typ, frag);
-                    self.read_seq = self.read_seq.wrapping_add(1);
-                    &frag[r?]
+                    let seq = next_seq(&mut self.read_seq)?;
+                    let range = p.open_in_place(seq, typ.to_u8(), frag)?;
+                    &frag[range]
                 }
                 None => &frag[..],
             };
@@ -303,28 +303,30 @@ impl Core {
     fn handle_record(
         &mut self,
         hs: &mut dyn Handshake,
-        typ: u8,
+        typ: CT,
         plain: &[u8],
     ) -> Result<(), Error> {
         match typ {
-            CT_ALERT => {
-                if plain.len() != 2 {
+            CT::Alert => {
+                let &[level, desc] = plain else {
                     return Err(decode("alert length"));
-                }
-                let desc = AlertDescription::from_u8(plain[1]);
+                };
+                let desc = AlertDescription::from_u8(desc);
                 self.emit(&Event::AlertReceived(desc));
                 if desc == AlertDescription::CloseNotify {
                     self.peer_closed = true;
                     return Ok(());
                 }
-                if plain[0] == 1 && desc != AlertDescription::NoRenegotiation {
+                if AlertLevel::from_u8(level) == AlertLevel::Warning
+                    && desc != AlertDescription::NoRenegotiation
+                {
                     // Warnings are ignored (we never renegotiate, so no_renegotiation can
                     // only answer something we did not do: treated as fatal).
                     return Ok(());
                 }
                 Err(Error::AlertReceived(desc))
             }
-            CT_CCS => {
+            CT::ChangeCipherSpec => {
                 if plain != [1] {
                     return Err(decode("ChangeCipherSpec body"));
                 }
@@ -345,7 +347,7 @@ impl Core {
                 }
                 Ok(())
             }
-            CT_HANDSHAKE => {
+            CT::Handshake => {
                 if plain.is_empty() {
                     return Err(decode("empty handshake record"));
                 }
@@ -364,10 +366,10 @@ impl Core {
                         break;
                     }
                     let msg: Vec<u8> = self.hs_buf.drain(..4 + mlen).collect();
-                    let mtyp = msg[0];
+                    let mtyp = HandshakeType::from_u8(msg[0]);
                     if !self.handshaking {
-                        let reneg = (self.is_client && mtyp == HS_HELLO_REQUEST)
-                            || (!self.is_client && mtyp == HS_CLIENT_HELLO);
+                        let reneg = (self.is_client && mtyp == Some(HandshakeType::HelloRequest))
+                            || (!self.is_client && mtyp == Some(HandshakeType::ClientHello));
                         return Err(if reneg {
                             bad(AlertDescription::NoRenegotiation, "renegotiation refused")
                         } else {
@@ -377,7 +379,13 @@ impl Core {
                             )
                         });
                     }
-                    if self.is_client && mtyp == HS_HELLO_REQUEST {
+                    let Some(mtyp) = mtyp else {
+                        return Err(bad(
+                            AlertDescription::UnexpectedMessage,
+                            "unexpected handshake message",
+                        ));
+                    };
+                    if self.is_client && mtyp == HandshakeType::HelloRequest {
                         if mlen != 0 {
                             return Err(decode("HelloRequest body"));
                         }
@@ -389,7 +397,7 @@ impl Core {
                 }
                 Ok(())
             }
-            _ => {
+            CT::ApplicationData => {
                 if self.handshaking {
                     return Err(bad(
                         AlertDescription::UnexpectedMessage,
@@ -451,7 +459,7 @@ impl Core {
     pub(crate) fn send_close_notify(&mut self) {
         if !self.sent_close {
             self.sent_close = true;
-            self.send_alert(1, AlertDescription::CloseNotify);
+            self.send_alert(AlertLevel::Warning, AlertDescription::CloseNotify);
         }
     }
 
@@ -491,17 +499,23 @@ impl Core {
         if self.handshaking {
             self.plain_out.extend_from_slice(buf);
         } else {
-            self.send_record(CT_APPDATA, buf).map_err(io::Error::from)?;
+            if let Err(e) = self.send_record(CT::ApplicationData, buf) {
+                // Sequence numbers exhausted (or no randomness for an IV): the connection
+                // ends here, every later call gets the same error.
+                self.sent_close = true;
+                self.error = Some(e.clone());
+                return Err(e.into());
+            }
         }
         Ok(buf.len())
     }
 
     /// Test hook: sends a raw handshake message (used to simulate renegotiation).
     pub(crate) fn inject_handshake(&mut self, typ: u8, body: &[u8]) -> Result<(), Error> {
-        let mut msg = vec![typ];
-        put_u24(&mut msg, body.len());
+        let mut msg = Vec::with_capacity(4 + body.len());
+        crate::msgs::put_handshake_header(&mut msg, typ, body.len());
         msg.extend_from_slice(body);
-        self.send_record(CT_HANDSHAKE, &msg)
+        self.send_record(CT::Handshake, &msg)
     }
 }
 
@@ -621,3 +635,82 @@ macro_rules! connection_methods {
     };
 }
 pub(crate) use connection_methods;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suites::CipherSuite;
+
+    struct NoHandshake;
+
+    impl Handshake for NoHandshake {
+        fn handle(
+            &mut self,
+            _: &mut Core,
+            _: HandshakeType,
+            _: &[u8],
+            _: &Sm3,
+        ) -> Result<(), Error> {
+            Err(bad(AlertDescription::UnexpectedMessage, "no handshake"))
+        }
+
+        fn on_ccs(&mut self) -> Result<(), Error> {
+            Err(bad(AlertDescription::UnexpectedMessage, "no handshake"))
+        }
+    }
+
+    fn keys() -> RecordProtection {
+        RecordProtection::new(CipherSuite::EccSm4GcmSm3, &[], &[9; 16], &[1; 4]).expect("keys")
+    }
+
+    /// A core past its handshake with GCM keys both ways and the sequence numbers given.
+    fn core_at(read_seq: u64, write_seq: u64) -> Core {
+        let mut core = Core::new(true, Arc::new(crate::SystemRandom), None);
+        core.handshaking = false;
+        core.read_prot = Some(keys());
+        core.write_prot = Some(keys());
+        core.read_seq = read_seq;
+        core.write_seq = write_seq;
+        core
+    }
+
+    /// The last sequence number before 2^64 − 1 is used; the next write is refused with
+    /// SequenceExhausted and the connection stays closed (no record with a reused or
+    /// wrapped number goes out).
+    #[test]
+    fn write_sequence_does_not_wrap() {
+        let mut core = core_at(0, u64::MAX - 1);
+        assert_eq!(core.write_plain(b"last").expect("last record"), 4);
+        let sent = core.outgoing.len();
+        assert_eq!(
+            &core.outgoing.iter().copied().collect::<Vec<_>>()[5..13],
+            &(u64::MAX - 1).to_be_bytes()
+        );
+        let e = core.write_plain(b"one more").unwrap_err();
+        assert_eq!(e.to_string(), Error::SequenceExhausted.to_string());
+        assert_eq!(core.outgoing.len(), sent);
+        assert!(core.write_plain(b"again").is_err());
+        assert_eq!(core.outgoing.len(), sent);
+    }
+
+    /// A record arriving when the read sequence is at its limit is refused, not opened
+    /// under a wrapped number.
+    #[test]
+    fn read_sequence_does_not_wrap() {
+        let frag = keys().seal(u64::MAX - 1, 23, b"hi", &[0; 16]);
+        let mut rec = vec![23, 1, 1, 0, frag.len() as u8];
+        rec.extend_from_slice(&frag);
+        let mut core = core_at(u64::MAX - 1, 0);
+        core.incoming = rec.clone();
+        core.process(&mut NoHandshake)
+            .expect("the last number opens");
+        assert_eq!(core.plain_in.len(), 2);
+        let mut core = core_at(u64::MAX, 0);
+        core.incoming = rec;
+        assert_eq!(
+            core.process(&mut NoHandshake),
+            Err(Error::SequenceExhausted)
+        );
+        assert!(core.plain_in.is_empty());
+    }
+}

@@ -211,15 +211,21 @@ pub enum Error {
     Crypto(&'static str),
     /// The connection already failed or was closed; no more data.
     Closed,
+    /// A direction's record sequence number reached its limit (2^64 − 1): the connection
+    /// ends rather than wrap it (which would reuse GCM nonces and MAC inputs). No alert
+    /// can follow on that direction.
+    SequenceExhausted,
 }
 
 impl Error {
     /// The alert this error sends to the peer, if any.
     pub fn alert(&self) -> Option<AlertDescription> {
         match self {
-            Error::AlertReceived(_) | Error::UnexpectedEof | Error::Closed | Error::Config(_) => {
-                None
-            }
+            Error::AlertReceived(_)
+            | Error::UnexpectedEof
+            | Error::Closed
+            | Error::Config(_)
+            | Error::SequenceExhausted => None,
             Error::PeerMisbehaved(a, _) => Some(*a),
             Error::InvalidCertificate(c) => Some(match c {
                 CertificateError::Expired | CertificateError::NotValidYet => {
@@ -259,6 +265,7 @@ impl fmt::Display for Error {
             Error::Config(why) => write!(f, "configuration error: {why}"),
             Error::Crypto(why) => write!(f, "cryptographic failure: {why}"),
             Error::Closed => write!(f, "connection closed"),
+            Error::SequenceExhausted => write!(f, "record sequence numbers exhausted"),
         }
     }
 }

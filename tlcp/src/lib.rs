@@ -62,10 +62,12 @@ mod hooks;
 #[cfg(any(feature = "hyper-client", feature = "hyper-server"))]
 pub mod https;
 mod keys;
+pub mod msgs;
 #[cfg(feature = "one-port")]
 pub mod oneport;
 pub mod prf;
 pub mod record;
+mod schedule;
 mod server;
 mod stream;
 mod suites;

@@ -103,45 +103,101 @@ impl RecordProtection {
         matches!(self.inner, Inner::Cbc { .. })
     }
 
+    /// The length of the protected fragment of a `plaintext_len`-byte plaintext (what
+    /// [`seal_into`](Self::seal_into) writes).
+    pub fn sealed_len(&self, plaintext_len: usize) -> usize {
+        match self.inner {
+            Inner::Cbc { .. } => {
+                let body = plaintext_len + MAC_LEN;
+                BLOCK + body + (BLOCK - body % BLOCK)
+            }
+            Inner::Gcm { .. } => GCM_EXPLICIT + plaintext_len + GCM_TAG,
+        }
+    }
+
     /// Protects `plaintext` (at most 2^14 bytes) as record number `seq` of content type
     /// `typ`. `explicit` is the CBC IV (16 random bytes; ignored for GCM, whose explicit
-    /// nonce is the sequence number).
+    /// nonce is the sequence number). [`seal_into`](Self::seal_into) does the same into a
+    /// buffer of the caller's, refusing plaintexts beyond the record limit.
     pub fn seal(&self, seq: u64, typ: u8, plaintext: &[u8], explicit: &[u8; 16]) -> Vec<u8> {
+        let mut out = vec![0u8; self.sealed_len(plaintext.len())];
+        // Cannot fail: the buffer has the length (only GCM beyond 2^36 bytes would).
+        if self
+            .seal_exact(seq, typ, plaintext, explicit, &mut out)
+            .is_err()
+        {
+            out.clear();
+        }
+        out
+    }
+
+    /// Protects `plaintext` into `out` (no allocation) and returns the fragment's length,
+    /// [`sealed_len`](Self::sealed_len). Refused with [`Error::Config`] when `plaintext` is
+    /// longer than [`MAX_FRAGMENT`] or `out` is too short (nothing is written then). The
+    /// caller keeps the sequence numbers: each `seq` at most once per key, which
+    /// [`crate::ClientConnection`] and [`crate::ServerConnection`] do, refusing to wrap
+    /// ([`Error::SequenceExhausted`]).
+    pub fn seal_into(
+        &self,
+        seq: u64,
+        typ: u8,
+        plaintext: &[u8],
+        explicit: &[u8; 16],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
+        if plaintext.len() > MAX_FRAGMENT {
+            return Err(Error::Config("record plaintext longer than 2^14 bytes"));
+        }
+        let total = self.sealed_len(plaintext.len());
+        let out = out
+            .get_mut(..total)
+            .ok_or(Error::Config("record buffer too short"))?;
+        self.seal_exact(seq, typ, plaintext, explicit, out)?;
+        Ok(total)
+    }
+
+    /// Seals into `out` of exactly [`sealed_len`](Self::sealed_len) bytes.
+    fn seal_exact(
+        &self,
+        seq: u64,
+        typ: u8,
+        plaintext: &[u8],
+        explicit: &[u8; 16],
+        out: &mut [u8],
+    ) -> Result<(), Error> {
+        let aad = mac_header(seq, typ, plaintext.len());
         match &self.inner {
             Inner::Cbc { key, mac_key } => {
-                let mac = crate::prf::hmac_sm3(
-                    mac_key,
-                    &[&mac_header(seq, typ, plaintext.len()), plaintext],
-                );
-                let body = plaintext.len() + MAC_LEN;
-                let pad = BLOCK - 1 - body % BLOCK;
-                let mut out = Vec::with_capacity(BLOCK + body + pad + 1);
-                out.extend_from_slice(explicit);
-                out.extend_from_slice(plaintext);
-                out.extend_from_slice(&mac);
-                out.resize(BLOCK + body + pad + 1, pad as u8);
-                let n = out.len() - BLOCK;
+                let mac = crate::prf::hmac_sm3(mac_key, &[&aad, plaintext]);
+                let (iv, body) = out.split_at_mut(BLOCK);
+                iv.copy_from_slice(explicit);
+                let (text, rest) = body.split_at_mut(plaintext.len());
+                text.copy_from_slice(plaintext);
+                let (tag, pad) = rest.split_at_mut(MAC_LEN);
+                tag.copy_from_slice(&mac);
+                // PKCS-style padding: pad + 1 bytes, each holding pad.
+                let pad_byte = (pad.len() - 1) as u8;
+                pad.fill(pad_byte);
+                let n = body.len();
                 let enc = Sm4CbcEnc::new(key.into(), explicit.into());
-                // The length is a whole number of blocks by construction.
-                let _ = enc.encrypt_padded::<NoPadding>(&mut out[BLOCK..], n);
-                out
+                enc.encrypt_padded::<NoPadding>(body, n)
+                    .map_err(|_| Error::Crypto("CBC length"))?;
             }
             Inner::Gcm { aead, fixed_iv } => {
                 let mut nonce = [0u8; 12];
                 nonce[..4].copy_from_slice(fixed_iv);
                 nonce[4..].copy_from_slice(&seq.to_be_bytes());
-                let mut out = Vec::with_capacity(GCM_EXPLICIT + plaintext.len() + GCM_TAG);
-                out.extend_from_slice(&seq.to_be_bytes());
-                out.extend_from_slice(plaintext);
-                let aad = mac_header(seq, typ, plaintext.len());
-                let tag = aead
-                    .encrypt_inout_detached(&nonce.into(), &aad, (&mut out[GCM_EXPLICIT..]).into())
-                    .map(|t| t.to_vec())
-                    .unwrap_or_default();
-                out.extend_from_slice(&tag);
-                out
+                let (head, rest) = out.split_at_mut(GCM_EXPLICIT);
+                head.copy_from_slice(&seq.to_be_bytes());
+                let (text, tag) = rest.split_at_mut(plaintext.len());
+                text.copy_from_slice(plaintext);
+                let t = aead
+                    .encrypt_inout_detached(&nonce.into(), &aad, text.into())
+                    .map_err(|_| Error::Crypto("GCM sealing"))?;
+                tag.copy_from_slice(&t);
             }
         }
+        Ok(())
     }
 
     /// Opens a protected fragment of record `seq` with content type `typ`, returning the
@@ -338,6 +394,37 @@ mod tests {
             let mut bad_mac = body.clone();
             bad_mac[msg.len()] ^= 1;
             assert_eq!(cbc_check(&key, 1, 23, &bad_mac), Err(Error::DecryptError));
+        }
+    }
+
+    /// `seal_into` writes exactly what `seal` returns, refuses a short buffer or an
+    /// oversized plaintext without writing, and `sealed_len` is the length it writes.
+    #[test]
+    fn seal_into_matches_seal() {
+        let gcm = RecordProtection::new(CipherSuite::EccSm4GcmSm3, &[], &[9u8; 16], &[1u8; 4])
+            .expect("keys");
+        let cbc = cbc_pair(CipherSuite::EccSm4CbcSm3);
+        let mut buf = vec![0xEEu8; MAX_CIPHERTEXT];
+        for p in [&gcm, &cbc] {
+            for len in [0usize, 1, 15, 16, 47, 48, 1000, MAX_FRAGMENT] {
+                let msg: Vec<u8> = (0..len).map(|i| (i * 7) as u8).collect();
+                let n = p
+                    .seal_into(3, 23, &msg, &[5u8; 16], &mut buf)
+                    .expect("fits");
+                assert_eq!(n, p.sealed_len(len));
+                assert_eq!(&buf[..n], &p.seal(3, 23, &msg, &[5u8; 16])[..]);
+                let mut short = vec![0u8; n - 1];
+                assert_eq!(
+                    p.seal_into(3, 23, &msg, &[5u8; 16], &mut short),
+                    Err(Error::Config("record buffer too short"))
+                );
+                assert!(short.iter().all(|&b| b == 0));
+                // And it opens in place.
+                let range = p.open_in_place(3, 23, &mut buf[..n]).expect("opens");
+                assert_eq!(&buf[range], &msg[..]);
+            }
+            let big = vec![0u8; MAX_FRAGMENT + 1];
+            assert!(p.seal_into(0, 23, &big, &[0; 16], &mut buf).is_err());
         }
     }
 

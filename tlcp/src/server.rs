@@ -1,14 +1,14 @@
 //! The server: its handshake state machine and `ServerConnection`.
 
-use crate::client::parse_cert_list;
-use crate::client::subtle_eq::ct_eq;
-use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
+use crate::codec::put_vec24;
 use crate::config::{CertifiedKeys, ClientAuth, ServerConfig, Session};
 use crate::conn::*;
-use crate::error::{AlertDescription as A, CertificateError, Error, bad, decode};
-use crate::hooks::{ClientHello, Event};
+use crate::error::{AlertDescription as A, CertificateError, Error, bad};
+use crate::hooks::ClientHello;
 use crate::keys::{KxRole, Sm2KeyExchange, verify_sm2};
+use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
+use crate::schedule::{KeySchedule, complete, hello_random};
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
 use shangmi_sm3::Sm3;
@@ -30,8 +30,7 @@ enum State {
 pub(crate) struct ServerHs {
     config: Arc<ServerConfig>,
     state: State,
-    client_random: [u8; 32],
-    server_random: [u8; 32],
+    ks: KeySchedule,
     session_id: Vec<u8>,
     suite: Option<CipherSuite>,
     resumed: bool,
@@ -43,7 +42,6 @@ pub(crate) struct ServerHs {
     client_certs: Vec<CertificateDer<'static>>,
     client_sign: Vec<u8>,
     client_enc: Vec<u8>,
-    master_secret: [u8; 48],
     /// Whether a NewSessionTicket goes out in this handshake (the client sent
     /// session_ticket and the server has a ticketer).
     send_ticket: bool,
@@ -51,90 +49,46 @@ pub(crate) struct ServerHs {
     created: u64,
 }
 
-impl Drop for ServerHs {
-    fn drop(&mut self) {
-        self.master_secret.zeroize();
-    }
-}
-
+/// What the server uses of a ClientHello.
 struct Hello<'a> {
-    random: &'a [u8],
+    random: &'a [u8; 32],
     session_id: &'a [u8],
-    suites: Vec<u16>,
+    suites: &'a [u16],
     sni: Option<String>,
     alpn: Option<Vec<&'a [u8]>>,
     /// The session_ticket extension's contents (empty: asking for a ticket).
     ticket: Option<&'a [u8]>,
 }
 
-fn parse_client_hello(body: &[u8]) -> Result<Hello<'_>, Error> {
-    let mut r = R::new(body);
-    if r.u16()? != VERSION {
-        return Err(bad(A::ProtocolVersion, "client version is not TLCP 1.1"));
-    }
-    let random = r.take(32)?;
-    let session_id = r.vec8()?;
-    if session_id.len() > 32 {
-        return Err(decode("session ID too long"));
-    }
-    let suite_bytes = r.vec16()?;
-    if suite_bytes.is_empty() || suite_bytes.len() % 2 != 0 {
-        return Err(decode("cipher suite list"));
-    }
-    let suites = suite_bytes
-        .chunks(2)
-        .map(|c| u16::from_be_bytes([c[0], c[1]]))
-        .collect();
-    let comp = r.vec8()?;
-    if !comp.contains(&0) {
-        return Err(bad(A::IllegalParameter, "no null compression"));
-    }
-    let mut hello = Hello {
-        random,
-        session_id,
-        suites,
-        sni: None,
-        alpn: None,
-        ticket: None,
-    };
-    if !r.is_empty() {
-        let mut exts = R::new(r.vec16()?);
-        r.finish()?;
-        while !exts.is_empty() {
-            let typ = exts.u16()?;
-            let data = exts.vec16()?;
-            let mut d = R::new(data);
-            match typ {
-                0 => {
-                    let mut list = R::new(d.vec16()?);
-                    d.finish()?;
-                    while !list.is_empty() {
-                        let kind = list.u8()?;
-                        let name = list.vec16()?;
-                        if kind == 0 {
+impl<'a> Hello<'a> {
+    /// The fields of `ch` (of a repeated extension, the last one counts).
+    fn new(ch: &'a msgs::ClientHello) -> Self {
+        let mut hello = Hello {
+            random: &ch.random,
+            session_id: &ch.session_id,
+            suites: &ch.cipher_suites,
+            sni: None,
+            alpn: None,
+            ticket: None,
+        };
+        for ext in ch.extensions.iter().flatten() {
+            match ext {
+                ClientExtension::ServerName(names) => {
+                    for (kind, name) in names {
+                        if *kind == 0 {
                             hello.sni = core::str::from_utf8(name).ok().map(str::to_owned);
                         }
                     }
                 }
-                16 => {
-                    let mut list = R::new(d.vec16()?);
-                    d.finish()?;
-                    let mut protos = Vec::new();
-                    while !list.is_empty() {
-                        let p = list.vec8()?;
-                        if p.is_empty() {
-                            return Err(decode("empty ALPN protocol"));
-                        }
-                        protos.push(p);
-                    }
-                    hello.alpn = Some(protos);
+                ClientExtension::Alpn(protos) => {
+                    hello.alpn = Some(protos.iter().map(|p| &p[..]).collect());
                 }
-                35 => hello.ticket = Some(data),
-                _ => {}
+                ClientExtension::SessionTicket(t) => hello.ticket = Some(t),
+                ClientExtension::Unknown(..) => {}
             }
         }
+        hello
     }
-    Ok(hello)
 }
 
 impl ServerHs {
@@ -150,44 +104,14 @@ impl ServerHs {
         Ok(self.config.client_auth == ClientAuth::Required || self.suite()?.is_ecdhe())
     }
 
-    fn install_keys(&mut self, core: &mut Core) -> Result<(), Error> {
-        let (r, w) = derive_keys(
-            self.suite()?,
-            &self.master_secret,
-            &self.client_random,
-            &self.server_random,
-            false,
-        )?;
-        core.pending_read = Some(r);
-        core.pending_write = Some(w);
-        Ok(())
-    }
-
-    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
-    fn log_master_secret(&self) {
-        let log = &self.config.key_log;
-        if log.will_log("CLIENT_RANDOM") {
-            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
-        }
-    }
-
-    fn send_finished(&mut self, core: &mut Core) -> Result<(), Error> {
-        core.send_ccs()?;
-        let vd = crate::prf::verify_data(
-            &self.master_secret,
-            b"server finished",
-            &core.transcript_hash(),
-        );
-        core.send_handshake(HS_FINISHED, &vd)
-    }
-
     fn client_hello(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
-        let hello = parse_client_hello(body)?;
-        self.client_random.copy_from_slice(hello.random);
+        let ch = msgs::ClientHello::read_bytes(body)?;
+        let hello = Hello::new(&ch);
+        self.ks.client_random = *hello.random;
         self.sni = hello.sni.clone();
         let view = ClientHello {
             server_name: hello.sni.as_deref(),
-            cipher_suites: &hello.suites,
+            cipher_suites: hello.suites,
             alpn: hello.alpn.as_deref(),
         };
         if let Some(resolver) = self.config.config_resolver.clone()
@@ -217,9 +141,7 @@ impl ServerHs {
                 .ok_or_else(|| bad(A::NoApplicationProtocol, "no ALPN protocol in common"))?;
             self.alpn = Some(chosen.clone());
         }
-        let now = config.time.now().as_secs() as u32;
-        self.server_random[..4].copy_from_slice(&now.to_be_bytes());
-        config.rng.fill(&mut self.server_random[4..])?;
+        self.ks.server_random = hello_random(&*config.time, &*config.rng)?;
 
         let now_secs = config.time.now().as_secs();
         self.created = now_secs;
@@ -245,8 +167,8 @@ impl ServerHs {
         if let Some(s) = cached {
             self.suite = Some(s.suite);
             self.session_id = s.id.clone();
-            self.master_secret = s.master_secret;
-            self.log_master_secret();
+            self.ks.master_secret = s.master_secret;
+            self.ks.log(&*self.config.key_log);
             self.client_certs = s.peer_certificates.clone();
             self.created = s.created;
             self.resumed = true;
@@ -254,9 +176,9 @@ impl ServerHs {
                 self.alpn = s.alpn.clone();
             }
             self.send_server_hello(core)?;
-            self.install_keys(core)?;
+            self.ks.install_keys(self.suite()?, core)?;
             self.issue_ticket(core)?;
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
             self.state = State::Ccs;
             return Ok(());
         }
@@ -277,74 +199,53 @@ impl ServerHs {
         self.keys = Some(keys.clone());
         self.send_server_hello(core)?;
 
-        let mut list = Vec::new();
-        for c in keys.wire_list() {
-            put_vec24(&mut list, c);
-        }
-        let mut b = Vec::new();
-        put_vec24(&mut b, &list);
-        core.send_handshake(HS_CERTIFICATE, &b)?;
+        core.send(&msgs::Certificate::borrowed(keys.wire_list()))?;
 
-        let mut signed = Vec::with_capacity(200);
-        signed.extend_from_slice(&self.client_random);
-        signed.extend_from_slice(&self.server_random);
-        let mut ske = Vec::new();
+        let mut signed = self.ks.signed_prefix();
         if suite.is_ecdhe() {
             let kx = keys
                 .enc_key
                 .start_key_exchange(KxRole::Initiator, &*config.rng)?;
-            let mut params = vec![3, 0, 0x29, 65];
-            params.extend_from_slice(&kx.ephemeral_public());
-            signed.extend_from_slice(&params);
-            ske.extend_from_slice(&params);
+            let params = msgs::EcdheParams {
+                point: kx.ephemeral_public(),
+            };
+            params.encode(&mut signed);
             self.kx = Some(kx);
+            let signature = keys.sign_key.sign(&signed)?;
+            core.send(&msgs::ServerKeyExchangeEcdhe { params, signature })?;
         } else {
             put_vec24(&mut signed, keys.enc_cert.as_ref());
+            let signature = keys.sign_key.sign(&signed)?;
+            core.send(&msgs::ServerKeyExchangeEcc { signature })?;
         }
-        let sig = keys.sign_key.sign(&signed)?;
-        put_vec16(&mut ske, &sig);
-        core.send_handshake(HS_SERVER_KEY_EXCHANGE, &ske)?;
 
         if self.wants_client_cert()? {
-            let mut b = Vec::new();
-            put_vec8(&mut b, &[1, 64]);
-            let mut names = Vec::new();
-            for n in config.client_ca_names() {
-                put_vec16(&mut names, &n);
-            }
-            put_vec16(&mut b, &names);
-            core.send_handshake(HS_CERTIFICATE_REQUEST, &b)?;
+            core.send(&msgs::CertificateRequest {
+                certificate_types: vec![1, 64],
+                ca_names: config.client_ca_names(),
+            })?;
             self.state = State::Certificate;
         } else {
             self.state = State::ClientKeyExchange;
         }
-        core.send_handshake(HS_SERVER_HELLO_DONE, &[])
+        core.send(&msgs::ServerHelloDone)
     }
 
     fn send_server_hello(&mut self, core: &mut Core) -> Result<(), Error> {
-        let mut b = Vec::new();
-        put_u16(&mut b, VERSION);
-        b.extend_from_slice(&self.server_random);
-        put_vec8(&mut b, &self.session_id);
-        put_u16(&mut b, self.suite()?.id());
-        b.push(0);
-        let mut ext = Vec::new();
+        let mut extensions = Vec::new();
         if let Some(p) = &self.alpn {
-            let mut list = Vec::new();
-            put_vec8(&mut list, p);
-            let mut data = Vec::new();
-            put_vec16(&mut data, &list);
-            put_u16(&mut ext, 16);
-            put_vec16(&mut ext, &data);
+            extensions.push(ServerExtension::Alpn(p.clone()));
         }
         if self.send_ticket {
-            put_u16(&mut ext, 35);
-            put_vec16(&mut ext, &[]);
+            extensions.push(ServerExtension::SessionTicket);
         }
-        if !ext.is_empty() {
-            put_vec16(&mut b, &ext);
-        }
-        core.send_handshake(HS_SERVER_HELLO, &b)
+        core.send(&msgs::ServerHello {
+            random: self.ks.server_random,
+            session_id: self.session_id.clone(),
+            cipher_suite: self.suite()?.id(),
+            compression_method: 0,
+            extensions: (!extensions.is_empty()).then_some(extensions),
+        })
     }
 
     /// The NewSessionTicket promised in the ServerHello (before our CCS), if any; returns
@@ -359,7 +260,7 @@ impl ServerHs {
             .seal(
                 &*self.config.rng,
                 self.suite()?,
-                &self.master_secret,
+                &self.ks.master_secret,
                 self.created,
                 self.alpn.as_deref(),
                 &self.client_certs,
@@ -369,15 +270,16 @@ impl ServerHs {
             .unwrap_or_default();
         let used = now.saturating_sub(self.created);
         let hint = u64::from(ticketer.lifetime()).saturating_sub(used) as u32;
-        let mut b = Vec::with_capacity(6 + ticket.len());
-        b.extend_from_slice(&hint.to_be_bytes());
-        put_vec16(&mut b, &ticket);
-        core.send_handshake(HS_NEW_SESSION_TICKET, &b)?;
-        Ok(!ticket.is_empty())
+        let issued = !ticket.is_empty();
+        core.send(&msgs::NewSessionTicket {
+            lifetime_hint: hint,
+            ticket,
+        })?;
+        Ok(issued)
     }
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
-        let certs = parse_cert_list(body)?;
+        let certs = msgs::Certificate::read_bytes(body)?.certificates;
         if certs.is_empty() {
             if self.requires_client_cert()? {
                 return Err(Error::HandshakeFailure("client certificate required"));
@@ -410,28 +312,16 @@ impl ServerHs {
         let mut pms = [0u8; 48];
         if self.suite()?.is_ecdhe() {
             // 69 bytes (Tongsuo, Kona) or a u16 length first (71, GmSSL master).
-            let params = match body.len() {
-                69 => body,
-                71 if body[..2] == [0, 69] => &body[2..],
-                _ => return Err(decode("ECDHE ClientKeyExchange length")),
-            };
-            if params[..4] != [3, 0, 0x29, 65] || params[4] != 4 {
-                return Err(bad(
-                    A::IllegalParameter,
-                    "ECDHE parameters are not an SM2 point",
-                ));
-            }
+            let cke = msgs::ClientKeyExchangeEcdhe::read_bytes(body)?;
             let kx = self.kx.take().ok_or(Error::Crypto("no key exchange"))?;
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            kx.complete(&self.client_enc, &params[4..], &mut pms)?;
+            kx.complete(&self.client_enc, &cke.params.point, &mut pms)?;
         } else {
-            let mut r = R::new(body);
-            let ct = r.vec16()?;
-            r.finish()?;
+            let ct = msgs::ClientKeyExchangeEcc::read_bytes(body)?.ciphertext;
             let keys = self.keys.as_ref().ok_or(Error::Crypto("no server keys"))?;
-            let mut pt = keys.enc_key.decrypt(ct)?;
+            let mut pt = keys.enc_key.decrypt(&ct)?;
             let ok = pt.len() == 48 && pt[..2] == VERSION.to_be_bytes();
             if ok {
                 pms.copy_from_slice(&pt);
@@ -441,11 +331,9 @@ impl ServerHs {
                 return Err(bad(A::IllegalParameter, "premaster length or version"));
             }
         }
-        self.master_secret =
-            crate::prf::master_secret(&pms, &self.client_random, &self.server_random);
-        pms.zeroize();
-        self.log_master_secret();
-        self.install_keys(core)?;
+        self.ks.set_premaster(&mut pms);
+        self.ks.log(&*self.config.key_log);
+        self.ks.install_keys(self.suite()?, core)?;
         self.state = if self.client_certs.is_empty() {
             State::Ccs
         } else {
@@ -464,17 +352,15 @@ impl ServerHs {
         before: &Sm3,
     ) -> Result<(), Error> {
         use digest::Digest;
-        let mut r = R::new(body);
-        let sig = r.vec16()?;
-        r.finish()?;
+        let sig = msgs::CertificateVerify::read_bytes(body)?.signature;
         let hash: [u8; 32] = before.clone().finalize().into();
         // The raw transcript ends with this CertificateVerify message.
         let raw = core.raw_transcript.take();
         let messages = raw
             .as_deref()
             .and_then(|m| m.get(..m.len().checked_sub(4 + body.len())?));
-        let valid = verify_sm2(&self.client_sign, &hash, sig)
-            || messages.is_some_and(|m| verify_sm2(&self.client_sign, m, sig));
+        let valid = verify_sm2(&self.client_sign, &hash, &sig)
+            || messages.is_some_and(|m| verify_sm2(&self.client_sign, m, &sig));
         if !valid {
             return Err(bad(A::DecryptError, "bad CertificateVerify signature"));
         }
@@ -483,21 +369,16 @@ impl ServerHs {
     }
 
     fn finished(&mut self, core: &mut Core, body: &[u8], before: &Sm3) -> Result<(), Error> {
-        use digest::Digest;
-        let hash: [u8; 32] = before.clone().finalize().into();
-        let expect = crate::prf::verify_data(&self.master_secret, b"client finished", &hash);
-        if !ct_eq(body, &expect) {
-            return Err(bad(A::DecryptError, "bad client Finished"));
-        }
+        self.ks.check_finished(body, before)?;
         if !self.resumed {
             // A client with a ticket needs no cache entry.
             let ticketed = self.issue_ticket(core)?;
-            self.send_finished(core)?;
+            self.ks.send_finished(core)?;
             if !ticketed && !self.session_id.is_empty() {
                 self.config.session_cache.put(Session {
                     id: self.session_id.clone(),
                     suite: self.suite()?,
-                    master_secret: self.master_secret,
+                    master_secret: self.ks.master_secret,
                     peer_certificates: self.client_certs.clone(),
                     alpn: self.alpn.clone(),
                     created: self.created,
@@ -508,33 +389,26 @@ impl ServerHs {
             }
         }
         self.state = State::Traffic;
-        core.finish_handshake()?;
-        core.emit(&Event::HandshakeCompleted {
-            protocol: "TLCP 1.1",
-            suite: self.suite()?,
-            resumed: self.resumed,
-            peer_certificates: &self.client_certs,
-        });
-        Ok(())
+        complete(core, self.suite()?, self.resumed, &self.client_certs)
     }
 }
 
 impl Handshake for ServerHs {
-    fn handle(&mut self, core: &mut Core, typ: u8, body: &[u8], before: &Sm3) -> Result<(), Error> {
+    fn handle(&mut self, core: &mut Core, typ: H, body: &[u8], before: &Sm3) -> Result<(), Error> {
         match (self.state, typ) {
-            (State::ClientHello, HS_CLIENT_HELLO) => self.client_hello(core, body),
-            (State::Certificate, HS_CERTIFICATE) => self.certificate(body),
-            (State::ClientKeyExchange, HS_CLIENT_KEY_EXCHANGE) => {
+            (State::ClientHello, H::ClientHello) => self.client_hello(core, body),
+            (State::Certificate, H::Certificate) => self.certificate(body),
+            (State::ClientKeyExchange, H::ClientKeyExchange) => {
                 self.client_key_exchange(core, body)
             }
-            (State::CertificateVerify, HS_CERTIFICATE_VERIFY) => {
+            (State::CertificateVerify, H::CertificateVerify) => {
                 self.certificate_verify(core, body, before)
             }
-            (State::Finished, HS_FINISHED) => self.finished(core, body, before),
-            (State::Certificate, HS_CLIENT_KEY_EXCHANGE) if !self.requires_client_cert()? => {
+            (State::Finished, H::Finished) => self.finished(core, body, before),
+            (State::Certificate, H::ClientKeyExchange) if !self.requires_client_cert()? => {
                 Err(bad(A::UnexpectedMessage, "client skipped its Certificate"))
             }
-            (State::Certificate, HS_CLIENT_KEY_EXCHANGE) => {
+            (State::Certificate, H::ClientKeyExchange) => {
                 Err(Error::HandshakeFailure("client certificate required"))
             }
             _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
@@ -577,8 +451,7 @@ impl ServerConnection {
             hs: ServerHs {
                 config,
                 state: State::ClientHello,
-                client_random: [0; 32],
-                server_random: [0; 32],
+                ks: KeySchedule::new(false),
                 session_id: Vec::new(),
                 suite: None,
                 resumed: false,
@@ -589,7 +462,6 @@ impl ServerConnection {
                 client_certs: Vec::new(),
                 client_sign: Vec::new(),
                 client_enc: Vec::new(),
-                master_secret: [0; 48],
                 send_ticket: false,
                 created: 0,
             },

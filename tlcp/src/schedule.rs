@@ -1,0 +1,159 @@
+//! What the client and server handshakes share: the hello randoms, the master secret and
+//! what is made from it (record keys, Finished, the key log line), and the end of a
+//! handshake.
+
+use crate::conn::{Core, derive_keys};
+use crate::error::{AlertDescription, Error, bad};
+use crate::hooks::{Event, KeyLog};
+use crate::keys::{SecureRandom, TimeProvider};
+use crate::msgs::{self, Codec};
+use crate::suites::CipherSuite;
+use rustls_pki_types::CertificateDer;
+use shangmi_sm3::Sm3;
+use zeroize::Zeroize;
+
+/// Constant-time equality of two byte strings of public length.
+pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut d = 0u8;
+    for (x, y) in a.iter().zip(b) {
+        d |= x ^ y;
+    }
+    core::hint::black_box(d) == 0
+}
+
+/// A hello random: 4 bytes of time (seconds, big-endian), 28 random bytes.
+pub(crate) fn hello_random(
+    time: &dyn TimeProvider,
+    rng: &dyn SecureRandom,
+) -> Result<[u8; 32], Error> {
+    let mut random = [0u8; 32];
+    let now = time.now().as_secs() as u32;
+    random[..4].copy_from_slice(&now.to_be_bytes());
+    rng.fill(&mut random[4..])?;
+    Ok(random)
+}
+
+/// The secrets of one handshake, from one side's point of view.
+pub(crate) struct KeySchedule {
+    is_client: bool,
+    pub(crate) client_random: [u8; 32],
+    pub(crate) server_random: [u8; 32],
+    pub(crate) master_secret: [u8; 48],
+}
+
+impl Drop for KeySchedule {
+    fn drop(&mut self) {
+        self.master_secret.zeroize();
+    }
+}
+
+impl KeySchedule {
+    pub(crate) fn new(is_client: bool) -> Self {
+        KeySchedule {
+            is_client,
+            client_random: [0; 32],
+            server_random: [0; 32],
+            master_secret: [0; 48],
+        }
+    }
+
+    /// client_random ‖ server_random, the start of what ServerKeyExchange signs.
+    pub(crate) fn signed_prefix(&self) -> Vec<u8> {
+        let mut signed = Vec::with_capacity(200);
+        signed.extend_from_slice(&self.client_random);
+        signed.extend_from_slice(&self.server_random);
+        signed
+    }
+
+    /// master_secret = PRF(pms, "master secret", client_random ‖ server_random); the
+    /// premaster is wiped.
+    pub(crate) fn set_premaster(&mut self, pms: &mut [u8; 48]) {
+        self.master_secret =
+            crate::prf::master_secret(pms, &self.client_random, &self.server_random);
+        pms.zeroize();
+    }
+
+    /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
+    pub(crate) fn log(&self, log: &dyn KeyLog) {
+        if log.will_log("CLIENT_RANDOM") {
+            log.log("CLIENT_RANDOM", &self.client_random, &self.master_secret);
+        }
+    }
+
+    /// Derives the record keys of `suite` and makes them pending in `core` (they take
+    /// effect at the ChangeCipherSpecs).
+    pub(crate) fn install_keys(&self, suite: CipherSuite, core: &mut Core) -> Result<(), Error> {
+        let (r, w) = derive_keys(
+            suite,
+            &self.master_secret,
+            &self.client_random,
+            &self.server_random,
+            self.is_client,
+        )?;
+        core.pending_read = Some(r);
+        core.pending_write = Some(w);
+        Ok(())
+    }
+
+    fn label(client: bool) -> &'static [u8] {
+        if client {
+            b"client finished"
+        } else {
+            b"server finished"
+        }
+    }
+
+    /// Sends ChangeCipherSpec and our Finished over the transcript so far.
+    pub(crate) fn send_finished(&self, core: &mut Core) -> Result<(), Error> {
+        core.send_ccs()?;
+        let vd = crate::prf::verify_data(
+            &self.master_secret,
+            Self::label(self.is_client),
+            &core.transcript_hash(),
+        );
+        core.send(&msgs::Finished {
+            verify_data: vd.to_vec(),
+        })
+    }
+
+    /// Checks the peer's Finished (`before`: the transcript without it), in constant time;
+    /// decrypt_error when it differs.
+    pub(crate) fn check_finished(&self, body: &[u8], before: &Sm3) -> Result<(), Error> {
+        use digest::Digest;
+        let hash: [u8; 32] = before.clone().finalize().into();
+        let expect =
+            crate::prf::verify_data(&self.master_secret, Self::label(!self.is_client), &hash);
+        let received = msgs::Finished::read_bytes(body)?.verify_data;
+        if !ct_eq(&received, &expect) {
+            return Err(bad(
+                AlertDescription::DecryptError,
+                if self.is_client {
+                    "bad server Finished"
+                } else {
+                    "bad client Finished"
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Ends a handshake: application data flows, and the event handler hears of it.
+pub(crate) fn complete(
+    core: &mut Core,
+    suite: CipherSuite,
+    resumed: bool,
+    peer_certificates: &[CertificateDer<'static>],
+) -> Result<(), Error> {
+    core.finish_handshake()?;
+    core.emit(&Event::HandshakeCompleted {
+        protocol: "TLCP 1.1",
+        suite,
+        resumed,
+        peer_certificates,
+    });
+    Ok(())
+}
