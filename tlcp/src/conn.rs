@@ -702,10 +702,12 @@ mod tests {
         rec.extend_from_slice(&frag);
         let mut core = core_at(u64::MAX - 1, 0);
         core.incoming = rec.clone();
+        core.incoming_len = rec.len();
         core.process(&mut NoHandshake)
             .expect("the last number opens");
         assert_eq!(core.plain_in.len(), 2);
         let mut core = core_at(u64::MAX, 0);
+        core.incoming_len = rec.len();
         core.incoming = rec;
         assert_eq!(
             core.process(&mut NoHandshake),
