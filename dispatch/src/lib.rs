@@ -8,6 +8,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 mod family;
 mod cell;
 mod cpu;
+pub mod ct;
 #[cfg(any(target_arch = "riscv32", target_arch = "riscv64"))]
 mod riscv;
 mod tables;

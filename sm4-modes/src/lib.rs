@@ -9,7 +9,7 @@ pub use shangmi_sm4::{Backend, Sm4};
 
 pub mod cbcmac;
 mod ccm;
-mod ct;
+use shangmi_dispatch::ct;
 mod cts;
 mod gcm;
 mod gcm_siv;

@@ -100,14 +100,7 @@ fn all_zero(b: &[u8]) -> bool {
     core::hint::black_box(acc) == 0
 }
 
-/// Constant-time equality of equal-length slices.
-pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let acc = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    core::hint::black_box(acc) == 0
-}
+pub(crate) use shangmi_dispatch::ct::eq as ct_eq;
 
 impl EncryptMasterKey {
     /// A random master key.

@@ -41,9 +41,9 @@
 //! TLS 1.3 and ordinary TLS (a rustls configuration of the caller's) on one tokio listener,
 //! with a handshake deadline and a bound on handshakes in progress.
 //!
-//! HTTPS: with the feature `hyper-client`, [`https::HttpsConnector`] opens `https://` URLs
+//! HTTPS: with the feature `hyper-client`, `https::HttpsConnector` opens `https://` URLs
 //! for hyper-util's client over TLCP, RFC 8998 TLS 1.3, or TLCP with a fall-back to TLS per
-//! host; with `hyper-server`, [`https::serve`] runs hyper (an axum `Router`, any tower
+//! host; with `hyper-server`, `https::serve` runs hyper (an axum `Router`, any tower
 //! service) on the one-port acceptor.
 //!
 //! The crate needs `std` (configurations share state across threads, streams use

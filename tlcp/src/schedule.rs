@@ -12,17 +12,7 @@ use rustls_pki_types::CertificateDer;
 use shangmi_sm3::Sm3;
 use zeroize::Zeroize;
 
-/// Constant-time equality of two byte strings of public length.
-pub(crate) fn ct_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut d = 0u8;
-    for (x, y) in a.iter().zip(b) {
-        d |= x ^ y;
-    }
-    core::hint::black_box(d) == 0
-}
+use shangmi_dispatch::ct::eq as ct_eq;
 
 /// A hello random: 4 bytes of time (seconds, big-endian), 28 random bytes.
 pub(crate) fn hello_random(
