@@ -4,23 +4,10 @@
 mod common;
 
 use common::{ok, run, shangmi};
-use std::path::PathBuf;
 
-/// The test device's library, in the `deps` directory beside this test binary.
+/// The test device's library.
 fn library() -> String {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps directory");
-    let name = format!(
-        "{}shangmi_testdevice_skf{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let path: PathBuf = [deps, deps.parent().expect("profile directory")]
-        .iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.exists())
-        .expect("the test device library");
-    path.to_str().expect("UTF-8 path").to_owned()
+    common::test_device("shangmi_testdevice_skf")
 }
 
 #[test]

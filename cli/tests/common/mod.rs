@@ -132,3 +132,22 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
         .args(extra);
     ok(cmd);
 }
+
+/// A test device's library (`testdevice/sdf`, `testdevice/skf`: cdylibs cargo builds as
+/// dev-dependencies of this crate), named by its crate (`shangmi_testdevice_sdf`), in the
+/// `deps` directory beside this test binary or the profile directory above it.
+pub fn test_device(crate_name: &str) -> String {
+    let exe = std::env::current_exe().expect("test binary path");
+    let deps = exe.parent().expect("deps directory");
+    let name = format!(
+        "{}{crate_name}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    let path: PathBuf = [deps, deps.parent().expect("profile directory")]
+        .iter()
+        .map(|d| d.join(&name))
+        .find(|p| p.exists())
+        .expect("the test device library");
+    path.to_str().expect("UTF-8 path").to_owned()
+}
