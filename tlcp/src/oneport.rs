@@ -186,7 +186,7 @@ impl fmt::Display for AcceptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AcceptError::Timeout => write!(f, "handshake timed out"),
-            AcceptError::Refused(r) => write!(f, "not a handshake: {r}"),
+            AcceptError::Refused(r) => write!(f, "{r}"),
             AcceptError::NotServed(p) => write!(f, "no configuration for {p:?} clients"),
             AcceptError::Closed(n) => write!(f, "client closed after {n} bytes"),
             AcceptError::Tlcp(e) => write!(f, "TLCP handshake: {e}"),
