@@ -19,6 +19,16 @@ const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key e
      one cannot (a GM/T 0018 device returns the agreed key as a handle, never its bytes): \
      use ECC suites";
 
+/// Leaves the ECDHE suites out of `suites`, for a side that cannot run them; `why` when
+/// nothing is left.
+fn without_ecdhe(suites: &mut Vec<CipherSuite>, why: &'static str) -> Result<(), Error> {
+    suites.retain(|s| !s.is_ecdhe());
+    if suites.is_empty() {
+        return Err(Error::Config(why));
+    }
+    Ok(())
+}
+
 /// Whether a server asks for and requires client certificates. ECDHE suites always
 /// require them (the key exchange needs the client's encryption key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -548,10 +558,7 @@ impl ClientConfigBuilder {
         if let Some(k) = &self.client_keys
             && !k.enc_key.supports_key_exchange()
         {
-            self.config.suites.retain(|s| !s.is_ecdhe());
-            if self.config.suites.is_empty() {
-                return Err(Error::Config(NO_KX));
-            }
+            without_ecdhe(&mut self.config.suites, NO_KX)?;
         }
         let c = &self.config;
         if c.suites.is_empty() {
@@ -799,10 +806,7 @@ impl ServerConfigBuilder {
         // device) cannot serve ECDHE: those suites leave here, not mid-handshake. (A
         // resolver's pairs are the resolver's to match with the suites.)
         if !enc_key.supports_key_exchange() {
-            self.suites.retain(|s| !s.is_ecdhe());
-            if self.suites.is_empty() {
-                return Err(Error::Config(NO_KX));
-            }
+            without_ecdhe(&mut self.suites, NO_KX)?;
         }
         let keys = CertifiedKeys::new(sign_chain, sign_key, enc_cert, enc_key);
         self.with_cert_resolver(Arc::new(AlwaysResolvesPair(Arc::new(keys))))
@@ -824,10 +828,7 @@ impl ServerConfigBuilder {
         // ECDHE needs client certificates, which need roots to check them against.
         let mut suites = self.suites;
         if !verifies_clients {
-            suites.retain(|s| !s.is_ecdhe());
-            if suites.is_empty() {
-                return Err(Error::Config("ECDHE suites need client roots"));
-            }
+            without_ecdhe(&mut suites, "ECDHE suites need client roots")?;
         }
         let ticketer = match (self.ticketer, self.session_tickets) {
             (Some(t), _) => Some(t),
