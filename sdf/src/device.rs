@@ -83,10 +83,27 @@ unsafe impl Sync for DeviceInner {}
 
 impl Drop for DeviceInner {
     fn drop(&mut self) {
+        // Closed under the registry's lock, so that an `open` of the same library on another
+        // thread waits until the device is closed before it opens it again.
+        let _open = open_devices();
         // SAFETY: the handle came from SDF_OpenDevice of this library, every session on it
         // is closed (sessions hold an `Arc` of this), and it is closed once.
         let _ = unsafe { (self.lib.fns.close_device)(self.handle) };
     }
+}
+
+/// The devices open in this process, by library. A library may allow one open device per
+/// process (GmSSL's SoftSDF answers a second `SDF_OpenDevice` with `SDR_OPENDEVICE`), and a
+/// TLCP server opens its sign and encryption keys from the same device: every `open` of a
+/// library that is already open shares its device.
+type OpenDevices = std::sync::Mutex<Vec<(std::ffi::OsString, std::sync::Weak<DeviceInner>)>>;
+
+fn open_devices()
+-> std::sync::MutexGuard<'static, Vec<(std::ffi::OsString, std::sync::Weak<DeviceInner>)>> {
+    static OPEN: OpenDevices = std::sync::Mutex::new(Vec::new());
+    // A panic while the lock was held leaves the list as consistent as before it.
+    OPEN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// An open SDF device (cheap to clone; closed when the last clone and key are dropped).
@@ -118,15 +135,30 @@ impl Drop for Session {
 }
 
 impl SdfDevice {
-    /// Loads the vendor library at `path` and opens its device.
+    /// Loads the vendor library at `path` and opens its device; a library already open in
+    /// this process (through any clone or key) shares its open device instead.
     pub fn open(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SdfError> {
-        let lib = Library::load(path.as_ref())?;
+        let path = path.as_ref();
+        // The same file under another spelling is the same library to the loader.
+        let name = std::fs::canonicalize(path).map_or_else(|_| path.to_owned(), Into::into);
+        let mut open = open_devices();
+        open.retain(|(_, device)| device.strong_count() > 0);
+        if let Some(device) = open
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .find_map(|(_, device)| device.upgrade())
+        {
+            return Ok(SdfDevice(device));
+        }
+        let lib = Library::load(path)?;
         let mut handle: Handle = core::ptr::null_mut();
         // SAFETY: `handle` is a valid place for the out-parameter.
         check("SDF_OpenDevice", unsafe {
             (lib.fns.open_device)(&mut handle)
         })?;
-        Ok(SdfDevice(Arc::new(DeviceInner { handle, lib })))
+        let device = Arc::new(DeviceInner { handle, lib });
+        open.push((name, Arc::downgrade(&device)));
+        Ok(SdfDevice(device))
     }
 
     pub(crate) fn session(&self) -> Result<Session, SdfError> {

@@ -23,6 +23,7 @@ use std::sync::{Mutex, PoisonError};
 
 const SDR_OK: c_int = 0;
 const SDR_BASE: c_int = 0x0100_0000;
+const SDR_OPENDEVICE: c_int = SDR_BASE + 5;
 const SDR_OPENSESSION: c_int = SDR_BASE + 6;
 const SDR_PARDENY: c_int = SDR_BASE + 7;
 const SDR_KEYNOTEXIST: c_int = SDR_BASE + 8;
@@ -176,6 +177,11 @@ pub unsafe extern "C" fn SDF_OpenDevice(ph_device: *mut *mut c_void) -> c_int {
         return SDR_OUTARGERR;
     }
     let mut s = state();
+    // One open device per process, as GmSSL's SoftSDF allows: a caller that opens the same
+    // library twice (a sign key and an encryption key) must share its device.
+    if !s.devices.is_empty() {
+        return SDR_OPENDEVICE;
+    }
     let h = new_handle(&mut s);
     s.devices.insert(h);
     // SAFETY: non-null and writable by the caller's contract.
