@@ -47,5 +47,8 @@ fn diff_gmssl_sdfsign_signature_verifies() {
     let sig = Signature::from_der(&unhex(GMSSL_SIGNATURE)).unwrap();
     vk.verify_e(&vk.hash_message(MESSAGE), &sig).unwrap();
     // The same signature does not verify over another message.
-    assert!(vk.verify_e(&vk.hash_message(b"hello softsdf"), &sig).is_err());
+    assert!(
+        vk.verify_e(&vk.hash_message(b"hello softsdf"), &sig)
+            .is_err()
+    );
 }
