@@ -147,7 +147,12 @@ impl core::fmt::Debug for Pkcs11Key {
 
 /// Logs the user in on `s` with `pin` (zeroized when this returns); a user already logged
 /// in (by another key on the token, in this process) is fine.
-fn login(module: &Pkcs11Module, slot_id: u64, s: &Session, pin: Pin) -> Result<(), Pkcs11Error> {
+pub(crate) fn login(
+    module: &Pkcs11Module,
+    slot_id: u64,
+    s: &Session,
+    pin: Pin,
+) -> Result<(), Pkcs11Error> {
     let raw = RawAuthPin::new(Box::new(pin.0.to_vec()));
     drop(pin);
     match s.login_with_raw(UserType::User, &raw) {

@@ -8,6 +8,7 @@
 //! (`CKR_CRYPTOKI_ALREADY_INITIALIZED`) is used as it is.
 
 use crate::error::{Pkcs11Error, ck};
+use crate::key::{Pin, login};
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
 use cryptoki::error::{Error as CkError, RvError};
 use cryptoki::mechanism::MechanismType;
@@ -387,15 +388,19 @@ impl Pkcs11Module {
             .map_err(ck("C_OpenSession"))
     }
 
-    /// The objects of the token in `slot_id` matching `query` that a session without a
-    /// login sees (public keys, certificates, and whatever the token does not mark
-    /// private).
+    /// The objects of the token in `slot_id` matching `query`: with `pin`, after logging
+    /// in (private keys too); without, what a session without a login sees (public keys,
+    /// certificates, and whatever the token does not mark private).
     pub fn objects(
         &self,
         slot_id: u64,
         query: &ObjectQuery,
+        pin: Option<Pin>,
     ) -> Result<Vec<ObjectDesc>, Pkcs11Error> {
         let s = self.session(slot_id)?;
+        if let Some(pin) = pin {
+            login(self, slot_id, &s, pin)?;
+        }
         let handles = find(&s, query)?;
         handles.into_iter().map(|h| describe(&s, h)).collect()
     }

@@ -65,7 +65,7 @@ fn lists_the_module_tokens_and_public_objects() {
         Err(Pkcs11Error::Unsupported(_))
     ));
     // Without a login: the public key objects only, with their points.
-    let objects = m.objects(0, &ObjectQuery::default()).unwrap();
+    let objects = m.objects(0, &ObjectQuery::default(), None).unwrap();
     assert_eq!(objects.len(), 6);
     assert!(
         objects
@@ -78,6 +78,19 @@ fn lists_the_module_tokens_and_public_objects() {
     assert!(objects[0].sm2_public.is_some());
     // offcurve's point is left out, not an error.
     assert!(objects[5].sm2_public.is_none());
+    // Logged in: the private keys too, with their usage.
+    let private = ObjectQuery {
+        kind: Some(ObjectKind::PrivateKey),
+        ..ObjectQuery::default()
+    };
+    let objects = m.objects(0, &private, Some(Pin::new(PIN))).unwrap();
+    assert_eq!(objects.len(), 6);
+    assert_eq!(objects[1].label.as_deref(), Some("tlcp-enc"));
+    assert_eq!(
+        (objects[1].can_sign, objects[1].can_decrypt),
+        (Some(false), Some(true))
+    );
+    assert!(objects[1].sm2_public.is_none());
     let token = m
         .find_token(&TokenQuery {
             serial: Some("0001".into()),
