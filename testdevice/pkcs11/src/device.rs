@@ -135,6 +135,30 @@ fn secret(label: &str) -> SecretKey {
         .unwrap_or_else(|| unreachable!("SM3 outputs are valid scalars but for 2^-128"))
 }
 
+/// A pair's key objects, made once per (seed, label) and kept, as a device keeps its keys
+/// (not remade on every operation): `None` if the secret cannot sign (d = n − 1).
+struct Loaded {
+    sign: SigningKey,
+    decrypt: DecryptingKey,
+}
+
+fn loaded(label: &'static str) -> Option<std::sync::Arc<Loaded>> {
+    static CACHE: Mutex<BTreeMap<(String, &'static str), std::sync::Arc<Loaded>>> =
+        Mutex::new(BTreeMap::new());
+    let seed = seed();
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(k) = cache.get(&(seed.clone(), label)) {
+        return Some(k.clone());
+    }
+    let d = secret(label);
+    let keys = std::sync::Arc::new(Loaded {
+        sign: SigningKey::new(&d).ok()?,
+        decrypt: DecryptingKey::new(d),
+    });
+    cache.insert((seed, label), keys.clone());
+    Some(keys)
+}
+
 /// The object `h`: (its pair's place, whether it is the private half), if on `slot`.
 fn object(slot: CK_SLOT_ID, h: CK_OBJECT_HANDLE) -> Option<(usize, bool)> {
     let place = h.checked_sub(slot * 100 + 1)? as usize;
@@ -885,8 +909,7 @@ pub unsafe extern "C" fn C_Sign(
     }
     // SAFETY: readable for `len` bytes by the caller's contract.
     let msg = unsafe { bytes(data, len) };
-    let key = secret(label);
-    let Ok(sk) = SigningKey::new(&key) else {
+    let Some(keys) = loaded(label) else {
         return CKR_GENERAL_ERROR;
     };
     let e: [u8; 32] = match id {
@@ -900,7 +923,7 @@ pub unsafe extern "C" fn C_Sign(
             } else {
                 id
             };
-            match VerifyingKey::new_with_id(&key.public_key(), &id) {
+            match VerifyingKey::new_with_id(keys.sign.verifying_key().public_key(), &id) {
                 Ok(vk) => vk.hash_message(msg),
                 Err(_) => return CKR_MECHANISM_PARAM_INVALID,
             }
@@ -909,7 +932,7 @@ pub unsafe extern "C" fn C_Sign(
     let out = if label == "garbage" {
         vec![0x5A; 71]
     } else {
-        sk.sign_e(&e).to_bytes().to_vec()
+        keys.sign.sign_e(&e).to_bytes().to_vec()
     };
     // SAFETY: `sig` writable for `*sig_len` ≥ `size` bytes.
     rv(unsafe { put(&out, sig, sig_len, None) }.map(|_| ()))
@@ -980,7 +1003,10 @@ pub unsafe extern "C" fn C_Decrypt(
     if label == "fault" {
         return CKR_DEVICE_ERROR;
     }
-    let Ok(plain) = DecryptingKey::new(secret(label)).decrypt(ct, Layout::C1C3C2) else {
+    let Some(keys) = loaded(label) else {
+        return CKR_GENERAL_ERROR;
+    };
+    let Ok(plain) = keys.decrypt.decrypt(ct, Layout::C1C3C2) else {
         return CKR_ENCRYPTED_DATA_INVALID;
     };
     // SAFETY: `out` writable for `*out_len` ≥ `size` bytes.
