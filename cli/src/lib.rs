@@ -15,6 +15,7 @@ mod failure;
 mod files;
 mod hexstr;
 mod keyuri;
+mod pkcs11;
 mod progress;
 mod rows;
 mod sdf;
@@ -75,6 +76,8 @@ enum Command {
     Sdf(sdf::Args),
     /// SKF (GM/T 0016) USB keys: devices, applications, containers, keys, certificates.
     Skf(skf::Args),
+    /// PKCS#11 HSMs and tokens: slots, tokens, the vendor's SM mechanisms, key objects.
+    Pkcs11(pkcs11::Args),
     /// Module mode's self-tests: the power-on known-answer tests, the pairwise-consistency
     /// and DRBG health tests; prints each and its result (--json), exits 1 on a failure.
     Selftest(selftest::Args),
@@ -94,6 +97,7 @@ impl Command {
             Command::Cert(args) => cert::run(&args),
             Command::Sdf(args) => sdf::run(&args),
             Command::Skf(args) => skf::run(&args),
+            Command::Pkcs11(args) => pkcs11::run(&args),
             Command::Selftest(args) => selftest::run(&args),
             Command::Completions(args) => completions::run(&args, Cli::command()),
         }

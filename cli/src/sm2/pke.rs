@@ -132,8 +132,8 @@ pub fn decrypt(args: &DecryptArgs) -> Result<ExitCode, Failure> {
                 .map_err(|e| failed(&e))?,
             )
         }
-        // The device takes C1 ‖ C3 ‖ C2.
-        AnyKey::Sdf(key) => {
+        // A device key (SDF, PKCS#11) takes C1 ‖ C3 ‖ C2.
+        key => {
             let c1c3c2 = if args.form.is_raw() {
                 shangmi_sm2::pke::convert(
                     &ciphertext,

@@ -84,8 +84,8 @@ pub fn sign(args: &SignArgs) -> Result<ExitCode, Failure> {
             key.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
                 .map_err(|e| Failure::new(format!("signing: {e}")))?
         }
-        // The device signs e = SM3(Z_A ‖ message), Z_A from its exported public key.
-        AnyKey::Sdf(key) => {
+        // A device (SDF, PKCS#11) signs e = SM3(Z_A ‖ message), Z_A from its public key.
+        key => {
             let vk = VerifyingKey::new_with_id(&key.public_key(), &id).map_err(|e| named(&e))?;
             let e = digest_e(&vk.za(), args.file.as_deref())?;
             key.sign_digest(&e)

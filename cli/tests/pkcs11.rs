@@ -1,0 +1,147 @@
+//! `shangmi pkcs11 list` and `pkcs11:` key URIs, against the PKCS#11 test token
+//! (`testdevice/pkcs11`, a cdylib cargo builds as a dev-dependency of this crate): a
+//! signature made with `--key pkcs11:…` verifies with the public key the token shows.
+
+mod common;
+
+use common::{at, ok, run, scratch, shangmi};
+
+/// The test token's module.
+fn module() -> String {
+    common::test_device("shangmi_testdevice_pkcs11")
+}
+
+/// The URI of `object` on the test token, the PIN from SHANGMI_TEST_P11_PIN.
+fn uri(object: &str) -> String {
+    format!(
+        "pkcs11:token=shangmi-p11;object={object};type=private?module-path={}&pin-env=SHANGMI_TEST_P11_PIN",
+        module()
+    )
+}
+
+#[test]
+fn list_shows_tokens_mechanisms_and_keys() {
+    let m = module();
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "list", "--module", &m]);
+    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    for want in [
+        "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
+        "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
+        "slot 1 (shangmi test slot 1): token \"lockout\"",
+        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 no, SM4-ECB no, SM4-CBC no",
+        "  public \"tlcp-sign\" id=%01 SM2",
+        "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
+    ] {
+        assert!(out.contains(want), "{want:?} not in:\n{out}");
+    }
+    // Without a login no private key shows; with one they do, with their usage.
+    assert!(!out.contains("  private "), "{out}");
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "list", "--module", &m, "--pin-env", "P11"])
+        .env("P11", "12345678");
+    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    assert!(
+        out.contains("  private \"tlcp-enc\" id=%02 SM2 decrypt"),
+        "{out}"
+    );
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "list", "--module", &m, "--mechanisms", "luna"]);
+    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    assert!(out.contains("luna mechanisms: sign digest no"), "{out}");
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "list", "--module", "/nonexistent/libp11.so"]);
+    let out = run(cmd, b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot load the PKCS#11 module"), "{err}");
+}
+
+#[test]
+fn sign_with_a_token_key_verifies_with_its_public_key() {
+    let dir = scratch();
+    let d = dir.path();
+    let msg = at(d, "msg");
+    std::fs::write(&msg, b"signed inside a PKCS#11 token").expect("write");
+    let p = |p: &std::path::Path| p.to_str().expect("UTF-8 path").to_owned();
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm2",
+        "pubkey",
+        "--key",
+        &uri("tlcp-sign"),
+        "--out",
+        &p(&at(d, "pub.pem")),
+    ]);
+    ok(cmd);
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm2",
+        "sign",
+        "--key",
+        &uri("tlcp-sign"),
+        "--out",
+        &p(&at(d, "sig")),
+        &p(&msg),
+    ])
+    .env("SHANGMI_TEST_P11_PIN", "12345678");
+    ok(cmd);
+    let verify = |message: &std::path::Path| {
+        let mut cmd = shangmi();
+        cmd.args([
+            "sm2",
+            "verify",
+            "--key",
+            &p(&at(d, "pub.pem")),
+            "--signature",
+            &p(&at(d, "sig")),
+            &p(message),
+        ]);
+        run(cmd, b"")
+    };
+    let good = verify(&msg);
+    assert_eq!(
+        (good.status.code(), good.stdout),
+        (Some(0), b"Verified OK\n".to_vec())
+    );
+    std::fs::write(at(d, "other"), b"another message").expect("write");
+    assert_ne!(verify(&at(d, "other")).status.code(), Some(0));
+    // A wrong PIN: a typed message, without the PIN.
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm2",
+        "sign",
+        "--key",
+        &uri("tlcp-sign"),
+        "--out",
+        &p(&at(d, "sig2")),
+        &p(&msg),
+    ])
+    .env("SHANGMI_TEST_P11_PIN", "99999999");
+    let out = run(cmd, b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("wrong PIN") && !err.contains("99999999"),
+        "{err}"
+    );
+    // The encryption key cannot sign: refused before use, as a usage error.
+    let mut cmd = shangmi();
+    cmd.args([
+        "sm2",
+        "sign",
+        "--key",
+        &uri("tlcp-enc"),
+        "--out",
+        &p(&at(d, "sig3")),
+        &p(&msg),
+    ])
+    .env("SHANGMI_TEST_P11_PIN", "12345678");
+    let out = run(cmd, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

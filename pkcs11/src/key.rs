@@ -1,0 +1,437 @@
+//! [`Pkcs11Key`]: an SM2 private key object behind [`PrivateKeyOps`], with a pool of
+//! logged-in sessions.
+//!
+//! Signing goes through the configured sign-a-digest mechanism over e = SM3(Z_A ‖ M),
+//! with Z_A computed here from the public key and the identifier (the default
+//! identifier's Z_A kept from [`Pkcs11Key::open`]); a module without such a mechanism signs
+//! with SM3 inside (the identifier as the parameter). Decryption hands the ciphertext in
+//! the configured layout to the configured mechanism.
+
+use crate::error::{Pkcs11Error, ck};
+use crate::mechanisms::{Mechanisms, SignatureEncoding};
+use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one, public_key_of};
+use cryptoki::error::{Error as CkError, RvError};
+use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
+use cryptoki::mechanism::{Mechanism, MechanismType};
+use cryptoki::object::{Attribute, AttributeType, ObjectHandle};
+use cryptoki::session::{Session, UserType};
+use cryptoki::types::RawAuthPin;
+use rand_core::TryCryptoRng;
+use shangmi_sm2::dsa::{Signature, VerifyingKey};
+use shangmi_sm2::kx::Role;
+use shangmi_sm2::pke::Layout;
+use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use zeroize::{Zeroize, Zeroizing};
+
+/// The default identifier `1234567812345678` (GB/T 35276), the SM3-inside mechanism's
+/// parameter.
+const DEFAULT_ID: [u8; 16] = *b"1234567812345678";
+
+/// A user PIN, zeroized when dropped and never printed.
+pub struct Pin(pub(crate) Zeroizing<Vec<u8>>);
+
+impl Pin {
+    /// From its bytes.
+    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
+        Pin(Zeroizing::new(bytes.into()))
+    }
+
+    /// From the environment variable `var`, if set (the variable itself stays in the
+    /// process environment).
+    pub fn from_env(var: &str) -> Option<Self> {
+        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
+    }
+}
+
+impl core::fmt::Debug for Pin {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Pin(..)")
+    }
+}
+
+/// How a key is opened: the mechanism numbers, and its session pool.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyOptions {
+    /// The vendor's mechanism numbers.
+    pub mechanisms: Mechanisms,
+    /// Sessions opened when the key is opened: at least 1.
+    pub sessions: usize,
+    /// The longest wait for a free session before [`Pkcs11Error::SessionsExhausted`].
+    pub wait: Duration,
+}
+
+impl Default for KeyOptions {
+    /// The default mechanisms ([`Mechanisms::SANSEC`]), 4 sessions, 5 s.
+    fn default() -> Self {
+        KeyOptions {
+            mechanisms: Mechanisms::default(),
+            sessions: 4,
+            wait: Duration::from_secs(5),
+        }
+    }
+}
+
+/// What an opened key can do with this module and configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// It signs: `CKA_SIGN` is not false and a signing mechanism is configured and listed.
+    pub sign: bool,
+    /// It decrypts: `CKA_DECRYPT` is not false and the decryption mechanism is configured
+    /// and listed.
+    pub decrypt: bool,
+}
+
+/// A fixed set of sessions, handed to one caller at a time.
+struct Pool {
+    idle: Mutex<Vec<Session>>,
+    ready: Condvar,
+    wait: Duration,
+}
+
+impl Pool {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&Session) -> Result<T, Pkcs11Error>,
+    ) -> Result<T, Pkcs11Error> {
+        let deadline = Instant::now() + self.wait;
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        let session = loop {
+            if let Some(s) = idle.pop() {
+                break s;
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Pkcs11Error::SessionsExhausted);
+            }
+            idle = self
+                .ready
+                .wait_timeout(idle, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        };
+        drop(idle);
+        let out = f(&session);
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(session);
+        self.ready.notify_one();
+        out
+    }
+}
+
+/// An SM2 private key object in a PKCS#11 token, with a pool of sessions logged in as the
+/// user. `Send + Sync`: each call takes a session of its own.
+pub struct Pkcs11Key {
+    module: Pkcs11Module,
+    slot_id: u64,
+    handle: ObjectHandle,
+    mechanisms: Mechanisms,
+    capabilities: Capabilities,
+    public: PublicKey,
+    /// The public key with Z_A for the default identifier, computed once.
+    default_id: VerifyingKey,
+    pool: Pool,
+}
+
+impl core::fmt::Debug for Pkcs11Key {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Pkcs11Key")
+            .field("slot_id", &self.slot_id)
+            .field("mechanisms", &self.mechanisms.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Logs the user in on `s` with `pin` (zeroized when this returns); a user already logged
+/// in (by another key on the token, in this process) is fine.
+pub(crate) fn login(
+    module: &Pkcs11Module,
+    slot_id: u64,
+    s: &Session,
+    pin: Pin,
+) -> Result<(), Pkcs11Error> {
+    let raw = RawAuthPin::new(Box::new(pin.0.to_vec()));
+    drop(pin);
+    match s.login_with_raw(UserType::User, &raw) {
+        Ok(()) | Err(CkError::Pkcs11(RvError::UserAlreadyLoggedIn, _)) => Ok(()),
+        Err(CkError::Pkcs11(RvError::PinIncorrect, _)) => {
+            // The flags after the failure say how close the PIN is to locking.
+            let t = module.token_desc(module.slot(slot_id)?)?;
+            if t.pin_locked {
+                Err(Pkcs11Error::PinLocked)
+            } else {
+                Err(Pkcs11Error::WrongPin {
+                    count_low: t.pin_count_low,
+                    final_try: t.pin_final_try,
+                })
+            }
+        }
+        Err(CkError::Pkcs11(RvError::PinLocked, _)) => Err(Pkcs11Error::PinLocked),
+        Err(e) => Err(Pkcs11Error::from_cryptoki("C_Login", e)),
+    }
+}
+
+/// `CKA_SIGN` and `CKA_DECRYPT` of a private key, each `None` if unreadable.
+fn usage(s: &Session, h: ObjectHandle) -> Result<(Option<bool>, Option<bool>), Pkcs11Error> {
+    let attrs = s
+        .get_attributes(h, &[AttributeType::Sign, AttributeType::Decrypt])
+        .map_err(ck("C_GetAttributeValue"))?;
+    let (mut sign, mut decrypt) = (None, None);
+    for a in attrs {
+        match a {
+            Attribute::Sign(b) => sign = Some(b),
+            Attribute::Decrypt(b) => decrypt = Some(b),
+            _ => {}
+        }
+    }
+    Ok((sign, decrypt))
+}
+
+impl Pkcs11Key {
+    /// Opens the private key matching `query` (its `kind` taken as
+    /// [`ObjectKind::PrivateKey`]) in the token in `slot_id`: logs in with `pin` (zeroized
+    /// when this returns; a wrong one is [`Pkcs11Error::WrongPin`], a locked one
+    /// [`Pkcs11Error::PinLocked`]), opens `options.sessions` sessions, finds the key and
+    /// its public key (the public key object with the same label/ID, or the private
+    /// object's `CKA_EC_POINT`), and checks which configured mechanisms the token lists.
+    pub fn open(
+        module: &Pkcs11Module,
+        slot_id: u64,
+        query: &ObjectQuery,
+        pin: Pin,
+        options: KeyOptions,
+    ) -> Result<Self, Pkcs11Error> {
+        let slot = module.slot(slot_id)?;
+        let open = || {
+            module
+                .ctx
+                .open_ro_session(slot)
+                .map_err(ck("C_OpenSession"))
+        };
+        let first = open()?;
+        login(module, slot_id, &first, pin)?;
+        let q = ObjectQuery {
+            kind: Some(ObjectKind::PrivateKey),
+            ..query.clone()
+        };
+        let handle = find_one(&first, &q)?;
+        let public = public_key_of(&first, query)?;
+        let (can_sign, can_decrypt) = usage(&first, handle)?;
+        // A module that cannot say (no C_GetMechanismInfo) is trusted with the
+        // configuration.
+        let has =
+            |m: Option<u64>| m.is_some_and(|m| module.has_mechanism(slot_id, m).unwrap_or(true));
+        let m = options.mechanisms;
+        let capabilities = Capabilities {
+            sign: can_sign != Some(false) && (has(m.sign_digest) || has(m.sign_sm3)),
+            decrypt: can_decrypt != Some(false) && has(m.decrypt),
+        };
+        let mut sessions = vec![first];
+        for _ in 1..options.sessions.max(1) {
+            sessions.push(open()?);
+        }
+        Ok(Pkcs11Key {
+            module: module.clone(),
+            slot_id,
+            handle,
+            mechanisms: m,
+            capabilities,
+            public,
+            default_id: VerifyingKey::new(&public),
+            pool: Pool {
+                idle: Mutex::new(sessions),
+                ready: Condvar::new(),
+                wait: options.wait,
+            },
+        })
+    }
+
+    /// The module.
+    pub fn module(&self) -> &Pkcs11Module {
+        &self.module
+    }
+
+    /// The slot holding the token.
+    pub fn slot_id(&self) -> u64 {
+        self.slot_id
+    }
+
+    /// What the key can do here (known when it was opened).
+    pub fn capabilities(&self) -> Capabilities {
+        self.capabilities
+    }
+
+    /// The mechanism numbers in use.
+    pub fn mechanisms(&self) -> &Mechanisms {
+        &self.mechanisms
+    }
+
+    fn mechanism(number: u64) -> Result<MechanismType, Pkcs11Error> {
+        MechanismType::new_vendor_defined(number as _)
+            .map_err(|_| Pkcs11Error::Unsupported("a mechanism number below CKM_VENDOR_DEFINED"))
+    }
+
+    /// Signs `data` with mechanism `number` (with the default identifier as its parameter
+    /// if `with_id`) and decodes the signature.
+    fn sign_with(&self, number: u64, with_id: bool, data: &[u8]) -> Result<Signature, Pkcs11Error> {
+        const NAME: &str = "C_Sign";
+        if !self.capabilities.sign {
+            return Err(Pkcs11Error::Unsupported(
+                "this key does not sign (CKA_SIGN false, or no signing mechanism listed)",
+            ));
+        }
+        let ty = Self::mechanism(number)?;
+        let mech = Mechanism::VendorDefined(if with_id {
+            VendorDefinedMechanism::new(ty, Some(&DEFAULT_ID))
+        } else {
+            VendorDefinedMechanism::new::<u8>(ty, None)
+        });
+        let out = self
+            .pool
+            .with(|s| s.sign(&mech, self.handle, data).map_err(ck(NAME)))?;
+        let bad = |what| Pkcs11Error::BadOutput {
+            function: NAME,
+            what,
+        };
+        match self.mechanisms.signature {
+            SignatureEncoding::Raw => {
+                let raw: &[u8; 64] = out
+                    .as_slice()
+                    .try_into()
+                    .map_err(|_| bad("signature is not 64 bytes (r ‖ s)"))?;
+                Signature::from_bytes(raw).map_err(|_| bad("r or s out of range"))
+            }
+            SignatureEncoding::Der => Signature::from_der(&out)
+                .map_err(|_| bad("signature is not a valid DER SM2 signature")),
+        }
+    }
+}
+
+/// No key exchange: PKCS#11 defines no SM2 key exchange, and its derive functions return a
+/// key handle, so a [`Pkcs11Key`] cannot give TLCP's ECDHE premaster (ECC suites work).
+#[derive(Debug)]
+pub enum NoKeyExchange {}
+
+impl KeyAgreement for NoKeyExchange {
+    type Error = Pkcs11Error;
+
+    fn ephemeral_public(&self) -> PublicKey {
+        match *self {}
+    }
+
+    fn finish(
+        self,
+        _: &PublicKey,
+        _: &[u8],
+        _: &PublicKey,
+        _: &mut [u8],
+    ) -> Result<(), Pkcs11Error> {
+        match self {}
+    }
+}
+
+impl PrivateKeyOps for Pkcs11Key {
+    type Error = Pkcs11Error;
+    type KeyExchange = NoKeyExchange;
+
+    fn public_key(&self) -> PublicKey {
+        self.public
+    }
+
+    /// With the default identifier's Z_A kept from [`Pkcs11Key::open`].
+    fn sign(&self, msg: &[u8]) -> Result<Signature, Pkcs11Error> {
+        match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
+            (None, Some(m)) => self.sign_with(m, true, msg),
+            _ => self.sign_digest(&self.default_id.hash_message(msg)),
+        }
+    }
+
+    /// The sign-a-digest mechanism over e = SM3(Z_A ‖ `msg`), or, if none is configured,
+    /// the SM3-inside mechanism with `id` as its parameter (the default identifier only:
+    /// `cryptoki` takes fixed-size parameters).
+    fn sign_with_id(&self, id: &[u8], msg: &[u8]) -> Result<Signature, Pkcs11Error> {
+        match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
+            (None, Some(m)) if id == DEFAULT_ID => self.sign_with(m, true, msg),
+            (None, Some(_)) => Err(Pkcs11Error::Unsupported(
+                "an identifier other than the default without a sign-a-digest mechanism",
+            )),
+            _ => {
+                let e = VerifyingKey::new_with_id(&self.public, id)?.hash_message(msg);
+                self.sign_digest(&e)
+            }
+        }
+    }
+
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Pkcs11Error> {
+        let m = self.mechanisms.sign_digest.ok_or(Pkcs11Error::Unsupported(
+            "signing a prepared digest: no such mechanism configured",
+        ))?;
+        self.sign_with(m, false, e)
+    }
+
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Pkcs11Error> {
+        const NAME: &str = "C_Decrypt";
+        let m = self.mechanisms.decrypt.ok_or(Pkcs11Error::Unsupported(
+            "SM2 decryption: no such mechanism configured",
+        ))?;
+        if !self.capabilities.decrypt {
+            return Err(Pkcs11Error::Unsupported(
+                "this key does not decrypt (CKA_DECRYPT false, or the mechanism is not listed)",
+            ));
+        }
+        // C1 uncompressed and checked on the curve, then in the module's layout.
+        let ct = shangmi_sm2::pke::convert(c1c3c2, Layout::C1C3C2, self.mechanisms.ciphertext)?;
+        let c2_len = c1c3c2_len(&ct, self.mechanisms.ciphertext);
+        if c2_len == 0 {
+            return Err(shangmi_sm2::Error::EmptyMessage.into());
+        }
+        if out.len() < c2_len {
+            return Err(shangmi_sm2::Error::Decryption.into());
+        }
+        let ty = Self::mechanism(m)?;
+        let mech = Mechanism::VendorDefined(VendorDefinedMechanism::new::<u8>(ty, None));
+        let mut plain = self
+            .pool
+            .with(|s| s.decrypt(&mech, self.handle, &ct).map_err(ck(NAME)))?;
+        let res = if plain.len() == c2_len {
+            out[..c2_len].copy_from_slice(&plain);
+            Ok(c2_len)
+        } else {
+            Err(Pkcs11Error::BadOutput {
+                function: NAME,
+                what: "plaintext length differs from the ciphertext's",
+            })
+        };
+        plain.zeroize();
+        res
+    }
+
+    /// False: see [`NoKeyExchange`].
+    fn supports_key_exchange(&self) -> bool {
+        false
+    }
+
+    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
+        &self,
+        _: &mut R,
+        _: Role,
+        _: &[u8],
+    ) -> Result<NoKeyExchange, Pkcs11Error> {
+        Err(Pkcs11Error::Unsupported(
+            "SM2 key exchange: PKCS#11 has no SM2 key exchange that returns key material",
+        ))
+    }
+}
+
+/// C2's length in a ciphertext of `layout` (C1 as the layout has it, C3 32 bytes).
+fn c1c3c2_len(ct: &[u8], layout: Layout) -> usize {
+    let c1 = match layout {
+        Layout::C1C3C2 | Layout::C1C2C3 => 65,
+        Layout::C1C3C2Raw | Layout::C1C2C3Raw => 64,
+        Layout::C1C3C2Compressed | Layout::C1C2C3Compressed => 33,
+    };
+    ct.len().saturating_sub(c1 + 32)
+}

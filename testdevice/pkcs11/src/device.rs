@@ -1,0 +1,1040 @@
+//! The implemented functions (see the crate's documentation). Handles are counters (never
+//! 0); object handles are fixed: slot × 100 + the object's place + 1.
+
+#![allow(non_snake_case)] // the C names
+
+use cryptoki_sys::*;
+use shangmi_sm2::SecretKey;
+use shangmi_sm2::dsa::{SigningKey, VerifyingKey};
+use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
+use shangmi_sm2::pke::{DecryptingKey, Layout};
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::{Mutex, PoisonError};
+
+const CKM_SM2_SIGN: CK_MECHANISM_TYPE = 0x8000_8104;
+const CKM_SM3_SM2: CK_MECHANISM_TYPE = 0x8000_8100;
+const CKM_SM2_RAW: CK_MECHANISM_TYPE = 0x8000_8200;
+const CKK_SM2: CK_KEY_TYPE = 0x8000_0004;
+const MECHANISMS: [CK_MECHANISM_TYPE; 3] = [CKM_SM2_SIGN, CKM_SM3_SM2, CKM_SM2_RAW];
+/// DER of the SM2 curve's OID, 1.2.156.10197.1.301.
+const SM2_EC_PARAMS: [u8; 10] = [0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D];
+const TOKENS: [&str; 2] = ["shangmi-p11", "lockout"];
+const MAX_RETRIES: u32 = 5;
+
+/// A key pair's fixed description: label, ID, usage.
+struct Pair {
+    label: &'static str,
+    id: u8,
+    sign: bool,
+    decrypt: bool,
+}
+
+const PAIRS: [Pair; 6] = [
+    Pair {
+        label: "tlcp-sign",
+        id: 1,
+        sign: true,
+        decrypt: false,
+    },
+    Pair {
+        label: "tlcp-enc",
+        id: 2,
+        sign: false,
+        decrypt: true,
+    },
+    Pair {
+        label: "ca",
+        id: 3,
+        sign: true,
+        decrypt: false,
+    },
+    Pair {
+        label: "fault",
+        id: 7,
+        sign: true,
+        decrypt: true,
+    },
+    Pair {
+        label: "garbage",
+        id: 8,
+        sign: true,
+        decrypt: true,
+    },
+    Pair {
+        label: "offcurve",
+        id: 9,
+        sign: true,
+        decrypt: false,
+    },
+];
+
+/// An operation in progress on a session.
+#[derive(Clone)]
+enum Op {
+    Sign { pair: usize, id: Option<Vec<u8>> },
+    Decrypt { pair: usize },
+}
+
+struct Sess {
+    slot: CK_SLOT_ID,
+    found: Option<Vec<CK_OBJECT_HANDLE>>,
+    op: Option<Op>,
+}
+
+#[derive(Default)]
+struct State {
+    initialized: bool,
+    next: CK_SESSION_HANDLE,
+    sessions: BTreeMap<CK_SESSION_HANDLE, Sess>,
+    logged_in: [bool; 2],
+    /// Wrong PINs left per token (absent: MAX_RETRIES); kept across C_Finalize.
+    retries: BTreeMap<usize, u32>,
+}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+
+fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
+    let mut g = STATE.lock().unwrap_or_else(PoisonError::into_inner);
+    f(g.get_or_insert_with(State::default))
+}
+
+/// Runs `f` on an open session of an initialised library.
+fn with_session<T>(
+    h: CK_SESSION_HANDLE,
+    f: impl FnOnce(&mut Sess, &mut [bool; 2]) -> Result<T, CK_RV>,
+) -> Result<T, CK_RV> {
+    with_state(|s| {
+        if !s.initialized {
+            return Err(CKR_CRYPTOKI_NOT_INITIALIZED);
+        }
+        let sess = s.sessions.get_mut(&h).ok_or(CKR_SESSION_HANDLE_INVALID)?;
+        f(sess, &mut s.logged_in)
+    })
+}
+
+fn rv(r: Result<(), CK_RV>) -> CK_RV {
+    r.err().unwrap_or(CKR_OK)
+}
+
+fn seed() -> String {
+    std::env::var("SHANGMI_TESTP11_SEED").unwrap_or_else(|_| "shangmi test pkcs11".into())
+}
+
+fn secret(label: &str) -> SecretKey {
+    let seed = seed();
+    (0u32..)
+        .find_map(|counter| {
+            use shangmi_sm3::Digest;
+            let mut h = shangmi_sm3::Sm3::new();
+            h.update(seed.as_bytes());
+            h.update(label.as_bytes());
+            h.update(counter.to_be_bytes());
+            SecretKey::from_bytes(&h.finalize()).ok()
+        })
+        .unwrap_or_else(|| unreachable!("SM3 outputs are valid scalars but for 2^-128"))
+}
+
+/// A pair's key objects, made once per (seed, label) and kept, as a device keeps its keys
+/// (not remade on every operation): `None` if the secret cannot sign (d = n − 1).
+struct Loaded {
+    sign: SigningKey,
+    decrypt: DecryptingKey,
+}
+
+fn loaded(label: &'static str) -> Option<std::sync::Arc<Loaded>> {
+    static CACHE: Mutex<BTreeMap<(String, &'static str), std::sync::Arc<Loaded>>> =
+        Mutex::new(BTreeMap::new());
+    let seed = seed();
+    let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(k) = cache.get(&(seed.clone(), label)) {
+        return Some(k.clone());
+    }
+    let d = secret(label);
+    let keys = std::sync::Arc::new(Loaded {
+        sign: SigningKey::new(&d).ok()?,
+        decrypt: DecryptingKey::new(d),
+    });
+    cache.insert((seed, label), keys.clone());
+    Some(keys)
+}
+
+/// The object `h`: (its pair's place, whether it is the private half), if on `slot`.
+fn object(slot: CK_SLOT_ID, h: CK_OBJECT_HANDLE) -> Option<(usize, bool)> {
+    let place = h.checked_sub(slot * 100 + 1)? as usize;
+    (place < PAIRS.len() * 2).then_some((place / 2, place.is_multiple_of(2)))
+}
+
+fn ulong(v: CK_ULONG) -> Vec<u8> {
+    v.to_ne_bytes().to_vec()
+}
+
+/// The value of attribute `t` of an object: `Ok(None)` if it has none, `Err` if sensitive.
+fn attribute(pair: usize, private: bool, t: CK_ATTRIBUTE_TYPE) -> Result<Option<Vec<u8>>, CK_RV> {
+    let p = &PAIRS[pair];
+    let flag = |b: bool| Some(vec![CK_BBOOL::from(b)]);
+    Ok(match t {
+        CKA_CLASS => Some(ulong(if private {
+            CKO_PRIVATE_KEY
+        } else {
+            CKO_PUBLIC_KEY
+        })),
+        CKA_TOKEN => flag(true),
+        CKA_PRIVATE => flag(private),
+        CKA_LABEL => Some(p.label.as_bytes().to_vec()),
+        CKA_ID => Some(vec![p.id]),
+        CKA_KEY_TYPE => Some(ulong(CKK_SM2)),
+        CKA_EC_PARAMS => Some(SM2_EC_PARAMS.to_vec()),
+        CKA_SIGN if private => flag(p.sign),
+        CKA_DECRYPT if private => flag(p.decrypt),
+        CKA_VERIFY if !private => flag(p.sign),
+        CKA_ENCRYPT if !private => flag(p.decrypt),
+        CKA_SENSITIVE if private => flag(true),
+        CKA_EXTRACTABLE if private => flag(false),
+        CKA_VALUE if private => return Err(CKR_ATTRIBUTE_SENSITIVE),
+        CKA_EC_POINT if !private => {
+            let mut out = vec![0x04, 0x41];
+            if p.label == "offcurve" {
+                out.push(0x04);
+                out.extend_from_slice(&[0; 31]);
+                out.push(1);
+                out.extend_from_slice(&[0; 31]);
+                out.push(1);
+            } else {
+                out.extend_from_slice(secret(p.label).public_key().to_sec1_point(false).as_bytes());
+            }
+            Some(out)
+        }
+        _ => None,
+    })
+}
+
+/// # Safety
+/// `p`, if not null, readable for `len` bytes.
+unsafe fn bytes<'a>(p: *const u8, len: CK_ULONG) -> &'a [u8] {
+    if p.is_null() || len == 0 {
+        &[]
+    } else {
+        // SAFETY: by the caller's contract.
+        unsafe { core::slice::from_raw_parts(p, len as usize) }
+    }
+}
+
+/// Writes `data` the PKCS#11 way: a null buffer asks the length; a short one is
+/// `CKR_BUFFER_TOO_SMALL` (with the length); `claim`, if given, is the length reported
+/// after a copy (the garbage key's lie). `Ok(true)` if the data was written.
+///
+/// # Safety
+/// `len` valid; `buf`, if not null, writable for `*len` bytes.
+unsafe fn put(
+    data: &[u8],
+    buf: *mut u8,
+    len: *mut CK_ULONG,
+    claim: Option<usize>,
+) -> Result<bool, CK_RV> {
+    if len.is_null() {
+        return Err(CKR_ARGUMENTS_BAD);
+    }
+    let want = claim.unwrap_or(data.len()) as CK_ULONG;
+    if buf.is_null() {
+        // SAFETY: valid by the caller's contract.
+        unsafe { *len = want };
+        return Ok(false);
+    }
+    // SAFETY: as above.
+    let cap = unsafe { *len } as usize;
+    if cap < data.len() {
+        // SAFETY: as above.
+        unsafe { *len = want };
+        return Err(CKR_BUFFER_TOO_SMALL);
+    }
+    // SAFETY: `buf` is writable for `cap` ≥ `data.len()` bytes.
+    unsafe {
+        core::ptr::copy_nonoverlapping(data.as_ptr(), buf, data.len());
+        *len = want;
+    }
+    Ok(true)
+}
+
+/// Fills a blank-padded text field.
+fn text(field: &mut [u8], t: &str) {
+    field.fill(b' ');
+    field[..t.len()].copy_from_slice(t.as_bytes());
+}
+
+/// Starts the library.
+///
+/// # Safety
+/// None beyond C's (the arguments are not read).
+pub unsafe extern "C" fn C_Initialize(_args: *mut c_void) -> CK_RV {
+    with_state(|s| {
+        if s.initialized {
+            return CKR_CRYPTOKI_ALREADY_INITIALIZED;
+        }
+        s.initialized = true;
+        CKR_OK
+    })
+}
+
+/// Stops the library: every session closes, every login ends.
+///
+/// # Safety
+/// None beyond C's.
+pub unsafe extern "C" fn C_Finalize(_reserved: *mut c_void) -> CK_RV {
+    with_state(|s| {
+        if !s.initialized {
+            return CKR_CRYPTOKI_NOT_INITIALIZED;
+        }
+        s.initialized = false;
+        s.sessions.clear();
+        s.logged_in = [false; 2];
+        CKR_OK
+    })
+}
+
+fn initialized() -> Result<(), CK_RV> {
+    with_state(|s| {
+        if s.initialized {
+            Ok(())
+        } else {
+            Err(CKR_CRYPTOKI_NOT_INITIALIZED)
+        }
+    })
+}
+
+/// Describes the library.
+///
+/// # Safety
+/// `info` writable.
+pub unsafe extern "C" fn C_GetInfo(info: *mut CK_INFO) -> CK_RV {
+    if let Err(e) = initialized() {
+        return e;
+    }
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let mut i = CK_INFO {
+        cryptokiVersion: CK_VERSION {
+            major: 2,
+            minor: 40,
+        },
+        manufacturerID: [0; 32],
+        flags: 0,
+        libraryDescription: [0; 32],
+        libraryVersion: CK_VERSION { major: 1, minor: 0 },
+    };
+    text(&mut i.manufacturerID, "shangmi");
+    text(&mut i.libraryDescription, "shangmi test PKCS#11 token");
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { info.write(i) };
+    CKR_OK
+}
+
+/// Lists slots 0 and 1 (both with a token).
+///
+/// # Safety
+/// `count` valid; `list`, if not null, writable for `*count` IDs.
+pub unsafe extern "C" fn C_GetSlotList(
+    _present: CK_BBOOL,
+    list: *mut CK_SLOT_ID,
+    count: *mut CK_ULONG,
+) -> CK_RV {
+    if let Err(e) = initialized() {
+        return e;
+    }
+    if count.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: valid by the caller's contract.
+    let cap = unsafe { *count };
+    // SAFETY: as above.
+    unsafe { *count = 2 };
+    if list.is_null() {
+        return CKR_OK;
+    }
+    if cap < 2 {
+        return CKR_BUFFER_TOO_SMALL;
+    }
+    // SAFETY: writable for `cap` ≥ 2 IDs.
+    unsafe {
+        *list = 0;
+        *list.add(1) = 1;
+    }
+    CKR_OK
+}
+
+fn slot_ok(slot: CK_SLOT_ID) -> Result<usize, CK_RV> {
+    initialized()?;
+    usize::try_from(slot)
+        .ok()
+        .filter(|&s| s < TOKENS.len())
+        .ok_or(CKR_SLOT_ID_INVALID)
+}
+
+/// Describes a slot.
+///
+/// # Safety
+/// `info` writable.
+pub unsafe extern "C" fn C_GetSlotInfo(slot: CK_SLOT_ID, info: *mut CK_SLOT_INFO) -> CK_RV {
+    let s = match slot_ok(slot) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let mut i = CK_SLOT_INFO {
+        slotDescription: [0; 64],
+        manufacturerID: [0; 32],
+        flags: CKF_TOKEN_PRESENT,
+        hardwareVersion: CK_VERSION { major: 1, minor: 0 },
+        firmwareVersion: CK_VERSION { major: 1, minor: 0 },
+    };
+    text(&mut i.slotDescription, &format!("shangmi test slot {s}"));
+    text(&mut i.manufacturerID, "shangmi");
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { info.write(i) };
+    CKR_OK
+}
+
+/// Describes a token, with its PIN counter's flags.
+///
+/// # Safety
+/// `info` writable.
+pub unsafe extern "C" fn C_GetTokenInfo(slot: CK_SLOT_ID, info: *mut CK_TOKEN_INFO) -> CK_RV {
+    let s = match slot_ok(slot) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let left = with_state(|st| st.retries.get(&s).copied().unwrap_or(MAX_RETRIES));
+    let mut flags = CKF_RNG | CKF_LOGIN_REQUIRED | CKF_USER_PIN_INITIALIZED | CKF_TOKEN_INITIALIZED;
+    if left < MAX_RETRIES {
+        flags |= CKF_USER_PIN_COUNT_LOW;
+    }
+    if left == 1 {
+        flags |= CKF_USER_PIN_FINAL_TRY;
+    }
+    if left == 0 {
+        flags |= CKF_USER_PIN_LOCKED;
+    }
+    let mut i = CK_TOKEN_INFO {
+        label: [0; 32],
+        manufacturerID: [0; 32],
+        model: [0; 16],
+        serialNumber: [0; 16],
+        flags,
+        ulMaxSessionCount: CK_EFFECTIVELY_INFINITE,
+        ulSessionCount: CK_UNAVAILABLE_INFORMATION,
+        ulMaxRwSessionCount: 0,
+        ulRwSessionCount: 0,
+        ulMaxPinLen: 64,
+        ulMinPinLen: 4,
+        ulTotalPublicMemory: CK_UNAVAILABLE_INFORMATION,
+        ulFreePublicMemory: CK_UNAVAILABLE_INFORMATION,
+        ulTotalPrivateMemory: CK_UNAVAILABLE_INFORMATION,
+        ulFreePrivateMemory: CK_UNAVAILABLE_INFORMATION,
+        hardwareVersion: CK_VERSION { major: 1, minor: 0 },
+        firmwareVersion: CK_VERSION { major: 1, minor: 0 },
+        utcTime: [b' '; 16],
+    };
+    text(&mut i.label, TOKENS[s]);
+    text(&mut i.manufacturerID, "shangmi");
+    text(&mut i.model, "soft p11");
+    text(&mut i.serialNumber, &format!("000{s}"));
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { info.write(i) };
+    CKR_OK
+}
+
+/// Lists the three SM2 mechanisms.
+///
+/// # Safety
+/// `count` valid; `list`, if not null, writable for `*count` entries.
+pub unsafe extern "C" fn C_GetMechanismList(
+    slot: CK_SLOT_ID,
+    list: *mut CK_MECHANISM_TYPE,
+    count: *mut CK_ULONG,
+) -> CK_RV {
+    if let Err(e) = slot_ok(slot) {
+        return e;
+    }
+    if count.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: valid by the caller's contract.
+    let cap = unsafe { *count } as usize;
+    // SAFETY: as above.
+    unsafe { *count = MECHANISMS.len() as CK_ULONG };
+    if list.is_null() {
+        return CKR_OK;
+    }
+    if cap < MECHANISMS.len() {
+        return CKR_BUFFER_TOO_SMALL;
+    }
+    // SAFETY: writable for `cap` ≥ 3 entries.
+    unsafe { core::ptr::copy_nonoverlapping(MECHANISMS.as_ptr(), list, MECHANISMS.len()) };
+    CKR_OK
+}
+
+/// Describes one of the three mechanisms.
+///
+/// # Safety
+/// `info` writable.
+pub unsafe extern "C" fn C_GetMechanismInfo(
+    slot: CK_SLOT_ID,
+    mech: CK_MECHANISM_TYPE,
+    info: *mut CK_MECHANISM_INFO,
+) -> CK_RV {
+    if let Err(e) = slot_ok(slot) {
+        return e;
+    }
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let flags = match mech {
+        CKM_SM2_SIGN | CKM_SM3_SM2 => CKF_SIGN | CKF_HW,
+        CKM_SM2_RAW => CKF_DECRYPT | CKF_HW,
+        _ => return CKR_MECHANISM_INVALID,
+    };
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe {
+        info.write(CK_MECHANISM_INFO {
+            ulMinKeySize: 256,
+            ulMaxKeySize: 256,
+            flags,
+        })
+    };
+    CKR_OK
+}
+
+/// Opens a session (serial sessions only).
+///
+/// # Safety
+/// `session` writable.
+pub unsafe extern "C" fn C_OpenSession(
+    slot: CK_SLOT_ID,
+    flags: CK_FLAGS,
+    _app: *mut c_void,
+    _notify: CK_NOTIFY,
+    session: *mut CK_SESSION_HANDLE,
+) -> CK_RV {
+    if let Err(e) = slot_ok(slot) {
+        return e;
+    }
+    if flags & CKF_SERIAL_SESSION == 0 {
+        return CKR_SESSION_PARALLEL_NOT_SUPPORTED;
+    }
+    if session.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let h = with_state(|s| {
+        s.next += 1;
+        s.sessions.insert(
+            s.next,
+            Sess {
+                slot,
+                found: None,
+                op: None,
+            },
+        );
+        s.next
+    });
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { *session = h };
+    CKR_OK
+}
+
+/// Closes a session; the token's last session closing logs the user out.
+///
+/// # Safety
+/// None beyond C's.
+pub unsafe extern "C" fn C_CloseSession(h: CK_SESSION_HANDLE) -> CK_RV {
+    with_state(|s| {
+        if !s.initialized {
+            return CKR_CRYPTOKI_NOT_INITIALIZED;
+        }
+        let Some(sess) = s.sessions.remove(&h) else {
+            return CKR_SESSION_HANDLE_INVALID;
+        };
+        if !s.sessions.values().any(|o| o.slot == sess.slot) {
+            s.logged_in[sess.slot as usize] = false;
+        }
+        CKR_OK
+    })
+}
+
+/// Closes every session of a slot.
+///
+/// # Safety
+/// None beyond C's.
+pub unsafe extern "C" fn C_CloseAllSessions(slot: CK_SLOT_ID) -> CK_RV {
+    let t = match slot_ok(slot) {
+        Ok(t) => t,
+        Err(e) => return e,
+    };
+    with_state(|s| {
+        s.sessions.retain(|_, o| o.slot != slot);
+        s.logged_in[t] = false;
+    });
+    CKR_OK
+}
+
+/// Describes a session.
+///
+/// # Safety
+/// `info` writable.
+pub unsafe extern "C" fn C_GetSessionInfo(
+    h: CK_SESSION_HANDLE,
+    info: *mut CK_SESSION_INFO,
+) -> CK_RV {
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    match with_session(h, |s, logged| Ok((s.slot, logged[s.slot as usize]))) {
+        Ok((slot, logged)) => {
+            // SAFETY: non-null and writable by the caller's contract.
+            unsafe {
+                info.write(CK_SESSION_INFO {
+                    slotID: slot,
+                    state: if logged {
+                        CKS_RO_USER_FUNCTIONS
+                    } else {
+                        CKS_RO_PUBLIC_SESSION
+                    },
+                    flags: CKF_SERIAL_SESSION,
+                    ulDeviceError: 0,
+                })
+            };
+            CKR_OK
+        }
+        Err(e) => e,
+    }
+}
+
+/// Logs the user in on the session's token; counts wrong PINs down and locks at zero.
+///
+/// # Safety
+/// `pin` readable for `len` bytes.
+pub unsafe extern "C" fn C_Login(
+    h: CK_SESSION_HANDLE,
+    user: CK_USER_TYPE,
+    pin: *mut CK_UTF8CHAR,
+    len: CK_ULONG,
+) -> CK_RV {
+    if user != CKU_USER {
+        return CKR_USER_TYPE_INVALID;
+    }
+    // SAFETY: by the caller's contract.
+    let given = unsafe { bytes(pin, len) }.to_vec();
+    let want = std::env::var("SHANGMI_TESTP11_PIN").unwrap_or_else(|_| "12345678".into());
+    with_state(|s| {
+        if !s.initialized {
+            return CKR_CRYPTOKI_NOT_INITIALIZED;
+        }
+        let Some(sess) = s.sessions.get(&h) else {
+            return CKR_SESSION_HANDLE_INVALID;
+        };
+        let t = sess.slot as usize;
+        let left = s.retries.get(&t).copied().unwrap_or(MAX_RETRIES);
+        if left == 0 {
+            return CKR_PIN_LOCKED;
+        }
+        if s.logged_in[t] {
+            return CKR_USER_ALREADY_LOGGED_IN;
+        }
+        if given == want.as_bytes() {
+            s.logged_in[t] = true;
+            s.retries.insert(t, MAX_RETRIES);
+            CKR_OK
+        } else {
+            s.retries.insert(t, left - 1);
+            CKR_PIN_INCORRECT
+        }
+    })
+}
+
+/// Logs the user out of the session's token.
+///
+/// # Safety
+/// None beyond C's.
+pub unsafe extern "C" fn C_Logout(h: CK_SESSION_HANDLE) -> CK_RV {
+    rv(with_session(h, |s, logged| {
+        let l = &mut logged[s.slot as usize];
+        if !*l {
+            return Err(CKR_USER_NOT_LOGGED_IN);
+        }
+        *l = false;
+        Ok(())
+    }))
+}
+
+/// Reads attributes, the PKCS#11 way (length queries, `CK_UNAVAILABLE_INFORMATION` for
+/// what the object lacks or hides).
+///
+/// # Safety
+/// `template` readable and writable for `count` entries, each `pValue` (if not null)
+/// writable for its `ulValueLen` bytes.
+pub unsafe extern "C" fn C_GetAttributeValue(
+    h: CK_SESSION_HANDLE,
+    obj: CK_OBJECT_HANDLE,
+    template: *mut CK_ATTRIBUTE,
+    count: CK_ULONG,
+) -> CK_RV {
+    let found = with_session(h, |s, logged| {
+        let (pair, private) = object(s.slot, obj).ok_or(CKR_OBJECT_HANDLE_INVALID)?;
+        if private && !logged[s.slot as usize] {
+            return Err(CKR_OBJECT_HANDLE_INVALID);
+        }
+        Ok((pair, private))
+    });
+    let (pair, private) = match found {
+        Ok(f) => f,
+        Err(e) => return e,
+    };
+    if template.is_null() && count > 0 {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let mut result = CKR_OK;
+    for i in 0..count as usize {
+        // SAFETY: readable and writable for `count` entries by the caller's contract.
+        let a = unsafe { &mut *template.add(i) };
+        match attribute(pair, private, a.type_) {
+            Ok(Some(v)) => {
+                // SAFETY: `pValue`, if not null, is writable for `ulValueLen` bytes.
+                if let Err(e) = unsafe { put(&v, a.pValue.cast(), &mut a.ulValueLen, None) } {
+                    a.ulValueLen = CK_UNAVAILABLE_INFORMATION;
+                    result = e;
+                }
+            }
+            Ok(None) => {
+                a.ulValueLen = CK_UNAVAILABLE_INFORMATION;
+                result = CKR_ATTRIBUTE_TYPE_INVALID;
+            }
+            Err(e) => {
+                a.ulValueLen = CK_UNAVAILABLE_INFORMATION;
+                result = e;
+            }
+        }
+    }
+    result
+}
+
+/// Starts a search: every template attribute must match byte for byte.
+///
+/// # Safety
+/// `template` readable for `count` entries, each `pValue` for its `ulValueLen` bytes.
+pub unsafe extern "C" fn C_FindObjectsInit(
+    h: CK_SESSION_HANDLE,
+    template: *mut CK_ATTRIBUTE,
+    count: CK_ULONG,
+) -> CK_RV {
+    let mut want = Vec::new();
+    for i in 0..count as usize {
+        // SAFETY: readable for `count` entries by the caller's contract.
+        let a = unsafe { &*template.add(i) };
+        // SAFETY: `pValue` readable for `ulValueLen` bytes.
+        want.push((
+            a.type_,
+            unsafe { bytes(a.pValue.cast(), a.ulValueLen) }.to_vec(),
+        ));
+    }
+    rv(with_session(h, |s, logged| {
+        if s.found.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        let mut found = Vec::new();
+        for place in 0..PAIRS.len() * 2 {
+            let handle = s.slot * 100 + 1 + place as CK_OBJECT_HANDLE;
+            let (pair, private) = (place / 2, place.is_multiple_of(2));
+            if private && !logged[s.slot as usize] {
+                continue;
+            }
+            let matches = want.iter().all(|(t, v)| {
+                attribute(pair, private, *t).ok().flatten().as_deref() == Some(v.as_slice())
+            });
+            if matches {
+                found.push(handle);
+            }
+        }
+        found.reverse(); // handed out from the end, in order
+        s.found = Some(found);
+        Ok(())
+    }))
+}
+
+/// Hands out up to `max` handles of the search.
+///
+/// # Safety
+/// `out` writable for `max` handles, `n` writable.
+pub unsafe extern "C" fn C_FindObjects(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_OBJECT_HANDLE,
+    max: CK_ULONG,
+    n: *mut CK_ULONG,
+) -> CK_RV {
+    if n.is_null() || (out.is_null() && max > 0) {
+        return CKR_ARGUMENTS_BAD;
+    }
+    let got = with_session(h, |s, _| {
+        let found = s.found.as_mut().ok_or(CKR_OPERATION_NOT_INITIALIZED)?;
+        let mut got = Vec::new();
+        while got.len() < max as usize {
+            match found.pop() {
+                Some(o) => got.push(o),
+                None => break,
+            }
+        }
+        Ok(got)
+    });
+    match got {
+        Ok(got) => {
+            // SAFETY: writable for `max` ≥ `got.len()` handles, `n` writable.
+            unsafe {
+                core::ptr::copy_nonoverlapping(got.as_ptr(), out, got.len());
+                *n = got.len() as CK_ULONG;
+            }
+            CKR_OK
+        }
+        Err(e) => e,
+    }
+}
+
+/// Ends the search.
+///
+/// # Safety
+/// None beyond C's.
+pub unsafe extern "C" fn C_FindObjectsFinal(h: CK_SESSION_HANDLE) -> CK_RV {
+    rv(with_session(h, |s, _| {
+        s.found
+            .take()
+            .map(|_| ())
+            .ok_or(CKR_OPERATION_NOT_INITIALIZED)
+    }))
+}
+
+/// Ends the session's operation.
+fn end_op(h: CK_SESSION_HANDLE) {
+    let _ = with_session(h, |s, _| {
+        s.op = None;
+        Ok(())
+    });
+}
+
+/// The private key `key` of the session's token, logged in, with the usage `sign`/not.
+fn private_key(
+    s: &Sess,
+    logged: &[bool; 2],
+    key: CK_OBJECT_HANDLE,
+    sign: bool,
+) -> Result<usize, CK_RV> {
+    if !logged[s.slot as usize] {
+        return Err(CKR_USER_NOT_LOGGED_IN);
+    }
+    match object(s.slot, key) {
+        Some((pair, true)) if (sign && PAIRS[pair].sign) || (!sign && PAIRS[pair].decrypt) => {
+            Ok(pair)
+        }
+        Some(_) => Err(CKR_KEY_FUNCTION_NOT_PERMITTED),
+        None => Err(CKR_KEY_HANDLE_INVALID),
+    }
+}
+
+/// Starts a signature: `CKM_SM2_SIGN` (no parameter) or `CKM_SM3_SM2` (the identifier).
+///
+/// # Safety
+/// `mech` readable; its parameter readable for its length.
+pub unsafe extern "C" fn C_SignInit(
+    h: CK_SESSION_HANDLE,
+    mech: *mut CK_MECHANISM,
+    key: CK_OBJECT_HANDLE,
+) -> CK_RV {
+    if mech.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: readable by the caller's contract.
+    let m = unsafe { &*mech };
+    let id = match m.mechanism {
+        CKM_SM2_SIGN if m.ulParameterLen == 0 => None,
+        CKM_SM2_SIGN => return CKR_MECHANISM_PARAM_INVALID,
+        // SAFETY: the parameter is readable for its length.
+        CKM_SM3_SM2 => Some(unsafe { bytes(m.pParameter.cast(), m.ulParameterLen) }.to_vec()),
+        _ => return CKR_MECHANISM_INVALID,
+    };
+    rv(with_session(h, |s, logged| {
+        if s.op.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        let pair = private_key(s, logged, key, true)?;
+        s.op = Some(Op::Sign { pair, id });
+        Ok(())
+    }))
+}
+
+/// Signs: a 32-byte digest, or the message with Z_A from the identifier; `r ‖ s`.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `sig_len` valid; `sig`, if not null, writable for
+/// `*sig_len` bytes.
+pub unsafe extern "C" fn C_Sign(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    sig: *mut CK_BYTE,
+    sig_len: *mut CK_ULONG,
+) -> CK_RV {
+    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let Ok(Op::Sign { pair, id }) = op else {
+        return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
+    };
+    let label = PAIRS[pair].label;
+    let size = if label == "garbage" { 71 } else { 64 };
+    // The size query and a short buffer leave the operation active.
+    if sig.is_null() || sig_len.is_null() {
+        // SAFETY: forwarded.
+        return rv(
+            unsafe { put(&vec![0; size], core::ptr::null_mut(), sig_len, None) }.map(|_| ()),
+        );
+    }
+    // SAFETY: `sig_len` is valid.
+    if (unsafe { *sig_len } as usize) < size {
+        // SAFETY: forwarded (a short buffer: only the length is written).
+        return rv(unsafe { put(&vec![0; size], sig, sig_len, None) }.map(|_| ()));
+    }
+    end_op(h);
+    if label == "fault" {
+        return CKR_DEVICE_ERROR;
+    }
+    // SAFETY: readable for `len` bytes by the caller's contract.
+    let msg = unsafe { bytes(data, len) };
+    let Some(keys) = loaded(label) else {
+        return CKR_GENERAL_ERROR;
+    };
+    let e: [u8; 32] = match id {
+        None => match msg.try_into() {
+            Ok(e) => e,
+            Err(_) => return CKR_DATA_LEN_RANGE,
+        },
+        Some(id) => {
+            let id = if id.is_empty() {
+                shangmi_sm2::DEFAULT_ID.to_vec()
+            } else {
+                id
+            };
+            match VerifyingKey::new_with_id(keys.sign.verifying_key().public_key(), &id) {
+                Ok(vk) => vk.hash_message(msg),
+                Err(_) => return CKR_MECHANISM_PARAM_INVALID,
+            }
+        }
+    };
+    let out = if label == "garbage" {
+        vec![0x5A; 71]
+    } else {
+        keys.sign.sign_e(&e).to_bytes().to_vec()
+    };
+    // SAFETY: `sig` writable for `*sig_len` ≥ `size` bytes.
+    rv(unsafe { put(&out, sig, sig_len, None) }.map(|_| ()))
+}
+
+/// Starts an SM2 decryption (`CKM_SM2_RAW`, C1C3C2).
+///
+/// # Safety
+/// `mech` readable.
+pub unsafe extern "C" fn C_DecryptInit(
+    h: CK_SESSION_HANDLE,
+    mech: *mut CK_MECHANISM,
+    key: CK_OBJECT_HANDLE,
+) -> CK_RV {
+    if mech.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: readable by the caller's contract.
+    if unsafe { (*mech).mechanism } != CKM_SM2_RAW {
+        return CKR_MECHANISM_INVALID;
+    }
+    rv(with_session(h, |s, logged| {
+        if s.op.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        let pair = private_key(s, logged, key, false)?;
+        s.op = Some(Op::Decrypt { pair });
+        Ok(())
+    }))
+}
+
+/// Decrypts a C1C3C2 ciphertext.
+///
+/// # Safety
+/// `ct` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
+/// `*out_len` bytes.
+pub unsafe extern "C" fn C_Decrypt(
+    h: CK_SESSION_HANDLE,
+    ct: *mut CK_BYTE,
+    len: CK_ULONG,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let Ok(Op::Decrypt { pair }) = op else {
+        return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
+    };
+    let label = PAIRS[pair].label;
+    // SAFETY: readable for `len` bytes by the caller's contract.
+    let ct = unsafe { bytes(ct, len) };
+    let Some(size) = ct.len().checked_sub(97).filter(|&n| n > 0) else {
+        end_op(h);
+        return CKR_ENCRYPTED_DATA_LEN_RANGE;
+    };
+    let claim = (label == "garbage").then_some(size + 1000);
+    if out.is_null() || out_len.is_null() {
+        // SAFETY: forwarded.
+        return rv(
+            unsafe { put(&vec![0; size], core::ptr::null_mut(), out_len, claim) }.map(|_| ()),
+        );
+    }
+    // SAFETY: `out_len` is valid.
+    if (unsafe { *out_len } as usize) < size {
+        // SAFETY: forwarded (a short buffer: only the length is written).
+        return rv(unsafe { put(&vec![0; size], out, out_len, claim) }.map(|_| ()));
+    }
+    end_op(h);
+    if label == "fault" {
+        return CKR_DEVICE_ERROR;
+    }
+    let Some(keys) = loaded(label) else {
+        return CKR_GENERAL_ERROR;
+    };
+    let Ok(plain) = keys.decrypt.decrypt(ct, Layout::C1C3C2) else {
+        return CKR_ENCRYPTED_DATA_INVALID;
+    };
+    // SAFETY: `out` writable for `*out_len` ≥ `size` bytes.
+    rv(unsafe { put(&plain, out, out_len, claim) }.map(|_| ()))
+}
+
+/// Random bytes from the operating system.
+///
+/// # Safety
+/// `buf` writable for `len` bytes.
+pub unsafe extern "C" fn C_GenerateRandom(
+    h: CK_SESSION_HANDLE,
+    buf: *mut CK_BYTE,
+    len: CK_ULONG,
+) -> CK_RV {
+    if let Err(e) = with_session(h, |_, _| Ok(())) {
+        return e;
+    }
+    if buf.is_null() && len > 0 {
+        return CKR_ARGUMENTS_BAD;
+    }
+    if len == 0 {
+        return CKR_OK;
+    }
+    // SAFETY: writable for `len` bytes by the caller's contract.
+    let out = unsafe { core::slice::from_raw_parts_mut(buf, len as usize) };
+    match getrandom::fill(out) {
+        Ok(()) => CKR_OK,
+        Err(_) => CKR_FUNCTION_FAILED,
+    }
+}
