@@ -18,6 +18,13 @@ pub(crate) trait Ops: Copy {
     /// S = (S0, S1, S0, S1) on the bytes of `u` and `v`, as [`sbox::sbox_pair`].
     fn sbox_pair(self, u: u32, v: u32) -> (u32, u32);
 
+    /// Sixteen rounds of the generator (see [`State::rounds16_with`], which is the
+    /// portable form): 16 key words into `out`, or with `INIT` initialisation rounds.
+    #[inline(always)]
+    fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
+        state.rounds16_with::<Self, INIT>(self, out);
+    }
+
     /// The MAC step for the first `bits` (1..=32) bits of message word `m`, most
     /// significant first: for every bit j that is 1, XOR into tag word w the 32-bit
     /// keystream window starting j bits into key word w.
