@@ -96,11 +96,7 @@ impl<const N: usize> Engine<N> {
             for (d, w) in z[N + 1..N + 17].iter_mut().zip(ks) {
                 *d = u32::from_be_bytes(w);
             }
-            for (i, &m) in block.iter().enumerate() {
-                let mut window = [0u32; 5];
-                window.copy_from_slice(&z[i..i + 5]);
-                k.mac_sum(&mut self.tag, &window, u32::from_be_bytes(m), 32);
-            }
+            k.mac_sum16(&mut self.tag, &z, block);
             self.window[..=N].copy_from_slice(&z[16..=16 + N]);
         }
         for &w in rest {

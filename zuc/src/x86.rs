@@ -19,7 +19,7 @@
 //!
 //! `pshufb`, `vpermi2b` and the affine instructions look up registers, not memory, so no
 //! memory address depends on data. The kernel tokens prove the features: [`AesniSse`]
-//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VL/VBMI/VBMI2)
+//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ)
 //! are made only from an `Available` backend of their kind, whose probe
 //! (`shangmi-dispatch`) found them.
 
@@ -38,7 +38,7 @@ shangmi_dispatch::kernel_token! {
 }
 
 shangmi_dispatch::kernel_token! {
-    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) struct GfniAvx512 = Backend::GfniAvx512;
 }
 
@@ -435,17 +435,68 @@ fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
     *r2s = _mm_cvtsi128_si32(r2) as u32;
 }
 
+/// The MAC steps for sixteen message words (`Ops::mac_sum16`) with 512-bit carry-less
+/// products: as [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1})
+/// into tag word w, and since XOR is linear the sixteen products of a tag word are summed
+/// before those bits are taken. rev(m_i) is the message bytes with the bits of every byte
+/// reversed (one `gf2p8affineqb`), read little-endian; four products per `vpclmulqdq`.
+#[inline]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,vpclmulqdq")]
+fn gfni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
+    // P_j = z_j || z_{j+1}, j < 20.
+    let mut p = [0u64; 20];
+    for (j, pj) in p.iter_mut().enumerate() {
+        *pj = (u64::from(z[j]) << 32) | u64::from(z[j + 1]);
+    }
+    // SAFETY: 64 bytes, the sixteen message words; unaligned load.
+    let m = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    // The matrix that reverses the bits of a byte (row i, byte 7 - i, picks bit 7 - i).
+    let rev =
+        _mm512_gf2p8affine_epi64_epi8::<0>(m, _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64));
+    let a_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(rev));
+    let a_hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(rev));
+    for (w, t) in tag.iter_mut().enumerate() {
+        // SAFETY: qwords w..w + 16 of the 20 (w < 4); unaligned loads.
+        let (b_lo, b_hi) = unsafe {
+            (
+                _mm512_loadu_si512(p[w..].as_ptr().cast()),
+                _mm512_loadu_si512(p[w + 8..].as_ptr().cast()),
+            )
+        };
+        let x = _mm512_ternarylogic_epi64::<0x96>(
+            _mm512_clmulepi64_epi128::<0x00>(a_lo, b_lo),
+            _mm512_clmulepi64_epi128::<0x11>(a_lo, b_lo),
+            _mm512_clmulepi64_epi128::<0x00>(a_hi, b_hi),
+        );
+        let x = _mm512_xor_si512(x, _mm512_clmulepi64_epi128::<0x11>(a_hi, b_hi));
+        let y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
+        let y = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+        *t ^= ((_mm_cvtsi128_si64(y) as u64) >> 32) as u32;
+    }
+}
+
 /// `Ops` and `Kernel` for an x86 kernel token: its S-box function, the carry-less window
 /// sum, and the entry points around the generic code, compiled with `$features` (which the
 /// token proves, module comment).
 macro_rules! x86_kernel {
-    ($Token:ident, $sbox:ident, $features:literal $(, $rounds16:ident)?) => {
+    ($Token:ident, $sbox:ident, $features:literal $(, $rounds16:ident, $mac16:ident)?) => {
         impl Ops for $Token {
             $(
             #[inline(always)]
             fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
                 // SAFETY: `self` proves the features the rounds enable.
                 unsafe { $rounds16::<INIT>(state, out) }
+            }
+
+            #[inline(always)]
+            fn mac_sum16<const N: usize>(
+                self,
+                tag: &mut [u32; N],
+                z: &[u32; 21],
+                block: &[[u8; 4]; 16],
+            ) {
+                // SAFETY: `self` proves the features the MAC steps enable.
+                unsafe { $mac16(tag, z, block) }
             }
             )?
 
@@ -534,8 +585,9 @@ x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
 x86_kernel!(
     GfniAvx512,
     gfni_sbox_pair,
-    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,aes,ssse3,sse4.1,pclmulqdq",
-    gfni_rounds16
+    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,aes,ssse3,sse4.1,pclmulqdq",
+    gfni_rounds16,
+    gfni_mac16
 );
 
 #[cfg(test)]
