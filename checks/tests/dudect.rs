@@ -249,6 +249,39 @@ fn sm3_checks() -> Vec<Check> {
     one.chain(lanes).collect()
 }
 
+fn zuc_checks() -> Vec<Check> {
+    use shangmi_zuc::{
+        Backend, Eia3, Zuc128Core,
+        cipher::{StreamCipher, StreamCipherCoreWrapper},
+        digest::Mac,
+    };
+    // The AVX-512 engine, which valgrind's memcheck cannot run (zuc/tests/constant_time.rs
+    // covers `zuc-aesni` and `soft`): a ZUC-128 keystream over the secret data, then
+    // 128-EIA3 over it, both with the secret key (the 16-round vector blocks, the
+    // initialisation rounds and the MAC's carry-less window sums).
+    [Backend::GfniAvx512]
+        .into_iter()
+        .filter(|b| b.is_available())
+        .map(|b| {
+            Check::new(
+                format!("zuc/{b} (key, 512-byte keystream and EIA3)"),
+                Expect::ConstantTime,
+                (3.0, 200_000, 5_000),
+                key_and_data,
+                move |(key, data)| {
+                    let iv = [0x5cu8; 16];
+                    let core = Zuc128Core::with_backend(&(*key).into(), &iv.into(), b).unwrap();
+                    let mut buf = [0u8; 512];
+                    buf.copy_from_slice(data);
+                    StreamCipherCoreWrapper::from_core(core).apply_keystream(&mut buf);
+                    let mac = Eia3::with_backend(&(*key).into(), &iv.into(), b).unwrap();
+                    black_box((&buf, mac.chain_update(&buf[..]).finalize()));
+                },
+            )
+        })
+        .collect()
+}
+
 /// A scalar in [1, n-1]: the fixed pattern in the fixed class, random otherwise. Not a small
 /// scalar: its zero digits select the identity, whose zero coordinates draw less power (see
 /// `fixed_byte`); the selection itself is branch-free and valgrind's memcheck checks it on
@@ -423,6 +456,7 @@ fn engines_show_no_timing_leak() {
     checks.extend(sm4_checks());
     checks.extend(modes_checks());
     checks.extend(sm3_checks());
+    checks.extend(zuc_checks());
     checks.extend(sm2_checks());
     checks.extend(tlcp_checks());
     // `SHANGMI_TIMING_ONLY=WORD` keeps the checks whose name contains WORD (a person's run).

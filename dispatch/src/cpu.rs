@@ -118,7 +118,10 @@ mod x86 {
         "gfni",
         "avx512f",
         "avx512bw",
+        "avx512vl",
         "avx512vbmi",
+        "avx512vbmi2",
+        "vpclmulqdq",
         "aes",
         "ssse3",
         "sse4.1",
@@ -141,7 +144,7 @@ mod x86 {
         zuc_avx512::get()
     }
 
-    /// GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) fn zuc_gfni_avx512() -> bool {
         zuc_gfni::get()
     }
@@ -210,7 +213,7 @@ probe!(
     avx2 on target_arch = "x86_64" => x86::avx2()
 );
 probe!(
-    /// ZUC: GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    /// ZUC: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
     zuc_gfni_avx512 on target_arch = "x86_64" => x86::zuc_gfni_avx512()
 );
 probe!(

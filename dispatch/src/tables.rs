@@ -129,7 +129,7 @@ family! {
     /// ZUC single-stream S-box engines (ZUC-128/256 keystreams, 128-EEA3/EIA3, the ZUC-256
     /// MAC), `shangmi-zuc`.
     pub mod zuc("ZUC", portable: Soft) {
-        /// x86-64 GFNI with AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 as
+        /// x86-64 GFNI with AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 as
         /// two affine steps (`gf2p8affineqb`, `gf2p8affineinvqb`), S0 as a 256-byte table in
         /// registers (`vpermi2b`), the MACs' window sums as carry-less products.
         GfniAvx512 = "zuc-gfni-avx512" if crate::cpu::zuc_gfni_avx512();

@@ -18,6 +18,24 @@ pub(crate) trait Ops: Copy {
     /// S = (S0, S1, S0, S1) on the bytes of `u` and `v`, as [`sbox::sbox_pair`].
     fn sbox_pair(self, u: u32, v: u32) -> (u32, u32);
 
+    /// Sixteen rounds of the generator (see [`State::rounds16_with`], which is the
+    /// portable form): 16 key words into `out`, or with `INIT` initialisation rounds.
+    #[inline(always)]
+    fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
+        state.rounds16_with::<Self, INIT>(self, out);
+    }
+
+    /// The MAC steps for sixteen whole message words: word i with the window of key words
+    /// `z[i..=i + N]` (as [`Ops::mac_sum`] with 32 bits each).
+    #[inline(always)]
+    fn mac_sum16<const N: usize>(self, tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
+        for (i, &m) in block.iter().enumerate() {
+            let mut window = [0u32; 5];
+            window.copy_from_slice(&z[i..i + 5]);
+            self.mac_sum(tag, &window, u32::from_be_bytes(m), 32);
+        }
+    }
+
     /// The MAC step for the first `bits` (1..=32) bits of message word `m`, most
     /// significant first: for every bit j that is 1, XOR into tag word w the 32-bit
     /// keystream window starting j bits into key word w.

@@ -85,7 +85,21 @@ impl<const N: usize> Engine<N> {
     /// each, with kernel `k`'s window sum and S-boxes.
     #[inline(always)]
     pub(crate) fn absorb_words_with<K: Ops>(&mut self, k: K, words: &[[u8; 4]]) {
-        for &w in words {
+        let (blocks, rest) = words.as_chunks::<16>();
+        for block in blocks {
+            // Sixteen key words at once: z holds the window (z_q ..= z_{q+N}) and the next
+            // sixteen, so message word i's window is z[i..=i + N].
+            let mut ks = [[0u8; 4]; 16];
+            k.rounds16::<false>(&mut self.state, &mut ks);
+            let mut z = [0u32; 21];
+            z[..=N].copy_from_slice(&self.window[..=N]);
+            for (d, w) in z[N + 1..N + 17].iter_mut().zip(ks) {
+                *d = u32::from_be_bytes(w);
+            }
+            k.mac_sum16(&mut self.tag, &z, block);
+            self.window[..=N].copy_from_slice(&z[16..=16 + N]);
+        }
+        for &w in rest {
             k.mac_sum(&mut self.tag, &self.window, u32::from_be_bytes(w), 32);
             self.window.copy_within(1..=N, 0);
             self.window[N] = self.state.next_word_with(k);

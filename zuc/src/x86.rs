@@ -19,11 +19,11 @@
 //!
 //! `pshufb`, `vpermi2b` and the affine instructions look up registers, not memory, so no
 //! memory address depends on data. The kernel tokens prove the features: [`AesniSse`]
-//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VBMI)
+//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ)
 //! are made only from an `Available` backend of their kind, whose probe
 //! (`shangmi-dispatch`) found them.
 
-use core::arch::x86_64::*;
+use core::arch::{asm, x86_64::*};
 
 use crate::{
     Backend,
@@ -38,7 +38,7 @@ shangmi_dispatch::kernel_token! {
 }
 
 shangmi_dispatch::kernel_token! {
-    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VBMI), AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) struct GfniAvx512 = Backend::GfniAvx512;
 }
 
@@ -228,12 +228,278 @@ pub(crate) fn gfni_sbox_pair(u: u32, w: u32) -> (u32, u32) {
     ((out >> 32) as u32, out as u32)
 }
 
+/// The GFNI kernel's registers: S1's two matrices and S0's table.
+#[derive(Clone, Copy)]
+struct GfniConsts {
+    phi: __m128i,
+    out: __m128i,
+    s0: [__m512i; 4],
+}
+
+impl GfniConsts {
+    #[inline]
+    #[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+    fn new() -> Self {
+        Self {
+            phi: _mm_set1_epi64x(PHI_MATRIX),
+            out: _mm_set1_epi64x(S1_OUT_MATRIX),
+            // SAFETY: each load reads 64 bytes inside the 256-byte table; unaligned loads.
+            s0: [0, 64, 128, 192]
+                .map(|o| unsafe { _mm512_loadu_si512(S0_TABLE[o..].as_ptr().cast()) }),
+        }
+    }
+}
+
+/// The sixteen rounds of [`gfni_rounds16`] as one `asm!` block, written out sixteen times
+/// by the assembler (`.rept`; with intrinsics LLVM gathered the cells of several rounds into
+/// vector registers with permutes, slower than the scalar loads). Round i reads cell s_j at
+/// `p + 4((i + j) mod 16)` and writes s_16 over s_0, so after sixteen rounds the cells are in
+/// order again. `$init`: add W >> 1 into the LFSR sum and write no key word; otherwise the
+/// big-endian key word at `out`, advanced by 4 a round.
+macro_rules! gfni_loop {
+    ($init:tt, $p:ident, $out:ident, $r1:ident, $r2:ident, $c:ident, $sel:ident, $last:ident) => {
+        // SAFETY: reads and writes the 16 cells at `$p` (indices below 16) and writes (not
+        // in initialisation) bytes 0..64 of `$out`; both are exclusive borrows of 64 bytes.
+        // Every other operand is a register. The caller enabled the features (GFNI,
+        // AVX-512 F/BW/VL/VBMI/VBMI2).
+        unsafe {
+            asm!(
+                ".set zuc_round, 0",
+                ".rept 16",
+                // X1 = s11H || s9L, X2 = s7L || s5H (bit reorganisation), broadcast;
+                // W1 = R1 + X1, W2 = R2 ^ X2.
+                "mov {x:e}, dword ptr [{p} + ((zuc_round + 11) % 16) * 4]",
+                "shl {x:e}, 16",
+                "mov {y:e}, dword ptr [{p} + ((zuc_round + 9) % 16) * 4]",
+                "shr {y:e}, 15",
+                "or {x:e}, {y:e}",
+                "vpbroadcastd {x1:x}, {x:e}",
+                "mov {x:e}, dword ptr [{p} + ((zuc_round + 7) % 16) * 4]",
+                "shl {x:e}, 16",
+                "mov {y:e}, dword ptr [{p} + ((zuc_round + 5) % 16) * 4]",
+                "shr {y:e}, 15",
+                "or {x:e}, {y:e}",
+                "vpbroadcastd {x2:x}, {x:e}",
+                "vpaddd {a:x}, {x1:x}, {f1:x}",
+                "vpxord {b:x}, {x2:x}, {f2:x}",
+                // W = (X0 ^ R1) + R2 with the registers' old values, X0 = s15H || s14L.
+                "vmovd {y:e}, {f1:x}",
+                "vmovd {z:e}, {f2:x}",
+                "mov {w:e}, {last:e}",
+                "and {w:e}, 0x7fff8000",
+                "add {w:e}, {w:e}",
+                "movzx {x:e}, word ptr [{p} + ((zuc_round + 14) % 16) * 4]",
+                "or {w:e}, {x:e}",
+                "xor {w:e}, {y:e}",
+                "add {w:e}, {z:e}",
+                // u = W1L || W2H, v = W2L || W1H.
+                "vpshldd {u:x}, {a:x}, {b:x}, 16",
+                "vpshldd {v:x}, {b:x}, {a:x}, 16",
+                // L1(u), L2(v).
+                "vprold {a:x}, {u:x}, 2",
+                "vprold {b:x}, {u:x}, 10",
+                "vpternlogd {a:x}, {u:x}, {b:x}, 0x96",
+                "vprold {b:x}, {u:x}, 18",
+                "vprold {u:x}, {u:x}, 24",
+                "vpternlogd {u:x}, {a:x}, {b:x}, 0x96",
+                "vprold {a:x}, {v:x}, 8",
+                "vprold {b:x}, {v:x}, 14",
+                "vpternlogd {a:x}, {v:x}, {b:x}, 0x96",
+                "vprold {b:x}, {v:x}, 22",
+                "vprold {v:x}, {v:x}, 30",
+                "vpternlogd {v:x}, {a:x}, {b:x}, 0x96",
+                // S on both: S1 by two affine steps, S0 by the table (bytes 0..127 and
+                // 128..255 by bit 7), S0 kept on bytes 1 and 3.
+                "vgf2p8affineqb {f1:x}, {u:x}, {phi:x}, 0",
+                "vgf2p8affineqb {f2:x}, {v:x}, {phi:x}, 0",
+                "vgf2p8affineinvqb {f1:x}, {f1:x}, {mat:x}, 0x55",
+                "vgf2p8affineinvqb {f2:x}, {f2:x}, {mat:x}, 0x55",
+                "vpmovb2m {ku}, {u:x}",
+                "vpmovb2m {kv}, {v:x}",
+                "vmovdqa64 {a:z}, {u:z}",
+                "vpermi2b {a:z}, {t0}, {t1}",
+                "vpermi2b {u:z}, {t2}, {t3}",
+                "vpblendmb {a:x}{{{ku}}}, {a:x}, {u:x}",
+                "vmovdqa64 {b:z}, {v:z}",
+                "vpermi2b {b:z}, {t0}, {t1}",
+                "vpermi2b {v:z}, {t2}, {t3}",
+                "vpblendmb {b:x}{{{kv}}}, {b:x}, {v:x}",
+                "vpblendmb {f1:x}{{{sel}}}, {f1:x}, {a:x}",
+                "vpblendmb {f2:x}{{{sel}}}, {f2:x}, {b:x}",
+                // The key word Z = W ^ X3, X3 = s2L || s0H.
+                $crate::x86::gfni_loop!(@key $init),
+                // s16 = (1 + 2^8) s0 + 2^20 s4 + 2^21 s10 + 2^17 s13 + 2^15 s15 (+ W >> 1)
+                // mod 2^31 - 1: a 64-bit sum folded twice; s15 from the register.
+                "mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]",
+                "mov {z}, {y}",
+                "shl {z}, 8",
+                "add {y}, {z}",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
+                "shl {z}, 20",
+                "add {y}, {z}",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
+                "shl {z}, 21",
+                "add {y}, {z}",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
+                "shl {z}, 17",
+                "add {y}, {z}",
+                $crate::x86::gfni_loop!(@init $init),
+                "mov {z:e}, {last:e}",
+                "shl {z}, 15",
+                "add {y}, {z}",
+                "mov {z:e}, {y:e}",
+                "and {z:e}, 0x7fffffff",
+                "shr {y}, 31",
+                "add {y}, {z}",
+                "mov {z:e}, {y:e}",
+                "and {z:e}, 0x7fffffff",
+                "shr {y}, 31",
+                "add {y:e}, {z:e}",
+                "mov dword ptr [{p} + ((zuc_round) % 16) * 4], {y:e}",
+                "mov {last:e}, {y:e}",
+                ".set zuc_round, zuc_round + 1",
+                ".endr",
+                p = in(reg) $p,
+                out = inout(reg) $out,
+                last = inout(reg) $last,
+                x1 = out(xmm_reg) _,
+                x2 = out(xmm_reg) _,
+                f1 = inout(xmm_reg) $r1,
+                f2 = inout(xmm_reg) $r2,
+                phi = in(xmm_reg) $c.phi,
+                mat = in(xmm_reg) $c.out,
+                t0 = in(zmm_reg) $c.s0[0],
+                t1 = in(zmm_reg) $c.s0[1],
+                t2 = in(zmm_reg) $c.s0[2],
+                t3 = in(zmm_reg) $c.s0[3],
+                sel = in(kreg) $sel,
+                ku = out(kreg) _,
+                kv = out(kreg) _,
+                a = out(xmm_reg) _,
+                b = out(xmm_reg) _,
+                u = out(xmm_reg) _,
+                v = out(xmm_reg) _,
+                x = out(reg) _,
+                y = out(reg) _,
+                z = out(reg) _,
+                w = out(reg) _,
+                options(nostack),
+            );
+        }
+    };
+    (@key true) => { "/* {out} */" };
+    (@key false) => {
+        "mov {x:e}, dword ptr [{p} + ((zuc_round + 2) % 16) * 4]
+         shl {x:e}, 16
+         mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
+         shr {y:e}, 15
+         or {x:e}, {y:e}
+         xor {x:e}, {w:e}
+         bswap {x:e}
+         mov dword ptr [{out}], {x:e}
+         add {out}, 4"
+    };
+    (@init true) => { "shr {w:e}, 1\n add {y}, {w}" };
+    (@init false) => { "/* {w} */" };
+}
+pub(crate) use gfni_loop;
+
+/// Sixteen rounds with F in vector registers (`State::rounds16_with` computes the same with
+/// F in general registers): R1 and R2 are kept in every lane of two XMM registers, so one
+/// round's loop-carried path is W1 = R1 + X1 (or W2 = R2 ^ X2), the halves' exchange
+/// (`vpshldd`), L (rotations and two three-way XORs) and the S-boxes (two affine steps for
+/// S1, the table for S0 beside them, one blend), without moves between register files. The
+/// LFSR and the bit reorganisation stay in general registers; their values enter by
+/// broadcast, off that path (the LFSR feeds F's X1 five rounds later).
+#[inline]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
+    let c = GfniConsts::new();
+    let (s, r1s, r2s) = state.parts();
+    let p: *mut u32 = s.as_mut_ptr();
+    let mut o: *mut [u8; 4] = out.as_mut_ptr();
+    let mut r1 = _mm_set1_epi32(*r1s as i32);
+    let mut r2 = _mm_set1_epi32(*r2s as i32);
+    let sel: __mmask64 = 0xaaaa;
+    // The newest cell (s15), kept in a register from one round to the next: through
+    // memory its store and reload would lengthen the LFSR's recurrence.
+    // SAFETY: index 15 of the 16 cells.
+    let mut last = u64::from(unsafe { *p.add(15) });
+    if INIT {
+        gfni_loop!(true, p, o, r1, r2, c, sel, last);
+    } else {
+        gfni_loop!(false, p, o, r1, r2, c, sel, last);
+    }
+    let _ = (o, last);
+    *r1s = _mm_cvtsi128_si32(r1) as u32;
+    *r2s = _mm_cvtsi128_si32(r2) as u32;
+}
+
+/// The MAC steps for sixteen message words (`Ops::mac_sum16`) with 512-bit carry-less
+/// products: as [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1})
+/// into tag word w, and since XOR is linear the sixteen products of a tag word are summed
+/// before those bits are taken. rev(m_i) is the message bytes with the bits of every byte
+/// reversed (one `gf2p8affineqb`), read little-endian; four products per `vpclmulqdq`.
+#[inline]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,vpclmulqdq")]
+fn gfni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
+    // P_j = z_j || z_{j+1}, j < 20.
+    let mut p = [0u64; 20];
+    for (j, pj) in p.iter_mut().enumerate() {
+        *pj = (u64::from(z[j]) << 32) | u64::from(z[j + 1]);
+    }
+    // SAFETY: 64 bytes, the sixteen message words; unaligned load.
+    let m = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+    // The matrix that reverses the bits of a byte (row i, byte 7 - i, picks bit 7 - i).
+    let rev =
+        _mm512_gf2p8affine_epi64_epi8::<0>(m, _mm512_set1_epi64(0x8040_2010_0804_0201_u64 as i64));
+    let a_lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(rev));
+    let a_hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(rev));
+    for (w, t) in tag.iter_mut().enumerate() {
+        // SAFETY: qwords w..w + 16 of the 20 (w < 4); unaligned loads.
+        let (b_lo, b_hi) = unsafe {
+            (
+                _mm512_loadu_si512(p[w..].as_ptr().cast()),
+                _mm512_loadu_si512(p[w + 8..].as_ptr().cast()),
+            )
+        };
+        let x = _mm512_ternarylogic_epi64::<0x96>(
+            _mm512_clmulepi64_epi128::<0x00>(a_lo, b_lo),
+            _mm512_clmulepi64_epi128::<0x11>(a_lo, b_lo),
+            _mm512_clmulepi64_epi128::<0x00>(a_hi, b_hi),
+        );
+        let x = _mm512_xor_si512(x, _mm512_clmulepi64_epi128::<0x11>(a_hi, b_hi));
+        let y = _mm256_xor_si256(_mm512_castsi512_si256(x), _mm512_extracti64x4_epi64::<1>(x));
+        let y = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+        *t ^= ((_mm_cvtsi128_si64(y) as u64) >> 32) as u32;
+    }
+}
+
 /// `Ops` and `Kernel` for an x86 kernel token: its S-box function, the carry-less window
 /// sum, and the entry points around the generic code, compiled with `$features` (which the
 /// token proves, module comment).
 macro_rules! x86_kernel {
-    ($Token:ident, $sbox:ident, $features:literal) => {
+    ($Token:ident, $sbox:ident, $features:literal $(, $rounds16:ident, $mac16:ident)?) => {
         impl Ops for $Token {
+            $(
+            #[inline(always)]
+            fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
+                // SAFETY: `self` proves the features the rounds enable.
+                unsafe { $rounds16::<INIT>(state, out) }
+            }
+
+            #[inline(always)]
+            fn mac_sum16<const N: usize>(
+                self,
+                tag: &mut [u32; N],
+                z: &[u32; 21],
+                block: &[[u8; 4]; 16],
+            ) {
+                // SAFETY: `self` proves the features the MAC steps enable.
+                unsafe { $mac16(tag, z, block) }
+            }
+            )?
+
             #[inline(always)]
             fn sbox_pair(self, u: u32, w: u32) -> (u32, u32) {
                 // SAFETY: `self` proves the features the S-box function enables.
@@ -319,7 +585,9 @@ x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
 x86_kernel!(
     GfniAvx512,
     gfni_sbox_pair,
-    "gfni,avx512f,avx512bw,avx512vbmi,aes,ssse3,sse4.1,pclmulqdq"
+    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,aes,ssse3,sse4.1,pclmulqdq",
+    gfni_rounds16,
+    gfni_mac16
 );
 
 #[cfg(test)]
