@@ -189,7 +189,10 @@ fn attribute(pair: usize, private: bool, t: CK_ATTRIBUTE_TYPE) -> Result<Option<
         CKA_DECRYPT if private => flag(p.decrypt),
         CKA_VERIFY if !private => flag(p.sign),
         CKA_ENCRYPT if !private => flag(p.decrypt),
-        CKA_SENSITIVE if private => flag(true),
+        CKA_DERIVE | CKA_LOCAL | CKA_MODIFIABLE => flag(false),
+        CKA_WRAP if !private => flag(false),
+        CKA_UNWRAP | CKA_ALWAYS_AUTHENTICATE if private => flag(false),
+        CKA_SENSITIVE | CKA_ALWAYS_SENSITIVE | CKA_NEVER_EXTRACTABLE if private => flag(true),
         CKA_EXTRACTABLE if private => flag(false),
         CKA_VALUE if private => return Err(CKR_ATTRIBUTE_SENSITIVE),
         CKA_EC_POINT if !private => {
