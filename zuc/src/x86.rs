@@ -19,9 +19,9 @@
 //!
 //! `pshufb`, `vpermi2b` and the affine instructions look up registers, not memory, so no
 //! memory address depends on data. The kernel tokens prove the features: [`AesniSse`]
-//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ)
-//! are made only from an `Available` backend of their kind, whose probe
-//! (`shangmi-dispatch`) found them.
+//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI,
+//! AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ, BMI1, BMI2) are made only from an `Available`
+//! backend of their kind, whose probe (`shangmi-dispatch`) found them.
 
 use core::arch::{asm, x86_64::*};
 
@@ -38,7 +38,8 @@ shangmi_dispatch::kernel_token! {
 }
 
 shangmi_dispatch::kernel_token! {
-    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, BMI1, BMI2,
+    /// AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) struct GfniAvx512 = Backend::GfniAvx512;
 }
 
@@ -261,24 +262,23 @@ macro_rules! gfni_loop {
         // SAFETY: reads and writes the 16 cells at `$p` (indices below 16) and writes (not
         // in initialisation) bytes 0..64 of `$out`; both are exclusive borrows of 64 bytes.
         // Every other operand is a register. The caller enabled the features (GFNI,
-        // AVX-512 F/BW/VL/VBMI/VBMI2).
+        // AVX-512 F/BW/VL/VBMI/VBMI2, BMI1, BMI2).
         unsafe {
             asm!(
                 ".set zuc_round, 0",
                 ".rept 16",
                 // X1 = s11H || s9L, X2 = s7L || s5H (bit reorganisation), broadcast;
                 // W1 = R1 + X1, W2 = R2 ^ X2.
+                // (X = hi << 16 | lo >> 15 as SHLD of hi and 2·lo: the cells have 31 bits.)
                 "mov {x:e}, dword ptr [{p} + ((zuc_round + 11) % 16) * 4]",
-                "shl {x:e}, 16",
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 9) % 16) * 4]",
-                "shr {y:e}, 15",
-                "or {x:e}, {y:e}",
+                "add {y:e}, {y:e}",
+                "shld {x:e}, {y:e}, 16",
                 "vpbroadcastd {x1:x}, {x:e}",
                 "mov {x:e}, dword ptr [{p} + ((zuc_round + 7) % 16) * 4]",
-                "shl {x:e}, 16",
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 5) % 16) * 4]",
-                "shr {y:e}, 15",
-                "or {x:e}, {y:e}",
+                "add {y:e}, {y:e}",
+                "shld {x:e}, {y:e}, 16",
                 "vpbroadcastd {x2:x}, {x:e}",
                 "vpaddd {a:x}, {x1:x}, {f1:x}",
                 "vpxord {b:x}, {x2:x}, {f2:x}",
@@ -331,37 +331,33 @@ macro_rules! gfni_loop {
                 // s16 = (1 + 2^8) s0 + 2^20 s4 + 2^21 s10 + 2^17 s13 + 2^15 s15 (+ W >> 1)
                 // mod 2^31 - 1: a 64-bit sum folded twice; s15 from the register.
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]",
-                "mov {z}, {y}",
-                "shl {z}, 8",
-                "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
+                "imul {y}, {y}, 257",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
+                "mov {x:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
+                "lea {z}, [{x} + 2 * {z}]",
                 "shl {z}, 20",
                 "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
-                "shl {z}, 21",
-                "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
-                "shl {z}, 17",
-                "add {y}, {z}",
                 $crate::x86::gfni_loop!(@init $init),
-                "mov {z:e}, {last:e}",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
+                "lea {z}, [{last} + 4 * {z}]",
                 "shl {z}, 15",
                 "add {y}, {z}",
-                "mov {z:e}, {y:e}",
-                "and {z:e}, 0x7fffffff",
-                "shr {y}, 31",
+                // Two folds (2^31 = 1): (y & (2^31 - 1)) + (y >> 31), by ANDN and SHRX.
+                "andn {z}, {hi}, {y}",
+                "shrx {y}, {y}, {c31}",
                 "add {y}, {z}",
-                "mov {z:e}, {y:e}",
-                "and {z:e}, 0x7fffffff",
-                "shr {y}, 31",
+                "andn {z}, {hi}, {y}",
+                "shrx {y}, {y}, {c31}",
                 "add {y:e}, {z:e}",
-                "mov dword ptr [{p} + ((zuc_round) % 16) * 4], {y:e}",
+                "mov dword ptr [{p} + ((zuc_round + 0) % 16) * 4], {y:e}",
                 "mov {last:e}, {y:e}",
                 ".set zuc_round, zuc_round + 1",
                 ".endr",
                 p = in(reg) $p,
-                out = inout(reg) $out,
+                out = in(reg) $out,
                 last = inout(reg) $last,
+                hi = in(reg) 0xffff_ffff_8000_0000_u64,
+                c31 = in(reg) 31u64,
                 x1 = out(xmm_reg) _,
                 x2 = out(xmm_reg) _,
                 f1 = inout(xmm_reg) $r1,
@@ -390,14 +386,12 @@ macro_rules! gfni_loop {
     (@key true) => { "/* {out} */" };
     (@key false) => {
         "mov {x:e}, dword ptr [{p} + ((zuc_round + 2) % 16) * 4]
-         shl {x:e}, 16
          mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
-         shr {y:e}, 15
-         or {x:e}, {y:e}
+         add {y:e}, {y:e}
+         shld {x:e}, {y:e}, 16
          xor {x:e}, {w:e}
          bswap {x:e}
-         mov dword ptr [{out}], {x:e}
-         add {out}, 4"
+         mov dword ptr [{out} + zuc_round * 4], {x:e}"
     };
     (@init true) => { "shr {w:e}, 1\n add {y}, {w}" };
     (@init false) => { "/* {w} */" };
@@ -412,12 +406,12 @@ pub(crate) use gfni_loop;
 /// LFSR and the bit reorganisation stay in general registers; their values enter by
 /// broadcast, off that path (the LFSR feeds F's X1 five rounds later).
 #[inline]
-#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
 fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
     let c = GfniConsts::new();
     let (s, r1s, r2s) = state.parts();
     let p: *mut u32 = s.as_mut_ptr();
-    let mut o: *mut [u8; 4] = out.as_mut_ptr();
+    let o: *mut [u8; 4] = out.as_mut_ptr();
     let mut r1 = _mm_set1_epi32(*r1s as i32);
     let mut r2 = _mm_set1_epi32(*r2s as i32);
     let sel: __mmask64 = 0xaaaa;
@@ -430,7 +424,7 @@ fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
     } else {
         gfni_loop!(false, p, o, r1, r2, c, sel, last);
     }
-    let _ = (o, last);
+    let _ = last;
     *r1s = _mm_cvtsi128_si32(r1) as u32;
     *r2s = _mm_cvtsi128_si32(r2) as u32;
 }
@@ -585,7 +579,8 @@ x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
 x86_kernel!(
     GfniAvx512,
     gfni_sbox_pair,
-    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,aes,ssse3,sse4.1,pclmulqdq",
+    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,bmi1,bmi2,\
+     aes,ssse3,sse4.1,pclmulqdq",
     gfni_rounds16,
     gfni_mac16
 );
