@@ -122,6 +122,8 @@ mod x86 {
         "avx512vbmi",
         "avx512vbmi2",
         "vpclmulqdq",
+        "bmi1",
+        "bmi2",
         "aes",
         "ssse3",
         "sse4.1",
@@ -144,7 +146,8 @@ mod x86 {
         zuc_avx512::get()
     }
 
-    /// GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, BMI1, BMI2, AES-NI, SSSE3, SSE4.1
+    /// and PCLMULQDQ.
     pub(crate) fn zuc_gfni_avx512() -> bool {
         zuc_gfni::get()
     }
@@ -213,7 +216,8 @@ probe!(
     avx2 on target_arch = "x86_64" => x86::avx2()
 );
 probe!(
-    /// ZUC: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1, PCLMULQDQ.
+    /// ZUC: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, BMI1, BMI2, AES-NI, SSSE3,
+    /// SSE4.1, PCLMULQDQ.
     zuc_gfni_avx512 on target_arch = "x86_64" => x86::zuc_gfni_avx512()
 );
 probe!(

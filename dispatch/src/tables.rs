@@ -129,9 +129,10 @@ family! {
     /// ZUC single-stream S-box engines (ZUC-128/256 keystreams, 128-EEA3/EIA3, the ZUC-256
     /// MAC), `shangmi-zuc`.
     pub mod zuc("ZUC", portable: Soft) {
-        /// x86-64 GFNI with AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 as
-        /// two affine steps (`gf2p8affineqb`, `gf2p8affineinvqb`), S0 as a 256-byte table in
-        /// registers (`vpermi2b`), the MACs' window sums as carry-less products.
+        /// x86-64 GFNI with AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, BMI1, BMI2, AES-NI,
+        /// SSSE3, SSE4.1, PCLMULQDQ: F in vector registers, S1 as two affine steps
+        /// (`gf2p8affineqb`, `gf2p8affineinvqb`), S0 as a 256-byte table in registers
+        /// (`vpermi2b`), the MACs' window sums as 512-bit carry-less products.
         GfniAvx512 = "zuc-gfni-avx512" if crate::cpu::zuc_gfni_avx512();
         /// x86-64 AES-NI, SSSE3, SSE4.1, PCLMULQDQ: S1 through `aesenclast` between two
         /// nibble-table maps, S0 as `pshufb` nibble lookups, the MACs' window sums as

@@ -19,9 +19,9 @@
 //!
 //! `pshufb`, `vpermi2b` and the affine instructions look up registers, not memory, so no
 //! memory address depends on data. The kernel tokens prove the features: [`AesniSse`]
-//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI, AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ)
-//! are made only from an `Available` backend of their kind, whose probe
-//! (`shangmi-dispatch`) found them.
+//! (AES-NI, SSSE3, SSE4.1, PCLMULQDQ) and [`GfniAvx512`] (those and GFNI,
+//! AVX-512F/BW/VL/VBMI/VBMI2, VPCLMULQDQ, BMI1, BMI2) are made only from an `Available`
+//! backend of their kind, whose probe (`shangmi-dispatch`) found them.
 
 use core::arch::{asm, x86_64::*};
 
@@ -38,7 +38,8 @@ shangmi_dispatch::kernel_token! {
 }
 
 shangmi_dispatch::kernel_token! {
-    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
+    /// `zuc-gfni-avx512`: GFNI, AVX-512 (F, BW, VL, VBMI, VBMI2), VPCLMULQDQ, BMI1, BMI2,
+    /// AES-NI, SSSE3, SSE4.1 and PCLMULQDQ.
     pub(crate) struct GfniAvx512 = Backend::GfniAvx512;
 }
 
@@ -233,6 +234,8 @@ pub(crate) fn gfni_sbox_pair(u: u32, w: u32) -> (u32, u32) {
 struct GfniConsts {
     phi: __m128i,
     out: __m128i,
+    /// L1's rotations on lanes 0 and 1, L2's on lanes 2 and 3.
+    rot: [__m128i; 4],
     s0: [__m512i; 4],
 }
 
@@ -243,6 +246,7 @@ impl GfniConsts {
         Self {
             phi: _mm_set1_epi64x(PHI_MATRIX),
             out: _mm_set1_epi64x(S1_OUT_MATRIX),
+            rot: [(2, 8), (10, 14), (18, 22), (24, 30)].map(|(a, b)| _mm_setr_epi32(a, a, b, b)),
             // SAFETY: each load reads 64 bytes inside the 256-byte table; unaligned loads.
             s0: [0, 64, 128, 192]
                 .map(|o| unsafe { _mm512_loadu_si512(S0_TABLE[o..].as_ptr().cast()) }),
@@ -257,34 +261,32 @@ impl GfniConsts {
 /// order again. `$init`: add W >> 1 into the LFSR sum and write no key word; otherwise the
 /// big-endian key word at `out`, advanced by 4 a round.
 macro_rules! gfni_loop {
-    ($init:tt, $p:ident, $out:ident, $r1:ident, $r2:ident, $c:ident, $sel:ident, $last:ident) => {
+    ($init:tt, $p:ident, $out:ident, $r:ident, $c:ident, $sel:ident, $last:ident) => {
         // SAFETY: reads and writes the 16 cells at `$p` (indices below 16) and writes (not
         // in initialisation) bytes 0..64 of `$out`; both are exclusive borrows of 64 bytes.
         // Every other operand is a register. The caller enabled the features (GFNI,
-        // AVX-512 F/BW/VL/VBMI/VBMI2).
+        // AVX-512 F/BW/VL/VBMI/VBMI2, BMI1, BMI2).
         unsafe {
             asm!(
                 ".set zuc_round, 0",
                 ".rept 16",
                 // X1 = s11H || s9L, X2 = s7L || s5H (bit reorganisation), broadcast;
                 // W1 = R1 + X1, W2 = R2 ^ X2.
+                // (X = hi << 16 | lo >> 15 as SHLD of hi and 2·lo: the cells have 31 bits.)
                 "mov {x:e}, dword ptr [{p} + ((zuc_round + 11) % 16) * 4]",
-                "shl {x:e}, 16",
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 9) % 16) * 4]",
-                "shr {y:e}, 15",
-                "or {x:e}, {y:e}",
+                "add {y:e}, {y:e}",
+                "shld {x:e}, {y:e}, 16",
                 "vpbroadcastd {x1:x}, {x:e}",
                 "mov {x:e}, dword ptr [{p} + ((zuc_round + 7) % 16) * 4]",
-                "shl {x:e}, 16",
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 5) % 16) * 4]",
-                "shr {y:e}, 15",
-                "or {x:e}, {y:e}",
+                "add {y:e}, {y:e}",
+                "shld {x:e}, {y:e}, 16",
                 "vpbroadcastd {x2:x}, {x:e}",
-                "vpaddd {a:x}, {x1:x}, {f1:x}",
-                "vpxord {b:x}, {x2:x}, {f2:x}",
+                "vpblendd {x1:x}, {x1:x}, {x2:x}, 0xc",
                 // W = (X0 ^ R1) + R2 with the registers' old values, X0 = s15H || s14L.
-                "vmovd {y:e}, {f1:x}",
-                "vmovd {z:e}, {f2:x}",
+                "vmovd {y:e}, {f:x}",
+                "vpextrd {z:e}, {f:x}, 2",
                 "mov {w:e}, {last:e}",
                 "and {w:e}, 0x7fff8000",
                 "add {w:e}, {w:e}",
@@ -292,80 +294,69 @@ macro_rules! gfni_loop {
                 "or {w:e}, {x:e}",
                 "xor {w:e}, {y:e}",
                 "add {w:e}, {z:e}",
-                // u = W1L || W2H, v = W2L || W1H.
+                // [W1, W1, W2, W2] with W1 = R1 + X1, W2 = R2 ^ X2; with its halves swapped,
+                // [u, u, v, v]: u = W1L || W2H, v = W2L || W1H.
+                "vpaddd {a:x}, {f:x}, {x1:x}",
+                "vpxord {b:x}, {f:x}, {x1:x}",
+                "vpblendd {a:x}, {a:x}, {b:x}, 0xc",
+                "vpshufd {b:x}, {a:x}, 0x4e",
                 "vpshldd {u:x}, {a:x}, {b:x}, 16",
-                "vpshldd {v:x}, {b:x}, {a:x}, 16",
-                // L1(u), L2(v).
-                "vprold {a:x}, {u:x}, 2",
-                "vprold {b:x}, {u:x}, 10",
+                // L1 on lanes 0, 1 and L2 on lanes 2, 3 (rotation counts per lane).
+                "vprolvd {a:x}, {u:x}, {c1:x}",
+                "vprolvd {b:x}, {u:x}, {c2:x}",
                 "vpternlogd {a:x}, {u:x}, {b:x}, 0x96",
-                "vprold {b:x}, {u:x}, 18",
-                "vprold {u:x}, {u:x}, 24",
+                "vprolvd {b:x}, {u:x}, {c3:x}",
+                "vprolvd {u:x}, {u:x}, {c4:x}",
                 "vpternlogd {u:x}, {a:x}, {b:x}, 0x96",
-                "vprold {a:x}, {v:x}, 8",
-                "vprold {b:x}, {v:x}, 14",
-                "vpternlogd {a:x}, {v:x}, {b:x}, 0x96",
-                "vprold {b:x}, {v:x}, 22",
-                "vprold {v:x}, {v:x}, 30",
-                "vpternlogd {v:x}, {a:x}, {b:x}, 0x96",
-                // S on both: S1 by two affine steps, S0 by the table (bytes 0..127 and
-                // 128..255 by bit 7), S0 kept on bytes 1 and 3.
-                "vgf2p8affineqb {f1:x}, {u:x}, {phi:x}, 0",
-                "vgf2p8affineqb {f2:x}, {v:x}, {phi:x}, 0",
-                "vgf2p8affineinvqb {f1:x}, {f1:x}, {mat:x}, 0x55",
-                "vgf2p8affineinvqb {f2:x}, {f2:x}, {mat:x}, 0x55",
+                // S: S1 by two affine steps, S0 by the table (bytes 0..127 and 128..255 by
+                // bit 7), S0 kept on bytes 1 and 3; the result is [R1, R1, R2, R2].
+                "vgf2p8affineqb {f:x}, {u:x}, {phi:x}, 0",
+                "vgf2p8affineinvqb {f:x}, {f:x}, {mat:x}, 0x55",
                 "vpmovb2m {ku}, {u:x}",
-                "vpmovb2m {kv}, {v:x}",
                 "vmovdqa64 {a:z}, {u:z}",
                 "vpermi2b {a:z}, {t0}, {t1}",
                 "vpermi2b {u:z}, {t2}, {t3}",
                 "vpblendmb {a:x}{{{ku}}}, {a:x}, {u:x}",
-                "vmovdqa64 {b:z}, {v:z}",
-                "vpermi2b {b:z}, {t0}, {t1}",
-                "vpermi2b {v:z}, {t2}, {t3}",
-                "vpblendmb {b:x}{{{kv}}}, {b:x}, {v:x}",
-                "vpblendmb {f1:x}{{{sel}}}, {f1:x}, {a:x}",
-                "vpblendmb {f2:x}{{{sel}}}, {f2:x}, {b:x}",
+                "vpblendmb {f:x}{{{sel}}}, {f:x}, {a:x}",
                 // The key word Z = W ^ X3, X3 = s2L || s0H.
                 $crate::x86::gfni_loop!(@key $init),
                 // s16 = (1 + 2^8) s0 + 2^20 s4 + 2^21 s10 + 2^17 s13 + 2^15 s15 (+ W >> 1)
                 // mod 2^31 - 1: a 64-bit sum folded twice; s15 from the register.
                 "mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]",
-                "mov {z}, {y}",
-                "shl {z}, 8",
-                "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
+                "imul {y}, {y}, 257",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
+                "mov {x:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
+                "lea {z}, [{x} + 2 * {z}]",
                 "shl {z}, 20",
                 "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
-                "shl {z}, 21",
-                "add {y}, {z}",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
-                "shl {z}, 17",
-                "add {y}, {z}",
                 $crate::x86::gfni_loop!(@init $init),
-                "mov {z:e}, {last:e}",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
+                "lea {z}, [{last} + 4 * {z}]",
                 "shl {z}, 15",
                 "add {y}, {z}",
-                "mov {z:e}, {y:e}",
-                "and {z:e}, 0x7fffffff",
-                "shr {y}, 31",
+                // Two folds (2^31 = 1): (y & (2^31 - 1)) + (y >> 31), by ANDN and SHRX.
+                "andn {z}, {hi}, {y}",
+                "shrx {y}, {y}, {c31}",
                 "add {y}, {z}",
-                "mov {z:e}, {y:e}",
-                "and {z:e}, 0x7fffffff",
-                "shr {y}, 31",
+                "andn {z}, {hi}, {y}",
+                "shrx {y}, {y}, {c31}",
                 "add {y:e}, {z:e}",
-                "mov dword ptr [{p} + ((zuc_round) % 16) * 4], {y:e}",
+                "mov dword ptr [{p} + ((zuc_round + 0) % 16) * 4], {y:e}",
                 "mov {last:e}, {y:e}",
                 ".set zuc_round, zuc_round + 1",
                 ".endr",
                 p = in(reg) $p,
-                out = inout(reg) $out,
+                out = in(reg) $out,
                 last = inout(reg) $last,
+                hi = in(reg) 0xffff_ffff_8000_0000_u64,
+                c31 = in(reg) 31u64,
                 x1 = out(xmm_reg) _,
                 x2 = out(xmm_reg) _,
-                f1 = inout(xmm_reg) $r1,
-                f2 = inout(xmm_reg) $r2,
+                f = inout(xmm_reg) $r,
+                c1 = in(xmm_reg) $c.rot[0],
+                c2 = in(xmm_reg) $c.rot[1],
+                c3 = in(xmm_reg) $c.rot[2],
+                c4 = in(xmm_reg) $c.rot[3],
                 phi = in(xmm_reg) $c.phi,
                 mat = in(xmm_reg) $c.out,
                 t0 = in(zmm_reg) $c.s0[0],
@@ -374,11 +365,9 @@ macro_rules! gfni_loop {
                 t3 = in(zmm_reg) $c.s0[3],
                 sel = in(kreg) $sel,
                 ku = out(kreg) _,
-                kv = out(kreg) _,
                 a = out(xmm_reg) _,
                 b = out(xmm_reg) _,
                 u = out(xmm_reg) _,
-                v = out(xmm_reg) _,
                 x = out(reg) _,
                 y = out(reg) _,
                 z = out(reg) _,
@@ -390,14 +379,12 @@ macro_rules! gfni_loop {
     (@key true) => { "/* {out} */" };
     (@key false) => {
         "mov {x:e}, dword ptr [{p} + ((zuc_round + 2) % 16) * 4]
-         shl {x:e}, 16
          mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
-         shr {y:e}, 15
-         or {x:e}, {y:e}
+         add {y:e}, {y:e}
+         shld {x:e}, {y:e}, 16
          xor {x:e}, {w:e}
          bswap {x:e}
-         mov dword ptr [{out}], {x:e}
-         add {out}, 4"
+         mov dword ptr [{out} + zuc_round * 4], {x:e}"
     };
     (@init true) => { "shr {w:e}, 1\n add {y}, {w}" };
     (@init false) => { "/* {w} */" };
@@ -405,34 +392,37 @@ macro_rules! gfni_loop {
 pub(crate) use gfni_loop;
 
 /// Sixteen rounds with F in vector registers (`State::rounds16_with` computes the same with
-/// F in general registers): R1 and R2 are kept in every lane of two XMM registers, so one
-/// round's loop-carried path is W1 = R1 + X1 (or W2 = R2 ^ X2), the halves' exchange
-/// (`vpshldd`), L (rotations and two three-way XORs) and the S-boxes (two affine steps for
-/// S1, the table for S0 beside them, one blend), without moves between register files. The
-/// LFSR and the bit reorganisation stay in general registers; their values enter by
-/// broadcast, off that path (the LFSR feeds F's X1 five rounds later).
+/// F in general registers): R1 and R2 are kept in one XMM register as [R1, R1, R2, R2], so
+/// one round's loop-carried path is [W1, W1, W2, W2] (an add, an XOR and a blend), its
+/// halves swapped (`vpshufd`) and exchanged into [u, u, v, v] (`vpshldd`), L1 and L2 side by
+/// side (rotations by per-lane counts, two three-way XORs) and the S-boxes (two affine steps
+/// for S1, the table for S0 beside them, one blend), which give [R1, R1, R2, R2] again:
+/// 16 cycles on Zen 4, with no moves between register files. (R1 and R2 in registers of
+/// their own make the path 14 cycles but double the S-box and L instructions, and ran 15%
+/// slower.) The LFSR and the bit reorganisation stay in general registers; their values
+/// enter by broadcast, off that path (the LFSR feeds F's X1 five rounds later).
 #[inline]
-#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")]
+#[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi1,bmi2")]
 fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
     let c = GfniConsts::new();
     let (s, r1s, r2s) = state.parts();
     let p: *mut u32 = s.as_mut_ptr();
-    let mut o: *mut [u8; 4] = out.as_mut_ptr();
-    let mut r1 = _mm_set1_epi32(*r1s as i32);
-    let mut r2 = _mm_set1_epi32(*r2s as i32);
+    let o: *mut [u8; 4] = out.as_mut_ptr();
+    let (a, b) = (*r1s as i32, *r2s as i32);
+    let mut r = _mm_setr_epi32(a, a, b, b);
     let sel: __mmask64 = 0xaaaa;
     // The newest cell (s15), kept in a register from one round to the next: through
     // memory its store and reload would lengthen the LFSR's recurrence.
     // SAFETY: index 15 of the 16 cells.
     let mut last = u64::from(unsafe { *p.add(15) });
     if INIT {
-        gfni_loop!(true, p, o, r1, r2, c, sel, last);
+        gfni_loop!(true, p, o, r, c, sel, last);
     } else {
-        gfni_loop!(false, p, o, r1, r2, c, sel, last);
+        gfni_loop!(false, p, o, r, c, sel, last);
     }
-    let _ = (o, last);
-    *r1s = _mm_cvtsi128_si32(r1) as u32;
-    *r2s = _mm_cvtsi128_si32(r2) as u32;
+    let _ = last;
+    *r1s = _mm_cvtsi128_si32(r) as u32;
+    *r2s = _mm_extract_epi32::<2>(r) as u32;
 }
 
 /// The MAC steps for sixteen message words (`Ops::mac_sum16`) with 512-bit carry-less
@@ -585,7 +575,8 @@ x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
 x86_kernel!(
     GfniAvx512,
     gfni_sbox_pair,
-    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,aes,ssse3,sse4.1,pclmulqdq",
+    "gfni,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,vpclmulqdq,bmi1,bmi2,\
+     aes,ssse3,sse4.1,pclmulqdq",
     gfni_rounds16,
     gfni_mac16
 );
