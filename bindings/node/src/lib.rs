@@ -17,6 +17,10 @@ mod core;
 pub mod pki;
 pub mod tlcp;
 
+/// A Uint8Array the caller allocated, written in place (napi-rs takes `&mut [u8]` by value
+/// only when the macro does not see a reference: hence the alias). It is valid for the call.
+type OutBytes = &'static mut [u8];
+
 fn err(e: String) -> napi::Error {
     napi::Error::from_reason(e)
 }
@@ -135,6 +139,31 @@ pub fn sm4_gcm_decrypt(
     aad: Uint8Array,
 ) -> Result<Uint8Array> {
     res(core::gcm(&key, &nonce, &data, &aad, false))
+}
+
+/// SM4-GCM into `out` (allocated by the caller): encryption when `encrypt`, else the checked
+/// decryption; `out` is `data.len() + 16` or `data.len() - 16` bytes.
+#[napi]
+pub fn sm4_gcm_into(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+    encrypt: bool,
+    out: OutBytes,
+) -> Result<()> {
+    core::gcm_into(&key, &nonce, &data, &aad, encrypt, out).map_err(err)
+}
+
+/// SM4-CTR into `out` (`data.len()` bytes, allocated by the caller).
+#[napi]
+pub fn sm4_ctr_into(
+    key: Uint8Array,
+    iv: Uint8Array,
+    data: Uint8Array,
+    out: OutBytes,
+) -> Result<()> {
+    core::ctr_into(&key, &iv, &data, out).map_err(err)
 }
 
 /// SM4-CCM encryption.

@@ -94,6 +94,22 @@ function makeShangmi (E, engine) {
   const wipe = (u) => { if (u) u.fill(0) }
 
   // --- typed API -------------------------------------------------------------------------
+  // The native engine writes bulk results into a Uint8Array allocated here, by V8, rather
+  // than returning its own allocation (an external ArrayBuffer per call, which V8 frees
+  // late: 1 MiB of SM4-GCM then cost 245 page faults and ran at a third of the engine's
+  // speed; measured in bench/README of bindings, issue 39).
+  const INTO = typeof E.sm4GcmInto === 'function'
+  const outBytes = (n) => new Uint8Array(n)
+  function gcm (key, nonce, data, aad, encrypt) {
+    bytes(key, 'key'); bytes(nonce, 'nonce'); bytes(data, 'data')
+    const a = optBytes(aad, 'aad') || new Uint8Array(0)
+    if (!INTO) return (encrypt ? E.sm4GcmEncrypt : E.sm4GcmDecrypt)(key, nonce, data, a)
+    if (!encrypt && data.length < 16) throw new Error('invalid tag')
+    const out = outBytes(encrypt ? data.length + 16 : data.length - 16)
+    try { E.sm4GcmInto(key, nonce, data, a, encrypt, out) } catch (e) { out.fill(0); throw e }
+    return out
+  }
+
   const typed = {
     /** SM3 digest (32 bytes). */
     sm3Digest: (data) => E.sm3Digest(bytes(data, 'data')),
@@ -103,9 +119,15 @@ function makeShangmi (E, engine) {
     sm4EcbDecrypt: (key, data, padding) => E.sm4EcbDecrypt(bytes(key, 'key'), bytes(data, 'data'), bool(padding, 'padding', true)),
     sm4CbcEncrypt: (key, iv, data, padding) => E.sm4CbcEncrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
     sm4CbcDecrypt: (key, iv, data, padding) => E.sm4CbcDecrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
-    sm4Ctr: (key, iv, data) => E.sm4Ctr(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data')),
-    sm4GcmEncrypt: (key, nonce, data, aad) => E.sm4GcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
-    sm4GcmDecrypt: (key, nonce, data, aad) => E.sm4GcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4Ctr: (key, iv, data) => {
+      bytes(key, 'key'); bytes(iv, 'iv'); bytes(data, 'data')
+      if (!INTO) return E.sm4Ctr(key, iv, data)
+      const out = outBytes(data.length)
+      E.sm4CtrInto(key, iv, data, out)
+      return out
+    },
+    sm4GcmEncrypt: (key, nonce, data, aad) => gcm(key, nonce, data, aad, true),
+    sm4GcmDecrypt: (key, nonce, data, aad) => gcm(key, nonce, data, aad, false),
     sm4CcmEncrypt: (key, nonce, data, aad) => E.sm4CcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
     sm4CcmDecrypt: (key, nonce, data, aad) => E.sm4CcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
     sm4XtsEncrypt: (key, tweak, data, gb) => E.sm4XtsEncrypt(bytes(key, 'key'), bytes(tweak, 'tweak'), bytes(data, 'data'), bool(gb, 'gb', false)),

@@ -160,6 +160,56 @@ pub fn gcm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8], encrypt: bool) -> 
     }
 }
 
+/// SM4-GCM into the caller's buffer `out` (the native engine: JavaScript allocates it, so
+/// the result lives in V8's heap rather than in a fresh external allocation per call): from
+/// `data` straight into `out` (no copy), `out` = ciphertext ‖ tag (`data.len() + 16` bytes)
+/// when `encrypt`, else the plaintext (`data.len() - 16`), checked before it is written.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn gcm_into(
+    key: &[u8],
+    nonce: &[u8],
+    data: &[u8],
+    aad: &[u8],
+    encrypt: bool,
+    out: &mut [u8],
+) -> Res<()> {
+    use shangmi_sm4_modes::aead::AeadInOut as _;
+    use shangmi_sm4_modes::aead::inout::InOutBuf;
+    let k = key16(key)?;
+    let n = nonce12(nonce, "SM4-GCM")?;
+    let c = Sm4Gcm::new(&(*k).into());
+    let size = || msg("the output buffer has the wrong size");
+    if encrypt {
+        let (body, tag) = out
+            .split_at_mut_checked(data.len())
+            .filter(|(_, t)| t.len() == 16)
+            .ok_or_else(size)?;
+        let buf = InOutBuf::new(data, body).map_err(|_| size())?;
+        let t = c.encrypt_inout_detached(&n.into(), aad, buf).map_err(msg)?;
+        tag.copy_from_slice(&t);
+    } else {
+        let (ct, tag) = data
+            .split_at_checked(data.len().wrapping_sub(16))
+            .ok_or_else(|| msg("invalid tag"))?;
+        let buf = InOutBuf::new(ct, out).map_err(|_| size())?;
+        let tag: [u8; 16] = tag.try_into().map_err(|_| msg("invalid tag"))?;
+        c.decrypt_inout_detached(&n.into(), aad, buf, &tag.into())
+            .map_err(|_| msg("invalid tag"))?;
+    }
+    Ok(())
+}
+
+/// SM4-CTR into the caller's buffer `out` (`data.len()` bytes), as [`gcm_into`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn ctr_into(key: &[u8], iv: &[u8], data: &[u8], out: &mut [u8]) -> Res<()> {
+    use shangmi_sm4_modes::cipher::inout::InOutBuf;
+    let (k, iv) = (key16(key)?, iv16(iv)?);
+    let buf = InOutBuf::new(data, out).map_err(|_| msg("the output buffer has the wrong size"))?;
+    Sm4Ctr::new(&(*k).into(), &iv.into())
+        .try_apply_keystream_inout(buf)
+        .map_err(|_| msg("counter would wrap"))
+}
+
 type Ccm12 = Sm4CcmCustom<U12, U16>;
 
 /// SM4-CCM (12-byte nonce, 16-byte tag), as [`gcm`].
