@@ -41,20 +41,16 @@ fn secret(d: &[u8]) -> Result<shangmi_sm2::SecretKey> {
     core::secret(d).map_err(err)
 }
 
-/// DER documents of PEM text with one of `labels` (all of them when empty).
+/// DER documents of the PEM blocks in `text` labelled with one of `labels` (every block when
+/// empty), wherever they are in it (openssl's output puts text before them).
 #[napi]
 pub fn pem_decode(text: Uint8Array, labels: Vec<String>) -> Result<Vec<Uint8Array>> {
-    let docs = if labels.is_empty() {
-        shangmi_pki::pem::pem_blocks(&text)
-            .map_err(pki_err)?
-            .into_iter()
-            .map(|(_, d)| d)
-            .collect()
-    } else {
-        let l: Vec<&str> = labels.iter().map(String::as_str).collect();
-        shangmi_pki::pem::der_documents(&text, &l).map_err(pki_err)?
-    };
-    Ok(docs.into_iter().map(u8a).collect())
+    Ok(shangmi_pki::pem::pem_blocks(&text)
+        .map_err(pki_err)?
+        .into_iter()
+        .filter(|(l, _)| labels.is_empty() || labels.contains(l))
+        .map(|(_, d)| u8a(d))
+        .collect())
 }
 
 /// PEM text of a DER document.

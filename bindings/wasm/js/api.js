@@ -370,7 +370,8 @@ function makeShangmi (E, engine) {
   function documents (v, name, labels) {
     if (typeof v === 'string') v = enc.encode(v)
     else bytes(v, name)
-    const pem = /^\s*-----BEGIN /.test(decLossy.decode(v.subarray(0, 64)))
+    // PEM anywhere (openssl's output puts 'Bag Attributes' or the text form before it)
+    const pem = decLossy.decode(v).includes('-----BEGIN ')
     if (!pem) return [v]
     const docs = E.pemDecode(v, labels)
     if (!docs.length) throw new Error(`${name}: no PEM block labelled ${labels.join(' or ')}`)

@@ -51,6 +51,9 @@ test('certificates: show, encodings, request, chain with CRL', { skip }, () => {
   assert.ok(sm.Certificate.fromDer(sign.toDer()).equals(sign))
   assert.ok(sm.Certificate.fromPem(sign.toPem()).equals(sign))
   assert.deepEqual(sm.Certificate.loadAll(sign.toPem() + ca.toPem()).map((c) => c.serial), [sign.serial, ca.serial])
+  // PEM after text (openssl's 'Bag Attributes', `x509 -text`), other blocks skipped
+  assert.deepEqual(sm.Certificate.loadAll('subject=CN = x\n' + sign.toPem() + 'junk\n' + P.csr.toPem() + ca.toPem()).map((c) => c.serial), [sign.serial, ca.serial])
+  assert.throws(() => sm.Certificate.fromPem(P.csr.toPem()), /no PEM block labelled CERTIFICATE/)
   assert.match(sign.fingerprint(), /^[0-9a-f]{64}$/)
   // the request
   const r = sm.CertificateRequest.fromPem(csr.toPem())
