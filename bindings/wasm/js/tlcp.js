@@ -194,6 +194,8 @@ module.exports = function makeTlcp (api) {
     const servername = o.servername === undefined || o.servername === null || o.servername === '' ? host : o.servername
     if (typeof servername !== 'string') throw new TypeError(`servername must be a string, not ${typeName(servername)}`)
     if (callback !== undefined && typeof callback !== 'function') throw new TypeError('callback must be a function')
+    if (o.timeout !== undefined && (!Number.isInteger(o.timeout) || o.timeout < 1)) throw new RangeError('timeout must be a positive integer (ms)')
+    if (o.socket !== undefined && !(o.socket instanceof stream.Duplex)) throw new TypeError(`socket must be a stream.Duplex, not ${typeName(o.socket)}`)
     const opts = clientOptions(o, servername)
     let client
     try { client = new E.TlcpClient(opts) } finally {
@@ -204,7 +206,6 @@ module.exports = function makeTlcp (api) {
     const t = new TlcpSocket(client, socket)
     if (callback) t.once('secureConnect', callback)
     if (o.timeout !== undefined) {
-      if (!Number.isInteger(o.timeout) || o.timeout < 1) throw new RangeError('timeout must be a positive integer (ms)')
       const timer = setTimeout(() => t.destroy(new Error('TLCP: handshake timed out')), o.timeout)
       const clear = () => clearTimeout(timer)
       t.once('secureConnect', clear)

@@ -186,7 +186,7 @@ for (const [engineName, ours] of engines) {
         cmsEncrypt: [b16, [leaf], { rfc5652: true }], cmsDecrypt: [env, leaf, key],
         pkcs12Import: [p12, 'pw'], pkcs12Export: [leaf, key, 'pw', { sm: true }]
       })
-      Object.assign(objects, { sm9s, sm9e, alice, bob, mpks: sm9s.publicKey(), mpke: sm9e.publicKey() })
+      Object.assign(objects, { sm9s, sm9e, alice, bob, mpks: sm9s.publicKey(), mpke: sm9e.publicKey(), ca })
     }
     const hasher = new ours.Sm3Hasher()
     const call = (name, args) => {
@@ -214,6 +214,22 @@ for (const [engineName, ours] of engines) {
         const r = run(() => ours.sm2KeyExchange({ ...fns.sm2KeyExchange[0], [field]: value }))
         if (!r.ok) assertTyped(r.e, `sm2KeyExchange ${field} = ${kind}`)
       }
+    }
+    // the TLCP client's options, field by field (native; the wasm stand-ins always throw
+    // NativeRequiredError): a typed refusal, or a connection (to a closed port) dropped at once
+    const tlcp = engineName === 'native' ? require('../js/tlcp.js')(ours) : ours.tlcp
+    const base = { host: '127.0.0.1', port: 9, ca: engineName === 'native' ? objects.ca : undefined, servername: 'localhost' }
+    for (const field of ['host', 'port', 'ca', 'crls', 'suite', 'clientPair', 'servername', 'nameCheck', 'sni', 'ALPNProtocols', 'timeout', 'socket']) {
+      for (const [kind, value] of Object.entries(TYPES)) {
+        for (const make of [(o) => tlcp.connect(o), (o) => new tlcp.Agent(o)]) {
+          const r = run(() => make({ ...base, [field]: value }))
+          if (!r.ok) assertTyped(r.e, `tlcp ${field} = ${kind}`)
+          else if (typeof r.v.destroy === 'function') { r.v.on?.('error', () => {}); r.v.destroy() }
+        }
+      }
+    }
+    for (const v of Object.values(TYPES)) {
+      const r = run(() => tlcp.connect(v)); if (!r.ok) assertTyped(r.e, 'tlcp.connect options')
     }
     for (const o of [key, pub, hasher]) { o.free(); assert.throws(() => o.free() || (o.toBytes ? o.toBytes() : o.digest()), /after free/) }
   })
