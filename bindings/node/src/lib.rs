@@ -14,6 +14,12 @@ use zeroize::Zeroizing;
 
 #[path = "../../wasm/src/core.rs"]
 mod core;
+pub mod pki;
+pub mod tlcp;
+
+/// A Uint8Array the caller allocated, written in place (napi-rs takes `&mut [u8]` by value
+/// only when the macro does not see a reference: hence the alias). It is valid for the call.
+type OutBytes = &'static mut [u8];
 
 fn err(e: String) -> napi::Error {
     napi::Error::from_reason(e)
@@ -133,6 +139,31 @@ pub fn sm4_gcm_decrypt(
     aad: Uint8Array,
 ) -> Result<Uint8Array> {
     res(core::gcm(&key, &nonce, &data, &aad, false))
+}
+
+/// SM4-GCM into `out` (allocated by the caller): encryption when `encrypt`, else the checked
+/// decryption; `out` is `data.len() + 16` or `data.len() - 16` bytes.
+#[napi]
+pub fn sm4_gcm_into(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    data: Uint8Array,
+    aad: Uint8Array,
+    encrypt: bool,
+    out: OutBytes,
+) -> Result<()> {
+    core::gcm_into(&key, &nonce, &data, &aad, encrypt, out).map_err(err)
+}
+
+/// SM4-CTR into `out` (`data.len()` bytes, allocated by the caller).
+#[napi]
+pub fn sm4_ctr_into(
+    key: Uint8Array,
+    iv: Uint8Array,
+    data: Uint8Array,
+    out: OutBytes,
+) -> Result<()> {
+    core::ctr_into(&key, &iv, &data, out).map_err(err)
 }
 
 /// SM4-CCM encryption.
@@ -405,4 +436,166 @@ pub fn sm2_key_exchange(
         klen as usize,
         peer_confirmation.as_deref(),
     ))
+}
+
+// --- SM9 -------------------------------------------------------------------------------
+
+/// A random SM9 signing master key (32 bytes).
+#[napi]
+pub fn sm9_sign_master_generate() -> Result<Uint8Array> {
+    core::sm9_sign_master_generate()
+        .map(|k| out(k.to_vec()))
+        .map_err(err)
+}
+
+/// The signing master public key (128 bytes) of a master key.
+#[napi]
+pub fn sm9_sign_master_public(ks: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm9_sign_master_public(&ks))
+}
+
+/// The signing key (65 bytes) of `id`.
+#[napi]
+pub fn sm9_sign_extract(ks: Uint8Array, id: Uint8Array) -> Result<Uint8Array> {
+    core::sm9_sign_extract(&ks, &id)
+        .map(|k| out(k.to_vec()))
+        .map_err(err)
+}
+
+/// An SM9 signature (DER or 96 bytes).
+#[napi]
+pub fn sm9_sign(user: Uint8Array, mpk: Uint8Array, m: Uint8Array, der: bool) -> Result<Uint8Array> {
+    res(core::sm9_sign(&user, &mpk, &m, der))
+}
+
+/// Whether `sig` signs `m` for `id`.
+#[napi]
+pub fn sm9_verify(mpk: Uint8Array, id: Uint8Array, m: Uint8Array, sig: Uint8Array) -> Result<bool> {
+    core::sm9_verify(&mpk, &id, &m, &sig).map_err(err)
+}
+
+/// A random SM9 encryption master key (32 bytes).
+#[napi]
+pub fn sm9_enc_master_generate() -> Result<Uint8Array> {
+    core::sm9_enc_master_generate()
+        .map(|k| out(k.to_vec()))
+        .map_err(err)
+}
+
+/// The encryption master public key (64 bytes) of a master key.
+#[napi]
+pub fn sm9_enc_master_public(ke: Uint8Array) -> Result<Uint8Array> {
+    res(core::sm9_enc_master_public(&ke))
+}
+
+/// The decryption key (129 bytes) of `id`.
+#[napi]
+pub fn sm9_enc_extract(ke: Uint8Array, id: Uint8Array) -> Result<Uint8Array> {
+    core::sm9_enc_extract(&ke, &id)
+        .map(|k| out(k.to_vec()))
+        .map_err(err)
+}
+
+/// A master public key checked, x ‖ y.
+#[napi]
+pub fn sm9_master_public_check(b: Uint8Array, sign: bool) -> Result<Uint8Array> {
+    res(core::sm9_master_public_check(&b, sign))
+}
+
+/// A user key checked against its master public key, uncompressed.
+#[napi]
+pub fn sm9_user_key_check(user: Uint8Array, mpk: Uint8Array, sign: bool) -> Result<Uint8Array> {
+    core::sm9_user_key_check(&user, &mpk, sign)
+        .map(|k| out(k.to_vec()))
+        .map_err(err)
+}
+
+/// SM9 encryption to `id`: C1 ‖ C3 ‖ C2, or DER.
+#[napi]
+pub fn sm9_encrypt(
+    mpk: Uint8Array,
+    id: Uint8Array,
+    m: Uint8Array,
+    der: bool,
+) -> Result<Uint8Array> {
+    res(core::sm9_encrypt(&mpk, &id, &m, der))
+}
+
+/// SM9 decryption with the key of `id`.
+#[napi]
+pub fn sm9_decrypt(
+    user: Uint8Array,
+    mpk: Uint8Array,
+    id: Uint8Array,
+    ct: Uint8Array,
+) -> Result<Uint8Array> {
+    res(core::sm9_decrypt(&user, &mpk, &id, &ct))
+}
+
+// --- ZUC -------------------------------------------------------------------------------
+
+/// 128-EEA3 over `bit_len` bits (all of `data` when undefined).
+#[napi]
+pub fn zuc_eea3(
+    key: Uint8Array,
+    count: u32,
+    bearer: u32,
+    direction: u32,
+    data: Uint8Array,
+    bit_len: Option<u32>,
+) -> Result<Uint8Array> {
+    let (b, d) = small(bearer, direction)?;
+    res(core::zuc_eea3(
+        &key,
+        count,
+        b,
+        d,
+        &data,
+        bit_len.map(|n| n as usize),
+    ))
+}
+
+/// 128-EIA3 MAC (4 bytes).
+#[napi]
+pub fn zuc_eia3(
+    key: Uint8Array,
+    count: u32,
+    bearer: u32,
+    direction: u32,
+    data: Uint8Array,
+    bit_len: Option<u32>,
+) -> Result<Uint8Array> {
+    let (b, d) = small(bearer, direction)?;
+    res(core::zuc_eia3(
+        &key,
+        count,
+        b,
+        d,
+        &data,
+        bit_len.map(|n| n as usize),
+    ))
+}
+
+fn small(bearer: u32, direction: u32) -> Result<(u8, u8)> {
+    match (u8::try_from(bearer), u8::try_from(direction)) {
+        (Ok(b), Ok(d)) => Ok((b, d)),
+        _ => Err(err("ZUC: bearer is 5 bits and direction 1 bit".into())),
+    }
+}
+
+/// `data` XORed with the ZUC-128 or ZUC-256 keystream.
+#[napi]
+pub fn zuc_apply(key: Uint8Array, iv: Uint8Array, data: Uint8Array) -> Result<Uint8Array> {
+    res(core::zuc_apply(&key, &iv, &data))
+}
+
+/// The ZUC-256 MAC (4, 8 or 16 bytes).
+#[napi]
+pub fn zuc256_mac(
+    key: Uint8Array,
+    iv: Uint8Array,
+    data: Uint8Array,
+    tag_size: u32,
+) -> Result<Uint8Array> {
+    res(core::zuc256_mac(&key, &iv, &data, tag_size))
 }

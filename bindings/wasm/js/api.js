@@ -94,6 +94,22 @@ function makeShangmi (E, engine) {
   const wipe = (u) => { if (u) u.fill(0) }
 
   // --- typed API -------------------------------------------------------------------------
+  // The native engine writes bulk results into a Uint8Array allocated here, by V8, rather
+  // than returning its own allocation (an external ArrayBuffer per call, which V8 frees
+  // late: 1 MiB of SM4-GCM then cost 245 page faults and ran at a third of the engine's
+  // speed; measured in bench/README of bindings, issue 39).
+  const INTO = typeof E.sm4GcmInto === 'function'
+  const outBytes = (n) => new Uint8Array(n)
+  function gcm (key, nonce, data, aad, encrypt) {
+    bytes(key, 'key'); bytes(nonce, 'nonce'); bytes(data, 'data')
+    const a = optBytes(aad, 'aad') || new Uint8Array(0)
+    if (!INTO) return (encrypt ? E.sm4GcmEncrypt : E.sm4GcmDecrypt)(key, nonce, data, a)
+    if (!encrypt && data.length < 16) throw new Error('invalid tag')
+    const out = outBytes(encrypt ? data.length + 16 : data.length - 16)
+    try { E.sm4GcmInto(key, nonce, data, a, encrypt, out) } catch (e) { out.fill(0); throw e }
+    return out
+  }
+
   const typed = {
     /** SM3 digest (32 bytes). */
     sm3Digest: (data) => E.sm3Digest(bytes(data, 'data')),
@@ -103,9 +119,15 @@ function makeShangmi (E, engine) {
     sm4EcbDecrypt: (key, data, padding) => E.sm4EcbDecrypt(bytes(key, 'key'), bytes(data, 'data'), bool(padding, 'padding', true)),
     sm4CbcEncrypt: (key, iv, data, padding) => E.sm4CbcEncrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
     sm4CbcDecrypt: (key, iv, data, padding) => E.sm4CbcDecrypt(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), bool(padding, 'padding', true)),
-    sm4Ctr: (key, iv, data) => E.sm4Ctr(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data')),
-    sm4GcmEncrypt: (key, nonce, data, aad) => E.sm4GcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
-    sm4GcmDecrypt: (key, nonce, data, aad) => E.sm4GcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
+    sm4Ctr: (key, iv, data) => {
+      bytes(key, 'key'); bytes(iv, 'iv'); bytes(data, 'data')
+      if (!INTO) return E.sm4Ctr(key, iv, data)
+      const out = outBytes(data.length)
+      E.sm4CtrInto(key, iv, data, out)
+      return out
+    },
+    sm4GcmEncrypt: (key, nonce, data, aad) => gcm(key, nonce, data, aad, true),
+    sm4GcmDecrypt: (key, nonce, data, aad) => gcm(key, nonce, data, aad, false),
     sm4CcmEncrypt: (key, nonce, data, aad) => E.sm4CcmEncrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
     sm4CcmDecrypt: (key, nonce, data, aad) => E.sm4CcmDecrypt(bytes(key, 'key'), bytes(nonce, 'nonce'), bytes(data, 'data'), optBytes(aad, 'aad') || new Uint8Array(0)),
     sm4XtsEncrypt: (key, tweak, data, gb) => E.sm4XtsEncrypt(bytes(key, 'key'), bytes(tweak, 'tweak'), bytes(data, 'data'), bool(gb, 'gb', false)),
@@ -194,6 +216,365 @@ function makeShangmi (E, engine) {
       bytes(o.peerPublicKey, 'peerPublicKey'), bytes(o.peerEphemeralPublicKey, 'peerEphemeralPublicKey'),
       optBytes(o.peerId, 'peerId') || enc.encode(DEFAULT_ID), klen, optBytes(o.peerConfirmation, 'peerConfirmation'))
     return { key: r.slice(0, klen), confirmation: r.slice(klen) }
+  }
+
+  // --- SM9 (GM/T 0044, GB/T 38635) ---------------------------------------------------------
+  // Keys are held here as bytes (wiped by free()); each call hands them to the engine.
+  const KEYBYTES = Symbol('shangmi.bytes')
+  function held (o, what) {
+    if (!o || !o[KEYBYTES]) throw new Error(`${what} used after free()`)
+    return o[KEYBYTES]
+  }
+  function sm9Of (v, cls, name) {
+    if (!(v instanceof cls)) throw new TypeError(`${name} must be an ${cls.name}, not ${typeName(v)}`)
+    return v
+  }
+  // The wasm module is built without SM9 (it would double its size): native only.
+  const sm9 = (what) => { if (typeof E.sm9SignMasterGenerate !== 'function') throw new NativeRequiredError(what) }
+  const ctor = (inner, cls) => { if (!inner || inner[INNER] !== true) throw new TypeError(`use ${cls}.generate, fromBytes or a master key's extract`) }
+
+  /** An SM9 signing master public key (Ppub-s). */
+  class Sm9SignMasterPublicKey {
+    constructor (inner) { ctor(inner, 'Sm9SignMasterPublicKey'); this[KEYBYTES] = inner.b }
+    /** From x‖y (128 bytes) or 04‖x‖y; checked in G2. */
+    static fromBytes (data) { sm9('SM9'); return new Sm9SignMasterPublicKey({ [INNER]: true, b: E.sm9MasterPublicCheck(bytes(data, 'data'), true) }) }
+    /** x‖y (128 bytes). */
+    toBytes () { return held(this, 'Sm9SignMasterPublicKey').slice() }
+    /** Whether `sig` (DER, or h‖S) signs `msg` for the identity `id`. */
+    verify (id, msg, sig) { return E.sm9Verify(held(this, 'Sm9SignMasterPublicKey'), bytes(id, 'id'), bytes(msg, 'msg'), bytes(sig, 'sig')) }
+    free () { this[KEYBYTES] = null }
+  }
+  /** A user's SM9 signing key (with its master public key). */
+  class Sm9SigningKey {
+    constructor (inner) { ctor(inner, 'Sm9SigningKey'); this[KEYBYTES] = inner.b; this._mpk = inner.mpk }
+    /** From 04‖x‖y (65 bytes) or x‖y, checked against `masterPublicKey`. */
+    static fromBytes (data, masterPublicKey) {
+      sm9('SM9')
+      const m = held(sm9Of(masterPublicKey, Sm9SignMasterPublicKey, 'masterPublicKey'), 'Sm9SignMasterPublicKey')
+      return new Sm9SigningKey({ [INNER]: true, b: E.sm9UserKeyCheck(bytes(data, 'data'), m, true), mpk: m })
+    }
+    toBytes () { return held(this, 'Sm9SigningKey').slice() }
+    masterPublicKey () { held(this, 'Sm9SigningKey'); return new Sm9SignMasterPublicKey({ [INNER]: true, b: this._mpk }) }
+    /** Signature of `msg`: DER (default) or, with der = false, h‖x(S)‖y(S) (96 bytes). */
+    sign (msg, der) { return E.sm9Sign(held(this, 'Sm9SigningKey'), this._mpk, bytes(msg, 'msg'), bool(der, 'der', true)) }
+    free () { wipe(this[KEYBYTES]); this[KEYBYTES] = null }
+  }
+  /** The signing master key (ks) of a key generation centre. */
+  class Sm9SignMasterKey {
+    constructor (inner) { ctor(inner, 'Sm9SignMasterKey'); this[KEYBYTES] = inner.b }
+    static generate () { sm9('SM9'); return new Sm9SignMasterKey({ [INNER]: true, b: E.sm9SignMasterGenerate() }) }
+    /** From ks, 32 bytes in [1, N-1]. */
+    static fromBytes (data) { sm9('SM9'); const b = bytes(data, 'data').slice(); E.sm9SignMasterPublic(b); return new Sm9SignMasterKey({ [INNER]: true, b }) }
+    toBytes () { return held(this, 'Sm9SignMasterKey').slice() }
+    publicKey () { return new Sm9SignMasterPublicKey({ [INNER]: true, b: E.sm9SignMasterPublic(held(this, 'Sm9SignMasterKey')) }) }
+    /** The signing key of the identity `id` (hid 0x01). */
+    extract (id) {
+      const ks = held(this, 'Sm9SignMasterKey')
+      return new Sm9SigningKey({ [INNER]: true, b: E.sm9SignExtract(ks, bytes(id, 'id')), mpk: E.sm9SignMasterPublic(ks) })
+    }
+    free () { wipe(this[KEYBYTES]); this[KEYBYTES] = null }
+  }
+  /** An SM9 encryption master public key (Ppub-e). */
+  class Sm9EncryptMasterPublicKey {
+    constructor (inner) { ctor(inner, 'Sm9EncryptMasterPublicKey'); this[KEYBYTES] = inner.b }
+    /** From x‖y (64 bytes) or 04‖x‖y; checked on the curve. */
+    static fromBytes (data) { sm9('SM9'); return new Sm9EncryptMasterPublicKey({ [INNER]: true, b: E.sm9MasterPublicCheck(bytes(data, 'data'), false) }) }
+    toBytes () { return held(this, 'Sm9EncryptMasterPublicKey').slice() }
+    /** Encrypts `msg` to the identity `id`: C1‖C3‖C2 (default) or, with der = true, DER. */
+    encrypt (id, msg, der) { return E.sm9Encrypt(held(this, 'Sm9EncryptMasterPublicKey'), bytes(id, 'id'), bytes(msg, 'msg'), bool(der, 'der', false)) }
+    free () { this[KEYBYTES] = null }
+  }
+  /** A user's SM9 decryption key (with its master public key and identity). */
+  class Sm9EncryptPrivateKey {
+    constructor (inner) { ctor(inner, 'Sm9EncryptPrivateKey'); this[KEYBYTES] = inner.b; this._mpk = inner.mpk; this._id = inner.id }
+    /** From 04‖x‖y (129 bytes) or x‖y, checked against `masterPublicKey`, for `id`. */
+    static fromBytes (data, masterPublicKey, id) {
+      sm9('SM9')
+      const m = held(sm9Of(masterPublicKey, Sm9EncryptMasterPublicKey, 'masterPublicKey'), 'Sm9EncryptMasterPublicKey')
+      const i = bytes(id, 'id').slice()
+      return new Sm9EncryptPrivateKey({ [INNER]: true, b: E.sm9UserKeyCheck(bytes(data, 'data'), m, false), mpk: m, id: i })
+    }
+    toBytes () { return held(this, 'Sm9EncryptPrivateKey').slice() }
+    /** Decrypts C1‖C3‖C2 or DER; throws when the MAC does not match. */
+    decrypt (ct) { return E.sm9Decrypt(held(this, 'Sm9EncryptPrivateKey'), this._mpk, this._id, bytes(ct, 'ct')) }
+    free () { wipe(this[KEYBYTES]); this[KEYBYTES] = null }
+  }
+  /** The encryption master key (ke) of a key generation centre. */
+  class Sm9EncryptMasterKey {
+    constructor (inner) { ctor(inner, 'Sm9EncryptMasterKey'); this[KEYBYTES] = inner.b }
+    static generate () { sm9('SM9'); return new Sm9EncryptMasterKey({ [INNER]: true, b: E.sm9EncMasterGenerate() }) }
+    static fromBytes (data) { sm9('SM9'); const b = bytes(data, 'data').slice(); E.sm9EncMasterPublic(b); return new Sm9EncryptMasterKey({ [INNER]: true, b }) }
+    toBytes () { return held(this, 'Sm9EncryptMasterKey').slice() }
+    publicKey () { return new Sm9EncryptMasterPublicKey({ [INNER]: true, b: E.sm9EncMasterPublic(held(this, 'Sm9EncryptMasterKey')) }) }
+    /** The decryption key of the identity `id` (hid 0x03). */
+    extract (id) {
+      const ke = held(this, 'Sm9EncryptMasterKey')
+      const i = bytes(id, 'id').slice()
+      return new Sm9EncryptPrivateKey({ [INNER]: true, b: E.sm9EncExtract(ke, i), mpk: E.sm9EncMasterPublic(ke), id: i })
+    }
+    free () { wipe(this[KEYBYTES]); this[KEYBYTES] = null }
+  }
+
+  // --- ZUC (GM/T 0001; 3GPP 128-EEA3 / 128-EIA3) -----------------------------------------
+  function uint (v, name, max) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw new RangeError(`${name} must be an integer from 0 to ${max}, not ${typeName(v) === 'number' ? v : typeName(v)}`)
+    return v
+  }
+  function bitLength (v, data) {
+    if (v === undefined || v === null) return undefined
+    return uint(v, 'bitLength', Math.min(data.length * 8, 0xffffffff))
+  }
+  function eea3Args (key, count, bearer, direction, data, bits) {
+    const d = bytes(data, 'data')
+    return [bytes(key, 'key'), uint(count, 'count', 0xffffffff), uint(bearer, 'bearer', 31), uint(direction, 'direction', 1), d, bitLength(bits, d)]
+  }
+  // ZUC-256 is left out of the wasm module (its size cap): native only.
+  function zucKey (key) {
+    bytes(key, 'key')
+    if (key.length === 32 && typeof E.zuc256Mac !== 'function') throw new NativeRequiredError('ZUC-256')
+    return key
+  }
+  const zuc = {
+    /** 128-EEA3: `data` (its first `bitLength` bits; all by default) XOR the keystream of
+     *  the 16-byte key with COUNT, BEARER (0-31) and DIRECTION (0/1); encrypts and decrypts. */
+    zucEea3: (key, count, bearer, direction, data, bits) => E.zucEea3(...eea3Args(key, count, bearer, direction, data, bits)),
+    /** 128-EIA3: the 4-byte MAC of `data` (its first `bitLength` bits; all by default). */
+    zucEia3: (key, count, bearer, direction, data, bits) => E.zucEia3(...eea3Args(key, count, bearer, direction, data, bits)),
+    /** `data` XOR the keystream of ZUC-128 (16-byte key, 16-byte IV) or ZUC-256 (32-byte
+     *  key, 25-byte IV). */
+    zucApply: (key, iv, data) => E.zucApply(zucKey(key), bytes(iv, 'iv'), bytes(data, 'data')),
+    /** `length` bytes of keystream (as zucApply over zeros). */
+    zucKeystream: (key, iv, length) => E.zucApply(zucKey(key), bytes(iv, 'iv'), new Uint8Array(uint(length, 'length', 1 << 30))),
+    /** The ZUC-256 MAC (tag of 4, 8 or 16 bytes; default 4) under a 32-byte key and 25-byte IV. */
+    zuc256Mac: (key, iv, data, tagSize) => {
+      const t = tagSize === undefined ? 4 : tagSize
+      if (t !== 4 && t !== 8 && t !== 16) throw new RangeError('tagSize must be 4, 8 or 16')
+      if (typeof E.zuc256Mac !== 'function') throw new NativeRequiredError('ZUC-256')
+      return E.zuc256Mac(bytes(key, 'key'), bytes(iv, 'iv'), bytes(data, 'data'), t)
+    }
+  }
+
+  // --- certificates, CMS, PKCS#12 (the native engine only) --------------------------------
+  /** Thrown by what only the native addon provides (TLCP, certificates, CMS, PKCS#12) when
+   *  the engine is the WebAssembly module. */
+  class NativeRequiredError extends Error {
+    constructor (what) {
+      super(`${what} needs the native addon (the engine is ${engine}): build it with npm run build:native`)
+      this.name = 'NativeRequiredError'
+      this.code = 'ERR_SHANGMI_NATIVE_REQUIRED'
+    }
+  }
+  const native = typeof E.certInfo === 'function'
+  const needNative = (what) => { if (!native) throw new NativeRequiredError(what) }
+  // PEM text (string or bytes) to DER documents with one of `labels`, or one DER document.
+  function documents (v, name, labels) {
+    if (typeof v === 'string') v = enc.encode(v)
+    else bytes(v, name)
+    // PEM anywhere (openssl's output puts 'Bag Attributes' or the text form before it)
+    const pem = decLossy.decode(v).includes('-----BEGIN ')
+    if (!pem) return [v]
+    const docs = E.pemDecode(v, labels)
+    if (!docs.length) throw new Error(`${name}: no PEM block labelled ${labels.join(' or ')}`)
+    return docs
+  }
+  function list (v, name, each) {
+    if (v === undefined || v === null) return []
+    if (!Array.isArray(v)) throw new TypeError(`${name} must be an array, not ${typeName(v)}`)
+    return v.map((x, i) => each(x, `${name}[${i}]`))
+  }
+  function strings (v, name) { return list(v, name, (x, n) => string(x, n)) }
+  function scalarOf (key, name) {
+    if (!(key instanceof Sm2PrivateKey)) throw new TypeError(`${name} must be an Sm2PrivateKey, not ${typeName(key)}`)
+    return live(key, 'Sm2PrivateKey').toBytes()
+  }
+  function withScalar (key, name, f) { const d = scalarOf(key, name); try { return f(d) } finally { wipe(d) } }
+  function optInt (v, name, dflt, max) { return v === undefined ? dflt : uint(v, name, max) }
+  function optString (v, name) { return v === undefined || v === null ? undefined : string(v, name) }
+  function time (v) {
+    if (v === undefined || v === null) return undefined
+    if (v instanceof Date) return Math.floor(v.getTime() / 1000)
+    return uint(v, 'time', Number.MAX_SAFE_INTEGER)
+  }
+  const CERT = Symbol('shangmi.der')
+
+  /** An X.509 certificate (SM2). */
+  class Certificate {
+    constructor (inner) {
+      if (!inner || inner[INNER] !== true) throw new TypeError('use Certificate.fromDer, fromPem or loadAll')
+      this[CERT] = inner.der
+      const i = E.certInfo(inner.der)
+      /** "/C=CN/O=…/CN=…" */
+      this.subject = i.subject
+      this.issuer = i.issuer
+      this.commonName = i.commonName === null ? undefined : i.commonName
+      /** The serial number, hex. */
+      this.serial = i.serial
+      this.notBefore = new Date(i.notBefore * 1000)
+      this.notAfter = new Date(i.notAfter * 1000)
+      /** "DNS:…", "IP:…", "email:…", "URI:…" */
+      this.subjectAltNames = i.subjectAltNames
+      this.isCa = i.isCa
+      /** keyUsage bits by name ("digitalSignature", "keyEncipherment", …). */
+      this.keyUsage = i.keyUsage
+      this.signatureAlgorithm = i.signatureAlgorithm
+      this._pk = i.publicKey
+      Object.freeze(this)
+    }
+    static fromDer (der) { needNative('Certificate'); return new Certificate({ [INNER]: true, der: bytes(der, 'der').slice() }) }
+    /** The first certificate of PEM text (string or bytes). */
+    static fromPem (pem) { needNative('Certificate'); return Certificate.loadAll(pem)[0] }
+    /** Every certificate of a PEM bundle (or the one DER certificate). */
+    static loadAll (data) {
+      needNative('Certificate')
+      return documents(data, 'data', ['CERTIFICATE']).map((der) => new Certificate({ [INNER]: true, der }))
+    }
+    /** The subject's SM2 public key. */
+    publicKey () {
+      if (!this._pk) throw new Error('not an SM2 public key')
+      return Sm2PublicKey.fromBytes(this._pk)
+    }
+    toDer () { return this[CERT].slice() }
+    toPem () { return E.pemEncode('CERTIFICATE', this[CERT]) }
+    /** SM3 of the DER encoding, hex. */
+    fingerprint () { return toHex(E.sm3Digest(this[CERT])) }
+    equals (other) { return other instanceof Certificate && toHex(other[CERT]) === toHex(this[CERT]) }
+    /** The fields, one a line (as `openssl x509 -noout -subject -issuer …` shows them). */
+    show () {
+      return [`subject: ${this.subject}`, `issuer: ${this.issuer}`, `serial: ${this.serial}`,
+        `notBefore: ${this.notBefore.toISOString()}`, `notAfter: ${this.notAfter.toISOString()}`,
+        `subjectAltNames: ${this.subjectAltNames.join(', ')}`, `keyUsage: ${this.keyUsage.join(', ')}`,
+        `CA: ${this.isCa}`, `SM3 fingerprint: ${this.fingerprint()}`].join('\n')
+    }
+  }
+  const certOf = (c, name) => {
+    if (!(c instanceof Certificate)) throw new TypeError(`${name} must be a Certificate, not ${typeName(c)}`)
+    return c[CERT]
+  }
+  const certList = (v, name) => list(v, name, certOf)
+  const wrapCert = (der) => new Certificate({ [INNER]: true, der })
+
+  /** A PKCS#10 certificate request. */
+  class CertificateRequest {
+    constructor (inner) {
+      if (!inner || inner[INNER] !== true) throw new TypeError('use CertificateRequest.create, fromDer or fromPem')
+      const i = E.csrInfo(inner.der) // checks the self-signature
+      this[CERT] = inner.der
+      this.subject = i.subject
+      this.subjectAltNames = i.subjectAltNames
+      this._pk = i.publicKey
+      Object.freeze(this)
+    }
+    /** A request signed by `key` for `subject` ("/C=CN/O=…/CN=…") with SANs ("DNS:…", "IP:…"). */
+    static create (key, subject, sans) {
+      needNative('CertificateRequest')
+      const s = string(subject, 'subject'); const a = strings(sans, 'sans')
+      return new CertificateRequest({ [INNER]: true, der: withScalar(key, 'key', (d) => E.csrCreate(d, s, a)) })
+    }
+    static fromDer (der) { needNative('CertificateRequest'); return new CertificateRequest({ [INNER]: true, der: bytes(der, 'der').slice() }) }
+    static fromPem (pem) {
+      needNative('CertificateRequest')
+      return new CertificateRequest({ [INNER]: true, der: documents(pem, 'pem', ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST'])[0] })
+    }
+    /** The requested key (the request's signature was checked when it was read). */
+    publicKey () { return Sm2PublicKey.fromBytes(this._pk) }
+    toDer () { return this[CERT].slice() }
+    toPem () { return E.pemEncode('CERTIFICATE REQUEST', this[CERT]) }
+  }
+
+  function issueOpts (o, dfltProfile, dfltDays) {
+    o = options(o)
+    return [string(o.profile, 'profile', dfltProfile), optInt(o.days, 'days', dfltDays, 36500), strings(o.sans, 'sans'),
+      o.pathLen === undefined || o.pathLen === null ? undefined : uint(o.pathLen, 'pathLen', 255)]
+  }
+  const pki = {
+    Certificate,
+    CertificateRequest,
+    /** A self-signed certificate for `key` ({profile: 'ca' (default) | 'tls-server' | …, days: 3650, sans, pathLen}). */
+    certSelfSigned (key, subject, opts) {
+      needNative('certSelfSigned')
+      const s = string(subject, 'subject'); const [p, days, sans, pl] = issueOpts(opts, 'ca', 3650)
+      return wrapCert(withScalar(key, 'key', (d) => E.certSelfSigned(d, s, p, days, sans, pl)))
+    },
+    /** A certificate for `publicKey` issued by `issuer` with `issuerKey` ({profile: 'tls-server' (default), 'tls-client', 'tlcp-sign', 'tlcp-enc', 'ca'; days: 365; sans; pathLen}). */
+    certIssue (issuer, issuerKey, publicKey, subject, opts) {
+      needNative('certIssue')
+      const c = certOf(issuer, 'issuer')
+      if (!(publicKey instanceof Sm2PublicKey)) throw new TypeError(`publicKey must be an Sm2PublicKey, not ${typeName(publicKey)}`)
+      const pk = publicKey.toBytes(); const s = string(subject, 'subject'); const [p, days, sans, pl] = issueOpts(opts, 'tls-server', 365)
+      return wrapCert(withScalar(issuerKey, 'issuerKey', (d) => E.certIssue(c, d, pk, s, p, days, sans, pl)))
+    },
+    /** A certificate for a request (subject and SANs from it) ({profile, days}). */
+    certIssueFromRequest (issuer, issuerKey, request, opts) {
+      needNative('certIssueFromRequest')
+      const c = certOf(issuer, 'issuer')
+      if (!(request instanceof CertificateRequest)) throw new TypeError(`request must be a CertificateRequest, not ${typeName(request)}`)
+      const [p, days] = issueOpts(opts, 'tls-server', 365)
+      return wrapCert(withScalar(issuerKey, 'issuerKey', (d) => E.certIssueFromRequest(c, d, request[CERT], p, days)))
+    },
+    /** A CRL (DER) of `issuer` revoking `serials` (hex strings or bytes) ({days: 30, number: 1}). */
+    crlIssue (issuer, issuerKey, serials, opts) {
+      needNative('crlIssue')
+      const c = certOf(issuer, 'issuer'); const o = options(opts)
+      const rev = list(serials, 'serials', (x, n) => typeof x === 'string' ? fromHex(x, n) : bytes(x, n))
+      const days = optInt(o.days, 'days', 30, 36500); const number = optInt(o.number, 'number', 1, 0xffffffff)
+      return withScalar(issuerKey, 'issuerKey', (d) => E.crlIssue(c, d, rev, days, number))
+    },
+    /** Verifies `leaf` up to one of `roots` ({intermediates, crls (DER or PEM), purpose: 'any' | 'tls-server' | 'tls-client' | 'tlcp-sign' | 'tlcp-enc' | 'cms-sign', host, time}); returns the path, leaf first; throws when it does not verify. */
+    verifyChain (leaf, roots, opts) {
+      needNative('verifyChain')
+      const l = certOf(leaf, 'leaf'); const r = certList(roots, 'roots'); const o = options(opts)
+      const crls = list(o.crls, 'crls', (x, n) => documents(x, n, ['X509 CRL'])).flat()
+      return E.verifyChain(l, r, certList(o.intermediates, 'intermediates'), crls, string(o.purpose, 'purpose', 'any'),
+        optString(o.host, 'host'), time(o.time)).map(wrapCert)
+    },
+    /** A CMS SignedData (DER) over `content` ({chain, detached: false, rfc5652: false (GM/T 0010 OIDs)}). */
+    cmsSign (content, cert, key, opts) {
+      needNative('cmsSign')
+      const m = bytes(content, 'content'); const c = certOf(cert, 'cert'); const o = options(opts)
+      const chain = certList(o.chain, 'chain'); const det = bool(o.detached, 'detached', false); const rfc = bool(o.rfc5652, 'rfc5652', false)
+      return withScalar(key, 'key', (d) => E.cmsSign(m, c, d, chain, det, rfc))
+    },
+    /** Verifies a SignedData (DER or PEM) against `roots` ({detached, certs, purpose: 'cms-sign', time}): {content, signers}. */
+    cmsVerify (message, roots, opts) {
+      needNative('cmsVerify')
+      const m = typeof message === 'string' ? enc.encode(message) : bytes(message, 'message')
+      const r = certList(roots, 'roots'); const o = options(opts)
+      const v = E.cmsVerify(m, r, optBytes(o.detached, 'detached'), certList(o.certs, 'certs'), string(o.purpose, 'purpose', 'cms-sign'), time(o.time))
+      return { content: v.content, signers: v.signers.map(wrapCert) }
+    },
+    /** A CMS EnvelopedData (DER) of `content` for the recipients' certificates ({rfc5652: false}). */
+    cmsEncrypt (content, recipients, opts) {
+      needNative('cmsEncrypt')
+      const o = options(opts)
+      return E.cmsEncrypt(bytes(content, 'content'), certList(recipients, 'recipients'), bool(o.rfc5652, 'rfc5652', false))
+    },
+    /** Opens an EnvelopedData (DER or PEM) with the recipient's certificate and key. */
+    cmsDecrypt (message, cert, key) {
+      needNative('cmsDecrypt')
+      const m = typeof message === 'string' ? enc.encode(message) : bytes(message, 'message'); const c = certOf(cert, 'cert')
+      return withScalar(key, 'key', (d) => E.cmsDecrypt(m, c, d))
+    },
+    /** Reads a PKCS#12 file: {key: Sm2PrivateKey, cert: Certificate, chain: Certificate[]}. */
+    pkcs12Import (data, password) {
+      needNative('pkcs12Import')
+      const r = E.pkcs12Import(bytes(data, 'data'), string(password, 'password'))
+      try {
+        return { key: Sm2PrivateKey.fromBytes(r.key), cert: wrapCert(r.cert), chain: r.chain.map(wrapCert) }
+      } finally { wipe(r.key) }
+    },
+    /** Writes a PKCS#12 file ({chain, sm: false (OpenSSL 3's algorithms) | true (PBKDF2-HMAC-SM3, SM4-CBC)}). */
+    pkcs12Export (cert, key, password, opts) {
+      needNative('pkcs12Export')
+      const c = certOf(cert, 'cert'); const p = string(password, 'password'); const o = options(opts)
+      const chain = certList(o.chain, 'chain'); const sm = bool(o.sm, 'sm', false)
+      return withScalar(key, 'key', (d) => E.pkcs12Export(c, d, p, chain, sm))
+    }
+  }
+  // On the wasm engine (and in browsers) the TLCP client is not there: js/index.js puts the
+  // real one (js/tlcp.js) in its place when the engine is the native addon.
+  const tlcp = {
+    connect () { throw new NativeRequiredError('tlcp.connect') },
+    Agent: class Agent { constructor () { throw new NativeRequiredError('tlcp.Agent') } }
   }
 
   // --- sm-crypto 0.5 ----------------------------------------------------------------------
@@ -470,6 +851,17 @@ function makeShangmi (E, engine) {
     Sm2PrivateKey,
     Sm2PublicKey,
     sm2KeyExchange,
+    Sm9SignMasterKey,
+    Sm9SignMasterPublicKey,
+    Sm9SigningKey,
+    Sm9EncryptMasterKey,
+    Sm9EncryptMasterPublicKey,
+    Sm9EncryptPrivateKey,
+    ...zuc,
+    NativeRequiredError,
+    ...pki,
+    tlcp: Object.freeze(tlcp),
+    _native: native ? { E, certDer: (c) => c[CERT], wrapCert, scalarOf } : undefined,
     sm2: Object.freeze(sm2),
     sm3,
     sm4: Object.freeze(sm4)

@@ -2,7 +2,8 @@
 // (native/shangmi.<platform>-<arch>.node, napi-rs) when it is there and loads, the
 // WebAssembly module (pkg-node/) otherwise — and exports one API over either (api.js).
 // SHANGMI_ENGINE=wasm (or native) forces one; `engine` says which was taken. `load()`
-// resolves to the same object, as the browser entry's `load()` (js/web.mjs) does.
+// resolves to the same object, as the browser entry's `load()` (js/web.mjs) does. On the
+// native engine it also has `tlcp` (connect, Agent), certificates, CMS and PKCS#12.
 'use strict'
 const path = require('node:path')
 const makeShangmi = require('./api.js')
@@ -26,4 +27,8 @@ function pick () {
 }
 
 const api = pick()
-module.exports = Object.freeze({ ...api, load: () => Promise.resolve(module.exports) })
+// The TLCP client needs the addon and Node's net/stream/https (js/tlcp.js); on the wasm
+// engine api.js's stand-ins throw NativeRequiredError.
+const tlcp = api.engine === 'native' ? require('./tlcp.js')(api) : api.tlcp
+const { _native, ...pub } = api
+module.exports = Object.freeze({ ...pub, tlcp, load: () => Promise.resolve(module.exports) })

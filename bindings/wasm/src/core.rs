@@ -160,6 +160,56 @@ pub fn gcm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8], encrypt: bool) -> 
     }
 }
 
+/// SM4-GCM into the caller's buffer `out` (the native engine: JavaScript allocates it, so
+/// the result lives in V8's heap rather than in a fresh external allocation per call): from
+/// `data` straight into `out` (no copy), `out` = ciphertext ‖ tag (`data.len() + 16` bytes)
+/// when `encrypt`, else the plaintext (`data.len() - 16`), checked before it is written.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn gcm_into(
+    key: &[u8],
+    nonce: &[u8],
+    data: &[u8],
+    aad: &[u8],
+    encrypt: bool,
+    out: &mut [u8],
+) -> Res<()> {
+    use shangmi_sm4_modes::aead::AeadInOut as _;
+    use shangmi_sm4_modes::aead::inout::InOutBuf;
+    let k = key16(key)?;
+    let n = nonce12(nonce, "SM4-GCM")?;
+    let c = Sm4Gcm::new(&(*k).into());
+    let size = || msg("the output buffer has the wrong size");
+    if encrypt {
+        let (body, tag) = out
+            .split_at_mut_checked(data.len())
+            .filter(|(_, t)| t.len() == 16)
+            .ok_or_else(size)?;
+        let buf = InOutBuf::new(data, body).map_err(|_| size())?;
+        let t = c.encrypt_inout_detached(&n.into(), aad, buf).map_err(msg)?;
+        tag.copy_from_slice(&t);
+    } else {
+        let (ct, tag) = data
+            .split_at_checked(data.len().wrapping_sub(16))
+            .ok_or_else(|| msg("invalid tag"))?;
+        let buf = InOutBuf::new(ct, out).map_err(|_| size())?;
+        let tag: [u8; 16] = tag.try_into().map_err(|_| msg("invalid tag"))?;
+        c.decrypt_inout_detached(&n.into(), aad, buf, &tag.into())
+            .map_err(|_| msg("invalid tag"))?;
+    }
+    Ok(())
+}
+
+/// SM4-CTR into the caller's buffer `out` (`data.len()` bytes), as [`gcm_into`].
+#[cfg(not(target_arch = "wasm32"))]
+pub fn ctr_into(key: &[u8], iv: &[u8], data: &[u8], out: &mut [u8]) -> Res<()> {
+    use shangmi_sm4_modes::cipher::inout::InOutBuf;
+    let (k, iv) = (key16(key)?, iv16(iv)?);
+    let buf = InOutBuf::new(data, out).map_err(|_| msg("the output buffer has the wrong size"))?;
+    Sm4Ctr::new(&(*k).into(), &iv.into())
+        .try_apply_keystream_inout(buf)
+        .map_err(|_| msg("counter would wrap"))
+}
+
 type Ccm12 = Sm4CcmCustom<U12, U16>;
 
 /// SM4-CCM (12-byte nonce, 16-byte tag), as [`gcm`].
@@ -211,7 +261,8 @@ fn layout(name: &str) -> Res<Option<Layout>> {
     name.parse().map(Some).map_err(msg)
 }
 
-fn secret(d: &[u8]) -> Res<SecretKey> {
+/// The SM2 secret of a 32-byte scalar in [1, n-2].
+pub fn secret(d: &[u8]) -> Res<SecretKey> {
     let d: Zeroizing<[u8; 32]> = Zeroizing::new(
         d.try_into()
             .map_err(|_| msg("SM2 private keys are 32 bytes"))?,
@@ -219,7 +270,8 @@ fn secret(d: &[u8]) -> Res<SecretKey> {
     SecretKey::from_bytes(&FieldBytes::from(*d)).map_err(|_| msg("SM2 private key out of range"))
 }
 
-fn public(bytes: &[u8]) -> Res<PublicKey> {
+/// A point (65, 64 or 33 bytes) checked on the curve.
+pub fn public(bytes: &[u8]) -> Res<PublicKey> {
     keys::public_key_from_bytes(bytes).map_err(|_| msg("Invalid public key"))
 }
 
@@ -515,4 +567,266 @@ pub fn sm2_key_exchange(
     }
     out.extend_from_slice(c.to_send());
     Ok(out)
+}
+
+// --- SM9 (GM/T 0044, GB/T 38635) -------------------------------------------------------
+//
+// Keys cross as bytes: master keys as their 32-byte scalar, master public keys as x ‖ y,
+// user keys uncompressed (with the master public key they belong to, as shangmi-sm9's
+// `from_bytes` needs it). Feature `sm9`: the native addon has it; the wasm module does not
+// (it would double the module: 740 KB with SM9, over the 400 KB cap).
+
+#[cfg(feature = "sm9")]
+fn sm9_msg(e: shangmi_sm9::Error) -> String {
+    format!("SM9: {e}")
+}
+
+#[cfg(feature = "sm9")]
+fn master32(b: &[u8]) -> Res<Zeroizing<[u8; 32]>> {
+    Ok(Zeroizing::new(
+        b.try_into()
+            .map_err(|_| msg("SM9 master keys are 32 bytes"))?,
+    ))
+}
+
+#[cfg(feature = "sm9")]
+fn sign_master(ks: &[u8]) -> Res<shangmi_sm9::SignMasterKey> {
+    shangmi_sm9::SignMasterKey::from_bytes(&*master32(ks)?).map_err(sm9_msg)
+}
+
+#[cfg(feature = "sm9")]
+fn enc_master(ke: &[u8]) -> Res<shangmi_sm9::EncryptMasterKey> {
+    shangmi_sm9::EncryptMasterKey::from_bytes(&*master32(ke)?).map_err(sm9_msg)
+}
+
+#[cfg(feature = "sm9")]
+fn sign_master_public(b: &[u8]) -> Res<shangmi_sm9::SignMasterPublicKey> {
+    shangmi_sm9::SignMasterPublicKey::from_bytes(b).map_err(sm9_msg)
+}
+
+#[cfg(feature = "sm9")]
+fn enc_master_public(b: &[u8]) -> Res<shangmi_sm9::EncryptMasterPublicKey> {
+    shangmi_sm9::EncryptMasterPublicKey::from_bytes(b).map_err(sm9_msg)
+}
+
+/// A random signing master key ks (32 bytes).
+#[cfg(feature = "sm9")]
+pub fn sm9_sign_master_generate() -> Res<Zeroizing<Vec<u8>>> {
+    let k = shangmi_sm9::SignMasterKey::random(&mut getrandom::SysRng).map_err(sm9_msg)?;
+    Ok(Zeroizing::new(Zeroizing::new(k.to_bytes()).to_vec()))
+}
+
+/// The signing master public key Ppub-s (x ‖ y, 128 bytes) of ks.
+#[cfg(feature = "sm9")]
+pub fn sm9_sign_master_public(ks: &[u8]) -> Res<Vec<u8>> {
+    Ok(sign_master(ks)?.public_key().to_bytes().to_vec())
+}
+
+/// The signing key of `id` (hid 0x01) under ks: 0x04 ‖ x ‖ y (65 bytes).
+#[cfg(feature = "sm9")]
+pub fn sm9_sign_extract(ks: &[u8], id: &[u8]) -> Res<Zeroizing<Vec<u8>>> {
+    let u = sign_master(ks)?.extract(id).map_err(sm9_msg)?;
+    Ok(Zeroizing::new(Zeroizing::new(u.to_uncompressed()).to_vec()))
+}
+
+/// Signs `m` with the user key `user` of master public key `mpk`: DER (SEQUENCE { h, S })
+/// or h ‖ x(S) ‖ y(S) (96 bytes).
+#[cfg(feature = "sm9")]
+pub fn sm9_sign(user: &[u8], mpk: &[u8], m: &[u8], der: bool) -> Res<Vec<u8>> {
+    let k =
+        shangmi_sm9::SigningKey::from_bytes(user, &sign_master_public(mpk)?).map_err(sm9_msg)?;
+    let s = k
+        .sign_with_rng(&mut getrandom::SysRng, m)
+        .map_err(sm9_msg)?;
+    Ok(if der {
+        s.to_der()
+    } else {
+        s.to_bytes().to_vec()
+    })
+}
+
+/// Whether `sig` (DER, or h ‖ S with S as 64 bytes or 0x04 ‖ 64 bytes) signs `m` for `id`
+/// under `mpk`; an unreadable `mpk` is an error, an unreadable signature `false`.
+#[cfg(feature = "sm9")]
+pub fn sm9_verify(mpk: &[u8], id: &[u8], m: &[u8], sig: &[u8]) -> Res<bool> {
+    let k = sign_master_public(mpk)?;
+    let Ok(s) =
+        shangmi_sm9::Signature::from_der(sig).or_else(|_| shangmi_sm9::Signature::from_bytes(sig))
+    else {
+        return Ok(false);
+    };
+    Ok(k.verify(id, shangmi_sm9::hid::SIGN, m, &s).is_ok())
+}
+
+/// A random encryption master key ke (32 bytes).
+#[cfg(feature = "sm9")]
+pub fn sm9_enc_master_generate() -> Res<Zeroizing<Vec<u8>>> {
+    let k = shangmi_sm9::EncryptMasterKey::random(&mut getrandom::SysRng).map_err(sm9_msg)?;
+    Ok(Zeroizing::new(Zeroizing::new(k.to_bytes()).to_vec()))
+}
+
+/// The encryption master public key Ppub-e (x ‖ y, 64 bytes) of ke.
+#[cfg(feature = "sm9")]
+pub fn sm9_enc_master_public(ke: &[u8]) -> Res<Vec<u8>> {
+    Ok(enc_master(ke)?.public_key().to_bytes().to_vec())
+}
+
+/// The decryption key of `id` (hid 0x03) under ke: 0x04 ‖ x ‖ y (129 bytes).
+#[cfg(feature = "sm9")]
+pub fn sm9_enc_extract(ke: &[u8], id: &[u8]) -> Res<Zeroizing<Vec<u8>>> {
+    let u = enc_master(ke)?.extract(id).map_err(sm9_msg)?;
+    Ok(Zeroizing::new(Zeroizing::new(u.to_uncompressed()).to_vec()))
+}
+
+/// A master public key checked (on the curve, in G2 for signing): x ‖ y, 128 bytes for
+/// signing (`sign`), 64 for encryption; from x ‖ y or 0x04 ‖ x ‖ y.
+#[cfg(feature = "sm9")]
+pub fn sm9_master_public_check(b: &[u8], sign: bool) -> Res<Vec<u8>> {
+    Ok(if sign {
+        sign_master_public(b)?.to_bytes().to_vec()
+    } else {
+        enc_master_public(b)?.to_bytes().to_vec()
+    })
+}
+
+/// A user key checked against its master public key: 0x04 ‖ x ‖ y (65 bytes for signing,
+/// 129 for decryption).
+#[cfg(feature = "sm9")]
+pub fn sm9_user_key_check(user: &[u8], mpk: &[u8], sign: bool) -> Res<Zeroizing<Vec<u8>>> {
+    Ok(Zeroizing::new(if sign {
+        let k = shangmi_sm9::SigningKey::from_bytes(user, &sign_master_public(mpk)?)
+            .map_err(sm9_msg)?;
+        Zeroizing::new(k.to_uncompressed()).to_vec()
+    } else {
+        let k = shangmi_sm9::EncryptPrivateKey::from_bytes(user, &enc_master_public(mpk)?)
+            .map_err(sm9_msg)?;
+        Zeroizing::new(k.to_uncompressed()).to_vec()
+    }))
+}
+
+/// Encrypts `m` to `id` under `mpk` (XOR mode with SM3-MAC): C1 ‖ C3 ‖ C2, or DER.
+#[cfg(feature = "sm9")]
+pub fn sm9_encrypt(mpk: &[u8], id: &[u8], m: &[u8], der: bool) -> Res<Vec<u8>> {
+    let k = enc_master_public(mpk)?;
+    if der {
+        k.encrypt_der(&mut getrandom::SysRng, id, m)
+    } else {
+        k.encrypt(&mut getrandom::SysRng, id, m)
+    }
+    .map_err(sm9_msg)
+}
+
+/// Decrypts C1 ‖ C3 ‖ C2 (or DER) with the user key `user` of `id` under `mpk`.
+#[cfg(feature = "sm9")]
+pub fn sm9_decrypt(user: &[u8], mpk: &[u8], id: &[u8], ct: &[u8]) -> Res<Vec<u8>> {
+    let k = shangmi_sm9::EncryptPrivateKey::from_bytes(user, &enc_master_public(mpk)?)
+        .map_err(sm9_msg)?;
+    k.decrypt(id, ct)
+        .or_else(|e| match ct.first() {
+            Some(0x30) => k.decrypt_der(id, ct),
+            _ => Err(e),
+        })
+        .map_err(sm9_msg)
+}
+
+// --- ZUC (GM/T 0001, 3GPP 128-EEA3/EIA3) ------------------------------------------------
+
+fn zuc_msg(e: shangmi_zuc::Error) -> String {
+    format!("ZUC: {e:?}")
+}
+
+fn zuc_key16(key: &[u8]) -> Res<Zeroizing<[u8; 16]>> {
+    Ok(Zeroizing::new(
+        key.try_into()
+            .map_err(|_| msg("ZUC-128 keys are 16 bytes"))?,
+    ))
+}
+
+/// 128-EEA3: `data` of `bit_len` bits (all of it when `None`) under the 16-byte key with
+/// COUNT, BEARER (5 bits) and DIRECTION (1 bit); encryption and decryption alike.
+pub fn zuc_eea3(
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    bit_len: Option<usize>,
+) -> Res<Vec<u8>> {
+    let k = zuc_key16(key)?;
+    let mut out = data.to_vec();
+    let n = bit_len.unwrap_or(data.len().saturating_mul(8));
+    shangmi_zuc::eea3(&k, count, bearer, direction, &mut out, n).map_err(zuc_msg)?;
+    Ok(out)
+}
+
+/// 128-EIA3: the 4-byte MAC of `data` (`bit_len` bits, all of it when `None`).
+pub fn zuc_eia3(
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    bit_len: Option<usize>,
+) -> Res<Vec<u8>> {
+    let k = zuc_key16(key)?;
+    let n = bit_len.unwrap_or(data.len().saturating_mul(8));
+    let mac = shangmi_zuc::Eia3::with_params(&k, count, bearer, direction).map_err(zuc_msg)?;
+    Ok(mac.finalize_bits(data, n).map_err(zuc_msg)?.to_vec())
+}
+
+/// `data` XORed with the keystream of ZUC-128 (16-byte key and IV) or, with the feature
+/// `zuc256` (the native addon; the wasm module is 52 KB larger with ZUC-256 and its MACs,
+/// over the 400 KB cap), ZUC-256 (32-byte key, 25-byte IV); a zero `data` gives the
+/// keystream itself.
+pub fn zuc_apply(key: &[u8], iv: &[u8], data: &[u8]) -> Res<Vec<u8>> {
+    use shangmi_zuc::cipher::{KeyIvInit as _, StreamCipher as _};
+    let mut out = data.to_vec();
+    match (key.len(), iv.len()) {
+        (16, 16) => {
+            let k = zuc_key16(key)?;
+            let iv: [u8; 16] = iv16(iv)?;
+            shangmi_zuc::Zuc128::new(&(*k).into(), &iv.into()).apply_keystream(&mut out);
+        }
+        #[cfg(feature = "zuc256")]
+        (32, 25) => {
+            let k: Zeroizing<[u8; 32]> = Zeroizing::new(
+                key.try_into()
+                    .map_err(|_| msg("ZUC-256 keys are 32 bytes"))?,
+            );
+            let iv: [u8; 25] = iv.try_into().map_err(|_| msg("ZUC-256 IVs are 25 bytes"))?;
+            shangmi_zuc::Zuc256::new(&(*k).into(), &iv.into()).apply_keystream(&mut out);
+        }
+        (kl, il) => {
+            return Err(format!(
+                "ZUC takes a 16-byte key and 16-byte IV (ZUC-128) or a 32-byte key and 25-byte \
+                 IV (ZUC-256), not {kl} and {il} bytes"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The ZUC-256 MAC of `data` under a 32-byte key and 25-byte IV: a 4-, 8- or 16-byte tag.
+#[cfg(feature = "zuc256")]
+pub fn zuc256_mac(key: &[u8], iv: &[u8], data: &[u8], tag_size: u32) -> Res<Vec<u8>> {
+    use shangmi_zuc::cipher::KeyIvInit as _;
+    use shangmi_zuc::digest::FixedOutput as _;
+    let k: Zeroizing<[u8; 32]> = Zeroizing::new(
+        key.try_into()
+            .map_err(|_| msg("ZUC-256 keys are 32 bytes"))?,
+    );
+    let iv: [u8; 25] = iv.try_into().map_err(|_| msg("ZUC-256 IVs are 25 bytes"))?;
+    macro_rules! mac {
+        ($t:ty) => {{
+            let mut m = <$t>::new(&(*k).into(), &iv.into());
+            shangmi_zuc::digest::Update::update(&mut m, data);
+            m.finalize_fixed().to_vec()
+        }};
+    }
+    Ok(match tag_size {
+        4 => mac!(shangmi_zuc::Zuc256Mac32),
+        8 => mac!(shangmi_zuc::Zuc256Mac64),
+        16 => mac!(shangmi_zuc::Zuc256Mac128),
+        _ => return Err(msg("ZUC-256 tags are 4, 8 or 16 bytes")),
+    })
 }

@@ -364,3 +364,158 @@ pub fn sm2_key_exchange(
     )
     .map_err(err)
 }
+
+// --- SM9 -------------------------------------------------------------------------------
+
+/// A random SM9 signing master key (32 bytes).
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9SignMasterGenerate)]
+pub fn sm9_sign_master_generate() -> Result<Vec<u8>, JsError> {
+    core::sm9_sign_master_generate()
+        .map(|k| k.to_vec())
+        .map_err(err)
+}
+
+/// The signing master public key (128 bytes) of a master key.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9SignMasterPublic)]
+pub fn sm9_sign_master_public(ks: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::sm9_sign_master_public(ks).map_err(err)
+}
+
+/// The signing key (65 bytes) of `id`.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9SignExtract)]
+pub fn sm9_sign_extract(ks: &[u8], id: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::sm9_sign_extract(ks, id)
+        .map(|k| k.to_vec())
+        .map_err(err)
+}
+
+/// An SM9 signature (DER or 96 bytes).
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9Sign)]
+pub fn sm9_sign(user: &[u8], mpk: &[u8], m: &[u8], der: bool) -> Result<Vec<u8>, JsError> {
+    core::sm9_sign(user, mpk, m, der).map_err(err)
+}
+
+/// Whether `sig` signs `m` for `id`.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9Verify)]
+pub fn sm9_verify(mpk: &[u8], id: &[u8], m: &[u8], sig: &[u8]) -> Result<bool, JsError> {
+    core::sm9_verify(mpk, id, m, sig).map_err(err)
+}
+
+/// A random SM9 encryption master key (32 bytes).
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9EncMasterGenerate)]
+pub fn sm9_enc_master_generate() -> Result<Vec<u8>, JsError> {
+    core::sm9_enc_master_generate()
+        .map(|k| k.to_vec())
+        .map_err(err)
+}
+
+/// The encryption master public key (64 bytes) of a master key.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9EncMasterPublic)]
+pub fn sm9_enc_master_public(ke: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::sm9_enc_master_public(ke).map_err(err)
+}
+
+/// The decryption key (129 bytes) of `id`.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9EncExtract)]
+pub fn sm9_enc_extract(ke: &[u8], id: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::sm9_enc_extract(ke, id)
+        .map(|k| k.to_vec())
+        .map_err(err)
+}
+
+/// A master public key checked, x ‖ y.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9MasterPublicCheck)]
+pub fn sm9_master_public_check(b: &[u8], sign: bool) -> Result<Vec<u8>, JsError> {
+    core::sm9_master_public_check(b, sign).map_err(err)
+}
+
+/// A user key checked against its master public key, uncompressed.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9UserKeyCheck)]
+pub fn sm9_user_key_check(user: &[u8], mpk: &[u8], sign: bool) -> Result<Vec<u8>, JsError> {
+    core::sm9_user_key_check(user, mpk, sign)
+        .map(|k| k.to_vec())
+        .map_err(err)
+}
+
+/// SM9 encryption to `id`: C1 ‖ C3 ‖ C2, or DER.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9Encrypt)]
+pub fn sm9_encrypt(mpk: &[u8], id: &[u8], m: &[u8], der: bool) -> Result<Vec<u8>, JsError> {
+    core::sm9_encrypt(mpk, id, m, der).map_err(err)
+}
+
+/// SM9 decryption with the key of `id`.
+#[cfg(feature = "sm9")]
+#[wasm_bindgen(js_name = sm9Decrypt)]
+pub fn sm9_decrypt(user: &[u8], mpk: &[u8], id: &[u8], ct: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::sm9_decrypt(user, mpk, id, ct)
+        .map(|p| Zeroizing::new(p).to_vec())
+        .map_err(err)
+}
+
+// --- ZUC -------------------------------------------------------------------------------
+
+/// 128-EEA3 over `bit_len` bits (all of `data` when undefined).
+#[wasm_bindgen(js_name = zucEea3)]
+pub fn zuc_eea3(
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    bit_len: Option<u32>,
+) -> Result<Vec<u8>, JsError> {
+    core::zuc_eea3(
+        key,
+        count,
+        bearer,
+        direction,
+        data,
+        bit_len.map(|n| n as usize),
+    )
+    .map_err(err)
+}
+
+/// 128-EIA3 MAC (4 bytes).
+#[wasm_bindgen(js_name = zucEia3)]
+pub fn zuc_eia3(
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    bit_len: Option<u32>,
+) -> Result<Vec<u8>, JsError> {
+    core::zuc_eia3(
+        key,
+        count,
+        bearer,
+        direction,
+        data,
+        bit_len.map(|n| n as usize),
+    )
+    .map_err(err)
+}
+
+/// `data` XORed with the ZUC-128 or ZUC-256 keystream.
+#[wasm_bindgen(js_name = zucApply)]
+pub fn zuc_apply(key: &[u8], iv: &[u8], data: &[u8]) -> Result<Vec<u8>, JsError> {
+    core::zuc_apply(key, iv, data).map_err(err)
+}
+
+/// The ZUC-256 MAC (4, 8 or 16 bytes).
+#[cfg(feature = "zuc256")]
+#[wasm_bindgen(js_name = zuc256Mac)]
+pub fn zuc256_mac(key: &[u8], iv: &[u8], data: &[u8], tag_size: u32) -> Result<Vec<u8>, JsError> {
+    core::zuc256_mac(key, iv, data, tag_size).map_err(err)
+}

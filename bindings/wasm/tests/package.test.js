@@ -18,7 +18,7 @@ test('npm pack: the archive installs into a fresh project and require("shangmi")
     const out = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: pkgDir, encoding: 'utf8' })
     const [info] = JSON.parse(out)
     const files = info.files.map((f) => f.path).sort()
-    for (const f of ['js/index.js', 'js/api.js', 'js/index.d.ts', 'pkg-node/shangmi_wasm.js', 'pkg-node/shangmi_wasm_bg.wasm', 'package.json']) {
+    for (const f of ['js/index.js', 'js/api.js', 'js/tlcp.js', 'js/index.d.ts', 'pkg-node/shangmi_wasm.js', 'pkg-node/shangmi_wasm_bg.wasm', 'package.json']) {
       assert.ok(files.includes(f), `${f} missing from the archive: ${files.join(' ')}`)
     }
     assert.ok(!files.some((f) => f.startsWith('tests/') || f.startsWith('src/') || f.startsWith('node_modules/')), files.join(' '))
@@ -26,13 +26,15 @@ test('npm pack: the archive installs into a fresh project and require("shangmi")
     fs.mkdirSync(project)
     fs.writeFileSync(path.join(project, 'package.json'), '{"name": "try-shangmi", "private": true}\n')
     execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--silent', path.join(tmp, info.filename)], { cwd: project })
-    const probe = "const s = require('shangmi'); console.log(s.engine, s.sm3('abc'), s.sm2.verifyPublicKey(s.sm2.generateKeyPairHex().publicKey))"
+    // the TLCP client loads from the archive on the native engine (a function), on the wasm
+    // engine it is the stand-in that throws NativeRequiredError
+    const probe = "const s = require('shangmi'); let t; try { s.tlcp.connect({}) } catch (e) { t = e.name } console.log(s.engine, s.sm3('abc'), s.sm2.verifyPublicKey(s.sm2.generateKeyPairHex().publicKey), t)"
     const run = (engine) => execFileSync(process.execPath, ['-e', probe], {
       cwd: project, encoding: 'utf8', env: { ...process.env, SHANGMI_ENGINE: engine }
     }).trim().split(' ')
     const sm3abc = '66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0' // GB/T 32905 A.1
-    assert.deepEqual(run('wasm'), ['wasm', sm3abc, 'true'])
-    if (hasNative) assert.deepEqual(run(''), ['native', sm3abc, 'true'])
+    assert.deepEqual(run('wasm'), ['wasm', sm3abc, 'true', 'NativeRequiredError'])
+    if (hasNative) assert.deepEqual(run(''), ['native', sm3abc, 'true', 'RangeError'])
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
