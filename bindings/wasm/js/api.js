@@ -574,6 +574,7 @@ function makeShangmi (E, engine) {
   // real one (js/tlcp.js) in its place when the engine is the native addon.
   const tlcp = {
     connect () { throw new NativeRequiredError('tlcp.connect') },
+    connector () { throw new NativeRequiredError('tlcp.connector') },
     Agent: class Agent { constructor () { throw new NativeRequiredError('tlcp.Agent') } }
   }
 

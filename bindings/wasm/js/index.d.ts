@@ -217,6 +217,8 @@ export interface TlcpSocket extends import('node:stream').Duplex {
 export const tlcp: {
   connect (options: TlcpConnectOptions, callback?: () => void): TlcpSocket
   Agent: new (options: Omit<TlcpConnectOptions, 'host' | 'port' | 'servername' | 'socket' | 'timeout'> & import('node:https').AgentOptions) => import('node:https').Agent
+  /** undici's `connect` option: `new undici.Agent({ connect: tlcp.connector({ ca }) })` as `fetch`'s dispatcher. */
+  connector (options: Omit<TlcpConnectOptions, 'host' | 'port' | 'servername' | 'socket'>): (options: { hostname?: string, host?: string, port?: string | number, servername?: string }, callback: (err: Error | null, socket: TlcpSocket | null) => void) => void
 }
 
 // --- sm-crypto 0.5 ----------------------------------------------------------------------

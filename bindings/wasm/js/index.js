@@ -3,7 +3,7 @@
 // WebAssembly module (pkg-node/) otherwise — and exports one API over either (api.js).
 // SHANGMI_ENGINE=wasm (or native) forces one; `engine` says which was taken. `load()`
 // resolves to the same object, as the browser entry's `load()` (js/web.mjs) does. On the
-// native engine it also has `tlcp` (connect, Agent), certificates, CMS and PKCS#12.
+// native engine it also has `tlcp` (connect, Agent, connector), certificates, CMS and PKCS#12.
 'use strict'
 const path = require('node:path')
 const makeShangmi = require('./api.js')

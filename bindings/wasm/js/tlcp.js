@@ -241,5 +241,36 @@ module.exports = function makeTlcp (api) {
     }
   }
 
-  return Object.freeze({ connect, Agent, TlcpSocket })
+  /**
+   * The `connect` function of an undici `Agent`, so that `fetch` reaches a TLCP server:
+   * `fetch(url, { dispatcher: new undici.Agent({ connect: tlcp.connector({ca}) }) })`
+   * (Node's global `fetch` is undici's; this package does not depend on undici). Takes the
+   * options of `tlcp.Agent`; the host, port and server name come from each request's URL.
+   */
+  function connector (options) {
+    if (options === null || typeof options !== 'object') throw new TypeError('tlcp.connector takes an options object')
+    const { ca, crls: c, suite, clientPair, nameCheck, sni, timeout } = options
+    const tlcpOptions = { ca, crls: c, suite, clientPair, nameCheck, sni }
+    clientOptions(tlcpOptions, 'localhost') // checked now, not at the first request
+    if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1)) throw new RangeError('timeout must be a positive integer (ms)')
+    return function connectTlcp (opts, cb) {
+      let s
+      try {
+        const host = opts.hostname || opts.host || 'localhost'
+        const servername = opts.servername || host
+        s = connect({ ...tlcpOptions, host, port: Number(opts.port) || 443, servername, timeout })
+      } catch (e) {
+        process.nextTick(cb, e, null)
+        return
+      }
+      const onError = (e) => cb(e, null)
+      s.once('error', onError)
+      s.once('secureConnect', () => {
+        s.removeListener('error', onError)
+        cb(null, s)
+      })
+    }
+  }
+
+  return Object.freeze({ connect, Agent, connector, TlcpSocket })
 }

@@ -213,6 +213,7 @@ test('wasm engine: TLCP, certificates, CMS and PKCS#12 throw NativeRequiredError
   const e = (f) => assert.throws(f, (x) => x instanceof wasm.NativeRequiredError && x.code === 'ERR_SHANGMI_NATIVE_REQUIRED')
   e(() => wasm.tlcp.connect({}))
   e(() => new wasm.tlcp.Agent({}))
+  e(() => wasm.tlcp.connector({}))
   e(() => wasm.Certificate.fromPem(''))
   e(() => wasm.CertificateRequest.create())
   for (const f of ['certSelfSigned', 'certIssue', 'certIssueFromRequest', 'crlIssue', 'verifyChain', 'cmsSign', 'cmsVerify', 'cmsEncrypt', 'cmsDecrypt', 'pkcs12Import', 'pkcs12Export']) e(() => wasm[f]())
@@ -220,4 +221,25 @@ test('wasm engine: TLCP, certificates, CMS and PKCS#12 throw NativeRequiredError
   e(() => wasm.Sm9EncryptMasterPublicKey.fromBytes(new Uint8Array(64)))
   e(() => wasm.zuc256Mac(new Uint8Array(32), new Uint8Array(25), new Uint8Array(0)))
   e(() => wasm.zucApply(new Uint8Array(32), new Uint8Array(25), new Uint8Array(0)))
+})
+
+test('TLCP: fetch() through an undici Agent whose connect is tlcp.connector', { skip }, async () => {
+  // Node's global fetch is undici's; undici here is only the Agent class (a dev dependency).
+  const undici = require('undici')
+  const body = 'fetched over TLCP'
+  const response = new TextEncoder().encode(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`)
+  const port = server(1, response)
+  const dispatcher = new undici.Agent({ connect: tlcp.connector({ ca: [P.ca] }) })
+  const res = await fetch(`https://localhost:${port}/`, { dispatcher })
+  assert.equal(res.status, 200)
+  assert.equal(await res.text(), body)
+  await dispatcher.close()
+  // An unknown CA fails the fetch with the TLCP error as its cause.
+  const port2 = server(1, response)
+  const other = sm.certSelfSigned(sm.Sm2PrivateKey.generate(), '/CN=Other CA')
+  const bad = new undici.Agent({ connect: tlcp.connector({ ca: [other] }) })
+  await assert.rejects(fetch(`https://localhost:${port2}/`, { dispatcher: bad }), (e) => e instanceof TypeError && e.cause instanceof Error)
+  await bad.close()
+  assert.throws(() => tlcp.connector({}), TypeError)
+  assert.throws(() => tlcp.connector({ ca: [P.ca], timeout: -1 }), RangeError)
 })

@@ -221,7 +221,7 @@ for (const [engineName, ours] of engines) {
     const base = { host: '127.0.0.1', port: 9, ca: engineName === 'native' ? objects.ca : undefined, servername: 'localhost' }
     for (const field of ['host', 'port', 'ca', 'crls', 'suite', 'clientPair', 'servername', 'nameCheck', 'sni', 'ALPNProtocols', 'timeout', 'socket']) {
       for (const [kind, value] of Object.entries(TYPES)) {
-        for (const make of [(o) => tlcp.connect(o), (o) => new tlcp.Agent(o)]) {
+        for (const make of [(o) => tlcp.connect(o), (o) => new tlcp.Agent(o), (o) => tlcp.connector(o)]) {
           const r = run(() => make({ ...base, [field]: value }))
           if (!r.ok) assertTyped(r.e, `tlcp ${field} = ${kind}`)
           else if (typeof r.v.destroy === 'function') { r.v.on?.('error', () => {}); r.v.destroy() }
