@@ -35,7 +35,7 @@ fn uri(s: &str) -> Result<SdfUri, Failure> {
     };
     match full.parse::<KeyUri>().map_err(Failure::usage)? {
         KeyUri::Sdf(u) => Ok(u),
-        KeyUri::File(_) => Err(Failure::usage("expected an sdf: URI")),
+        _ => Err(Failure::usage("expected an sdf: URI")),
     }
 }
 

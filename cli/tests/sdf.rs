@@ -71,8 +71,8 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
         ])
         .env("SHANGMI_TEST_PIN", "999999");
     let out = run(cmd, b"");
-    assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("SDR_PARDENY"), "{err}");
     assert!(!err.contains("999999"), "{err}");
     // The role comes from the flag; a URI naming the other pair is a usage error.
@@ -411,8 +411,8 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     assert_eq!(out.stdout, b"hello over TLCP\n");
 }
 
-/// A wrong PIN is the device's typed error on every command that opens a private key, and
-/// the PIN is in no output; a command that needs the key's bytes refuses a URI.
+/// A wrong PIN is the device's typed error on every command that opens a private key (exit
+/// code 4), and the PIN is in no output; a command that needs the key's bytes refuses a URI.
 #[test]
 fn wrong_pin_on_every_command() {
     let lib = library();
@@ -492,7 +492,7 @@ fn wrong_pin_on_every_command() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {all}");
         assert!(all.contains("SDR_PARDENY"), "{args:?}: {all}");
         assert!(!all.contains("999999"), "{args:?}: {all}");
     }

@@ -206,6 +206,11 @@ impl PrivateKeyOps for SkfKey {
         Ok(c2.len())
     }
 
+    /// False: see [`NoKeyExchange`] (a TLCP configuration leaves the ECDHE suites out).
+    fn supports_key_exchange(&self) -> bool {
+        false
+    }
+
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
         &self,
         _: &mut R,
