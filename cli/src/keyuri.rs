@@ -157,7 +157,7 @@ impl SdfUri {
         let pin = match &self.pin_env {
             Some(var) => Pin::from_env(var)
                 .ok_or_else(|| Failure::usage(format!("the PIN variable {var} is not set")))?,
-            None => Pin::new(prompt_pin(&format!("{} key {index}", name(usage)))?),
+            None => prompt_pin(&format!("{} key {index}", name(usage)))?,
         };
         let mut options = PoolOptions::default();
         if let Some(n) = self.sessions {
@@ -175,14 +175,15 @@ impl SdfUri {
 }
 
 /// The PIN from the terminal (where the URI names no `pin-env`).
-fn prompt_pin(what: &str) -> Result<String, Failure> {
+fn prompt_pin(what: &str) -> Result<Pin, Failure> {
     rpassword::prompt_password(format!("PIN for {what}: "))
+        .map(Pin::new)
         .map_err(|e| Failure::new(format!("reading the PIN: {e}")))
 }
 
 /// The pair `uri` names for a flag of role `role` (`None`: the URI must say).
 fn skf_role(uri: &SkfUri, role: Option<KeyUsage>) -> Result<KeyUsage, Failure> {
-    match (uri.key.map(from_skf), role) {
+    match (uri.key, role) {
         (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
             "skf: URI names the {} key where the {} key is wanted",
             name(u),
@@ -193,21 +194,6 @@ fn skf_role(uri: &SkfUri, role: Option<KeyUsage>) -> Result<KeyUsage, Failure> {
     }
 }
 
-// The two device crates name the pair with enums of their own.
-fn to_skf(usage: KeyUsage) -> shangmi_skf::KeyUsage {
-    match usage {
-        KeyUsage::Sign => shangmi_skf::KeyUsage::Sign,
-        KeyUsage::Encrypt => shangmi_skf::KeyUsage::Encrypt,
-    }
-}
-
-fn from_skf(usage: shangmi_skf::KeyUsage) -> KeyUsage {
-    match usage {
-        shangmi_skf::KeyUsage::Sign => KeyUsage::Sign,
-        shangmi_skf::KeyUsage::Encrypt => KeyUsage::Encrypt,
-    }
-}
-
 /// Opens the pair `role` of the container `uri` names: the PIN from `pin-env`, or asked
 /// for on the terminal.
 fn open_skf(uri: &SkfUri, role: Option<KeyUsage>) -> Result<SkfKey, Failure> {
@@ -215,9 +201,9 @@ fn open_skf(uri: &SkfUri, role: Option<KeyUsage>) -> Result<SkfKey, Failure> {
     let what = format!("{} key in {}", name(usage), uri.library.display());
     let pin = match uri.pin_env {
         Some(_) => None,
-        None => Some(shangmi_skf::Pin::new(prompt_pin(&what)?)),
+        None => Some(prompt_pin(&what)?),
     };
-    uri.open(Some(to_skf(usage)), pin)
+    uri.open(Some(usage), pin)
         .map_err(|e| key_failure(what, e.into()))
 }
 
@@ -328,7 +314,7 @@ impl KeyUri {
                 let usage = skf_role(uri, role)?;
                 let what = format!("{} key in {}", name(usage), uri.library.display());
                 uri.open_public()
-                    .and_then(|c| c.public_key(to_skf(usage)))
+                    .and_then(|c| c.public_key(usage))
                     .map_err(|e| key_failure(what, e.into()))
             }
         }
