@@ -3,6 +3,8 @@
 //! dev-dependency of this crate).
 
 mod common;
+#[path = "common/testskf.rs"]
+mod testskf;
 
 use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
 use std::path::Path;
@@ -94,18 +96,7 @@ fn export(lib: &str, key: &str, cert: bool, out: &Path) {
 
 /// The test CA's certificate (PEM), from the device's non-standard export.
 fn ca_certificate(lib: &str) -> String {
-    type Export = unsafe extern "C" fn(*mut u8, *mut u32) -> u32;
-    // SAFETY: the test device, whose initialisers are shangmi's own code.
-    let lib = unsafe { libloading::Library::new(lib) }.expect("test device");
-    // SAFETY: the function's signature (testdevice/skf/src/device.rs).
-    let f = unsafe { lib.get::<Export>(b"ShangmiTestSkf_CaCertificate") }.expect("export");
-    let mut len = 0u32;
-    // SAFETY: a size query: null buffer, valid length.
-    assert_eq!(unsafe { f(core::ptr::null_mut(), &mut len) }, 0);
-    let mut der = vec![0u8; len as usize];
-    // SAFETY: `der` is writable for `len` bytes.
-    assert_eq!(unsafe { f(der.as_mut_ptr(), &mut len) }, 0);
-    der.truncate(len as usize);
+    let der = testskf::ca_certificate(Path::new(lib));
     shangmi_pki::pem::to_pem("CERTIFICATE", &der).expect("PEM")
 }
 
@@ -225,48 +216,19 @@ fn tlcp_client_authenticates_with_the_usb_key() {
 }
 
 /// A wrong PIN: the device's typed error naming the attempts left, exit code 4, the PIN
-/// in no output; on every kind of command that opens the key.
+/// in no output; on every kind of command that opens a key (`common::commands_opening`).
 #[test]
 fn a_wrong_pin_names_the_attempts_left() {
     let lib = library();
     let dir = scratch();
     let d = dir.path();
-    let msg = at(d, "msg.txt");
-    std::fs::write(&msg, b"x").expect("write");
     // The LOCKOUT application, so that a wrong PIN never counts against SHANGMI's; each
     // process loads the library afresh, so each sees 6 attempts before its wrong one.
     let key = uri(&lib, "LOCKOUT", None);
-    let csr = at(d, "x.csr");
-    let commands: [Vec<&str>; 3] = [
-        vec!["sm2", "sign", "--key", &key, p(&msg)],
-        vec!["sm2", "decrypt", "--key", &key, "--in", p(&msg)],
-        vec![
-            "cert",
-            "req",
-            "--key",
-            &key,
-            "--subject",
-            "/CN=x",
-            "--out",
-            p(&csr),
-        ],
-    ];
-    for args in &commands {
-        let mut cmd = shangmi();
-        cmd.args(args).env("SHANGMI_TEST_PIN", "87654321");
-        let out = run(cmd, b"");
-        let all = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(out.status.code(), Some(4), "{args:?}: {all}");
-        assert!(
-            all.contains("wrong PIN: 5 attempts left"),
-            "{args:?}: {all}"
-        );
-        assert!(!all.contains("87654321"), "{args:?}: {all}");
-    }
+    let commands = common::commands_opening(d, &key);
+    let want = "wrong PIN: 5 attempts left";
+    common::refuse_wrong_pin(&commands, "SHANGMI_TEST_PIN", "87654321", want);
+    let msg = at(d, "msg.txt");
     // No PIN variable set: a usage error, nothing sent to the device.
     let mut cmd = shangmi();
     cmd.args(["sm2", "sign", "--key", &key, p(&msg)])
