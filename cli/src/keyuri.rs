@@ -466,8 +466,8 @@ impl PrivateKeyOps for AnyKey {
     ) -> Result<AnyKx, KeyError> {
         match self {
             AnyKey::Memory(k) => Ok(AnyKx(KeyExchange::new(rng, role, k, id)?)),
-            AnyKey::Sdf(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
-            AnyKey::Skf(k) => match PrivateKeyOps::start_key_exchange(k, rng, role, id)? {},
+            AnyKey::Sdf(k) => PrivateKeyOps::start_key_exchange(&**k, rng, role, id)?.never(),
+            AnyKey::Skf(k) => PrivateKeyOps::start_key_exchange(k, rng, role, id)?.never(),
         }
     }
 }

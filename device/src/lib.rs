@@ -231,6 +231,67 @@ impl Drop for EccCipher {
     }
 }
 
+/// A device key's decryption: `c1c3c2` as an [`EccCipher`] (refused before the device if
+/// malformed, empty, too long, or if `out` is shorter than C2), then `decrypt(cipher,
+/// plain, plain_len)` (the device's function: it writes at most [`MAX_PLAINTEXT`] bytes to
+/// `plain` and their count to `plain_len`, which holds the room on input), then the count
+/// checked against C2's length (`bad_length` if it differs) and the plaintext copied to
+/// `out`. `plain` is wiped on return; so is the cipher's copy of C2.
+pub fn decrypt_through<E: From<CipherRefused>>(
+    c1c3c2: &[u8],
+    out: &mut [u8],
+    decrypt: impl FnOnce(&EccCipher, &mut [u8; MAX_PLAINTEXT], &mut u32) -> Result<(), E>,
+    bad_length: E,
+) -> Result<usize, E> {
+    let cipher = EccCipher::from_c1c3c2(c1c3c2)?;
+    let n = cipher.len();
+    let out = out
+        .get_mut(..n)
+        .ok_or(CipherRefused::Sm2(shangmi_sm2::Error::Decryption))?;
+    let mut plain = Zeroizing::new([0u8; MAX_PLAINTEXT]);
+    let mut len = MAX_PLAINTEXT as u32;
+    decrypt(&cipher, &mut plain, &mut len)?;
+    if len as usize != n {
+        return Err(bad_length);
+    }
+    out.copy_from_slice(&plain[..n]);
+    Ok(n)
+}
+
+/// The key exchange of a device key that has none: GM/T 0018's and GM/T 0016's agreement
+/// functions return a key handle, never key material, so a device key cannot give TLCP's
+/// ECDHE premaster (ECC suites work). No value of this type exists.
+pub struct NoKeyExchange<E> {
+    never: core::convert::Infallible,
+    error: core::marker::PhantomData<fn() -> E>,
+}
+
+impl<E> NoKeyExchange<E> {
+    /// What a value of this type (which cannot exist) becomes.
+    pub fn never(self) -> ! {
+        let _ = self.error;
+        match self.never {}
+    }
+}
+
+impl<E> core::fmt::Debug for NoKeyExchange<E> {
+    fn fmt(&self, _: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.never {}
+    }
+}
+
+impl<E: shangmi_sm2::KeyOpError> shangmi_sm2::KeyAgreement for NoKeyExchange<E> {
+    type Error = E;
+
+    fn ephemeral_public(&self) -> PublicKey {
+        match self.never {}
+    }
+
+    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), E> {
+        self.never()
+    }
+}
+
 /// A vendor's library loaded at run time (unloaded when dropped: keep it as long as any
 /// function copied out of it).
 pub struct Library(libloading::Library);

@@ -6,13 +6,11 @@
 
 use crate::device::{KeyUsage, Pin, Pool, PoolOptions, SdfDevice, export_public};
 use crate::error::{SdfError, check};
-use crate::ffi::{EccCipher, EccSignature, SGD_SM2_3};
-use core::ffi::c_uint;
+use crate::ffi::{EccSignature, SGD_SM2_3};
 use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
-use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
-use zeroize::Zeroizing;
+use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
 pub use shangmi_device::MAX_PLAINTEXT;
 
@@ -87,21 +85,8 @@ impl SdfKey {
 }
 
 /// No key exchange: GM/T 0018's agreement functions return a key handle, never key
-/// material, so an [`SdfKey`] cannot give TLCP's ECDHE premaster (ECC suites work).
-#[derive(Debug)]
-pub enum NoKeyExchange {}
-
-impl KeyAgreement for NoKeyExchange {
-    type Error = SdfError;
-
-    fn ephemeral_public(&self) -> PublicKey {
-        match *self {}
-    }
-
-    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), SdfError> {
-        match self {}
-    }
-}
+/// material (see [`shangmi_device::NoKeyExchange`]).
+pub type NoKeyExchange = shangmi_device::NoKeyExchange<SdfError>;
 
 impl PrivateKeyOps for SdfKey {
     type Error = SdfError;
@@ -143,40 +128,33 @@ impl PrivateKeyOps for SdfKey {
             .fns
             .internal_decrypt
             .ok_or(SdfError::MissingSymbol(NAME))?;
-        // C1 uncompressed and checked on the curve, C2 not empty and not too long.
-        let cipher = EccCipher::from_c1c3c2(c1c3c2)?;
-        let n = cipher.len();
-        if out.len() < n {
-            return Err(shangmi_sm2::Error::Decryption.into());
-        }
-        let mut plain = Zeroizing::new([0u8; MAX_PLAINTEXT]);
-        let mut len = MAX_PLAINTEXT as c_uint;
-        let res = self.pool.with(|s| {
-            // SAFETY: an open session with the access right; `cipher` is an `ECCCipher`
-            // whose body holds `L` bytes and more; `plain` is writable for MAX_PLAINTEXT
-            // bytes, which `len` says on input (implementations that read it) and C2's
-            // length bounds (those that do not).
-            check(NAME, unsafe {
-                f(
-                    s.handle,
-                    self.index,
-                    SGD_SM2_3,
-                    &*cipher,
-                    plain.as_mut_ptr(),
-                    &mut len,
-                )
-            })
-        });
-        drop(cipher);
-        res?;
-        if len as usize != n {
-            return Err(SdfError::BadOutput {
-                function: NAME,
-                what: "plaintext length differs from the ciphertext's",
-            });
-        }
-        out[..n].copy_from_slice(&plain[..n]);
-        Ok(n)
+        let bad_length = SdfError::BadOutput {
+            function: NAME,
+            what: "plaintext length differs from the ciphertext's",
+        };
+        shangmi_device::decrypt_through(
+            c1c3c2,
+            out,
+            |cipher, plain, len| {
+                self.pool.with(|s| {
+                    // SAFETY: an open session with the access right; `cipher` is an
+                    // `ECCCipher` whose body holds `L` bytes and more; `plain` is writable
+                    // for MAX_PLAINTEXT bytes, which `len` says on input (implementations
+                    // that read it) and C2's length bounds (those that do not).
+                    check(NAME, unsafe {
+                        f(
+                            s.handle,
+                            self.index,
+                            SGD_SM2_3,
+                            cipher,
+                            plain.as_mut_ptr(),
+                            len,
+                        )
+                    })
+                })
+            },
+            bad_length,
+        )
     }
 
     /// False: see [`NoKeyExchange`].

@@ -7,12 +7,11 @@
 
 use crate::device::{Container, ContainerType, KeyUsage};
 use crate::error::{SkfError, check};
-use crate::ffi::{EccCipher, EccSignature, Ulong};
+use crate::ffi::EccSignature;
 use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::kx::Role;
-use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
-use zeroize::Zeroizing;
+use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
 pub use shangmi_device::MAX_PLAINTEXT;
 
@@ -77,21 +76,8 @@ impl SkfKey {
 }
 
 /// No key exchange: GM/T 0016's agreement functions return a key handle, never key
-/// material, so an [`SkfKey`] cannot give TLCP's ECDHE premaster (ECC suites work).
-#[derive(Debug)]
-pub enum NoKeyExchange {}
-
-impl KeyAgreement for NoKeyExchange {
-    type Error = SkfError;
-
-    fn ephemeral_public(&self) -> PublicKey {
-        match *self {}
-    }
-
-    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), SkfError> {
-        match self {}
-    }
-}
+/// material (see [`shangmi_device::NoKeyExchange`]).
+pub type NoKeyExchange = shangmi_device::NoKeyExchange<SkfError>;
 
 impl PrivateKeyOps for SkfKey {
     type Error = SkfError;
@@ -138,33 +124,24 @@ impl PrivateKeyOps for SkfKey {
             .fns
             .ecc_decrypt
             .ok_or(SkfError::MissingSymbol(NAME))?;
-        // C1 uncompressed and checked on the curve, C2 not empty and not too long.
-        let cipher = EccCipher::from_c1c3c2(c1c3c2)?;
-        let n = cipher.len();
-        if out.len() < n {
-            return Err(shangmi_sm2::Error::Decryption.into());
-        }
-        let mut plain = Zeroizing::new([0u8; MAX_PLAINTEXT]);
-        let mut len = MAX_PLAINTEXT as Ulong;
-        let res = {
-            let _g = shared.lock();
-            // SAFETY: an open container; `cipher` is an `ECCCIPHERBLOB` whose body holds
-            // `CipherLen` bytes; `plain` is writable for MAX_PLAINTEXT bytes, which `len`
-            // says on input.
-            check(NAME, unsafe {
-                f(c.handle, &*cipher, plain.as_mut_ptr(), &mut len)
-            })
+        let bad_length = SkfError::BadOutput {
+            function: NAME,
+            what: "plaintext length differs from the ciphertext's",
         };
-        drop(cipher);
-        res?;
-        if len as usize != n {
-            return Err(SkfError::BadOutput {
-                function: NAME,
-                what: "plaintext length differs from the ciphertext's",
-            });
-        }
-        out[..n].copy_from_slice(&plain[..n]);
-        Ok(n)
+        shangmi_device::decrypt_through(
+            c1c3c2,
+            out,
+            |cipher, plain, len| {
+                let _g = shared.lock();
+                // SAFETY: an open container; `cipher` is an `ECCCIPHERBLOB` whose body holds
+                // `CipherLen` bytes; `plain` is writable for MAX_PLAINTEXT bytes, which `len`
+                // says on input.
+                check(NAME, unsafe {
+                    f(c.handle, cipher, plain.as_mut_ptr(), len)
+                })
+            },
+            bad_length,
+        )
     }
 
     /// False: see [`NoKeyExchange`] (a TLCP configuration leaves the ECDHE suites out).
