@@ -235,13 +235,13 @@ impl Drop for EccCipher {
 /// malformed, empty, too long, or if `out` is shorter than C2), then `decrypt(cipher,
 /// plain, plain_len)` (the device's function: it writes at most [`MAX_PLAINTEXT`] bytes to
 /// `plain` and their count to `plain_len`, which holds the room on input), then the count
-/// checked against C2's length (`bad_length` if it differs) and the plaintext copied to
-/// `out`. `plain` is wiped on return; so is the cipher's copy of C2.
+/// checked against C2's length (`bad_output` of the reason if it differs) and the
+/// plaintext copied to `out`. `plain` is wiped on return; so is the cipher's copy of C2.
 pub fn decrypt_through<E: From<CipherRefused>>(
     c1c3c2: &[u8],
     out: &mut [u8],
     decrypt: impl FnOnce(&EccCipher, &mut [u8; MAX_PLAINTEXT], &mut u32) -> Result<(), E>,
-    bad_length: E,
+    bad_output: impl FnOnce(&'static str) -> E,
 ) -> Result<usize, E> {
     let cipher = EccCipher::from_c1c3c2(c1c3c2)?;
     let n = cipher.len();
@@ -252,7 +252,7 @@ pub fn decrypt_through<E: From<CipherRefused>>(
     let mut len = MAX_PLAINTEXT as u32;
     decrypt(&cipher, &mut plain, &mut len)?;
     if len as usize != n {
-        return Err(bad_length);
+        return Err(bad_output("plaintext length differs from the ciphertext's"));
     }
     out.copy_from_slice(&plain[..n]);
     Ok(n)
@@ -299,6 +299,37 @@ pub struct Library(libloading::Library);
 /// A required function the library does not export (its C name).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MissingSymbol(pub &'static str);
+
+/// Why a vendor library cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// The loader's message (a path, never a secret).
+    Library(String),
+    /// A required function is missing (its C name).
+    MissingSymbol(&'static str),
+}
+
+/// A vendor library with the table `F` of the functions copied out of it (unloaded when
+/// this is dropped, after the table).
+pub struct Loaded<F> {
+    /// The functions.
+    pub fns: F,
+    // Declared last: dropped (unloaded) after the table is gone.
+    _lib: Library,
+}
+
+impl<F> Loaded<F> {
+    /// Loads the library at `path` and fills the table with `resolve`, which looks each
+    /// function up ([`Library::symbol`], [`Library::required`]).
+    pub fn load(
+        path: &std::ffi::OsStr,
+        resolve: impl FnOnce(&Library) -> Result<F, MissingSymbol>,
+    ) -> Result<Self, LoadError> {
+        let lib = Library::load(path).map_err(LoadError::Library)?;
+        let fns = resolve(&lib).map_err(|m| LoadError::MissingSymbol(m.0))?;
+        Ok(Loaded { fns, _lib: lib })
+    }
+}
 
 impl Library {
     /// Loads the library at `path`; the error is the loader's message (a path, never a

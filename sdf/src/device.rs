@@ -2,7 +2,7 @@
 //! key's pool of sessions holding the private-key access right.
 
 use crate::error::{SdfError, check};
-use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Handle, Library};
+use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Functions, Handle, Library};
 use core::ffi::c_uint;
 use shangmi_device::c_text;
 use shangmi_sm2::PublicKey;
@@ -85,7 +85,7 @@ impl Drop for Session {
 impl SdfDevice {
     /// Loads the vendor library at `path` and opens its device.
     pub fn open(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SdfError> {
-        let lib = Library::load(path.as_ref())?;
+        let lib = Functions::load(path.as_ref())?;
         let mut handle: Handle = core::ptr::null_mut();
         // SAFETY: `handle` is a valid place for the out-parameter.
         check("SDF_OpenDevice", unsafe {

@@ -75,29 +75,27 @@ pub(crate) struct Functions {
 }
 
 /// A loaded vendor library and its function table.
-pub(crate) struct Library {
-    pub fns: Functions,
-    // Declared last: dropped (unloaded) after the table is gone.
-    _lib: shangmi_device::Library,
-}
+pub(crate) type Library = shangmi_device::Loaded<Functions>;
 
-impl From<shangmi_device::MissingSymbol> for SdfError {
-    fn from(m: shangmi_device::MissingSymbol) -> Self {
-        SdfError::MissingSymbol(m.0)
+impl From<shangmi_device::LoadError> for SdfError {
+    fn from(e: shangmi_device::LoadError) -> Self {
+        match e {
+            shangmi_device::LoadError::Library(why) => SdfError::Load(why),
+            shangmi_device::LoadError::MissingSymbol(name) => SdfError::MissingSymbol(name),
+        }
     }
 }
 
-impl Library {
+impl Functions {
     /// Loads the library at `path` and resolves the table; a missing required function is
     /// [`SdfError::MissingSymbol`], optional ones (`SDF_GetDeviceInfo`,
     /// `SDF_InternalVerify_ECC`, `SDF_InternalDecrypt_ECC`) are left empty and reported
     /// when used.
-    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Self, SdfError> {
-        let lib = shangmi_device::Library::load(path).map_err(SdfError::Load)?;
+    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SdfError> {
         // SAFETY: each type below is the GM/T 0018 signature of the named function; the
-        // table lives in `Library` beside `lib`, which outlives it.
-        let fns = unsafe {
-            Functions {
+        // table lives in `Loaded` beside the library, which outlives it.
+        Ok(Library::load(path, |lib| unsafe {
+            Ok(Functions {
                 open_device: lib.required("SDF_OpenDevice")?,
                 close_device: lib.required("SDF_CloseDevice")?,
                 open_session: lib.required("SDF_OpenSession")?,
@@ -111,8 +109,7 @@ impl Library {
                 internal_sign: lib.required("SDF_InternalSign_ECC")?,
                 internal_verify: lib.symbol("SDF_InternalVerify_ECC"),
                 internal_decrypt: lib.symbol("SDF_InternalDecrypt_ECC"),
-            }
-        };
-        Ok(Library { fns, _lib: lib })
+            })
+        })?)
     }
 }

@@ -128,10 +128,6 @@ impl PrivateKeyOps for SdfKey {
             .fns
             .internal_decrypt
             .ok_or(SdfError::MissingSymbol(NAME))?;
-        let bad_length = SdfError::BadOutput {
-            function: NAME,
-            what: "plaintext length differs from the ciphertext's",
-        };
         shangmi_device::decrypt_through(
             c1c3c2,
             out,
@@ -153,7 +149,10 @@ impl PrivateKeyOps for SdfKey {
                     })
                 })
             },
-            bad_length,
+            |what| SdfError::BadOutput {
+                function: NAME,
+                what,
+            },
         )
     }
 

@@ -5,7 +5,7 @@
 //! call into a library holds that library's lock: the handles below are `Send + Sync`.
 
 use crate::error::{SkfError, check};
-use crate::ffi::{Bool, DevInfoRaw, EccPublicKey, Handle, Library, OPTIONAL, Ulong};
+use crate::ffi::{Bool, DevInfoRaw, EccPublicKey, Functions, Handle, Library, OPTIONAL, Ulong};
 use core::ffi::c_char;
 use shangmi_device::c_text;
 use shangmi_sm2::PublicKey;
@@ -201,7 +201,7 @@ impl SkfLibrary {
     /// one is [`SkfError::MissingSymbol`]; see [`capabilities`](Self::capabilities) for
     /// the optional ones).
     pub fn load(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SkfError> {
-        let lib = Library::load(path.as_ref())?;
+        let lib = Functions::load(path.as_ref())?;
         Ok(SkfLibrary(Arc::new(Shared {
             lock: Mutex::new(()),
             lib,
@@ -213,7 +213,7 @@ impl SkfLibrary {
         Capabilities {
             missing: OPTIONAL
                 .into_iter()
-                .filter(|n| !self.0.lib.has(n))
+                .filter(|n| !self.0.lib.fns.has(n))
                 .collect(),
         }
     }

@@ -100,29 +100,27 @@ pub(crate) const OPTIONAL: [&str; 7] = [
 ];
 
 /// A loaded vendor library and its function table.
-pub(crate) struct Library {
-    pub fns: Functions,
-    // Declared last: dropped (unloaded) after the table is gone.
-    _lib: shangmi_device::Library,
-}
+pub(crate) type Library = shangmi_device::Loaded<Functions>;
 
-impl From<shangmi_device::MissingSymbol> for SkfError {
-    fn from(m: shangmi_device::MissingSymbol) -> Self {
-        SkfError::MissingSymbol(m.0)
+impl From<shangmi_device::LoadError> for SkfError {
+    fn from(e: shangmi_device::LoadError) -> Self {
+        match e {
+            shangmi_device::LoadError::Library(why) => SkfError::Load(why),
+            shangmi_device::LoadError::MissingSymbol(name) => SkfError::MissingSymbol(name),
+        }
     }
 }
 
-impl Library {
+impl Functions {
     /// Loads the library at `path` and resolves the table: a missing required function
     /// (enumeration, connection, applications, PIN, containers, public keys) is
     /// [`SkfError::MissingSymbol`] now; the optional ones ([`OPTIONAL`]) are left empty and
     /// reported by [`Capabilities`](crate::Capabilities) and when used.
-    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Self, SkfError> {
-        let lib = shangmi_device::Library::load(path).map_err(SkfError::Load)?;
+    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SkfError> {
         // SAFETY: each type below is the GM/T 0016 signature of the named function; the
-        // table lives in `Library` beside `lib`, which outlives it.
-        let fns = unsafe {
-            Functions {
+        // table lives in `Loaded` beside the library, which outlives it.
+        Ok(Library::load(path, |lib| unsafe {
+            Ok(Functions {
                 enum_dev: lib.required("SKF_EnumDev")?,
                 connect_dev: lib.required("SKF_ConnectDev")?,
                 disconnect_dev: lib.required("SKF_DisConnectDev")?,
@@ -141,22 +139,20 @@ impl Library {
                 ecc_sign_data: lib.symbol("SKF_ECCSignData"),
                 ecc_decrypt: lib.symbol("SKF_ECCDecrypt"),
                 gen_random: lib.symbol("SKF_GenRandom"),
-            }
-        };
-        Ok(Library { fns, _lib: lib })
+            })
+        })?)
     }
 
     /// Whether the optional function `name` (one of [`OPTIONAL`]) was found.
     pub(crate) fn has(&self, name: &str) -> bool {
-        let f = &self.fns;
         match name {
-            "SKF_GetDevInfo" => f.get_dev_info.is_some(),
-            "SKF_ClearSecureState" => f.clear_secure_state.is_some(),
-            "SKF_GetContainerType" => f.get_container_type.is_some(),
-            "SKF_ExportCertificate" => f.export_certificate.is_some(),
-            "SKF_ECCSignData" => f.ecc_sign_data.is_some(),
-            "SKF_ECCDecrypt" => f.ecc_decrypt.is_some(),
-            "SKF_GenRandom" => f.gen_random.is_some(),
+            "SKF_GetDevInfo" => self.get_dev_info.is_some(),
+            "SKF_ClearSecureState" => self.clear_secure_state.is_some(),
+            "SKF_GetContainerType" => self.get_container_type.is_some(),
+            "SKF_ExportCertificate" => self.export_certificate.is_some(),
+            "SKF_ECCSignData" => self.ecc_sign_data.is_some(),
+            "SKF_ECCDecrypt" => self.ecc_decrypt.is_some(),
+            "SKF_GenRandom" => self.gen_random.is_some(),
             _ => true,
         }
     }

@@ -124,10 +124,6 @@ impl PrivateKeyOps for SkfKey {
             .fns
             .ecc_decrypt
             .ok_or(SkfError::MissingSymbol(NAME))?;
-        let bad_length = SkfError::BadOutput {
-            function: NAME,
-            what: "plaintext length differs from the ciphertext's",
-        };
         shangmi_device::decrypt_through(
             c1c3c2,
             out,
@@ -140,7 +136,10 @@ impl PrivateKeyOps for SkfKey {
                     f(c.handle, cipher, plain.as_mut_ptr(), len)
                 })
             },
-            bad_length,
+            |what| SkfError::BadOutput {
+                function: NAME,
+                what,
+            },
         )
     }
 
