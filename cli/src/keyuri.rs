@@ -133,15 +133,7 @@ impl SdfUri {
         let index = self
             .index
             .ok_or_else(|| Failure::usage("sdf: URI without index=N"))?;
-        match (self.usage, role) {
-            (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
-                "sdf: URI names the {} key where the {} key is wanted",
-                name(u),
-                name(r)
-            ))),
-            (Some(u), _) | (None, Some(u)) => Ok((index, u)),
-            (None, None) => Err(Failure::usage("sdf: URI without key=sign|enc")),
-        }
+        Ok((index, pair("sdf", self.usage, role)?))
     }
 
     /// Opens the device.
@@ -181,23 +173,30 @@ fn prompt_pin(what: &str) -> Result<Pin, Failure> {
         .map_err(|e| Failure::new(format!("reading the PIN: {e}")))
 }
 
-/// The pair `uri` names for a flag of role `role` (`None`: the URI must say).
-fn skf_role(uri: &SkfUri, role: Option<KeyUsage>) -> Result<KeyUsage, Failure> {
-    match (uri.key, role) {
+/// The pair a URI of `scheme` names (`key=`, if given) for a flag of role `role` (`None`:
+/// the URI must say); both given and different is a usage error.
+fn pair(
+    scheme: &str,
+    named: Option<KeyUsage>,
+    role: Option<KeyUsage>,
+) -> Result<KeyUsage, Failure> {
+    match (named, role) {
         (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
-            "skf: URI names the {} key where the {} key is wanted",
+            "{scheme}: URI names the {} key where the {} key is wanted",
             name(u),
             name(r)
         ))),
         (Some(u), _) | (None, Some(u)) => Ok(u),
-        (None, None) => Err(Failure::usage("skf: URI without key=sign|enc")),
+        (None, None) => Err(Failure::usage(format!(
+            "{scheme}: URI without key=sign|enc"
+        ))),
     }
 }
 
 /// Opens the pair `role` of the container `uri` names: the PIN from `pin-env`, or asked
 /// for on the terminal.
 fn open_skf(uri: &SkfUri, role: Option<KeyUsage>) -> Result<SkfKey, Failure> {
-    let usage = skf_role(uri, role)?;
+    let usage = pair("skf", uri.key, role)?;
     let what = format!("{} key in {}", name(usage), uri.library.display());
     let pin = match uri.pin_env {
         Some(_) => None,
@@ -311,7 +310,7 @@ impl KeyUri {
                 })
             }
             KeyUri::Skf(uri) => {
-                let usage = skf_role(uri, role)?;
+                let usage = pair("skf", uri.key, role)?;
                 let what = format!("{} key in {}", name(usage), uri.library.display());
                 uri.open_public()
                     .and_then(|c| c.public_key(usage))
@@ -515,13 +514,13 @@ mod tests {
         assert_eq!(u.container.as_deref(), Some("c"));
         assert!(KeyUri::Skf(u.clone()).is_device());
         assert_eq!(
-            skf_role(&u, Some(KeyUsage::Encrypt)).ok(),
+            pair("skf", u.key, Some(KeyUsage::Encrypt)).ok(),
             Some(KeyUsage::Encrypt)
         );
-        assert!(skf_role(&u, None).is_err());
+        assert!(pair("skf", u.key, None).is_err());
         let u = SkfUri::parse("skf:/l.so?key=sign").unwrap();
-        assert_eq!(skf_role(&u, None).ok(), Some(KeyUsage::Sign));
-        assert!(skf_role(&u, Some(KeyUsage::Encrypt)).is_err());
+        assert_eq!(pair("skf", u.key, None).ok(), Some(KeyUsage::Sign));
+        assert!(pair("skf", u.key, Some(KeyUsage::Encrypt)).is_err());
         assert!(!KeyUri::of_path(Path::new("skf.pem")).unwrap().is_device());
         // A refused PIN exits with its own code, the device's message kept.
         let f = key_failure(
