@@ -23,6 +23,14 @@ pub fn warn(message: impl fmt::Display) {
     eprintln!("{}: {message}", program_name());
 }
 
+/// Exit code 3: module mode refused service (a self-test failed; `SHANGMI_MODULE`,
+/// `--module`).
+pub const MODULE_ERROR: u8 = 3;
+
+/// Exit code 4: a key's device refused the PIN (wrong, or locked): a script that retries
+/// on any failure would lock the key, so this one is told apart.
+pub const PIN_REFUSED: u8 = 4;
+
 /// A command's failure: printed as `PROGRAM: MESSAGE` on standard error.
 #[derive(Debug)]
 pub struct Failure {
@@ -44,6 +52,14 @@ impl Failure {
         Failure {
             message: message.into(),
             code: 2,
+        }
+    }
+
+    /// A failure with its own exit code ([`MODULE_ERROR`], [`PIN_REFUSED`]).
+    pub fn with_code(message: impl Into<String>, code: u8) -> Failure {
+        Failure {
+            message: message.into(),
+            code,
         }
     }
 

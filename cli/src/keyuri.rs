@@ -7,13 +7,20 @@
 //!   `<library>` (a path, taken literally up to `?`). `key=` may be left out where the flag
 //!   says the role (`--sign-key`, `--enc-key`); the PIN comes from the environment variable
 //!   `pin-env` names, or is asked for on the terminal; `sessions` sizes the key's session
-//!   pool (default 4).
-//!
+//!   pool (default 4);
+//! - `skf:<library>?device=NAME&app=NAME&container=NAME[&key=sign|enc][&pin-env=VAR]`: the
+//!   sign or encryption pair of a container in a GM/T 0016 USB key (parsed by
+//!   [`SkfUri`]; `device`, `app` and `container` may be left out where there is only one);
+//!   `key=` and the PIN as for `sdf:`;
 //! - `pkcs11:token=…;object=…;id=%01;type=private?module-path=PATH&pin-env=VAR`: a
 //!   private key object in a PKCS#11 token (RFC 7512; our extensions `pin-env`,
 //!   `mechanisms=sansec|tass|luna` for the vendor's SM mechanism numbers, `sessions`),
 //!   opened in `crate::pkcs11`; the object names the key, so the flag's role is checked
 //!   against what the key can do rather than choosing it.
+//!
+//! A wrong PIN is the device's typed error ([`KeyError`]), exit code
+//! [`PIN_REFUSED`](crate::failure::PIN_REFUSED) (4), with the attempts left where the
+//! device reports them; the PIN itself is in no message.
 //!
 //! The same syntax is taken by `tlcp`, `tls`, `cert` (`--ca-key`, `req --key`, `tlcp-pair
 //! --sign-key/--enc-key`, `cms sign|decrypt --key`) and `sm2` (`sign|decrypt|pubkey
@@ -22,6 +29,8 @@
 use crate::failure::Failure;
 use rand_core::TryCryptoRng;
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
+use shangmi_pkcs11::{Pkcs11Error, Pkcs11Key, Pkcs11Uri};
+use shangmi_skf::{SkfError, SkfKey, SkfUri};
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::kx::{KeyExchange, Role};
 use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey, SecretKey};
@@ -37,8 +46,10 @@ pub enum KeyUri {
     File(PathBuf),
     /// A key pair in an SDF device.
     Sdf(SdfUri),
+    /// A key pair in a container of an SKF USB key.
+    Skf(SkfUri),
     /// A private key object in a PKCS#11 token (RFC 7512; `crate::pkcs11`).
-    Pkcs11(Box<shangmi_pkcs11::Pkcs11Uri>),
+    Pkcs11(Box<Pkcs11Uri>),
 }
 
 /// The parts of an `sdf:` URI.
@@ -60,13 +71,16 @@ impl FromStr for KeyUri {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        if s.starts_with("pkcs11:") {
-            return crate::pkcs11::parse(s).map(|u| KeyUri::Pkcs11(Box::new(u)));
-        }
-        match s.strip_prefix("sdf:") {
-            Some(rest) => parse_sdf(rest).map(KeyUri::Sdf),
-            None if s.is_empty() => Err("empty key location".into()),
-            None => Ok(KeyUri::File(PathBuf::from(s))),
+        if let Some(rest) = s.strip_prefix("sdf:") {
+            parse_sdf(rest).map(KeyUri::Sdf)
+        } else if s.starts_with("skf:") {
+            SkfUri::parse(s).map(KeyUri::Skf).map_err(|e| e.to_string())
+        } else if s.starts_with("pkcs11:") {
+            crate::pkcs11::parse(s).map(|u| KeyUri::Pkcs11(Box::new(u)))
+        } else if s.is_empty() {
+            Err("empty key location".into())
+        } else {
+            Ok(KeyUri::File(PathBuf::from(s)))
         }
     }
 }
@@ -129,15 +143,7 @@ impl SdfUri {
         let index = self
             .index
             .ok_or_else(|| Failure::usage("sdf: URI without index=N"))?;
-        match (self.usage, role) {
-            (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
-                "sdf: URI names the {} key where the {} key is wanted",
-                name(u),
-                name(r)
-            ))),
-            (Some(u), _) | (None, Some(u)) => Ok((index, u)),
-            (None, None) => Err(Failure::usage("sdf: URI without key=sign|enc")),
-        }
+        Ok((index, pair("sdf", self.usage, role)?))
     }
 
     /// Opens the device.
@@ -153,10 +159,7 @@ impl SdfUri {
         let pin = match &self.pin_env {
             Some(var) => Pin::from_env(var)
                 .ok_or_else(|| Failure::usage(format!("the PIN variable {var} is not set")))?,
-            None => Pin::new(
-                rpassword::prompt_password(format!("PIN for {} key {index}: ", name(usage)))
-                    .map_err(|e| Failure::new(format!("reading the PIN: {e}")))?,
-            ),
+            None => prompt_pin(&format!("{} key {index}", name(usage)))?,
         };
         let mut options = PoolOptions::default();
         if let Some(n) = self.sessions {
@@ -165,12 +168,64 @@ impl SdfUri {
         SdfKey::open(&device, index, usage, pin, options)
             .map(Arc::new)
             .map_err(|e| {
-                Failure::new(format!(
-                    "{} key {index} in {}: {e}",
-                    name(usage),
-                    self.library.display()
-                ))
+                key_failure(
+                    format!("{} key {index} in {}", name(usage), self.library.display()),
+                    e.into(),
+                )
             })
+    }
+}
+
+/// The PIN from the terminal (where the URI names no `pin-env`).
+fn prompt_pin(what: &str) -> Result<Pin, Failure> {
+    rpassword::prompt_password(format!("PIN for {what}: "))
+        .map(Pin::new)
+        .map_err(|e| Failure::new(format!("reading the PIN: {e}")))
+}
+
+/// The pair a URI of `scheme` names (`key=`, if given) for a flag of role `role` (`None`:
+/// the URI must say); both given and different is a usage error.
+fn pair(
+    scheme: &str,
+    named: Option<KeyUsage>,
+    role: Option<KeyUsage>,
+) -> Result<KeyUsage, Failure> {
+    match (named, role) {
+        (Some(u), Some(r)) if u != r => Err(Failure::usage(format!(
+            "{scheme}: URI names the {} key where the {} key is wanted",
+            name(u),
+            name(r)
+        ))),
+        (Some(u), _) | (None, Some(u)) => Ok(u),
+        (None, None) => Err(Failure::usage(format!(
+            "{scheme}: URI without key=sign|enc"
+        ))),
+    }
+}
+
+/// Opens the pair `role` of the container `uri` names: the PIN from `pin-env`, or asked
+/// for on the terminal.
+fn open_skf(uri: &SkfUri, role: Option<KeyUsage>) -> Result<SkfKey, Failure> {
+    let usage = pair("skf", uri.key, role)?;
+    let what = format!("{} key in {}", name(usage), uri.library.display());
+    let pin = match uri.pin_env {
+        Some(_) => None,
+        None => Some(prompt_pin(&what)?),
+    };
+    uri.open(Some(usage), pin)
+        .map_err(|e| key_failure(what, e.into()))
+}
+
+/// A device's failure to give the key `what`: a refused PIN exits with
+/// [`PIN_REFUSED`](crate::failure::PIN_REFUSED), a malformed URI as a usage error.
+fn key_failure(what: String, e: KeyError) -> Failure {
+    let message = format!("{what}: {e}");
+    if e.is_access_denied() {
+        Failure::with_code(message, crate::failure::PIN_REFUSED)
+    } else if matches!(e, KeyError::Skf(SkfError::Uri(_))) {
+        Failure::usage(message)
+    } else {
+        Failure::new(message)
     }
 }
 
@@ -196,7 +251,7 @@ impl KeyUri {
         Ok(match self {
             KeyUri::File(path) => file_key(path, passin)?,
             KeyUri::Sdf(uri) => uri.open(KeyUsage::Sign)?,
-            KeyUri::Pkcs11(uri) => crate::pkcs11::open(uri, Some(KeyUsage::Sign))?,
+            device => Arc::new(device.open_any(Some(KeyUsage::Sign), None)?),
         })
     }
 
@@ -205,21 +260,24 @@ impl KeyUri {
         Ok(match self {
             KeyUri::File(path) => file_key(path, passin)?,
             KeyUri::Sdf(uri) => uri.open(KeyUsage::Encrypt)?,
-            KeyUri::Pkcs11(uri) => crate::pkcs11::open(uri, Some(KeyUsage::Encrypt))?,
+            device => Arc::new(device.open_any(Some(KeyUsage::Encrypt), None)?),
         })
     }
-}
 
-impl KeyUri {
     /// The location a `--key`-style flag gave as a path: a key URI if it is one, else the
     /// file.
     pub fn of_path(path: &Path) -> Result<Self, Failure> {
         match path.to_str() {
-            Some(s) if s.starts_with("sdf:") || s.starts_with("pkcs11:") => {
+            Some(s) if SCHEMES.iter().any(|scheme| s.starts_with(scheme)) => {
                 s.parse().map_err(Failure::usage)
             }
             _ => Ok(KeyUri::File(path.to_owned())),
         }
+    }
+
+    /// Whether the key is in a device (a URI, not a file).
+    pub fn is_device(&self) -> bool {
+        !matches!(self, KeyUri::File(_))
     }
 
     /// The private key for a flag of role `role` (`None`: the URI must say which pair);
@@ -237,6 +295,7 @@ impl KeyUri {
                 let (_, usage) = uri.key(role)?;
                 uri.open(usage).map(AnyKey::Sdf)
             }
+            KeyUri::Skf(uri) => open_skf(uri, role).map(AnyKey::Skf),
             KeyUri::Pkcs11(uri) => crate::pkcs11::open(uri, role).map(AnyKey::Pkcs11),
         }
     }
@@ -255,28 +314,113 @@ impl KeyUri {
             KeyUri::Sdf(uri) => {
                 let (index, usage) = uri.key(role)?;
                 uri.device()?.public_key(index, usage).map_err(|e| {
-                    Failure::new(format!(
-                        "{} key {index} in {}: {e}",
-                        name(usage),
-                        uri.library.display()
-                    ))
+                    key_failure(
+                        format!("{} key {index} in {}", name(usage), uri.library.display()),
+                        e.into(),
+                    )
                 })
+            }
+            KeyUri::Skf(uri) => {
+                let usage = pair("skf", uri.key, role)?;
+                let what = format!("{} key in {}", name(usage), uri.library.display());
+                uri.open_public()
+                    .and_then(|c| c.public_key(usage))
+                    .map_err(|e| key_failure(what, e.into()))
             }
             KeyUri::Pkcs11(uri) => crate::pkcs11::public_key(uri),
         }
     }
 }
 
+/// The URI schemes of keys in devices: a location starting with one is never a file name.
+const SCHEMES: [&str; 3] = ["sdf:", "skf:", "pkcs11:"];
+
+/// The error of an [`AnyKey`] operation: the in-memory key's, or the device's, each typed
+/// as its crate has it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeyError {
+    /// An in-memory key's (or a refused input's) SM2 error.
+    Sm2(shangmi_sm2::Error),
+    /// An SDF device's.
+    Sdf(SdfError),
+    /// An SKF USB key's (a wrong PIN with the attempts left, a locked PIN, …).
+    Skf(SkfError),
+    /// A PKCS#11 token's (a `CKR_*` code, a wrong or locked PIN, …).
+    Pkcs11(Pkcs11Error),
+}
+
+impl KeyError {
+    /// Whether the device refused the PIN, or an operation for want of it.
+    pub fn is_access_denied(&self) -> bool {
+        match self {
+            KeyError::Sm2(_) => false,
+            KeyError::Sdf(e) => e.is_access_denied(),
+            KeyError::Skf(e) => e.is_access_denied(),
+            KeyError::Pkcs11(e) => e.is_access_denied(),
+        }
+    }
+}
+
+impl std::fmt::Display for KeyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyError::Sm2(e) => write!(f, "SM2: {e}"),
+            KeyError::Sdf(e) => e.fmt(f),
+            KeyError::Skf(e) => e.fmt(f),
+            KeyError::Pkcs11(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for KeyError {}
+
+impl From<shangmi_sm2::Error> for KeyError {
+    fn from(e: shangmi_sm2::Error) -> Self {
+        KeyError::Sm2(e)
+    }
+}
+
+impl From<SdfError> for KeyError {
+    fn from(e: SdfError) -> Self {
+        KeyError::Sdf(e)
+    }
+}
+
+impl From<SkfError> for KeyError {
+    fn from(e: SkfError) -> Self {
+        KeyError::Skf(e)
+    }
+}
+
+impl From<Pkcs11Error> for KeyError {
+    fn from(e: Pkcs11Error) -> Self {
+        KeyError::Pkcs11(e)
+    }
+}
+
+impl shangmi_sm2::KeyOpError for KeyError {
+    fn is_refused_input(&self) -> bool {
+        match self {
+            KeyError::Sm2(e) => e.is_refused_input(),
+            KeyError::Sdf(e) => e.is_refused_input(),
+            KeyError::Skf(e) => e.is_refused_input(),
+            KeyError::Pkcs11(e) => e.is_refused_input(),
+        }
+    }
+}
+
 /// A private key from a file (held in memory) or in a device, behind [`PrivateKeyOps`]
-/// (the device's errors are the error type; an in-memory key's are its `Sm2` variant).
+/// with [`KeyError`].
 #[derive(Debug)]
 pub enum AnyKey {
     /// Read from a file.
     Memory(SecretKey),
     /// In an SDF device.
     Sdf(Arc<SdfKey>),
+    /// In an SKF USB key.
+    Skf(SkfKey),
     /// In a PKCS#11 token.
-    Pkcs11(Arc<shangmi_pkcs11::Pkcs11Key>),
+    Pkcs11(Arc<Pkcs11Key>),
 }
 
 /// An in-memory key's exchange (a device key has none: see
@@ -285,7 +429,7 @@ pub enum AnyKey {
 pub struct AnyKx(KeyExchange);
 
 impl KeyAgreement for AnyKx {
-    type Error = SdfError;
+    type Error = KeyError;
 
     fn ephemeral_public(&self) -> PublicKey {
         self.0.ephemeral_public()
@@ -297,45 +441,47 @@ impl KeyAgreement for AnyKx {
         peer_id: &[u8],
         peer_ephemeral: &PublicKey,
         key: &mut [u8],
-    ) -> Result<(), SdfError> {
+    ) -> Result<(), KeyError> {
         KeyAgreement::finish(self.0, peer_public, peer_id, peer_ephemeral, key).map_err(Into::into)
     }
 }
 
 impl PrivateKeyOps for AnyKey {
-    type Error = SdfError;
+    type Error = KeyError;
     type KeyExchange = AnyKx;
 
     fn public_key(&self) -> PublicKey {
         match self {
             AnyKey::Memory(k) => k.public_key(),
             AnyKey::Sdf(k) => k.public_key(),
+            AnyKey::Skf(k) => k.public_key(),
             AnyKey::Pkcs11(k) => k.public_key(),
         }
     }
 
-    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, SdfError> {
-        match self {
-            AnyKey::Memory(k) => Ok(PrivateKeyOps::sign_digest(k, e)?),
-            AnyKey::Sdf(k) => k.sign_digest(e),
-            AnyKey::Pkcs11(k) => k.sign_digest(e).map_err(crate::pkcs11::device_error),
-        }
+    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, KeyError> {
+        Ok(match self {
+            AnyKey::Memory(k) => PrivateKeyOps::sign_digest(k, e)?,
+            AnyKey::Sdf(k) => k.sign_digest(e)?,
+            AnyKey::Skf(k) => k.sign_digest(e)?,
+            AnyKey::Pkcs11(k) => k.sign_digest(e)?,
+        })
     }
 
-    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SdfError> {
-        match self {
-            AnyKey::Memory(k) => Ok(PrivateKeyOps::decrypt_into(k, c1c3c2, out)?),
-            AnyKey::Sdf(k) => k.decrypt_into(c1c3c2, out),
-            AnyKey::Pkcs11(k) => k
-                .decrypt_into(c1c3c2, out)
-                .map_err(crate::pkcs11::device_error),
-        }
+    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, KeyError> {
+        Ok(match self {
+            AnyKey::Memory(k) => PrivateKeyOps::decrypt_into(k, c1c3c2, out)?,
+            AnyKey::Sdf(k) => k.decrypt_into(c1c3c2, out)?,
+            AnyKey::Skf(k) => k.decrypt_into(c1c3c2, out)?,
+            AnyKey::Pkcs11(k) => k.decrypt_into(c1c3c2, out)?,
+        })
     }
 
     fn supports_key_exchange(&self) -> bool {
         match self {
             AnyKey::Memory(_) => true,
             AnyKey::Sdf(k) => PrivateKeyOps::supports_key_exchange(&**k),
+            AnyKey::Skf(k) => PrivateKeyOps::supports_key_exchange(k),
             AnyKey::Pkcs11(k) => PrivateKeyOps::supports_key_exchange(&**k),
         }
     }
@@ -345,12 +491,12 @@ impl PrivateKeyOps for AnyKey {
         rng: &mut R,
         role: Role,
         id: &[u8],
-    ) -> Result<AnyKx, SdfError> {
+    ) -> Result<AnyKx, KeyError> {
         match self {
             AnyKey::Memory(k) => Ok(AnyKx(KeyExchange::new(rng, role, k, id)?)),
-            AnyKey::Sdf(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
-            AnyKey::Pkcs11(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)
-                .map_err(crate::pkcs11::device_error)? {},
+            AnyKey::Sdf(k) => PrivateKeyOps::start_key_exchange(&**k, rng, role, id)?.never(),
+            AnyKey::Skf(k) => PrivateKeyOps::start_key_exchange(k, rng, role, id)?.never(),
+            AnyKey::Pkcs11(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
         }
     }
 }
@@ -387,14 +533,51 @@ mod tests {
         let u = sdf("sdf:libsdf.so?index=1&key=sign");
         assert!(u.key(Some(KeyUsage::Encrypt)).is_err());
         assert_eq!(u.key(None).ok(), Some((1, KeyUsage::Sign)));
+    }
+
+    #[test]
+    fn skf_uris_and_their_roles() {
+        let u = match KeyUri::of_path(Path::new("skf:/l.so?app=A&container=c&pin-env=P")) {
+            Ok(KeyUri::Skf(u)) => u,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(u.container.as_deref(), Some("c"));
+        assert!(KeyUri::Skf(u.clone()).is_device());
+        assert_eq!(
+            pair("skf", u.key, Some(KeyUsage::Encrypt)).ok(),
+            Some(KeyUsage::Encrypt)
+        );
+        assert!(pair("skf", u.key, None).is_err());
+        let u = SkfUri::parse("skf:/l.so?key=sign").unwrap();
+        assert_eq!(pair("skf", u.key, None).ok(), Some(KeyUsage::Sign));
+        assert!(pair("skf", u.key, Some(KeyUsage::Encrypt)).is_err());
+        assert!(!KeyUri::of_path(Path::new("skf.pem")).unwrap().is_device());
+        // A refused PIN exits with its own code, the device's message kept.
+        let f = key_failure(
+            "sign key".into(),
+            SkfError::WrongPin { retries_left: 2 }.into(),
+        );
+        assert_eq!(
+            f.to_string(),
+            "sign key: wrong PIN: 2 attempts left before it locks"
+        );
+        assert_eq!(
+            format!("{:?}", f.report()),
+            format!(
+                "{:?}",
+                std::process::ExitCode::from(crate::failure::PIN_REFUSED)
+            )
+        );
+    }
+
+    #[test]
+    fn pkcs11_uris() {
         match "pkcs11:token=t;object=k?module-path=/l.so&pin-env=P".parse::<KeyUri>() {
             Ok(KeyUri::Pkcs11(u)) => assert_eq!(u.object.label.as_deref(), Some("k")),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            KeyUri::of_path(Path::new("pkcs11:object=k")),
-            Ok(KeyUri::Pkcs11(_))
-        ));
+        let u = KeyUri::of_path(Path::new("pkcs11:object=k")).unwrap();
+        assert!(matches!(u, KeyUri::Pkcs11(_)) && u.is_device());
     }
 
     #[test]
@@ -410,6 +593,9 @@ mod tests {
             "sdf:lib.so?index",
             "sdf:lib.so?pin-env=",
             "sdf:lib.so?sessions=0",
+            "skf:",
+            "skf:lib.so?pin=12345678",
+            "skf:lib.so?key=both",
             "pkcs11:token",
             "pkcs11:object=a?pin=1",
         ] {

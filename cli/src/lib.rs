@@ -48,8 +48,26 @@ use failure::Failure;
     propagate_version = true
 )]
 struct Cli {
+    /// Module mode (also SHANGMI_MODULE=1): run the power-on self-tests first and refuse
+    /// service (exit code 3) if any fails; SM2 keys with the pairwise-consistency test,
+    /// random numbers from the health-tested DRBG
+    #[arg(long, global = true)]
+    module: bool,
     #[command(subcommand)]
     command: Command,
+}
+
+impl Cli {
+    /// Runs the command, in module mode if asked (`selftest` runs the tests itself and
+    /// `completions` uses no cryptography).
+    fn run(self) -> Result<ExitCode, Failure> {
+        if selftest::wanted(self.module)?
+            && !matches!(self.command, Command::Selftest(_) | Command::Completions(_))
+        {
+            selftest::enter_module_mode()?;
+        }
+        self.command.run()
+    }
 }
 
 /// The command families. Adding one is a `mod` line above, one variant here and one arm
@@ -118,7 +136,7 @@ pub fn main() -> ExitCode {
     if args.is_empty() {
         args.push("shangmi".into());
     }
-    finish(Cli::parse_from(args).command.run())
+    finish(Cli::parse_from(args).run())
 }
 
 /// The `sm3sum` entry point.
@@ -131,7 +149,14 @@ pub fn sm3sum_main() -> ExitCode {
     );
     let matches = command.get_matches();
     match sm3sum::Args::from_arg_matches(&matches) {
-        Ok(args) => finish(sm3sum::run(&args)),
+        Ok(args) => finish(
+            selftest::wanted(false)
+                .and_then(|module| match module {
+                    true => selftest::enter_module_mode(),
+                    false => Ok(()),
+                })
+                .and_then(|()| sm3sum::run(&args)),
+        ),
         Err(e) => e.exit(),
     }
 }
@@ -139,6 +164,6 @@ pub fn sm3sum_main() -> ExitCode {
 fn finish(result: Result<ExitCode, Failure>) -> ExitCode {
     match result {
         Ok(code) => code,
-        Err(failure) => failure.report(),
+        Err(failure) => selftest::exit_failure(failure).report(),
     }
 }

@@ -7,7 +7,7 @@ use shangmi_pkcs11::{
     Mechanisms, ObjectDesc, ObjectQuery, Pin, Pkcs11Error, Pkcs11Key, Pkcs11Module, Pkcs11Uri,
     encode_text,
 };
-use shangmi_sdf::{KeyUsage, SdfError};
+use shangmi_sdf::KeyUsage;
 use shangmi_sm2::PublicKey;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,6 +25,10 @@ fn failure(uri: &Pkcs11Uri, e: Pkcs11Error) -> Failure {
         .map_or_else(|| "pkcs11:".to_owned(), |p| p.display().to_string());
     match e {
         Pkcs11Error::Uri(_) => Failure::usage(format!("{module}: {e}")),
+        // A refused or locked PIN exits as the other devices' do.
+        e if e.is_access_denied() => {
+            Failure::with_code(format!("{module}: {e}"), crate::failure::PIN_REFUSED)
+        }
         e => Failure::new(format!("{module}: {e}")),
     }
 }
@@ -56,21 +60,6 @@ pub fn open(uri: &Pkcs11Uri, role: Option<KeyUsage>) -> Result<Arc<Pkcs11Key>, F
 /// The public key of the pair the URI names (no PIN).
 pub fn public_key(uri: &Pkcs11Uri) -> Result<PublicKey, Failure> {
     uri.public_key().map_err(|e| failure(uri, e))
-}
-
-/// A PKCS#11 key's error as the error type of the command line's `AnyKey` (the SDF
-/// crate's, until the key URIs share one error type): the SM2 error, the unsupported
-/// operation, the bad output and an exhausted pool keep their kind; a module's code keeps
-/// its text.
-pub fn device_error(e: Pkcs11Error) -> SdfError {
-    match e {
-        Pkcs11Error::Sm2(e) => SdfError::Sm2(e),
-        Pkcs11Error::Unsupported(what) => SdfError::Unsupported(what),
-        Pkcs11Error::BadOutput { function, what } => SdfError::BadOutput { function, what },
-        Pkcs11Error::SessionsExhausted => SdfError::SessionsExhausted,
-        Pkcs11Error::MissingFunction(name) => SdfError::MissingSymbol(name),
-        e => SdfError::Load(format!("PKCS#11: {e}")),
-    }
 }
 
 /// PKCS#11 modules (HSMs and tokens).

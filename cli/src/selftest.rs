@@ -3,14 +3,180 @@
 //! generated with its pairwise-consistency test, the DRBG on the operating system's
 //! generator under its health tests); prints each test and its result, as text or JSON,
 //! and exits 1 if any failed.
+//!
+//! And module mode for every command (`--module`, or `SHANGMI_MODULE=1`): the power-on
+//! tests run once before the command, a failure refuses it (exit code
+//! [`MODULE_ERROR`](crate::failure::MODULE_ERROR), 3), and the command's SM2 keys
+//! ([`new_sm2_key`]) and random numbers ([`rng`], [`fill_random`]) come from the module:
+//! keys with the pairwise-consistency test, randomness from the health-tested DRBG. Outside
+//! module mode the same functions use the operating system's generator, so every command
+//! takes its keys and randomness from here.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
-use rand_core::TryRng;
-use shangmi_selftest::{Module, State, TestResult};
+use getrandom::SysRng;
+use rand_core::{TryCryptoRng, TryRng};
+use shangmi_drbg::StdClock;
+use shangmi_selftest::{Module, ModuleRng, State, TestResult};
+use shangmi_sm2::SecretKey;
 
 use crate::Failure;
+use crate::failure::MODULE_ERROR;
+
+/// The module, once module mode is entered and the power-on tests passed.
+static MODULE: OnceLock<Module> = OnceLock::new();
+
+/// Whether module mode is asked for: the `--module` flag, or `SHANGMI_MODULE` set to `1`
+/// (`0` or empty: off; anything else is a usage error rather than a guess).
+pub fn wanted(flag: bool) -> Result<bool, Failure> {
+    if flag {
+        return Ok(true);
+    }
+    match std::env::var_os("SHANGMI_MODULE") {
+        None => Ok(false),
+        Some(v) => match v.to_str() {
+            Some("1") => Ok(true),
+            Some("0" | "") => Ok(false),
+            _ => Err(Failure::usage(
+                "SHANGMI_MODULE must be 1 (module mode) or 0",
+            )),
+        },
+    }
+}
+
+/// Says on standard error that this build carries the self-tests' fault-injection hook
+/// (a test build of `shangmi`; never a release).
+fn warn_fault_injection() {
+    if shangmi_selftest::FAULT_INJECTION {
+        crate::failure::warn(
+            "this build carries the self-tests' fault-injection hook (tests only)",
+        );
+    }
+}
+
+/// Enters module mode: runs the power-on self-tests once; if any failed the module is in
+/// its error state and the command is refused (exit code 3).
+pub fn enter_module_mode() -> Result<(), Failure> {
+    warn_fault_injection();
+    let report = shangmi_selftest::run();
+    match report.module() {
+        Ok(module) => {
+            let _ = MODULE.set(module);
+            Ok(())
+        }
+        Err(e) => {
+            let failed: Vec<&str> = report
+                .results()
+                .iter()
+                .filter(|r| !r.passed)
+                .map(|r| r.name)
+                .collect();
+            Err(refused(&format!(
+                "{e} (failed: {}); `shangmi selftest` prints the report",
+                failed.join(", ")
+            )))
+        }
+    }
+}
+
+/// The module mode's refusal.
+fn refused(why: &str) -> Failure {
+    Failure::with_code(format!("module mode: service refused: {why}"), MODULE_ERROR)
+}
+
+/// The module in module mode, checked operational (`None` outside module mode).
+fn module() -> Result<Option<Module>, Failure> {
+    match MODULE.get() {
+        None => Ok(None),
+        Some(m) => m
+            .check()
+            .map(|()| Some(*m))
+            .map_err(|e| refused(&e.to_string())),
+    }
+}
+
+/// A command's random number generator: the module's health-tested SM4 DRBG in module
+/// mode, the operating system's generator otherwise.
+#[derive(Debug)]
+pub struct CommandRng(Option<Box<ModuleRng<SysRng, StdClock>>>);
+
+/// A [`CommandRng`] failure (the generator's message).
+#[derive(Debug)]
+pub struct RngError(String);
+
+impl std::fmt::Display for RngError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the random generator failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for RngError {}
+
+impl TryRng for CommandRng {
+    type Error = RngError;
+
+    fn try_next_u32(&mut self) -> Result<u32, RngError> {
+        rand_core::utils::next_word_via_fill(self)
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, RngError> {
+        rand_core::utils::next_word_via_fill(self)
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngError> {
+        let e = |e: &dyn std::fmt::Display| RngError(e.to_string());
+        match &mut self.0 {
+            Some(m) => m.try_fill_bytes(dst).map_err(|x| e(&x)),
+            None => SysRng.try_fill_bytes(dst).map_err(|x| e(&x)),
+        }
+    }
+}
+
+impl TryCryptoRng for CommandRng {}
+
+/// The command's random number generator ([`CommandRng`]).
+pub fn rng() -> Result<CommandRng, Failure> {
+    Ok(CommandRng(match module()? {
+        None => None,
+        Some(m) => Some(Box::new(
+            m.system_rng().map_err(|e| refused(&e.to_string()))?,
+        )),
+    }))
+}
+
+/// A command's failure as it leaves: in module mode, once the module is in its error state
+/// (a health or pairwise-consistency test failed during the command), the refusal's exit
+/// code 3 whatever the command said.
+pub fn exit_failure(failure: Failure) -> Failure {
+    match MODULE.get().map(Module::check) {
+        Some(Err(e)) => refused(&format!("{failure} ({e})")),
+        _ => failure,
+    }
+}
+
+/// Fills `buf` from the command's generator.
+pub fn fill_random(buf: &mut [u8]) -> Result<(), Failure> {
+    rng()?
+        .try_fill_bytes(buf)
+        .map_err(|e| Failure::new(e.to_string()))
+}
+
+/// A new SM2 key: in module mode from the module (its DRBG, then the pairwise-consistency
+/// test; a failure refuses the command), otherwise from the operating system's generator.
+pub fn new_sm2_key() -> Result<SecretKey, Failure> {
+    match module()? {
+        Some(m) => {
+            let mut rng = m.system_rng().map_err(|e| refused(&e.to_string()))?;
+            m.generate_sm2_key(&mut rng)
+                .map_err(|e| refused(&e.to_string()))
+        }
+        None => shangmi_sm2::dsa::SigningKey::random(&mut SysRng)
+            .map(|k| k.secret_key())
+            .map_err(|e| Failure::new(format!("key generation: {e}"))),
+    }
+}
 
 /// Options of `shangmi selftest`.
 #[derive(clap::Args)]
@@ -114,6 +280,7 @@ fn render(results: &[TestResult], state: State, json: bool) -> (String, bool) {
 
 /// Runs `shangmi selftest`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
+    warn_fault_injection();
     let report = shangmi_selftest::run();
     let mut results = report.results().to_vec();
     if let Ok(module) = report.module() {

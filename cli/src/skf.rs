@@ -1,10 +1,11 @@
-//! `shangmi skf list`: what GM/T 0016 (SKF) USB keys hold, through their vendor library
-//! (`shangmi-skf`): devices, applications, containers, key types and the certificates'
-//! subjects. Needs no PIN (public keys and certificates are public).
+//! `shangmi skf list|export`: what GM/T 0016 (SKF) USB keys hold, through their vendor
+//! library (`shangmi-skf`): devices, applications, containers, key types and the
+//! certificates' subjects; a container's public key or certificate as PEM. Needs no PIN
+//! (public keys and certificates are public).
 
 use crate::failure::Failure;
 use der::Decode;
-use shangmi_skf::{Application, ContainerType, KeyUsage, SkfLibrary};
+use shangmi_skf::{Application, ContainerType, KeyUsage, SkfLibrary, SkfUri};
 use std::process::ExitCode;
 
 /// SKF (GM/T 0016) USB keys.
@@ -24,22 +25,61 @@ enum Skf {
         #[arg(long = "lib", value_name = "PATH")]
         library: String,
     },
+    /// Print a container's public key as SPKI PEM, or with --cert its certificate (PEM):
+    /// `skf:<library>?app=NAME&container=NAME&key=sign|enc` (the TLCP client pair a USB key
+    /// holds, for `tlcp client --sign-cert/--enc-cert`).
+    Export {
+        /// The key URI (`key=` required).
+        uri: String,
+        /// The pair's certificate instead of its public key.
+        #[arg(long)]
+        cert: bool,
+    },
 }
 
 /// Runs `shangmi skf …`.
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match &args.command {
         Skf::List { library } => list(library),
+        Skf::Export { uri, cert } => export(uri, *cert),
     }
 }
 
+fn export(uri: &str, cert: bool) -> Result<ExitCode, Failure> {
+    let uri = SkfUri::parse(uri).map_err(|e| Failure::usage(e.to_string()))?;
+    let usage = uri
+        .key
+        .ok_or_else(|| Failure::usage("skf: URI without key=sign|enc"))?;
+    let fail = |e: shangmi_skf::SkfError| Failure::new(format!("{}: {e}", uri.library.display()));
+    let container = uri.open_public().map_err(fail)?;
+    let pem = if cert {
+        let der = container.certificate(usage).map_err(fail)?.ok_or_else(|| {
+            Failure::new(format!("container {}: no certificate", container.name()))
+        })?;
+        shangmi_pki::pem::to_pem("CERTIFICATE", &der)
+            .map_err(|e| Failure::new(format!("encoding the certificate: {e}")))?
+    } else {
+        let public = container.public_key(usage).map_err(fail)?;
+        shangmi_sm2::keys::public_key_to_spki_pem(
+            &public,
+            shangmi_sm2::keys::AlgorithmForm::EcPublicKey,
+            shangmi_sm2::pkcs8::LineEnding::LF,
+        )
+        .map_err(|e| Failure::new(format!("encoding the key: {e}")))?
+    };
+    print!("{pem}");
+    Ok(ExitCode::SUCCESS)
+}
+
 fn list(library: &str) -> Result<ExitCode, Failure> {
-    let path = match library.strip_prefix("skf:") {
-        Some(uri) => uri.split_once('?').map_or(uri, |(p, _)| p),
-        None => library,
+    let path = if library.starts_with("skf:") {
+        let uri = SkfUri::parse(library).map_err(|e| Failure::usage(e.to_string()))?;
+        uri.library.to_string_lossy().into_owned()
+    } else {
+        library.to_owned()
     };
     let fail = |e: shangmi_skf::SkfError| Failure::new(format!("{path}: {e}"));
-    let lib = SkfLibrary::load(path).map_err(fail)?;
+    let lib = SkfLibrary::load(&path).map_err(fail)?;
     let caps = lib.capabilities();
     println!("library: {path}");
     if caps.missing().is_empty() {

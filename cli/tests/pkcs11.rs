@@ -119,7 +119,8 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
     ])
     .env("SHANGMI_TEST_P11_PIN", "99999999");
     let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    // Exit code 4, as a refused PIN of an SDF or SKF device.
+    assert_eq!(out.status.code(), Some(4));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("wrong PIN") && !err.contains("99999999"),

@@ -71,8 +71,8 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
         ])
         .env("SHANGMI_TEST_PIN", "999999");
     let out = run(cmd, b"");
-    assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("SDR_PARDENY"), "{err}");
     assert!(!err.contains("999999"), "{err}");
     // The role comes from the flag; a URI naming the other pair is a usage error.
@@ -411,91 +411,17 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     assert_eq!(out.stdout, b"hello over TLCP\n");
 }
 
-/// A wrong PIN is the device's typed error on every command that opens a private key, and
-/// the PIN is in no output; a command that needs the key's bytes refuses a URI.
+/// A wrong PIN is the device's typed error on every command that opens a private key (exit
+/// code 4), and the PIN is in no output; a command that needs the key's bytes refuses a URI.
 #[test]
 fn wrong_pin_on_every_command() {
     let lib = library();
     let dir = scratch();
     let d = dir.path();
-    let msg = at(d, "msg.txt");
-    std::fs::write(&msg, b"x").expect("write");
-    common::make_ca(d, "/CN=x", &[]);
-    let cert = at(d, "ca.crt");
     let key = uri(&lib, 1, None);
-    let (csr_out, crt_out, issued_out) = (at(d, "x.csr"), at(d, "x.crt"), at(d, "y.crt"));
-    let commands: Vec<Vec<&str>> = vec![
-        vec!["sm2", "sign", "--key", &key, p(&msg)],
-        vec!["sm2", "decrypt", "--key", &key, "--in", p(&msg)],
-        vec![
-            "cert",
-            "req",
-            "--key",
-            &key,
-            "--subject",
-            "/CN=x",
-            "--out",
-            p(&csr_out),
-        ],
-        vec![
-            "cert",
-            "ca",
-            "--key",
-            &key,
-            "--subject",
-            "/CN=x",
-            "--out",
-            p(&crt_out),
-        ],
-        vec![
-            "cert",
-            "cms",
-            "sign",
-            "--cert",
-            p(&cert),
-            "--key",
-            &key,
-            "--in",
-            p(&msg),
-        ],
-        vec![
-            "cert",
-            "cms",
-            "decrypt",
-            "--cert",
-            p(&cert),
-            "--key",
-            &key,
-            "--in",
-            p(&msg),
-        ],
-        vec![
-            "cert",
-            "issue",
-            "--ca",
-            p(&cert),
-            "--ca-key",
-            &key,
-            "--csr",
-            p(&msg),
-        ]
-        .into_iter()
-        .chain(["--profile", "tls-server", "--out", p(&issued_out)])
-        .collect(),
-    ];
-    for args in &commands {
-        let mut cmd = shangmi();
-        cmd.args(args).env("SHANGMI_TEST_PIN", "999999");
-        let out = run(cmd, b"");
-        let all = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(!out.status.success(), "{args:?}");
-        assert!(all.contains("SDR_PARDENY"), "{args:?}: {all}");
-        assert!(!all.contains("999999"), "{args:?}: {all}");
-    }
+    let commands = common::commands_opening(d, &key);
+    common::refuse_wrong_pin(&commands, "SHANGMI_TEST_PIN", "999999", "SDR_PARDENY");
+    let cert = at(d, "ca.crt");
     // A URI where the key's bytes are needed: a usage error, no device opened.
     let mut cmd = shangmi();
     cmd.args([

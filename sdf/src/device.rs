@@ -2,44 +2,14 @@
 //! key's pool of sessions holding the private-key access right.
 
 use crate::error::{SdfError, check};
-use crate::ffi::{DeviceInfoRaw, EccRefPublicKey, Handle, Library};
+use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Functions, Handle, Library};
 use core::ffi::c_uint;
+use shangmi_device::c_text;
 use shangmi_sm2::PublicKey;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use zeroize::Zeroizing;
 
-/// A PIN (the private-key access password), zeroized when dropped and never printed.
-pub struct Pin(Zeroizing<Vec<u8>>);
-
-impl Pin {
-    /// From its bytes.
-    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
-        Pin(Zeroizing::new(bytes.into()))
-    }
-
-    /// From the environment variable `var`, if set (its value moves into the PIN without a
-    /// copy; the variable itself stays in the process environment).
-    pub fn from_env(var: &str) -> Option<Self> {
-        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
-    }
-}
-
-impl core::fmt::Debug for Pin {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Pin(..)")
-    }
-}
-
-/// Which of the two key pairs at an index (GM/T 0018 keeps a sign pair and an encryption
-/// pair under each internal index, as TLCP's dual certificates want).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KeyUsage {
-    /// The sign pair (`SDF_ExportSignPublicKey_ECC`, `SDF_InternalSign_ECC`).
-    Sign,
-    /// The encryption pair (`SDF_ExportEncPublicKey_ECC`, `SDF_InternalDecrypt_ECC`).
-    Encrypt,
-}
+pub use shangmi_device::{KeyUsage, Pin};
 
 /// What `SDF_GetDeviceInfo` reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,11 +32,6 @@ pub struct DeviceInfo {
     pub hash_algorithms: u32,
     /// The largest buffer the device takes.
     pub buffer_size: u32,
-}
-
-fn text(bytes: &[u8]) -> String {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).trim().to_owned()
 }
 
 pub(crate) struct DeviceInner {
@@ -150,7 +115,7 @@ impl SdfDevice {
         {
             return Ok(SdfDevice(device));
         }
-        let lib = Library::load(path)?;
+        let lib = Functions::load(path)?;
         let mut handle: Handle = core::ptr::null_mut();
         // SAFETY: `handle` is a valid place for the out-parameter.
         check("SDF_OpenDevice", unsafe {
@@ -197,9 +162,9 @@ impl SdfDevice {
         // SAFETY: an open session and a `DEVICEINFO`-sized out-parameter.
         check("SDF_GetDeviceInfo", unsafe { f(s.handle, &mut raw) })?;
         Ok(DeviceInfo {
-            issuer: text(&raw.issuer_name),
-            name: text(&raw.device_name),
-            serial: text(&raw.device_serial),
+            issuer: c_text(&raw.issuer_name),
+            name: c_text(&raw.device_name),
+            serial: c_text(&raw.device_serial),
             device_version: raw.device_version,
             standard_version: raw.standard_version,
             asym_algorithms: raw.asym_alg_ability[0],
@@ -241,12 +206,7 @@ impl SdfDevice {
             .fns
             .internal_verify
             .ok_or(SdfError::MissingSymbol(NAME))?;
-        let mut sig = crate::ffi::EccSignature {
-            r: [0; 64],
-            s: [0; 64],
-        };
-        sig.r[32..].copy_from_slice(signature.r());
-        sig.s[32..].copy_from_slice(signature.s());
+        let sig = EccSignature::new(signature);
         let s = self.session()?;
         // SAFETY: an open session; `e` is readable for 32 bytes and `sig` is an
         // `ECCSignature`.
@@ -270,30 +230,13 @@ pub(crate) fn export_public(
         KeyUsage::Sign => (fns.export_sign_public, "SDF_ExportSignPublicKey_ECC"),
         KeyUsage::Encrypt => (fns.export_enc_public, "SDF_ExportEncPublicKey_ECC"),
     };
-    let mut raw = EccRefPublicKey {
-        bits: 0,
-        x: [0; 64],
-        y: [0; 64],
-    };
+    let mut raw = EccPublicKey::ZERO;
     // SAFETY: an open session and an `ECCrefPublicKey`-sized out-parameter.
     check(name, unsafe { f(s.handle, index, &mut raw) })?;
-    let bad = |what| SdfError::BadOutput {
+    raw.to_public_key().map_err(|what| SdfError::BadOutput {
         function: name,
         what,
-    };
-    if raw.bits != 256 {
-        return Err(bad("key size is not 256 bits"));
-    }
-    let mut sec1 = [0u8; 65];
-    sec1[0] = 0x04;
-    sec1[1..33].copy_from_slice(right_aligned(&raw.x).ok_or(bad("x wider than 32 bytes"))?);
-    sec1[33..].copy_from_slice(right_aligned(&raw.y).ok_or(bad("y wider than 32 bytes"))?);
-    shangmi_sm2::keys::public_key_from_sec1(&sec1).map_err(|_| bad("point not on the curve"))
-}
-
-/// The low 32 bytes of a right-aligned 64-byte field, if its high 32 are zero.
-pub(crate) fn right_aligned(field: &[u8; 64]) -> Option<&[u8]> {
-    field[..32].iter().all(|&b| b == 0).then_some(&field[32..])
+    })
 }
 
 /// A session holding the access right to one index, released before the session closes.
@@ -345,14 +288,19 @@ impl Pool {
         pin: Pin,
         options: PoolOptions,
     ) -> Result<Self, SdfError> {
-        let pin_len = c_uint::try_from(pin.0.len())
+        let pin_len = c_uint::try_from(pin.as_bytes().len())
             .map_err(|_| SdfError::Unsupported("a PIN longer than 4 GiB"))?;
         let mut idle = Vec::with_capacity(options.sessions.max(1));
         for _ in 0..options.sessions.max(1) {
             let session = device.session()?;
             // SAFETY: an open session; the PIN is readable for `pin_len` bytes.
             let rv = unsafe {
-                (device.0.lib.fns.get_access_right)(session.handle, index, pin.0.as_ptr(), pin_len)
+                (device.0.lib.fns.get_access_right)(
+                    session.handle,
+                    index,
+                    pin.as_bytes().as_ptr(),
+                    pin_len,
+                )
             };
             check("SDF_GetPrivateKeyAccessRight", rv)?;
             idle.push(KeySession { session, index });

@@ -168,10 +168,7 @@ impl SdrCode {
 
 impl fmt::Display for SdrCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(name) => write!(f, "{name} (0x{:08X})", self.to_u32()),
-            None => write!(f, "vendor code 0x{:08X}", self.to_u32()),
-        }
+        shangmi_device::fmt_code(f, self.name(), self.to_u32())
     }
 }
 
@@ -240,6 +237,17 @@ impl fmt::Display for SdfError {
 }
 
 impl std::error::Error for SdfError {}
+
+impl From<shangmi_device::CipherRefused> for SdfError {
+    fn from(e: shangmi_device::CipherRefused) -> Self {
+        match e {
+            shangmi_device::CipherRefused::Sm2(e) => SdfError::Sm2(e),
+            shangmi_device::CipherRefused::TooLong => {
+                SdfError::Unsupported("SM2 plaintexts over 1024 bytes")
+            }
+        }
+    }
+}
 
 impl From<shangmi_sm2::Error> for SdfError {
     fn from(e: shangmi_sm2::Error) -> Self {

@@ -4,30 +4,15 @@
 //! here from the exported public key; `SDF_InternalDecrypt_ECC` takes the ciphertext as an
 //! `ECCCipher` (C1's coordinates, C3, then C2).
 
-use crate::device::{KeyUsage, Pin, Pool, PoolOptions, SdfDevice, export_public, right_aligned};
+use crate::device::{KeyUsage, Pin, Pool, PoolOptions, SdfDevice, export_public};
 use crate::error::{SdfError, check};
-use crate::ffi::{CIPHER_HEAD, EccCipherHead, EccSignature, SGD_SM2_3};
-use core::ffi::c_uint;
+use crate::ffi::{EccSignature, SGD_SM2_3};
 use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
-use shangmi_sm2::pke::Layout;
-use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
-use zeroize::{Zeroize, Zeroizing};
+use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
-/// The longest plaintext [`SdfKey`] decrypts (C2's length): vendors bound `ECCCipher`'s
-/// body differently (GmSSL/SoftSDF: 255 bytes); TLCP's premaster is 48.
-pub const MAX_PLAINTEXT: usize = 1024;
-
-/// `ECCCipher` with room for [`MAX_PLAINTEXT`] bytes of C2 (and the slack a vendor with a
-/// fixed-size `C` may read).
-#[repr(C)]
-struct CipherBuf {
-    head: EccCipherHead,
-    c: [u8; MAX_PLAINTEXT],
-}
-
-const _: () = assert!(core::mem::offset_of!(CipherBuf, c) == CIPHER_HEAD);
+pub use shangmi_device::MAX_PLAINTEXT;
 
 /// A key pair inside an SDF device: the sign pair or the encryption pair at an index, with
 /// a pool of sessions that hold the access right.
@@ -100,21 +85,8 @@ impl SdfKey {
 }
 
 /// No key exchange: GM/T 0018's agreement functions return a key handle, never key
-/// material, so an [`SdfKey`] cannot give TLCP's ECDHE premaster (ECC suites work).
-#[derive(Debug)]
-pub enum NoKeyExchange {}
-
-impl KeyAgreement for NoKeyExchange {
-    type Error = SdfError;
-
-    fn ephemeral_public(&self) -> PublicKey {
-        match *self {}
-    }
-
-    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), SdfError> {
-        match self {}
-    }
-}
+/// material (see [`shangmi_device::NoKeyExchange`]).
+pub type NoKeyExchange = shangmi_device::NoKeyExchange<SdfError>;
 
 impl PrivateKeyOps for SdfKey {
     type Error = SdfError;
@@ -132,10 +104,7 @@ impl PrivateKeyOps for SdfKey {
     fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, SdfError> {
         self.require(KeyUsage::Sign, "an SDF encryption key does not sign")?;
         const NAME: &str = "SDF_InternalSign_ECC";
-        let mut sig = EccSignature {
-            r: [0; 64],
-            s: [0; 64],
-        };
+        let mut sig = EccSignature::ZERO;
         self.pool.with(|s| {
             // SAFETY: an open session with the access right; `e` is readable for 32 bytes
             // and `sig` is an `ECCSignature`-sized out-parameter.
@@ -143,16 +112,10 @@ impl PrivateKeyOps for SdfKey {
                 (s.device.lib.fns.internal_sign)(s.handle, self.index, e.as_ptr(), 32, &mut sig)
             })
         })?;
-        let bad = |what| SdfError::BadOutput {
+        sig.to_signature().map_err(|what| SdfError::BadOutput {
             function: NAME,
             what,
-        };
-        let r = right_aligned(&sig.r).ok_or(bad("r wider than 32 bytes"))?;
-        let s = right_aligned(&sig.s).ok_or(bad("s wider than 32 bytes"))?;
-        let (mut rb, mut sb) = ([0u8; 32], [0u8; 32]);
-        rb.copy_from_slice(r);
-        sb.copy_from_slice(s);
-        Signature::from_scalars(rb, sb).map_err(|_| bad("r or s out of range"))
+        })
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SdfError> {
@@ -165,59 +128,32 @@ impl PrivateKeyOps for SdfKey {
             .fns
             .internal_decrypt
             .ok_or(SdfError::MissingSymbol(NAME))?;
-        // C1 uncompressed and checked on the curve.
-        let ct = shangmi_sm2::pke::convert(c1c3c2, Layout::C1C3C2, Layout::C1C3C2)?;
-        let c2 = ct.get(97..).unwrap_or_default();
-        if c2.is_empty() {
-            return Err(shangmi_sm2::Error::EmptyMessage.into());
-        }
-        if c2.len() > MAX_PLAINTEXT {
-            return Err(SdfError::Unsupported("SM2 plaintexts over 1024 bytes"));
-        }
-        if out.len() < c2.len() {
-            return Err(shangmi_sm2::Error::Decryption.into());
-        }
-        let mut buf = Box::new(CipherBuf {
-            head: EccCipherHead {
-                x: [0; 64],
-                y: [0; 64],
-                m: [0; 32],
-                l: c2.len() as c_uint,
+        shangmi_device::decrypt_through(
+            c1c3c2,
+            out,
+            |cipher, plain, len| {
+                self.pool.with(|s| {
+                    // SAFETY: an open session with the access right; `cipher` is an
+                    // `ECCCipher` whose body holds `L` bytes and more; `plain` is writable
+                    // for MAX_PLAINTEXT bytes, which `len` says on input (implementations
+                    // that read it) and C2's length bounds (those that do not).
+                    check(NAME, unsafe {
+                        f(
+                            s.handle,
+                            self.index,
+                            SGD_SM2_3,
+                            cipher,
+                            plain.as_mut_ptr(),
+                            len,
+                        )
+                    })
+                })
             },
-            c: [0; MAX_PLAINTEXT],
-        });
-        buf.head.x[32..].copy_from_slice(&ct[1..33]);
-        buf.head.y[32..].copy_from_slice(&ct[33..65]);
-        buf.head.m.copy_from_slice(&ct[65..97]);
-        buf.c[..c2.len()].copy_from_slice(c2);
-        let mut plain = Zeroizing::new([0u8; MAX_PLAINTEXT]);
-        let mut len = MAX_PLAINTEXT as c_uint;
-        let res = self.pool.with(|s| {
-            // SAFETY: an open session with the access right; `buf` is an `ECCCipher` whose
-            // body holds `L` bytes and more; `plain` is writable for MAX_PLAINTEXT bytes,
-            // which `len` says on input (implementations that read it) and C2's length
-            // bounds (those that do not).
-            check(NAME, unsafe {
-                f(
-                    s.handle,
-                    self.index,
-                    SGD_SM2_3,
-                    &buf.head,
-                    plain.as_mut_ptr(),
-                    &mut len,
-                )
-            })
-        });
-        buf.c.zeroize();
-        res?;
-        if len as usize != c2.len() {
-            return Err(SdfError::BadOutput {
+            |what| SdfError::BadOutput {
                 function: NAME,
-                what: "plaintext length differs from the ciphertext's",
-            });
-        }
-        out[..c2.len()].copy_from_slice(&plain[..c2.len()]);
-        Ok(c2.len())
+                what,
+            },
+        )
     }
 
     /// False: see [`NoKeyExchange`].

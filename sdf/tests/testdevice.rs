@@ -12,6 +12,7 @@ use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
+use support::device_keys::{decrypts_like_memory, too_long_for_devices};
 use support::library;
 
 /// The test device's PIN (its default; see testdevice/sdf/src/lib.rs).
@@ -67,21 +68,10 @@ fn signatures_verify_in_memory() {
 #[test]
 fn decrypts_what_memory_encrypts() {
     let key = open(1, KeyUsage::Encrypt).unwrap();
-    let ek = EncryptingKey::new(key.public_key());
-    let mut rng = getrandom::SysRng;
-    for len in [1usize, 48, 255, 1024] {
-        let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
-        let ct = ek.encrypt(&mut rng, &msg, Layout::C1C3C2).unwrap();
-        assert_eq!(key.decrypt(&ct).unwrap(), msg);
-        let short = ek
-            .encrypt(&mut rng, &msg, Layout::C1C3C2Compressed)
-            .unwrap();
-        assert_eq!(key.decrypt(&short).unwrap(), msg);
-    }
-    let ct = ek.encrypt(&mut rng, &[7; 1025], Layout::C1C3C2).unwrap();
+    let mut bad = decrypts_like_memory(&key);
+    let ct = too_long_for_devices(&key);
     assert!(matches!(key.decrypt(&ct), Err(SdfError::Unsupported(_))));
     // A forged C3: the device refuses it, and the error says it was the input.
-    let mut bad = ek.encrypt(&mut rng, b"premaster", Layout::C1C3C2).unwrap();
     bad[70] ^= 1;
     let err = key.decrypt(&bad).unwrap_err();
     assert_eq!(
@@ -96,7 +86,11 @@ fn decrypts_what_memory_encrypts() {
     assert!(key.decrypt(&bad[..90]).unwrap_err().is_refused_input());
     assert!(matches!(key.sign(b"x"), Err(SdfError::Unsupported(_))));
     assert!(matches!(
-        key.start_key_exchange(&mut rng, shangmi_sm2::kx::Role::Initiator, b"id"),
+        key.start_key_exchange(
+            &mut getrandom::SysRng,
+            shangmi_sm2::kx::Role::Initiator,
+            b"id"
+        ),
         Err(SdfError::Unsupported(_))
     ));
 }

@@ -15,12 +15,12 @@ use shangmi_pki::name::parse_dn;
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
 use shangmi_tlcp::{
-    CertificateDer, ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection,
-    StreamOwned,
+    CertificateDer, ClientConfig, RootCertStore, ServerConfig, ServerConnection, StreamOwned,
 };
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::Arc;
+use support::device_keys::tlcp_echo_client;
 use support::library;
 
 /// The server's config with the keys at `sign_index`/`enc_index`, and the clients' roots.
@@ -86,21 +86,10 @@ fn run(
         tls.write_all(&buf).map_err(|e| e.to_string())?;
         tls.close().map_err(|e| e.to_string())
     });
-    let client = (|| -> Result<Vec<u8>, String> {
-        let config = Arc::new(
-            ClientConfig::builder(roots)
-                .build()
-                .map_err(|e| e.to_string())?,
-        );
-        let conn = ClientConnection::new(config, "localhost".try_into().unwrap())
-            .map_err(|e| e.to_string())?;
-        let sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        tls.write_all(b"hello").map_err(|e| e.to_string())?;
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        Ok(buf.to_vec())
-    })();
+    let client = ClientConfig::builder(roots)
+        .build()
+        .map_err(|e| e.to_string())
+        .and_then(|config| tlcp_echo_client(config, addr));
     (server.join().unwrap(), client)
 }
 

@@ -108,15 +108,16 @@ pub(crate) const KATS: &[Kat] = &[
 /// The number of power-on tests in this build.
 pub const KAT_COUNT: usize = KATS.len();
 
-/// Hands out copies of the vectors. In this crate's unit tests it can flip one byte of the
-/// n-th vector a test reads; in every other build it is a zero-sized copy.
+/// Hands out copies of the vectors. In this crate's unit tests (and with the
+/// `fault-injection` feature, for tests of programs) it can flip one byte of the n-th
+/// vector a test reads; in every other build it is a zero-sized copy.
 #[derive(Default)]
 pub(crate) struct Tamper {
     /// (vector index, byte index) to flip.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fault-injection"))]
     pub(crate) target: Option<(usize, usize)>,
     /// Vectors read so far.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fault-injection"))]
     pub(crate) seen: usize,
 }
 
@@ -124,7 +125,7 @@ impl Tamper {
     /// A copy of the vector `v`.
     #[inline(always)]
     pub(crate) fn v<const N: usize>(&mut self, v: &[u8; N]) -> [u8; N] {
-        #[cfg(test)]
+        #[cfg(any(test, feature = "fault-injection"))]
         {
             let mut out = *v;
             if let Some((i, byte)) = self.target
@@ -136,7 +137,7 @@ impl Tamper {
             self.seen += 1;
             out
         }
-        #[cfg(not(test))]
+        #[cfg(not(any(test, feature = "fault-injection")))]
         *v
     }
 }

@@ -6,6 +6,7 @@
 extern crate alloc;
 
 mod error;
+mod fault;
 mod kat;
 mod module;
 mod rng;
@@ -14,6 +15,7 @@ mod state;
 mod tests;
 
 pub use error::Error;
+pub use fault::FAULT_INJECTION;
 pub use kat::KAT_COUNT;
 pub use module::Module;
 pub use rng::ModuleRng;
@@ -67,11 +69,12 @@ impl Report {
 /// [`State::Error`] for good. Takes a few milliseconds (the SM9 pairing dominates); call
 /// it once at start-up, and again whenever an on-demand self-test is wanted.
 pub fn run() -> Report {
-    run_on(&GLOBAL, &mut |_| kat::Tamper::default())
+    run_on(&GLOBAL, &mut fault::tamper)
 }
 
 /// [`run`] on `state`, each test reading its vectors through the tamper that `tamper` gives
-/// for the test's index (a copy in a normal build; the unit tests flip bytes).
+/// for the test's index (a copy in a normal build; the unit tests and the
+/// `fault-injection` feature flip bytes).
 fn run_on(state: &StateCell, tamper: &mut dyn FnMut(usize) -> kat::Tamper) -> Report {
     let results = core::array::from_fn(|i| {
         let kat = &kat::KATS[i];

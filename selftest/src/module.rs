@@ -75,6 +75,9 @@ impl Module {
 
     /// The pairwise-consistency test of a newly made key pair; a failure is a module fault.
     pub(crate) fn admit_pair(&self, secret: &SecretKey, public: &PublicKey) -> Result<(), Error> {
+        if crate::fault::injected("sm2-keygen-pairwise") {
+            return Err(self.fail(Error::PairwiseConsistency));
+        }
         shangmi_sm2::keys::check_key_pair(secret, public)
             .map_err(|_| self.fail(Error::PairwiseConsistency))
     }

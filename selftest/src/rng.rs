@@ -60,6 +60,9 @@ impl<E: TryCryptoRng, C: Clock> TryRng for ModuleRng<E, C> {
 
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
         self.module.check()?;
+        if crate::fault::injected("drbg-health") {
+            return Err(self.module.fail(Error::RepeatedOutput));
+        }
         self.inner
             .try_fill_bytes(dst)
             .map_err(|e| health_failure(&self.module, e))

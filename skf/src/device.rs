@@ -5,10 +5,9 @@
 //! call into a library holds that library's lock: the handles below are `Send + Sync`.
 
 use crate::error::{SkfError, check};
-use crate::ffi::{
-    Bool, DevInfoRaw, ECC_MAX_LEN, EccPublicKeyBlob, Handle, Library, OPTIONAL, Ulong,
-};
+use crate::ffi::{Bool, DevInfoRaw, EccPublicKey, Functions, Handle, Library, OPTIONAL, Ulong};
 use core::ffi::c_char;
+use shangmi_device::c_text;
 use shangmi_sm2::PublicKey;
 use std::ffi::CString;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -18,41 +17,11 @@ use zeroize::Zeroizing;
 /// device (64 KiB): a larger claimed length is [`SkfError::BadOutput`].
 pub const MAX_OUTPUT: usize = 64 * 1024;
 
-/// A PIN, zeroized when dropped and never printed.
-pub struct Pin(Zeroizing<Vec<u8>>);
+pub use shangmi_device::{KeyUsage, Pin};
 
-impl Pin {
-    /// From its bytes.
-    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
-        Pin(Zeroizing::new(bytes.into()))
-    }
-
-    /// From the environment variable `var`, if set (the variable itself stays in the
-    /// process environment).
-    pub fn from_env(var: &str) -> Option<Self> {
-        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
-    }
-}
-
-impl core::fmt::Debug for Pin {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Pin(..)")
-    }
-}
-
-/// Which of a container's two key pairs (and certificates): GM/T 0016's `bSignFlag`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KeyUsage {
-    /// The sign pair and certificate (`bSignFlag` = TRUE).
-    Sign,
-    /// The encryption pair and certificate (`bSignFlag` = FALSE).
-    Encrypt,
-}
-
-impl KeyUsage {
-    fn flag(self) -> Bool {
-        Bool::from(self == KeyUsage::Sign)
-    }
+/// GM/T 0016's `bSignFlag` for the pair `usage`.
+pub(crate) fn sign_flag(usage: KeyUsage) -> Bool {
+    Bool::from(usage == KeyUsage::Sign)
 }
 
 /// What `SKF_GetContainerType` reports.
@@ -134,11 +103,6 @@ pub struct DeviceInfo {
     pub total_space: u32,
     /// Free storage, bytes.
     pub free_space: u32,
-}
-
-fn text(bytes: &[u8]) -> String {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    String::from_utf8_lossy(&bytes[..end]).trim().to_owned()
 }
 
 pub(crate) struct Shared {
@@ -237,7 +201,7 @@ impl SkfLibrary {
     /// one is [`SkfError::MissingSymbol`]; see [`capabilities`](Self::capabilities) for
     /// the optional ones).
     pub fn load(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SkfError> {
-        let lib = Library::load(path.as_ref())?;
+        let lib = Functions::load(path.as_ref())?;
         Ok(SkfLibrary(Arc::new(Shared {
             lock: Mutex::new(()),
             lib,
@@ -249,7 +213,7 @@ impl SkfLibrary {
         Capabilities {
             missing: OPTIONAL
                 .into_iter()
-                .filter(|n| !self.0.lib.has(n))
+                .filter(|n| !self.0.lib.fns.has(n))
                 .collect(),
         }
     }
@@ -344,10 +308,10 @@ impl SkfDevice {
         let v = |v: crate::ffi::Version| (v.major, v.minor);
         Ok(DeviceInfo {
             version: v(raw.version),
-            manufacturer: text(&{ raw.manufacturer }),
-            issuer: text(&{ raw.issuer }),
-            label: text(&{ raw.label }),
-            serial: text(&{ raw.serial_number }),
+            manufacturer: c_text(&{ raw.manufacturer }),
+            issuer: c_text(&{ raw.issuer }),
+            label: c_text(&{ raw.label }),
+            serial: c_text(&{ raw.serial_number }),
             hw_version: v(raw.hw_version),
             firmware_version: v(raw.firmware_version),
             sym_algorithms: raw.alg_sym_cap,
@@ -467,11 +431,11 @@ impl Application {
     /// wrong PIN is [`SkfError::WrongPin`] with the attempts the device says are left,
     /// or [`SkfError::PinLocked`].
     pub fn verify_pin(&self, pin: Pin) -> Result<(), SkfError> {
-        if pin.0.contains(&0) {
+        if pin.as_bytes().contains(&0) {
             return Err(SkfError::InteriorNul("PIN"));
         }
-        let mut c = Zeroizing::new(Vec::with_capacity(pin.0.len() + 1));
-        c.extend_from_slice(&pin.0);
+        let mut c = Zeroizing::new(Vec::with_capacity(pin.as_bytes().len() + 1));
+        c.extend_from_slice(pin.as_bytes());
         c.push(0);
         drop(pin);
         let shared = &self.0.device.shared;
@@ -613,8 +577,8 @@ impl Container {
             function: NAME,
             what,
         };
-        const BLOB: usize = core::mem::size_of::<EccPublicKeyBlob>();
-        let mut raw = [0u8; BLOB];
+        const BLOB: usize = core::mem::size_of::<EccPublicKey>();
+        let mut raw = EccPublicKey::ZERO;
         let mut len = BLOB as Ulong;
         let shared = self.0.shared();
         {
@@ -624,8 +588,8 @@ impl Container {
             check(NAME, unsafe {
                 (shared.lib.fns.export_public_key)(
                     self.0.handle,
-                    usage.flag(),
-                    raw.as_mut_ptr(),
+                    sign_flag(usage),
+                    (&raw mut raw).cast::<u8>(),
                     &mut len,
                 )
             })?;
@@ -633,17 +597,7 @@ impl Container {
         if len as usize != BLOB {
             return Err(bad("not an ECCPUBLICKEYBLOB (132 bytes)"));
         }
-        let mut bits = [0u8; 4];
-        bits.copy_from_slice(&raw[..4]);
-        if u32::from_ne_bytes(bits) != 256 {
-            return Err(bad("key size is not 256 bits"));
-        }
-        let (x, y) = raw[4..].split_at(ECC_MAX_LEN);
-        let mut sec1 = [0u8; 65];
-        sec1[0] = 0x04;
-        sec1[1..33].copy_from_slice(right_aligned(x).ok_or(bad("x wider than 32 bytes"))?);
-        sec1[33..].copy_from_slice(right_aligned(y).ok_or(bad("y wider than 32 bytes"))?);
-        shangmi_sm2::keys::public_key_from_sec1(&sec1).map_err(|_| bad("point not on the curve"))
+        raw.to_public_key().map_err(bad)
     }
 
     /// The DER certificate of the pair `usage` (`SKF_ExportCertificate`), or `None` if the
@@ -660,7 +614,7 @@ impl Container {
         let _g = shared.lock();
         // SAFETY: an open container; `buf`/`len` as `bytes` guarantees.
         match bytes(NAME, |buf, len| unsafe {
-            f(self.0.handle, usage.flag(), buf, len)
+            f(self.0.handle, sign_flag(usage), buf, len)
         }) {
             Ok(der) if der.is_empty() => Ok(None),
             Ok(der) => Ok(Some(der)),
@@ -671,11 +625,6 @@ impl Container {
             Err(e) => Err(e),
         }
     }
-}
-
-/// The low 32 bytes of a right-aligned 64-byte field, if its high 32 are zero.
-pub(crate) fn right_aligned(field: &[u8]) -> Option<&[u8]> {
-    (field.len() == ECC_MAX_LEN && field[..32].iter().all(|&b| b == 0)).then(|| &field[32..])
 }
 
 #[cfg(test)]
@@ -727,15 +676,5 @@ mod tests {
                 code: crate::SarCode::InvalidHandle
             }
         );
-    }
-
-    #[test]
-    fn coordinates_must_be_right_aligned() {
-        let mut f = [0u8; 64];
-        f[63] = 1;
-        assert_eq!(right_aligned(&f).map(|s| s[31]), Some(1));
-        f[31] = 1;
-        assert_eq!(right_aligned(&f), None);
-        assert_eq!(right_aligned(&[0u8; 32]), None);
     }
 }

@@ -107,10 +107,7 @@ sar_codes! {
 
 impl fmt::Display for SarCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.name() {
-            Some(name) => write!(f, "{name} (0x{:08X})", self.to_u32()),
-            None => write!(f, "vendor code 0x{:08X}", self.to_u32()),
-        }
+        shangmi_device::fmt_code(f, self.name(), self.to_u32())
     }
 }
 
@@ -205,6 +202,17 @@ impl fmt::Display for SkfError {
 }
 
 impl std::error::Error for SkfError {}
+
+impl From<shangmi_device::CipherRefused> for SkfError {
+    fn from(e: shangmi_device::CipherRefused) -> Self {
+        match e {
+            shangmi_device::CipherRefused::Sm2(e) => SkfError::Sm2(e),
+            shangmi_device::CipherRefused::TooLong => {
+                SkfError::Unsupported("SM2 plaintexts over 1024 bytes")
+            }
+        }
+    }
+}
 
 impl From<shangmi_sm2::Error> for SkfError {
     fn from(e: shangmi_sm2::Error) -> Self {

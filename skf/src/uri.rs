@@ -1,7 +1,7 @@
 //! `skf:` key URIs, one syntax for every command that takes a key:
 //! `skf:<library>?device=NAME&app=NAME&container=NAME&key=sign|enc&pin-env=VAR`.
 
-use crate::device::{Container, KeyUsage, Pin, SkfLibrary};
+use crate::device::{Application, Container, KeyUsage, Pin, SkfLibrary};
 use crate::error::SkfError;
 use crate::key::SkfKey;
 use std::path::PathBuf;
@@ -151,6 +151,19 @@ impl SkfUri {
                 .pin()?
                 .ok_or_else(|| uri_err("no PIN: add pin-env=VAR"))?,
         };
+        let app = self.application()?;
+        app.verify_pin(pin)?;
+        self.container_in(&app)
+    }
+
+    /// Opens the container without the PIN: enough for its public keys and certificates
+    /// ([`Container::public_key`], [`Container::certificate`]), not for its private keys.
+    pub fn open_public(&self) -> Result<Container, SkfError> {
+        self.container_in(&self.application()?)
+    }
+
+    /// Loads the library, connects to the device and opens the application.
+    fn application(&self) -> Result<Application, SkfError> {
         let lib = SkfLibrary::load(&self.library)?;
         let device = match &self.device {
             Some(d) => d.clone(),
@@ -161,8 +174,11 @@ impl SkfUri {
             Some(a) => a.clone(),
             None => only("application", "app", device.applications()?)?,
         };
-        let app = device.open_application(&app)?;
-        app.verify_pin(pin)?;
+        device.open_application(&app)
+    }
+
+    /// Opens the container in `app`.
+    fn container_in(&self, app: &Application) -> Result<Container, SkfError> {
         let container = match &self.container {
             Some(c) => c.clone(),
             None => only("container", "container", app.containers()?)?,

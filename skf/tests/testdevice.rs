@@ -19,6 +19,7 @@ use shangmi_sm2::kx::Role;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
+use support::device_keys::{decrypts_like_memory, too_long_for_devices};
 use support::{PIN, ca_certificate, library, library_named};
 
 const DEVICE: &str = "shangmi-skf-0";
@@ -173,25 +174,14 @@ fn signatures_verify_in_memory() {
 fn decrypts_what_memory_encrypts() {
     let c = container("tlcp-client");
     let key = SkfKey::open(&c, KeyUsage::Encrypt).unwrap();
-    let ek = EncryptingKey::new(key.public_key());
-    let mut rng = getrandom::SysRng;
-    for len in [1usize, 48, 255, 1024] {
-        let msg: Vec<u8> = (0..len).map(|i| i as u8).collect();
-        let ct = ek.encrypt(&mut rng, &msg, Layout::C1C3C2).unwrap();
-        assert_eq!(key.decrypt(&ct).unwrap(), msg);
-        let short = ek
-            .encrypt(&mut rng, &msg, Layout::C1C3C2Compressed)
-            .unwrap();
-        assert_eq!(key.decrypt(&short).unwrap(), msg);
-    }
     // A tampered ciphertext: the device's SAR_INDATAERR, which blames the input.
-    let mut ct = ek.encrypt(&mut rng, b"premaster", Layout::C1C3C2).unwrap();
+    let mut ct = decrypts_like_memory(&key);
     let last = ct.len() - 1;
     ct[last] ^= 1;
     let e = key.decrypt(&ct).unwrap_err();
     assert!(e.is_refused_input(), "{e}");
     // Refused before the device: too long, empty, a short output buffer.
-    let long = ek.encrypt(&mut rng, &[0; 1025], Layout::C1C3C2).unwrap();
+    let long = too_long_for_devices(&key);
     assert!(matches!(key.decrypt(&long), Err(SkfError::Unsupported(_))));
     assert!(key.decrypt(&ct[..97]).is_err());
     assert!(key.decrypt_into(&ct, &mut [0u8; 3]).is_err());

@@ -14,12 +14,13 @@ use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
 use shangmi_skf::{KeyUsage, Pin, SkfKey, SkfLibrary};
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, RootCertStore,
-    ServerConfig, ServerConnection, StreamOwned,
+    CertificateDer, CipherSuite, ClientAuth, ClientConfig, RootCertStore, ServerConfig,
+    ServerConnection, StreamOwned,
 };
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::sync::Arc;
+use support::device_keys::tlcp_echo_client;
 use support::{PIN, ca_certificate, library};
 
 /// A server with in-memory keys under a CA of its own, requiring client certificates under
@@ -107,16 +108,7 @@ fn run(
         tls.close().map_err(|e| e.to_string())?;
         peer.ok_or_else(|| "no client certificate".to_owned())
     });
-    let client = (|| -> Result<Vec<u8>, String> {
-        let conn = ClientConnection::new(Arc::new(client_config), "localhost".try_into().unwrap())
-            .map_err(|e| e.to_string())?;
-        let sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        tls.write_all(b"hello").map_err(|e| e.to_string())?;
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        Ok(buf.to_vec())
-    })();
+    let client = tlcp_echo_client(client_config, addr);
     (server.join().unwrap(), client)
 }
 

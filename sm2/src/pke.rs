@@ -518,6 +518,57 @@ pub fn convert(ct: &[u8], from: Layout, to: Layout) -> Result<Vec<u8>, Error> {
     Ok(assemble(&xy(&decode_c1(c1)?), hash, c2, to))
 }
 
+/// A ciphertext's parts as the fixed-field structures of crypto devices hold them (GM/T
+/// 0018's `ECCCipher`, GM/T 0016's `ECCCIPHERBLOB`: C1's x and y, C3, then C2): the one
+/// splitter and joiner behind every device interface and test device.
+///
+/// ```
+/// use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
+/// let dk = DecryptingKey::from_bytes(&[5u8; 32].into()).unwrap();
+/// let ct = dk.encrypting_key().encrypt(&mut getrandom::SysRng, b"hi", Layout::C1C2C3Compressed).unwrap();
+/// let parts = Parts::split(&ct, Layout::C1C2C3)?; // C1 checked and decompressed
+/// assert_eq!(parts.c2.len(), 2);
+/// assert_eq!(dk.decrypt(&parts.join(Layout::C1C3C2), Layout::C1C3C2)?, b"hi");
+/// # Ok::<(), shangmi_sm2::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parts<'a> {
+    /// C1's x coordinate.
+    pub x: [u8; 32],
+    /// C1's y coordinate.
+    pub y: [u8; 32],
+    /// C3 = SM3(x2 ‖ M ‖ y2).
+    pub c3: &'a [u8; 32],
+    /// C2, as long as the message.
+    pub c2: &'a [u8],
+}
+
+impl<'a> Parts<'a> {
+    /// Splits a ciphertext in `layout` (C1 compressed or not where the layout has a tag):
+    /// C1 must be on the curve ([`Error::Decryption`] otherwise, as for a short or
+    /// malformed ciphertext) and C2 not empty ([`Error::EmptyMessage`]).
+    pub fn split(ct: &'a [u8], layout: Layout) -> Result<Self, Error> {
+        let (c1, c3, c2) = split(ct, layout)?;
+        if c2.is_empty() {
+            return Err(Error::EmptyMessage);
+        }
+        let c1 = xy(&decode_c1(c1)?);
+        let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+        x.copy_from_slice(&c1[..32]);
+        y.copy_from_slice(&c1[32..]);
+        let c3 = c3.try_into().map_err(|_| Error::Decryption)?;
+        Ok(Parts { x, y, c3, c2 })
+    }
+
+    /// The ciphertext in `layout`. C1 is written as given, unchecked: decryption checks it.
+    pub fn join(&self, layout: Layout) -> Vec<u8> {
+        let mut c1 = [0u8; 64];
+        c1[..32].copy_from_slice(&self.x);
+        c1[32..].copy_from_slice(&self.y);
+        assemble(&c1, self.c3, self.c2, layout)
+    }
+}
+
 /// The ASN.1 form to `04 ‖ x ‖ y ‖ C3 ‖ C2`.
 pub fn der_to_c1c3c2(der: &[u8]) -> Result<Vec<u8>, Error> {
     let (c1, hash, c2) = parse_der(der)?;
@@ -535,4 +586,34 @@ pub fn c1c3c2_to_der(ct: &[u8]) -> Result<Vec<u8>, Error> {
         xy(&decode_c1(c1)?)
     };
     raw_to_der(&assemble(&c1, hash, c2, Layout::C1C3C2))
+}
+
+#[cfg(test)]
+mod parts_tests {
+    use super::*;
+
+    #[test]
+    fn parts_split_checked_and_join_back() {
+        let dk = DecryptingKey::from_bytes(&[7u8; 32].into()).unwrap();
+        let ct = dk
+            .encrypting_key()
+            .encrypt_with_nonce(&[9u8; 32].into(), b"parts", Layout::C1C3C2)
+            .unwrap();
+        let parts = Parts::split(&ct, Layout::C1C3C2).unwrap();
+        assert_eq!((&parts.x[..], &parts.y[..]), (&ct[1..33], &ct[33..65]));
+        assert_eq!((&parts.c3[..], parts.c2), (&ct[65..97], &ct[97..]));
+        assert_eq!(parts.join(Layout::C1C3C2), ct);
+        // Too short, C2 empty, C1 off the curve.
+        assert_eq!(
+            Parts::split(&ct[..96], Layout::C1C3C2),
+            Err(Error::Decryption)
+        );
+        assert_eq!(
+            Parts::split(&ct[..97], Layout::C1C3C2),
+            Err(Error::EmptyMessage)
+        );
+        let mut off = ct.clone();
+        off[64] ^= 1;
+        assert_eq!(Parts::split(&off, Layout::C1C3C2), Err(Error::Decryption));
+    }
 }

@@ -206,7 +206,7 @@ fn sans(list: &[String]) -> Result<Vec<San>, Failure> {
 }
 
 fn new_key() -> Result<SecretKey, Failure> {
-    shangmi_pki::generate_key().map_err(|e| Failure::new(format!("key generation: {e}")))
+    crate::selftest::new_sm2_key()
 }
 
 fn key_pem(key: &SecretKey) -> Result<Zeroizing<String>, Failure> {
@@ -226,7 +226,7 @@ fn encrypted_key_pem(
         key,
         password.as_bytes(),
         scheme,
-        &mut getrandom::SysRng,
+        &mut crate::selftest::rng()?,
         LineEnding::LF,
     )
     .map_err(|e| Failure::new(format!("encoding the key: {e}")))

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use shangmi_sm2::keys::EncryptionScheme;
 use shangmi_sm2::pkcs8::LineEnding;
-use shangmi_sm2::{Error, PublicKey, SecretKey, dsa::SigningKey, keys};
+use shangmi_sm2::{Error, PublicKey, SecretKey, keys};
 use zeroize::Zeroizing;
 
 use super::KeyIn;
@@ -105,9 +105,7 @@ pub struct PubkeyArgs {
 
 /// `sm2 keygen`.
 pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
-    let signing = SigningKey::random(&mut getrandom::SysRng)
-        .map_err(|e| Failure::new(format!("key generation: {e}")))?;
-    let secret = signing.secret_key();
+    let secret = crate::selftest::new_sm2_key()?;
     let form = keys::AlgorithmForm::EcPublicKey;
     let password = match (&args.passout, args.encrypt) {
         (Some(spec), _) => Some(read_passphrase(spec, "--passout")?),
@@ -122,7 +120,7 @@ pub fn keygen(args: &KeygenArgs) -> Result<ExitCode, Failure> {
             .map(|p| p.as_bytes().to_vec()),
         Some(password) => {
             let scheme = args.scheme.with_iterations(args.iter);
-            let mut rng = getrandom::SysRng;
+            let mut rng = crate::selftest::rng()?;
             if args.der {
                 keys::secret_key_to_encrypted_pkcs8_der(
                     &secret,
@@ -187,7 +185,7 @@ fn is_pem(bytes: &[u8]) -> bool {
 
 /// The private key of `key` (asking for the passphrase of an encrypted one).
 pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
-    if let KeyUri::Sdf(_) = KeyUri::of_path(&key.key)? {
+    if KeyUri::of_path(&key.key)?.is_device() {
         return Err(Failure::usage(format!(
             "{}: a key in a device never leaves it; this command needs a key file",
             key.key.display()
@@ -228,8 +226,9 @@ pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
 
 /// A public key from `path`: SPKI (PEM or DER), or the public half of a private key.
 pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
-    if let KeyUri::Sdf(uri) = KeyUri::of_path(path)? {
-        return KeyUri::Sdf(uri).public_key(None, None);
+    let uri = KeyUri::of_path(path)?;
+    if uri.is_device() {
+        return uri.public_key(None, None);
     }
     let bytes = read_path(path)?;
     let named = |e: Error| Failure::new(format!("{}: {e}", path.display()));

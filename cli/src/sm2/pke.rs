@@ -96,7 +96,7 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode, Failure> {
     let input = Input::open(args.io.input.as_deref())?;
     let name = input.name.clone();
     let message = input.read_all()?;
-    let mut rng = getrandom::SysRng;
+    let mut rng = crate::selftest::rng()?;
     let ciphertext = if raw {
         key.encrypt(
             &mut rng,
@@ -132,7 +132,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<ExitCode, Failure> {
                 .map_err(|e| failed(&e))?,
             )
         }
-        // A device key (SDF, PKCS#11) takes C1 ‖ C3 ‖ C2.
+        // A device key (SDF, SKF, PKCS#11) takes C1 ‖ C3 ‖ C2.
         key => {
             let c1c3c2 = if args.form.is_raw() {
                 shangmi_sm2::pke::convert(

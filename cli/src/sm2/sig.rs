@@ -81,10 +81,10 @@ pub fn sign(args: &SignArgs) -> Result<ExitCode, Failure> {
             let key = SigningKey::new_with_id(&secret, &id).map_err(|e| named(&e))?;
             let e = digest_e(&key.verifying_key().za(), args.file.as_deref())?;
             // Hedged nonce: deterministic in (key, e) with 32 fresh random bytes mixed in.
-            key.try_sign_e_with_rng(&mut getrandom::SysRng, &e)
+            key.try_sign_e_with_rng(&mut crate::selftest::rng()?, &e)
                 .map_err(|e| Failure::new(format!("signing: {e}")))?
         }
-        // A device (SDF, PKCS#11) signs e = SM3(Z_A ‖ message), Z_A from its public key.
+        // A device (SDF, SKF, PKCS#11) signs e = SM3(Z_A ‖ message), Z_A from its public key.
         key => {
             let vk = VerifyingKey::new_with_id(&key.public_key(), &id).map_err(|e| named(&e))?;
             let e = digest_e(&vk.za(), args.file.as_deref())?;

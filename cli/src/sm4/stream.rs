@@ -77,8 +77,7 @@ impl Header {
         bytes[7] = VERSION;
         bytes[8] = aead as u8;
         bytes[9] = CHUNK_LOG2;
-        getrandom::fill(&mut bytes[10..])
-            .map_err(|e| Failure::new(format!("the system's random generator failed: {e}")))?;
+        crate::selftest::fill_random(&mut bytes[10..])?;
         Ok(Header { bytes })
     }
 

@@ -133,21 +133,69 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
     ok(cmd);
 }
 
+mod testdevice;
+
 /// A test device's library (`testdevice/sdf`, `testdevice/skf`: cdylibs cargo builds as
-/// dev-dependencies of this crate), named by its crate (`shangmi_testdevice_sdf`), in the
-/// `deps` directory beside this test binary or the profile directory above it.
+/// dev-dependencies of this crate), named by its crate (`shangmi_testdevice_sdf`), as a
+/// string for the command line.
 pub fn test_device(crate_name: &str) -> String {
-    let exe = std::env::current_exe().expect("test binary path");
-    let deps = exe.parent().expect("deps directory");
-    let name = format!(
-        "{}{crate_name}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    let path: PathBuf = [deps, deps.parent().expect("profile directory")]
-        .iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.exists())
-        .expect("the test device library");
+    let path = testdevice::library(crate_name);
     path.to_str().expect("UTF-8 path").to_owned()
+}
+
+/// Every kind of command that opens a private key (`sm2 sign|decrypt`, `cert
+/// req|ca|issue`, `cert cms sign|decrypt`) with the key `key`, its files in `dir` (a CA
+/// made there by [`make_ca`]).
+pub fn commands_opening(dir: &Path, key: &str) -> Vec<Vec<String>> {
+    let msg = dir.join("msg.txt");
+    std::fs::write(&msg, b"x").unwrap();
+    make_ca(dir, "/CN=x", &[]);
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (msg, cert) = (p("msg.txt"), p("ca.crt"));
+    let v = |args: &[&str]| args.iter().map(|a| (*a).to_owned()).collect::<Vec<_>>();
+    vec![
+        v(&["sm2", "sign", "--key", key, &msg]),
+        v(&["sm2", "decrypt", "--key", key, "--in", &msg]),
+        v(&["cert", "req", "--key", key, "--subject", "/CN=x"]),
+        v(&["cert", "ca", "--key", key, "--subject", "/CN=x"]),
+        v(&[
+            "cert", "cms", "sign", "--cert", &cert, "--key", key, "--in", &msg,
+        ]),
+        v(&[
+            "cert", "cms", "decrypt", "--cert", &cert, "--key", key, "--in", &msg,
+        ]),
+        v(&[
+            "cert", "issue", "--ca", &cert, "--ca-key", key, "--csr", &msg,
+        ]),
+    ]
+    .into_iter()
+    .zip(["", "", "x.csr", "x.crt", "", "", "y.crt"])
+    .map(|(mut args, out)| {
+        if !out.is_empty() {
+            args.extend(["--out".to_owned(), p(out)]);
+        }
+        if args[1] == "issue" {
+            args.extend(["--profile".to_owned(), "tls-server".to_owned()]);
+        }
+        args
+    })
+    .collect()
+}
+
+/// Runs each of `commands` with the PIN variable `var` set to the wrong `pin`: each fails
+/// with exit code 4 (the device refused the PIN), says `want`, and shows the PIN nowhere.
+pub fn refuse_wrong_pin(commands: &[Vec<String>], var: &str, pin: &str, want: &str) {
+    for args in commands {
+        let mut cmd = shangmi();
+        cmd.args(args).env(var, pin);
+        let out = run(cmd, b"");
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {all}");
+        assert!(all.contains(want), "{args:?}: {all}");
+        assert!(!all.contains(pin), "{args:?}: {all}");
+    }
 }

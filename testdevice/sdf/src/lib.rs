@@ -16,7 +16,7 @@
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::SigningKey;
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
-use shangmi_sm2::pke::{DecryptingKey, Layout};
+use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Mutex, PoisonError};
@@ -506,12 +506,16 @@ pub unsafe extern "C" fn SDF_InternalDecrypt_ECC(
     // SAFETY: C2's `L` bytes follow the head (caller's contract).
     let c2 =
         unsafe { std::slice::from_raw_parts(cipher.cast::<u8>().add(size_of::<EccCipher>()), l) };
-    let mut ct = Vec::with_capacity(97 + l);
-    ct.push(4);
-    ct.extend_from_slice(&head.x[32..]);
-    ct.extend_from_slice(&head.y[32..]);
-    ct.extend_from_slice(&head.m);
-    ct.extend_from_slice(c2);
+    let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+    x.copy_from_slice(&head.x[32..]);
+    y.copy_from_slice(&head.y[32..]);
+    let ct = Parts {
+        x,
+        y,
+        c3: &head.m,
+        c2,
+    }
+    .join(Layout::C1C3C2);
     let Ok(plain) = key.enc.decrypt(&ct, Layout::C1C3C2) else {
         return SDR_ENCDATAERR;
     };

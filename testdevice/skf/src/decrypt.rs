@@ -1,7 +1,7 @@
 //! `SKF_ECCDecrypt` (left out of `testdevice/skf-nodecrypt`).
 
 use crate::device::{EccCipherHead, SAR_INDATAERR, SAR_INVALIDPARAMERR, SAR_OK, container, secret};
-use shangmi_sm2::pke::{DecryptingKey, Layout};
+use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
 
 /// Decrypts an `ECCCIPHERBLOB` with the container's encryption key.
 ///
@@ -28,15 +28,20 @@ pub unsafe extern "C" fn SKF_ECCDecrypt(
     // SAFETY: non-null and an `ECCCIPHERBLOB` head by the caller's contract.
     let head = unsafe { &*cipher };
     let n = head.cipher_len as usize;
-    let mut ct = Vec::with_capacity(97 + n);
-    ct.push(4);
-    ct.extend_from_slice(&head.x[32..]);
-    ct.extend_from_slice(&head.y[32..]);
-    ct.extend_from_slice(&head.hash);
+    let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+    x.copy_from_slice(&head.x[32..]);
+    y.copy_from_slice(&head.y[32..]);
     // SAFETY: C2 follows the head for `CipherLen` bytes by the caller's contract.
-    ct.extend_from_slice(unsafe {
+    let c2 = unsafe {
         core::slice::from_raw_parts(cipher.cast::<u8>().add(size_of::<EccCipherHead>()), n)
-    });
+    };
+    let ct = Parts {
+        x,
+        y,
+        c3: &head.hash,
+        c2,
+    }
+    .join(Layout::C1C3C2);
     let Ok(msg) = DecryptingKey::new(key).decrypt(&ct, Layout::C1C3C2) else {
         return SAR_INDATAERR;
     };

@@ -1,0 +1,1 @@
+../../../testsupport/testskf.rs
