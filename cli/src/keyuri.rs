@@ -28,8 +28,8 @@
 
 use crate::failure::Failure;
 use rand_core::TryCryptoRng;
-use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
 use shangmi_pkcs11::{Pkcs11Error, Pkcs11Key, Pkcs11Uri};
+use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
 use shangmi_skf::{SkfError, SkfKey, SkfUri};
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::kx::{KeyExchange, Role};
