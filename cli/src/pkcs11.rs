@@ -75,9 +75,10 @@ enum Pkcs11 {
     /// has, and its key objects (label, ID, SM2 public key, the `pkcs11:` URI naming it);
     /// private keys too with --pin-env.
     List {
-        /// The PKCS#11 module (a path)
-        #[arg(long = "module", value_name = "PATH")]
-        module: String,
+        /// The PKCS#11 module (a path; `--lib` as in `skf list`, since `--module` is the
+        /// global module-mode switch)
+        #[arg(long = "lib", value_name = "PATH")]
+        lib: String,
         /// The vendor's SM mechanism numbers: sansec, tass or luna
         #[arg(long, value_name = "NAME", default_value = "sansec")]
         mechanisms: String,
@@ -91,10 +92,10 @@ enum Pkcs11 {
 pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match &args.command {
         Pkcs11::List {
-            module,
+            lib,
             mechanisms,
             pin_env,
-        } => list(module, mechanisms, pin_env.as_deref()),
+        } => list(lib, mechanisms, pin_env.as_deref()),
     }
 }
 

@@ -23,7 +23,7 @@ fn uri(object: &str) -> String {
 fn list_shows_tokens_mechanisms_and_keys() {
     let m = module();
     let mut cmd = shangmi();
-    cmd.args(["pkcs11", "list", "--module", &m]);
+    cmd.args(["pkcs11", "list", "--lib", &m]);
     let out = String::from_utf8(ok(cmd)).expect("UTF-8");
     for want in [
         "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
@@ -38,7 +38,7 @@ fn list_shows_tokens_mechanisms_and_keys() {
     // Without a login no private key shows; with one they do, with their usage.
     assert!(!out.contains("  private "), "{out}");
     let mut cmd = shangmi();
-    cmd.args(["pkcs11", "list", "--module", &m, "--pin-env", "P11"])
+    cmd.args(["pkcs11", "list", "--lib", &m, "--pin-env", "P11"])
         .env("P11", "12345678");
     let out = String::from_utf8(ok(cmd)).expect("UTF-8");
     assert!(
@@ -46,11 +46,11 @@ fn list_shows_tokens_mechanisms_and_keys() {
         "{out}"
     );
     let mut cmd = shangmi();
-    cmd.args(["pkcs11", "list", "--module", &m, "--mechanisms", "luna"]);
+    cmd.args(["pkcs11", "list", "--lib", &m, "--mechanisms", "luna"]);
     let out = String::from_utf8(ok(cmd)).expect("UTF-8");
     assert!(out.contains("luna mechanisms: sign digest no"), "{out}");
     let mut cmd = shangmi();
-    cmd.args(["pkcs11", "list", "--module", "/nonexistent/libp11.so"]);
+    cmd.args(["pkcs11", "list", "--lib", "/nonexistent/libp11.so"]);
     let out = run(cmd, b"");
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
