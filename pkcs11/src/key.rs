@@ -9,13 +9,13 @@
 
 use crate::error::{Pkcs11Error, ck};
 use crate::mechanisms::{Mechanisms, SignatureEncoding};
-use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one, public_key_of};
-use cryptoki::error::{Error as CkError, RvError};
+use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one, login, public_key_of};
+use shangmi_device::Pin;
+
 use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
 use cryptoki::mechanism::{Mechanism, MechanismType};
 use cryptoki::object::{Attribute, AttributeType, ObjectHandle};
-use cryptoki::session::{Session, UserType};
-use cryptoki::types::RawAuthPin;
+use cryptoki::session::Session;
 use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
@@ -23,33 +23,11 @@ use shangmi_sm2::pke::Layout;
 use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroize;
 
 /// The default identifier `1234567812345678` (GB/T 35276), the SM3-inside mechanism's
 /// parameter.
 const DEFAULT_ID: [u8; 16] = *b"1234567812345678";
-
-/// A user PIN, zeroized when dropped and never printed.
-pub struct Pin(pub(crate) Zeroizing<Vec<u8>>);
-
-impl Pin {
-    /// From its bytes.
-    pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
-        Pin(Zeroizing::new(bytes.into()))
-    }
-
-    /// From the environment variable `var`, if set (the variable itself stays in the
-    /// process environment).
-    pub fn from_env(var: &str) -> Option<Self> {
-        std::env::var(var).ok().map(|s| Pin::new(s.into_bytes()))
-    }
-}
-
-impl core::fmt::Debug for Pin {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("Pin(..)")
-    }
-}
 
 /// How a key is opened: the mechanism numbers, and its session pool.
 #[derive(Clone, Copy, Debug)]
@@ -142,35 +120,6 @@ impl core::fmt::Debug for Pkcs11Key {
             .field("slot_id", &self.slot_id)
             .field("mechanisms", &self.mechanisms.name)
             .finish_non_exhaustive()
-    }
-}
-
-/// Logs the user in on `s` with `pin` (zeroized when this returns); a user already logged
-/// in (by another key on the token, in this process) is fine.
-pub(crate) fn login(
-    module: &Pkcs11Module,
-    slot_id: u64,
-    s: &Session,
-    pin: Pin,
-) -> Result<(), Pkcs11Error> {
-    let raw = RawAuthPin::new(Box::new(pin.0.to_vec()));
-    drop(pin);
-    match s.login_with_raw(UserType::User, &raw) {
-        Ok(()) | Err(CkError::Pkcs11(RvError::UserAlreadyLoggedIn, _)) => Ok(()),
-        Err(CkError::Pkcs11(RvError::PinIncorrect, _)) => {
-            // The flags after the failure say how close the PIN is to locking.
-            let t = module.token_desc(module.slot(slot_id)?)?;
-            if t.pin_locked {
-                Err(Pkcs11Error::PinLocked)
-            } else {
-                Err(Pkcs11Error::WrongPin {
-                    count_low: t.pin_count_low,
-                    final_try: t.pin_final_try,
-                })
-            }
-        }
-        Err(CkError::Pkcs11(RvError::PinLocked, _)) => Err(Pkcs11Error::PinLocked),
-        Err(e) => Err(Pkcs11Error::from_cryptoki("C_Login", e)),
     }
 }
 

@@ -40,10 +40,11 @@ mod module;
 mod uri;
 
 pub use error::{Ckr, Pkcs11Error};
-pub use key::{Capabilities, KeyOptions, NoKeyExchange, Pin, Pkcs11Key};
+pub use key::{Capabilities, KeyOptions, NoKeyExchange, Pkcs11Key};
 pub use mechanisms::{Mechanisms, SignatureEncoding};
 pub use module::{
     ModuleInfo, ObjectDesc, ObjectKind, ObjectQuery, Pkcs11Module, TokenDesc, TokenQuery,
 };
+pub use shangmi_device::Pin;
 pub use shangmi_sm2::PrivateKeyOps;
 pub use uri::{PinSource, Pkcs11Uri, encode_text};

@@ -8,13 +8,14 @@
 //! (`CKR_CRYPTOKI_ALREADY_INITIALIZED`) is used as it is.
 
 use crate::error::{Pkcs11Error, ck};
-use crate::key::{Pin, login};
 use cryptoki::context::{CInitializeArgs, CInitializeFlags, Pkcs11};
 use cryptoki::error::{Error as CkError, RvError};
 use cryptoki::mechanism::MechanismType;
 use cryptoki::object::{Attribute, AttributeType, ObjectClass, ObjectHandle};
-use cryptoki::session::Session;
+use cryptoki::session::{Session, UserType};
 use cryptoki::slot::Slot;
+use cryptoki::types::RawAuthPin;
+use shangmi_device::Pin;
 use shangmi_sm2::PublicKey;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -193,7 +194,7 @@ impl ObjectQuery {
             parts.push(format!("object={l:?}"));
         }
         if let Some(id) = &self.id {
-            parts.push(format!("id={}", crate::uri::encode_bytes(id)));
+            parts.push(format!("id={}", encode_bytes(id)));
         }
         if let Some(k) = self.kind {
             parts.push(format!("type={}", k.uri_name()));
@@ -552,4 +553,38 @@ fn describe(s: &Session, h: ObjectHandle) -> Result<ObjectDesc, Pkcs11Error> {
         d.sm2_public = ec_point(s, h).ok().flatten();
     }
     Ok(d)
+}
+
+/// Logs the user in on `s` with `pin` (zeroized when this returns); a user already logged
+/// in (by another key on the token, in this process) is fine.
+pub(crate) fn login(
+    module: &Pkcs11Module,
+    slot_id: u64,
+    s: &Session,
+    pin: Pin,
+) -> Result<(), Pkcs11Error> {
+    let raw = RawAuthPin::new(Box::new(pin.as_bytes().to_vec()));
+    drop(pin);
+    match s.login_with_raw(UserType::User, &raw) {
+        Ok(()) | Err(CkError::Pkcs11(RvError::UserAlreadyLoggedIn, _)) => Ok(()),
+        Err(CkError::Pkcs11(RvError::PinIncorrect, _)) => {
+            // The flags after the failure say how close the PIN is to locking.
+            let t = module.token_desc(module.slot(slot_id)?)?;
+            if t.pin_locked {
+                Err(Pkcs11Error::PinLocked)
+            } else {
+                Err(Pkcs11Error::WrongPin {
+                    count_low: t.pin_count_low,
+                    final_try: t.pin_final_try,
+                })
+            }
+        }
+        Err(CkError::Pkcs11(RvError::PinLocked, _)) => Err(Pkcs11Error::PinLocked),
+        Err(e) => Err(Pkcs11Error::from_cryptoki("C_Login", e)),
+    }
+}
+
+/// `bytes` percent-encoded, every byte (as RFC 7512 writes `id`).
+pub(crate) fn encode_bytes(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("%{b:02x}")).collect()
 }

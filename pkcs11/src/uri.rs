@@ -1,9 +1,10 @@
 //! RFC 7512 `pkcs11:` URIs.
 
 use crate::error::Pkcs11Error;
-use crate::key::{KeyOptions, Pin, Pkcs11Key};
+use crate::key::{KeyOptions, Pkcs11Key};
 use crate::mechanisms::Mechanisms;
 use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, TokenQuery};
+use shangmi_device::Pin;
 use shangmi_sm2::PublicKey;
 use std::path::PathBuf;
 
@@ -108,11 +109,6 @@ fn decode_bytes(s: &str) -> Result<Vec<u8>, Pkcs11Error> {
 /// Percent-decodes `s` to text.
 fn decode(s: &str) -> Result<String, Pkcs11Error> {
     String::from_utf8(decode_bytes(s)?).map_err(|_| uri_err("a value is not UTF-8 after decoding"))
-}
-
-/// `bytes` percent-encoded, every byte (as RFC 7512 writes `id`).
-pub(crate) fn encode_bytes(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("%{b:02x}")).collect()
 }
 
 /// `text` percent-encoded where RFC 7512 requires it (keeping unreserved characters).
@@ -329,7 +325,7 @@ mod tests {
         let u = Pkcs11Uri::parse("pkcs11:?pin-value=1234&mechanisms=LUNA").unwrap();
         assert_eq!(u.mechanisms, Mechanisms::LUNA);
         assert_eq!(
-            u.pin().unwrap().map(|p| p.0.to_vec()),
+            u.pin().unwrap().map(|p| p.as_bytes().to_vec()),
             Some(b"1234".to_vec())
         );
         // The PIN is not in the debug form.
@@ -343,7 +339,7 @@ mod tests {
             PinSource::File("/run/pin".into())
         );
         assert_eq!(encode_text("a b/c"), "a%20b%2Fc");
-        assert_eq!(encode_bytes(&[1, 0xab]), "%01%ab");
+        assert_eq!(crate::module::encode_bytes(&[1, 0xab]), "%01%ab");
     }
 
     #[test]
