@@ -101,6 +101,10 @@ pub struct Session {
     pub(crate) master_secret: [u8; 48],
     pub(crate) peer_certificates: Vec<CertificateDer<'static>>,
     pub(crate) alpn: Option<Vec<u8>>,
+    /// Server side: the name the client asked for (SNI, ASCII lower case, no trailing
+    /// dot) in the full handshake that made the session. RFC 6066 §3: a session is not
+    /// resumed under another name (a full handshake follows).
+    pub(crate) server_name: Option<String>,
     /// When the full handshake that made the session ended (seconds since the epoch).
     pub(crate) created: u64,
     /// The client's RFC 5077 ticket for the session, if the server issued one.
@@ -120,6 +124,12 @@ impl Session {
     /// The suite.
     pub fn suite(&self) -> CipherSuite {
         self.suite
+    }
+
+    /// The server name (SNI) the session was made under (server side), if the client sent
+    /// one: ASCII lower case, no trailing dot.
+    pub fn server_name(&self) -> Option<&str> {
+        self.server_name.as_deref()
     }
 
     /// The session ticket the server issued for it (client side), if any.
@@ -401,7 +411,7 @@ impl ClientConfig {
         intermediates: &[CertificateDer<'_>],
         name: &rustls_pki_types::ServerName<'_>,
     ) -> Result<(), Error> {
-        let now = self.time.now();
+        let now = crate::keys::now(&*self.time)?;
         match &self.verifier {
             Some(v) => v.verify_server(sign, enc, intermediates, name, now),
             None => crate::verify::verify_leaves(
@@ -671,7 +681,7 @@ impl ServerConfig {
         enc: Option<&CertificateDer<'_>>,
         intermediates: &[CertificateDer<'_>],
     ) -> Result<(), Error> {
-        let now = self.time.now();
+        let now = crate::keys::now(&*self.time)?;
         match &self.client_verifier {
             Some(v) => v.verify_client(sign, enc, intermediates, now),
             None => crate::verify::verify_leaves(

@@ -13,46 +13,24 @@ use zeroize::Zeroize;
 
 pub use shangmi_sm2::kx::Role as KxRole;
 
-/// A source of secure random bytes (the configs hold one; tests may plug a seeded one).
-pub trait SecureRandom: Send + Sync + core::fmt::Debug {
-    /// Fills `buf` with random bytes.
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error>;
-}
-
-/// The operating system's generator (`getrandom`).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemRandom;
-
-impl SecureRandom for SystemRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error> {
-        getrandom::fill(buf).map_err(|_| Error::Crypto("getrandom failed"))
-    }
-}
-
-/// The current time, for certificate validity and the hello randoms' first four bytes.
-pub trait TimeProvider: Send + Sync + core::fmt::Debug {
-    /// Now.
-    fn now(&self) -> UnixTime;
-}
-
-/// The system clock.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemTime;
-
-impl TimeProvider for SystemTime {
-    fn now(&self) -> UnixTime {
-        UnixTime::now()
-    }
-}
-
+/// A source of secure random bytes: rustls' own trait, shared with `shangmi-rustls` (the
+/// configs hold one; tests may plug a seeded one), so one generator serves TLCP and TLS.
+pub use rustls::crypto::SecureRandom;
+/// The system clock (rustls' `DefaultTimeProvider`).
+pub use rustls::time_provider::DefaultTimeProvider as SystemTime;
+/// The current time, for certificate validity, ticket ages and the hello randoms' first
+/// four bytes: rustls' own trait, shared with `shangmi-rustls`.
+pub use rustls::time_provider::TimeProvider;
+/// The operating system's generator (`getrandom`; `shangmi-rustls`' `OsRandom`).
+pub use shangmi_rustls::rand::OsRandom as SystemRandom;
 /// A fixed clock (for tests and replayed recordings).
-#[derive(Debug, Clone, Copy)]
-pub struct FixedTime(pub UnixTime);
+pub use shangmi_rustls::time::FixedTime;
 
-impl TimeProvider for FixedTime {
-    fn now(&self) -> UnixTime {
-        self.0
-    }
+/// Now, from `time`; a clock that cannot tell is an error (as rustls'
+/// `FailedToGetCurrentTime`).
+pub(crate) fn now(time: &dyn TimeProvider) -> Result<UnixTime, Error> {
+    time.current_time()
+        .ok_or(Error::Crypto("the clock cannot tell the time"))
 }
 
 /// The sign key: SM2 signatures with the default ID `1234567812345678`.

@@ -706,3 +706,74 @@ fn client_drops_ticket_past_its_lifetime_hint() {
     let (c, _) = connect(&client_at(NOW + 99 + 100), &sc);
     assert!(!c.is_resumed(), "past the hint");
 }
+
+/// A client store that hands back its one session whatever name it is asked for: a client
+/// that offers a session made under one server name to another.
+#[derive(Debug, Default)]
+struct OneSession(std::sync::Mutex<Option<Session>>);
+
+impl ClientSessionStore for OneSession {
+    fn put(&self, _: &str, session: Session) {
+        *self.0.lock().unwrap() = Some(session);
+    }
+    fn get(&self, _: &str) -> Option<Session> {
+        self.0.lock().unwrap().clone()
+    }
+    fn remove(&self, _: &str) {
+        *self.0.lock().unwrap() = None;
+    }
+}
+
+/// RFC 6066 §3: a session made under server name "a" (by session ID, or by ticket) does not
+/// resume under "b" or under no name: a full handshake follows, and its session resumes
+/// under its own name. Names compare as DNS names (ASCII case ignored). Before, the server
+/// resumed whatever it was offered.
+#[test]
+fn sessions_resume_only_under_their_server_name() {
+    for tickets in [false, true] {
+        let sc = Arc::new(server_config_with(
+            &pki().server,
+            &ECC,
+            ClientAuth::None,
+            |b| {
+                let b = b.session_tickets(tickets);
+                if tickets {
+                    b.session_cache(ServerSessionCache::new(0))
+                } else {
+                    b
+                }
+            },
+        ));
+        let store = Arc::new(OneSession::default());
+        let client = |sni: bool| {
+            let store = store.clone();
+            Arc::new(client_config_with(&ECC, false, move |b| {
+                b.name_check(NameCheck::DangerousNone)
+                    .session_store(store)
+                    .session_tickets(tickets)
+                    .enable_sni(sni)
+            }))
+        };
+        let (named, unnamed) = (client(true), client(false));
+        let run = |cc: &Arc<ClientConfig>, name: &str| {
+            let mut c =
+                ClientConnection::new(cc.clone(), ServerName::try_from(name.to_owned()).unwrap())
+                    .unwrap();
+            let mut s = ServerConnection::new(sc.clone()).unwrap();
+            handshake(&mut c, &mut s).expect("handshake");
+            assert_eq!(c.is_resumed(), s.is_resumed());
+            s.is_resumed()
+        };
+        let case = if tickets { "tickets" } else { "session IDs" };
+        assert!(!run(&named, "a.example"), "{case}");
+        assert!(run(&named, "A.Example"), "{case}: same name, other case");
+        assert!(!run(&named, "b.example"), "{case}: a's session under b");
+        assert!(run(&named, "b.example"), "{case}: b's own session");
+        assert!(!run(&unnamed, "b.example"), "{case}: b's session, no name");
+        assert!(
+            run(&unnamed, "b.example"),
+            "{case}: no name, its own session"
+        );
+        assert!(!run(&named, "a.example"), "{case}: unnamed session under a");
+    }
+}

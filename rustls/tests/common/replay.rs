@@ -13,7 +13,7 @@
 //! our side received).
 
 use super::pki::Pki;
-use super::{Auth, FixedTime, client_config_with, server_config_with};
+use super::{Auth, client_config_with, fixed_time, server_config_with};
 use rustls::crypto::{CryptoProvider, SupportedKxGroup};
 use rustls::crypto::{GetRandomFailed, SecureRandom};
 use rustls::{ClientConfig, ServerConfig, SupportedCipherSuite};
@@ -119,18 +119,12 @@ fn auth(setup: &Setup) -> Auth {
 
 /// Our client of a recorded run.
 pub fn client(pki: &Pki, setup: &Setup) -> ClientConfig {
-    client_config_with(pki, provider(setup), Arc::new(FixedTime), auth(setup))
+    client_config_with(pki, provider(setup), fixed_time(), auth(setup))
 }
 
 /// Our server of a recorded run (stateful session cache, rustls' default two tickets).
 pub fn server(pki: &Pki, setup: &Setup) -> ServerConfig {
-    server_config_with(
-        pki,
-        provider(setup),
-        Arc::new(FixedTime),
-        auth(setup),
-        &pki.server,
-    )
+    server_config_with(pki, provider(setup), fixed_time(), auth(setup), &pki.server)
 }
 
 impl Transcript {

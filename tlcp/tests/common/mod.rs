@@ -335,7 +335,7 @@ impl SeededRandom {
 }
 
 impl SecureRandom for SeededRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error> {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), rustls::crypto::GetRandomFailed> {
         use digest::Digest;
         let mut g = self.0.lock().unwrap();
         for chunk in buf.chunks_mut(32) {
