@@ -8,7 +8,7 @@ use crate::hooks::{
 use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, RootCertStore};
+use crate::verify::{CertVerifier, RootCertStore, WebPkiChecks};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -414,16 +414,12 @@ impl ClientConfig {
         let now = crate::keys::now(&*self.time)?;
         match &self.verifier {
             Some(v) => v.verify_server(sign, enc, intermediates, name, now),
-            None => crate::verify::verify_leaves(
-                &self.roots,
-                sign,
-                Some(enc),
-                intermediates,
-                Some((name, self.name_check)),
-                now,
-                self.strict_key_usage,
-                webpki::KeyUsage::server_auth(),
-            ),
+            None => WebPkiChecks {
+                roots: &self.roots,
+                name_check: self.name_check,
+                strict_key_usage: self.strict_key_usage,
+            }
+            .server(sign, enc, intermediates, name, now),
         }
     }
 }
@@ -684,16 +680,12 @@ impl ServerConfig {
         let now = crate::keys::now(&*self.time)?;
         match &self.client_verifier {
             Some(v) => v.verify_client(sign, enc, intermediates, now),
-            None => crate::verify::verify_leaves(
-                &self.client_roots,
-                sign,
-                enc,
-                intermediates,
-                None,
-                now,
-                self.strict_key_usage,
-                webpki::KeyUsage::client_auth(),
-            ),
+            None => WebPkiChecks {
+                roots: &self.client_roots,
+                name_check: NameCheck::default(),
+                strict_key_usage: self.strict_key_usage,
+            }
+            .client(sign, enc, intermediates, now),
         }
     }
 

@@ -25,14 +25,25 @@ fn exchange(c: &mut ClientConnection, s: &mut ServerConnection, msg: &[u8]) {
     assert_eq!(&got, b"pong");
 }
 
-fn matrix_case(suite: CipherSuite, mutual: bool) {
-    let auth = if mutual {
+/// Client authentication required, or none.
+fn auth(mutual: bool) -> ClientAuth {
+    if mutual {
         ClientAuth::Required
     } else {
         ClientAuth::None
-    };
-    let sc = Arc::new(server_config(&[suite], auth));
-    let cc = Arc::new(client_config(&[suite], mutual));
+    }
+}
+
+/// A client (with its pair when `mutual`) and a server of one suite.
+fn configs(suite: CipherSuite, mutual: bool) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    (
+        Arc::new(client_config(&[suite], mutual)),
+        Arc::new(server_config(&[suite], auth(mutual))),
+    )
+}
+
+fn matrix_case(suite: CipherSuite, mutual: bool) {
+    let (cc, sc) = configs(suite, mutual);
     // full
     let (mut c, mut s) = connect(&cc, &sc);
     assert_eq!(c.negotiated_cipher_suite(), Some(suite));
@@ -170,13 +181,7 @@ fn server_cache_is_bounded() {
 }
 
 fn bulk(suite: CipherSuite, mutual: bool, total: usize) {
-    let auth = if mutual {
-        ClientAuth::Required
-    } else {
-        ClientAuth::None
-    };
-    let sc = Arc::new(server_config(&[suite], auth));
-    let cc = Arc::new(client_config(&[suite], mutual));
+    let (cc, sc) = configs(suite, mutual);
     let (mut c, mut s) = connect(&cc, &sc);
     let chunk: Vec<u8> = (0..65536u32).map(|i| (i * 7 + 3) as u8).collect();
     let mut sent = 0;
@@ -405,15 +410,15 @@ fn ticket_of(store: &ClientSessionCache) -> Vec<u8> {
 /// resumes by it with no server session cache at all, restores the suite and the client's
 /// certificates, and gets a fresh ticket.
 fn ticket_case(suite: CipherSuite, mutual: bool) {
-    let auth = if mutual {
-        ClientAuth::Required
-    } else {
-        ClientAuth::None
-    };
-    let sc = Arc::new(server_config_with(&pki().server, &[suite], auth, |b| {
-        b.session_cache(ServerSessionCache::new(0))
-            .session_tickets(true)
-    }));
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &[suite],
+        auth(mutual),
+        |b| {
+            b.session_cache(ServerSessionCache::new(0))
+                .session_tickets(true)
+        },
+    ));
     let store = ClientSessionCache::new(8);
     let cc = Arc::new(client_config_with(&[suite], mutual, |b| {
         b.session_store(store.clone())

@@ -28,10 +28,8 @@ async fn start(timeout: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<Outcom
     (addr, rx)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
-    let (addr, mut rx) = start(Duration::from_secs(20)).await;
-    let msg = b"one port, three kinds of client";
+/// A TLCP client and an RFC 8998 TLS client, one after the other, each served `msg`.
+async fn tlcp_and_sm_tls_served(addr: SocketAddr, msg: &[u8]) {
     assert_eq!(
         tlcp_client(addr, msg).await,
         expected("TLCP", "ECC_SM4_GCM_SM3", msg)
@@ -40,6 +38,13 @@ async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
         tls_client(addr, sm_tls_client(), msg).await,
         expected("TLS (SM)", "TLS_SM4_GCM_SM3", msg)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
+    let (addr, mut rx) = start(Duration::from_secs(20)).await;
+    let msg = b"one port, three kinds of client";
+    tlcp_and_sm_tls_served(addr, msg).await;
     let t13 = ordinary_tls_client(&[&rustls::version::TLS13]);
     assert_eq!(
         tls_client(addr, t13, msg).await,
@@ -61,15 +66,7 @@ async fn idle_and_one_byte_clients_do_not_hold_up_good_ones() {
     let mut half_header = TcpStream::connect(addr).await.unwrap();
     half_header.write_all(&[22, 1, 1]).await.unwrap();
     // Good clients complete while the three above wait (their deadline is later).
-    let msg = b"not held up";
-    assert_eq!(
-        tlcp_client(addr, msg).await,
-        expected("TLCP", "ECC_SM4_GCM_SM3", msg)
-    );
-    assert_eq!(
-        tls_client(addr, sm_tls_client(), msg).await,
-        expected("TLS (SM)", "TLS_SM4_GCM_SM3", msg)
-    );
+    tlcp_and_sm_tls_served(addr, b"not held up").await;
     assert!(rx.recv().await.unwrap().is_ok());
     assert!(rx.recv().await.unwrap().is_ok());
     // Then the slow ones are timed out and closed.
