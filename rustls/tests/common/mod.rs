@@ -5,6 +5,7 @@
 
 pub mod pki;
 pub mod replay;
+pub mod wire;
 
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
