@@ -21,7 +21,7 @@ use shangmi_rustls::{kx, suites};
 use std::sync::Arc;
 
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use super::wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive};
+pub use super::wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive, read_text, write_text};
 
 /// A deterministic generator: SM3 in counter mode over a seed. Predictable by design, so
 /// that a replayed handshake draws the same key shares, randoms and nonces as the live one.
@@ -120,71 +120,50 @@ impl Transcript {
     /// Writes the recording.
     pub fn to_text(&self) -> String {
         let s = &self.setup;
-        let mut out = String::new();
-        for c in &self.comments {
-            out.push_str(&format!("# {c}\n"));
-        }
         let role = if s.role == Role::Client {
             "client"
         } else {
             "server"
         };
-        out.push_str(&format!("role {role}\n"));
-        out.push_str(&format!("suite {}\n", if s.gcm { "gcm" } else { "ccm" }));
-        out.push_str(&format!(
-            "group {}\n",
-            if s.hybrid { "sm2-mlkem768" } else { "sm2" }
-        ));
-        out.push_str(&format!(
-            "auth {}\n",
-            if s.mutual { "mutual" } else { "server" }
-        ));
-        for chunk in &self.chunks {
-            match chunk {
-                Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
-                Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
-            }
-        }
-        out.push_str(&format!("plain {}\n", hex::encode(&self.plain)));
-        out
+        let settings = [
+            ("role", role),
+            ("suite", if s.gcm { "gcm" } else { "ccm" }),
+            ("group", if s.hybrid { "sm2-mlkem768" } else { "sm2" }),
+            ("auth", if s.mutual { "mutual" } else { "server" }),
+        ];
+        write_text(&self.comments, &settings, &self.chunks, &self.plain)
     }
 
     /// Reads a recording.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut t = Transcript {
-            comments: Vec::new(),
-            setup: Setup {
-                role: Role::Client,
-                gcm: true,
-                hybrid: false,
-                mutual: false,
-            },
-            chunks: Vec::new(),
-            plain: Vec::new(),
+        let mut setup = Setup {
+            role: Role::Client,
+            gcm: true,
+            hybrid: false,
+            mutual: false,
         };
-        for line in text.lines() {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+        let t = read_text(text, |key, value| {
             match key {
-                "#" => t.comments.push(value.to_owned()),
                 "role" => {
-                    t.setup.role = if value == "server" {
+                    setup.role = if value == "server" {
                         Role::Server
                     } else {
                         Role::Client
                     }
                 }
-                "suite" => t.setup.gcm = value == "gcm",
-                "group" => t.setup.hybrid = value == "sm2-mlkem768",
-                "auth" => t.setup.mutual = value == "mutual",
-                "O" => t.chunks.push(Chunk::Ours(bytes()?)),
-                "P" => t.chunks.push(Chunk::Peer(bytes()?)),
-                "plain" => t.plain = bytes()?,
-                "" => {}
-                other => return Err(format!("unknown line {other:?}")),
+                "suite" => setup.gcm = value == "gcm",
+                "group" => setup.hybrid = value == "sm2-mlkem768",
+                "auth" => setup.mutual = value == "mutual",
+                _ => return Ok(false),
             }
-        }
-        Ok(t)
+            Ok(true)
+        })?;
+        Ok(Transcript {
+            comments: t.comments,
+            setup,
+            chunks: t.chunks,
+            plain: t.plain,
+        })
     }
 }
 

@@ -109,6 +109,69 @@ pub fn drive<P: Peer>(conn: &mut P, role: Role, wire: &mut dyn Wire) -> Result<V
     }
 }
 
+/// The text form of a recording: `# comment` lines, the crate's `key value` settings,
+/// then `O <hex>` (our chunk), `P <hex>` (the peer's) and `plain <hex>` (all application
+/// data our side received).
+pub fn write_text(
+    comments: &[String],
+    settings: &[(&str, &str)],
+    chunks: &[Chunk],
+    plain: &[u8],
+) -> String {
+    let mut out = String::new();
+    for c in comments {
+        out.push_str(&format!("# {c}\n"));
+    }
+    for (key, value) in settings {
+        out.push_str(&format!("{key} {value}\n"));
+    }
+    for chunk in chunks {
+        match chunk {
+            Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
+            Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
+        }
+    }
+    out.push_str(&format!("plain {}\n", hex::encode(plain)));
+    out
+}
+
+/// What [`read_text`] reads besides the settings.
+#[derive(Debug, Default)]
+pub struct Text {
+    /// The comment lines, without `# `.
+    pub comments: Vec<String>,
+    /// The chunks, in order.
+    pub chunks: Vec<Chunk>,
+    /// The application data our side received.
+    pub plain: Vec<u8>,
+}
+
+/// Reads the text form; `setting(key, value)` takes each other line and says whether it
+/// knew the key (an unknown key is an error).
+pub fn read_text(
+    text: &str,
+    mut setting: impl FnMut(&str, &str) -> Result<bool, String>,
+) -> Result<Text, String> {
+    let mut t = Text::default();
+    for line in text.lines() {
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+        match key {
+            "#" => t.comments.push(value.to_owned()),
+            "O" => t.chunks.push(Chunk::Ours(bytes()?)),
+            "P" => t.chunks.push(Chunk::Peer(bytes()?)),
+            "plain" => t.plain = bytes()?,
+            "" => {}
+            other => {
+                if !setting(other, value)? {
+                    return Err(format!("unknown line {other:?}"));
+                }
+            }
+        }
+    }
+    Ok(t)
+}
+
 /// Replays a recording: the peer's chunks go in, ours must come out byte for byte.
 pub struct Replay<'a> {
     chunks: std::slice::Iter<'a, Chunk>,

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 mod wire;
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive};
+pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive, read_text, write_text};
 
 /// The clock of every recording: 2026-06-01T00:00:00Z, inside the test PKI's validity.
 pub const NOW: u64 = 1_780_272_000;
@@ -70,70 +70,54 @@ impl Transcript {
     /// The text form: comments, set-up lines, then `O`/`P` hex chunks and `plain`.
     pub fn to_text(&self) -> String {
         let s = &self.setup;
-        let mut out = String::new();
-        for c in &self.comments {
-            out.push_str(&format!("# {c}\n"));
-        }
         let role = match s.role {
             Role::Client => "client",
             Role::Server => "server",
         };
-        out.push_str(&format!("role {role}\n"));
-        out.push_str(&format!("suite {}\n", suite_name(s.suite)));
-        let auth = if s.mutual { "mutual" } else { "server" };
-        out.push_str(&format!("auth {auth}\n"));
+        let mut settings = vec![
+            ("role", role),
+            ("suite", suite_name(s.suite)),
+            ("auth", if s.mutual { "mutual" } else { "server" }),
+        ];
         if s.gmssl {
-            out.push_str("dialect gmssl\n");
+            settings.push(("dialect", "gmssl"));
         }
-        for chunk in &self.chunks {
-            match chunk {
-                Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
-                Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
-            }
-        }
-        out.push_str(&format!("plain {}\n", hex::encode(&self.plain)));
-        out
+        write_text(&self.comments, &settings, &self.chunks, &self.plain)
     }
 
     /// Reads the text form.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut t = Transcript {
-            comments: Vec::new(),
-            setup: Setup {
-                role: Role::Client,
-                suite: CipherSuite::EccSm4GcmSm3,
-                mutual: false,
-                gmssl: false,
-            },
-            chunks: Vec::new(),
-            plain: Vec::new(),
+        let mut setup = Setup {
+            role: Role::Client,
+            suite: CipherSuite::EccSm4GcmSm3,
+            mutual: false,
+            gmssl: false,
         };
-        for line in text.lines() {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+        let t = read_text(text, |key, value| {
             match key {
-                "#" => t.comments.push(value.to_owned()),
                 "role" => {
-                    t.setup.role = match value {
+                    setup.role = match value {
                         "client" => Role::Client,
                         "server" => Role::Server,
                         other => return Err(format!("role {other:?}")),
                     }
                 }
                 "suite" => {
-                    t.setup.suite =
+                    setup.suite =
                         suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
                 }
-                "auth" => t.setup.mutual = value == "mutual",
-                "dialect" => t.setup.gmssl = value == "gmssl",
-                "O" => t.chunks.push(Chunk::Ours(bytes()?)),
-                "P" => t.chunks.push(Chunk::Peer(bytes()?)),
-                "plain" => t.plain = bytes()?,
-                "" => {}
-                other => return Err(format!("unknown line {other:?}")),
+                "auth" => setup.mutual = value == "mutual",
+                "dialect" => setup.gmssl = value == "gmssl",
+                _ => return Ok(false),
             }
-        }
-        Ok(t)
+            Ok(true)
+        })?;
+        Ok(Transcript {
+            comments: t.comments,
+            setup,
+            chunks: t.chunks,
+            plain: t.plain,
+        })
     }
 }
 
