@@ -2,7 +2,7 @@
 //! crate's own implementation on `shangmi-sm2`, and the randomness and clock sources.
 
 use crate::error::Error;
-use rand_core::{TryCryptoRng, TryRng};
+use rand_core::TryCryptoRng;
 use rustls_pki_types::UnixTime;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
@@ -120,7 +120,7 @@ where
         role: KxRole,
         rng: &dyn SecureRandom,
     ) -> Result<Box<dyn Sm2KeyExchange>, Error> {
-        let mut rng = RngAdapter(rng);
+        let mut rng = shangmi_rustls::rand::RandCore(rng);
         let kx = PrivateKeyOps::start_key_exchange(self, &mut rng, role, DEFAULT_ID)
             .map_err(|_| Error::Crypto("SM2 key exchange could not start"))?;
         Ok(Box::new(OwnKx(kx)))
@@ -130,43 +130,6 @@ where
         PrivateKeyOps::supports_key_exchange(self)
     }
 }
-
-/// A [`SecureRandom`] as a `rand_core` generator.
-struct RngAdapter<'a>(&'a dyn SecureRandom);
-
-/// The generator failed.
-#[derive(Debug)]
-struct RngFailed;
-
-impl core::fmt::Display for RngFailed {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("random generator failed")
-    }
-}
-
-impl core::error::Error for RngFailed {}
-
-impl TryRng for RngAdapter<'_> {
-    type Error = RngFailed;
-
-    fn try_next_u32(&mut self) -> Result<u32, RngFailed> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, RngFailed> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngFailed> {
-        self.0.fill(dst).map_err(|_| RngFailed)
-    }
-}
-
-impl TryCryptoRng for RngAdapter<'_> {}
 
 /// An SM2 private key held in memory, usable as a sign key and as an encryption key.
 #[derive(Clone)]
