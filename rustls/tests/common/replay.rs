@@ -120,13 +120,8 @@ impl Transcript {
     /// Writes the recording.
     pub fn to_text(&self) -> String {
         let s = &self.setup;
-        let role = if s.role == Role::Client {
-            "client"
-        } else {
-            "server"
-        };
         let settings = [
-            ("role", role),
+            ("role", s.role.name()),
             ("suite", if s.gcm { "gcm" } else { "ccm" }),
             ("group", if s.hybrid { "sm2-mlkem768" } else { "sm2" }),
             ("auth", if s.mutual { "mutual" } else { "server" }),
@@ -144,13 +139,7 @@ impl Transcript {
         };
         let t = read_text(text, |key, value| {
             match key {
-                "role" => {
-                    setup.role = if value == "server" {
-                        Role::Server
-                    } else {
-                        Role::Client
-                    }
-                }
+                "role" => setup.role = Role::from_name(value)?,
                 "suite" => setup.gcm = value == "gcm",
                 "group" => setup.hybrid = value == "sm2-mlkem768",
                 "auth" => setup.mutual = value == "mutual",

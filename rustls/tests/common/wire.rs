@@ -13,6 +13,25 @@ pub enum Role {
     Server,
 }
 
+impl Role {
+    /// The role's word in a recording's `role` line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Client => "client",
+            Role::Server => "server",
+        }
+    }
+
+    /// The role of a `role` line.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "client" => Ok(Role::Client),
+            "server" => Ok(Role::Server),
+            other => Err(format!("role {other:?}")),
+        }
+    }
+}
+
 /// One chunk of bytes on the wire.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Chunk {

@@ -70,12 +70,8 @@ impl Transcript {
     /// The text form: comments, set-up lines, then `O`/`P` hex chunks and `plain`.
     pub fn to_text(&self) -> String {
         let s = &self.setup;
-        let role = match s.role {
-            Role::Client => "client",
-            Role::Server => "server",
-        };
         let mut settings = vec![
-            ("role", role),
+            ("role", s.role.name()),
             ("suite", suite_name(s.suite)),
             ("auth", if s.mutual { "mutual" } else { "server" }),
         ];
@@ -95,13 +91,7 @@ impl Transcript {
         };
         let t = read_text(text, |key, value| {
             match key {
-                "role" => {
-                    setup.role = match value {
-                        "client" => Role::Client,
-                        "server" => Role::Server,
-                        other => return Err(format!("role {other:?}")),
-                    }
-                }
+                "role" => setup.role = Role::from_name(value)?,
                 "suite" => {
                     setup.suite =
                         suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
