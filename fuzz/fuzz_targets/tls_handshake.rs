@@ -61,13 +61,13 @@ fn configs() -> &'static Configs {
                     Arc::new(common::client_config_with(
                         &pki,
                         provider(i),
-                        Arc::new(common::FixedTime),
+                        common::fixed_time(),
                         auth,
                     )),
                     Arc::new(common::server_config_with(
                         &pki,
                         provider(i),
-                        Arc::new(common::FixedTime),
+                        common::fixed_time(),
                         auth,
                         &pki.server,
                     )),

@@ -64,12 +64,18 @@ pub struct HmacSm3;
 /// The HMAC-SM3 object the suites use.
 pub static HMAC_SM3: HmacSm3 = HmacSm3;
 
+/// HMAC-SM3 keyed with `key`, ready for `update`/`finalize` (the `hmac` crate's type). The
+/// one keyed HMAC-SM3 of both TLS crates: this provider's HKDF-SM3 and `shangmi-tlcp`'s PRF
+/// and record MACs start here.
+pub fn hmac_sm3(key: &[u8]) -> Hmac<Sm3> {
+    // HMAC takes keys of any length (longer ones are hashed first, RFC 2104 §2).
+    <Hmac<Sm3> as hmac::KeyInit>::new_from_slice(key)
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of every length"))
+}
+
 impl rhmac::Hmac for HmacSm3 {
     fn with_key(&self, key: &[u8]) -> Box<dyn rhmac::Key> {
-        // HMAC takes keys of any length (longer ones are hashed first, RFC 2104 §2).
-        let mac = <Hmac<Sm3> as hmac::KeyInit>::new_from_slice(key)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of every length"));
-        Box::new(HmacSm3Key(mac))
+        Box::new(HmacSm3Key(hmac_sm3(key)))
     }
 
     fn hash_output_len(&self) -> usize {

@@ -14,8 +14,7 @@
 use ml_kem::kem::{Decapsulate, KeyExport};
 use ml_kem::{MlKem768, ml_kem_768};
 use rustls::crypto::{
-    ActiveKeyExchange, CompletedKeyExchange, GetRandomFailed, SecureRandom, SharedSecret,
-    SupportedKxGroup,
+    ActiveKeyExchange, CompletedKeyExchange, SecureRandom, SharedSecret, SupportedKxGroup,
 };
 use rustls::{Error, NamedGroup, PeerMisbehaved, ProtocolVersion};
 use shangmi_sm2::{SecretKey, ecdh, keys::KeyPool};
@@ -96,7 +95,7 @@ impl SharedPool {
         pid: u32,
         random: &dyn SecureRandom,
     ) -> Result<(SecretKey, [u8; POINT_LEN]), Error> {
-        let mut rng = Rng(random);
+        let mut rng = crate::rand::RandCore(random);
         {
             let mut slot = self.0.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some((owner, pool)) = slot.as_mut()
@@ -122,43 +121,6 @@ impl SharedPool {
 fn rng_error(_: shangmi_sm2::Error) -> Error {
     Error::FailedToGetRandomBytes
 }
-
-/// rustls' generator as the `rand_core` one a [`KeyPool`] draws from.
-struct Rng<'a>(&'a dyn SecureRandom);
-
-impl rand_core::TryRng for Rng<'_> {
-    type Error = RngFailed;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        let mut b = [0; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        let mut b = [0; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        self.0.fill(dst).map_err(|GetRandomFailed| RngFailed)
-    }
-}
-
-/// rustls' [`GetRandomFailed`] as a `std` error, which `rand_core` asks of a generator's.
-#[derive(Debug)]
-struct RngFailed;
-
-impl core::fmt::Display for RngFailed {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("the random generator failed")
-    }
-}
-
-impl std::error::Error for RngFailed {}
-
-impl rand_core::TryCryptoRng for Rng<'_> {}
 
 /// A fresh SM2 key pair: from `pool` if there is one, else from `random`: 32 bytes taken as
 /// a big-endian integer, drawn again in the rare case (about 2^-32) that it is 0 or not
@@ -340,8 +302,8 @@ mod tests {
     struct Failing;
 
     impl SecureRandom for Failing {
-        fn fill(&self, _: &mut [u8]) -> Result<(), GetRandomFailed> {
-            Err(GetRandomFailed)
+        fn fill(&self, _: &mut [u8]) -> Result<(), rustls::crypto::GetRandomFailed> {
+            Err(rustls::crypto::GetRandomFailed)
         }
     }
 

@@ -8,6 +8,7 @@ pub mod rand;
 pub mod sign;
 pub mod suites;
 pub mod ticket;
+pub mod time;
 pub mod verify;
 
 use rustls::crypto::{CryptoProvider, SecureRandom};

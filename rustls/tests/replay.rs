@@ -9,6 +9,10 @@ use common::replay::{self, Transcript};
 
 fn replay_file(name: &str, text: &str) {
     let t = Transcript::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        t.to_text() == text,
+        "{name}: the text form reads and writes back"
+    );
     let pki = common::pki::Pki::new();
     let mut conn = replay::connection(&pki, &t.setup);
     let mut wire = replay::Replay::new(&t);

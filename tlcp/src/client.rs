@@ -8,7 +8,9 @@ use crate::hooks::CertificateRequest;
 use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
-use crate::schedule::{KeySchedule, complete, hello_random};
+use crate::schedule::{
+    KeySchedule, complete, fmt_connection, hello_random, take_ccs, unexpected_message,
+};
 use crate::suites::CipherSuite;
 use rustls_pki_types::{CertificateDer, ServerName};
 use shangmi_sm3::Sm3;
@@ -67,7 +69,7 @@ fn name_key(name: &ServerName<'_>) -> String {
 
 impl ClientHs {
     fn start(&mut self, core: &mut Core) -> Result<(), Error> {
-        let now_secs = self.config.time.now().as_secs();
+        let now_secs = crate::keys::now(&*self.config.time)?.as_secs();
         self.ks.client_random = hello_random(&*self.config.time, &*self.config.rng)?;
         let has_certs = self
             .config
@@ -311,7 +313,7 @@ impl ClientHs {
 
     /// Keeps the session for `name` (with the new ticket, if one came).
     fn store_session(&mut self) -> Result<(), Error> {
-        let now = self.config.time.now().as_secs();
+        let now = crate::keys::now(&*self.config.time)?.as_secs();
         let new_ticket = self.new_ticket.take();
         let mut session = match self.resumed_session.take() {
             Some(s) => s,
@@ -321,6 +323,8 @@ impl ClientHs {
                 master_secret: self.ks.master_secret,
                 peer_certificates: self.peer_certs.clone(),
                 alpn: self.alpn.clone(),
+                // Kept per name already: the store's key (`name_key`).
+                server_name: None,
                 created: now,
                 ticket: None,
                 ticket_lifetime: 0,
@@ -373,16 +377,12 @@ impl Handshake for ClientHs {
             }
             (State::NewTicket, H::NewSessionTicket) => self.new_session_ticket(body),
             (State::Finished, H::Finished) => self.finished(core, body, before),
-            _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
+            _ => Err(unexpected_message()),
         }
     }
 
     fn on_ccs(&mut self) -> Result<(), Error> {
-        if self.state != State::Ccs {
-            return Err(bad(A::UnexpectedMessage, "unexpected ChangeCipherSpec"));
-        }
-        self.state = State::Finished;
-        Ok(())
+        take_ccs(&mut self.state, State::Ccs, State::Finished)
     }
 }
 
@@ -395,9 +395,7 @@ pub struct ClientConnection {
 
 impl core::fmt::Debug for ClientConnection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ClientConnection")
-            .field("state", &self.hs.state)
-            .finish_non_exhaustive()
+        fmt_connection(f, "ClientConnection", &self.hs.state)
     }
 }
 

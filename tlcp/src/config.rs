@@ -8,7 +8,7 @@ use crate::hooks::{
 use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, RootCertStore};
+use crate::verify::{CertVerifier, RootCertStore, WebPkiChecks};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -101,6 +101,10 @@ pub struct Session {
     pub(crate) master_secret: [u8; 48],
     pub(crate) peer_certificates: Vec<CertificateDer<'static>>,
     pub(crate) alpn: Option<Vec<u8>>,
+    /// Server side: the name the client asked for (SNI, ASCII lower case, no trailing
+    /// dot) in the full handshake that made the session. RFC 6066 §3: a session is not
+    /// resumed under another name (a full handshake follows).
+    pub(crate) server_name: Option<String>,
     /// When the full handshake that made the session ended (seconds since the epoch).
     pub(crate) created: u64,
     /// The client's RFC 5077 ticket for the session, if the server issued one.
@@ -120,6 +124,12 @@ impl Session {
     /// The suite.
     pub fn suite(&self) -> CipherSuite {
         self.suite
+    }
+
+    /// The server name (SNI) the session was made under (server side), if the client sent
+    /// one: ASCII lower case, no trailing dot.
+    pub fn server_name(&self) -> Option<&str> {
+        self.server_name.as_deref()
     }
 
     /// The session ticket the server issued for it (client side), if any.
@@ -401,19 +411,15 @@ impl ClientConfig {
         intermediates: &[CertificateDer<'_>],
         name: &rustls_pki_types::ServerName<'_>,
     ) -> Result<(), Error> {
-        let now = self.time.now();
+        let now = crate::keys::now(&*self.time)?;
         match &self.verifier {
             Some(v) => v.verify_server(sign, enc, intermediates, name, now),
-            None => crate::verify::verify_leaves(
-                &self.roots,
-                sign,
-                Some(enc),
-                intermediates,
-                Some((name, self.name_check)),
-                now,
-                self.strict_key_usage,
-                webpki::KeyUsage::server_auth(),
-            ),
+            None => WebPkiChecks {
+                roots: &self.roots,
+                name_check: self.name_check,
+                strict_key_usage: self.strict_key_usage,
+            }
+            .server(sign, enc, intermediates, name, now),
         }
     }
 }
@@ -671,19 +677,15 @@ impl ServerConfig {
         enc: Option<&CertificateDer<'_>>,
         intermediates: &[CertificateDer<'_>],
     ) -> Result<(), Error> {
-        let now = self.time.now();
+        let now = crate::keys::now(&*self.time)?;
         match &self.client_verifier {
             Some(v) => v.verify_client(sign, enc, intermediates, now),
-            None => crate::verify::verify_leaves(
-                &self.client_roots,
-                sign,
-                enc,
-                intermediates,
-                None,
-                now,
-                self.strict_key_usage,
-                webpki::KeyUsage::client_auth(),
-            ),
+            None => WebPkiChecks {
+                roots: &self.client_roots,
+                name_check: NameCheck::default(),
+                strict_key_usage: self.strict_key_usage,
+            }
+            .client(sign, enc, intermediates, now),
         }
     }
 

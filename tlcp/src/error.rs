@@ -272,6 +272,12 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl From<rustls::crypto::GetRandomFailed> for Error {
+    fn from(_: rustls::crypto::GetRandomFailed) -> Self {
+        Error::Crypto("random generator failed")
+    }
+}
+
 impl From<Error> for std::io::Error {
     fn from(e: Error) -> Self {
         let kind = match e {

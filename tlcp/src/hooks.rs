@@ -137,7 +137,7 @@ pub struct SniResolver {
 }
 
 /// A DNS name as SNI compares it: ASCII lower case, no trailing dot.
-fn normalise(name: &str) -> String {
+pub(crate) fn normalise(name: &str) -> String {
     name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase()
 }
 
@@ -244,23 +244,37 @@ pub enum Event<'a> {
     AlertReceived(AlertDescription),
     /// The connection failed (any alert it sends follows as [`Event::AlertSent`]).
     Failed(&'a Error),
+    /// The one-port acceptor took a connection: its handshake completed, TLCP or TLS (SM or
+    /// ordinary), with what it negotiated (protocol, suite, peer, server name). Sent to
+    /// the acceptor's handler ([`OnePortBuilder::events`](crate::oneport::OnePortBuilder::events)).
+    #[cfg(feature = "one-port")]
+    Accepted(&'a crate::oneport::ConnectionInfo),
+    /// The one-port acceptor did not take a connection: first bytes that start no
+    /// handshake, a protocol it has no configuration for, a time-out, a client that closed,
+    /// or a failed TLCP or TLS handshake.
+    #[cfg(feature = "one-port")]
+    Refused(&'a crate::oneport::AcceptError),
 }
 
 impl Event<'_> {
     /// The peer's first certificate's subject (TLCP: its sign certificate), RFC 4514 form,
-    /// for [`Event::HandshakeCompleted`] with certificates.
+    /// for [`Event::HandshakeCompleted`] (and the one-port acceptor's `Accepted`) with
+    /// certificates.
     pub fn peer_subject(&self) -> Option<String> {
         use der::Decode;
-        match self {
+        let first = match self {
             Event::HandshakeCompleted {
                 peer_certificates, ..
-            } => peer_certificates.first().and_then(|c| {
-                x509_cert::Certificate::from_der(c.as_ref())
-                    .ok()
-                    .map(|c| c.tbs_certificate().subject().to_string())
-            }),
+            } => peer_certificates.first(),
+            #[cfg(feature = "one-port")]
+            Event::Accepted(info) => info.peer_certificates.first(),
             _ => None,
-        }
+        };
+        first.and_then(|c| {
+            x509_cert::Certificate::from_der(c.as_ref())
+                .ok()
+                .map(|c| c.tbs_certificate().subject().to_string())
+        })
     }
 }
 

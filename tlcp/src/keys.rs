@@ -2,7 +2,7 @@
 //! crate's own implementation on `shangmi-sm2`, and the randomness and clock sources.
 
 use crate::error::Error;
-use rand_core::{TryCryptoRng, TryRng};
+use rand_core::TryCryptoRng;
 use rustls_pki_types::UnixTime;
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
@@ -13,46 +13,24 @@ use zeroize::Zeroize;
 
 pub use shangmi_sm2::kx::Role as KxRole;
 
-/// A source of secure random bytes (the configs hold one; tests may plug a seeded one).
-pub trait SecureRandom: Send + Sync + core::fmt::Debug {
-    /// Fills `buf` with random bytes.
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error>;
-}
-
-/// The operating system's generator (`getrandom`).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemRandom;
-
-impl SecureRandom for SystemRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error> {
-        getrandom::fill(buf).map_err(|_| Error::Crypto("getrandom failed"))
-    }
-}
-
-/// The current time, for certificate validity and the hello randoms' first four bytes.
-pub trait TimeProvider: Send + Sync + core::fmt::Debug {
-    /// Now.
-    fn now(&self) -> UnixTime;
-}
-
-/// The system clock.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct SystemTime;
-
-impl TimeProvider for SystemTime {
-    fn now(&self) -> UnixTime {
-        UnixTime::now()
-    }
-}
-
+/// A source of secure random bytes: rustls' own trait, shared with `shangmi-rustls` (the
+/// configs hold one; tests may plug a seeded one), so one generator serves TLCP and TLS.
+pub use rustls::crypto::SecureRandom;
+/// The system clock (rustls' `DefaultTimeProvider`).
+pub use rustls::time_provider::DefaultTimeProvider as SystemTime;
+/// The current time, for certificate validity, ticket ages and the hello randoms' first
+/// four bytes: rustls' own trait, shared with `shangmi-rustls`.
+pub use rustls::time_provider::TimeProvider;
+/// The operating system's generator (`getrandom`; `shangmi-rustls`' `OsRandom`).
+pub use shangmi_rustls::rand::OsRandom as SystemRandom;
 /// A fixed clock (for tests and replayed recordings).
-#[derive(Debug, Clone, Copy)]
-pub struct FixedTime(pub UnixTime);
+pub use shangmi_rustls::time::FixedTime;
 
-impl TimeProvider for FixedTime {
-    fn now(&self) -> UnixTime {
-        self.0
-    }
+/// Now, from `time`; a clock that cannot tell is an error (as rustls'
+/// `FailedToGetCurrentTime`).
+pub(crate) fn now(time: &dyn TimeProvider) -> Result<UnixTime, Error> {
+    time.current_time()
+        .ok_or(Error::Crypto("the clock cannot tell the time"))
 }
 
 /// The sign key: SM2 signatures with the default ID `1234567812345678`.
@@ -142,7 +120,7 @@ where
         role: KxRole,
         rng: &dyn SecureRandom,
     ) -> Result<Box<dyn Sm2KeyExchange>, Error> {
-        let mut rng = RngAdapter(rng);
+        let mut rng = shangmi_rustls::rand::RandCore(rng);
         let kx = PrivateKeyOps::start_key_exchange(self, &mut rng, role, DEFAULT_ID)
             .map_err(|_| Error::Crypto("SM2 key exchange could not start"))?;
         Ok(Box::new(OwnKx(kx)))
@@ -152,43 +130,6 @@ where
         PrivateKeyOps::supports_key_exchange(self)
     }
 }
-
-/// A [`SecureRandom`] as a `rand_core` generator.
-struct RngAdapter<'a>(&'a dyn SecureRandom);
-
-/// The generator failed.
-#[derive(Debug)]
-struct RngFailed;
-
-impl core::fmt::Display for RngFailed {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str("random generator failed")
-    }
-}
-
-impl core::error::Error for RngFailed {}
-
-impl TryRng for RngAdapter<'_> {
-    type Error = RngFailed;
-
-    fn try_next_u32(&mut self) -> Result<u32, RngFailed> {
-        let mut b = [0u8; 4];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u32::from_le_bytes(b))
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, RngFailed> {
-        let mut b = [0u8; 8];
-        self.try_fill_bytes(&mut b)?;
-        Ok(u64::from_le_bytes(b))
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RngFailed> {
-        self.0.fill(dst).map_err(|_| RngFailed)
-    }
-}
-
-impl TryCryptoRng for RngAdapter<'_> {}
 
 /// An SM2 private key held in memory, usable as a sign key and as an encryption key.
 #[derive(Clone)]

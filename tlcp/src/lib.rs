@@ -18,8 +18,11 @@
 //! - GmSSL's client authentication in the ECC suites (one chain instead of two leaves) is
 //!   accepted; [`ClientConfig::gmssl_compat`] sends it that way.
 //! - Session-ID resumption, session tickets (RFC 5077: asked for by the client by default,
-//!   issued by a server given a [`Ticketer`]), SNI, ALPN; renegotiation refused
-//!   (no_renegotiation).
+//!   issued by a server given a [`Ticketer`]), a session resumed only under the server
+//!   name (SNI) it was made under (RFC 6066 §3), SNI, ALPN; renegotiation refused
+//!   (no_renegotiation); a hello that repeats an extension refused (illegal_parameter).
+//! - One randomness and one clock trait with the TLS 1.3 provider: [`SecureRandom`] and
+//!   [`TimeProvider`] are rustls' own, so a generator or clock serves both protocols.
 //!
 //! ```no_run
 //! use shangmi_tlcp::*;
@@ -37,7 +40,7 @@
 //! ```
 //!
 //! One port for TLCP and TLS: [`detect`] tells the protocols apart from the first record
-//! (sans-IO); with the feature `one-port`, [`oneport::OnePortAcceptor`] serves TLCP, RFC 8998
+//! (sans-IO); with the feature `one-port`, `oneport::OnePortAcceptor` serves TLCP, RFC 8998
 //! TLS 1.3 and ordinary TLS (a rustls configuration of the caller's) on one tokio listener,
 //! with a handshake deadline and a bound on handshakes in progress.
 //!

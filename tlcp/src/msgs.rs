@@ -268,6 +268,16 @@ fn put_list16(out: &mut Vec<u8>, body: impl FnOnce(&mut Vec<u8>)) {
 }
 
 impl ClientExtension {
+    /// The extension's type on the wire.
+    pub fn ext_type(&self) -> u16 {
+        match self {
+            ClientExtension::ServerName(_) => 0,
+            ClientExtension::Alpn(_) => 16,
+            ClientExtension::SessionTicket(_) => 35,
+            ClientExtension::Unknown(typ, _) => *typ,
+        }
+    }
+
     fn encode(&self, out: &mut Vec<u8>) {
         match self {
             ClientExtension::ServerName(names) => encode_extension(out, 0, |d| {
@@ -296,17 +306,23 @@ impl ClientExtension {
         }
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        let typ = r.u16()?;
-        let data = r.vec16()?;
+    fn read(typ: u16, data: &[u8]) -> Result<Self, Error> {
         let mut d = Reader::new(data);
         Ok(match typ {
             0 => {
                 let mut list = Reader::new(d.vec16()?);
                 d.finish()?;
-                let mut names = Vec::new();
+                let mut names: Vec<(u8, Vec<u8>)> = Vec::new();
                 while !list.is_empty() {
                     let kind = list.u8()?;
+                    // RFC 6066 §3: no more than one name of a type (rustls refuses it
+                    // with illegal_parameter too).
+                    if names.iter().any(|(k, _)| *k == kind) {
+                        return Err(bad(
+                            AlertDescription::IllegalParameter,
+                            "two server names of one type",
+                        ));
+                    }
                     names.push((kind, list.vec16()?.to_vec()));
                 }
                 ClientExtension::ServerName(names)
@@ -330,10 +346,16 @@ impl ClientExtension {
     }
 }
 
-/// Reads an optional u16-length extension block: absent when nothing follows.
+/// Reads an optional u16-length extension block (absent when nothing follows), each
+/// extension's type and body through `one`.
+///
+/// A type that comes twice is refused with illegal_parameter: RFC 5246 §7.4.1.4 ("There
+/// MUST NOT be more than one extension of the same type"), the alert OpenSSL's and
+/// Tongsuo's `tls_collect_extensions` send (`SSL_AD_ILLEGAL_PARAMETER`, also in Tongsuo's
+/// `ntls_extensions.c`) and rustls 0.23 (`InvalidMessage::DuplicateExtension`).
 fn read_extensions<T>(
     r: &mut Reader<'_>,
-    one: impl Fn(&mut Reader<'_>) -> Result<T, Error>,
+    one: impl Fn(u16, &[u8]) -> Result<T, Error>,
 ) -> Result<Option<Vec<T>>, Error> {
     if r.is_empty() {
         return Ok(None);
@@ -341,8 +363,20 @@ fn read_extensions<T>(
     let mut exts = Reader::new(r.vec16()?);
     r.finish()?;
     let mut out = Vec::new();
+    let mut types = Vec::new();
     while !exts.is_empty() {
-        out.push(one(&mut exts)?);
+        let typ = exts.u16()?;
+        let data = exts.vec16()?;
+        types.push(typ);
+        out.push(one(typ, data)?);
+    }
+    // At most 16,384 types (4 bytes each in 64 KiB): sorting keeps this O(n log n).
+    types.sort_unstable();
+    if types.windows(2).any(|w| w[0] == w[1]) {
+        return Err(bad(
+            AlertDescription::IllegalParameter,
+            "an extension type sent twice",
+        ));
     }
     Ok(Some(out))
 }
@@ -427,6 +461,15 @@ pub enum ServerExtension {
 }
 
 impl ServerExtension {
+    /// The extension's type on the wire.
+    pub fn ext_type(&self) -> u16 {
+        match self {
+            ServerExtension::Alpn(_) => 16,
+            ServerExtension::SessionTicket => 35,
+            ServerExtension::Unknown(typ, _) => *typ,
+        }
+    }
+
     fn encode(&self, out: &mut Vec<u8>) {
         match self {
             ServerExtension::Alpn(p) => encode_extension(out, 16, |d| {
@@ -443,9 +486,7 @@ impl ServerExtension {
         }
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        let typ = r.u16()?;
-        let data = r.vec16()?;
+    fn read(typ: u16, data: &[u8]) -> Result<Self, Error> {
         Ok(match typ {
             16 => {
                 let mut d = Reader::new(data);
@@ -880,7 +921,8 @@ mod tests {
 
     fn client_ext() -> impl Strategy<Value = ClientExtension> {
         prop_oneof![
-            vec((any::<u8>(), bytes(40)), 0..3).prop_map(ClientExtension::ServerName),
+            proptest::collection::btree_map(any::<u8>(), bytes(40), 0..3)
+                .prop_map(|names| ClientExtension::ServerName(names.into_iter().collect())),
             vec(nonempty(20), 0..4).prop_map(ClientExtension::Alpn),
             bytes(200).prop_map(ClientExtension::SessionTicket),
             // Types the parser keeps as they are (not 0, 16, 35).
@@ -896,6 +938,23 @@ mod tests {
             (0u16..16, bytes(30)).prop_map(|(t, d)| ServerExtension::Unknown(t, d)),
             (36u16.., bytes(30)).prop_map(|(t, d)| ServerExtension::Unknown(t, d)),
         ]
+    }
+
+    /// Extension lists as a valid hello carries them: each type once.
+    fn one_of_each<T: Clone + core::fmt::Debug>(
+        ext: impl Strategy<Value = T>,
+        max: usize,
+        typ: fn(&T) -> u16,
+    ) -> impl Strategy<Value = Vec<T>> {
+        vec(ext, 0..max).prop_map(move |mut v| {
+            let mut seen = Vec::new();
+            v.retain(|e| {
+                let fresh = !seen.contains(&typ(e));
+                seen.push(typ(e));
+                fresh
+            });
+            v
+        })
     }
 
     fn random() -> impl Strategy<Value = [u8; 32]> {
@@ -923,10 +982,44 @@ mod tests {
             session_id in bytes(MAX_SESSION_ID),
             cipher_suites in vec(any::<u16>(), 1..6),
             mut compression_methods in bytes(3),
-            extensions in proptest::option::of(vec(client_ext(), 0..5)),
+            extensions in proptest::option::of(one_of_each(client_ext(), 5, ClientExtension::ext_type)),
         ) {
             compression_methods.push(0);
             round_trip(&ClientHello { random, session_id, cipher_suites, compression_methods, extensions });
+        }
+
+        /// Any extension sent twice (same type, same or other contents) is refused with
+        /// illegal_parameter, wherever the second copy stands.
+        #[test]
+        fn repeated_extension_refused(
+            mut client in vec(client_ext(), 1..5),
+            mut server in vec(server_ext(), 1..4),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let again = client[0].clone();
+            let i = at.index(client.len() + 1);
+            client.insert(i, again);
+            let ch = ClientHello {
+                random: [0; 32],
+                session_id: Vec::new(),
+                cipher_suites: vec![0xe053],
+                compression_methods: vec![0],
+                extensions: Some(client),
+            };
+            let e = ClientHello::read_bytes(&ch.to_bytes()).unwrap_err();
+            prop_assert_eq!(e.alert(), Some(AlertDescription::IllegalParameter));
+            let again = server[0].clone();
+            let i = at.index(server.len() + 1);
+            server.insert(i, again);
+            let sh = ServerHello {
+                random: [0; 32],
+                session_id: Vec::new(),
+                cipher_suite: 0xe053,
+                compression_method: 0,
+                extensions: Some(server),
+            };
+            let e = ServerHello::read_bytes(&sh.to_bytes()).unwrap_err();
+            prop_assert_eq!(e.alert(), Some(AlertDescription::IllegalParameter));
         }
 
         #[test]
@@ -935,7 +1028,7 @@ mod tests {
             session_id in bytes(MAX_SESSION_ID),
             cipher_suite in any::<u16>(),
             compression_method in any::<u8>(),
-            extensions in proptest::option::of(vec(server_ext(), 0..4)),
+            extensions in proptest::option::of(one_of_each(server_ext(), 4, ServerExtension::ext_type)),
         ) {
             round_trip(&ServerHello { random, session_id, cipher_suite, compression_method, extensions });
         }

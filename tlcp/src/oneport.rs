@@ -3,6 +3,11 @@
 //! a rustls one with the RFC 8998 SM configuration when the ClientHello offers an SM suite
 //! and sm2sig_sm3, else with the ordinary one (ECDSA/RSA on rustls' default provider).
 //!
+//! Operators hear of every connection through the crate's [`EventHandler`]
+//! ([`OnePortBuilder::events`]; by default the TLCP configuration's): [`Event::Accepted`]
+//! with what a TLCP or TLS handshake negotiated, [`Event::Refused`] with why a connection
+//! was not taken.
+//!
 //! Every handshake, from the first byte to the last flight, runs under one deadline and
 //! holds one permit of a semaphore: an idle, slow or half-open client is dropped when its
 //! time is up and holds up nobody else as long as the caller runs each `accept` in its own
@@ -42,6 +47,7 @@
 
 use crate::config::ServerConfig;
 use crate::detect::{HELLO_VERSION_END, Protocol, Refusal, check_tls_hello, detect, wants_sm};
+use crate::hooks::{Event, EventHandler};
 use crate::server::ServerConnection;
 use crate::tokio::{TlcpAcceptor, TlcpStream};
 use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
@@ -68,6 +74,7 @@ pub struct OnePortBuilder {
     tls: Option<Arc<rustls::ServerConfig>>,
     handshake_timeout: Duration,
     max_handshakes: usize,
+    events: Option<Arc<dyn EventHandler>>,
 }
 
 impl OnePortBuilder {
@@ -107,6 +114,14 @@ impl OnePortBuilder {
         self
     }
 
+    /// Sends each connection's [`Event::Accepted`] or [`Event::Refused`] to `handler`, for
+    /// TLCP and TLS alike. Without it, the TLCP configuration's handler gets them (if it
+    /// has one; it hears its TLCP connections' own events as well).
+    pub fn events(mut self, handler: Arc<dyn EventHandler>) -> Self {
+        self.events = Some(handler);
+        self
+    }
+
     /// The acceptor, or an error when no configuration was given.
     pub fn build(self) -> Result<OnePortAcceptor, crate::Error> {
         if self.tlcp.is_none() && self.tls_sm.is_none() && self.tls.is_none() {
@@ -114,7 +129,11 @@ impl OnePortBuilder {
                 "one-port acceptor without a configuration",
             ));
         }
+        let events = self
+            .events
+            .or_else(|| self.tlcp.as_ref().and_then(|c| c.events.clone()));
         Ok(OnePortAcceptor {
+            events,
             tlcp: self.tlcp.map(TlcpAcceptor::from),
             tls_sm: self.tls_sm,
             tls: self.tls,
@@ -134,6 +153,7 @@ pub struct OnePortAcceptor {
     handshake_timeout: Duration,
     max_handshakes: usize,
     handshakes: Arc<Semaphore>,
+    events: Option<Arc<dyn EventHandler>>,
 }
 
 /// Which configuration served a connection.
@@ -242,6 +262,7 @@ impl OnePortAcceptor {
             tls: None,
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
             max_handshakes: DEFAULT_MAX_HANDSHAKES,
+            events: None,
         }
     }
 
@@ -265,9 +286,16 @@ impl OnePortAcceptor {
                 .map_err(|_| AcceptError::Timeout)?;
             self.handshake(io).await
         };
-        timeout_at(deadline, work)
+        let outcome = timeout_at(deadline, work)
             .await
-            .unwrap_or(Err(AcceptError::Timeout))
+            .unwrap_or(Err(AcceptError::Timeout));
+        if let Some(events) = &self.events {
+            match &outcome {
+                Ok(stream) => events.event(&Event::Accepted(&stream.info())),
+                Err(e) => events.event(&Event::Refused(e)),
+            }
+        }
+        outcome
     }
 
     async fn handshake<IO>(&self, mut io: IO) -> Result<OnePortStream<IO>, AcceptError>

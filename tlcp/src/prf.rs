@@ -1,14 +1,11 @@
 //! The TLCP PRF: TLS 1.2's P_hash (RFC 5246 §5) with HMAC-SM3, and the transcript hash.
+//! The keyed HMAC-SM3 is `shangmi-rustls`' (its HKDF-SM3 starts from the same one).
 
-use hmac::{Hmac, KeyInit, Mac};
+use hmac::{Hmac, Mac};
+use shangmi_rustls::hash::hmac_sm3 as hmac;
 use shangmi_sm3::Sm3;
 
 type HmacSm3 = Hmac<Sm3>;
-
-fn hmac(key: &[u8]) -> HmacSm3 {
-    // HMAC takes keys of any length.
-    <HmacSm3 as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
-}
 
 /// PRF(secret, label, seed) = P_SM3(secret, label ‖ seed), filling `out`.
 pub fn prf(secret: &[u8], label: &[u8], seed: &[u8], out: &mut [u8]) {

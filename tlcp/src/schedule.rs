@@ -20,7 +20,7 @@ pub(crate) fn hello_random(
     rng: &dyn SecureRandom,
 ) -> Result<[u8; 32], Error> {
     let mut random = [0u8; 32];
-    let now = time.now().as_secs() as u32;
+    let now = crate::keys::now(time)?.as_secs() as u32;
     random[..4].copy_from_slice(&now.to_be_bytes());
     rng.fill(&mut random[4..])?;
     Ok(random)
@@ -146,4 +146,36 @@ pub(crate) fn complete(
         peer_certificates,
     });
     Ok(())
+}
+
+/// The peer's ChangeCipherSpec: accepted only in the `waiting` state, which then becomes
+/// `next` (its Finished).
+pub(crate) fn take_ccs<S: PartialEq>(state: &mut S, waiting: S, next: S) -> Result<(), Error> {
+    if *state != waiting {
+        return Err(bad(
+            AlertDescription::UnexpectedMessage,
+            "unexpected ChangeCipherSpec",
+        ));
+    }
+    *state = next;
+    Ok(())
+}
+
+/// A handshake message the state machine does not expect where it stands.
+pub(crate) fn unexpected_message() -> Error {
+    bad(
+        AlertDescription::UnexpectedMessage,
+        "unexpected handshake message",
+    )
+}
+
+/// A connection's `Debug`: its type and handshake state (never keys or buffers).
+pub(crate) fn fmt_connection(
+    f: &mut core::fmt::Formatter<'_>,
+    name: &str,
+    state: &dyn core::fmt::Debug,
+) -> core::fmt::Result {
+    f.debug_struct(name)
+        .field("state", state)
+        .finish_non_exhaustive()
 }

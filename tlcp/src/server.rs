@@ -4,11 +4,13 @@ use crate::codec::put_vec24;
 use crate::config::{CertifiedKeys, ClientAuth, ServerConfig, Session};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
-use crate::hooks::ClientHello;
+use crate::hooks::{ClientHello, normalise};
 use crate::keys::{KxRole, Sm2KeyExchange, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
-use crate::schedule::{KeySchedule, complete, hello_random};
+use crate::schedule::{
+    KeySchedule, complete, fmt_connection, hello_random, take_ccs, unexpected_message,
+};
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
 use shangmi_sm3::Sm3;
@@ -61,7 +63,7 @@ struct Hello<'a> {
 }
 
 impl<'a> Hello<'a> {
-    /// The fields of `ch` (of a repeated extension, the last one counts).
+    /// The fields of `ch` (each extension type comes once: [`msgs`] refuses repeats).
     fn new(ch: &'a msgs::ClientHello) -> Self {
         let mut hello = Hello {
             random: &ch.random,
@@ -143,11 +145,18 @@ impl ServerHs {
         }
         self.ks.server_random = hello_random(&*config.time, &*config.rng)?;
 
-        let now_secs = config.time.now().as_secs();
+        let now_secs = crate::keys::now(&*config.time)?.as_secs();
         self.created = now_secs;
         self.send_ticket = config.ticketer.is_some() && hello.ticket.is_some();
-        let usable =
-            |s: &Session| hello.suites.contains(&s.suite.id()) && config.suites.contains(&s.suite);
+        // A session resumes only under the name it was made under (RFC 6066 §3: "MUST NOT
+        // accept the request to resume the session if the server_name extension contains
+        // a different name"): else a full handshake, whose certificates match the name.
+        let name = hello.sni.as_deref().map(normalise);
+        let usable = |s: &Session| {
+            hello.suites.contains(&s.suite.id())
+                && config.suites.contains(&s.suite)
+                && s.server_name == name
+        };
         // Resumption by ticket (RFC 5077 §3.4: the client's session ID is echoed), else by
         // session ID. A ticket that does not open is no error: a full handshake follows.
         let from_ticket = match (&config.ticketer, hello.ticket) {
@@ -255,16 +264,9 @@ impl ServerHs {
         let Some(ticketer) = self.config.ticketer.clone().filter(|_| self.send_ticket) else {
             return Ok(false);
         };
-        let now = self.config.time.now().as_secs();
+        let now = crate::keys::now(&*self.config.time)?.as_secs();
         let ticket = ticketer
-            .seal(
-                &*self.config.rng,
-                self.suite()?,
-                &self.ks.master_secret,
-                self.created,
-                self.alpn.as_deref(),
-                &self.client_certs,
-            )
+            .seal(&*self.config.rng, &self.session()?)
             .ok()
             .filter(|t| t.len() <= usize::from(u16::MAX))
             .unwrap_or_default();
@@ -276,6 +278,22 @@ impl ServerHs {
             ticket,
         })?;
         Ok(issued)
+    }
+
+    /// The session this handshake made or resumed, as its tickets and the cache keep it.
+    fn session(&self) -> Result<Session, Error> {
+        Ok(Session {
+            id: self.session_id.clone(),
+            suite: self.suite()?,
+            master_secret: self.ks.master_secret,
+            peer_certificates: self.client_certs.clone(),
+            alpn: self.alpn.clone(),
+            server_name: self.sni.as_deref().map(normalise),
+            created: self.created,
+            ticket: None,
+            ticket_lifetime: 0,
+            ticket_received: 0,
+        })
     }
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
@@ -375,17 +393,7 @@ impl ServerHs {
             let ticketed = self.issue_ticket(core)?;
             self.ks.send_finished(core)?;
             if !ticketed && !self.session_id.is_empty() {
-                self.config.session_cache.put(Session {
-                    id: self.session_id.clone(),
-                    suite: self.suite()?,
-                    master_secret: self.ks.master_secret,
-                    peer_certificates: self.client_certs.clone(),
-                    alpn: self.alpn.clone(),
-                    created: self.created,
-                    ticket: None,
-                    ticket_lifetime: 0,
-                    ticket_received: 0,
-                });
+                self.config.session_cache.put(self.session()?);
             }
         }
         self.state = State::Traffic;
@@ -411,16 +419,12 @@ impl Handshake for ServerHs {
             (State::Certificate, H::ClientKeyExchange) => {
                 Err(Error::HandshakeFailure("client certificate required"))
             }
-            _ => Err(bad(A::UnexpectedMessage, "unexpected handshake message")),
+            _ => Err(unexpected_message()),
         }
     }
 
     fn on_ccs(&mut self) -> Result<(), Error> {
-        if self.state != State::Ccs {
-            return Err(bad(A::UnexpectedMessage, "unexpected ChangeCipherSpec"));
-        }
-        self.state = State::Finished;
-        Ok(())
+        take_ccs(&mut self.state, State::Ccs, State::Finished)
     }
 }
 
@@ -432,9 +436,7 @@ pub struct ServerConnection {
 
 impl core::fmt::Debug for ServerConnection {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ServerConnection")
-            .field("state", &self.hs.state)
-            .finish_non_exhaustive()
+        fmt_connection(f, "ServerConnection", &self.hs.state)
     }
 }
 

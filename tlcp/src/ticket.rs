@@ -4,9 +4,11 @@
 //! A ticket is `key_name (16) ‖ nonce (12) ‖ SM4-GCM(state) ‖ tag (16)`, the key name as
 //! additional data (the layout RFC 5077 §4 recommends, with SM4-GCM in place of
 //! AES-CBC + HMAC-SHA-256). The state is `suite (u16) ‖ master secret (48) ‖ creation time
-//! (u64, seconds) ‖ ALPN (u8-length) ‖ peer certificates (u24 list of u24)`.
+//! (u64, seconds) ‖ server name (u16-length, empty: none) ‖ ALPN (u8-length) ‖ peer
+//! certificates (u24 list of u24)`. The server name binds the ticket to the SNI it was
+//! issued under (RFC 6066 §3): offered under another name it opens, but does not resume.
 
-use crate::codec::{Reader as R, put_u16, put_vec8, put_vec24};
+use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
 use crate::config::Session;
 use crate::error::Error;
 use crate::keys::SecureRandom;
@@ -66,28 +68,26 @@ impl Ticketer {
         self.lifetime
     }
 
-    /// Seals a session's state (`created`: the full handshake's time, in seconds).
-    pub(crate) fn seal(
-        &self,
-        rng: &dyn SecureRandom,
-        suite: CipherSuite,
-        master_secret: &[u8; 48],
-        created: u64,
-        alpn: Option<&[u8]>,
-        peer_certificates: &[CertificateDer<'static>],
-    ) -> Result<Vec<u8>, Error> {
+    /// Seals a session's state (its `created` time, in seconds, is sealed with it; the
+    /// ticket's ID is the client's, so it is not).
+    pub(crate) fn seal(&self, rng: &dyn SecureRandom, session: &Session) -> Result<Vec<u8>, Error> {
         let mut state = Vec::with_capacity(128);
-        put_u16(&mut state, suite.id());
-        state.extend_from_slice(master_secret);
-        state.extend_from_slice(&created.to_be_bytes());
-        put_vec8(&mut state, alpn.unwrap_or(&[]));
+        put_u16(&mut state, session.suite.id());
+        state.extend_from_slice(&session.master_secret);
+        state.extend_from_slice(&session.created.to_be_bytes());
+        let name = session.server_name.as_deref().unwrap_or("");
+        if name.len() > usize::from(u16::MAX) {
+            return Err(Error::Crypto("server name too long for a ticket"));
+        }
+        put_vec16(&mut state, name.as_bytes());
+        put_vec8(&mut state, session.alpn.as_deref().unwrap_or(&[]));
         let mut list = Vec::new();
-        for c in peer_certificates {
+        for c in &session.peer_certificates {
             put_vec24(&mut list, c.as_ref());
         }
         put_vec24(&mut state, &list);
         let mut nonce = [0u8; NONCE_LEN];
-        let sealed = rng.fill(&mut nonce).and_then(|()| {
+        let sealed = rng.fill(&mut nonce).map_err(Error::from).and_then(|()| {
             self.key
                 .seal(nonce, &state)
                 .ok_or(Error::Crypto("ticket sealing"))
@@ -110,6 +110,7 @@ impl Ticketer {
         let suite = CipherSuite::from_id(u16::from_be_bytes([b[0], b[1]]))?;
         let master_secret: [u8; 48] = r.take(48).ok()?.try_into().ok()?;
         let created = u64::from_be_bytes(r.take(8).ok()?.try_into().ok()?);
+        let server_name = core::str::from_utf8(r.vec16().ok()?).ok()?;
         let alpn = r.vec8().ok()?;
         let mut list = R::new(r.vec24().ok()?);
         r.finish().ok()?;
@@ -127,6 +128,7 @@ impl Ticketer {
             master_secret,
             peer_certificates,
             alpn: (!alpn.is_empty()).then(|| alpn.to_vec()),
+            server_name: (!server_name.is_empty()).then(|| server_name.to_owned()),
             created,
             ticket: None,
             ticket_lifetime: 0,
@@ -140,17 +142,24 @@ mod tests {
     use super::*;
     use crate::keys::SystemRandom;
 
-    fn sample(t: &Ticketer, created: u64) -> Vec<u8> {
-        let certs = [CertificateDer::from(vec![0x30, 1, 2])];
-        t.seal(
-            &SystemRandom,
-            CipherSuite::EccSm4GcmSm3,
-            &[7; 48],
+    fn session(created: u64, server_name: Option<&str>) -> Session {
+        Session {
+            id: Vec::new(),
+            suite: CipherSuite::EccSm4GcmSm3,
+            master_secret: [7; 48],
+            peer_certificates: vec![CertificateDer::from(vec![0x30, 1, 2])],
+            alpn: Some(b"h2".to_vec()),
+            server_name: server_name.map(str::to_owned),
             created,
-            Some(b"h2"),
-            &certs,
-        )
-        .expect("seal")
+            ticket: None,
+            ticket_lifetime: 0,
+            ticket_received: 0,
+        }
+    }
+
+    fn sample(t: &Ticketer, created: u64) -> Vec<u8> {
+        t.seal(&SystemRandom, &session(created, Some("a.example")))
+            .expect("seal")
     }
 
     #[test]
@@ -164,6 +173,10 @@ mod tests {
         assert_eq!(s.peer_certificates.len(), 1);
         assert_eq!(s.id, b"id");
         assert_eq!(s.created, 1000);
+        assert_eq!(s.server_name(), Some("a.example"));
+        // No name in, no name out.
+        let unnamed = t.seal(&SystemRandom, &session(1000, None)).unwrap();
+        assert_eq!(t.open(&unnamed, 1050, b"id").unwrap().server_name(), None);
         // Expired, or from the future.
         assert!(t.open(&ticket, 1100, b"id").is_none());
         assert!(t.open(&ticket, 999, b"id").is_none());

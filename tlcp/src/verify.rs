@@ -326,8 +326,16 @@ impl WebPkiVerifier {
     }
 }
 
-impl CertVerifier for WebPkiVerifier {
-    fn verify_server(
+/// The checks of [`WebPkiVerifier`] over borrowed roots: the verifier's own, and the
+/// configurations' defaults (which keep their roots and do not copy them per handshake).
+pub(crate) struct WebPkiChecks<'a> {
+    pub(crate) roots: &'a RootCertStore,
+    pub(crate) name_check: NameCheck,
+    pub(crate) strict_key_usage: bool,
+}
+
+impl WebPkiChecks<'_> {
+    pub(crate) fn server(
         &self,
         sign: &CertificateDer<'_>,
         enc: &CertificateDer<'_>,
@@ -336,7 +344,7 @@ impl CertVerifier for WebPkiVerifier {
         now: UnixTime,
     ) -> Result<(), Error> {
         verify_leaves(
-            &self.roots,
+            self.roots,
             sign,
             Some(enc),
             intermediates,
@@ -347,7 +355,7 @@ impl CertVerifier for WebPkiVerifier {
         )
     }
 
-    fn verify_client(
+    pub(crate) fn client(
         &self,
         sign: &CertificateDer<'_>,
         enc: Option<&CertificateDer<'_>>,
@@ -355,7 +363,7 @@ impl CertVerifier for WebPkiVerifier {
         now: UnixTime,
     ) -> Result<(), Error> {
         verify_leaves(
-            &self.roots,
+            self.roots,
             sign,
             enc,
             intermediates,
@@ -364,6 +372,40 @@ impl CertVerifier for WebPkiVerifier {
             self.strict_key_usage,
             webpki::KeyUsage::client_auth(),
         )
+    }
+}
+
+impl WebPkiVerifier {
+    fn checks(&self) -> WebPkiChecks<'_> {
+        WebPkiChecks {
+            roots: &self.roots,
+            name_check: self.name_check,
+            strict_key_usage: self.strict_key_usage,
+        }
+    }
+}
+
+impl CertVerifier for WebPkiVerifier {
+    fn verify_server(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        self.checks()
+            .server(sign, enc, intermediates, server_name, now)
+    }
+
+    fn verify_client(
+        &self,
+        sign: &CertificateDer<'_>,
+        enc: Option<&CertificateDer<'_>>,
+        intermediates: &[CertificateDer<'_>],
+        now: UnixTime,
+    ) -> Result<(), Error> {
+        self.checks().client(sign, enc, intermediates, now)
     }
 
     fn root_hint_subjects(&self) -> Vec<Vec<u8>> {

@@ -25,14 +25,25 @@ fn exchange(c: &mut ClientConnection, s: &mut ServerConnection, msg: &[u8]) {
     assert_eq!(&got, b"pong");
 }
 
-fn matrix_case(suite: CipherSuite, mutual: bool) {
-    let auth = if mutual {
+/// Client authentication required, or none.
+fn auth(mutual: bool) -> ClientAuth {
+    if mutual {
         ClientAuth::Required
     } else {
         ClientAuth::None
-    };
-    let sc = Arc::new(server_config(&[suite], auth));
-    let cc = Arc::new(client_config(&[suite], mutual));
+    }
+}
+
+/// A client (with its pair when `mutual`) and a server of one suite.
+fn configs(suite: CipherSuite, mutual: bool) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    (
+        Arc::new(client_config(&[suite], mutual)),
+        Arc::new(server_config(&[suite], auth(mutual))),
+    )
+}
+
+fn matrix_case(suite: CipherSuite, mutual: bool) {
+    let (cc, sc) = configs(suite, mutual);
     // full
     let (mut c, mut s) = connect(&cc, &sc);
     assert_eq!(c.negotiated_cipher_suite(), Some(suite));
@@ -170,13 +181,7 @@ fn server_cache_is_bounded() {
 }
 
 fn bulk(suite: CipherSuite, mutual: bool, total: usize) {
-    let auth = if mutual {
-        ClientAuth::Required
-    } else {
-        ClientAuth::None
-    };
-    let sc = Arc::new(server_config(&[suite], auth));
-    let cc = Arc::new(client_config(&[suite], mutual));
+    let (cc, sc) = configs(suite, mutual);
     let (mut c, mut s) = connect(&cc, &sc);
     let chunk: Vec<u8> = (0..65536u32).map(|i| (i * 7 + 3) as u8).collect();
     let mut sent = 0;
@@ -405,15 +410,15 @@ fn ticket_of(store: &ClientSessionCache) -> Vec<u8> {
 /// resumes by it with no server session cache at all, restores the suite and the client's
 /// certificates, and gets a fresh ticket.
 fn ticket_case(suite: CipherSuite, mutual: bool) {
-    let auth = if mutual {
-        ClientAuth::Required
-    } else {
-        ClientAuth::None
-    };
-    let sc = Arc::new(server_config_with(&pki().server, &[suite], auth, |b| {
-        b.session_cache(ServerSessionCache::new(0))
-            .session_tickets(true)
-    }));
+    let sc = Arc::new(server_config_with(
+        &pki().server,
+        &[suite],
+        auth(mutual),
+        |b| {
+            b.session_cache(ServerSessionCache::new(0))
+                .session_tickets(true)
+        },
+    ));
     let store = ClientSessionCache::new(8);
     let cc = Arc::new(client_config_with(&[suite], mutual, |b| {
         b.session_store(store.clone())
@@ -705,4 +710,75 @@ fn client_drops_ticket_past_its_lifetime_hint() {
     // The resumption brought a new ticket (received at NOW + 99).
     let (c, _) = connect(&client_at(NOW + 99 + 100), &sc);
     assert!(!c.is_resumed(), "past the hint");
+}
+
+/// A client store that hands back its one session whatever name it is asked for: a client
+/// that offers a session made under one server name to another.
+#[derive(Debug, Default)]
+struct OneSession(std::sync::Mutex<Option<Session>>);
+
+impl ClientSessionStore for OneSession {
+    fn put(&self, _: &str, session: Session) {
+        *self.0.lock().unwrap() = Some(session);
+    }
+    fn get(&self, _: &str) -> Option<Session> {
+        self.0.lock().unwrap().clone()
+    }
+    fn remove(&self, _: &str) {
+        *self.0.lock().unwrap() = None;
+    }
+}
+
+/// RFC 6066 §3: a session made under server name "a" (by session ID, or by ticket) does not
+/// resume under "b" or under no name: a full handshake follows, and its session resumes
+/// under its own name. Names compare as DNS names (ASCII case ignored). Before, the server
+/// resumed whatever it was offered.
+#[test]
+fn sessions_resume_only_under_their_server_name() {
+    for tickets in [false, true] {
+        let sc = Arc::new(server_config_with(
+            &pki().server,
+            &ECC,
+            ClientAuth::None,
+            |b| {
+                let b = b.session_tickets(tickets);
+                if tickets {
+                    b.session_cache(ServerSessionCache::new(0))
+                } else {
+                    b
+                }
+            },
+        ));
+        let store = Arc::new(OneSession::default());
+        let client = |sni: bool| {
+            let store = store.clone();
+            Arc::new(client_config_with(&ECC, false, move |b| {
+                b.name_check(NameCheck::DangerousNone)
+                    .session_store(store)
+                    .session_tickets(tickets)
+                    .enable_sni(sni)
+            }))
+        };
+        let (named, unnamed) = (client(true), client(false));
+        let run = |cc: &Arc<ClientConfig>, name: &str| {
+            let mut c =
+                ClientConnection::new(cc.clone(), ServerName::try_from(name.to_owned()).unwrap())
+                    .unwrap();
+            let mut s = ServerConnection::new(sc.clone()).unwrap();
+            handshake(&mut c, &mut s).expect("handshake");
+            assert_eq!(c.is_resumed(), s.is_resumed());
+            s.is_resumed()
+        };
+        let case = if tickets { "tickets" } else { "session IDs" };
+        assert!(!run(&named, "a.example"), "{case}");
+        assert!(run(&named, "A.Example"), "{case}: same name, other case");
+        assert!(!run(&named, "b.example"), "{case}: a's session under b");
+        assert!(run(&named, "b.example"), "{case}: b's own session");
+        assert!(!run(&unnamed, "b.example"), "{case}: b's session, no name");
+        assert!(
+            run(&unnamed, "b.example"),
+            "{case}: no name, its own session"
+        );
+        assert!(!run(&named, "a.example"), "{case}: unnamed session under a");
+    }
 }

@@ -11,8 +11,10 @@ mod oneport_support;
 
 use oneport_support::*;
 use shangmi_tlcp::detect::Refusal;
-use shangmi_tlcp::oneport::{AcceptError, Served};
+use shangmi_tlcp::oneport::{AcceptError, OnePortAcceptor, Served};
+use shangmi_tlcp::{CipherSuite, ClientAuth, Event, EventHandler};
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -26,10 +28,8 @@ async fn start(timeout: Duration) -> (SocketAddr, mpsc::UnboundedReceiver<Outcom
     (addr, rx)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
-    let (addr, mut rx) = start(Duration::from_secs(20)).await;
-    let msg = b"one port, three kinds of client";
+/// A TLCP client and an RFC 8998 TLS client, one after the other, each served `msg`.
+async fn tlcp_and_sm_tls_served(addr: SocketAddr, msg: &[u8]) {
     assert_eq!(
         tlcp_client(addr, msg).await,
         expected("TLCP", "ECC_SM4_GCM_SM3", msg)
@@ -38,6 +38,13 @@ async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
         tls_client(addr, sm_tls_client(), msg).await,
         expected("TLS (SM)", "TLS_SM4_GCM_SM3", msg)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_port_serves_tlcp_tls_sm_and_ordinary_tls() {
+    let (addr, mut rx) = start(Duration::from_secs(20)).await;
+    let msg = b"one port, three kinds of client";
+    tlcp_and_sm_tls_served(addr, msg).await;
     let t13 = ordinary_tls_client(&[&rustls::version::TLS13]);
     assert_eq!(
         tls_client(addr, t13, msg).await,
@@ -59,15 +66,7 @@ async fn idle_and_one_byte_clients_do_not_hold_up_good_ones() {
     let mut half_header = TcpStream::connect(addr).await.unwrap();
     half_header.write_all(&[22, 1, 1]).await.unwrap();
     // Good clients complete while the three above wait (their deadline is later).
-    let msg = b"not held up";
-    assert_eq!(
-        tlcp_client(addr, msg).await,
-        expected("TLCP", "ECC_SM4_GCM_SM3", msg)
-    );
-    assert_eq!(
-        tls_client(addr, sm_tls_client(), msg).await,
-        expected("TLS (SM)", "TLS_SM4_GCM_SM3", msg)
-    );
+    tlcp_and_sm_tls_served(addr, b"not held up").await;
     assert!(rx.recv().await.unwrap().is_ok());
     assert!(rx.recv().await.unwrap().is_ok());
     // Then the slow ones are timed out and closed.
@@ -158,4 +157,83 @@ async fn bad_input_gets_its_alert_and_a_typed_error() {
     assert!(reply.is_empty() || reply[0] == 21, "{reply:?}");
     let got = rx.recv().await.unwrap();
     assert!(matches!(got, Err(AcceptError::Tlcp(_))), "{got:?}");
+}
+
+/// Writes one line per event it hears.
+#[derive(Debug, Default)]
+struct Recorder(std::sync::Mutex<Vec<String>>);
+
+impl EventHandler for Recorder {
+    fn event(&self, event: &Event<'_>) {
+        let line = match event {
+            Event::HandshakeCompleted {
+                protocol, suite, ..
+            } => format!("completed {protocol} {}", suite.name()),
+            Event::Accepted(info) => {
+                format!("accepted {} {} {}", info.served, info.version, info.suite)
+            }
+            Event::Refused(e) => format!("refused {e}"),
+            _ => return,
+        };
+        self.0.lock().unwrap().push(line);
+    }
+}
+
+/// The acceptor raises the crate's events for TLS connections as for TLCP ones: accepted
+/// with the protocol and suite, refused with the reason; by default to the TLCP
+/// configuration's handler (which also hears its TLCP handshakes), or to one of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_for_tlcp_and_tls_connections() {
+    for own_handler in [false, true] {
+        let recorder = Arc::new(Recorder::default());
+        let handler: Arc<dyn EventHandler> = recorder.clone();
+        let tlcp = common::server_config_with(
+            &common::pki().server,
+            &CipherSuite::ALL,
+            ClientAuth::None,
+            |b| {
+                if own_handler {
+                    b
+                } else {
+                    b.events(handler.clone())
+                }
+            },
+        );
+        let mut builder = OnePortAcceptor::builder()
+            .tlcp(Arc::new(tlcp))
+            .tls_sm(sm_tls_server())
+            .tls(ordinary_tls_server());
+        if own_handler {
+            builder = builder.events(handler.clone());
+        }
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let server = tokio::spawn(serve(listener, Arc::new(builder.build().unwrap()), tx));
+        let msg = b"events";
+        tlcp_client(addr, msg).await;
+        rx.recv().await.unwrap().unwrap();
+        tls_client(addr, sm_tls_client(), msg).await;
+        rx.recv().await.unwrap().unwrap();
+        let t13 = ordinary_tls_client(&[&rustls::version::TLS13]);
+        tls_client(addr, t13, msg).await;
+        rx.recv().await.unwrap().unwrap();
+        send_raw(addr, b"GET / HTTP/1.1\r\n\r\n").await;
+        rx.recv().await.unwrap().unwrap_err();
+        server.abort();
+        let mut expect = vec![
+            "accepted TLCP TLCP 1.1 ECC_SM4_GCM_SM3",
+            "accepted TLS (SM) TLS 1.3 TLS_SM4_GCM_SM3",
+            "accepted TLS TLS 1.3 TLS13_AES_256_GCM_SHA384",
+            "refused first byte 0x47 does not start a handshake record",
+        ];
+        if !own_handler {
+            expect.insert(0, "completed TLCP 1.1 ECC_SM4_GCM_SM3");
+        }
+        assert_eq!(
+            *recorder.0.lock().unwrap(),
+            expect,
+            "own handler: {own_handler}"
+        );
+    }
 }

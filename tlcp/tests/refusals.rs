@@ -204,6 +204,49 @@ fn trailing_bytes_refused() {
     assert_eq!(r.unwrap_err().alert(), Some(A::DecodeError));
 }
 
+/// RFC 5246 §7.4.1.4: "There MUST NOT be more than one extension of the same type". A
+/// ClientHello that repeats one (here server_name with another host, and an unknown type)
+/// is refused with illegal_parameter, as OpenSSL, Tongsuo and rustls do; so is a
+/// ServerHello that repeats one. (Before, the last copy won.)
+#[test]
+fn repeated_extension_refused() {
+    use shangmi_tlcp::msgs::{self, ClientExtension, Codec, ServerExtension};
+    let twice: [fn(&mut Vec<ClientExtension>); 2] = [
+        |exts| exts.push(ClientExtension::ServerName(vec![(0, b"other".to_vec())])),
+        |exts| {
+            exts.insert(0, ClientExtension::Unknown(0xff01, vec![0]));
+            exts.push(ClientExtension::Unknown(0xff01, vec![0]));
+        },
+    ];
+    for add in twice {
+        let (_c, mut s, r) = tamper_client_hello(
+            client_config(&[GCM], false),
+            server_config(&[GCM], ClientAuth::None),
+            |body| {
+                let mut ch = msgs::ClientHello::read_bytes(body).unwrap();
+                let exts = ch.extensions.as_mut().expect("SNI is sent");
+                assert!(matches!(exts[0], ClientExtension::ServerName(_)));
+                add(exts);
+                *body = ch.to_bytes();
+            },
+        );
+        assert_eq!(r.unwrap_err().alert(), Some(A::IllegalParameter));
+        assert_eq!(alert_on_wire(&mut s), (2, 47));
+    }
+    let (mut c, _s, r) = tamper_server_flight(
+        client_config(&[GCM], false),
+        server_config(&[GCM], ClientAuth::None),
+        |m| {
+            let mut sh = msgs::ServerHello::read_bytes(&m[0].1).unwrap();
+            let unknown = ServerExtension::Unknown(0xff01, vec![0]);
+            sh.extensions = Some(vec![unknown.clone(), unknown]);
+            m[0].1 = sh.to_bytes();
+        },
+    );
+    assert_eq!(r.unwrap_err().alert(), Some(A::IllegalParameter));
+    assert_eq!(alert_on_wire(&mut c), (2, 47));
+}
+
 /// An unknown ServerHello extension (here renegotiation_info, ff01, which once broke a
 /// client against a bank) is ignored: the client goes on to send its Finished (which then
 /// fails at the server only because the transcripts differ).

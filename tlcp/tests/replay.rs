@@ -14,6 +14,10 @@ use recorded::{Replay, Transcript};
 
 fn replay_file(name: &str, text: &str) {
     let t = Transcript::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        t.to_text() == text,
+        "{name}: the text form reads and writes back"
+    );
     let mut wire = Replay::new(&t);
     let (finished, plain) =
         recorded::run(&t.setup, &mut wire).unwrap_or_else(|e| panic!("{name}: {e}"));

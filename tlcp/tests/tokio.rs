@@ -46,3 +46,39 @@ async fn tokio_echo_every_suite() {
         server.await.unwrap();
     }
 }
+
+/// A record the server cannot accept (here a ClientHello that repeats an extension) fails
+/// the read, and its alert still goes out on the write side, which works: the client reads
+/// illegal_parameter, then the close.
+#[tokio::test(flavor = "current_thread")]
+async fn refused_read_sends_its_alert() {
+    use shangmi_tlcp::msgs::{self, ClientExtension, Codec};
+    let acceptor = TlcpAcceptor::from(Arc::new(server_config(
+        &[CipherSuite::EccSm4GcmSm3],
+        ClientAuth::None,
+    )));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = tokio::spawn(async move {
+        let (sock, _) = listener.accept().await.unwrap();
+        acceptor.accept(sock).await.map(|_| ())
+    });
+    let mut c = shangmi_tlcp::ClientConnection::new(
+        Arc::new(client_config(&[CipherSuite::EccSm4GcmSm3], false)),
+        ServerName::try_from("localhost").unwrap(),
+    )
+    .unwrap();
+    let mut hello = messages(&records(&take_output(&mut c)));
+    let mut ch = msgs::ClientHello::read_bytes(&hello[0].1).unwrap();
+    let exts = ch.extensions.as_mut().unwrap();
+    exts.push(ClientExtension::Unknown(0xff01, vec![0]));
+    exts.push(ClientExtension::Unknown(0xff01, vec![0]));
+    hello[0].1 = ch.to_bytes();
+    let mut sock = tokio::net::TcpStream::connect(addr).await.unwrap();
+    sock.write_all(&handshake_records(&hello)).await.unwrap();
+    let mut got = Vec::new();
+    sock.read_to_end(&mut got).await.unwrap();
+    assert_eq!(got, [21, 1, 1, 0, 2, 2, 47]);
+    let e = server.await.unwrap().unwrap_err();
+    assert!(e.to_string().contains("extension type sent twice"), "{e}");
+}

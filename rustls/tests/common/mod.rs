@@ -5,10 +5,11 @@
 
 pub mod pki;
 pub mod replay;
+pub mod wire;
 
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
 use rustls::time_provider::{DefaultTimeProvider, TimeProvider};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection};
@@ -16,19 +17,13 @@ use shangmi_sm2::SecretKey;
 use shangmi_sm2::elliptic_curve::pkcs8::EncodePrivateKey;
 use std::sync::Arc;
 
-/// The clock of the tests that must not depend on today (2026-11-24 00:00 UTC).
-#[derive(Debug)]
-pub struct FixedTime;
-
-/// Seconds since the epoch of [`FixedTime`].
+/// Seconds since the epoch of the clock of the tests that must not depend on today
+/// (2026-11-24 00:00 UTC): [`fixed_time`].
 pub const FIXED_NOW: u64 = 1_795_478_400;
 
-impl TimeProvider for FixedTime {
-    fn current_time(&self) -> Option<UnixTime> {
-        Some(UnixTime::since_unix_epoch(std::time::Duration::from_secs(
-            FIXED_NOW,
-        )))
-    }
+/// The clock stopped at [`FIXED_NOW`].
+pub fn fixed_time() -> Arc<dyn TimeProvider> {
+    Arc::new(shangmi_rustls::time::FixedTime::from_secs(FIXED_NOW))
 }
 
 pub fn provider() -> Arc<CryptoProvider> {

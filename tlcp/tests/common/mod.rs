@@ -224,32 +224,23 @@ fn pair(
 
 impl Pki {
     pub fn new() -> Self {
+        // A self-signed root (serial 1, ten years) of `subject` under `key`.
+        let root = |subject: &str, key: &SecretKey| {
+            let spec = Spec {
+                subject,
+                key,
+                usage: Usage::Ca,
+                eku: None,
+                dns: None,
+                serial: 1,
+                validity: VALID,
+            };
+            issue(&spec, None)
+        };
         let ca_key = key("TLCP CA key");
-        let ca = issue(
-            &Spec {
-                subject: CA_NAME,
-                key: &ca_key,
-                usage: Usage::Ca,
-                eku: None,
-                dns: None,
-                serial: 1,
-                validity: VALID,
-            },
-            None,
-        );
+        let ca = root(CA_NAME, &ca_key);
         let other_key = key("TLCP other CA key");
-        let other_ca = issue(
-            &Spec {
-                subject: OTHER_CA_NAME,
-                key: &other_key,
-                usage: Usage::Ca,
-                eku: None,
-                dns: None,
-                serial: 1,
-                validity: VALID,
-            },
-            None,
-        );
+        let other_ca = root(OTHER_CA_NAME, &other_key);
         let c = (CA_NAME, &ca_key);
         let server = pair(
             c,
@@ -335,7 +326,7 @@ impl SeededRandom {
 }
 
 impl SecureRandom for SeededRandom {
-    fn fill(&self, buf: &mut [u8]) -> Result<(), Error> {
+    fn fill(&self, buf: &mut [u8]) -> Result<(), rustls::crypto::GetRandomFailed> {
         use digest::Digest;
         let mut g = self.0.lock().unwrap();
         for chunk in buf.chunks_mut(32) {

@@ -15,22 +15,14 @@ use shangmi_tlcp::{
 use std::sync::Arc;
 use std::time::Duration;
 
+mod wire;
+#[allow(unused_imports)] // each test binary and example uses a different part
+pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive, read_text, write_text};
+
 /// The clock of every recording: 2026-06-01T00:00:00Z, inside the test PKI's validity.
 pub const NOW: u64 = 1_780_272_000;
 /// The seed of our side's generator.
 pub const SEED: u64 = 0x7463_6c70;
-/// What our client sends once the handshake is done (a peer's `-www` server answers it).
-pub const REQUEST: &[u8] = b"GET / HTTP/1.0\r\n\r\n";
-
-/// Which side we played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
-    /// Our client against the peer's server.
-    Client,
-    /// Our server against the peer's client.
-    Server,
-}
-
 /// How the run was set up.
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
@@ -42,15 +34,6 @@ pub struct Setup {
     pub mutual: bool,
     /// Whether our client spoke GmSSL 3.3's dialect (no SNI, `gmssl_compat`).
     pub gmssl: bool,
-}
-
-/// One chunk of bytes on the wire.
-#[derive(Clone, Debug)]
-pub enum Chunk {
-    /// Written by our side.
-    Ours(Vec<u8>),
-    /// Read from the peer.
-    Peer(Vec<u8>),
 }
 
 /// A recorded conversation.
@@ -87,70 +70,44 @@ impl Transcript {
     /// The text form: comments, set-up lines, then `O`/`P` hex chunks and `plain`.
     pub fn to_text(&self) -> String {
         let s = &self.setup;
-        let mut out = String::new();
-        for c in &self.comments {
-            out.push_str(&format!("# {c}\n"));
-        }
-        let role = match s.role {
-            Role::Client => "client",
-            Role::Server => "server",
-        };
-        out.push_str(&format!("role {role}\n"));
-        out.push_str(&format!("suite {}\n", suite_name(s.suite)));
-        let auth = if s.mutual { "mutual" } else { "server" };
-        out.push_str(&format!("auth {auth}\n"));
+        let mut settings = vec![
+            ("role", s.role.name()),
+            ("suite", suite_name(s.suite)),
+            ("auth", if s.mutual { "mutual" } else { "server" }),
+        ];
         if s.gmssl {
-            out.push_str("dialect gmssl\n");
+            settings.push(("dialect", "gmssl"));
         }
-        for chunk in &self.chunks {
-            match chunk {
-                Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
-                Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
-            }
-        }
-        out.push_str(&format!("plain {}\n", hex::encode(&self.plain)));
-        out
+        write_text(&self.comments, &settings, &self.chunks, &self.plain)
     }
 
     /// Reads the text form.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut t = Transcript {
-            comments: Vec::new(),
-            setup: Setup {
-                role: Role::Client,
-                suite: CipherSuite::EccSm4GcmSm3,
-                mutual: false,
-                gmssl: false,
-            },
-            chunks: Vec::new(),
-            plain: Vec::new(),
+        let mut setup = Setup {
+            role: Role::Client,
+            suite: CipherSuite::EccSm4GcmSm3,
+            mutual: false,
+            gmssl: false,
         };
-        for line in text.lines() {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+        let t = read_text(text, |key, value| {
             match key {
-                "#" => t.comments.push(value.to_owned()),
-                "role" => {
-                    t.setup.role = match value {
-                        "client" => Role::Client,
-                        "server" => Role::Server,
-                        other => return Err(format!("role {other:?}")),
-                    }
-                }
+                "role" => setup.role = Role::from_name(value)?,
                 "suite" => {
-                    t.setup.suite =
+                    setup.suite =
                         suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
                 }
-                "auth" => t.setup.mutual = value == "mutual",
-                "dialect" => t.setup.gmssl = value == "gmssl",
-                "O" => t.chunks.push(Chunk::Ours(bytes()?)),
-                "P" => t.chunks.push(Chunk::Peer(bytes()?)),
-                "plain" => t.plain = bytes()?,
-                "" => {}
-                other => return Err(format!("unknown line {other:?}")),
+                "auth" => setup.mutual = value == "mutual",
+                "dialect" => setup.gmssl = value == "gmssl",
+                _ => return Ok(false),
             }
-        }
-        Ok(t)
+            Ok(true)
+        })?;
+        Ok(Transcript {
+            comments: t.comments,
+            setup,
+            chunks: t.chunks,
+            plain: t.plain,
+        })
     }
 }
 
@@ -200,78 +157,6 @@ pub fn server_config(setup: &Setup) -> ServerConfig {
     server_builder_for(&pki().server)(b)
 }
 
-/// Where a conversation's bytes go and come from: a live socket that records, or a
-/// recording that checks.
-pub trait Wire {
-    /// Our side wrote `bytes`.
-    fn send(&mut self, bytes: &[u8]) -> Result<(), String>;
-    /// The peer's next chunk; empty at the end of the stream.
-    fn recv(&mut self) -> Result<Vec<u8>, String>;
-}
-
-/// Runs our side over `wire`: the client sends [`REQUEST`] after the handshake and reads
-/// until the server closes; the server echoes what it reads until the client closes.
-/// Returns the application data our side decrypted. What is sent depends only on what was
-/// received, so a replay follows the live run.
-pub fn drive<C: Connection>(
-    conn: &mut C,
-    role: Role,
-    wire: &mut dyn Wire,
-) -> Result<Vec<u8>, String> {
-    let mut plain = Vec::new();
-    let mut sent_request = false;
-    let mut closed = false;
-    loop {
-        if role == Role::Client && !conn.is_handshaking() && !sent_request {
-            conn.write_plain(REQUEST).map_err(|e| e.to_string())?;
-            sent_request = true;
-        }
-        let mut out = Vec::new();
-        while conn.wants_write() {
-            conn.write_tls(&mut out).map_err(|e| e.to_string())?;
-        }
-        if !out.is_empty() {
-            wire.send(&out)?;
-        }
-        if closed {
-            return Ok(plain);
-        }
-        let chunk = wire.recv()?;
-        if chunk.is_empty() {
-            return Ok(plain);
-        }
-        let mut rd = &chunk[..];
-        let mut peer_closed = false;
-        while !rd.is_empty() {
-            conn.read_tls(&mut rd).map_err(|e| e.to_string())?;
-            let state = conn
-                .process_new_packets()
-                .map_err(|e| format!("TLCP error: {e}"))?;
-            let mut got = vec![0; state.plaintext_bytes_to_read];
-            let mut filled = 0;
-            while filled < got.len() {
-                let n = conn
-                    .read_plain(&mut got[filled..])
-                    .map_err(|e| e.to_string())?;
-                if n == 0 {
-                    break;
-                }
-                filled += n;
-            }
-            got.truncate(filled);
-            if role == Role::Server && !got.is_empty() {
-                conn.write_plain(&got).map_err(|e| e.to_string())?;
-            }
-            plain.extend_from_slice(&got);
-            peer_closed |= state.peer_has_closed;
-        }
-        if peer_closed {
-            conn.send_close_notify();
-            closed = true;
-        }
-    }
-}
-
 /// Our side of `setup`, run over `wire`; returns whether the handshake finished and the
 /// application data.
 pub fn run(setup: &Setup, wire: &mut dyn Wire) -> Result<(bool, Vec<u8>), String> {
@@ -292,44 +177,47 @@ pub fn run(setup: &Setup, wire: &mut dyn Wire) -> Result<(bool, Vec<u8>), String
     }
 }
 
-/// Replays a recording: the peer's chunks go in, ours must come out byte for byte.
-pub struct Replay<'a> {
-    chunks: std::slice::Iter<'a, Chunk>,
-}
-
-impl<'a> Replay<'a> {
-    /// Over the chunks of `t`.
-    pub fn new(t: &'a Transcript) -> Self {
-        Replay {
-            chunks: t.chunks.iter(),
-        }
+impl AsRef<[Chunk]> for Transcript {
+    fn as_ref(&self) -> &[Chunk] {
+        &self.chunks
     }
 }
 
-impl Wire for Replay<'_> {
-    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
-        match self.chunks.next() {
-            Some(Chunk::Ours(expected)) if expected == bytes => Ok(()),
-            Some(Chunk::Ours(expected)) => Err(format!(
-                "our side wrote {} bytes that differ from the recording's {} (first difference at {})",
-                bytes.len(),
-                expected.len(),
-                bytes
-                    .iter()
-                    .zip(expected)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(bytes.len().min(expected.len()))
-            )),
-            Some(Chunk::Peer(_)) => Err("our side wrote where the peer spoke".into()),
-            None => Err("our side wrote past the end of the recording".into()),
-        }
+impl<C: Connection> Peer for C {
+    fn is_handshaking(&self) -> bool {
+        Connection::is_handshaking(self)
     }
 
-    fn recv(&mut self) -> Result<Vec<u8>, String> {
-        match self.chunks.next() {
-            Some(Chunk::Peer(b)) => Ok(b.clone()),
-            Some(Chunk::Ours(_)) => Err("our side waited where it spoke in the recording".into()),
-            None => Ok(Vec::new()),
-        }
+    fn wants_write(&self) -> bool {
+        Connection::wants_write(self)
+    }
+
+    fn write_tls(&mut self, out: &mut Vec<u8>) -> Result<usize, String> {
+        Connection::write_tls(self, out).map_err(|e| e.to_string())
+    }
+
+    fn read_tls(&mut self, rd: &mut &[u8]) -> Result<usize, String> {
+        Connection::read_tls(self, rd).map_err(|e| e.to_string())
+    }
+
+    fn process(&mut self) -> Result<(usize, bool), String> {
+        let state = self
+            .process_new_packets()
+            .map_err(|e| format!("TLCP error: {e}"))?;
+        Ok((state.plaintext_bytes_to_read, state.peer_has_closed))
+    }
+
+    fn read_plain(&mut self, buf: &mut [u8]) -> Result<usize, String> {
+        Connection::read_plain(self, buf).map_err(|e| e.to_string())
+    }
+
+    fn write_plain(&mut self, data: &[u8]) -> Result<(), String> {
+        Connection::write_plain(self, data)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn send_close_notify(&mut self) {
+        Connection::send_close_notify(self);
     }
 }

@@ -1,0 +1,1 @@
+../../../rustls/tests/common/wire.rs
