@@ -188,28 +188,28 @@ unsafe impl Xmm for super::Avx512 {
 }
 
 /// The words the rounds read from memory: W_0..W_67 and W'_0..W'_63 of the block in
-/// hand, and the round constants, in one place so that one register addresses all three.
+/// hand, one after the other so that one register addresses both.
+#[repr(C)]
 pub(crate) struct Scratch {
     w: [Cell<u32>; 68],
     wp: [Cell<u32>; 64],
-    k: [u32; 64],
 }
 
 impl Scratch {
-    /// Empty words and the round constants.
+    /// Empty words.
     #[inline(always)]
     pub(crate) fn new() -> Self {
         Scratch {
             w: [const { Cell::new(0) }; 68],
             wp: [const { Cell::new(0) }; 64],
-            k: crate::consts::K,
         }
     }
 
-    /// The round constants T_j <<< j.
+    /// Where W_0..W_67 start, followed by W'_0..W'_63 at byte offset 272: 132 words.
     #[inline(always)]
-    pub(crate) fn k(&self) -> &[u32; 64] {
-        &self.k
+    pub(crate) fn words(&self) -> *const u32 {
+        const { assert!(core::mem::offset_of!(Scratch, wp) == 272) };
+        self.w.as_ptr().cast()
     }
 }
 
@@ -217,40 +217,27 @@ impl Scratch {
 /// G_0..G_4 before round 0, then G_{5+i} after round group i, so the serial expansion
 /// runs in the shadow of the serial rounds (also for a single block) and every vector
 /// store is long retired when the rounds load single words from it.
-///
-/// The words live in cells written through one reference and read through another that
-/// went through `black_box` (`read`): LLVM then keeps the scalar loads (which fold into
-/// the rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
 pub(crate) struct Ahead<'a, X> {
     g: Groups<X>,
-    write: &'a Scratch,
-    read: &'a Scratch,
+    scratch: &'a Scratch,
 }
 
 impl<'a, X: Xmm> Ahead<'a, X> {
-    /// Starts `block` on kernel `k`, writing through `write` and reading through `read`
-    /// (the same scratch): G_0..G_4, W_0..W_19, W'_0..W'_15.
+    /// Starts `block` on kernel `k`, writing into `scratch`: G_0..G_4, W_0..W_19,
+    /// W'_0..W'_15.
     #[inline(always)]
-    pub(crate) fn start(k: X, block: &[u8; 64], write: &'a Scratch, read: &'a Scratch) -> Self {
-        let mut g = Groups::load(k, block, &write.w, &write.wp);
-        g.step(4, &write.w, &write.wp);
-        Ahead { g, write, read }
+    pub(crate) fn start(k: X, block: &[u8; 64], scratch: &'a Scratch) -> Self {
+        let mut g = Groups::load(k, block, &scratch.w, &scratch.wp);
+        g.step(4, &scratch.w, &scratch.wp);
+        Ahead { g, scratch }
     }
-}
 
-impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
+    /// To run after round group `i` (rounds 4i..4i+4), i = 0..16: G_{5+i} while there is
+    /// one (W_{20+4i}.., W'_{16+4i}..).
     #[inline(always)]
-    fn w(&self, j: usize) -> u32 {
-        self.read.w[j].get()
-    }
-    #[inline(always)]
-    fn wp(&self, j: usize) -> u32 {
-        self.read.wp[j].get()
-    }
-    #[inline(always)]
-    fn after(&mut self, i: usize) {
+    pub(crate) fn after(&mut self, i: usize) {
         if i < 12 {
-            self.g.step(5 + i, &self.write.w, &self.write.wp);
+            self.g.step(5 + i, &self.scratch.w, &self.scratch.wp);
         }
     }
 }
