@@ -10,127 +10,87 @@
 
 use super::expand::{Ahead, Scratch, Xmm};
 
-/// FF_j into edi: `a ^ b ^ c` for j < 16, majority `(a & (b | c)) | (b & c)` after (eax
-/// is free there: GG was added to H first).
+/// FF_j added into D with edi as the temporary: `a ^ b ^ c` before round 16, then the
+/// majority as `(b & c) + (a & (b ^ c))` (the two terms never share a bit, so `+` is `|`),
+/// two separate adds that need one temporary.
+#[rustfmt::skip]
 macro_rules! ff {
-    (xor, $a:literal, $b:literal, $c:literal) => {
-        concat!("mov edi, ", $b, "\nxor edi, ", $c, "\nxor edi, ", $a, "\n")
-    };
-    (maj, $a:literal, $b:literal, $c:literal) => {
+    (xor, $a:literal, $b:literal, $c:literal, $d:literal) => {
         concat!(
-            "mov edi, ",
-            $b,
-            "\nor edi, ",
-            $c,
-            "\nand edi, ",
-            $a,
-            "\n",
-            "mov eax, ",
-            $b,
-            "\nand eax, ",
-            $c,
-            "\nor edi, eax\n",
+            "mov edi, ", $b, "\n",
+            "xor edi, ", $c, "\n",
+            "xor edi, ", $a, "\n",
+            "add ", $d, ", edi\n",
+        )
+    };
+    (maj, $a:literal, $b:literal, $c:literal, $d:literal) => {
+        concat!(
+            "mov edi, ", $b, "\n",
+            "and edi, ", $c, "\n",
+            "add ", $d, ", edi\n",
+            "mov edi, ", $b, "\n",
+            "xor edi, ", $c, "\n",
+            "and edi, ", $a, "\n",
+            "add ", $d, ", edi\n",
         )
     };
 }
 
-/// With x = TT2 in `$h`, e and f the next round's F and G (f already rotated): `$h` =
-/// P0(x), the next round's E, and eax its GG: `E ^ e ^ f` before round 16, else
-/// ch(E, e, f) = (f ^ (x & s)) ^ (t & s) with s = e ^ f and P0(x) = x ^ t.
+/// With x = TT2 in `$h`, s = e ^ f in eax (e and f the next round's F and G): `$h` =
+/// P0(x) = x ^ t, the next round's E, and eax its GG: `E ^ s` before round 16, else
+/// ch(E, e, f) = (f ^ (x & s)) ^ (t & s), whose first half does not wait for t (the split
+/// of `crate::rounds::Word::p0_ch`).
+#[rustfmt::skip]
 macro_rules! next {
-    (xor3, $e:literal, $f:literal, $h:literal) => {
+    (xor3, $f:literal, $h:literal) => {
         concat!(
-            "mov eax, ",
-            $e,
-            "\nxor eax, ",
-            $f,
-            "\n",
-            "rorx ecx, ",
-            $h,
-            ", 23\nrorx edx, ",
-            $h,
-            ", 15\nxor ecx, edx\n",
-            "xor ",
-            $h,
-            ", ecx\nxor eax, ",
-            $h,
-            "\n",
+            "rorx ecx, ", $h, ", 23\n",
+            "rorx edx, ", $h, ", 15\n",
+            "xor ecx, edx\n",
+            "xor ", $h, ", ecx\n",
+            "xor eax, ", $h, "\n",
         )
     };
-    (ch, $e:literal, $f:literal, $h:literal) => {
+    (ch, $f:literal, $h:literal) => {
         concat!(
-            "mov eax, ",
-            $e,
-            "\nxor eax, ",
-            $f,
-            "\n",
-            "mov edi, ",
-            $h,
-            "\nand edi, eax\nxor edi, ",
-            $f,
-            "\n",
-            "rorx ecx, ",
-            $h,
-            ", 23\nrorx edx, ",
-            $h,
-            ", 15\nxor ecx, edx\n",
-            "and eax, ecx\nxor eax, edi\nxor ",
-            $h,
-            ", ecx\n",
+            "rorx ecx, ", $h, ", 23\n",
+            "rorx edx, ", $h, ", 15\n",
+            "mov edi, ", $h, "\n",
+            "and edi, eax\n",
+            "xor ecx, edx\n",
+            "xor edi, ", $f, "\n",
+            "xor ", $h, ", ecx\n",
+            "and eax, ecx\n",
+            "xor eax, edi\n",
         )
     };
 }
 
-/// Round `$j` on the registers named A..H, `$k` the signed displacement of T_j <<< j.
+/// Round `$j` on the registers named A..H, `$k` the signed displacement of T_j <<< j; eax
+/// holds GG_j on entry and GG_{j+1} on exit. The serial path (A <<< 12, + T_j, + E, <<< 7
+/// = SS1, then SS2, TT1 and TT2) comes first in program order, so that it is the oldest
+/// work when it competes for an ALU with the ops that only prepare the next round.
+#[rustfmt::skip]
 macro_rules! round {
     ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
      $f:literal, $g:literal, $h:literal, $j:literal, $k:literal) => {
         concat!(
-            "rorx ecx, ",
-            $a,
-            ", 20\n",
-            "lea edx, [rcx ",
-            $k,
-            "]\n",
-            "add edx, ",
-            $e,
-            "\n",
+            "rorx ecx, ", $a, ", 20\n",
+            "lea edx, [rcx ", $k, "]\n",
+            "add edx, ", $e, "\n",
             "rorx edx, edx, 25\n",
             "xor ecx, edx\n",
-            "add ",
-            $d,
-            ", dword ptr [rsi + 272 + 4*",
-            $j,
-            "]\n",
-            "add ",
-            $h,
-            ", dword ptr [rsi + 4*",
-            $j,
-            "]\n",
-            "add ",
-            $h,
-            ", eax\n",
-            ff!($ff, $a, $b, $c),
-            "add ",
-            $d,
-            ", edi\n",
-            "add ",
-            $d,
-            ", ecx\n",
-            "add ",
-            $h,
-            ", edx\n",
-            "rorx ",
-            $b,
-            ", ",
-            $b,
-            ", 23\n",
-            "rorx ",
-            $f,
-            ", ",
-            $f,
-            ", 13\n",
-            next!($next, $e, $f, $h),
+            "add ", $h, ", dword ptr [rsi + 4*", $j, "]\n",
+            "add ", $h, ", eax\n",
+            "add ", $d, ", dword ptr [rsi + 272 + 4*", $j, "]\n",
+            "rorx ", $f, ", ", $f, ", 13\n",
+            "mov eax, ", $e, "\n",
+            "xor eax, ", $f, "\n",
+            ff!($ff, $a, $b, $c, $d),
+            "rorx ", $b, ", ", $b, ", 23\n",
+            "add ", $h, ", edx\n",
+            "add ", $d, ", ecx\n",
+            next!($next, $f, $h),
         )
     };
 }
