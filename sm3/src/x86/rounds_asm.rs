@@ -1,9 +1,9 @@
-//! The 64 single-stream rounds as one `asm!` block, registers fixed.
+//! The 64 single-stream rounds in `asm!` blocks of four rounds, registers fixed.
 //!
 //! The eight working variables live in r8d..r15d and are renamed round by round as in
 //! `crate::rounds` (round j writes TT1 into D's register and P0(TT2) into H's, rotates B
 //! and F in place), so after 64 rounds they are back in place. eax carries GG_j, computed
-//! at the end of round j - 1 ([`crate::rounds::Word::p0_ch`]'s split for j >= 16); ecx,
+//! at the end of round j - 1; ecx,
 //! edx and edi are temporaries; rsi points at the expanded message (W_0..W_67 at offset 0,
 //! W'_0..W'_63 at 272). The constant T_j <<< j is the displacement of one `lea`, and W_j
 //! and W'_j are memory operands of adds.
@@ -36,10 +36,11 @@ macro_rules! ff {
     };
 }
 
-/// With x = TT2 in `$h`, s = e ^ f in eax (e and f the next round's F and G): `$h` =
-/// P0(x) = x ^ t, the next round's E, and eax its GG: `E ^ s` before round 16, else
-/// ch(E, e, f) = (f ^ (x & s)) ^ (t & s), whose first half does not wait for t (the split
-/// of `crate::rounds::Word::p0_ch`).
+/// With x = TT2 in `$h` and s = e ^ f in eax (e and f the next round's F and G, f
+/// already rotated): `$h` = P0(x), the next round's E, and eax its GG: `E ^ s` before
+/// round 16, else ch(E, e, f) = f ^ (E & s). (`crate::rounds::Word::p0_ch`'s split, which
+/// takes GG off the chain but costs two more instructions a round, measured slower here:
+/// the rounds are as much ALU-bound as latency-bound.)
 #[rustfmt::skip]
 macro_rules! next {
     (xor3, $f:literal, $h:literal) => {
@@ -55,13 +56,10 @@ macro_rules! next {
         concat!(
             "rorx ecx, ", $h, ", 23\n",
             "rorx edx, ", $h, ", 15\n",
-            "mov edi, ", $h, "\n",
-            "and edi, eax\n",
             "xor ecx, edx\n",
-            "xor edi, ", $f, "\n",
             "xor ", $h, ", ecx\n",
-            "and eax, ecx\n",
-            "xor eax, edi\n",
+            "and eax, ", $h, "\n",
+            "xor eax, ", $f, "\n",
         )
     };
 }
