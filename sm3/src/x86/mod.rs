@@ -10,8 +10,7 @@
 //! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
 //! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
 //! the register types of `lanes` (`Y`, `Z`) and of `expand` (`V`) carry one as their
-//! proof, and `expand`'s `unsafe impl Xmm` says which 128-bit instructions each token
-//! proves.
+//! proof, and `expand`'s `unsafe impl Xmm` says that each token proves SSSE3.
 
 mod expand;
 mod lanes;
@@ -62,7 +61,7 @@ impl Kernel for Avx2 {
 impl Kernel for Avx512 {
     #[inline(always)]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
+        #[target_feature(enable = "avx2,bmi1,bmi2")]
         fn entry(k: Avx512, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
             compress(k, state, blocks)
         }
