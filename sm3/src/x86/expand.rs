@@ -9,25 +9,21 @@
 //!
 //! The registers carry their proof: [`V`] holds a kernel token next to the vector, its
 //! fields are private to this module, and the functions that make one from nothing take
-//! the token. The token's [`Xmm`] implementation (`unsafe`, next to the kernels) says that
-//! its backend's probe found the instructions used here, which is the SAFETY argument of
+//! the token. The token's [`Xmm`] implementation (`unsafe`) says that its backend's
+//! probe found the instructions used here (SSSE3 and older), which is the SAFETY argument of
 //! every intrinsic call in this file; loads and stores also take arrays of the exact size
 //! they touch.
 
 use core::{arch::x86_64::*, cell::Cell};
 
 /// A kernel token whose backend has SSSE3 (`pshufb`, `palignr`; every x86 SM3 backend has
-/// AVX2, which implies it), with its way to rotate and to XOR three registers.
+/// AVX2, which implies it). The expansion uses nothing newer: the `avx512` kernel runs the
+/// same code as `avx2` (`vprold` and `vpternlogd` here made the whole kernel slower, from
+/// the code LLVM generates around the rounds in an AVX-512 `target_feature` function).
 ///
 /// # Safety
-/// Implement only for kernel tokens whose backend's probe found SSSE3 and the
-/// instructions that the implementation's methods run.
-pub(crate) unsafe trait Xmm: Copy {
-    /// Lane-wise rotate left by `N`.
-    fn rotl<const N: i32>(x: V<Self>) -> V<Self>;
-    /// `a ^ b ^ c`.
-    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self>;
-}
+/// Implement only for kernel tokens whose backend's probe found SSSE3.
+pub(crate) unsafe trait Xmm: Copy {}
 
 /// A 128-bit register (four message words) of kernel `X`.
 #[derive(Clone, Copy)]
@@ -92,16 +88,29 @@ impl<X: Xmm> V<X> {
         V(unsafe { _mm_slli_si128::<N>(self.0) }, self.1)
     }
 
-    /// Lane-wise rotate left by `N`.
+    /// Lane-wise rotate left by `N`, from two shifts and an OR.
     #[inline(always)]
     fn rotl<const N: i32>(self) -> Self {
-        X::rotl::<N>(self)
+        // SAFETY: SSE2 is part of x86-64.
+        let r = unsafe {
+            _mm_or_si128(
+                _mm_slli_epi32::<N>(self.0),
+                _mm_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)),
+            )
+        };
+        V(r, self.1)
+    }
+
+    /// `self ^ b ^ c`.
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
     }
 
     /// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
     #[inline(always)]
     fn p1(self) -> Self {
-        X::xor3(self, self.rotl::<15>(), self.rotl::<23>())
+        self.xor3(self.rotl::<15>(), self.rotl::<23>())
     }
 }
 
@@ -137,8 +146,8 @@ impl<X: Xmm> Groups<X> {
         let w9 = g2.align::<12>(g3);
         let w6 = g1.align::<8>(g2);
         let w3 = g1.shr_bytes::<4>();
-        let x = X::xor3(g4, w9, w3.rotl::<15>()).p1();
-        let r = X::xor3(x, w13.rotl::<7>(), w6);
+        let x = g4.xor3(w9, w3.rotl::<15>()).p1();
+        let r = x.xor3(w13.rotl::<7>(), w6);
         let fix = r.shl_bytes::<12>().rotl::<15>();
         let gm = r.xor(fix.p1());
         g[m] = gm;
@@ -147,69 +156,35 @@ impl<X: Xmm> Groups<X> {
     }
 }
 
-/// Rotates from two shifts and an OR.
-// SAFETY: the `avx2` backend's probe checks AVX2, which implies SSSE3; the methods run
-// SSE2 instructions.
-unsafe impl Xmm for super::Avx2 {
-    #[inline(always)]
-    fn rotl<const N: i32>(x: V<Self>) -> V<Self> {
-        // SAFETY: SSE2 is part of x86-64.
-        let r = unsafe {
-            _mm_or_si128(
-                _mm_slli_epi32::<N>(x.0),
-                _mm_srl_epi32(x.0, _mm_cvtsi32_si128(32 - N)),
-            )
-        };
-        V(r, x.1)
-    }
-    #[inline(always)]
-    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self> {
-        a.xor(b).xor(c)
-    }
-}
+// SAFETY: the `avx2` backend's probe checks AVX2, which implies SSSE3.
+unsafe impl Xmm for super::Avx2 {}
 
-/// `vprold` rotates and `vpternlogd` XORs.
-// SAFETY: the `avx512` backend's probe checks AVX-512F and AVX-512VL (the methods' EVEX
-// instructions on 128-bit registers) and AVX2, which implies SSSE3.
-unsafe impl Xmm for super::Avx512 {
-    #[inline(always)]
-    fn rotl<const N: i32>(x: V<Self>) -> V<Self> {
-        // SAFETY: `x` carries an `Avx512` token, which proves AVX-512F and AVX-512VL.
-        V(unsafe { _mm_rol_epi32::<N>(x.0) }, x.1)
-    }
-    #[inline(always)]
-    fn xor3(a: V<Self>, b: V<Self>, c: V<Self>) -> V<Self> {
-        // SAFETY: `a` carries an `Avx512` token, which proves AVX-512F and AVX-512VL.
-        V(
-            unsafe { _mm_ternarylogic_epi32::<0x96>(a.0, b.0, c.0) },
-            a.1,
-        )
-    }
-}
+// SAFETY: the `avx512` backend's probe checks AVX2, which implies SSSE3.
+unsafe impl Xmm for super::Avx512 {}
 
 /// The words the rounds read from memory: W_0..W_67 and W'_0..W'_63 of the block in
-/// hand, and the round constants, in one place so that one register addresses all three.
+/// hand, one after the other so that one register addresses both.
+#[repr(C)]
 pub(crate) struct Scratch {
     w: [Cell<u32>; 68],
     wp: [Cell<u32>; 64],
-    k: [u32; 64],
 }
 
 impl Scratch {
-    /// Empty words and the round constants.
+    /// Empty words.
     #[inline(always)]
     pub(crate) fn new() -> Self {
         Scratch {
             w: [const { Cell::new(0) }; 68],
             wp: [const { Cell::new(0) }; 64],
-            k: crate::consts::K,
         }
     }
 
-    /// The round constants T_j <<< j.
+    /// Where W_0..W_67 start, followed by W'_0..W'_63 at byte offset 272: 132 words.
     #[inline(always)]
-    pub(crate) fn k(&self) -> &[u32; 64] {
-        &self.k
+    pub(crate) fn words(&self) -> *const u32 {
+        const { assert!(core::mem::offset_of!(Scratch, wp) == 272) };
+        self.w.as_ptr().cast()
     }
 }
 
@@ -217,40 +192,27 @@ impl Scratch {
 /// G_0..G_4 before round 0, then G_{5+i} after round group i, so the serial expansion
 /// runs in the shadow of the serial rounds (also for a single block) and every vector
 /// store is long retired when the rounds load single words from it.
-///
-/// The words live in cells written through one reference and read through another that
-/// went through `black_box` (`read`): LLVM then keeps the scalar loads (which fold into
-/// the rounds' adds) instead of forwarding the vector stores into `vpextrd`s.
 pub(crate) struct Ahead<'a, X> {
     g: Groups<X>,
-    write: &'a Scratch,
-    read: &'a Scratch,
+    scratch: &'a Scratch,
 }
 
 impl<'a, X: Xmm> Ahead<'a, X> {
-    /// Starts `block` on kernel `k`, writing through `write` and reading through `read`
-    /// (the same scratch): G_0..G_4, W_0..W_19, W'_0..W'_15.
+    /// Starts `block` on kernel `k`, writing into `scratch`: G_0..G_4, W_0..W_19,
+    /// W'_0..W'_15.
     #[inline(always)]
-    pub(crate) fn start(k: X, block: &[u8; 64], write: &'a Scratch, read: &'a Scratch) -> Self {
-        let mut g = Groups::load(k, block, &write.w, &write.wp);
-        g.step(4, &write.w, &write.wp);
-        Ahead { g, write, read }
+    pub(crate) fn start(k: X, block: &[u8; 64], scratch: &'a Scratch) -> Self {
+        let mut g = Groups::load(k, block, &scratch.w, &scratch.wp);
+        g.step(4, &scratch.w, &scratch.wp);
+        Ahead { g, scratch }
     }
-}
 
-impl<X: Xmm> crate::rounds::Message<u32> for Ahead<'_, X> {
+    /// To run after round group `i` (rounds 4i..4i+4), i = 0..16: G_{5+i} while there is
+    /// one (W_{20+4i}.., W'_{16+4i}..).
     #[inline(always)]
-    fn w(&self, j: usize) -> u32 {
-        self.read.w[j].get()
-    }
-    #[inline(always)]
-    fn wp(&self, j: usize) -> u32 {
-        self.read.wp[j].get()
-    }
-    #[inline(always)]
-    fn after(&mut self, i: usize) {
+    pub(crate) fn after(&mut self, i: usize) {
         if i < 12 {
-            self.g.step(5 + i, &self.write.w, &self.write.wp);
+            self.g.step(5 + i, &self.scratch.w, &self.scratch.wp);
         }
     }
 }

@@ -2,21 +2,21 @@
 //!
 //! Single stream: the message expansion runs in 128-bit registers four words at a time,
 //! interleaved with the same block's rounds and kept four rounds ahead of them, so the
-//! out-of-order core overlaps the two, while the 64 rounds run on scalar registers
-//! compiled with BMI1/BMI2 (`rorx`, `andn`).
+//! out-of-order core overlaps the two, while the 64 rounds run on scalar registers in
+//! `asm!` (`rounds_asm`: registers and instruction order fixed, BMI2 `rorx`).
 //! Multi-buffer: the generic rounds on 8 (AVX2) or 16 (AVX-512) messages at once, one
 //! message per 32-bit lane.
 //!
 //! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
 //! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
 //! the register types of `lanes` (`Y`, `Z`) and of `expand` (`V`) carry one as their
-//! proof, and `expand`'s `unsafe impl Xmm` says which 128-bit instructions each token
-//! proves.
+//! proof, and `expand`'s `unsafe impl Xmm` says that each token proves SSSE3.
 
 mod expand;
 mod lanes;
+mod rounds_asm;
 
-use crate::{Backend, engine::Kernel, multi::schedule, rounds::rounds_with};
+use crate::{Backend, engine::Kernel, multi::schedule};
 use expand::{Ahead, Scratch, Xmm};
 
 shangmi_dispatch::kernel_token! {
@@ -29,15 +29,13 @@ shangmi_dispatch::kernel_token! {
     pub(crate) struct Avx512 = Backend::Avx512;
 }
 
-/// Compresses `blocks`, each block's expansion interleaved with its own rounds.
+/// Compresses `blocks`: each block's rounds in `asm!` blocks of four, its expansion
+/// interleaved between them.
 #[inline(always)]
-fn compress_interleaved<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+fn compress<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let scratch = Scratch::new();
-    // Through `black_box`: see `Ahead`; it also keeps LLVM from folding the constants
-    // into the last add of (A <<< 12) + E + K_j instead of the first.
-    let read = core::hint::black_box(&scratch);
     for block in blocks {
-        rounds_with(state, &mut Ahead::start(x, block, &scratch, read), read.k());
+        rounds_asm::rounds(state, &scratch, &mut Ahead::start(x, block, &scratch));
     }
 }
 
@@ -46,7 +44,7 @@ impl Kernel for Avx2 {
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
         #[target_feature(enable = "avx2,bmi1,bmi2")]
         fn entry(k: Avx2, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-            compress_interleaved(k, state, blocks)
+            compress(k, state, blocks)
         }
         // SAFETY: `self` proves the features `entry` enables (module comment).
         unsafe { entry(self, state, blocks) }
@@ -63,9 +61,9 @@ impl Kernel for Avx2 {
 impl Kernel for Avx512 {
     #[inline(always)]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
+        #[target_feature(enable = "avx2,bmi1,bmi2")]
         fn entry(k: Avx512, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-            compress_interleaved(k, state, blocks)
+            compress(k, state, blocks)
         }
         // SAFETY: `self` proves the features `entry` enables (module comment).
         unsafe { entry(self, state, blocks) }

@@ -1,0 +1,243 @@
+//! The 64 single-stream rounds in `asm!` blocks of four rounds, registers fixed.
+//!
+//! The eight working variables live in r8d..r15d and are renamed round by round as in
+//! `crate::rounds` (round j writes TT1 into D's register and P0(TT2) into H's, rotates B
+//! and F in place), so after 64 rounds they are back in place. eax carries GG_j, computed
+//! at the end of round j - 1; ecx,
+//! edx and edi are temporaries; rsi points at the expanded message (W_0..W_67 at offset 0,
+//! W'_0..W'_63 at 272). The constant T_j <<< j is the displacement of one `lea`, and W_j
+//! and W'_j are memory operands of adds.
+
+use super::expand::{Ahead, Scratch, Xmm};
+
+/// FF_j added into D with edi as the temporary: `a ^ b ^ c` before round 16, then the
+/// majority as `(b & c) + (a & (b ^ c))` (the two terms never share a bit, so `+` is `|`),
+/// two separate adds that need one temporary.
+#[rustfmt::skip]
+macro_rules! ff {
+    (xor, $a:literal, $b:literal, $c:literal, $d:literal) => {
+        concat!(
+            "mov edi, ", $b, "\n",
+            "xor edi, ", $c, "\n",
+            "xor edi, ", $a, "\n",
+            "add ", $d, ", edi\n",
+        )
+    };
+    (maj, $a:literal, $b:literal, $c:literal, $d:literal) => {
+        concat!(
+            "mov edi, ", $b, "\n",
+            "and edi, ", $c, "\n",
+            "add ", $d, ", edi\n",
+            "mov edi, ", $b, "\n",
+            "xor edi, ", $c, "\n",
+            "and edi, ", $a, "\n",
+            "add ", $d, ", edi\n",
+        )
+    };
+}
+
+/// With x = TT2 in `$h` and s = e ^ f in eax (e and f the next round's F and G, f
+/// already rotated): `$h` = P0(x), the next round's E, and eax its GG: `E ^ s` before
+/// round 16, else ch(E, e, f) = f ^ (E & s). (`crate::rounds::Word::p0_ch`'s split, which
+/// takes GG off the chain but costs two more instructions a round, measured slower here:
+/// the rounds are as much ALU-bound as latency-bound.)
+#[rustfmt::skip]
+macro_rules! next {
+    (xor3, $f:literal, $h:literal) => {
+        concat!(
+            "rorx ecx, ", $h, ", 23\n",
+            "rorx edx, ", $h, ", 15\n",
+            "xor ecx, edx\n",
+            "xor ", $h, ", ecx\n",
+            "xor eax, ", $h, "\n",
+        )
+    };
+    (ch, $f:literal, $h:literal) => {
+        concat!(
+            "rorx ecx, ", $h, ", 23\n",
+            "rorx edx, ", $h, ", 15\n",
+            "xor ecx, edx\n",
+            "xor ", $h, ", ecx\n",
+            "and eax, ", $h, "\n",
+            "xor eax, ", $f, "\n",
+        )
+    };
+}
+
+/// Round `$j` on the registers named A..H, `$k` the signed displacement of T_j <<< j; eax
+/// holds GG_j on entry and GG_{j+1} on exit. The serial path (A <<< 12, + T_j, + E, <<< 7
+/// = SS1, then SS2, TT1 and TT2) comes first in program order, so that it is the oldest
+/// work when it competes for an ALU with the ops that only prepare the next round.
+#[rustfmt::skip]
+macro_rules! round {
+    ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
+     $f:literal, $g:literal, $h:literal, $j:literal, $k:literal) => {
+        concat!(
+            "rorx ecx, ", $a, ", 20\n",
+            "lea edx, [rcx ", $k, "]\n",
+            "add edx, ", $e, "\n",
+            "rorx edx, edx, 25\n",
+            "xor ecx, edx\n",
+            "add ", $h, ", dword ptr [rsi + 4*", $j, "]\n",
+            "add ", $h, ", eax\n",
+            "add ", $d, ", dword ptr [rsi + 272 + 4*", $j, "]\n",
+            ff!($ff, $a, $b, $c, $d),
+            "rorx ", $b, ", ", $b, ", 23\n",
+            "rorx ", $f, ", ", $f, ", 13\n",
+            "mov eax, ", $e, "\n",
+            "xor eax, ", $f, "\n",
+            "add ", $h, ", edx\n",
+            "add ", $d, ", ecx\n",
+            next!($next, $f, $h),
+        )
+    };
+}
+
+/// Four rounds in one `asm!` block on the state `$s` and GG `$gg` (registers fixed; the
+/// renaming of four rounds leaves every variable in its register).
+macro_rules! group {
+    ($s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
+        // SAFETY: the template uses only the registers named as operands (the temporaries
+        // declared as clobbered outputs), reads only the 132 words at `$p`
+        // (`Scratch::words`: W_j at 4j, W'_j at 272 + 4j, j < 64), writes no memory and
+        // does not touch the stack; every instruction is in the x86-64 base set or BMI2
+        // (`rorx`), which every caller's `target_feature` entry enables.
+        unsafe {
+            core::arch::asm!(
+                $($round),+,
+                inout("r8d") $s[0], inout("r9d") $s[1], inout("r10d") $s[2],
+                inout("r11d") $s[3], inout("r12d") $s[4], inout("r13d") $s[5],
+                inout("r14d") $s[6], inout("r15d") $s[7],
+                inout("eax") $gg, out("ecx") _, out("edx") _, out("edi") _,
+                in("rsi") $p,
+                options(nostack, readonly),
+            )
+        }
+    };
+}
+
+/// Runs the 64 rounds and the feed-forward on `state` with the message expanded into
+/// `scratch` by `m`, whose [`Ahead::after`] runs between the groups of four rounds.
+#[inline(always)]
+#[allow(unused_assignments)] // round 63 computes the GG of a round 64
+#[rustfmt::skip]
+pub(super) fn rounds<X: Xmm>(state: &mut [u32; 8], scratch: &Scratch, m: &mut Ahead<'_, X>) {
+    let words = scratch.words();
+    let mut s = *state;
+    let mut gg = s[4] ^ s[5] ^ s[6];
+    group!(s, gg, words,
+        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, "+ 0x79cc4519"),
+        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, "- 0xc6775ce"),
+        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, "- 0x18ceeb9b"),
+        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 3, "- 0x319dd735"),
+    );
+    m.after(0);
+    group!(s, gg, words,
+        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 4, "- 0x633bae69"),
+        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 5, "+ 0x3988a32f"),
+        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 6, "+ 0x7311465e"),
+        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 7, "- 0x19dd7344"),
+    );
+    m.after(1);
+    group!(s, gg, words,
+        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 8, "- 0x33bae687"),
+        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 9, "- 0x6775cd0d"),
+        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 10, "+ 0x311465e7"),
+        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 11, "+ 0x6228cbce"),
+    );
+    m.after(2);
+    group!(s, gg, words,
+        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 12, "- 0x3bae6864"),
+        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 13, "- 0x775cd0c7"),
+        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 14, "+ 0x11465e73"),
+        round!(xor, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 15, "+ 0x228cbce6"),
+    );
+    m.after(3);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 16, "- 0x62758579"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 17, "+ 0x3b14f50f"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 18, "+ 0x7629ea1e"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 19, "- 0x13ac2bc4"),
+    );
+    m.after(4);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 20, "- 0x27585787"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 21, "- 0x4eb0af0d"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 22, "+ 0x629ea1e7"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 23, "- 0x3ac2bc32"),
+    );
+    m.after(5);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 24, "- 0x75857863"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 25, "+ 0x14f50f3b"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 26, "+ 0x29ea1e76"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 27, "+ 0x53d43cec"),
+    );
+    m.after(6);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 28, "- 0x58578628"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 29, "+ 0x4f50f3b1"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 30, "- 0x615e189e"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 31, "+ 0x3d43cec5"),
+    );
+    m.after(7);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 32, "+ 0x7a879d8a"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 33, "- 0xaf0c4ec"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 34, "- 0x15e189d7"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 35, "- 0x2bc313ad"),
+    );
+    m.after(8);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 36, "- 0x57862759"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 37, "+ 0x50f3b14f"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 38, "- 0x5e189d62"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 39, "+ 0x43cec53d"),
+    );
+    m.after(9);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 40, "- 0x78627586"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 41, "+ 0xf3b14f5"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 42, "+ 0x1e7629ea"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 43, "+ 0x3cec53d4"),
+    );
+    m.after(10);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 44, "+ 0x79d8a7a8"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 45, "- 0xc4eb0b0"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 46, "- 0x189d615f"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 47, "- 0x313ac2bd"),
+    );
+    m.after(11);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 48, "- 0x62758579"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 49, "+ 0x3b14f50f"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 50, "+ 0x7629ea1e"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 51, "- 0x13ac2bc4"),
+    );
+    m.after(12);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 52, "- 0x27585787"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 53, "- 0x4eb0af0d"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 54, "+ 0x629ea1e7"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 55, "- 0x3ac2bc32"),
+    );
+    m.after(13);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 56, "- 0x75857863"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 57, "+ 0x14f50f3b"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 58, "+ 0x29ea1e76"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 59, "+ 0x53d43cec"),
+    );
+    m.after(14);
+    group!(s, gg, words,
+        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 60, "- 0x58578628"),
+        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 61, "+ 0x4f50f3b1"),
+        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 62, "- 0x615e189e"),
+        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 63, "+ 0x3d43cec5"),
+    );
+    m.after(15);
+    for (v, x) in state.iter_mut().zip(s) {
+        *v ^= x;
+    }
+}
