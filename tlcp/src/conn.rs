@@ -755,10 +755,7 @@ mod tests {
         let mut core = core_at(0, u64::MAX - 1);
         assert_eq!(core.write_plain(b"last").expect("last record"), 4);
         let sent = core.outgoing.len();
-        assert_eq!(
-            &core.outgoing.iter().copied().collect::<Vec<_>>()[5..13],
-            &(u64::MAX - 1).to_be_bytes()
-        );
+        assert_eq!(&core.outgoing[5..13], &(u64::MAX - 1).to_be_bytes());
         let e = core.write_plain(b"one more").unwrap_err();
         assert_eq!(e.to_string(), Error::SequenceExhausted.to_string());
         assert_eq!(core.outgoing.len(), sent);
