@@ -63,7 +63,10 @@ pub(crate) struct Core {
     /// The bytes of `incoming` read and not yet handled; the rest of it is room, zeroed
     /// once when the buffer grew (not again on every read).
     incoming_len: usize,
-    outgoing: VecDeque<u8>,
+    /// Records waiting for `write_tls`: `outgoing[out_start..]`. Each record is built in
+    /// place at its tail (header, plaintext copied once, sealed where it lies).
+    outgoing: Vec<u8>,
+    out_start: usize,
     plain_in: VecDeque<u8>,
     plain_out: Vec<u8>,
     read_prot: Option<RecordProtection>,
@@ -72,8 +75,6 @@ pub(crate) struct Core {
     pub(crate) pending_write: Option<RecordProtection>,
     read_seq: u64,
     write_seq: u64,
-    /// Where records are sealed before they join `outgoing`.
-    seal_buf: Vec<u8>,
     hs_buf: Vec<u8>,
     pub(crate) transcript: Sm3,
     /// The handshake messages themselves, kept while a CertificateVerify in GmSSL 3's form
@@ -101,7 +102,8 @@ impl Core {
             rng,
             incoming: Vec::new(),
             incoming_len: 0,
-            outgoing: VecDeque::new(),
+            outgoing: Vec::new(),
+            out_start: 0,
             plain_in: VecDeque::new(),
             plain_out: Vec::new(),
             read_prot: None,
@@ -110,7 +112,6 @@ impl Core {
             pending_write: None,
             read_seq: 0,
             write_seq: 0,
-            seal_buf: Vec::new(),
             hs_buf: Vec::new(),
             transcript: Sm3::new(),
             raw_transcript: None,
@@ -142,35 +143,80 @@ impl Core {
     }
 
     fn send_record(&mut self, typ: CT, payload: &[u8]) -> Result<(), Error> {
-        // One empty record for an empty payload, else fragments of at most 2^14 bytes.
-        let chunks = payload.chunks(MAX_FRAGMENT);
-        let empty: &[&[u8]] = if payload.is_empty() { &[&[]] } else { &[] };
-        for chunk in chunks.chain(empty.iter().copied()) {
-            let len = match &self.write_prot {
+        self.send_parts(typ, &[payload])
+    }
+
+    /// Sends the bytes of `parts`, joined, as records of type `typ`: as few as fit (a
+    /// record takes up to 2^14 bytes across part boundaries, so a vectored write of an
+    /// HTTP head and its body is one record, not two), one empty record when there are
+    /// no bytes. Each record is built at the tail of `outgoing` and sealed there.
+    fn send_parts<P: core::ops::Deref<Target = [u8]>>(
+        &mut self,
+        typ: CT,
+        parts: &[P],
+    ) -> Result<(), Error> {
+        self.compact_outgoing();
+        let mut left: usize = parts.iter().map(|p| p.len()).sum();
+        let (mut part, mut offset) = (0, 0);
+        loop {
+            let len = left.min(MAX_FRAGMENT);
+            let record = self.outgoing.len();
+            let sealing = match &self.write_prot {
                 Some(p) => {
                     let seq = next_seq(&mut self.write_seq)?;
                     let mut iv = [0u8; 16];
                     if p.needs_iv() {
                         self.rng.fill(&mut iv)?;
                     }
-                    // Sealed into the connection's scratch buffer: no allocation per record.
-                    let n = p.sealed_len(chunk.len());
-                    if self.seal_buf.len() < n {
-                        self.seal_buf.resize(n, 0);
-                    }
-                    p.seal_into(seq, typ.to_u8(), chunk, &iv, &mut self.seal_buf)?
+                    Some((seq, iv, p.plaintext_offset(), p.sealed_len(len)))
                 }
-                None => chunk.len(),
+                None => None,
             };
-            self.outgoing.push_back(typ.to_u8());
-            self.outgoing.extend(VERSION.to_be_bytes());
-            self.outgoing.extend((len as u16).to_be_bytes());
-            match self.write_prot {
-                Some(_) => self.outgoing.extend(&self.seal_buf[..len]),
-                None => self.outgoing.extend(chunk),
+            let (at, sealed) = sealing.map_or((0, len), |(_, _, at, n)| (at, n));
+            self.outgoing.push(typ.to_u8());
+            self.outgoing.extend_from_slice(&VERSION.to_be_bytes());
+            self.outgoing
+                .extend_from_slice(&(sealed as u16).to_be_bytes());
+            self.outgoing.resize(record + 5 + at, 0);
+            // The plaintext, copied once from the caller's parts.
+            let mut copied = 0;
+            while copied < len {
+                let p = &parts[part][offset..];
+                let take = p.len().min(len - copied);
+                self.outgoing.extend_from_slice(&p[..take]);
+                copied += take;
+                offset += take;
+                if offset == parts[part].len() {
+                    part += 1;
+                    offset = 0;
+                }
+            }
+            if let (Some((seq, iv, _, _)), Some(p)) = (sealing, &self.write_prot) {
+                self.outgoing.resize(record + 5 + sealed, 0);
+                if let Err(e) =
+                    p.seal_in_place(seq, typ.to_u8(), &mut self.outgoing[record + 5..], len, &iv)
+                {
+                    self.outgoing.truncate(record);
+                    return Err(e);
+                }
+            }
+            left -= len;
+            if left == 0 {
+                return Ok(());
             }
         }
-        Ok(())
+    }
+
+    /// Drops the bytes already written from the front of `outgoing` (all of them when
+    /// everything went out, else once they are half of it).
+    fn compact_outgoing(&mut self) {
+        if self.out_start == self.outgoing.len() {
+            self.outgoing.clear();
+            self.out_start = 0;
+        } else if self.out_start > self.outgoing.len() / 2 {
+            self.outgoing.drain(..self.out_start);
+            self.out_start = 0;
+        }
     }
 
     /// Sends a handshake message and adds it to the transcript.
@@ -235,7 +281,7 @@ impl Core {
     pub(crate) fn io_state(&self) -> IoState {
         IoState {
             plaintext_bytes_to_read: self.plain_in.len(),
-            tls_bytes_to_write: self.outgoing.len(),
+            tls_bytes_to_write: self.outgoing.len() - self.out_start,
             peer_has_closed: self.peer_closed,
         }
     }
@@ -439,17 +485,26 @@ impl Core {
     }
 
     pub(crate) fn write_tls(&mut self, wr: &mut dyn io::Write) -> io::Result<usize> {
-        let (a, _) = self.outgoing.as_slices();
-        if a.is_empty() {
+        let pending = &self.outgoing[self.out_start..];
+        if pending.is_empty() {
             return Ok(0);
         }
-        let n = wr.write(a)?;
-        self.outgoing.drain(..n);
+        let n = wr.write(pending)?;
+        self.out_start += n.min(pending.len());
+        if self.out_start == self.outgoing.len() {
+            self.outgoing.clear();
+            self.out_start = 0;
+        }
         Ok(n)
     }
 
     pub(crate) fn wants_write(&self) -> bool {
-        !self.outgoing.is_empty()
+        self.out_start < self.outgoing.len()
+    }
+
+    /// Decrypted bytes waiting for [`read_plain`](Self::read_plain).
+    pub(crate) fn plaintext_len(&self) -> usize {
+        self.plain_in.len()
     }
 
     pub(crate) fn wants_read(&self) -> bool {
@@ -487,19 +542,27 @@ impl Core {
     }
 
     pub(crate) fn write_plain(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_plain_vectored(&[io::IoSlice::new(buf)])
+    }
+
+    /// Application data from several buffers, sealed together (a record spans them).
+    pub(crate) fn write_plain_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
         if let Some(e) = &self.error {
             return Err(e.clone().into());
         }
         if self.sent_close {
             return Err(Error::Closed.into());
         }
-        if buf.is_empty() {
+        let total: usize = bufs.iter().map(|b| b.len()).sum();
+        if total == 0 {
             return Ok(0);
         }
         if self.handshaking {
-            self.plain_out.extend_from_slice(buf);
+            for b in bufs {
+                self.plain_out.extend_from_slice(b);
+            }
         } else {
-            if let Err(e) = self.send_record(CT::ApplicationData, buf) {
+            if let Err(e) = self.send_parts(CT::ApplicationData, bufs) {
                 // Sequence numbers exhausted (or no randomness for an IV): the connection
                 // ends here, every later call gets the same error.
                 self.sent_close = true;
@@ -507,7 +570,7 @@ impl Core {
                 return Err(e.into());
             }
         }
-        Ok(buf.len())
+        Ok(total)
     }
 
     /// Test hook: sends a raw handshake message (used to simulate renegotiation).
@@ -540,6 +603,11 @@ pub struct Writer<'a> {
 impl io::Write for Writer<'_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         self.core.write_plain(buf)
+    }
+
+    /// Every buffer at once, sealed together: records span the buffers.
+    fn write_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+        self.core.write_plain_vectored(bufs)
     }
 
     fn flush(&mut self) -> io::Result<()> {
@@ -632,6 +700,11 @@ macro_rules! connection_methods {
         pub fn wants_read(&self) -> bool {
             self.core.wants_read()
         }
+
+        /// Decrypted bytes waiting for [`reader`](Self::reader).
+        pub(crate) fn plaintext_len(&self) -> usize {
+            self.core.plaintext_len()
+        }
     };
 }
 pub(crate) use connection_methods;
@@ -682,15 +755,62 @@ mod tests {
         let mut core = core_at(0, u64::MAX - 1);
         assert_eq!(core.write_plain(b"last").expect("last record"), 4);
         let sent = core.outgoing.len();
-        assert_eq!(
-            &core.outgoing.iter().copied().collect::<Vec<_>>()[5..13],
-            &(u64::MAX - 1).to_be_bytes()
-        );
+        assert_eq!(&core.outgoing[5..13], &(u64::MAX - 1).to_be_bytes());
         let e = core.write_plain(b"one more").unwrap_err();
         assert_eq!(e.to_string(), Error::SequenceExhausted.to_string());
         assert_eq!(core.outgoing.len(), sent);
         assert!(core.write_plain(b"again").is_err());
         assert_eq!(core.outgoing.len(), sent);
+    }
+
+    /// The protected records in `core`'s outgoing buffer: each one's fragment length.
+    fn record_lengths(core: &Core) -> Vec<usize> {
+        let mut out = &core.outgoing[core.out_start..];
+        let mut lens = Vec::new();
+        while out.len() >= 5 {
+            let len = u16::from_be_bytes([out[3], out[4]]) as usize;
+            lens.push(len);
+            out = &out[5 + len..];
+        }
+        assert!(out.is_empty(), "a whole number of records");
+        lens
+    }
+
+    /// A vectored write seals its buffers together: a 38-byte head, an empty buffer and a
+    /// 16 KiB body are two records (2^14 bytes, then 38), not three, and they open to the
+    /// joined bytes; a plain write of the same bytes gives the same records.
+    #[test]
+    fn vectored_write_spans_buffers() {
+        let head: Vec<u8> = (0..38u8).collect();
+        let body: Vec<u8> = (0..MAX_FRAGMENT).map(|i| (i * 7) as u8).collect();
+        let joined = [&head[..], &body[..]].concat();
+        let mut core = core_at(0, 0);
+        let bufs = [
+            io::IoSlice::new(&head),
+            io::IoSlice::new(&[]),
+            io::IoSlice::new(&body),
+        ];
+        assert_eq!(
+            core.write_plain_vectored(&bufs).expect("writes"),
+            joined.len()
+        );
+        assert_eq!(record_lengths(&core), [MAX_FRAGMENT + 24, 38 + 24]);
+        let mut plain = core_at(0, 0);
+        plain.write_plain(&joined).expect("writes");
+        assert_eq!(plain.outgoing, core.outgoing);
+
+        let mut peer = core_at(0, 0);
+        let mut sent = Vec::new();
+        while core.wants_write() {
+            core.write_tls(&mut sent).expect("to a Vec");
+        }
+        assert!(core.outgoing.is_empty() && core.out_start == 0);
+        peer.read_tls(&mut &sent[..]).expect("reads");
+        peer.process(&mut NoHandshake).expect("opens");
+        assert_eq!(peer.plaintext_len(), joined.len());
+        let mut got = vec![0u8; joined.len()];
+        assert_eq!(peer.read_plain(&mut got).expect("reads"), joined.len());
+        assert_eq!(got, joined);
     }
 
     /// A record arriving when the read sequence is at its limit is refused, not opened

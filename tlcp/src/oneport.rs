@@ -534,6 +534,26 @@ impl<IO: AsyncRead + AsyncWrite + Unpin> AsyncWrite for OnePortStream<IO> {
         }
     }
 
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_write_vectored(cx, bufs),
+            OnePortStream::Tls { stream, .. } => {
+                Pin::new(&mut **stream).poll_write_vectored(cx, bufs)
+            }
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            OnePortStream::Tlcp(s) => s.is_write_vectored(),
+            OnePortStream::Tls { stream, .. } => stream.is_write_vectored(),
+        }
+    }
+
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         match self.get_mut() {
             OnePortStream::Tlcp(s) => Pin::new(&mut **s).poll_flush(cx),

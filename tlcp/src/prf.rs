@@ -33,7 +33,8 @@ pub fn prf(secret: &[u8], label: &[u8], seed: &[u8], out: &mut [u8]) {
     }
 }
 
-/// HMAC-SM3 of the parts.
+/// HMAC-SM3 of the parts (the record tests' reference; records key theirs once).
+#[cfg(test)]
 pub(crate) fn hmac_sm3(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     let mut m = hmac(key);
     for p in parts {

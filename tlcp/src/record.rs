@@ -10,13 +10,12 @@ use crate::error::Error;
 use crate::suites::CipherSuite;
 use core::hint::black_box;
 use digest::Digest;
-use hmac::Mac;
+use hmac::{Hmac, Mac};
 use shangmi_sm3::Sm3;
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
 use shangmi_sm4_modes::cipher::block_padding::NoPadding;
-use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
-use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4Gcm};
-use zeroize::Zeroize;
+use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, InnerIvInit};
+use shangmi_sm4_modes::{Sm4, Sm4CbcDec, Sm4CbcEnc, Sm4Gcm};
 
 /// The TLCP protocol version, in record headers and hellos.
 pub const VERSION: u16 = 0x0101;
@@ -37,22 +36,17 @@ pub struct RecordProtection {
 
 enum Inner {
     Cbc {
-        key: [u8; 16],
-        mac_key: [u8; 32],
+        /// SM4 with its round keys expanded once per connection (zeroized on drop).
+        cipher: Box<Sm4>,
+        /// HMAC-SM3 keyed once per connection (its inner and outer states after the padded
+        /// key), cloned for each record: two SM3 compressions fewer per record. SM3's state
+        /// zeroizes itself on drop.
+        mac: Hmac<Sm3>,
     },
     Gcm {
         aead: Box<Sm4Gcm>,
         fixed_iv: [u8; 4],
     },
-}
-
-impl Drop for RecordProtection {
-    fn drop(&mut self) {
-        if let Inner::Cbc { key, mac_key } = &mut self.inner {
-            key.zeroize();
-            mac_key.zeroize();
-        }
-    }
 }
 
 impl core::fmt::Debug for RecordProtection {
@@ -87,12 +81,12 @@ impl RecordProtection {
                 fixed_iv,
             }
         } else {
-            let mac_key: [u8; 32] = mac_key
+            let mac_key: &[u8; 32] = mac_key
                 .try_into()
                 .map_err(|_| Error::Config("MAC key length"))?;
             Inner::Cbc {
-                key: key16,
-                mac_key,
+                cipher: Box::new(Sm4::new(&key16.into())),
+                mac: keyed_hmac(mac_key),
             }
         };
         Ok(RecordProtection { inner })
@@ -156,6 +150,15 @@ impl RecordProtection {
         Ok(total)
     }
 
+    /// Where the plaintext goes in a protected fragment: after the explicit IV (CBC, 16
+    /// bytes) or the explicit nonce (GCM, 8 bytes).
+    pub fn plaintext_offset(&self) -> usize {
+        match self.inner {
+            Inner::Cbc { .. } => BLOCK,
+            Inner::Gcm { .. } => GCM_EXPLICIT,
+        }
+    }
+
     /// Seals into `out` of exactly [`sealed_len`](Self::sealed_len) bytes.
     fn seal_exact(
         &self,
@@ -165,21 +168,47 @@ impl RecordProtection {
         explicit: &[u8; 16],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        let aad = mac_header(seq, typ, plaintext.len());
+        let at = self.plaintext_offset();
+        out[at..at + plaintext.len()].copy_from_slice(plaintext);
+        self.seal_in_place(seq, typ, out, plaintext.len(), explicit)
+    }
+
+    /// Protects a record in place: `fragment` is [`sealed_len`](Self::sealed_len)`(len)`
+    /// bytes with the `len`-byte plaintext at [`plaintext_offset`](Self::plaintext_offset)
+    /// (what lies around it is overwritten). The record layer writes the plaintext straight
+    /// into its outgoing buffer and seals it there: no copy of its own. Refused with
+    /// [`Error::Config`] when `len` is beyond [`MAX_FRAGMENT`] or `fragment` has another
+    /// length; sequence numbers as for [`seal_into`](Self::seal_into).
+    pub fn seal_in_place(
+        &self,
+        seq: u64,
+        typ: u8,
+        fragment: &mut [u8],
+        len: usize,
+        explicit: &[u8; 16],
+    ) -> Result<(), Error> {
+        if len > MAX_FRAGMENT {
+            return Err(Error::Config("record plaintext longer than 2^14 bytes"));
+        }
+        if fragment.len() != self.sealed_len(len) {
+            return Err(Error::Config("record buffer length"));
+        }
+        let aad = mac_header(seq, typ, len);
         match &self.inner {
-            Inner::Cbc { key, mac_key } => {
-                let mac = crate::prf::hmac_sm3(mac_key, &[&aad, plaintext]);
-                let (iv, body) = out.split_at_mut(BLOCK);
+            Inner::Cbc { cipher, mac } => {
+                let (iv, body) = fragment.split_at_mut(BLOCK);
                 iv.copy_from_slice(explicit);
-                let (text, rest) = body.split_at_mut(plaintext.len());
-                text.copy_from_slice(plaintext);
+                let (text, rest) = body.split_at_mut(len);
+                let mut m = mac.clone();
+                m.update(&aad);
+                m.update(text);
                 let (tag, pad) = rest.split_at_mut(MAC_LEN);
-                tag.copy_from_slice(&mac);
+                tag.copy_from_slice(&m.finalize().into_bytes());
                 // PKCS-style padding: pad + 1 bytes, each holding pad.
                 let pad_byte = (pad.len() - 1) as u8;
                 pad.fill(pad_byte);
                 let n = body.len();
-                let enc = Sm4CbcEnc::new(key.into(), explicit.into());
+                let enc = Sm4CbcEnc::inner_iv_init((**cipher).clone(), explicit.into());
                 enc.encrypt_padded::<NoPadding>(body, n)
                     .map_err(|_| Error::Crypto("CBC length"))?;
             }
@@ -187,10 +216,9 @@ impl RecordProtection {
                 let mut nonce = [0u8; 12];
                 nonce[..4].copy_from_slice(fixed_iv);
                 nonce[4..].copy_from_slice(&seq.to_be_bytes());
-                let (head, rest) = out.split_at_mut(GCM_EXPLICIT);
+                let (head, rest) = fragment.split_at_mut(GCM_EXPLICIT);
                 head.copy_from_slice(&seq.to_be_bytes());
-                let (text, tag) = rest.split_at_mut(plaintext.len());
-                text.copy_from_slice(plaintext);
+                let (text, tag) = rest.split_at_mut(len);
                 let t = aead
                     .encrypt_inout_detached(&nonce.into(), &aad, text.into())
                     .map_err(|_| Error::Crypto("GCM sealing"))?;
@@ -221,17 +249,17 @@ impl RecordProtection {
         fragment: &mut [u8],
     ) -> Result<core::ops::Range<usize>, Error> {
         match &self.inner {
-            Inner::Cbc { key, mac_key } => {
+            Inner::Cbc { cipher, mac } => {
                 let n = fragment.len();
                 if n < BLOCK + 48 || !n.is_multiple_of(BLOCK) {
                     return Err(Error::DecryptError);
                 }
                 let (iv, data) = fragment.split_at_mut(BLOCK);
                 let iv: [u8; 16] = (&*iv).try_into().map_err(|_| Error::DecryptError)?;
-                let dec = Sm4CbcDec::new(key.into(), &iv.into());
+                let dec = Sm4CbcDec::inner_iv_init((**cipher).clone(), &iv.into());
                 dec.decrypt_padded::<NoPadding>(data)
                     .map_err(|_| Error::DecryptError)?;
-                let len = cbc_check(mac_key, seq, typ, data)?;
+                let len = cbc_check_keyed(mac, seq, typ, data)?;
                 Ok(BLOCK..BLOCK + len)
             }
             Inner::Gcm { aead, fixed_iv } => {
@@ -282,6 +310,16 @@ fn compressions(m: u32) -> u32 {
 /// [`Error::DecryptError`] (bad_record_mac). Only the public length of `data` may change
 /// the running time.
 pub fn cbc_check(mac_key: &[u8; 32], seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
+    cbc_check_keyed(&keyed_hmac(mac_key), seq, typ, data)
+}
+
+/// HMAC-SM3 under a 32-byte key (shorter than SM3's block: never refused).
+fn keyed_hmac(mac_key: &[u8; 32]) -> Hmac<Sm3> {
+    crate::prf::new_hmac(mac_key)
+}
+
+/// [`cbc_check`] with the HMAC already keyed (cloned, not changed).
+fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
     let n = data.len();
     if n < 48 || !n.is_multiple_of(BLOCK) || n > MAX_CIPHERTEXT {
         return Err(Error::DecryptError);
@@ -303,7 +341,7 @@ pub fn cbc_check(mac_key: &[u8; 32], seq: u64, typ: u8, data: &[u8]) -> Result<u
 
     // HMAC over the real length, then a dummy SM3 so that the total number of
     // compressions is compressions(max) + 1 whatever plen is.
-    let mut mac = crate::prf::new_hmac(mac_key);
+    let mut mac = mac.clone();
     mac.update(&mac_header(seq, typ, plen as usize));
     mac.update(&data[..plen as usize]);
     let expected = mac.finalize().into_bytes();
@@ -321,8 +359,10 @@ pub fn cbc_check(mac_key: &[u8; 32], seq: u64, typ: u8, data: &[u8]) -> Result<u
     let lo = (max_len as usize).saturating_sub(255);
     for j in lo..=max_len as usize {
         let m = ct_eq(j as u32, plen) as u8;
-        for (k, r) in received.iter_mut().enumerate() {
-            *r |= data[j + k] & m;
+        // The same 32 bytes read at every offset, whatever the mask (vectorised: the
+        // window's bounds are checked once, on public values).
+        for (r, d) in received.iter_mut().zip(&data[j..j + MAC_LEN]) {
+            *r |= d & m;
         }
     }
     let mut diff = 0u32;

@@ -17,6 +17,12 @@ pub trait Connection {
     fn read_plain(&mut self, buf: &mut [u8]) -> io::Result<usize>;
     /// See [`ClientConnection::writer`].
     fn write_plain(&mut self, buf: &[u8]) -> io::Result<usize>;
+    /// Every buffer at once, records spanning them (see [`crate::Writer`]'s
+    /// `write_vectored`).
+    fn write_plain_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize>;
+    /// Decrypted bytes waiting to be read: at most what the next
+    /// [`read_plain`](Self::read_plain) gives.
+    fn plaintext_len(&self) -> usize;
     /// See [`ClientConnection::is_handshaking`].
     fn is_handshaking(&self) -> bool;
     /// See [`ClientConnection::wants_write`].
@@ -42,6 +48,12 @@ macro_rules! impl_connection {
             }
             fn write_plain(&mut self, buf: &[u8]) -> io::Result<usize> {
                 self.writer().write(buf)
+            }
+            fn write_plain_vectored(&mut self, bufs: &[io::IoSlice<'_>]) -> io::Result<usize> {
+                self.writer().write_vectored(bufs)
+            }
+            fn plaintext_len(&self) -> usize {
+                <$t>::plaintext_len(self)
             }
             fn is_handshaking(&self) -> bool {
                 <$t>::is_handshaking(self)

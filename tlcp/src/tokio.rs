@@ -205,7 +205,10 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncRead for Tl
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         loop {
-            match this.conn.read_plain(buf.initialize_unfilled()) {
+            // Only as much of the caller's buffer is zeroed as there is plaintext for
+            // (hyper hands over its whole spare capacity, often hundreds of KiB).
+            let want = buf.remaining().min(this.conn.plaintext_len());
+            match this.conn.read_plain(buf.initialize_unfilled_to(want)) {
                 Ok(n) => {
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
@@ -242,6 +245,29 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncWrite for T
             return Poll::Ready(Err(e));
         }
         Poll::Ready(Ok(n))
+    }
+
+    /// Every buffer at once: records span them (hyper's head and body go out as one
+    /// record, and hyper need not copy the body next to the head first).
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        match this.poll_write_all_tls(cx) {
+            Poll::Ready(Ok(())) => {}
+            other => return other.map(|r| r.map(|()| 0)),
+        }
+        let n = this.conn.write_plain_vectored(bufs)?;
+        if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
+            return Poll::Ready(Err(e));
+        }
+        Poll::Ready(Ok(n))
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        true
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

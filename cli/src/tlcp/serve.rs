@@ -305,11 +305,120 @@ pub(super) fn proxy(args: &ProxyArgs) -> Result<ExitCode, Failure> {
 fn run(args: &OnePortArgs, mode: Mode) -> Result<ExitCode, Failure> {
     let acceptor = acceptor(args)?;
     let drain = seconds("--drain-timeout", args.drain_timeout)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let mode = Arc::new(mode);
+    let runtime = current_thread()?;
+    // One current-thread runtime per core, each with a listener of its own on the port
+    // (SO_REUSEPORT: the kernel spreads the connections): a connection's handshake and its
+    // I/O run on the thread that accepted it, and no thread wakes another (on a
+    // multi-thread runtime those wake-ups cost more than a resumed handshake's crypto).
+    // Where the port cannot be shared (or with --count), one thread serves.
+    let workers = workers(args);
+    let shared = match workers {
+        1 => None,
+        _ => runtime.block_on(shared_listener(&args.listen)).ok(),
+    };
+    let Some(first) = shared else {
+        return runtime.block_on(async {
+            let listener = TcpListener::bind(&args.listen)
+                .await
+                .map_err(|e| failure(&args.listen, e))?;
+            eprintln!("listening on {}", args.listen);
+            serve(listener, args.count, acceptor, mode, drain, stop_signal()).await
+        });
+    };
+    let addr = first.local_addr().map_err(|e| failure(&args.listen, e))?;
+    let (stopping, stopped) = tokio::sync::watch::channel(false);
+    let mut threads = Vec::new();
+    for _ in 1..workers {
+        let (acceptor, mode, mut stopped) = (acceptor.clone(), mode.clone(), stopped.clone());
+        let (ready, is_ready) = std::sync::mpsc::channel();
+        threads.push(std::thread::spawn(move || {
+            let Ok(runtime) = current_thread() else {
+                return;
+            };
+            runtime.block_on(async move {
+                let listener = shared_listener(&addr.to_string()).await;
+                let _ = ready.send(listener.as_ref().map(|_| ()).map_err(|e| e.to_string()));
+                let Ok(listener) = listener else {
+                    return;
+                };
+                let stop = async move {
+                    let _ = stopped.wait_for(|s| *s).await;
+                };
+                let _ = serve(listener, None, acceptor, mode, drain, stop).await;
+            });
+        }));
+        // A thread that could not listen leaves the others serving.
+        if let Ok(Err(e)) = is_ready.recv() {
+            eprintln!("{addr}: one thread fewer: {e}");
+        }
+    }
+    eprintln!("listening on {addr} ({workers} threads)");
+    let stop = async {
+        stop_signal().await;
+        let _ = stopping.send(true);
+    };
+    let result = runtime.block_on(serve(first, None, acceptor, mode, drain, stop));
+    let _ = stopping.send(true);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    result
+}
+
+/// A runtime on the calling thread (timers and I/O).
+fn current_thread() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| failure("runtime", e))?;
-    runtime.block_on(serve(args, acceptor, Arc::new(mode), drain))
+        .map_err(|e| failure("runtime", e))
+}
+
+/// How many threads accept and serve: one per core where listeners can share a port
+/// (SO_REUSEPORT), else one; one with `--count` (so that the count is exact).
+fn workers(args: &OnePortArgs) -> usize {
+    if args.count.is_some()
+        || !cfg!(all(
+            unix,
+            not(any(
+                target_os = "solaris",
+                target_os = "illumos",
+                target_os = "cygwin",
+                target_os = "nuttx"
+            ))
+        ))
+    {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// A listener on `addr` that other listeners of this process may share (SO_REUSEPORT).
+async fn shared_listener(addr: &str) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host(addr).await? {
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        #[cfg(all(
+            unix,
+            not(any(
+                target_os = "solaris",
+                target_os = "illumos",
+                target_os = "cygwin",
+                target_os = "nuttx"
+            ))
+        ))]
+        socket.set_reuseport(true)?;
+        match socket.bind(addr) {
+            Ok(()) => return socket.listen(1024),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no address")))
 }
 
 /// Resolves when the process is asked to stop (Ctrl-C, or SIGTERM on Unix).
@@ -328,21 +437,20 @@ async fn stop_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
+/// Accepts on `listener` (`count` connections, or until `stop`), each connection a task
+/// on this thread; then lets them finish for up to `drain`.
 async fn serve(
-    args: &OnePortArgs,
+    listener: TcpListener,
+    count: Option<u64>,
     acceptor: Arc<OnePortAcceptor>,
     mode: Arc<Mode>,
     drain: Duration,
+    stop: impl std::future::Future<Output = ()>,
 ) -> Result<ExitCode, Failure> {
-    let listener = TcpListener::bind(&args.listen)
-        .await
-        .map_err(|e| failure(&args.listen, e))?;
-    eprintln!("listening on {}", args.listen);
-    let stop = stop_signal();
     tokio::pin!(stop);
     let mut tasks = JoinSet::new();
     let mut accepted = 0u64;
-    while args.count.is_none_or(|n| accepted < n) {
+    while count.is_none_or(|n| accepted < n) {
         tokio::select! {
             _ = &mut stop => {
                 eprintln!("stopping: no new connections, {} open", tasks.len());
