@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
+use shangmi_sm4_modes::stream::StreamAead;
 use zeroize::Zeroizing;
 
 use crate::Failure;
@@ -129,9 +130,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match (options.mode, iv) {
         (Mode::Gcm | Mode::Ccm, _) => {
             let aead = if options.mode == Mode::Gcm {
-                stream::Aead::Gcm
+                StreamAead::Gcm
             } else {
-                stream::Aead::Ccm
+                StreamAead::Ccm
             };
             let key = key16(&key)?;
             if encrypt {
