@@ -217,7 +217,8 @@ pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
     }
 }
 
-/// A public key from `path`: SPKI (PEM or DER), or the public half of a private key.
+/// A public key from `path`: SPKI (PEM or DER), a bare point (33, 64 or 65 bytes, as
+/// [`keys::public_key_from_bytes`] reads it), or the public half of a private key.
 pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
     if let KeyUri::Sdf(uri) = KeyUri::of_path(path)? {
         return KeyUri::Sdf(uri).public_key(None, None);
@@ -230,7 +231,8 @@ pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
     } else {
         keys::public_key_from_spki_der(&bytes)
     };
-    match public {
+    // A bare point as toolkits exchange it (SEC1, or x ‖ y without the 04 tag).
+    match public.or_else(|e| keys::public_key_from_bytes(&bytes).map_err(|_| e)) {
         Ok(public) => Ok(public),
         Err(spki_error) => {
             // A private key serves too; report the public-key error if it is not one.
