@@ -1,4 +1,5 @@
-//! SM4: GCM, CCM, CBC, ECB, CTR, XTS and CMAC over `shangmi-sm4` / `shangmi-sm4-modes`.
+//! SM4: GCM, CCM, CBC, ECB, CTR, XTS, CMAC and the stream file format over `shangmi-sm4` /
+//! `shangmi-sm4-modes`.
 
 use crate::common::{
     Buf, InvalidKey, InvalidTag, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
@@ -13,6 +14,7 @@ use shangmi_sm4_modes::aead::consts::{U7, U8, U9, U10, U11, U12, U13, U16};
 use shangmi_sm4_modes::aead::{Aead, AeadInOut, KeyInit, Payload};
 use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+use shangmi_sm4_modes::stream::{self, StreamAead, StreamError, StreamHeader};
 use shangmi_sm4_modes::{
     Sm4CbcDec, Sm4CbcEnc, Sm4CcmCustom, Sm4Cmac, Sm4EcbDec, Sm4EcbEnc, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee,
 };
@@ -23,11 +25,53 @@ fn sm4_key(key: &Bound<'_, PyAny>) -> PyResult<Zeroizing<[u8; 16]>> {
     Ok(Zeroizing::new(fixed_key::<16>(k.as_slice(), "SM4 key")?))
 }
 
-fn aead_payload<'a>(data: &'a [u8], aad: &'a Option<Buf<'_>>) -> Payload<'a, 'a> {
-    Payload {
-        msg: data,
-        aad: aad.as_ref().map_or(&[][..], |a| a.as_slice()),
-    }
+/// The `#[pymethods]` of an AEAD class with cryptography's shape: its constructor (given),
+/// `generate_key`, and `encrypt(nonce, data, associated_data=None)` / `decrypt` over the
+/// class's own `seal` and `open` (nonce, message, associated data as byte slices).
+macro_rules! aead_class {
+    ($class:ident, $($new:tt)*) => {
+        #[pymethods]
+        impl $class {
+            $($new)*
+
+            /// 16 random bytes from the operating system.
+            #[staticmethod]
+            fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                random_bytes(py, 16)
+            }
+
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+                associated_data: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let (n, d) = (buf(nonce)?, buf(data)?);
+                let a = associated_data.map(buf).transpose()?;
+                self.seal(py, n.as_slice(), d.as_slice(), aad(&a))
+            }
+
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+                associated_data: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let (n, d) = (buf(nonce)?, buf(data)?);
+                let a = associated_data.map(buf).transpose()?;
+                self.open(py, n.as_slice(), d.as_slice(), aad(&a))
+            }
+        }
+    };
+}
+
+/// The associated data given, or none.
+fn aad<'a>(a: &'a Option<Buf<'_>>) -> &'a [u8] {
+    a.as_ref().map_or(&[][..], |a| a.as_slice())
 }
 
 /// SM4-GCM with cryptography's AEAD shape: `SM4GCM(key).encrypt(nonce, data,
@@ -38,8 +82,8 @@ struct PySm4Gcm {
     c: Sm4Gcm,
 }
 
-#[pymethods]
-impl PySm4Gcm {
+aead_class!(
+    PySm4Gcm,
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = sm4_key(key)?;
@@ -47,26 +91,17 @@ impl PySm4Gcm {
             c: Sm4Gcm::new(&(*k).into()),
         })
     }
+);
 
-    /// 16 random bytes from the operating system.
-    #[staticmethod]
-    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        random_bytes(py, 16)
-    }
-
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn encrypt<'py>(
+impl PySm4Gcm {
+    fn seal<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let Payload { msg, aad } = aead_payload(d.as_slice(), &a);
+        let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
         // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
         // message, no intermediate vector.
@@ -82,26 +117,24 @@ impl PySm4Gcm {
         })
     }
 
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn decrypt<'py>(
+    fn open<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
+        let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
-        let out = maybe_detach(py, p.msg.len() + p.aad.len(), || c.decrypt(&n.into(), p))
+        let p = Payload { msg, aad };
+        let out = maybe_detach(py, msg.len() + aad.len(), || c.decrypt(&n.into(), p))
             .map_err(|_| InvalidTag::new_err("SM4-GCM tag does not verify"))?;
         Ok(bytes(py, &Zeroizing::new(out)))
     }
 }
 
+/// SM4-CCM under `key` with a nonce of 7 to 13 bytes and a 16-byte tag: `$method`
+/// (`encrypt` or `decrypt`) of the `Aead` of that nonce size on `$p`.
 macro_rules! ccm_dispatch {
     ($key:expr, $nonce:expr, $method:ident, $p:expr) => {{
         let k: &[u8; 16] = $key;
@@ -133,8 +166,8 @@ struct PySm4Ccm {
     key: Zeroizing<[u8; 16]>,
 }
 
-#[pymethods]
-impl PySm4Ccm {
+aead_class!(
+    PySm4Ccm,
     #[new]
     #[pyo3(signature = (key, tag_length=16))]
     fn new(key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
@@ -143,28 +176,19 @@ impl PySm4Ccm {
         }
         Ok(PySm4Ccm { key: sm4_key(key)? })
     }
+);
 
-    /// 16 random bytes from the operating system.
-    #[staticmethod]
-    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        random_bytes(py, 16)
-    }
-
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn encrypt<'py>(
+impl PySm4Ccm {
+    fn seal<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
-        let (k, n) = (&*self.key, n.as_slice());
-        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
-            ccm_dispatch!(k, n, encrypt, p)
+        let k = &*self.key;
+        let out = maybe_detach(py, msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, nonce, encrypt, Payload { msg, aad })
         })
         .map_err(|()| {
             PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes (or input too long)")
@@ -172,24 +196,19 @@ impl PySm4Ccm {
         Ok(bytes(py, &out))
     }
 
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn decrypt<'py>(
+    fn open<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        if !(7..=13).contains(&n.as_slice().len()) {
+        if !(7..=13).contains(&nonce.len()) {
             return Err(PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes"));
         }
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
-        let (k, n) = (&*self.key, n.as_slice());
-        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
-            ccm_dispatch!(k, n, decrypt, p)
+        let k = &*self.key;
+        let out = maybe_detach(py, msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, nonce, decrypt, Payload { msg, aad })
         })
         .map_err(|()| InvalidTag::new_err("SM4-CCM tag does not verify"))?;
         Ok(bytes(py, &Zeroizing::new(out)))
@@ -503,7 +522,59 @@ impl PySm4Cmac {
     }
 }
 
+/// Encrypts `data` into the SM4 stream format that `shangmi sm4 encrypt --mode gcm|ccm`
+/// writes (`shangmi_sm4_modes::stream`): a 33-byte header with a fresh salt, then 64 KiB
+/// chunks each sealed with SM4-GCM (`mode="gcm"`) or SM4-CCM (`mode="ccm"`) under a
+/// per-file key derived with HKDF-SM3.
+#[pyfunction]
+#[pyo3(signature = (key, data, mode="gcm"))]
+fn sm4_stream_encrypt<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    mode: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let aead = match mode {
+        "gcm" | "GCM" => StreamAead::Gcm,
+        "ccm" | "CCM" => StreamAead::Ccm,
+        _ => return Err(PyValueError::new_err("mode must be 'gcm' or 'ccm'")),
+    };
+    let k = sm4_key(key)?;
+    let mut random = [0u8; 23];
+    getrandom::fill(&mut random)
+        .map_err(|e| ShangmiError::new_err(format!("the system's random generator failed: {e}")))?;
+    let header = StreamHeader::new(aead, random);
+    let d = buf(data)?;
+    let d = d.as_slice();
+    let out = maybe_detach(py, d.len(), || stream::encrypt(&k, header, d))
+        .map_err(|e| ShangmiError::new_err(e.to_string()))?;
+    Ok(bytes(py, &out))
+}
+
+/// Decrypts the SM4 stream format (either AEAD, as its header says); raises `InvalidTag`
+/// when a chunk does not verify (changed, truncated, reordered, or the wrong key) and
+/// `ValueError` when `data` is not such a stream.
+#[pyfunction]
+fn sm4_stream_decrypt<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let k = sm4_key(key)?;
+    let d = buf(data)?;
+    let d = d.as_slice();
+    let out = maybe_detach(py, d.len(), || stream::decrypt(&k, d)).map_err(|e| match e {
+        StreamError::Authentication(_) | StreamError::ChunkLength(_) => {
+            InvalidTag::new_err(e.to_string())
+        }
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    Ok(bytes(py, &Zeroizing::new(out)))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sm4_stream_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(sm4_stream_decrypt, m)?)?;
     m.add_class::<PySm4Gcm>()?;
     m.add_class::<PySm4Ccm>()?;
     m.add_class::<PySm4Cbc>()?;
