@@ -15,14 +15,11 @@ use crate::sm2::KeyIn;
 use shangmi_sdf::KeyUsage;
 
 /// `cert cms`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `cert cms`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Sign a file (SignedData; attached unless --detached).
     Sign(SignArgs),
     /// Verify a SignedData from any peer (GM/T 0010 or RFC 5652 content types; signatures
@@ -98,7 +95,7 @@ impl Format {
 }
 
 #[derive(clap::Args)]
-struct SignArgs {
+pub struct SignArgs {
     /// The signer's certificate.
     #[arg(long, value_name = "CERT")]
     cert: PathBuf,
@@ -132,7 +129,7 @@ struct SignArgs {
 }
 
 #[derive(clap::Args)]
-struct VerifyArgs {
+pub struct VerifyArgs {
     /// Trusted root certificates (repeatable).
     #[arg(long, value_name = "ROOTS", required = true)]
     ca: Vec<PathBuf>,
@@ -164,7 +161,7 @@ struct VerifyArgs {
 }
 
 #[derive(clap::Args)]
-struct EncryptArgs {
+pub struct EncryptArgs {
     /// A recipient's (encryption) certificate (repeatable).
     #[arg(long, value_name = "CERT", required = true)]
     recipient: Vec<PathBuf>,
@@ -184,7 +181,7 @@ struct EncryptArgs {
 }
 
 #[derive(clap::Args)]
-struct DecryptArgs {
+pub struct DecryptArgs {
     #[command(flatten)]
     key: KeyIn,
     /// The recipient's certificate.

@@ -20,14 +20,11 @@ use crate::hexstr;
 use crate::progress::Progress;
 
 /// `shangmi sm4`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `shangmi sm4`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Encrypt a file or standard input.
     Encrypt(Options),
     /// Decrypt a file or standard input (authenticated modes fail on any change).
