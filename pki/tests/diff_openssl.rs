@@ -62,6 +62,16 @@ struct Chain {
     inter: Certificate,
 }
 
+impl Chain {
+    /// A new key and its certificate under the intermediate, valid for 10 days.
+    fn leaf(&self, dn: &str, profile: Profile) -> (SecretKey, Certificate) {
+        let key = generate_key().unwrap();
+        let params = CertParams::new(parse_dn(dn).unwrap(), profile, 10);
+        let cert = issue::issue(&self.inter, &self.inter_key, &key.public_key(), &params);
+        (key, cert.unwrap())
+    }
+}
+
 fn our_chain() -> Chain {
     let root_key = generate_key().unwrap();
     let root = issue::self_signed(
@@ -455,14 +465,7 @@ fn diff_openssl_cms() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=cms signer").unwrap(), Profile::TlcpSign, 10),
-    )
-    .unwrap();
+    let (key, cert) = c.leaf("/CN=cms signer", Profile::TlcpSign);
     write(p, "root.pem", cert_pem(&c.root));
     write(p, "signer.pem", cert_pem(&cert));
     write(p, "signer.key", key_pem(&key));
@@ -661,14 +664,7 @@ fn diff_openssl_pkcs12() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=p12").unwrap(), Profile::TlsClient, 10),
-    )
-    .unwrap();
+    let (key, cert) = c.leaf("/CN=p12", Profile::TlsClient);
     let ours =
         shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
     write(p, "ours.p12", &ours);
@@ -813,14 +809,7 @@ fn diff_openssl_pkcs12_legacy() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=legacy").unwrap(), Profile::TlsClient, 10),
-    )
-    .unwrap();
+    let (key, cert) = c.leaf("/CN=legacy", Profile::TlsClient);
     write(p, "k.pem", key_pem(&key));
     write(p, "c.pem", cert_pem(&cert));
     write(p, "inter.pem", cert_pem(&c.inter));
