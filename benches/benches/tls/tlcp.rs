@@ -103,16 +103,7 @@ pub fn bench_records(c: &mut Criterion) {
         let client = Arc::new(client_config(&[suite], false));
         let server = Arc::new(server_config(&[suite], ClientAuth::None));
         let (mut cl, _s) = connect(&client, &server);
-        let mut out = Vec::with_capacity(2 * RECORD);
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                out.clear();
-                cl.writer().write_all(&data).expect("write");
-                while cl.wants_write() {
-                    cl.write_tls(&mut out).expect("write_tls");
-                }
-            })
-        });
+        bench_seal!(g, name, cl, data);
     }
     super::raw_sm4_gcm(&mut g, RECORD);
     raw_cbc_hmac(&mut g, RECORD);
@@ -126,28 +117,7 @@ pub fn bench_records(c: &mut Criterion) {
         let client = Arc::new(client_config(&[suite], false));
         let server = Arc::new(server_config(&[suite], ClientAuth::None));
         let (mut cl, mut sv) = connect(&client, &server);
-        let mut plain = vec![0u8; RECORD];
-        g.bench_function(name, |b| {
-            b.iter_batched_ref(
-                || {
-                    let mut out = Vec::with_capacity(2 * RECORD);
-                    cl.writer().write_all(&data).expect("write");
-                    while cl.wants_write() {
-                        cl.write_tls(&mut out).expect("write_tls");
-                    }
-                    out
-                },
-                |record| {
-                    let mut rd = &record[..];
-                    while !rd.is_empty() {
-                        sv.read_tls(&mut rd).expect("read");
-                        sv.process_new_packets().expect("open");
-                    }
-                    sv.reader().read_exact(&mut plain).expect("plaintext");
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_open!(g, name, cl, sv, data);
     }
     raw_open_references(&mut g, RECORD);
     g.finish();

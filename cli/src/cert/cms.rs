@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use shangmi_pki::cms::{self, Oids, SignOptions, SignatureForm, Signer};
-use shangmi_pki::verify::Options;
+use shangmi_pki::verify::{Options, Purpose};
 
-use super::show::PurposeName;
+use super::show::purpose;
 use super::{load_all, load_cert, named};
 use crate::Failure;
 use crate::files::{Input, Output, read_path};
@@ -139,9 +139,9 @@ pub struct VerifyArgs {
     /// The content of a detached signature.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
-    /// What the signers' certificates must be good for.
-    #[arg(long, value_enum, default_value_t = PurposeName::CmsSign)]
-    purpose: PurposeName,
+    /// What the signers' certificates must be good for (see `cert verify --purpose`).
+    #[arg(long, value_name = "PURPOSE", default_value = "cms-sign", value_parser = purpose)]
+    purpose: Purpose,
     /// Accepted and ignored: every peer's signature form is taken without it (with Z_A,
     /// with Z_A over an empty ID as OpenSSL 3 signs, plain SM3 as OpenSSL/Tongsuo `-noattr`,
     /// GmSSL 3's cmssign form), tried in that order.
@@ -252,7 +252,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let roots = load_all(&a.ca)?;
             let extra = load_all(&a.certs)?;
             let detached = a.content.as_deref().map(read_path).transpose()?;
-            let opts = Options::now(a.purpose.purpose());
+            let opts = Options::now(a.purpose);
             let v = if a.strict {
                 cms::verify_with(
                     &msg,
