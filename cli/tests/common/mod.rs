@@ -133,6 +133,22 @@ pub fn finish_server(mut child: std::process::Child, dir: &Path) -> String {
     log
 }
 
+/// `shangmi cert ARGS…`.
+pub fn cert(args: &[&str]) -> Command {
+    let mut cmd = shangmi();
+    cmd.arg("cert").args(args);
+    cmd
+}
+
+/// `shangmi cert OP --ca DIR/ca.crt --ca-key DIR/ca.key ARGS…`: an operation under the CA
+/// that [`make_ca`] made in `d`.
+pub fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
+    let (ca, ca_key) = (at(d, "ca.crt"), at(d, "ca.key"));
+    let mut c = cert(&[op, "--ca", ca.to_str().unwrap(), "--ca-key"]);
+    c.arg(ca_key).args(args);
+    c
+}
+
 /// `shangmi cert ca` with `subject` (and `extra` options): `dir/ca.key` and `dir/ca.crt`.
 pub fn make_ca(dir: &Path, subject: &str, extra: &[&str]) {
     let mut cmd = shangmi();
