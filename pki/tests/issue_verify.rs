@@ -7,6 +7,10 @@ use shangmi_pki::name::{display, parse_dn};
 use shangmi_pki::verify::{Options, Purpose, VerifyError, verify_chain};
 use shangmi_pki::{Certificate, SecretKey, generate_key, req};
 
+#[path = "support/chain.rs"]
+mod support;
+use support::{Chain, chain};
+
 /// 2025-01-01 and 2045-01-01.
 const START: u64 = 1_735_689_600;
 const END: u64 = 2_366_841_600;
@@ -29,25 +33,13 @@ struct Pki {
 }
 
 fn pki(inter_path_len: Option<u8>) -> Pki {
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &params("/C=CN/O=shangmi/CN=root", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let inter_key = generate_key().unwrap();
-    let inter = issue::issue(
-        &root,
-        &root_key,
-        &inter_key.public_key(),
-        &params(
-            "/C=CN/O=shangmi/CN=intermediate",
-            Profile::Ca {
-                path_len: inter_path_len,
-            },
-        ),
-    )
-    .unwrap();
+    let names = ["/C=CN/O=shangmi/CN=root", "/C=CN/O=shangmi/CN=intermediate"];
+    let Chain {
+        root_key,
+        root,
+        inter_key,
+        inter,
+    } = chain(params, names, inter_path_len);
     let leaf_key = generate_key().unwrap();
     let mut p = params("/C=CN/O=shangmi/CN=www.example.cn", Profile::TlsServer);
     p.sans = vec![
