@@ -270,84 +270,69 @@ fn decrypt_blocks<'py, D: BlockModeDecrypt + Send>(
     Ok(bytes(py, &Zeroizing::new(out)))
 }
 
-/// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`; PKCS#7
-/// padding by default, `padding=False` for whole blocks only.
-#[pyclass(name = "SM4CBC", module = "shangmi", frozen)]
-struct PySm4Cbc {
-    key: Zeroizing<[u8; 16]>,
-    padding: bool,
+/// A padded block-mode class: `$class(key, padding=True)` with `encrypt([iv,] data)` and
+/// `decrypt([iv,] data)` over [`encrypt_blocks`]/[`decrypt_blocks`]; `$enc`/`$dec` build
+/// the mode's two directions from the key (and the 16-byte IV, for modes that take one).
+macro_rules! block_mode_class {
+    ($(#[$doc:meta])* $class:ident, $name:literal, $mode:literal, $($iv:ident)? => $enc:expr, $dec:expr) => {
+        $(#[$doc])*
+        #[pyclass(name = $name, module = "shangmi", frozen)]
+        struct $class {
+            key: Zeroizing<[u8; 16]>,
+            padding: bool,
+        }
+
+        #[pymethods]
+        impl $class {
+            #[new]
+            #[pyo3(signature = (key, padding=true))]
+            fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
+                Ok($class {
+                    key: sm4_key(key)?,
+                    padding,
+                })
+            }
+
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                $($iv: &Bound<'py, PyAny>,)?
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
+                let c = ($enc)(&*self.key, $(&$iv)?);
+                encrypt_blocks(py, $mode, c, data, self.padding)
+            }
+
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                $($iv: &Bound<'py, PyAny>,)?
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
+                let c = ($dec)(&*self.key, $(&$iv)?);
+                decrypt_blocks(py, $mode, c, data, self.padding)
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl PySm4Cbc {
-    #[new]
-    #[pyo3(signature = (key, padding=true))]
-    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
-        Ok(PySm4Cbc {
-            key: sm4_key(key)?,
-            padding,
-        })
-    }
+block_mode_class!(
+    /// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`;
+    /// PKCS#7 padding by default, `padding=False` for whole blocks only.
+    PySm4Cbc, "SM4CBC", "SM4-CBC", iv =>
+    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcEnc::new(&(*k).into(), &(*iv).into()),
+    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcDec::new(&(*k).into(), &(*iv).into())
+);
 
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        iv: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let iv = iv16(iv, "SM4-CBC IV")?;
-        let c = Sm4CbcEnc::new(&(*self.key).into(), &iv.into());
-        encrypt_blocks(py, "SM4-CBC", c, data, self.padding)
-    }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        iv: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let iv = iv16(iv, "SM4-CBC IV")?;
-        let c = Sm4CbcDec::new(&(*self.key).into(), &iv.into());
-        decrypt_blocks(py, "SM4-CBC", c, data, self.padding)
-    }
-}
-
-/// SM4-ECB (for compatibility with old formats only: equal blocks give equal ciphertext).
-#[pyclass(name = "SM4ECB", module = "shangmi", frozen)]
-struct PySm4Ecb {
-    key: Zeroizing<[u8; 16]>,
-    padding: bool,
-}
-
-#[pymethods]
-impl PySm4Ecb {
-    #[new]
-    #[pyo3(signature = (key, padding=true))]
-    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
-        Ok(PySm4Ecb {
-            key: sm4_key(key)?,
-            padding,
-        })
-    }
-
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let c = Sm4EcbEnc::new(&(*self.key).into());
-        encrypt_blocks(py, "SM4-ECB", c, data, self.padding)
-    }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let c = Sm4EcbDec::new(&(*self.key).into());
-        decrypt_blocks(py, "SM4-ECB", c, data, self.padding)
-    }
-}
+block_mode_class!(
+    /// SM4-ECB (for compatibility with old formats only: equal blocks give equal
+    /// ciphertext): `SM4ECB(key, padding=True).encrypt(data)` / `.decrypt(data)`.
+    PySm4Ecb, "SM4ECB", "SM4-ECB", =>
+    |k: &[u8; 16]| Sm4EcbEnc::new(&(*k).into()),
+    |k: &[u8; 16]| Sm4EcbDec::new(&(*k).into())
+);
 
 /// Bytes per step of SM4-CTR's copy-then-XOR loop: whole blocks, well inside L1.
 const CTR_CHUNK: usize = 16 * 1024;
