@@ -19,6 +19,14 @@ type RustCryptoGcm16 = aes_gcm::AesGcm<rustcrypto_sm4::Sm4, aes_gcm::aead::const
 #[path = "support/rfc8998.rs"]
 mod rfc8998;
 use rfc8998::{AAD, KEY, NONCE, PT};
+
+/// RFC 8998's plaintext and associated data as one payload.
+fn rfc_payload() -> Payload<'static, 'static> {
+    Payload {
+        msg: &PT,
+        aad: &AAD,
+    }
+}
 const CT: [u8; 64] = hex!(
     "17F399F08C67D5EE19D0DC9969C4BB7D5FD46FD3756489069157B282BB200735"
     "D82710CA5C22F0CCFA7CBF93D496AC15A56834CBCF98C397B4024A2691233B8D"
@@ -55,15 +63,7 @@ fn rfc8998_a1() {
     }
     // The allocating API, tag appended.
     let gcm = Sm4Gcm::new(&KEY.into());
-    let sealed = gcm
-        .encrypt(
-            &NONCE.into(),
-            Payload {
-                msg: &PT,
-                aad: &AAD,
-            },
-        )
-        .unwrap();
+    let sealed = gcm.encrypt(&NONCE.into(), rfc_payload()).unwrap();
     assert_eq!(sealed[..64], CT);
     assert_eq!(sealed[64..], TAG);
 }
@@ -766,15 +766,7 @@ fn diff_rustcrypto_nonce_and_tag_sizes() {
     }
     // 12-byte tag: the first 12 bytes of the full tag (SP 800-38D §7.1 step 8).
     let short = Sm4GcmCustom::<aead::consts::U12, aead::consts::U12>::new(&KEY.into());
-    let sealed = short
-        .encrypt(
-            &NONCE.into(),
-            Payload {
-                msg: &PT,
-                aad: &AAD,
-            },
-        )
-        .unwrap();
+    let sealed = short.encrypt(&NONCE.into(), rfc_payload()).unwrap();
     assert_eq!(sealed[64..], TAG[..12]);
     assert_eq!(
         short
