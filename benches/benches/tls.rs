@@ -266,10 +266,7 @@ fn bench_bulk(c: &mut Criterion) {
         ("shangmi-sm4gcm", sm_configs()),
         ("ring-aes128gcm", ring_configs()),
     ];
-    let mut g = c.benchmark_group(format!("tls/bulk-seal/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = record_group(c, format!("tls/bulk-seal/{RECORD}"), RECORD);
     for (name, (client, server)) in &sides {
         let (mut cl, _s) = handshake(client, server);
         bench_seal!(g, *name, cl, data);
@@ -277,16 +274,27 @@ fn bench_bulk(c: &mut Criterion) {
     raw_sm4_gcm(&mut g, RECORD);
     g.finish();
 
-    let mut g = c.benchmark_group(format!("tls/bulk-open/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = record_group(c, format!("tls/bulk-open/{RECORD}"), RECORD);
     for (name, (client, server)) in &sides {
         let (mut cl, mut sv) = handshake(client, server);
         bench_open!(g, *name, cl, sv, data);
     }
     raw_sm4_gcm(&mut g, RECORD);
     g.finish();
+}
+
+/// A group of one-record benchmarks on `size` bytes (throughput in bytes, 0.3 s warm-up,
+/// 1 s of measurement).
+fn record_group(
+    c: &mut Criterion,
+    name: String,
+    size: usize,
+) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Bytes(size as u64))
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    g
 }
 
 /// The raw AEAD on the same size, the bar's reference.

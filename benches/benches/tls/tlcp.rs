@@ -14,7 +14,7 @@
 mod common;
 
 use common::{client_config, client_config_with, deliver, server_config};
-use criterion::{BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion};
 use shangmi_tlcp::{
     CipherSuite, ClientAuth, ClientConfig, ClientConnection, ServerConfig, ServerConnection,
     ServerName,
@@ -87,6 +87,12 @@ pub fn bench_handshakes(c: &mut Criterion) {
     g.finish();
 }
 
+/// A client and a server configuration offering only `suite` (server certificates only).
+fn suite_configs(suite: CipherSuite) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    let client = Arc::new(client_config(&[suite], false));
+    (client, Arc::new(server_config(&[suite], ClientAuth::None)))
+}
+
 /// The record groups.
 pub fn bench_records(c: &mut Criterion) {
     const RECORD: usize = 16384;
@@ -95,13 +101,9 @@ pub fn bench_records(c: &mut Criterion) {
         ("ecc-sm4gcm", CipherSuite::EccSm4GcmSm3),
         ("ecc-sm4cbc-hmacsm3", CipherSuite::EccSm4CbcSm3),
     ];
-    let mut g = c.benchmark_group(format!("tlcp/record-seal/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = super::record_group(c, format!("tlcp/record-seal/{RECORD}"), RECORD);
     for (name, suite) in sides {
-        let client = Arc::new(client_config(&[suite], false));
-        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (client, server) = suite_configs(suite);
         let (mut cl, _s) = connect(&client, &server);
         bench_seal!(g, name, cl, data);
     }
@@ -109,13 +111,9 @@ pub fn bench_records(c: &mut Criterion) {
     raw_cbc_hmac(&mut g, RECORD);
     g.finish();
 
-    let mut g = c.benchmark_group(format!("tlcp/record-open/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = super::record_group(c, format!("tlcp/record-open/{RECORD}"), RECORD);
     for (name, suite) in sides {
-        let client = Arc::new(client_config(&[suite], false));
-        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (client, server) = suite_configs(suite);
         let (mut cl, mut sv) = connect(&client, &server);
         bench_open!(g, name, cl, sv, data);
     }
