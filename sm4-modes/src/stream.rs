@@ -30,7 +30,7 @@
 //! let key = [7u8; 16];
 //! // 23 fresh random bytes: the salt and the nonce prefix
 //! let header = StreamHeader::new(StreamAead::Gcm, [0x42; 23]);
-//! let sealed = stream::encrypt(&key, header, b"a message of any length");
+//! let sealed = stream::encrypt(&key, header, b"a message of any length")?;
 //! assert_eq!(stream::decrypt(&key, &sealed)?, b"a message of any length");
 //! # Ok::<(), stream::StreamError>(())
 //! ```
