@@ -100,41 +100,39 @@ fn openssl(g: &mut Group, cipher: Cipher, mode: Mode, size: usize) {
     });
 }
 
-fn ecb(c: &mut Criterion) {
-    for size in SIZES {
-        let mut g = group(c, "ecb", size);
-        for (name, sm4) in ours() {
-            ecb_with(&mut g, &name, &sm4, size);
+/// `fn $name`: a group per size for `$mode`, every engine of ours and RustCrypto's SM4
+/// through `$with`, beside OpenSSL's `$cipher` in direction `$dir`.
+macro_rules! block_mode_bench {
+    ($name:ident, $mode:literal, $with:ident, $cipher:expr, $dir:expr) => {
+        fn $name(c: &mut Criterion) {
+            for size in SIZES {
+                let mut g = group(c, $mode, size);
+                for (name, sm4) in ours() {
+                    $with(&mut g, &name, &sm4, size);
+                }
+                $with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
+                openssl(&mut g, $cipher, $dir, size);
+                g.finish();
+            }
         }
-        ecb_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
-        openssl(&mut g, Cipher::sm4_ecb(), Mode::Encrypt, size);
-        g.finish();
-    }
+    };
 }
 
-fn cbc_enc(c: &mut Criterion) {
-    for size in SIZES {
-        let mut g = group(c, "cbc-enc", size);
-        for (name, sm4) in ours() {
-            cbc_enc_with(&mut g, &name, &sm4, size);
-        }
-        cbc_enc_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
-        openssl(&mut g, Cipher::sm4_cbc(), Mode::Encrypt, size);
-        g.finish();
-    }
-}
-
-fn cbc_dec(c: &mut Criterion) {
-    for size in SIZES {
-        let mut g = group(c, "cbc-dec", size);
-        for (name, sm4) in ours() {
-            cbc_dec_with(&mut g, &name, &sm4, size);
-        }
-        cbc_dec_with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
-        openssl(&mut g, Cipher::sm4_cbc(), Mode::Decrypt, size);
-        g.finish();
-    }
-}
+block_mode_bench!(ecb, "ecb", ecb_with, Cipher::sm4_ecb(), Mode::Encrypt);
+block_mode_bench!(
+    cbc_enc,
+    "cbc-enc",
+    cbc_enc_with,
+    Cipher::sm4_cbc(),
+    Mode::Encrypt
+);
+block_mode_bench!(
+    cbc_dec,
+    "cbc-dec",
+    cbc_dec_with,
+    Cipher::sm4_cbc(),
+    Mode::Decrypt
+);
 
 fn ctr(c: &mut Criterion) {
     for size in SIZES {

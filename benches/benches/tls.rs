@@ -11,6 +11,52 @@
 //!
 //! `cargo bench -p shangmi-benches --bench tls`
 
+/// `$name` in group `$g`: the client connection `$cl` (rustls' or TLCP's, which share the
+/// method names) seals `$data` as one record per iteration.
+macro_rules! bench_seal {
+    ($g:expr, $name:expr, $cl:expr, $data:expr) => {{
+        let mut out = Vec::with_capacity(2 * $data.len());
+        $g.bench_function($name, |b| {
+            b.iter(|| {
+                out.clear();
+                $cl.writer().write_all(&$data).expect("write");
+                while $cl.wants_write() {
+                    $cl.write_tls(&mut out).expect("write_tls");
+                }
+            })
+        });
+    }};
+}
+
+/// `$name` in group `$g`: the server connection `$sv` opens one record of `$data` that
+/// `$cl` sealed, per iteration (the sealing is set-up, outside the timing).
+macro_rules! bench_open {
+    ($g:expr, $name:expr, $cl:expr, $sv:expr, $data:expr) => {{
+        let mut plain = vec![0u8; $data.len()];
+        $g.bench_function($name, |b| {
+            b.iter_batched_ref(
+                || {
+                    let mut out = Vec::with_capacity(2 * $data.len());
+                    $cl.writer().write_all(&$data).expect("write");
+                    while $cl.wants_write() {
+                        $cl.write_tls(&mut out).expect("write_tls");
+                    }
+                    out
+                },
+                |record| {
+                    let mut rd = &record[..];
+                    while !rd.is_empty() {
+                        $sv.read_tls(&mut rd).expect("read");
+                        $sv.process_new_packets().expect("open");
+                    }
+                    $sv.reader().read_exact(&mut plain).expect("plaintext");
+                },
+                BatchSize::SmallInput,
+            )
+        });
+    }};
+}
+
 #[path = "tls/tlcp.rs"]
 mod tlcp;
 
@@ -220,57 +266,35 @@ fn bench_bulk(c: &mut Criterion) {
         ("shangmi-sm4gcm", sm_configs()),
         ("ring-aes128gcm", ring_configs()),
     ];
-    let mut g = c.benchmark_group(format!("tls/bulk-seal/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = record_group(c, format!("tls/bulk-seal/{RECORD}"), RECORD);
     for (name, (client, server)) in &sides {
         let (mut cl, _s) = handshake(client, server);
-        let mut out = Vec::with_capacity(2 * RECORD);
-        g.bench_function(*name, |b| {
-            b.iter(|| {
-                out.clear();
-                cl.writer().write_all(&data).expect("write");
-                while cl.wants_write() {
-                    cl.write_tls(&mut out).expect("write_tls");
-                }
-            })
-        });
+        bench_seal!(g, *name, cl, data);
     }
     raw_sm4_gcm(&mut g, RECORD);
     g.finish();
 
-    let mut g = c.benchmark_group(format!("tls/bulk-open/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = record_group(c, format!("tls/bulk-open/{RECORD}"), RECORD);
     for (name, (client, server)) in &sides {
         let (mut cl, mut sv) = handshake(client, server);
-        let mut plain = vec![0u8; RECORD];
-        g.bench_function(*name, |b| {
-            b.iter_batched_ref(
-                || {
-                    let mut out = Vec::with_capacity(2 * RECORD);
-                    cl.writer().write_all(&data).expect("write");
-                    while cl.wants_write() {
-                        cl.write_tls(&mut out).expect("write_tls");
-                    }
-                    out
-                },
-                |record| {
-                    let mut rd = &record[..];
-                    while !rd.is_empty() {
-                        sv.read_tls(&mut rd).expect("read");
-                        sv.process_new_packets().expect("open");
-                    }
-                    sv.reader().read_exact(&mut plain).expect("plaintext");
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_open!(g, *name, cl, sv, data);
     }
     raw_sm4_gcm(&mut g, RECORD);
     g.finish();
+}
+
+/// A group of one-record benchmarks on `size` bytes (throughput in bytes, 0.3 s warm-up,
+/// 1 s of measurement).
+fn record_group(
+    c: &mut Criterion,
+    name: String,
+    size: usize,
+) -> criterion::BenchmarkGroup<'_, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Bytes(size as u64))
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    g
 }
 
 /// The raw AEAD on the same size, the bar's reference.

@@ -70,6 +70,13 @@ impl Cli {
     }
 }
 
+/// A command family's arguments: one of its subcommands, `Op`.
+#[derive(clap::Args)]
+pub(crate) struct Group<Op: Subcommand> {
+    #[command(subcommand)]
+    op: Op,
+}
+
 /// The command families. Adding one is a `mod` line above, one variant here and one arm
 /// in [`Command::run`].
 #[derive(Subcommand)]

@@ -10,15 +10,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, bytes, ok, openssl, run, scratch, shangmi};
+use common::{at, bytes, cert, ok, openssl, run, scratch, shangmi, under_ca};
 
 const DISTID: &str = "distid:1234567812345678";
-
-fn cert(args: &[&str]) -> Command {
-    let mut cmd = shangmi();
-    cmd.arg("cert").args(args);
-    cmd
-}
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -38,19 +32,6 @@ fn make_ca(d: &Path) {
         "/C=CN/O=shangmi test/CN=shangmi test CA",
         &["--days", "30"],
     );
-}
-
-/// `shangmi cert OP --ca DIR/ca.crt --ca-key DIR/ca.key ARGS…` with `make_ca`'s CA.
-fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
-    let mut c = cert(&[
-        op,
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-    ]);
-    c.args(args);
-    c
 }
 
 #[test]

@@ -17,13 +17,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, ok, openssl, run, scratch, shangmi};
-
-fn cert(args: &[&str]) -> Command {
-    let mut cmd = shangmi();
-    cmd.arg("cert").args(args);
-    cmd
-}
+use common::{at, cert, ok, openssl, run, scratch, shangmi, under_ca};
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -43,18 +37,6 @@ fn pki(d: &Path, names: &[&str]) {
             &["--subject", &format!("/CN={n}"), "--out-dir", p(&at(d, n))],
         ));
     }
-}
-
-fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
-    let mut c = cert(&[
-        op,
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-    ]);
-    c.args(args);
-    c
 }
 
 fn verify(d: &Path, crls: &[&str], leaf: &str) -> std::process::Output {

@@ -109,6 +109,8 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
         &["--raw"],
         &["--layout", "c1c2c3"],
         &["--raw", "--compressed"],
+        // the library's layout names, any case
+        &["--layout", "C1C2C3_RAW"],
     ] {
         let mut enc = sm2(&[
             "encrypt",
@@ -123,6 +125,8 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
         let mut dec = sm2(&["decrypt", "--key", p(&key), "--in", p(&at(d, "ct"))]);
         let layout: &[&str] = if extra.contains(&"c1c2c3") {
             &["--layout", "c1c2c3"]
+        } else if extra.contains(&"C1C2C3_RAW") {
+            &["--layout", "c1c2c3-raw"]
         } else if extra.is_empty() {
             &[]
         } else {
@@ -134,6 +138,31 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
             "{extra:?}"
         );
     }
+    // A bare point (x ‖ y, as GmSSL's Python package and sm-crypto write it) is a public
+    // key too, and --compressed contradicts a _raw layout.
+    let spki = std::fs::read_to_string(&public).unwrap();
+    let spki = shangmi_sm2::keys::public_key_from_pem(&spki).unwrap();
+    let spki = shangmi_sm2::keys::public_key_to_spki_der(&spki, Default::default()).unwrap();
+    std::fs::write(
+        at(d, "pub.xy"),
+        &spki.as_bytes()[spki.as_bytes().len() - 64..],
+    )
+    .unwrap();
+    let mut enc = sm2(&["encrypt", "--key", p(&at(d, "pub.xy")), "--in", p(&msg)]);
+    enc.args(["--out", p(&at(d, "ct"))]);
+    ok(&mut enc);
+    let mut dec = sm2(&["decrypt", "--key", p(&key), "--in", p(&at(d, "ct"))]);
+    assert_eq!(ok(&mut dec), std::fs::read(&msg).unwrap());
+    let mut enc = sm2(&[
+        "encrypt",
+        "--key",
+        p(&public),
+        "--in",
+        p(&msg),
+        "--compressed",
+    ]);
+    enc.args(["--layout", "c1c3c2_raw"]);
+    assert_eq!(run(&mut enc, b"").status.code(), Some(2));
     // A changed ciphertext byte fails (C3 check) with exit 1 and no output file.
     ok(&mut sm2(&[
         "encrypt",

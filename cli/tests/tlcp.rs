@@ -4,11 +4,9 @@
 
 mod common;
 
-use common::{
-    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
-};
+use common::{at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 /// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
 fn make_pki(dir: &Path) {
@@ -73,12 +71,8 @@ fn server(dir: &Path, port: u16, count: u32, extra: &[String]) -> Child {
         .args(pair_args(dir, "server"))
         // One more connection for the readiness probe below.
         .args(["--count", &(count + 1).to_string()])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let child = cmd.spawn().expect("server starts");
-    wait_for_listener(port);
-    child
+        .args(extra);
+    spawn_server(&mut cmd, port, None)
 }
 
 fn client(

@@ -6,10 +6,10 @@
 mod common;
 
 use common::{
-    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
+    at, finish_server, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server,
 };
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 fn s(dir: &Path, name: &str) -> String {
     at(dir, name).to_str().expect("UTF-8 path").to_owned()
@@ -18,25 +18,12 @@ fn s(dir: &Path, name: &str) -> String {
 /// Starts `shangmi tlcp server` with `args` (serving `count` connections), standard error
 /// into `dir/log`, `SSLKEYLOGFILE` at `dir/server.keys`.
 fn start(dir: &Path, port: u16, count: u32, args: &[String]) -> Child {
-    let log = std::fs::File::create(at(dir, "log")).expect("log file");
-    let child = shangmi()
-        .args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
+    let mut cmd = shangmi();
+    cmd.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
         .args(["--count", &(count + 1).to_string()])
         .args(args)
-        .env("SSLKEYLOGFILE", at(dir, "server.keys"))
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("starts");
-    wait_for_listener(port);
-    child
-}
-
-fn finish(mut child: Child, dir: &Path) -> String {
-    let exit = child.wait().expect("exits");
-    let log = std::fs::read_to_string(at(dir, "log")).expect("log");
-    assert!(exit.success(), "{exit}: {log}");
-    log
+        .env("SSLKEYLOGFILE", at(dir, "server.keys"));
+    spawn_server(&mut cmd, port, Some(dir))
 }
 
 fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
@@ -99,7 +86,7 @@ fn sni_pairs_beside_the_default_and_key_log_lines_agree() {
             .unwrap_or_default();
         assert!(sign.contains(&format!("CN={host}")), "{host}: {err}");
     }
-    finish(srv, dir);
+    finish_server(srv, dir);
 
     // One CLIENT_RANDOM line per connection, the same on both sides.
     let lines = |f: &str| {
@@ -199,7 +186,7 @@ fn tls_sm_side_requires_a_client_certificate_from_the_client_ca() {
     assert_eq!(out.stdout, b"ping");
     let out = tls_client(false);
     assert!(!out.status.success(), "served without a client certificate");
-    let log = finish(srv, dir);
+    let log = finish_server(srv, dir);
     assert!(log.contains("CN=client"), "{log}");
     assert!(
         log.contains("refused: TLS handshake: peer sent no certificates"),

@@ -6,13 +6,14 @@
 mod common;
 
 use common::{
-    at, bytes, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, wait_for_listener,
+    at, bytes, finish_server, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi,
+    spawn_server,
 };
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -72,28 +73,17 @@ fn port_args(dir: &Path, port: u16) -> Vec<String> {
 
 /// Starts `shangmi tlcp <args>` with standard error into `dir/log`.
 fn start(dir: &Path, port: u16, args: &[String]) -> Child {
-    let log = std::fs::File::create(at(dir, "log")).expect("log file");
-    let child = shangmi()
-        .arg("tlcp")
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .expect("starts");
-    wait_for_listener(port);
-    child
+    spawn_server(shangmi().arg("tlcp").args(args), port, Some(dir))
 }
 
 /// SIGTERM, then the exit status and the log.
-fn stop(mut child: Child, dir: &Path) -> String {
+fn stop(child: Child, dir: &Path) -> String {
     let status = std::process::Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .expect("kill");
     assert!(status.success());
-    let exit = child.wait().expect("exits");
-    let log = std::fs::read_to_string(at(dir, "log")).expect("log");
-    assert!(exit.success(), "{exit}: {log}");
+    let log = finish_server(child, dir);
     assert!(log.contains("stopping: no new connections"), "{log}");
     log
 }

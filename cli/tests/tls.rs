@@ -4,9 +4,9 @@
 
 mod common;
 
-use common::{free_port, run, shangmi, wait_for_listener};
+use common::{free_port, run, shangmi, spawn_server};
 use std::path::PathBuf;
-use std::process::{Child, Stdio};
+use std::process::Child;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -23,13 +23,8 @@ fn server(port: u16, extra: &[&str]) -> Child {
         .arg(data("server.key"))
         // One connection for the readiness probe below, one for the client.
         .args(["--count", "2"])
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    let child = cmd.spawn().expect("server starts");
-    // Wait until it accepts connections (at most ~5 s).
-    wait_for_listener(port);
-    child
+        .args(extra);
+    spawn_server(&mut cmd, port, None)
 }
 
 #[test]

@@ -14,7 +14,6 @@
 //! [`verify`]); writing defaults to what most peers read (see [`SignatureForm`]).
 
 use crate::oid;
-use crate::sm4util;
 use crate::verify::{Options, VerifyError};
 use crate::{Error, PublicKey, SecretKey};
 use alloc::vec::Vec;
@@ -35,6 +34,9 @@ use shangmi_sm2::PrivateKeyOps;
 use shangmi_sm2::dsa;
 use shangmi_sm2::pke::EncryptingKey;
 use shangmi_sm2::signature::Verifier as _;
+use shangmi_sm4_modes::cipher::block_padding::Pkcs7;
+use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc};
 use spki::AlgorithmIdentifierOwned;
 use x509_cert::Certificate;
 use x509_cert::attr::Attribute;
@@ -597,7 +599,7 @@ pub fn encrypt_with_key_algorithm(
             enc_key: OctetString::new(enc)?,
         }))?;
     }
-    let ct = sm4util::cbc_encrypt(&key, &iv, content);
+    let ct = Sm4CbcEnc::new(&(*key).into(), &iv.into()).encrypt_padded_vec::<Pkcs7>(content);
     let ed = EnvelopedData {
         version,
         originator_info: None,
@@ -684,7 +686,9 @@ pub fn decrypt<K: PrivateKeyOps + ?Sized>(
         .encrypted_content
         .as_ref()
         .ok_or(Error::MissingContent)?;
-    sm4util::cbc_decrypt(&content_key, &iv, ct.as_bytes()).ok_or(Error::Decryption)
+    Sm4CbcDec::new(&(*content_key).into(), &iv.into())
+        .decrypt_padded_vec::<Pkcs7>(ct.as_bytes())
+        .map_err(|_| Error::Decryption)
 }
 
 /// PEM of a CMS message under `label` (`CMS` as GmSSL and `openssl cms` write it, or `PKCS7`).

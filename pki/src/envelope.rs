@@ -14,7 +14,6 @@
 //! takes the bare SM4 OID and a 64-byte private key field (d left-padded with zeros, as
 //! SKF devices export it), and checks that the key matches the public key.
 
-use crate::sm4util;
 use crate::{Error, PublicKey, SecretKey};
 use alloc::vec::Vec;
 use der::asn1::{Any, BitString};
@@ -22,6 +21,9 @@ use der::{Decode, Encode, Sequence};
 use elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::elliptic_curve;
 use shangmi_sm2::pke::{DecryptingKey, EncryptingKey};
+use shangmi_sm4_modes::cipher::block_padding::NoPadding;
+use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyInit};
+use shangmi_sm4_modes::{Sm4EcbDec, Sm4EcbEnc};
 use spki::AlgorithmIdentifierOwned;
 use zeroize::{Zeroize, Zeroizing};
 
@@ -45,7 +47,7 @@ pub fn wrap(recipient: &PublicKey, key: &SecretKey) -> Result<Vec<u8>, Error> {
     let d = Zeroizing::new(key.to_bytes());
     let mut d_arr = Zeroizing::new([0u8; 32]);
     d_arr.copy_from_slice(&d);
-    let enc = sm4util::ecb_encrypt(&sym, d_arr.as_ref()).ok_or(Error::Decryption)?;
+    let enc = Sm4EcbEnc::new(&(*sym).into()).encrypt_padded_vec::<NoPadding>(d_arr.as_ref());
     let mut rng = getrandom::SysRng;
     let enc_key = EncryptingKey::new(*recipient).encrypt_der(&mut rng, sym.as_ref())?;
     let public = key.public_key().to_sec1_point(false);
@@ -81,7 +83,11 @@ pub fn unwrap(recipient: &SecretKey, der: &[u8]) -> Result<SecretKey, Error> {
         .sm2_encrypted_private_key
         .as_bytes()
         .ok_or(Error::Decryption)?;
-    let d = Zeroizing::new(sm4util::ecb_decrypt(&sym_arr, enc).ok_or(Error::Decryption)?);
+    let d = Zeroizing::new(
+        Sm4EcbDec::new(&(*sym_arr).into())
+            .decrypt_padded_vec::<NoPadding>(enc)
+            .map_err(|_| Error::Decryption)?,
+    );
     let scalar = match d.len() {
         32 => &d[..],
         // 64-byte field: the top 32 bytes must be zero

@@ -35,7 +35,6 @@ pub mod pem;
 pub mod pkcs12;
 pub mod pkcs8;
 pub mod req;
-mod sm4util;
 pub mod verify;
 
 pub use error::Error;

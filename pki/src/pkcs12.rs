@@ -304,8 +304,9 @@ pub enum Scheme {
     /// certificates and the key, an HMAC-SHA-256 MAC (2048 iterations each).
     #[default]
     OpenSsl,
-    /// The ShangMi scheme: PBES2 with PBKDF2-HMAC-SM3 and SM4-CBC (GmSSL's OIDs,
-    /// 1.2.156.10197.1.401.2 and 1.2.156.10197.1.104.2) for the certificates and the key,
+    /// The ShangMi scheme: PBES2 with PBKDF2-HMAC-SM3 and SM4-CBC (the PRF named
+    /// 1.2.156.10197.1.401.3.1 as OpenSSL 3.x writes it, SM4-CBC 1.2.156.10197.1.104.2:
+    /// `shangmi_sm2::keys::EncryptionScheme::Pbkdf2Sm3Sm4Cbc`) for the certificates and the key,
     /// and an HMAC-SM3 MAC keyed by the PKCS#12 KDF over SM3 (Tongsuo's `-macalg sm3`);
     /// 2048 iterations each.
     Sm,
@@ -333,9 +334,16 @@ fn encrypt(scheme: Scheme, password: &str, data: &[u8]) -> Result<(Vec<u8>, Vec<
             Ok((scheme.to_der()?, ct))
         }
         Scheme::Sm => {
-            let salt: [u8; 16] = random()?;
-            let iv: [u8; 16] = random()?;
-            crate::pkcs8::encrypt_sm(data, password.as_bytes(), ITERATIONS, &salt, &iv)
+            let scheme = shangmi_sm2::keys::EncryptionScheme::Pbkdf2Sm3Sm4Cbc {
+                iterations: ITERATIONS,
+            };
+            let mut rng = getrandom::SysRng;
+            Ok(shangmi_sm2::keys::encrypt_pbes2(
+                data,
+                password.as_bytes(),
+                scheme,
+                &mut rng,
+            )?)
         }
     }
 }

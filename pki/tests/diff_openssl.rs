@@ -15,6 +15,10 @@ use shangmi_pki::{Certificate, SecretKey, generate_key, req};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "support/chain.rs"]
+mod support;
+use support::{Chain, chain};
+
 const DISTID: &str = "distid:1234567812345678";
 
 fn openssl_available() -> bool {
@@ -55,42 +59,24 @@ fn key_pem(k: &SecretKey) -> String {
         .to_string()
 }
 
-struct Chain {
-    root_key: SecretKey,
-    root: Certificate,
-    inter_key: SecretKey,
-    inter: Certificate,
+/// A new key and its certificate under the chain's intermediate, valid for 10 days.
+fn leaf(c: &Chain, dn: &str, profile: Profile) -> (SecretKey, Certificate) {
+    let key = generate_key().unwrap();
+    let params = CertParams::new(parse_dn(dn).unwrap(), profile, 10);
+    let cert = issue::issue(&c.inter, &c.inter_key, &key.public_key(), &params);
+    (key, cert.unwrap())
 }
 
 fn our_chain() -> Chain {
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &CertParams::new(
-            parse_dn("/C=CN/O=shangmi/CN=shangmi root").unwrap(),
-            Profile::Ca { path_len: None },
-            30,
-        ),
+    let names = [
+        "/C=CN/O=shangmi/CN=shangmi root",
+        "/C=CN/O=shangmi/CN=shangmi intermediate",
+    ];
+    chain(
+        |dn, p| CertParams::new(parse_dn(dn).unwrap(), p, 30),
+        names,
+        Some(0),
     )
-    .unwrap();
-    let inter_key = generate_key().unwrap();
-    let inter = issue::issue(
-        &root,
-        &root_key,
-        &inter_key.public_key(),
-        &CertParams::new(
-            parse_dn("/C=CN/O=shangmi/CN=shangmi intermediate").unwrap(),
-            Profile::Ca { path_len: Some(0) },
-            30,
-        ),
-    )
-    .unwrap();
-    Chain {
-        root_key,
-        root,
-        inter_key,
-        inter,
-    }
 }
 
 #[test]
@@ -455,14 +441,7 @@ fn diff_openssl_cms() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=cms signer").unwrap(), Profile::TlcpSign, 10),
-    )
-    .unwrap();
+    let (key, cert) = leaf(&c, "/CN=cms signer", Profile::TlcpSign);
     write(p, "root.pem", cert_pem(&c.root));
     write(p, "signer.pem", cert_pem(&cert));
     write(p, "signer.key", key_pem(&key));
@@ -661,14 +640,7 @@ fn diff_openssl_pkcs12() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=p12").unwrap(), Profile::TlsClient, 10),
-    )
-    .unwrap();
+    let (key, cert) = leaf(&c, "/CN=p12", Profile::TlsClient);
     let ours =
         shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
     write(p, "ours.p12", &ours);
@@ -813,14 +785,7 @@ fn diff_openssl_pkcs12_legacy() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     let c = our_chain();
-    let key = generate_key().unwrap();
-    let cert = issue::issue(
-        &c.inter,
-        &c.inter_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=legacy").unwrap(), Profile::TlsClient, 10),
-    )
-    .unwrap();
+    let (key, cert) = leaf(&c, "/CN=legacy", Profile::TlsClient);
     write(p, "k.pem", key_pem(&key));
     write(p, "c.pem", cert_pem(&cert));
     write(p, "inter.pem", cert_pem(&c.inter));

@@ -7,6 +7,10 @@ use shangmi_pki::name::{display, parse_dn};
 use shangmi_pki::verify::{Options, Purpose, VerifyError, verify_chain};
 use shangmi_pki::{Certificate, SecretKey, generate_key, req};
 
+#[path = "support/chain.rs"]
+mod support;
+use support::{Chain, chain};
+
 /// 2025-01-01 and 2045-01-01.
 const START: u64 = 1_735_689_600;
 const END: u64 = 2_366_841_600;
@@ -29,25 +33,13 @@ struct Pki {
 }
 
 fn pki(inter_path_len: Option<u8>) -> Pki {
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &params("/C=CN/O=shangmi/CN=root", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let inter_key = generate_key().unwrap();
-    let inter = issue::issue(
-        &root,
-        &root_key,
-        &inter_key.public_key(),
-        &params(
-            "/C=CN/O=shangmi/CN=intermediate",
-            Profile::Ca {
-                path_len: inter_path_len,
-            },
-        ),
-    )
-    .unwrap();
+    let names = ["/C=CN/O=shangmi/CN=root", "/C=CN/O=shangmi/CN=intermediate"];
+    let Chain {
+        root_key,
+        root,
+        inter_key,
+        inter,
+    } = chain(params, names, inter_path_len);
     let leaf_key = generate_key().unwrap();
     let mut p = params("/C=CN/O=shangmi/CN=www.example.cn", Profile::TlsServer);
     p.sans = vec![
@@ -431,187 +423,122 @@ fn name_constraints_email_ip_directory() {
     )
     .unwrap();
     let opts = Options::at(MID, Purpose::TlsClient);
+    // A subtree or a SAN as `type:value` (email, ip with /prefix for subtrees, dir, dns);
+    // empty for none.
+    let tree = |spec: &str| -> Vec<GeneralSubtree> {
+        let Some((kind, value)) = spec.split_once(':') else {
+            return vec![];
+        };
+        vec![match kind {
+            "email" => email(value),
+            "dir" => dir(value),
+            _ => {
+                let (addr, prefix) = value.rsplit_once('/').unwrap();
+                let (mut bytes, len) = match addr.parse::<std::net::IpAddr>().unwrap() {
+                    std::net::IpAddr::V4(a) => (a.octets().to_vec(), 32),
+                    std::net::IpAddr::V6(a) => (a.octets().to_vec(), 128),
+                };
+                let mask = u128::MAX << (128 - prefix.parse::<u32>().unwrap());
+                bytes.extend_from_slice(&mask.to_be_bytes()[..len / 8]);
+                ip(&bytes)
+            }
+        }]
+    };
+    let san = |spec: &str| -> Vec<San> {
+        match spec.split_once(':') {
+            None => vec![],
+            Some(("email", v)) => vec![San::Email(v.into())],
+            Some(("dns", v)) => vec![San::Dns(v.into())],
+            Some((_, v)) => vec![San::Ip(v.parse().unwrap())],
+        }
+    };
     // (permitted, excluded, leaf subject, leaf SANs, accepted)
-    type Case = (
-        Vec<GeneralSubtree>,
-        Vec<GeneralSubtree>,
-        &'static str,
-        Vec<San>,
-        bool,
-    );
-    let v6 = |s: &str| San::Ip(s.parse().unwrap());
-    let cases: Vec<Case> = vec![
+    let cases = [
         // rfc822Name: a host, a .domain, a mailbox; the SAN and the subject's emailAddress
+        ("email:example.cn", "", "/CN=a", "email:a@example.cn", true),
         (
-            vec![email("example.cn")],
-            vec![],
+            "email:example.cn",
+            "",
             "/CN=a",
-            vec![San::Email("a@example.cn".into())],
-            true,
-        ),
-        (
-            vec![email("example.cn")],
-            vec![],
-            "/CN=a",
-            vec![San::Email("a@sub.example.cn".into())],
+            "email:a@sub.example.cn",
             false,
         ),
         (
-            vec![email(".example.cn")],
-            vec![],
+            "email:.example.cn",
+            "",
             "/CN=a",
-            vec![San::Email("a@sub.example.cn".into())],
+            "email:a@sub.example.cn",
             true,
         ),
         (
-            vec![email(".example.cn")],
-            vec![],
+            "email:.example.cn",
+            "",
             "/CN=a",
-            vec![San::Email("a@example.cn".into())],
+            "email:a@example.cn",
             false,
         ),
         (
-            vec![email("boss@example.cn")],
-            vec![],
+            "email:boss@example.cn",
+            "",
             "/CN=a",
-            vec![San::Email("boss@EXAMPLE.cn".into())],
+            "email:boss@EXAMPLE.cn",
             true,
         ),
         (
-            vec![email("boss@example.cn")],
-            vec![],
+            "email:boss@example.cn",
+            "",
             "/CN=a",
-            vec![San::Email("bob@example.cn".into())],
+            "email:bob@example.cn",
             false,
         ),
+        ("", "email:evil.cn", "/CN=a", "email:x@evil.cn", false),
+        ("", "email:evil.cn", "/CN=a", "email:x@good.cn", true),
         (
-            vec![],
-            vec![email("evil.cn")],
-            "/CN=a",
-            vec![San::Email("x@evil.cn".into())],
-            false,
-        ),
-        (
-            vec![],
-            vec![email("evil.cn")],
-            "/CN=a",
-            vec![San::Email("x@good.cn".into())],
-            true,
-        ),
-        (
-            vec![email("example.cn")],
-            vec![],
+            "email:example.cn",
+            "",
             "/CN=a/emailAddress=a@other.cn",
-            vec![],
+            "",
             false,
         ),
         (
-            vec![email("example.cn")],
-            vec![],
+            "email:example.cn",
+            "",
             "/CN=a/emailAddress=a@example.cn",
-            vec![],
+            "",
             true,
         ),
         // a constraint of one type leaves names of the other types alone
-        (
-            vec![email("example.cn")],
-            vec![],
-            "/CN=a",
-            vec![San::Dns("x.other.cn".into())],
-            true,
-        ),
+        ("email:example.cn", "", "/CN=a", "dns:x.other.cn", true),
         // iPAddress: 10.1.0.0/16 and 2001:db8::/32
-        (
-            vec![ip(&[10, 1, 0, 0, 255, 255, 0, 0])],
-            vec![],
-            "/CN=a",
-            vec![San::Ip([10, 1, 2, 3].into())],
-            true,
-        ),
-        (
-            vec![ip(&[10, 1, 0, 0, 255, 255, 0, 0])],
-            vec![],
-            "/CN=a",
-            vec![San::Ip([10, 2, 2, 3].into())],
-            false,
-        ),
-        (
-            vec![],
-            vec![ip(&[192, 168, 0, 0, 255, 255, 0, 0])],
-            "/CN=a",
-            vec![San::Ip([192, 168, 9, 9].into())],
-            false,
-        ),
-        (
-            vec![],
-            vec![ip(&[192, 168, 0, 0, 255, 255, 0, 0])],
-            "/CN=a",
-            vec![San::Ip([192, 169, 9, 9].into())],
-            true,
-        ),
-        (
-            vec![ip(&[
-                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            ])],
-            vec![],
-            "/CN=a",
-            vec![v6("2001:db8::1")],
-            true,
-        ),
-        (
-            vec![ip(&[
-                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            ])],
-            vec![],
-            "/CN=a",
-            vec![v6("2001:db9::1")],
-            false,
-        ),
+        ("ip:10.1.0.0/16", "", "/CN=a", "ip:10.1.2.3", true),
+        ("ip:10.1.0.0/16", "", "/CN=a", "ip:10.2.2.3", false),
+        ("", "ip:192.168.0.0/16", "/CN=a", "ip:192.168.9.9", false),
+        ("", "ip:192.168.0.0/16", "/CN=a", "ip:192.169.9.9", true),
+        ("ip:2001:db8::/32", "", "/CN=a", "ip:2001:db8::1", true),
+        ("ip:2001:db8::/32", "", "/CN=a", "ip:2001:db9::1", false),
         // a v4 address is not in a v6 subtree (and the v6 constraint permits no v4 name)
-        (
-            vec![ip(&[
-                0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            ])],
-            vec![],
-            "/CN=a",
-            vec![San::Ip([10, 0, 0, 1].into())],
-            false,
-        ),
+        ("ip:2001:db8::/32", "", "/CN=a", "ip:10.0.0.1", false),
         // directoryName: the subject under /C=CN/O=Example
+        ("dir:/C=CN/O=Example", "", "/C=CN/O=Example/CN=a", "", true),
+        ("dir:/C=CN/O=Example", "", "/C=CN/O=Other/CN=a", "", false),
+        ("dir:/C=CN/O=Example", "", "/C=CN", "", false),
         (
-            vec![dir("/C=CN/O=Example")],
-            vec![],
-            "/C=CN/O=Example/CN=a",
-            vec![],
-            true,
-        ),
-        (
-            vec![dir("/C=CN/O=Example")],
-            vec![],
-            "/C=CN/O=Other/CN=a",
-            vec![],
-            false,
-        ),
-        (vec![dir("/C=CN/O=Example")], vec![], "/C=CN", vec![], false),
-        (
-            vec![],
-            vec![dir("/C=CN/O=Example/OU=Banned")],
+            "",
+            "dir:/C=CN/O=Example/OU=Banned",
             "/C=CN/O=Example/OU=Banned/CN=a",
-            vec![],
+            "",
             false,
         ),
         (
-            vec![],
-            vec![dir("/C=CN/O=Example/OU=Banned")],
+            "",
+            "dir:/C=CN/O=Example/OU=Banned",
             "/C=CN/O=Example/OU=Fine/CN=a",
-            vec![],
+            "",
             true,
         ),
     ];
     for (i, (permitted, excluded, subject, sans, accepted)) in cases.into_iter().enumerate() {
+        let (permitted, excluded) = (tree(permitted), tree(excluded));
         let nc = NameConstraints {
             permitted_subtrees: (!permitted.is_empty()).then_some(permitted),
             excluded_subtrees: (!excluded.is_empty()).then_some(excluded),
@@ -626,7 +553,7 @@ fn name_constraints_email_ip_directory() {
         );
         let key = generate_key().unwrap();
         let mut p = params(subject, Profile::TlsClient);
-        p.sans = sans;
+        p.sans = san(sans);
         let leaf = issue::issue(&ca, &ca_key, &key.public_key(), &p).unwrap();
         let r = verify_chain(
             &leaf,

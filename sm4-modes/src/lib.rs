@@ -2,6 +2,9 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 pub use aead;
 pub use cipher;
 pub use cmac;
@@ -19,6 +22,8 @@ mod mac;
 pub mod many;
 mod plain;
 mod sm4_aead;
+#[cfg(feature = "stream")]
+pub mod stream;
 mod xts;
 #[cfg(target_arch = "x86_64")]
 mod xts_avx512;

@@ -80,16 +80,7 @@ fn exercise(backend: Backend) {
 /// The child: does nothing unless the parent test set `SHANGMI_CT_MODE`.
 #[test]
 fn memcheck_child() {
-    match memcheck::child_mode().as_deref() {
-        Some("leaky") => memcheck::leaky(),
-        Some("all") => {
-            for backend in Backend::available() {
-                println!("checking {backend}");
-                exercise(backend);
-            }
-        }
-        _ => {}
-    }
+    memcheck::child_engines(Backend::available(), exercise);
 }
 
 #[test]
@@ -97,10 +88,6 @@ fn modes_are_constant_time_under_memcheck() {
     if !memcheck::is_parent() {
         return;
     }
-    let mut expected = vec![Backend::Soft];
-    if Backend::AesniAvx2.is_available() {
-        expected.push(Backend::AesniAvx2);
-    }
-    let lines: Vec<String> = expected.iter().map(|b| format!("checking {b}")).collect();
-    memcheck::check("memcheck_child", "all", &lines);
+    let engines = [Backend::Soft, Backend::AesniAvx2];
+    memcheck::check_engines(engines.into_iter().filter(|b| b.is_available()));
 }

@@ -15,14 +15,18 @@ use shangmi_sm4_modes::{GhashBackend, Sm4Gcm, Sm4GcmCustom};
 type RustCryptoGcm = aes_gcm::AesGcm<rustcrypto_sm4::Sm4, aes_gcm::aead::consts::U12>;
 type RustCryptoGcm16 = aes_gcm::AesGcm<rustcrypto_sm4::Sm4, aes_gcm::aead::consts::U16>;
 
-// RFC 8998 Appendix A.1 (SM4-GCM test vector).
-const KEY: [u8; 16] = hex!("0123456789ABCDEFFEDCBA9876543210");
-const NONCE: [u8; 12] = hex!("00001234567800000000ABCD");
-const AAD: [u8; 20] = hex!("FEEDFACEDEADBEEFFEEDFACEDEADBEEFABADDAD2");
-const PT: [u8; 64] = hex!(
-    "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD"
-    "EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFEEEEEEEEEEEEEEEEAAAAAAAAAAAAAAAA"
-);
+// RFC 8998 Appendix A.1 (SM4-GCM test vector): the shared inputs, then this mode's output.
+#[path = "support/rfc8998.rs"]
+mod rfc8998;
+use rfc8998::{AAD, KEY, NONCE, PT};
+
+/// RFC 8998's plaintext and associated data as one payload.
+fn rfc_payload() -> Payload<'static, 'static> {
+    Payload {
+        msg: &PT,
+        aad: &AAD,
+    }
+}
 const CT: [u8; 64] = hex!(
     "17F399F08C67D5EE19D0DC9969C4BB7D5FD46FD3756489069157B282BB200735"
     "D82710CA5C22F0CCFA7CBF93D496AC15A56834CBCF98C397B4024A2691233B8D"
@@ -59,15 +63,7 @@ fn rfc8998_a1() {
     }
     // The allocating API, tag appended.
     let gcm = Sm4Gcm::new(&KEY.into());
-    let sealed = gcm
-        .encrypt(
-            &NONCE.into(),
-            Payload {
-                msg: &PT,
-                aad: &AAD,
-            },
-        )
-        .unwrap();
+    let sealed = gcm.encrypt(&NONCE.into(), rfc_payload()).unwrap();
     assert_eq!(sealed[..64], CT);
     assert_eq!(sealed[64..], TAG);
 }
@@ -770,15 +766,7 @@ fn diff_rustcrypto_nonce_and_tag_sizes() {
     }
     // 12-byte tag: the first 12 bytes of the full tag (SP 800-38D §7.1 step 8).
     let short = Sm4GcmCustom::<aead::consts::U12, aead::consts::U12>::new(&KEY.into());
-    let sealed = short
-        .encrypt(
-            &NONCE.into(),
-            Payload {
-                msg: &PT,
-                aad: &AAD,
-            },
-        )
-        .unwrap();
+    let sealed = short.encrypt(&NONCE.into(), rfc_payload()).unwrap();
     assert_eq!(sealed[64..], TAG[..12]);
     assert_eq!(
         short

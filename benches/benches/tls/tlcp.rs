@@ -14,7 +14,7 @@
 mod common;
 
 use common::{client_config, client_config_with, deliver, server_config};
-use criterion::{BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion};
 use shangmi_tlcp::{
     CipherSuite, ClientAuth, ClientConfig, ClientConnection, ServerConfig, ServerConnection,
     ServerName,
@@ -87,6 +87,12 @@ pub fn bench_handshakes(c: &mut Criterion) {
     g.finish();
 }
 
+/// A client and a server configuration offering only `suite` (server certificates only).
+fn suite_configs(suite: CipherSuite) -> (Arc<ClientConfig>, Arc<ServerConfig>) {
+    let client = Arc::new(client_config(&[suite], false));
+    (client, Arc::new(server_config(&[suite], ClientAuth::None)))
+}
+
 /// The record groups.
 pub fn bench_records(c: &mut Criterion) {
     const RECORD: usize = 16384;
@@ -95,59 +101,21 @@ pub fn bench_records(c: &mut Criterion) {
         ("ecc-sm4gcm", CipherSuite::EccSm4GcmSm3),
         ("ecc-sm4cbc-hmacsm3", CipherSuite::EccSm4CbcSm3),
     ];
-    let mut g = c.benchmark_group(format!("tlcp/record-seal/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = super::record_group(c, format!("tlcp/record-seal/{RECORD}"), RECORD);
     for (name, suite) in sides {
-        let client = Arc::new(client_config(&[suite], false));
-        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (client, server) = suite_configs(suite);
         let (mut cl, _s) = connect(&client, &server);
-        let mut out = Vec::with_capacity(2 * RECORD);
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                out.clear();
-                cl.writer().write_all(&data).expect("write");
-                while cl.wants_write() {
-                    cl.write_tls(&mut out).expect("write_tls");
-                }
-            })
-        });
+        bench_seal!(g, name, cl, data);
     }
     super::raw_sm4_gcm(&mut g, RECORD);
     raw_cbc_hmac(&mut g, RECORD);
     g.finish();
 
-    let mut g = c.benchmark_group(format!("tlcp/record-open/{RECORD}"));
-    g.throughput(Throughput::Bytes(RECORD as u64))
-        .warm_up_time(Duration::from_millis(300))
-        .measurement_time(Duration::from_secs(1));
+    let mut g = super::record_group(c, format!("tlcp/record-open/{RECORD}"), RECORD);
     for (name, suite) in sides {
-        let client = Arc::new(client_config(&[suite], false));
-        let server = Arc::new(server_config(&[suite], ClientAuth::None));
+        let (client, server) = suite_configs(suite);
         let (mut cl, mut sv) = connect(&client, &server);
-        let mut plain = vec![0u8; RECORD];
-        g.bench_function(name, |b| {
-            b.iter_batched_ref(
-                || {
-                    let mut out = Vec::with_capacity(2 * RECORD);
-                    cl.writer().write_all(&data).expect("write");
-                    while cl.wants_write() {
-                        cl.write_tls(&mut out).expect("write_tls");
-                    }
-                    out
-                },
-                |record| {
-                    let mut rd = &record[..];
-                    while !rd.is_empty() {
-                        sv.read_tls(&mut rd).expect("read");
-                        sv.process_new_packets().expect("open");
-                    }
-                    sv.reader().read_exact(&mut plain).expect("plaintext");
-                },
-                BatchSize::SmallInput,
-            )
-        });
+        bench_open!(g, name, cl, sv, data);
     }
     raw_open_references(&mut g, RECORD);
     g.finish();

@@ -1,4 +1,5 @@
-//! SM4: GCM, CCM, CBC, ECB, CTR, XTS and CMAC over `shangmi-sm4` / `shangmi-sm4-modes`.
+//! SM4: GCM, CCM, CBC, ECB, CTR, XTS, CMAC and the stream file format over `shangmi-sm4` /
+//! `shangmi-sm4-modes`.
 
 use crate::common::{
     Buf, InvalidKey, InvalidTag, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
@@ -13,6 +14,7 @@ use shangmi_sm4_modes::aead::consts::{U7, U8, U9, U10, U11, U12, U13, U16};
 use shangmi_sm4_modes::aead::{Aead, AeadInOut, KeyInit, Payload};
 use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit};
+use shangmi_sm4_modes::stream::{self, StreamAead, StreamError, StreamHeader};
 use shangmi_sm4_modes::{
     Sm4CbcDec, Sm4CbcEnc, Sm4CcmCustom, Sm4Cmac, Sm4EcbDec, Sm4EcbEnc, Sm4Gcm, Sm4XtsGb, Sm4XtsIeee,
 };
@@ -23,11 +25,53 @@ fn sm4_key(key: &Bound<'_, PyAny>) -> PyResult<Zeroizing<[u8; 16]>> {
     Ok(Zeroizing::new(fixed_key::<16>(k.as_slice(), "SM4 key")?))
 }
 
-fn aead_payload<'a>(data: &'a [u8], aad: &'a Option<Buf<'_>>) -> Payload<'a, 'a> {
-    Payload {
-        msg: data,
-        aad: aad.as_ref().map_or(&[][..], |a| a.as_slice()),
-    }
+/// The `#[pymethods]` of an AEAD class with cryptography's shape: its constructor (given),
+/// `generate_key`, and `encrypt(nonce, data, associated_data=None)` / `decrypt` over the
+/// class's own `seal` and `open` (nonce, message, associated data as byte slices).
+macro_rules! aead_class {
+    ($class:ident, $($new:tt)*) => {
+        #[pymethods]
+        impl $class {
+            $($new)*
+
+            /// 16 random bytes from the operating system.
+            #[staticmethod]
+            fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                random_bytes(py, 16)
+            }
+
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+                associated_data: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let (n, d) = (buf(nonce)?, buf(data)?);
+                let a = associated_data.map(buf).transpose()?;
+                self.seal(py, n.as_slice(), d.as_slice(), aad(&a))
+            }
+
+            #[pyo3(signature = (nonce, data, associated_data=None))]
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                nonce: &Bound<'py, PyAny>,
+                data: &Bound<'py, PyAny>,
+                associated_data: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                let (n, d) = (buf(nonce)?, buf(data)?);
+                let a = associated_data.map(buf).transpose()?;
+                self.open(py, n.as_slice(), d.as_slice(), aad(&a))
+            }
+        }
+    };
+}
+
+/// The associated data given, or none.
+fn aad<'a>(a: &'a Option<Buf<'_>>) -> &'a [u8] {
+    a.as_ref().map_or(&[][..], |a| a.as_slice())
 }
 
 /// SM4-GCM with cryptography's AEAD shape: `SM4GCM(key).encrypt(nonce, data,
@@ -38,8 +82,8 @@ struct PySm4Gcm {
     c: Sm4Gcm,
 }
 
-#[pymethods]
-impl PySm4Gcm {
+aead_class!(
+    PySm4Gcm,
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
         let k = sm4_key(key)?;
@@ -47,26 +91,17 @@ impl PySm4Gcm {
             c: Sm4Gcm::new(&(*k).into()),
         })
     }
+);
 
-    /// 16 random bytes from the operating system.
-    #[staticmethod]
-    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        random_bytes(py, 16)
-    }
-
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn encrypt<'py>(
+impl PySm4Gcm {
+    fn seal<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let Payload { msg, aad } = aead_payload(d.as_slice(), &a);
+        let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
         // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
         // message, no intermediate vector.
@@ -82,26 +117,24 @@ impl PySm4Gcm {
         })
     }
 
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn decrypt<'py>(
+    fn open<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let n = fixed::<12>(n.as_slice(), "SM4-GCM nonce")?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
+        let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
-        let out = maybe_detach(py, p.msg.len() + p.aad.len(), || c.decrypt(&n.into(), p))
+        let p = Payload { msg, aad };
+        let out = maybe_detach(py, msg.len() + aad.len(), || c.decrypt(&n.into(), p))
             .map_err(|_| InvalidTag::new_err("SM4-GCM tag does not verify"))?;
         Ok(bytes(py, &Zeroizing::new(out)))
     }
 }
 
+/// SM4-CCM under `key` with a nonce of 7 to 13 bytes and a 16-byte tag: `$method`
+/// (`encrypt` or `decrypt`) of the `Aead` of that nonce size on `$p`.
 macro_rules! ccm_dispatch {
     ($key:expr, $nonce:expr, $method:ident, $p:expr) => {{
         let k: &[u8; 16] = $key;
@@ -133,8 +166,8 @@ struct PySm4Ccm {
     key: Zeroizing<[u8; 16]>,
 }
 
-#[pymethods]
-impl PySm4Ccm {
+aead_class!(
+    PySm4Ccm,
     #[new]
     #[pyo3(signature = (key, tag_length=16))]
     fn new(key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
@@ -143,28 +176,19 @@ impl PySm4Ccm {
         }
         Ok(PySm4Ccm { key: sm4_key(key)? })
     }
+);
 
-    /// 16 random bytes from the operating system.
-    #[staticmethod]
-    fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        random_bytes(py, 16)
-    }
-
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn encrypt<'py>(
+impl PySm4Ccm {
+    fn seal<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
-        let (k, n) = (&*self.key, n.as_slice());
-        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
-            ccm_dispatch!(k, n, encrypt, p)
+        let k = &*self.key;
+        let out = maybe_detach(py, msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, nonce, encrypt, Payload { msg, aad })
         })
         .map_err(|()| {
             PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes (or input too long)")
@@ -172,24 +196,19 @@ impl PySm4Ccm {
         Ok(bytes(py, &out))
     }
 
-    #[pyo3(signature = (nonce, data, associated_data=None))]
-    fn decrypt<'py>(
+    fn open<'py>(
         &self,
         py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        associated_data: Option<&Bound<'py, PyAny>>,
+        nonce: &[u8],
+        msg: &[u8],
+        aad: &[u8],
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let n = buf(nonce)?;
-        if !(7..=13).contains(&n.as_slice().len()) {
+        if !(7..=13).contains(&nonce.len()) {
             return Err(PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes"));
         }
-        let d = buf(data)?;
-        let a = associated_data.map(buf).transpose()?;
-        let p = aead_payload(d.as_slice(), &a);
-        let (k, n) = (&*self.key, n.as_slice());
-        let out = maybe_detach(py, p.msg.len(), || -> Result<Vec<u8>, ()> {
-            ccm_dispatch!(k, n, decrypt, p)
+        let k = &*self.key;
+        let out = maybe_detach(py, msg.len(), || -> Result<Vec<u8>, ()> {
+            ccm_dispatch!(k, nonce, decrypt, Payload { msg, aad })
         })
         .map_err(|()| InvalidTag::new_err("SM4-CCM tag does not verify"))?;
         Ok(bytes(py, &Zeroizing::new(out)))
@@ -251,84 +270,69 @@ fn decrypt_blocks<'py, D: BlockModeDecrypt + Send>(
     Ok(bytes(py, &Zeroizing::new(out)))
 }
 
-/// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`; PKCS#7
-/// padding by default, `padding=False` for whole blocks only.
-#[pyclass(name = "SM4CBC", module = "shangmi", frozen)]
-struct PySm4Cbc {
-    key: Zeroizing<[u8; 16]>,
-    padding: bool,
+/// A padded block-mode class: `$class(key, padding=True)` with `encrypt([iv,] data)` and
+/// `decrypt([iv,] data)` over [`encrypt_blocks`]/[`decrypt_blocks`]; `$enc`/`$dec` build
+/// the mode's two directions from the key (and the 16-byte IV, for modes that take one).
+macro_rules! block_mode_class {
+    ($(#[$doc:meta])* $class:ident, $name:literal, $mode:literal, $($iv:ident)? => $enc:expr, $dec:expr) => {
+        $(#[$doc])*
+        #[pyclass(name = $name, module = "shangmi", frozen)]
+        struct $class {
+            key: Zeroizing<[u8; 16]>,
+            padding: bool,
+        }
+
+        #[pymethods]
+        impl $class {
+            #[new]
+            #[pyo3(signature = (key, padding=true))]
+            fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
+                Ok($class {
+                    key: sm4_key(key)?,
+                    padding,
+                })
+            }
+
+            fn encrypt<'py>(
+                &self,
+                py: Python<'py>,
+                $($iv: &Bound<'py, PyAny>,)?
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
+                let c = ($enc)(&*self.key, $(&$iv)?);
+                encrypt_blocks(py, $mode, c, data, self.padding)
+            }
+
+            fn decrypt<'py>(
+                &self,
+                py: Python<'py>,
+                $($iv: &Bound<'py, PyAny>,)?
+                data: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyBytes>> {
+                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
+                let c = ($dec)(&*self.key, $(&$iv)?);
+                decrypt_blocks(py, $mode, c, data, self.padding)
+            }
+        }
+    };
 }
 
-#[pymethods]
-impl PySm4Cbc {
-    #[new]
-    #[pyo3(signature = (key, padding=true))]
-    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
-        Ok(PySm4Cbc {
-            key: sm4_key(key)?,
-            padding,
-        })
-    }
+block_mode_class!(
+    /// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`;
+    /// PKCS#7 padding by default, `padding=False` for whole blocks only.
+    PySm4Cbc, "SM4CBC", "SM4-CBC", iv =>
+    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcEnc::new(&(*k).into(), &(*iv).into()),
+    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcDec::new(&(*k).into(), &(*iv).into())
+);
 
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        iv: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let iv = iv16(iv, "SM4-CBC IV")?;
-        let c = Sm4CbcEnc::new(&(*self.key).into(), &iv.into());
-        encrypt_blocks(py, "SM4-CBC", c, data, self.padding)
-    }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        iv: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let iv = iv16(iv, "SM4-CBC IV")?;
-        let c = Sm4CbcDec::new(&(*self.key).into(), &iv.into());
-        decrypt_blocks(py, "SM4-CBC", c, data, self.padding)
-    }
-}
-
-/// SM4-ECB (for compatibility with old formats only: equal blocks give equal ciphertext).
-#[pyclass(name = "SM4ECB", module = "shangmi", frozen)]
-struct PySm4Ecb {
-    key: Zeroizing<[u8; 16]>,
-    padding: bool,
-}
-
-#[pymethods]
-impl PySm4Ecb {
-    #[new]
-    #[pyo3(signature = (key, padding=true))]
-    fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
-        Ok(PySm4Ecb {
-            key: sm4_key(key)?,
-            padding,
-        })
-    }
-
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let c = Sm4EcbEnc::new(&(*self.key).into());
-        encrypt_blocks(py, "SM4-ECB", c, data, self.padding)
-    }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let c = Sm4EcbDec::new(&(*self.key).into());
-        decrypt_blocks(py, "SM4-ECB", c, data, self.padding)
-    }
-}
+block_mode_class!(
+    /// SM4-ECB (for compatibility with old formats only: equal blocks give equal
+    /// ciphertext): `SM4ECB(key, padding=True).encrypt(data)` / `.decrypt(data)`.
+    PySm4Ecb, "SM4ECB", "SM4-ECB", =>
+    |k: &[u8; 16]| Sm4EcbEnc::new(&(*k).into()),
+    |k: &[u8; 16]| Sm4EcbDec::new(&(*k).into())
+);
 
 /// Bytes per step of SM4-CTR's copy-then-XOR loop: whole blocks, well inside L1.
 const CTR_CHUNK: usize = 16 * 1024;
@@ -503,7 +507,59 @@ impl PySm4Cmac {
     }
 }
 
+/// Encrypts `data` into the SM4 stream format that `shangmi sm4 encrypt --mode gcm|ccm`
+/// writes (`shangmi_sm4_modes::stream`): a 33-byte header with a fresh salt, then 64 KiB
+/// chunks each sealed with SM4-GCM (`mode="gcm"`) or SM4-CCM (`mode="ccm"`) under a
+/// per-file key derived with HKDF-SM3.
+#[pyfunction]
+#[pyo3(signature = (key, data, mode="gcm"))]
+fn sm4_stream_encrypt<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+    mode: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let aead = match mode {
+        "gcm" | "GCM" => StreamAead::Gcm,
+        "ccm" | "CCM" => StreamAead::Ccm,
+        _ => return Err(PyValueError::new_err("mode must be 'gcm' or 'ccm'")),
+    };
+    let k = sm4_key(key)?;
+    let mut random = [0u8; 23];
+    getrandom::fill(&mut random)
+        .map_err(|e| ShangmiError::new_err(format!("the system's random generator failed: {e}")))?;
+    let header = StreamHeader::new(aead, random);
+    let d = buf(data)?;
+    let d = d.as_slice();
+    let out = maybe_detach(py, d.len(), || stream::encrypt(&k, header, d))
+        .map_err(|e| ShangmiError::new_err(e.to_string()))?;
+    Ok(bytes(py, &out))
+}
+
+/// Decrypts the SM4 stream format (either AEAD, as its header says); raises `InvalidTag`
+/// when a chunk does not verify (changed, truncated, reordered, or the wrong key) and
+/// `ValueError` when `data` is not such a stream.
+#[pyfunction]
+fn sm4_stream_decrypt<'py>(
+    py: Python<'py>,
+    key: &Bound<'py, PyAny>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let k = sm4_key(key)?;
+    let d = buf(data)?;
+    let d = d.as_slice();
+    let out = maybe_detach(py, d.len(), || stream::decrypt(&k, d)).map_err(|e| match e {
+        StreamError::Authentication(_) | StreamError::ChunkLength(_) => {
+            InvalidTag::new_err(e.to_string())
+        }
+        e => PyValueError::new_err(e.to_string()),
+    })?;
+    Ok(bytes(py, &Zeroizing::new(out)))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(sm4_stream_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(sm4_stream_decrypt, m)?)?;
     m.add_class::<PySm4Gcm>()?;
     m.add_class::<PySm4Ccm>()?;
     m.add_class::<PySm4Cbc>()?;

@@ -43,6 +43,7 @@ def world():
     w["gsm2"] = g = sm2.CryptSM2(private_key=sk.to_hex(), public_key=pk.to_hex())
     w["gsig"] = g.sign_with_sm3(b"m")
     w["gct"] = g.encrypt(b"m")
+    w["stream"] = shangmi.sm4_stream_encrypt(K16, b"m")
     return w
 
 
@@ -63,6 +64,8 @@ def cases(w):
         "hmac_sm3": (lambda: shangmi.hmac_sm3, [K16, b"m"]),
         "hkdf_sm3": (lambda: shangmi.hkdf_sm3, [K16, 16, b"s", b"i"]),
         "sm3_kdf": (lambda: shangmi.sm3_kdf, [b"z", 16]),
+        "sm4_stream_encrypt": (lambda: shangmi.sm4_stream_encrypt, [K16, b"m", "ccm"]),
+        "sm4_stream_decrypt": (lambda: shangmi.sm4_stream_decrypt, [K16, w["stream"]]),
         "SM4GCM": (lambda: shangmi.SM4GCM, [K16]),
         "SM4GCM.encrypt": (lambda: shangmi.SM4GCM(K16).encrypt, [N12, b"m", b"a"]),
         "SM4GCM.decrypt": (lambda: shangmi.SM4GCM(K16).decrypt, [N12, b"x" * 20, b"a"]),

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 use shangmi_pki::cms::{self, Oids, SignOptions, SignatureForm, Signer};
-use shangmi_pki::verify::Options;
+use shangmi_pki::verify::{Options, Purpose};
 
-use super::show::PurposeName;
+use super::show::purpose;
 use super::{load_all, load_cert, named};
 use crate::Failure;
 use crate::files::{Input, Output, read_path};
@@ -15,14 +15,11 @@ use crate::sm2::KeyIn;
 use shangmi_sdf::KeyUsage;
 
 /// `cert cms`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `cert cms`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Sign a file (SignedData; attached unless --detached).
     Sign(SignArgs),
     /// Verify a SignedData from any peer (GM/T 0010 or RFC 5652 content types; signatures
@@ -98,7 +95,7 @@ impl Format {
 }
 
 #[derive(clap::Args)]
-struct SignArgs {
+pub struct SignArgs {
     /// The signer's certificate.
     #[arg(long, value_name = "CERT")]
     cert: PathBuf,
@@ -132,7 +129,7 @@ struct SignArgs {
 }
 
 #[derive(clap::Args)]
-struct VerifyArgs {
+pub struct VerifyArgs {
     /// Trusted root certificates (repeatable).
     #[arg(long, value_name = "ROOTS", required = true)]
     ca: Vec<PathBuf>,
@@ -142,9 +139,9 @@ struct VerifyArgs {
     /// The content of a detached signature.
     #[arg(long, value_name = "FILE")]
     content: Option<PathBuf>,
-    /// What the signers' certificates must be good for.
-    #[arg(long, value_enum, default_value_t = PurposeName::CmsSign)]
-    purpose: PurposeName,
+    /// What the signers' certificates must be good for (see `cert verify --purpose`).
+    #[arg(long, value_name = "PURPOSE", default_value = "cms-sign", value_parser = purpose)]
+    purpose: Purpose,
     /// Accepted and ignored: every peer's signature form is taken without it (with Z_A,
     /// with Z_A over an empty ID as OpenSSL 3 signs, plain SM3 as OpenSSL/Tongsuo `-noattr`,
     /// GmSSL 3's cmssign form), tried in that order.
@@ -164,7 +161,7 @@ struct VerifyArgs {
 }
 
 #[derive(clap::Args)]
-struct EncryptArgs {
+pub struct EncryptArgs {
     /// A recipient's (encryption) certificate (repeatable).
     #[arg(long, value_name = "CERT", required = true)]
     recipient: Vec<PathBuf>,
@@ -184,7 +181,7 @@ struct EncryptArgs {
 }
 
 #[derive(clap::Args)]
-struct DecryptArgs {
+pub struct DecryptArgs {
     #[command(flatten)]
     key: KeyIn,
     /// The recipient's certificate.
@@ -255,7 +252,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let roots = load_all(&a.ca)?;
             let extra = load_all(&a.certs)?;
             let detached = a.content.as_deref().map(read_path).transpose()?;
-            let opts = Options::now(a.purpose.purpose());
+            let opts = Options::now(a.purpose);
             let v = if a.strict {
                 cms::verify_with(
                     &msg,

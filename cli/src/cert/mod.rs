@@ -21,14 +21,11 @@ use crate::Failure;
 use crate::files::read_path;
 
 /// `shangmi cert`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `shangmi cert`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Make a self-signed root CA: a new key and its certificate.
     Ca(make::CaArgs),
     /// Make a certificate request (PKCS#10) for a key.

@@ -16,14 +16,11 @@ use crate::sm2::KeyIn;
 use crate::sm2::keyfile::load_secret;
 
 /// `cert pkcs12`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `cert pkcs12`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Write a key, its certificate and a chain as PKCS#12 (readable by `openssl pkcs12`).
     Export(ExportArgs),
     /// Read a PKCS#12 file with an SM2 key (OpenSSL 3's, Tongsuo's SM, ours, or legacy:
@@ -33,7 +30,7 @@ enum Op {
 }
 
 #[derive(clap::Args)]
-struct ExportArgs {
+pub struct ExportArgs {
     /// The certificate.
     #[arg(long, value_name = "CERT")]
     cert: PathBuf,
@@ -66,7 +63,7 @@ enum P12Scheme {
 }
 
 #[derive(clap::Args)]
-struct ImportArgs {
+pub struct ImportArgs {
     /// The PKCS#12 file.
     #[arg(long = "in", value_name = "FILE")]
     input: PathBuf,

@@ -18,34 +18,11 @@ use super::{load_all, load_certs, named};
 use crate::Failure;
 use crate::files::{Output, read_path};
 
-/// Purposes a chain is checked for.
-#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PurposeName {
-    /// No key-usage check.
-    Any,
-    /// TLS server.
-    TlsServer,
-    /// TLS client.
-    TlsClient,
-    /// TLCP signing certificate.
-    TlcpSign,
-    /// TLCP encryption certificate.
-    TlcpEnc,
-    /// CMS signer.
-    CmsSign,
-}
-
-impl PurposeName {
-    pub fn purpose(self) -> Purpose {
-        match self {
-            PurposeName::Any => Purpose::Any,
-            PurposeName::TlsServer => Purpose::TlsServer,
-            PurposeName::TlsClient => Purpose::TlsClient,
-            PurposeName::TlcpSign => Purpose::TlcpSign,
-            PurposeName::TlcpEnc => Purpose::TlcpEnc,
-            PurposeName::CmsSign => Purpose::CmsSign,
-        }
-    }
+/// `--purpose`: what a chain is checked for, by the names [`Purpose::from_name`] reads.
+pub fn purpose(name: &str) -> Result<Purpose, String> {
+    Purpose::from_name(name).ok_or_else(|| {
+        "not one of any, tls-server, tls-client, tlcp-sign, tlcp-enc, cms-sign".to_owned()
+    })
 }
 
 /// Options of `cert verify`.
@@ -57,9 +34,10 @@ pub struct VerifyArgs {
     /// Intermediate certificates that may complete the chain (repeatable).
     #[arg(long, value_name = "CHAIN")]
     untrusted: Vec<PathBuf>,
-    /// What the certificate must be good for.
-    #[arg(long, value_enum, default_value_t = PurposeName::Any)]
-    purpose: PurposeName,
+    /// What the certificate must be good for: any (no key-usage check), tls-server,
+    /// tls-client, tlcp-sign, tlcp-enc or cms-sign.
+    #[arg(long, value_name = "PURPOSE", default_value = "any", value_parser = purpose)]
+    purpose: Purpose,
     /// A host name the certificate must name (SAN dNSName, or CN without SANs).
     #[arg(long, value_name = "NAME")]
     host: Option<String>,
@@ -88,8 +66,8 @@ pub fn verify(args: &VerifyArgs) -> Result<ExitCode, Failure> {
     untrusted.extend(certs);
     let crls = super::crl::load_all_crls(&args.crl)?;
     let mut opts = match args.at_time {
-        Some(t) => Options::at(t, args.purpose.purpose()),
-        None => Options::now(args.purpose.purpose()),
+        Some(t) => Options::at(t, args.purpose),
+        None => Options::now(args.purpose),
     }
     .with_id(args.id.as_bytes())
     .with_crls(&crls);

@@ -205,26 +205,18 @@ pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
     match parsed {
         Err(Error::EncryptedKey) => {
             let password = passphrase(key)?;
-            let ours = match pem {
+            match pem {
                 Some(text) => keys::secret_key_from_pem_with_password(text, password.as_bytes()),
                 None => keys::secret_key_from_encrypted_pkcs8_der(&bytes, password.as_bytes()),
-            };
-            // The SM2 crate reads the two schemes it writes; every other PBES2 form peers
-            // write (PBKDF2 with HMAC-SHA-1/2, scrypt, SM4-ECB/GCM, AES-GCM, the GM/T 0091
-            // OIDs) is read by the PKI crate, whose error is the one shown.
-            ours.or_else(|_| {
-                let pki = match pem {
-                    Some(_) => shangmi_pki::pkcs8::secret_key_from_pem(&bytes, password.as_bytes()),
-                    None => shangmi_pki::pkcs8::secret_key_from_der(&bytes, password.as_bytes()),
-                };
-                pki.map_err(|e| Failure::new(format!("{}: {e}", key.key.display())))
-            })
+            }
+            .map_err(named)
         }
         other => other.map_err(named),
     }
 }
 
-/// A public key from `path`: SPKI (PEM or DER), or the public half of a private key.
+/// A public key from `path`: SPKI (PEM or DER), a bare point (33, 64 or 65 bytes, as
+/// [`keys::public_key_from_bytes`] reads it), or the public half of a private key.
 pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
     let uri = KeyUri::of_path(path)?;
     if uri.is_device() {
@@ -238,7 +230,8 @@ pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
     } else {
         keys::public_key_from_spki_der(&bytes)
     };
-    match public {
+    // A bare point as toolkits exchange it (SEC1, or x ‖ y without the 04 tag).
+    match public.or_else(|e| keys::public_key_from_bytes(&bytes).map_err(|_| e)) {
         Ok(public) => Ok(public),
         Err(spki_error) => {
             // A private key serves too; report the public-key error if it is not one.

@@ -14,14 +14,11 @@ use clap::Subcommand;
 use crate::Failure;
 
 /// `shangmi sm2`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `shangmi sm2`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Generate a private key (PKCS#8 PEM; the public key with --pubout).
     Keygen(keyfile::KeygenArgs),
     /// Write the public key (SPKI) of a private key.

@@ -5,8 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
-use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout as PkeLayout};
+use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout};
 
 use super::KeyIn;
 use super::keyfile::load_public;
@@ -16,15 +15,6 @@ use crate::keyuri::AnyKey;
 use shangmi_sdf::KeyUsage;
 use shangmi_sm2::PrivateKeyOps;
 use zeroize::Zeroizing;
-
-/// Order of the parts of a raw ciphertext.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Layout {
-    /// C1 ‖ C3 ‖ C2 (GB/T 32918.4-2016).
-    C1c3c2,
-    /// C1 ‖ C2 ‖ C3 (the 2010 draft's order, older toolkits).
-    C1c2c3,
-}
 
 /// Options of `sm2 encrypt`.
 #[derive(clap::Args)]
@@ -60,8 +50,10 @@ pub struct DecryptArgs {
 /// The ciphertext's form (both directions).
 #[derive(clap::Args)]
 pub struct Form {
-    /// Raw ciphertext with its parts in this order instead of ASN.1 (implies --raw).
-    #[arg(long, value_enum)]
+    /// Raw ciphertext in this layout instead of ASN.1 (implies --raw): c1c3c2 (GB/T
+    /// 32918.4-2016), c1c2c3 (the 2010 draft's order, older toolkits), either with _raw
+    /// (C1 without the 04 tag) or _compressed (C1 as 02/03 ‖ x); any case.
+    #[arg(long, value_name = "LAYOUT", value_parser = |s: &str| s.parse::<Layout>())]
     pub layout: Option<Layout>,
     /// Raw ciphertext (04 ‖ x ‖ y ‖ C3 ‖ C2 by default; decryption also takes C1
     /// compressed) instead of ASN.1 (GM/T 0009).
@@ -75,12 +67,12 @@ impl Form {
     }
 }
 
-fn pke_layout(layout: Option<Layout>, compressed: bool) -> PkeLayout {
-    match (layout.unwrap_or(Layout::C1c3c2), compressed) {
-        (Layout::C1c3c2, false) => PkeLayout::C1C3C2,
-        (Layout::C1c2c3, false) => PkeLayout::C1C2C3,
-        (Layout::C1c3c2, true) => PkeLayout::C1C3C2Compressed,
-        (Layout::C1c2c3, true) => PkeLayout::C1C2C3Compressed,
+/// The layout of `--layout` (C1C3C2 by default), with C1 compressed for `--compressed`.
+fn pke_layout(layout: Option<Layout>, compressed: bool) -> Layout {
+    match (layout.unwrap_or(Layout::C1C3C2), compressed) {
+        (Layout::C1C3C2, true) => Layout::C1C3C2Compressed,
+        (Layout::C1C2C3, true) => Layout::C1C2C3Compressed,
+        (layout, _) => layout,
     }
 }
 
@@ -90,6 +82,16 @@ pub fn encrypt(args: &EncryptArgs) -> Result<ExitCode, Failure> {
     if args.compressed && !raw {
         return Err(Failure::usage(
             "--compressed applies to --raw ciphertexts (ASN.1 holds x and y)",
+        ));
+    }
+    if args.compressed
+        && matches!(
+            args.form.layout,
+            Some(Layout::C1C3C2Raw | Layout::C1C2C3Raw)
+        )
+    {
+        return Err(Failure::usage(
+            "--compressed and a _raw layout contradict each other",
         ));
     }
     let key = EncryptingKey::new(load_public(&args.key)?);
@@ -138,7 +140,7 @@ pub fn decrypt(args: &DecryptArgs) -> Result<ExitCode, Failure> {
                 shangmi_sm2::pke::convert(
                     &ciphertext,
                     pke_layout(args.form.layout, false),
-                    PkeLayout::C1C3C2,
+                    Layout::C1C3C2,
                 )
             } else {
                 shangmi_sm2::pke::der_to_c1c3c2(&ciphertext)

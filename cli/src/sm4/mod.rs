@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Subcommand, ValueEnum};
+use shangmi_sm4_modes::stream::StreamAead;
 use zeroize::Zeroizing;
 
 use crate::Failure;
@@ -19,14 +20,11 @@ use crate::hexstr;
 use crate::progress::Progress;
 
 /// `shangmi sm4`.
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(subcommand)]
-    op: Op,
-}
+pub type Args = crate::Group<Op>;
 
+/// The subcommands of `shangmi sm4`.
 #[derive(Subcommand)]
-enum Op {
+pub enum Op {
     /// Encrypt a file or standard input.
     Encrypt(Options),
     /// Decrypt a file or standard input (authenticated modes fail on any change).
@@ -129,9 +127,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     match (options.mode, iv) {
         (Mode::Gcm | Mode::Ccm, _) => {
             let aead = if options.mode == Mode::Gcm {
-                stream::Aead::Gcm
+                StreamAead::Gcm
             } else {
-                stream::Aead::Ccm
+                StreamAead::Ccm
             };
             let key = key16(&key)?;
             if encrypt {

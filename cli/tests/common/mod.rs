@@ -108,6 +108,47 @@ pub fn wait_for_listener(port: u16) {
     }
 }
 
+/// Starts a server (standard output discarded; standard error into `dir/log` if `log` is
+/// given, else a pipe) and waits until it accepts connections on `port`.
+pub fn spawn_server(cmd: &mut Command, port: u16, log: Option<&Path>) -> std::process::Child {
+    let stderr = match log {
+        Some(dir) => Stdio::from(std::fs::File::create(at(dir, "log")).expect("log file")),
+        None => Stdio::piped(),
+    };
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .expect("server starts");
+    wait_for_listener(port);
+    child
+}
+
+/// Waits for a server started by [`spawn_server`] with a log in `dir`: asserts that it
+/// exited successfully, and returns its log.
+pub fn finish_server(mut child: std::process::Child, dir: &Path) -> String {
+    let exit = child.wait().expect("exits");
+    let log = std::fs::read_to_string(at(dir, "log")).expect("log");
+    assert!(exit.success(), "{exit}: {log}");
+    log
+}
+
+/// `shangmi cert ARGS…`.
+pub fn cert(args: &[&str]) -> Command {
+    let mut cmd = shangmi();
+    cmd.arg("cert").args(args);
+    cmd
+}
+
+/// `shangmi cert OP --ca DIR/ca.crt --ca-key DIR/ca.key ARGS…`: an operation under the CA
+/// that [`make_ca`] made in `d`.
+pub fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
+    let (ca, ca_key) = (at(d, "ca.crt"), at(d, "ca.key"));
+    let mut c = cert(&[op, "--ca", ca.to_str().unwrap(), "--ca-key"]);
+    c.arg(ca_key).args(args);
+    c
+}
+
 /// `shangmi cert ca` with `subject` (and `extra` options): `dir/ca.key` and `dir/ca.crt`.
 pub fn make_ca(dir: &Path, subject: &str, extra: &[&str]) {
     let mut cmd = shangmi();

@@ -64,9 +64,17 @@ pub use encode::{public_key_to_spki_der, secret_key_to_pkcs8_der};
 pub use encode::{public_key_to_spki_pem, secret_key_to_pkcs8_pem};
 #[cfg(feature = "encryption")]
 pub use encrypted::{
-    EncryptionScheme, MAX_ITERATIONS, secret_key_from_encrypted_pkcs8_der,
+    EncryptionScheme, MAX_ITERATIONS, MAX_SCRYPT_MEMORY, Pbes2Error, decrypt_pbes2,
+    decrypt_pkcs8_der, encrypt_pbes2, secret_key_from_encrypted_pkcs8_der,
     secret_key_to_encrypted_pkcs8_der,
 };
+/// The OIDs of the password-based schemes [`decrypt_pbes2`] reads.
+#[cfg(feature = "encryption")]
+pub mod pbes2_oid {
+    pub use super::encrypted::{
+        HMAC_SM3, HMAC_SM3_GMSSL, PBES2, PBKDF2, SCRYPT, SM_PBES2, SM_PBKDF2,
+    };
+}
 #[cfg(all(feature = "encryption", feature = "pem"))]
 pub use encrypted::{secret_key_from_pem_with_password, secret_key_to_encrypted_pkcs8_pem};
 pub use generate::{check_key_pair, generate_checked};

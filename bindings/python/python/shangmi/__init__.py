@@ -7,6 +7,7 @@
     key.public_key().verify(sig, b"message")    # raises InvalidSignature
     ct = key.public_key().encrypt(b"secret")    # C1C3C2 with 04
     shangmi.SM4GCM(k16).encrypt(nonce12, data, aad)
+    shangmi.sm4_stream_encrypt(k16, data)       # what `shangmi sm4 encrypt --mode gcm` writes
 
 Also: certificates, requests, CRLs, CMS and PKCS#12 (``Certificate``, ``verify_chain``,
 ``cms_sign`` ...), SM9 (``SM9SignMasterKey`` ...), ZUC (``zuc_eea3``, ``zuc_eia3``, ``ZUC``),
@@ -58,6 +59,8 @@ from ._shangmi import (
     sm2_convert,
     sm3,
     sm3_kdf,
+    sm4_stream_decrypt,
+    sm4_stream_encrypt,
     verify_chain,
     zuc256_mac,
     zuc_eea3,
@@ -118,6 +121,8 @@ __all__ = [
     "sm2_convert",
     "sm3",
     "sm3_kdf",
+    "sm4_stream_decrypt",
+    "sm4_stream_encrypt",
     "verify_chain",
     "zuc256_mac",
     "zuc_eea3",
