@@ -88,7 +88,7 @@ struct ServerArgs {
     #[arg(long)]
     cert: PathBuf,
     /// SM2 private key, PEM (PKCS#8 or SEC1 `EC PRIVATE KEY`), or a sign key in a device
-    /// (sdf:LIBRARY?index=N&pin-env=VAR)
+    /// (sdf:LIBRARY?index=N&pin-env=VAR, skf:…, pkcs11:…)
     #[arg(long)]
     key: PathBuf,
     /// Passphrase of an encrypted key (pass:TEXT, env:VAR, file:PATH or stdin)
@@ -129,7 +129,7 @@ struct ClientArgs {
     /// Client certificate chain, PEM (with --key, for mutual authentication)
     #[arg(long, requires = "key")]
     cert: Option<PathBuf>,
-    /// Client private key, PEM, or a sign key in a device (sdf:LIBRARY?index=N&pin-env=VAR)
+    /// Client private key, PEM, or a sign key in a device (sdf:…, skf:… or pkcs11:…)
     #[arg(long, requires = "cert")]
     key: Option<PathBuf>,
     /// Passphrase of an encrypted client key (pass:TEXT, env:VAR, file:PATH or stdin)

@@ -34,7 +34,7 @@ pub struct CaArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "key")]
     key_out: Option<PathBuf>,
     /// Make the certificate for this existing key instead of a new one: a key file, or a
-    /// sign key in a device (sdf:LIBRARY?index=N&pin-env=VAR), which signs it.
+    /// sign key in a device (sdf:LIBRARY?index=N&pin-env=VAR, skf:…, pkcs11:…), which signs it.
     #[arg(long, value_name = "KEY", conflicts_with = "key_out")]
     key: Option<PathBuf>,
     /// Where to write the certificate (PEM).
@@ -98,7 +98,7 @@ pub(super) struct CaIn {
     #[arg(long, value_name = "FILE")]
     ca: PathBuf,
     /// The CA's private key: a key file, or its sign key in a device
-    /// (sdf:LIBRARY?index=N&pin-env=VAR).
+    /// (sdf:LIBRARY?index=N&pin-env=VAR, skf:…, pkcs11:…).
     #[arg(long, value_name = "KEY")]
     pub(super) ca_key: PathBuf,
     /// Passphrase of an encrypted CA key (pass:, env:, file:, stdin).
@@ -185,7 +185,7 @@ pub struct TlcpPairArgs {
     #[arg(long, value_enum, default_value_t = KeygenScheme::Sm4Gmssl, requires = "passout")]
     scheme: KeygenScheme,
     /// Certify this existing sign key instead of making one (a key file, or a key in a
-    /// device: sdf:LIBRARY?index=N; only its public key is read, with no PIN); DIR/sign.key
+    /// device: sdf:LIBRARY?index=N, skf:…, pkcs11:…; only its public key is read); DIR/sign.key
     /// is not written.
     #[arg(long, value_name = "KEY", conflicts_with = "envelope")]
     sign_key: Option<PathBuf>,

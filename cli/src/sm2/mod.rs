@@ -38,7 +38,8 @@ pub enum Op {
 pub struct KeyIn {
     /// Private key: PKCS#8 or SEC1, PEM or DER, possibly encrypted PKCS#8; or, where the
     /// command signs or decrypts, a key in a device:
-    /// sdf:LIBRARY?index=N[&key=sign|enc][&pin-env=VAR].
+    /// sdf:LIBRARY?index=N[&key=sign|enc][&pin-env=VAR], skf:LIBRARY?app=A&container=C[&key=…]
+    /// or an RFC 7512 pkcs11: URI.
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
     /// Passphrase of an encrypted key, as OpenSSL takes it: pass:TEXT, env:VAR, file:PATH
