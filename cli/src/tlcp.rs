@@ -90,14 +90,14 @@ struct DualCerts {
     #[arg(long)]
     sign_cert: Option<PathBuf>,
     /// Sign certificate's SM2 private key: a PEM file (PKCS#8 or SEC1) or a key URI
-    /// (`sdf:…`, `skf:…` or `pkcs11:…`: see `shangmi help tlcp` and the README)
+    /// (`sdf:…`, `skf:…` or `pkcs11:…`, as the README's "Keys in an HSM" writes them)
     #[arg(long)]
     sign_key: Option<KeyUri>,
     /// Encryption certificate, PEM
     #[arg(long)]
     enc_cert: Option<PathBuf>,
     /// Encryption certificate's SM2 private key: a PEM file (PKCS#8 or SEC1) or a key URI
-    /// (`sdf:…`, `skf:…` or `pkcs11:…`: see `shangmi help tlcp` and the README)
+    /// (`sdf:…`, `skf:…` or `pkcs11:…`, as the README's "Keys in an HSM" writes them)
     #[arg(long)]
     enc_key: Option<KeyUri>,
     /// Passphrase of encrypted key files (pass:TEXT, env:VAR, file:PATH or stdin)
