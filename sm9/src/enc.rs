@@ -97,7 +97,7 @@ impl KdfStream {
 /// Constant-time all-zero test.
 fn all_zero(b: &[u8]) -> bool {
     let acc = b.iter().fold(0u8, |a, &x| a | x);
-    core::hint::black_box(acc) == 0
+    shangmi_dispatch::ct::opaque_const(acc) == 0
 }
 
 pub(crate) use shangmi_dispatch::ct::eq as ct_eq;
@@ -746,8 +746,8 @@ mod tests {
         ke[3] = 0x77;
         let master = EncryptMasterKey::from_bytes(&ke).expect("valid ke");
         let public = master.public_key();
-        let n1 = crate::field::sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0;
-        let be = crate::field::limbs_to_be;
+        let n1 = shangmi_limbs::sub(&Fn::MODULUS, &[1, 0, 0, 0]).0;
+        let be = shangmi_limbs::to_be_bytes;
         let mut rs = std::vec![
             Fn::from_bytes(&be(&[1, 0, 0, 0])).expect("1 < n"),
             Fn::from_bytes(&be(&[16, 0, 0, 0])).expect("16 < n"),
