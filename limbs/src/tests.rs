@@ -106,6 +106,9 @@ mod x86_forms {
     use super::*;
     use crate::x86;
 
+    /// SM9's p for the static form of the product.
+    static SM9_P: Modulus = Modulus::new(&from_hex(MODULI[2]));
+
     /// Whether the `mulx` forms may run here (the dispatch crate's probe).
     fn has_adx() -> bool {
         shangmi_dispatch::sm9_field::Backend::Adx.is_available()
@@ -135,6 +138,11 @@ mod x86_forms {
                             // SAFETY: the dispatch crate's probe found BMI2 and ADX.
                             let (p, w) = unsafe { (x86::mont_mul_adx(&a, &b, &modulus), x86::mul_wide_adx(&a, &b)) };
                             prop_assert_eq!(p, want);
+                            if hex == MODULI[2] {
+                                // SAFETY: as above.
+                                let q = unsafe { crate::mont_mul_adx_static!(&a, &b, SM9_P) };
+                                prop_assert_eq!(q, want);
+                            }
                             prop_assert_eq!(w, mul_wide(&a, &b));
                             // SAFETY: as above.
                             prop_assert_eq!(unsafe { x86::redc_adx(&w, &modulus) }, want);

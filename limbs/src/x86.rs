@@ -91,11 +91,14 @@ macro_rules! mulx_product {
     };
 }
 
-/// One Montgomery step on the low half: w0 is r_i (q = w0·m'), w1..w3 the next limbs; adds
-/// q·m at limb i on both carry chains and leaves limb i + 4 in w0 (the bound
-/// r + q·m < 2^(64(i + 5)) keeps the top word's two carries inside it). The operand `$m`
-/// points at a [`Modulus`].
-macro_rules! reduce_step {
+/// One Montgomery step on the low half, as `asm!` text: w0 is r_i (q = w0·m'), w1..w3 the
+/// next limbs; adds q·m at limb i on both carry chains and leaves limb i + 4 in w0 (the
+/// bound r + q·m < 2^(64(i + 5)) keeps the top word's two carries inside it). The operand
+/// `$m` points at a [`Modulus`]; `{t}`, `{u}`, rax and rdx are clobbered. A piece of
+/// [`mont_reduce!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! mont_reduce_step {
     ($m:literal, $w0:literal, $w1:literal, $w2:literal, $w3:literal) => {
         concat!(
             "mov rdx, ",
@@ -150,16 +153,19 @@ macro_rules! reduce_step {
     };
 }
 
-/// The Montgomery reduction of r0..r7 (below m·2^256) into r0..r3, fully reduced: four
-/// [`reduce_step!`]s, the high half added (top carry into rax), minus m where that does
-/// not borrow past the carry (by `cmov`). Clobbers r4..r7, `{t}`, `{u}`, rax and rdx.
-macro_rules! reduce {
+/// The `asm!` text of the Montgomery reduction of `{r0}`..`{r7}` (below m·2^256) into
+/// `{r0}`..`{r3}`, fully reduced, `$m` naming the operand that points at a [`Modulus`]:
+/// four Montgomery steps on the low half in place, the high half added (top carry into
+/// rax), minus m where that does not borrow past the carry (by `cmov`). Clobbers
+/// `{r4}`..`{r7}`, `{t}`, `{u}`, rax and rdx.
+#[macro_export]
+macro_rules! mont_reduce {
     ($m:literal) => {
         concat!(
-            reduce_step!($m, "{r0}", "{r1}", "{r2}", "{r3}"),
-            reduce_step!($m, "{r1}", "{r2}", "{r3}", "{r0}"),
-            reduce_step!($m, "{r2}", "{r3}", "{r0}", "{r1}"),
-            reduce_step!($m, "{r3}", "{r0}", "{r1}", "{r2}"),
+            $crate::mont_reduce_step!($m, "{r0}", "{r1}", "{r2}", "{r3}"),
+            $crate::mont_reduce_step!($m, "{r1}", "{r2}", "{r3}", "{r0}"),
+            $crate::mont_reduce_step!($m, "{r2}", "{r3}", "{r0}", "{r1}"),
+            $crate::mont_reduce_step!($m, "{r3}", "{r0}", "{r1}", "{r2}"),
             // plus the high half; the top carry into rax
             "xor eax, eax\n",
             "add {r0}, {r4}\n",
@@ -194,24 +200,36 @@ macro_rules! reduce {
 }
 
 /// The Montgomery product a·b·2^-256 mod m for a, b < m, fully reduced: [`mul_wide_adx`]
-/// and [`redc_adx`] in one block. `a` comes in registers (the value a formula computed last
-/// should be `a`: through memory, the product would first wait for its store).
+/// then [`redc_adx`]. For a modulus in a `static`, [`mont_mul_adx_static!`] does both in
+/// one block and reads the modulus RIP-relative.
 ///
 /// # Safety
 /// The CPU must have BMI2 and ADX.
 #[inline(always)]
 pub unsafe fn mont_mul_adx(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
-    let (o0, o1, o2, o3): (u64, u64, u64, u64);
-    // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 32 bytes behind `b` and
-    // the 40 bytes of `m`, writes only the registers declared below and no memory, and does
-    // not touch the stack. All 13 general registers hold operands, so m's address waits in
-    // an xmm register until the product is done with b's.
-    unsafe {
-        asm!(
-            mulx_product!(),
-            "movq {b}, {mp}",
-            reduce!("{b}"),
-            mp = in(xmm_reg) m as *const Modulus as u64,
+    // SAFETY: the caller guarantees BMI2 and ADX.
+    unsafe { redc_adx(&mul_wide_adx(a, b), m) }
+}
+
+/// The Montgomery product a·b·2^-256 mod m of `$a`, `$b` (`&Limbs`, both below m) for the
+/// [`Modulus`] in the `static` `$m`, fully reduced, as one `asm!` block: the 512-bit product
+/// ([`mulx_product!`]) and [`mont_reduce!`], the modulus read RIP-relative once b's
+/// pointer is done (all 13 general registers hold operands). `a` comes in registers (the
+/// value a formula computed last should be `a`: through memory, the product would first
+/// wait for its store). Expands to an `unsafe` operation: the caller's `unsafe` block
+/// proves BMI2 and ADX.
+#[macro_export]
+macro_rules! mont_mul_adx_static {
+    ($a:expr, $b:expr, $m:path) => {{
+        let (a, b): (&$crate::Limbs, &$crate::Limbs) = ($a, $b);
+        let (o0, o1, o2, o3): (u64, u64, u64, u64);
+        // The asm reads the 32 bytes behind `b` and the 40 bytes of `$m`, writes only the
+        // registers declared below and no memory, and does not touch the stack.
+        ::core::arch::asm!(
+            $crate::mulx_product!(),
+            "lea {b}, [rip + {pn}]",
+            $crate::mont_reduce!("{b}"),
+            pn = sym $m,
             b = inout(reg) b.as_ptr() => _,
             r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
             r4 = out(reg) _,
@@ -220,8 +238,8 @@ pub unsafe fn mont_mul_adx(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
             out("rax") _, inout("rdx") a[0] => _,
             options(pure, readonly, nostack),
         );
-    }
-    [o0, o1, o2, o3]
+        [o0, o1, o2, o3]
+    }};
 }
 
 /// The 512-bit product a·b (no reduction), least significant limb first.
@@ -259,7 +277,7 @@ pub unsafe fn redc_adx(x: &Wide, m: &Modulus) -> Limbs {
     // writes only the registers declared below and no memory, and does not touch the stack.
     unsafe {
         asm!(
-            reduce!("{m}"),
+            mont_reduce!("{m}"),
             m = in(reg) m,
             r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
             r4 = inout(reg) r4 => _, r5 = inout(reg) r5 => _,

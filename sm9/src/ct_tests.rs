@@ -72,7 +72,7 @@ fn secret(mulx: bool) {
             use shangmi_limbs::x86;
             // SAFETY: the parent saw BMI2 and ADX on this CPU (valgrind 3.19 hides those
             // CPUID bits, so the dispatch picks the portable form, but runs the instructions).
-            let m = unsafe { x86::mont_mul_adx(&ks.0, &t2.0, &P) };
+            let m = unsafe { shangmi_limbs::mont_mul_adx_static!(&ks.0, &t2.0, P) };
             out[7] = shangmi_limbs::to_be_bytes(&m);
             // SAFETY: as above (the F_p² product's 512-bit product and reduction).
             let (w0, w1) = unsafe {

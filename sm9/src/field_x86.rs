@@ -24,8 +24,9 @@ impl AdxMul {
     /// a·b·2^-256 mod p for a, b < p, fully reduced.
     #[inline(always)]
     pub(crate) fn mul_limbs(self, a: &Limbs, b: &Limbs) -> Limbs {
-        // SAFETY: `self` proves BMI2 and ADX (the token's documentation).
-        unsafe { x86::mont_mul_adx(a, b, &P) }
+        // SAFETY: `self` proves BMI2 and ADX (the token's documentation); the block reads
+        // `a`, `b` and the static P only.
+        unsafe { shangmi_limbs::mont_mul_adx_static!(a, b, P) }
     }
 }
 
