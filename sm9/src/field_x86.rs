@@ -174,10 +174,8 @@ mod tests {
         // SAFETY: `adx` proves BMI2 and ADX.
         let w = unsafe { x86::mul_wide_adx(&pm1, &pm1) };
         // SAFETY: as above.
-        assert_eq!(
-            unsafe { x86::redc_adx(&w, &P) },
-            mont_mul(&pm1, &pm1, &p, Fp::MINV)
-        );
+        let r = unsafe { x86::redc_adx(&w, &P) };
+        assert_eq!(r, mont_mul(&pm1, &pm1, &p, Fp::MINV));
         let d = x86::sub_wide(&[0; 8], &w, &P);
         // 0 - w + p·2^256: the high half is p - 1 - (high half of w) - borrow.
         // SAFETY: as above.
