@@ -95,7 +95,7 @@ macro_rules! mulx_product {
 /// next limbs; adds q·m at limb i on both carry chains and leaves limb i + 4 in w0 (the
 /// bound r + q·m < 2^(64(i + 5)) keeps the top word's two carries inside it). The operand
 /// `$m` points at a [`Modulus`]; `{t}`, `{u}`, rax and rdx are clobbered. A piece of
-/// [`mont_reduce!`].
+/// [`mont_reduce!`](crate::mont_reduce).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! mont_reduce_step {
@@ -200,8 +200,9 @@ macro_rules! mont_reduce {
 }
 
 /// The Montgomery product a·b·2^-256 mod m for a, b < m, fully reduced: [`mul_wide_adx`]
-/// then [`redc_adx`]. For a modulus in a `static`, [`mont_mul_adx_static!`] does both in
-/// one block and reads the modulus RIP-relative.
+/// then [`redc_adx`]. For a modulus in a `static`,
+/// [`mont_mul_adx_static!`](crate::mont_mul_adx_static) does both in one block and reads
+/// the modulus RIP-relative.
 ///
 /// # Safety
 /// The CPU must have BMI2 and ADX.
@@ -213,7 +214,8 @@ pub unsafe fn mont_mul_adx(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
 
 /// The Montgomery product a·b·2^-256 mod m of `$a`, `$b` (`&Limbs`, both below m) for the
 /// [`Modulus`] in the `static` `$m`, fully reduced, as one `asm!` block: the 512-bit product
-/// ([`mulx_product!`]) and [`mont_reduce!`], the modulus read RIP-relative once b's
+/// ([`mulx_product!`](crate::mulx_product)) and [`mont_reduce!`](crate::mont_reduce), the
+/// modulus read RIP-relative once b's
 /// pointer is done (all 13 general registers hold operands). `a` comes in registers (the
 /// value a formula computed last should be `a`: through memory, the product would first
 /// wait for its store). Expands to an `unsafe` operation: the caller's `unsafe` block
