@@ -13,7 +13,7 @@ mod field_impl;
 #[allow(dead_code)]
 #[path = "src/arith/inv.rs"]
 mod inv;
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "src/arith/limbs.rs"]
 mod limbs;
 #[allow(dead_code)]

@@ -526,7 +526,7 @@ pub fn import_bags(der: &[u8], password: &str) -> Result<Bags, Error> {
             m.iterations,
             auth_der.as_bytes(),
         )?;
-        let ok = subtle_eq(&mac, m.mac.digest.as_bytes());
+        let ok = shangmi_dispatch::ct::eq(&mac, m.mac.digest.as_bytes());
         if !ok {
             return Err(Error::Decryption);
         }
@@ -579,9 +579,4 @@ pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
         cert,
         chain: certs,
     })
-}
-
-/// Constant-time comparison of a MAC.
-fn subtle_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }

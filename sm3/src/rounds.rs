@@ -96,20 +96,9 @@ impl Word for u32 {
         let t = x.rotl::<9>() ^ x.rotl::<17>();
         let s = f ^ g;
         // Opaque, or LLVM factors the two halves back into (x ^ t) & s.
-        let early = opaque(g ^ (x & s));
+        let early = shangmi_dispatch::ct::opaque_u32(g ^ (x & s));
         (x ^ t, early ^ (t & s))
     }
-}
-
-/// `x` unchanged, but opaque to the optimiser (an empty `asm!`: no instruction, no cost).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn opaque(mut x: u32) -> u32 {
-    // SAFETY: the template is empty: nothing runs, `x` stays in its register.
-    unsafe {
-        core::arch::asm!("/* {x:e} */", x = inout(reg) x, options(pure, nomem, nostack, preserves_flags))
-    };
-    x
 }
 
 /// Expands W_0..W_15 (already in `w[..16]`) into W_16..W_67 and W'_0..W'_63.

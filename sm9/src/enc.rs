@@ -97,7 +97,7 @@ impl KdfStream {
 /// Constant-time all-zero test.
 fn all_zero(b: &[u8]) -> bool {
     let acc = b.iter().fold(0u8, |a, &x| a | x);
-    core::hint::black_box(acc) == 0
+    shangmi_dispatch::ct::opaque_const(acc) == 0
 }
 
 pub(crate) use shangmi_dispatch::ct::eq as ct_eq;
@@ -160,18 +160,12 @@ impl EncryptMasterKey {
     /// DER as gmsm writes it: INTEGER ke.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::uint(&mut out, &self.ke.to_bytes());
-        out
+        der::write::key_uint(&self.ke.to_bytes())
     }
 
     /// Parses INTEGER ke, rejecting trailing data.
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
-        let (ke, rest) = der::read_uint32(input)?;
-        if !rest.is_empty() {
-            return Err(Error::Encoding);
-        }
-        Self::from_bytes(&ke)
+        Self::from_bytes(&der::scalar_key(input)?)
     }
 }
 
@@ -200,23 +194,12 @@ impl EncryptMasterPublicKey {
     /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::bit_string(&mut out, &g1_to_uncompressed(&self.ppub));
-        out
+        der::write::key_bit_string(&g1_to_uncompressed(&self.ppub))
     }
 
     /// Parses BIT STRING Ppub-e (or SEQUENCE { BIT STRING }).
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
-        let (inner, rest) = if input.first() == Some(&der::SEQUENCE) {
-            der::read_tlv(input, der::SEQUENCE)?
-        } else {
-            (input, &[][..])
-        };
-        let (bits, r2) = der::read_bit_string(inner)?;
-        if !rest.is_empty() || !r2.is_empty() {
-            return Err(Error::Encoding);
-        }
-        Self::from_bytes(bits)
+        Self::from_bytes(der::master_public_key(input)?)
     }
 
     /// Q = H1(ID || hid)·P1 + Ppub-e (public data), `InvalidKey` if it is the identity.
@@ -386,7 +369,7 @@ impl EncryptMasterPublicKey {
         msg: &[u8],
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         let raw = self.encrypt(rng, id, msg)?;
-        Ok(raw_to_der(&raw, 0))
+        raw_to_der(&raw, 0)
     }
 
     /// Encrypts in an SM4 block mode (K1 = 16 bytes, PKCS#7 padding; CBC puts its
@@ -427,7 +410,7 @@ impl EncryptMasterPublicKey {
         mode: BlockMode,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         let raw = self.encrypt_sm4(rng, id, msg, mode)?;
-        Ok(raw_to_der(&raw, if mode == BlockMode::Ecb { 1 } else { 2 }))
+        raw_to_der(&raw, if mode == BlockMode::Ecb { 1 } else { 2 })
     }
 
     #[cfg(feature = "alloc")]
@@ -527,14 +510,14 @@ mod block {
 
 /// C1 || C3 || C2 to the DER form with an enc type.
 #[cfg(feature = "alloc")]
-fn raw_to_der(raw: &[u8], enc_type: u8) -> alloc::vec::Vec<u8> {
+fn raw_to_der(raw: &[u8], enc_type: u8) -> Result<alloc::vec::Vec<u8>, Error> {
     let mut inner = alloc::vec::Vec::with_capacity(raw.len() + 16);
-    der::write::uint(&mut inner, &[enc_type]);
+    der::write::uint(&mut inner, &[enc_type])?;
     let mut c1 = [4u8; 65];
     c1[1..].copy_from_slice(&raw[..64]);
-    der::write::bit_string(&mut inner, &c1);
-    der::write::tlv(&mut inner, der::OCTET_STRING, &raw[64..96]);
-    der::write::tlv(&mut inner, der::OCTET_STRING, &raw[96..]);
+    der::write::bit_string(&mut inner, &c1)?;
+    der::write::octet_string(&mut inner, &raw[64..96])?;
+    der::write::octet_string(&mut inner, &raw[96..])?;
     der::write::sequence(&inner)
 }
 
@@ -544,11 +527,11 @@ type Parts<'a> = (u32, [u8; 64], &'a [u8], &'a [u8]);
 
 fn parse_der(input: &[u8]) -> Result<Parts<'_>, Error> {
     let e = |_| Error::Decryption;
-    let (inner, rest) = der::read_tlv(input, der::SEQUENCE).map_err(e)?;
+    let (inner, rest) = der::read_sequence(input).map_err(e)?;
     let (t, inner) = der::read_small_uint(inner).map_err(e)?;
     let (c1, inner) = der::read_bit_string(inner).map_err(e)?;
-    let (c3, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
-    let (c2, inner) = der::read_tlv(inner, der::OCTET_STRING).map_err(e)?;
+    let (c3, inner) = der::read_octet_string(inner).map_err(e)?;
+    let (c2, inner) = der::read_octet_string(inner).map_err(e)?;
     if t > 2 || !rest.is_empty() || !inner.is_empty() || c1.len() != 65 || c1[0] != 4 {
         return Err(Error::Decryption);
     }
@@ -580,18 +563,12 @@ impl EncryptPrivateKey {
     /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::bit_string(&mut out, &self.to_uncompressed());
-        out
+        der::write::key_bit_string(&self.to_uncompressed())
     }
 
     /// Parses BIT STRING de.
     pub fn from_der(input: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
-        let (bits, rest) = der::read_bit_string(input)?;
-        if !rest.is_empty() {
-            return Err(Error::Encoding);
-        }
-        Self::from_bytes(bits, master)
+        Self::from_bytes(der::point_key(input)?, master)
     }
 
     /// The master public key this key belongs to.
@@ -746,8 +723,8 @@ mod tests {
         ke[3] = 0x77;
         let master = EncryptMasterKey::from_bytes(&ke).expect("valid ke");
         let public = master.public_key();
-        let n1 = crate::field::sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0;
-        let be = crate::field::limbs_to_be;
+        let n1 = shangmi_limbs::sub(&Fn::MODULUS, &[1, 0, 0, 0]).0;
+        let be = shangmi_limbs::to_be_bytes;
         let mut rs = std::vec![
             Fn::from_bytes(&be(&[1, 0, 0, 0])).expect("1 < n"),
             Fn::from_bytes(&be(&[16, 0, 0, 0])).expect("16 < n"),

@@ -1,8 +1,9 @@
 //! Montgomery arithmetic (R = 2^256) on four 64-bit limbs for the two 256-bit primes of
-//! SM9: the base field prime p ([`Fp`]) and the group order n ([`Fn`]). Portable and
-//! constant time: every conditional subtraction is a masked select whose mask passes an
-//! optimisation barrier. The functions are `const fn`, so that derived constants (Frobenius
-//! coefficients, R², the curve's b) are computed by the compiler from p and n alone.
+//! SM9: the base field prime p ([`Fp`]) and the group order n ([`Fn`]), instances of the
+//! limb layer `shangmi-limbs` that SM2's fields share. Constant time: every conditional
+//! subtraction is a masked select whose mask passes an optimisation barrier. The portable
+//! functions are `const fn`, so that derived constants (Frobenius coefficients, R², the
+//! curve's b) are computed by the compiler from p and n alone.
 //!
 //! At run time F_p uses the x86-64 forms of `field_x86.rs` where they exist (addition and
 //! subtraction on every x86-64, the product with BMI2/ADX): the product follows the
@@ -19,8 +20,8 @@ use shangmi_dispatch::Family;
 pub use shangmi_dispatch::sm9_field::{Backend, BackendError};
 use shangmi_dispatch::{Available, BackendCell};
 
-/// Four 64-bit limbs, least significant first.
-pub(crate) type Limbs = [u64; 4];
+pub(crate) use shangmi_limbs::Limbs;
+use shangmi_limbs::{add_mod, mont_minv, mont_mul, mont_r2, sbb, sub, sub_mod};
 
 /// The F_p product's backend, one byte in this crate that every product reads (field
 /// elements carry no backend, so the choice is process-wide). It holds an `Available`
@@ -62,204 +63,6 @@ pub fn use_backend(backend: Backend) -> Result<(), BackendError> {
 #[cfg(target_arch = "x86_64")]
 const FORCED_PORTABLE: bool = matches!(<Backend as Family>::FORCED, Some(Backend::Portable));
 
-/// `a + b + carry`, returning (sum, carry out).
-#[inline(always)]
-pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = a as u128 + b as u128 + carry as u128;
-    (t as u64, (t >> 64) as u64)
-}
-
-/// `a - b - borrow` (borrow in {0, 1}), returning (difference, borrow out in {0, 1}).
-#[inline(always)]
-pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    let (d, b1) = a.overflowing_sub(b);
-    let (d, b2) = d.overflowing_sub(borrow);
-    (d, (b1 | b2) as u64)
-}
-
-/// `acc + a * b + carry`, returning (low, high).
-#[inline(always)]
-pub(crate) const fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = acc as u128 + (a as u128) * (b as u128) + carry as u128;
-    (t as u64, (t >> 64) as u64)
-}
-
-/// `m` hidden from the optimiser, so that a 0/all-ones mask cannot become a branch.
-#[inline(always)]
-pub(crate) const fn opaque(m: u64) -> u64 {
-    core::hint::black_box(m)
-}
-
-/// `b` where `mask` is all ones, `a` where it is zero.
-#[inline(always)]
-pub(crate) const fn select(mask: u64, a: &Limbs, b: &Limbs) -> Limbs {
-    select_masked(opaque(mask), a, b)
-}
-
-/// [`select`] with a mask that has already passed [`opaque`] (one barrier for many
-/// selects under the same mask).
-#[inline(always)]
-pub(crate) const fn select_masked(m: u64, a: &Limbs, b: &Limbs) -> Limbs {
-    [
-        a[0] ^ ((a[0] ^ b[0]) & m),
-        a[1] ^ ((a[1] ^ b[1]) & m),
-        a[2] ^ ((a[2] ^ b[2]) & m),
-        a[3] ^ ((a[3] ^ b[3]) & m),
-    ]
-}
-
-/// `a - b` with the borrow.
-#[inline(always)]
-pub(crate) const fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, c) = sbb(a[0], b[0], 0);
-    let (r1, c) = sbb(a[1], b[1], c);
-    let (r2, c) = sbb(a[2], b[2], c);
-    let (r3, c) = sbb(a[3], b[3], c);
-    ([r0, r1, r2, r3], c)
-}
-
-/// `a + b` with the carry.
-#[inline(always)]
-pub(crate) const fn add_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, c) = adc(a[0], b[0], 0);
-    let (r1, c) = adc(a[1], b[1], c);
-    let (r2, c) = adc(a[2], b[2], c);
-    let (r3, c) = adc(a[3], b[3], c);
-    ([r0, r1, r2, r3], c)
-}
-
-/// All ones if `a == 0`, else zero (constant time).
-#[inline(always)]
-pub(crate) const fn is_zero_mask(a: &Limbs) -> u64 {
-    let x = a[0] | a[1] | a[2] | a[3];
-    // (x | -x) has its top bit set iff x != 0.
-    ((x | x.wrapping_neg()) >> 63).wrapping_sub(1)
-}
-
-/// Big-endian bytes to limbs.
-pub(crate) const fn limbs_from_be(b: &[u8; 32]) -> Limbs {
-    let mut r = [0u64; 4];
-    let mut i = 0;
-    while i < 32 {
-        r[3 - i / 8] |= (b[i] as u64) << (8 * (7 - (i % 8)));
-        i += 1;
-    }
-    r
-}
-
-/// Limbs to big-endian bytes.
-pub(crate) const fn limbs_to_be(a: &Limbs) -> [u8; 32] {
-    let mut r = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        r[i] = (a[3 - i / 8] >> (8 * (7 - (i % 8)))) as u8;
-        i += 1;
-    }
-    r
-}
-
-/// Parses up to 64 hexadecimal digits (for constants; panics at compile time on bad input).
-pub(crate) const fn limbs_from_hex(s: &str) -> Limbs {
-    let b = s.as_bytes();
-    assert!(b.len() <= 64);
-    let pad = 64 - b.len();
-    let mut r = [0u64; 4];
-    let mut i = pad;
-    while i < 64 {
-        let c = b[i - pad];
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => panic!("bad hex"),
-        };
-        r[3 - i / 16] |= (d as u64) << (4 * (15 - (i % 16)));
-        i += 1;
-    }
-    r
-}
-
-/// `a / d` for a small divisor that divides `a` exactly or not (the quotient, floor).
-pub(crate) const fn div_small(a: &Limbs, d: u64) -> Limbs {
-    let mut r = [0u64; 4];
-    let mut rem: u128 = 0;
-    let mut i = 4;
-    while i > 0 {
-        i -= 1;
-        let cur = (rem << 64) | a[i] as u128;
-        r[i] = (cur / d as u128) as u64;
-        rem = cur % d as u128;
-    }
-    r
-}
-
-/// -m^-1 mod 2^64 by Newton iteration.
-const fn neg_inv64(m0: u64) -> u64 {
-    let mut inv: u64 = 1;
-    let mut i = 0;
-    while i < 7 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(inv)));
-        i += 1;
-    }
-    inv.wrapping_neg()
-}
-
-/// Montgomery product a·b·2^-256 mod m (CIOS) for a, b < m < 2^256, fully reduced.
-#[inline(always)]
-pub(crate) const fn mont_mul(a: &Limbs, b: &Limbs, m: &Limbs, minv: u64) -> Limbs {
-    let mut t = [0u64; 6];
-    let mut i = 0;
-    while i < 4 {
-        let (t0, c) = mac(t[0], a[0], b[i], 0);
-        let (t1, c) = mac(t[1], a[1], b[i], c);
-        let (t2, c) = mac(t[2], a[2], b[i], c);
-        let (t3, c) = mac(t[3], a[3], b[i], c);
-        let (t4, t5) = adc(t[4], c, 0);
-        let q = t0.wrapping_mul(minv);
-        let (_, c) = mac(t0, q, m[0], 0);
-        let (r0, c) = mac(t1, q, m[1], c);
-        let (r1, c) = mac(t2, q, m[2], c);
-        let (r2, c) = mac(t3, q, m[3], c);
-        let (r3, c) = adc(t4, c, 0);
-        t = [r0, r1, r2, r3, t5 + c, 0];
-        i += 1;
-    }
-    let r = [t[0], t[1], t[2], t[3]];
-    let (d, borrow) = sub_limbs(&r, m);
-    let (_, below) = sbb(t[4], 0, borrow);
-    // below = 1: r < m, keep r.
-    select(below.wrapping_sub(1), &r, &d)
-}
-
-/// a + b mod m for a, b < m.
-#[inline(always)]
-pub(crate) const fn mod_add(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
-    let (s, carry) = add_limbs(a, b);
-    let (d, borrow) = sub_limbs(&s, m);
-    let (_, below) = sbb(carry, 0, borrow);
-    select(below.wrapping_sub(1), &s, &d)
-}
-
-/// a - b mod m for a, b < m.
-#[inline(always)]
-pub(crate) const fn mod_sub(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
-    let (d, borrow) = sub_limbs(a, b);
-    let mask = opaque(borrow.wrapping_neg());
-    add_limbs(&d, &[m[0] & mask, m[1] & mask, m[2] & mask, m[3] & mask]).0
-}
-
-/// 2^512 mod m, i.e. R² for the Montgomery form, by 256 modular doublings of R mod m.
-const fn r2_mod(m: &Limbs) -> Limbs {
-    // R mod m = 2^256 - m (m > 2^255).
-    let mut r = sub_limbs(&[0; 4], m).0;
-    let mut i = 0;
-    while i < 256 {
-        r = mod_add(&r, &r, m);
-        i += 1;
-    }
-    r
-}
-
 macro_rules! mont_field {
     ($name:ident, $modulus_hex:expr, $mul:path, $add:path, $sub:path, $doc:expr) => {
         #[doc = $doc]
@@ -269,14 +72,14 @@ macro_rules! mont_field {
         #[allow(dead_code)]
         impl $name {
             /// The modulus.
-            pub(crate) const MODULUS: Limbs = limbs_from_hex($modulus_hex);
+            pub(crate) const MODULUS: Limbs = shangmi_limbs::from_hex($modulus_hex);
             /// -m^-1 mod 2^64.
-            pub(crate) const MINV: u64 = neg_inv64(Self::MODULUS[0]);
-            const R2: Limbs = r2_mod(&Self::MODULUS);
+            pub(crate) const MINV: u64 = mont_minv(Self::MODULUS[0]);
+            const R2: Limbs = mont_r2(&Self::MODULUS);
             /// Zero.
             pub(crate) const ZERO: Self = Self([0; 4]);
             /// One (R mod m).
-            pub(crate) const ONE: Self = Self(sub_limbs(&[0; 4], &Self::MODULUS).0);
+            pub(crate) const ONE: Self = Self(sub(&[0; 4], &Self::MODULUS).0);
 
             /// The element with integer value `a` (must be below the modulus).
             pub(crate) const fn from_limbs(a: &Limbs) -> Self {
@@ -285,7 +88,7 @@ macro_rules! mont_field {
 
             /// The element from 64 hexadecimal digits (constants).
             pub(crate) const fn from_hex(s: &str) -> Self {
-                Self::from_limbs(&limbs_from_hex(s))
+                Self::from_limbs(&shangmi_limbs::from_hex(s))
             }
 
             /// A small integer.
@@ -300,13 +103,13 @@ macro_rules! mont_field {
 
             /// Big-endian encoding of the integer value.
             pub(crate) const fn to_bytes(&self) -> [u8; 32] {
-                limbs_to_be(&self.to_limbs())
+                shangmi_limbs::to_be_bytes(&self.to_limbs())
             }
 
             /// Parses a canonical big-endian value (below the modulus); `None` otherwise.
             pub(crate) fn from_bytes(b: &[u8; 32]) -> Option<Self> {
-                let a = limbs_from_be(b);
-                let (_, borrow) = sub_limbs(&a, &Self::MODULUS);
+                let a = shangmi_limbs::from_be_bytes(b);
+                let (_, borrow) = sub(&a, &Self::MODULUS);
                 if borrow == 1 {
                     Some(Self::from_limbs(&a))
                 } else {
@@ -365,13 +168,13 @@ macro_rules! mont_field {
             /// self + other in portable code, for constants.
             #[inline(always)]
             pub(crate) const fn add_const(&self, other: &Self) -> Self {
-                Self(mod_add(&self.0, &other.0, &Self::MODULUS))
+                Self(add_mod(&self.0, &other.0, &Self::MODULUS))
             }
 
             /// -self in portable code, for constants.
             #[inline(always)]
             pub(crate) const fn neg_const(&self) -> Self {
-                Self(mod_sub(&[0; 4], &self.0, &Self::MODULUS))
+                Self(sub_mod(&[0; 4], &self.0, &Self::MODULUS))
             }
 
             /// self^e for an exponent given as limbs (square-and-multiply over all 256
@@ -384,7 +187,7 @@ macro_rules! mont_field {
                     r = r.square();
                     let bit = (e[i / 64] >> (i % 64)) & 1;
                     let m = r.mul(self);
-                    r = Self(select(bit.wrapping_neg(), &r.0, &m.0));
+                    r = Self(shangmi_limbs::select(bit.wrapping_neg(), &m.0, &r.0));
                 }
                 r
             }
@@ -412,7 +215,7 @@ macro_rules! mont_field {
             /// self^-1 (Fermat with the public exponent m - 2; zero maps to zero). Constant
             /// time in self.
             pub(crate) fn invert(&self) -> Self {
-                self.pow_public(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
+                self.pow_public(&sub(&Self::MODULUS, &[2, 0, 0, 0]).0)
             }
 
             /// [`Self::pow`] in portable code, for constants.
@@ -424,20 +227,20 @@ macro_rules! mont_field {
                     r = r.square_const();
                     let bit = (e[i / 64] >> (i % 64)) & 1;
                     let m = r.mul_const(self);
-                    r = Self(select(bit.wrapping_neg(), &r.0, &m.0));
+                    r = Self(shangmi_limbs::select(bit.wrapping_neg(), &m.0, &r.0));
                 }
                 r
             }
 
             /// [`Self::invert`] in portable code, for constants.
             pub(crate) const fn invert_const(&self) -> Self {
-                self.pow_const(&sub_limbs(&Self::MODULUS, &[2, 0, 0, 0]).0)
+                self.pow_const(&sub(&Self::MODULUS, &[2, 0, 0, 0]).0)
             }
 
             /// All ones if zero, else zero.
             #[inline(always)]
             pub(crate) const fn is_zero_mask(&self) -> u64 {
-                is_zero_mask(&self.0)
+                shangmi_limbs::is_zero_mask(&self.0)
             }
 
             /// True if zero (not for secrets where timing matters: use the mask).
@@ -449,19 +252,13 @@ macro_rules! mont_field {
             /// Equality mask.
             #[inline(always)]
             pub(crate) const fn eq_mask(&self, other: &Self) -> u64 {
-                let x = [
-                    self.0[0] ^ other.0[0],
-                    self.0[1] ^ other.0[1],
-                    self.0[2] ^ other.0[2],
-                    self.0[3] ^ other.0[3],
-                ];
-                is_zero_mask(&x)
+                shangmi_limbs::eq_mask(&self.0, &other.0)
             }
 
             /// `b` where `mask` is all ones, `a` where zero.
             #[inline(always)]
             pub(crate) const fn select(mask: u64, a: &Self, b: &Self) -> Self {
-                Self(select(mask, &a.0, &b.0))
+                Self(shangmi_limbs::select(mask, &b.0, &a.0))
             }
         }
 
@@ -507,9 +304,9 @@ fn fp_mul(a: &Limbs, b: &Limbs) -> Limbs {
 fn fp_add(a: &Limbs, b: &Limbs) -> Limbs {
     #[cfg(target_arch = "x86_64")]
     if !FORCED_PORTABLE {
-        return crate::field_x86::add_p(a, b);
+        return shangmi_limbs::x86::add_mod(a, b, &crate::field_x86::P);
     }
-    mod_add(a, b, &Fp::MODULUS)
+    add_mod(a, b, &Fp::MODULUS)
 }
 
 /// a - b mod p, chosen as [`fp_add`] is.
@@ -517,21 +314,21 @@ fn fp_add(a: &Limbs, b: &Limbs) -> Limbs {
 fn fp_sub(a: &Limbs, b: &Limbs) -> Limbs {
     #[cfg(target_arch = "x86_64")]
     if !FORCED_PORTABLE {
-        return crate::field_x86::sub_p(a, b);
+        return shangmi_limbs::x86::sub_mod(a, b, &crate::field_x86::P);
     }
-    mod_sub(a, b, &Fp::MODULUS)
+    sub_mod(a, b, &Fp::MODULUS)
 }
 
 /// a + b mod n (portable).
 #[inline(always)]
 fn fn_add(a: &Limbs, b: &Limbs) -> Limbs {
-    mod_add(a, b, &Fn::MODULUS)
+    add_mod(a, b, &Fn::MODULUS)
 }
 
 /// a - b mod n (portable).
 #[inline(always)]
 fn fn_sub(a: &Limbs, b: &Limbs) -> Limbs {
-    mod_sub(a, b, &Fn::MODULUS)
+    sub_mod(a, b, &Fn::MODULUS)
 }
 
 /// A way to multiply in F_p, as a zero-sized token: the tower's operations are generic over
@@ -598,7 +395,7 @@ impl Fn {
     /// the map of GM/T 0044-2016 part 2, 5.4.2 (h = (Ha mod (N-1)) + 1), constant time in
     /// the value (bit-serial shift-and-subtract).
     pub(crate) fn from_hash_bytes(b: &[u8]) -> Fn {
-        let m = sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0;
+        let m = sub(&Fn::MODULUS, &[1, 0, 0, 0]).0;
         let mut r: Limbs = [0; 4];
         for &byte in b {
             let mut k = 8;
@@ -613,13 +410,13 @@ impl Fn {
                     (r[2] << 1) | (r[1] >> 63),
                     (r[3] << 1) | (r[2] >> 63),
                 ];
-                let (d, borrow) = sub_limbs(&s, &m);
+                let (d, borrow) = sub(&s, &m);
                 let (_, below) = sbb(top, 0, borrow);
-                r = select(below.wrapping_sub(1), &s, &d);
+                r = shangmi_limbs::select(below.wrapping_neg(), &s, &d);
             }
         }
         // r + 1 <= N - 1 < N: a valid integer below N.
-        let (r1, _) = add_limbs(&r, &[1, 0, 0, 0]);
+        let (r1, _) = shangmi_limbs::add(&r, &[1, 0, 0, 0]);
         Fn::from_limbs(&r1)
     }
 
@@ -652,7 +449,7 @@ mod tests {
         assert_eq!(Fp::ZERO.invert(), Fp::ZERO);
         assert_eq!(Fp::ONE.invert(), Fp::ONE);
         assert_eq!(Fp::ONE.neg().invert(), Fp::ONE.neg());
-        assert_eq!(a.invert(), a.pow(&sub_limbs(&Fp::MODULUS, &[2, 0, 0, 0]).0));
+        assert_eq!(a.invert(), a.pow(&sub(&Fp::MODULUS, &[2, 0, 0, 0]).0));
         assert_eq!(a.add(&b).sub(&b), a);
         assert_eq!(a.neg().add(&a), Fp::ZERO);
         assert_eq!(Fp::from_u64(3).mul(&Fp::from_u64(5)), Fp::from_u64(15));
@@ -661,19 +458,21 @@ mod tests {
         assert_eq!(m1.square(), Fp::ONE);
         assert_eq!(
             m1.to_bytes(),
-            limbs_to_be(&sub_limbs(&Fp::MODULUS, &[1, 0, 0, 0]).0)
+            shangmi_limbs::to_be_bytes(&sub(&Fp::MODULUS, &[1, 0, 0, 0]).0)
         );
         // Fermat: a^(p-1) = 1.
-        let e = sub_limbs(&Fp::MODULUS, &[1, 0, 0, 0]).0;
+        let e = sub(&Fp::MODULUS, &[1, 0, 0, 0]).0;
         assert_eq!(a.pow(&e), Fp::ONE);
         let k = Fn::from_hex("0130E78459D78545CB54C587E02CF480CE0B66340F319F348A1D5B1F2DC5F4");
         assert_eq!(k.mul(&k.invert()), Fn::ONE);
         assert_eq!(Fn::from_hash_bytes(&[0]), Fn::ONE);
         // N - 1 itself maps to 0 + 1.
         assert_eq!(
-            Fn::from_hash_bytes(&limbs_to_be(&sub_limbs(&Fn::MODULUS, &[1, 0, 0, 0]).0)),
+            Fn::from_hash_bytes(&shangmi_limbs::to_be_bytes(
+                &sub(&Fn::MODULUS, &[1, 0, 0, 0]).0
+            )),
             Fn::ONE
         );
-        assert!(Fp::from_bytes(&limbs_to_be(&Fp::MODULUS)).is_none());
+        assert!(Fp::from_bytes(&shangmi_limbs::to_be_bytes(&Fp::MODULUS)).is_none());
     }
 }

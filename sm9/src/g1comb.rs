@@ -18,10 +18,9 @@ use alloc::{boxed::Box, vec::Vec};
 use crate::curve::G1;
 use crate::field::Limbs;
 #[cfg(feature = "alloc")]
-use crate::{
-    field::is_zero_mask,
-    pairing::{scan, signed_digits},
-};
+use crate::pairing::{scan, signed_digits};
+#[cfg(feature = "alloc")]
+use shangmi_limbs::is_zero_mask;
 
 /// Rows: 52 signed 5-bit digits cover 256 bits and the last carry (260 bits).
 #[cfg(feature = "alloc")]
@@ -122,7 +121,7 @@ mod tests {
         let b = G1::from(P1).mul_ct(&[0x1234_5678, 0, 0, 0]);
         let t = G1Base::new(&b);
         let n = Fn::MODULUS;
-        let n1 = crate::field::sub_limbs(&n, &[1, 0, 0, 0]).0;
+        let n1 = shangmi_limbs::sub(&n, &[1, 0, 0, 0]).0;
         let mut ks = alloc::vec![[0u64; 4], [1, 0, 0, 0], [16, 0, 0, 0], [17, 0, 0, 0], n1, n];
         // Digits of 16 and 17 (the carry) in every position, and all-ones words.
         for i in 0..ROWS {

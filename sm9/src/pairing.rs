@@ -13,8 +13,9 @@
 //! Constant time: the loop follows the public bits of a; no value decides a branch.
 
 use crate::curve::{Affine, G2};
-use crate::field::{Fp, Limbs, sub_limbs};
+use crate::field::{Fp, Limbs};
 use crate::tower::{Fp2, Fp4, Fp12, GAMMA2, GAMMA3};
+use shangmi_limbs::sub;
 
 /// The BN parameter t (GM/T 0044-2016 part 5, A.1).
 pub(crate) const T: u64 = 0x6000_0000_0058_F98A;
@@ -256,7 +257,7 @@ pub(crate) fn split(k: &Limbs) -> (u128, [u64; 3]) {
         rem = (rem << 1) | bit;
         let (d, borrow) = rem.overflowing_sub(LAMBDA);
         let ge = carry | (!borrow as u128);
-        let mask = core::hint::black_box(ge.wrapping_neg());
+        let mask = shangmi_dispatch::ct::opaque_const(ge.wrapping_neg());
         rem ^= (rem ^ d) & mask;
         q[i / 64] |= (ge as u64) << (i % 64);
     }
@@ -275,7 +276,7 @@ pub(crate) fn nibble(k: &[u64], w: usize) -> u64 {
 pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {
     let mut e = table[0];
     for (j, t) in table.iter().enumerate().skip(1) {
-        let m = crate::field::is_zero_mask(&[idx ^ j as u64, 0, 0, 0]);
+        let m = shangmi_limbs::is_zero_mask(&[idx ^ j as u64, 0, 0, 0]);
         e = sel(m, &e, t);
     }
     e
@@ -401,7 +402,7 @@ impl GtBase {
             let entry = |row: &[Fp12; 17], (abs, neg): (u64, u64)| {
                 let mut e = row[0];
                 for (j, t) in row.iter().enumerate().skip(1) {
-                    let m = crate::field::is_zero_mask(&[abs ^ j as u64, 0, 0, 0]);
+                    let m = shangmi_limbs::is_zero_mask(&[abs ^ j as u64, 0, 0, 0]);
                     e = Fp12::select(m, &e, t);
                 }
                 Fp12::select(neg, &e, &e.conj())
@@ -475,7 +476,7 @@ pub(crate) fn pairing_product2(
 
 /// N - 1 as an exponent (for tests).
 #[allow(dead_code)]
-pub(crate) const N_MINUS_1: [u64; 4] = sub_limbs(&crate::field::Fn::MODULUS, &[1, 0, 0, 0]).0;
+pub(crate) const N_MINUS_1: [u64; 4] = sub(&crate::field::Fn::MODULUS, &[1, 0, 0, 0]).0;
 
 #[cfg(test)]
 mod tests {
@@ -534,7 +535,7 @@ mod tests {
     #[test]
     fn decompositions() {
         // λ = p mod N.
-        let pm = crate::field::sub_limbs(&Fp::MODULUS, &Fn::MODULUS).0;
+        let pm = shangmi_limbs::sub(&Fp::MODULUS, &Fn::MODULUS).0;
         assert_eq!(pm, [LAMBDA as u64, (LAMBDA >> 64) as u64, 0, 0]);
         let k = [
             0xffff_ffff_ffff_fff1,

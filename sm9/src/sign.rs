@@ -127,34 +127,27 @@ impl SignMasterKey {
     /// DER as gmsm writes it: INTEGER ks.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::uint(&mut out, &self.ks.to_bytes());
-        out
+        der::write::key_uint(&self.ks.to_bytes())
     }
 
     /// Parses INTEGER ks (gmsm's form) or SEQUENCE { INTEGER ks, BIT STRING Ppub-s }
     /// (the form gmsm's parser also accepts), rejecting trailing data.
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
-        let ks = if input.first() == Some(&der::SEQUENCE) {
-            let (inner, rest) = der::read_tlv(input, der::SEQUENCE)?;
+        let ks = if der::starts_sequence(input) {
+            let (inner, rest) = der::read_sequence(input)?;
             let (ks, inner_rest) = der::read_uint32(inner)?;
             let key = Self::from_bytes(&ks)?;
-            if !inner_rest.is_empty() {
-                let (pubb, r2) = der::read_bit_string(inner_rest)?;
-                if !r2.is_empty() || g2_from_bytes(pubb)? != key.public.ppub {
-                    return Err(Error::InvalidKey);
-                }
+            if !inner_rest.is_empty()
+                && g2_from_bytes(der::point_key(inner_rest)?)? != key.public.ppub
+            {
+                return Err(Error::InvalidKey);
             }
             if !rest.is_empty() {
                 return Err(Error::Encoding);
             }
             return Ok(key);
         } else {
-            let (ks, rest) = der::read_uint32(input)?;
-            if !rest.is_empty() {
-                return Err(Error::Encoding);
-            }
-            ks
+            der::scalar_key(input)?
         };
         Self::from_bytes(&ks)
     }
@@ -193,23 +186,12 @@ impl SignMasterPublicKey {
     /// DER as gmsm and GmSSL write it: BIT STRING 0x04 || x || y.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::bit_string(&mut out, &self.to_uncompressed());
-        out
+        der::write::key_bit_string(&self.to_uncompressed())
     }
 
     /// Parses BIT STRING Ppub-s (or SEQUENCE { BIT STRING } as gmsm also accepts).
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
-        let (inner, rest) = if input.first() == Some(&der::SEQUENCE) {
-            der::read_tlv(input, der::SEQUENCE)?
-        } else {
-            (input, &[][..])
-        };
-        let (bits, r2) = der::read_bit_string(inner)?;
-        if !rest.is_empty() || !r2.is_empty() {
-            return Err(Error::Encoding);
-        }
-        Self::from_bytes(bits)
+        Self::from_bytes(der::master_public_key(input)?)
     }
 
     /// The verifying key of `id` (hid 0x01).
@@ -291,18 +273,12 @@ impl SigningKey {
     /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut out = alloc::vec::Vec::new();
-        der::write::bit_string(&mut out, &self.to_uncompressed());
-        out
+        der::write::key_bit_string(&self.to_uncompressed())
     }
 
     /// Parses BIT STRING ds (gmsm's form).
     pub fn from_der(input: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
-        let (bits, rest) = der::read_bit_string(input)?;
-        if !rest.is_empty() {
-            return Err(Error::Encoding);
-        }
-        Self::from_bytes(bits, master)
+        Self::from_bytes(der::point_key(input)?, master)
     }
 
     /// The master public key this key belongs to.
@@ -381,16 +357,13 @@ impl Signature {
     /// DER as GmSSL and gmsm write it: SEQUENCE { OCTET STRING h, BIT STRING 04||S }.
     #[cfg(feature = "alloc")]
     pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        let mut inner = alloc::vec::Vec::new();
-        der::write::tlv(&mut inner, der::OCTET_STRING, &self.h);
-        der::write::bit_string(&mut inner, &self.s_uncompressed());
-        der::write::sequence(&inner)
+        der::write::signature(&self.h, &self.s_uncompressed())
     }
 
     /// Parses the DER form (strict, no trailing data).
     pub fn from_der(input: &[u8]) -> Result<Self, Error> {
-        let (inner, rest) = der::read_tlv(input, der::SEQUENCE)?;
-        let (h, inner) = der::read_tlv(inner, der::OCTET_STRING)?;
+        let (inner, rest) = der::read_sequence(input)?;
+        let (h, inner) = der::read_octet_string(inner)?;
         let (s, inner) = der::read_bit_string(inner)?;
         if !rest.is_empty() || !inner.is_empty() || h.len() != 32 || s.len() != 65 {
             return Err(Error::Encoding);

@@ -11,6 +11,7 @@ use crate::suites::CipherSuite;
 use core::hint::black_box;
 use digest::Digest;
 use hmac::{Hmac, Mac};
+use shangmi_dispatch::ct::opaque_u32;
 use shangmi_sm3::Sm3;
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
 use shangmi_sm4_modes::cipher::block_padding::NoPadding;
@@ -284,7 +285,7 @@ impl RecordProtection {
 /// All ones when `a < b` (both below 2^31), else zero; through an optimisation barrier.
 #[inline(always)]
 fn ct_lt(a: u32, b: u32) -> u32 {
-    black_box(0u32.wrapping_sub(a.wrapping_sub(b) >> 31))
+    opaque_u32(0u32.wrapping_sub(a.wrapping_sub(b) >> 31))
 }
 
 #[inline(always)]
@@ -332,7 +333,7 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     for i in 1..=scan {
         let in_pad = !ct_lt(pad, i as u32);
         let diff = (data[n - 1 - i] as u32) ^ pad;
-        let nonzero = black_box(0u32.wrapping_sub(diff.wrapping_neg() >> 31));
+        let nonzero = opaque_u32(0u32.wrapping_sub(diff.wrapping_neg() >> 31));
         good &= !(in_pad & nonzero);
     }
     // Plaintext length: as if there were no padding when the padding is bad.
@@ -370,7 +371,7 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
         diff |= (a ^ b) as u32;
     }
     good &= ct_eq(diff, 0);
-    if black_box(good) == u32::MAX {
+    if opaque_u32(good) == u32::MAX {
         Ok(plen as usize)
     } else {
         Err(Error::DecryptError)

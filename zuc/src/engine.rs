@@ -10,7 +10,8 @@
 //! S-boxes and the MAC's window sum), which a kernel's entry points run under its target
 //! features, where the token's operations inline.
 
-use crate::{Backend, mac::Engine, opaque::opaque, sbox, state::State};
+use crate::{Backend, mac::Engine, sbox, state::State};
+use shangmi_dispatch::ct::opaque_u32;
 
 /// The two primitives a backend supplies to the shared code: inlined into the kernel's
 /// entry points (see the module documentation).
@@ -43,7 +44,7 @@ pub(crate) trait Ops: Copy {
     fn mac_sum<const N: usize>(self, tag: &mut [u32; N], window: &[u32; 5], m: u32, bits: u32) {
         for j in 0..bits {
             // No branch on message or keystream bits: each bit selects its window by mask.
-            let mask = opaque(0u32.wrapping_sub((m >> (31 - j)) & 1));
+            let mask = opaque_u32(0u32.wrapping_sub((m >> (31 - j)) & 1));
             for (w, t) in tag.iter_mut().enumerate() {
                 let pair = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
                 *t ^= ((pair >> (32 - j)) as u32) & mask;

@@ -22,7 +22,6 @@ mod eea3;
 mod engine;
 mod mac;
 mod many;
-mod opaque;
 mod sbox;
 mod state;
 mod stream;

@@ -14,6 +14,7 @@ use primefield::{
     ff::PrimeField,
     subtle::{Choice, ConstantTimeEq, CtOption},
 };
+use shangmi_dispatch::ct;
 
 /// p, little-endian limbs.
 pub const P: Limbs = [
@@ -42,15 +43,6 @@ primefield::monty_field_element! {
     params: FieldParams,
     uint: U256,
     doc: "Element of the SM2 base field (integers modulo p), in Montgomery form"
-}
-
-/// `x` unchanged, but opaque to the optimiser: masks derived from secrets go through it before
-/// they select, so LLVM cannot turn `(a & m) | (b & !m)` into a branch or an indexed load
-/// (it did both in the table scans until the memcheck test caught it). An empty `asm!` with
-/// the x86-64 assembly, `black_box` elsewhere.
-#[inline(always)]
-pub fn opaque(x: u64) -> u64 {
-    field_impl::opaque(x)
 }
 
 // `&x.limbs_at()` borrows a reference on x86-64 and a copy elsewhere.
@@ -196,18 +188,16 @@ impl FieldElement {
         limbs::eq_mask(&self.limbs(), &rhs.limbs())
     }
 
-    /// `a` where `mask` is all ones, else `b`, with the mask hidden from the optimiser (see
-    /// [`opaque`]).
+    /// `a` where `mask` is all ones, else `b`, with the mask hidden from the optimiser
+    /// ([`ct::opaque_u64`]: LLVM turned such selects into branches and indexed loads in the
+    /// table scans until the memcheck test caught it).
     #[inline(always)]
     pub fn select(mask: u64, a: &Self, b: &Self) -> Self {
-        let m = opaque(mask);
-        let (a, b) = (a.limbs(), b.limbs());
-        Self::from_limbs([
-            (a[0] & m) | (b[0] & !m),
-            (a[1] & m) | (b[1] & !m),
-            (a[2] & m) | (b[2] & !m),
-            (a[3] & m) | (b[3] & !m),
-        ])
+        Self::from_limbs(shangmi_limbs::select_masked(
+            ct::opaque_u64(mask),
+            &a.limbs(),
+            &b.limbs(),
+        ))
     }
 
     /// Inverse, `None` for 0 (the `ff` contract).

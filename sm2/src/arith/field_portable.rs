@@ -5,57 +5,8 @@
 //! Constant time throughout.
 
 use super::field::P;
-use super::limbs::{self, Limbs, adc, mac, sbb};
-
-/// The 512-bit product a·b (schoolbook, operand scanning).
-#[inline(always)]
-const fn product(a: &Limbs, b: &Limbs) -> [u64; 8] {
-    let mut r = [0u64; 8];
-    let mut i = 0;
-    while i < 4 {
-        let (r0, c) = mac(r[i], a[i], b[0], 0);
-        let (r1, c) = mac(r[i + 1], a[i], b[1], c);
-        let (r2, c) = mac(r[i + 2], a[i], b[2], c);
-        let (r3, c) = mac(r[i + 3], a[i], b[3], c);
-        r[i] = r0;
-        r[i + 1] = r1;
-        r[i + 2] = r2;
-        r[i + 3] = r3;
-        r[i + 4] = c;
-        i += 1;
-    }
-    r
-}
-
-/// The 512-bit square a² (six cross products doubled plus four squares).
-#[inline(always)]
-const fn square(a: &Limbs) -> [u64; 8] {
-    let (r1, c) = mac(0, a[0], a[1], 0);
-    let (r2, c) = mac(0, a[0], a[2], c);
-    let (r3, r4) = mac(0, a[0], a[3], c);
-    let (r3, c) = mac(r3, a[1], a[2], 0);
-    let (r4, r5) = mac(r4, a[1], a[3], c);
-    let (r5, r6) = mac(r5, a[2], a[3], 0);
-    let r7 = r6 >> 63;
-    let r6 = (r6 << 1) | (r5 >> 63);
-    let r5 = (r5 << 1) | (r4 >> 63);
-    let r4 = (r4 << 1) | (r3 >> 63);
-    let r3 = (r3 << 1) | (r2 >> 63);
-    let r2 = (r2 << 1) | (r1 >> 63);
-    let r1 = r1 << 1;
-    let (r0, c) = mac(0, a[0], a[0], 0);
-    let (r1, c) = adc(r1, c, 0);
-    let (s2, s3) = mac(0, a[1], a[1], 0);
-    let (r2, c) = adc(r2, s2, c);
-    let (r3, c) = adc(r3, s3, c);
-    let (s4, s5) = mac(0, a[2], a[2], 0);
-    let (r4, c) = adc(r4, s4, c);
-    let (r5, c) = adc(r5, s5, c);
-    let (s6, s7) = mac(0, a[3], a[3], 0);
-    let (r6, c) = adc(r6, s6, c);
-    let (r7, _) = adc(r7, s7, c);
-    [r0, r1, r2, r3, r4, r5, r6, r7]
-}
+use super::limbs::{self, Limbs, adc, sbb};
+use shangmi_dispatch::ct;
 
 /// Montgomery reduction T·2^-256 mod p for T < p·2^256, without multiplications.
 ///
@@ -100,29 +51,26 @@ const fn redc(t: &[u64; 8]) -> Limbs {
     limbs::select(below.wrapping_neg(), &r, &d)
 }
 
-/// `x` unchanged, but opaque to the optimiser (`black_box`): see [`super::field::opaque`].
-#[inline(always)]
-pub fn opaque(x: u64) -> u64 {
-    core::hint::black_box(x)
-}
-
 /// `d + p` if `bit` is 1, `d` if it is 0 (mod 2^256), through an opaque mask.
 #[inline(always)]
 fn add_masked_p(d: &Limbs, bit: u64) -> Limbs {
-    let m = opaque(bit.wrapping_neg());
-    limbs::add(d, &[P[0] & m, P[1] & m, P[2] & m, P[3] & m]).0
+    limbs::add(
+        d,
+        &shangmi_limbs::and_mask(&P, ct::opaque_u64(bit.wrapping_neg())),
+    )
+    .0
 }
 
 /// a·b·2^-256 mod p for a, b < p, fully reduced.
 #[inline(always)]
 pub fn mul(a: &Limbs, b: &Limbs) -> Limbs {
-    redc(&product(a, b))
+    redc(&limbs::mul_wide(a, b))
 }
 
 /// a²·2^-256 mod p for a < p, fully reduced.
 #[inline(always)]
 pub fn sqr(a: &Limbs) -> Limbs {
-    redc(&square(a))
+    redc(&limbs::square_wide(a))
 }
 
 /// a + b mod p as a - (p - b): two of the subtractions below, which LLVM compiles into tight

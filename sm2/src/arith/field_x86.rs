@@ -200,11 +200,11 @@ pub fn mul_base(a: &Limbs, b: &Limbs) -> Limbs {
     [o0, o1, o2, o3]
 }
 
-/// As [`mul_base`], with `mulx` and `a` passed in registers: one product row per limb of a
-/// (in rdx), b's limbs read from memory, row 0 on one carry chain and rows 1–3 adding the low
-/// halves of their products on OF (`adox`) and the high halves on CF (`adcx`). a1..a3 arrive
-/// in the registers that later hold limbs 5..7 of the product, which keeps the whole
-/// routine in 13 registers (see the module documentation for why `a` comes in registers).
+/// As [`mul_base`], with `mulx` and `a` passed in registers: the 512-bit product of
+/// `shangmi-limbs` (one product row per limb of a, b's limbs read from memory, low halves on
+/// OF, high halves on CF; a1..a3 arrive in the registers that later hold limbs 5..7 of the
+/// product, which keeps the whole routine in 13 registers), then this field's reduction
+/// (see the module documentation for why `a` comes in registers).
 ///
 /// # Safety
 /// The CPU must have BMI2 and ADX.
@@ -215,28 +215,7 @@ pub unsafe fn mul_adx(a: Limbs, b: &Limbs) -> Limbs {
     // declared registers.
     unsafe {
         asm!(
-            "mulx {r1}, {r0}, [{b}]",
-            "mulx {r2}, {t}, [{b} + 8]", "add {r1}, {t}",
-            "mulx {r3}, {t}, [{b} + 16]", "adc {r2}, {t}",
-            "mulx {r4}, {t}, [{b} + 24]", "adc {r3}, {t}", "adc {r4}, 0",
-            // row 1: a1 leaves r5 for rdx
-            "mov rdx, {r5}", "xor eax, eax",
-            "mulx {u}, {t}, [{b}]", "adox {r1}, {t}", "adcx {r2}, {u}",
-            "mulx {u}, {t}, [{b} + 8]", "adox {r2}, {t}", "adcx {r3}, {u}",
-            "mulx {u}, {t}, [{b} + 16]", "adox {r3}, {t}", "adcx {r4}, {u}",
-            "mulx {r5}, {t}, [{b} + 24]", "adox {r4}, {t}", "adcx {r5}, rax", "adox {r5}, rax",
-            // row 2
-            "mov rdx, {r6}", "xor eax, eax",
-            "mulx {u}, {t}, [{b}]", "adox {r2}, {t}", "adcx {r3}, {u}",
-            "mulx {u}, {t}, [{b} + 8]", "adox {r3}, {t}", "adcx {r4}, {u}",
-            "mulx {u}, {t}, [{b} + 16]", "adox {r4}, {t}", "adcx {r5}, {u}",
-            "mulx {r6}, {t}, [{b} + 24]", "adox {r5}, {t}", "adcx {r6}, rax", "adox {r6}, rax",
-            // row 3
-            "mov rdx, {r7}", "xor eax, eax",
-            "mulx {u}, {t}, [{b}]", "adox {r3}, {t}", "adcx {r4}, {u}",
-            "mulx {u}, {t}, [{b} + 8]", "adox {r4}, {t}", "adcx {r5}, {u}",
-            "mulx {u}, {t}, [{b} + 16]", "adox {r5}, {t}", "adcx {r6}, {u}",
-            "mulx {r7}, {t}, [{b} + 24]", "adox {r6}, {t}", "adcx {r7}, rax", "adox {r7}, rax",
+            shangmi_limbs::mulx_product!(),
             reduce_512!(),
             b = in(reg) b.as_ptr(),
             r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
@@ -344,18 +323,6 @@ pub unsafe fn sqr_adx(a: Limbs) -> Limbs {
         );
     }
     [o0, o1, o2, o3]
-}
-
-/// `x`, through an empty `asm!` the optimiser cannot see into, so it cannot learn that a
-/// mask is all-zeros-or-all-ones and turn a masked select into a branch or a load from a
-/// selected address (memcheck caught LLVM doing both).
-#[inline(always)]
-pub fn opaque(mut x: u64) -> u64 {
-    // SAFETY: an empty asm block: no instruction, no memory, no flags touched.
-    unsafe {
-        asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
-    }
-    x
 }
 
 /// a + b mod p for a, b < p: the sum, then its difference with p kept by `cmov` when

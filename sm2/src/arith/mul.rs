@@ -16,9 +16,10 @@
 //! * `mul_g_add_table_vartime`: the same with a per-key table for Q (32 doublings), G by the
 //!   comb (zero digits skipped); the size profile keeps no per-key table.
 
-use super::field::{FieldElement, opaque};
+use super::field::FieldElement;
 use super::limbs::Limbs;
 use super::point::{Affine, Cached, Jacobian};
+use shangmi_dispatch::ct;
 
 include!(concat!(env!("OUT_DIR"), "/comb_table.rs"));
 
@@ -49,7 +50,7 @@ pub(crate) fn recode<const W: usize, const N: usize>(k: &Limbs) -> [i64; N] {
 /// All ones iff `a == b` (constant time; `a ^ b` < 2^63 here), opaque to the optimiser.
 #[inline(always)]
 fn eq_mask(a: u64, b: u64) -> u64 {
-    opaque(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
+    ct::opaque_u64(((a ^ b).wrapping_sub(1) >> 63).wrapping_neg())
 }
 
 /// The entry for |digit| in 1..=N (all zeros for 0) by scanning the whole table (one 8-limb
@@ -190,7 +191,7 @@ impl Accumulator {
             // The formula's masks pass the barrier before they are combined: without it LLVM
             // turned this select into a conditional jump on them (memcheck caught it).
             let dbl = self.point.double();
-            let same = opaque(h0) & opaque(r0) & !self.infinity;
+            let same = ct::opaque_u64(h0) & ct::opaque_u64(r0) & !self.infinity;
             next = Jacobian::select(same, &dbl, &next);
         }
         next = Jacobian::select(self.infinity, &p.to_jacobian(), &next);
