@@ -172,7 +172,8 @@ impl State {
         self.lfsr_step(0);
     }
 
-    /// The LFSR cells, R1 and R2, for a kernel's own rounds.
+    /// The LFSR cells, R1 and R2, for a kernel's own rounds (the x86-64 GFNI engine's).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(crate) fn parts(&mut self) -> (&mut [u32; 16], &mut u32, &mut u32) {
         (&mut self.s, &mut self.r1, &mut self.r2)
