@@ -2,26 +2,16 @@
 
 #![allow(clippy::unwrap_used, dead_code)] // test helpers outside #[test] functions
 
+mod testdevice;
+
 use std::path::PathBuf;
 
 /// The test token's user PIN (its default; see testdevice/pkcs11/src/lib.rs).
 pub const PIN: &str = "12345678";
 
-/// The test token's module: cargo writes a dependency's cdylib into the `deps` directory
-/// that holds the test binary (or the directory above it).
+/// The test token's module (`testsupport/testdevice.rs` finds it next to the test binary).
 pub fn module() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    let name = format!(
-        "{}shangmi_testdevice_pkcs11{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    [deps, deps.parent().unwrap()]
-        .iter()
-        .map(|d| d.join(&name))
-        .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("{name} not found next to {}", exe.display()))
+    testdevice::library("shangmi_testdevice_pkcs11")
 }
 
 /// A URI for `object` on token `token` of the test module, the PIN inline.

@@ -1,0 +1,1 @@
+../../../testsupport/testdevice.rs
