@@ -87,6 +87,32 @@ pub fn c_text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&bytes[..end]).trim().to_owned()
 }
 
+/// Percent-decodes a key URI's value (RFC 3986 §2.1) to bytes: `%` and two hex digits
+/// stand for one byte, every other byte for itself. The `skf:` and `pkcs11:` URIs read
+/// their values with it.
+pub fn percent_decode(s: &str) -> Result<Vec<u8>, &'static str> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let byte = b
+                .get(i + 1..i + 3)
+                // Two hex digits, not what `from_str_radix` also takes (a sign: "%+1").
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                .and_then(|h| core::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or("a % not followed by two hex digits")?;
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
 /// `ECCrefPublicKey` / `ECCPUBLICKEYBLOB`: `{ u32 bits; u8 x[64], y[64]; }`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,6 +404,15 @@ pub fn fmt_code(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percent_decoding() {
+        assert_eq!(percent_decode("a%20b%2f%2F").unwrap(), b"a b//");
+        assert_eq!(percent_decode("%00%ff").unwrap(), [0, 0xff]);
+        for bad in ["%", "%2", "%zz", "a%g0", "%+1"] {
+            assert!(percent_decode(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn coordinates_must_be_right_aligned() {

@@ -86,24 +86,7 @@ fn uri_err(why: impl Into<String>) -> Pkcs11Error {
 
 /// Percent-decodes `s` to bytes.
 fn decode_bytes(s: &str) -> Result<Vec<u8>, Pkcs11Error> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = b
-                .get(i + 1..i + 3)
-                .and_then(|h| core::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| uri_err("a % not followed by two hex digits"))?;
-            out.push(hex);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Ok(out)
+    shangmi_device::percent_decode(s).map_err(uri_err)
 }
 
 /// Percent-decodes `s` to text.

@@ -46,23 +46,7 @@ fn uri_err(why: impl Into<String>) -> SkfError {
 
 /// Percent-decodes `s` (UTF-8 required after decoding).
 fn decode(s: &str) -> Result<String, SkfError> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = b
-                .get(i + 1..i + 3)
-                .and_then(|h| core::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| uri_err("a % not followed by two hex digits"))?;
-            out.push(hex);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
+    let out = shangmi_device::percent_decode(s).map_err(uri_err)?;
     String::from_utf8(out).map_err(|_| uri_err("a value is not UTF-8 after decoding"))
 }
 
