@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::Failure;
 use crate::rows::{self, OpRow, Row};
 
-mod choice;
+pub(crate) mod choice;
 mod cpu;
 
 pub use choice::{Backends, Forcing};

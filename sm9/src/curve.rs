@@ -291,7 +291,7 @@ impl<F: Coord> Point<F> {
         for w in (0..64).rev() {
             r = r.double().double().double().double();
             let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-            r = r.add(&crate::pairing::scan(&table, nib, Self::select));
+            r = r.add(&crate::window::scan(&table, nib, Self::select));
         }
         r
     }

@@ -3,7 +3,7 @@
 //! k·B costs 52 additions and no doubling.
 //!
 //! The table has 52 rows; row i holds j·32^i·B for j = 1..=16. The scalar is written in
-//! signed base-32 digits d_i ∈ [-16, 16] (`crate::pairing::signed_digits`), and
+//! signed base-32 digits d_i ∈ [-16, 16] (`crate::window::signed_digits`), and
 //! k·B = Σ_i d_i·32^i·B, each term one row entry, negated by a masked select where the
 //! digit is negative. Constant time in k: every entry of a row is read (masked scan), the
 //! zero digit selects the identity by a mask, and the additions use the complete formulas
@@ -18,7 +18,7 @@ use alloc::{boxed::Box, vec::Vec};
 use crate::curve::G1;
 use crate::field::Limbs;
 #[cfg(feature = "alloc")]
-use crate::pairing::{scan, signed_digits};
+use crate::window::{scan, signed_digits};
 #[cfg(feature = "alloc")]
 use shangmi_limbs::is_zero_mask;
 

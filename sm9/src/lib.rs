@@ -21,6 +21,7 @@ mod pairing;
 mod points;
 mod sign;
 mod tower;
+mod window;
 
 #[cfg(test)]
 mod ct_tests;

@@ -15,6 +15,7 @@
 use crate::curve::{Affine, G2};
 use crate::field::{Fp, Limbs};
 use crate::tower::{Fp2, Fp4, Fp12, GAMMA2, GAMMA3};
+use crate::window::{nibble, scan, signed_digits};
 use shangmi_limbs::sub;
 
 /// The BN parameter t (GM/T 0044-2016 part 5, A.1).
@@ -265,23 +266,6 @@ pub(crate) fn split(k: &Limbs) -> (u128, [u64; 3]) {
     (rem, [q[0], q[1], q[2]])
 }
 
-/// The 4-bit digit `w` of a little-endian multi-word integer.
-#[inline(always)]
-pub(crate) fn nibble(k: &[u64], w: usize) -> u64 {
-    (k[w / 16] >> ((w % 16) * 4)) & 0xf
-}
-
-/// Masked scan: `table[idx]` read by touching every entry (`table[0]` where `idx` is out of
-/// range).
-pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {
-    let mut e = table[0];
-    for (j, t) in table.iter().enumerate().skip(1) {
-        let m = shangmi_limbs::is_zero_mask(&[idx ^ j as u64, 0, 0, 0]);
-        e = sel(m, &e, t);
-    }
-    e
-}
-
 /// g^k for g in G_T and a secret k < 2^256: k = k0 + k1·λ, g^k = g^k0 · (g^p)^k1 with
 /// both 4-bit-window tables scanned in full and cyclotomic squarings (33 windows instead
 /// of 64). Constant time in k and g.
@@ -317,38 +301,6 @@ pub(crate) fn gt_pow(g: &Fp12, k: &Limbs) -> Fp12 {
 /// for `GTBASE_ROWS` digits (see [`signed_digits`]).
 fn signed_digits32(k: &[u64; 3]) -> [(u64, u64); GTBASE_ROWS] {
     signed_digits(k)
-}
-
-/// Signed base-32 digits of a little-endian integer k of `L` limbs: k = Σ d_i·32^i with
-/// d_i ∈ [-16, 16], returned as (|d_i|, all ones where d_i < 0) for `R` digits (enough of
-/// them that the last carry lands in a digit). Constant time: the carry and the sign are
-/// masks, no branch.
-pub(crate) fn signed_digits<const L: usize, const R: usize>(k: &[u64; L]) -> [(u64, u64); R] {
-    let mut out = [(0u64, 0u64); R];
-    let mut carry = 0u64;
-    for (i, o) in out.iter_mut().enumerate() {
-        // Bits 5i .. 5i + 4 (they may straddle two limbs; none past the last limb).
-        let bit = 5 * i;
-        let lo = if bit / 64 < L {
-            k[bit / 64] >> (bit % 64)
-        } else {
-            0
-        };
-        let hi = if bit % 64 > 59 && bit / 64 + 1 < L {
-            k[bit / 64 + 1] << (64 - bit % 64)
-        } else {
-            0
-        };
-        // raw ∈ [0, 32]
-        let raw = ((lo | hi) & 31) + carry;
-        // neg = 1 where raw > 16: the digit is raw - 32 ∈ [-15, -16..] and 1 carries on.
-        let neg = 16u64.wrapping_sub(raw) >> 63;
-        let mask = neg.wrapping_neg();
-        let abs = raw ^ ((raw ^ 32u64.wrapping_sub(raw)) & mask);
-        *o = (abs, mask);
-        carry = neg;
-    }
-    out
 }
 
 /// Rows of the fixed-base table: 26 signed 5-bit digits cover the λ-split halves (below

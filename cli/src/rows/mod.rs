@@ -23,7 +23,7 @@ mod sm4;
 mod sm9;
 mod zuc;
 
-use crate::speed::Backends;
+use crate::speed::choice::Backends;
 
 /// A row's work: processes the whole buffer in place.
 pub type Work = Box<dyn FnMut(&mut [u8])>;
