@@ -10,7 +10,7 @@
 
 use shangmi_dispatch::Available;
 
-use crate::{Backend, multi, soft};
+use crate::{Backend, consts::IV, soft};
 
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
 /// here (see the module documentation), so the methods are safe.
@@ -23,7 +23,7 @@ pub(crate) trait Kernel: Copy {
     #[inline]
     fn digest_many(self, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
         for (m, o) in msgs.iter().zip(out.iter_mut()) {
-            *o = multi::one(self, m);
+            *o = one(self, m);
         }
     }
 }
@@ -76,4 +76,43 @@ impl Call for DigestMany<'_, '_> {
     fn call<K: Kernel>(self, k: K) {
         k.digest_many(self.0, self.1);
     }
+}
+
+/// One message on kernel `k`'s single-stream code.
+pub(crate) fn one<K: Kernel>(k: K, msg: &[u8]) -> [u8; 32] {
+    let full = msg.len() - msg.len() % 64;
+    let (tail, tail_end) = pad_tail(&msg[full..], msg.len());
+    let mut h = IV;
+    k.compress(&mut h, as_blocks(&msg[..full]));
+    k.compress(&mut h, as_blocks(&tail[..tail_end]));
+    to_bytes(&h)
+}
+
+/// The padded final block(s) of a message of `len` bytes whose last partial block is
+/// `rest`: `rest`, 0x80, zeros, the bit length (GB/T 32905-2016, 5.2); with the length
+/// used, 64 or 128.
+pub(crate) fn pad_tail(rest: &[u8], len: usize) -> ([u8; 128], usize) {
+    let mut tail = [0u8; 128];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    let tail_end = if rest.len() + 9 <= 64 { 64 } else { 128 };
+    let bits = (len as u64).wrapping_mul(8);
+    tail[tail_end - 8..tail_end].copy_from_slice(&bits.to_be_bytes());
+    (tail, tail_end)
+}
+
+/// `data` (a multiple of 64 bytes long) as blocks.
+pub(crate) fn as_blocks(data: &[u8]) -> &[[u8; 64]] {
+    let (blocks, rest) = data.as_chunks::<64>();
+    debug_assert!(rest.is_empty());
+    blocks
+}
+
+/// The digest bytes of a final chaining value.
+pub(crate) fn to_bytes(h: &[u32; 8]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (chunk, v) in out.chunks_exact_mut(4).zip(h) {
+        chunk.copy_from_slice(&v.to_be_bytes());
+    }
+    out
 }

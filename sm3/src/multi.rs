@@ -12,37 +12,12 @@ use shangmi_dispatch::Available;
 use crate::{
     Backend,
     consts::IV,
-    engine::{self, Kernel},
+    engine::{self, Kernel, as_blocks, one, to_bytes},
 };
 
 /// Hashes `msgs[i]` into `out[i]` on `backend` (as many as both hold).
 pub(crate) fn digest_many(backend: Available<Backend>, msgs: &[&[u8]], out: &mut [[u8; 32]]) {
     engine::run(backend, engine::DigestMany(msgs, out));
-}
-
-/// One message on kernel `k`'s single-stream code.
-pub(crate) fn one<K: Kernel>(k: K, msg: &[u8]) -> [u8; 32] {
-    let slot = Slot::new(0, msg);
-    let mut h = IV;
-    k.compress(&mut h, as_blocks(slot.body));
-    k.compress(&mut h, as_blocks(&slot.tail[..slot.tail_end]));
-    to_bytes(&h)
-}
-
-/// `data` (a multiple of 64 bytes long) as blocks.
-fn as_blocks(data: &[u8]) -> &[[u8; 64]] {
-    let (blocks, rest) = data.as_chunks::<64>();
-    debug_assert!(rest.is_empty());
-    blocks
-}
-
-/// The digest bytes of a final chaining value.
-fn to_bytes(h: &[u32; 8]) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    for (chunk, v) in out.chunks_exact_mut(4).zip(h) {
-        chunk.copy_from_slice(&v.to_be_bytes());
-    }
-    out
 }
 
 /// A message in flight in one lane.
@@ -65,13 +40,7 @@ struct Slot<'a> {
 impl<'a> Slot<'a> {
     fn new(index: usize, msg: &'a [u8]) -> Self {
         let full = msg.len() - msg.len() % 64;
-        let rest = &msg[full..];
-        let mut tail = [0u8; 128];
-        tail[..rest.len()].copy_from_slice(rest);
-        tail[rest.len()] = 0x80;
-        let tail_end = if rest.len() + 9 <= 64 { 64 } else { 128 };
-        let bits = (msg.len() as u64).wrapping_mul(8);
-        tail[tail_end - 8..tail_end].copy_from_slice(&bits.to_be_bytes());
+        let (tail, tail_end) = engine::pad_tail(&msg[full..], msg.len());
         Slot {
             index,
             body: &msg[..full],
