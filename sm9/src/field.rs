@@ -273,7 +273,7 @@ macro_rules! mont_field {
 
 mont_field!(
     Fp,
-    "B640000002A3A6F1D603AB4FF58EC74521F2934B1A7AEEDBE56F9B27E351457D",
+    crate::primes::P_HEX,
     fp_mul,
     fp_add,
     fp_sub,
@@ -281,7 +281,7 @@ mont_field!(
 );
 mont_field!(
     Fn,
-    "B640000002A3A6F1D603AB4FF58EC74449F2934B18EA8BEEE56EE19CD69ECF25",
+    crate::primes::N_HEX,
     fn_mul,
     fn_add,
     fn_sub,
@@ -360,6 +360,21 @@ impl FpMul for PortableMul {
     #[inline]
     fn mul(self, a: &Fp, b: &Fp) -> Fp {
         Fp(mont_mul(&a.0, &b.0, &Fp::MODULUS, Fp::MINV))
+    }
+}
+
+/// The `mulx` form (x86-64 with BMI2 and ADX; `field_x86.rs`).
+#[cfg(target_arch = "x86_64")]
+impl FpMul for crate::field_x86::AdxMul {
+    #[inline(always)]
+    fn mul(self, a: &Fp, b: &Fp) -> Fp {
+        Fp(self.mul_limbs(&a.0, &b.0))
+    }
+
+    #[inline(always)]
+    fn mul2(self, a: [&Fp; 2], b: [&Fp; 2]) -> [Fp; 2] {
+        let [c0, c1] = self.mul2_limbs([&a[0].0, &a[1].0], [&b[0].0, &b[1].0]);
+        [Fp(c0), Fp(c1)]
     }
 }
 

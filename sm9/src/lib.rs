@@ -19,12 +19,15 @@ mod hash;
 mod kx;
 mod pairing;
 mod points;
+mod primes;
 mod sign;
 mod tower;
 mod window;
 
 #[cfg(test)]
 mod ct_tests;
+#[cfg(all(test, target_arch = "x86_64"))]
+mod field_x86_tests;
 #[cfg(test)]
 mod kat_tests;
 
