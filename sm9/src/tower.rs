@@ -9,6 +9,52 @@
 use crate::field::{Fp, FpMul, Limbs, with_fp_mul};
 use shangmi_limbs::{div_small, sub};
 
+/// What F_p² over F_p and F_p⁴ over F_p² share as quadratic extensions c0 + c1·x:
+/// constants, the coefficient-wise sum, difference and negation, and the product and
+/// square with the F_p multiplier chosen once per call (over each type's `mul_g` and
+/// `square_g`).
+macro_rules! quadratic_extension {
+    ($name:ident over $base:ident) => {
+        impl $name {
+            pub(crate) const ZERO: Self = Self {
+                c0: $base::ZERO,
+                c1: $base::ZERO,
+            };
+            pub(crate) const ONE: Self = Self {
+                c0: $base::ONE,
+                c1: $base::ZERO,
+            };
+
+            pub(crate) const fn new(c0: $base, c1: $base) -> Self {
+                Self { c0, c1 }
+            }
+            #[inline(always)]
+            pub(crate) fn add(&self, o: &Self) -> Self {
+                Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
+            }
+            #[inline(always)]
+            pub(crate) fn sub(&self, o: &Self) -> Self {
+                Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
+            }
+            #[inline(always)]
+            pub(crate) fn neg(&self) -> Self {
+                Self::new(self.c0.neg(), self.c1.neg())
+            }
+            #[inline(always)]
+            pub(crate) fn mul(&self, o: &Self) -> Self {
+                with_fp_mul!(|m| self.mul_g(m, o))
+            }
+            #[inline(always)]
+            pub(crate) fn square(&self) -> Self {
+                with_fp_mul!(|m| self.square_g(m))
+            }
+        }
+    };
+}
+
+quadratic_extension!(Fp2 over Fp);
+quadratic_extension!(Fp4 over Fp2);
+
 /// a0 + a1·u with u² = -2.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Fp2 {
@@ -17,30 +63,6 @@ pub(crate) struct Fp2 {
 }
 
 impl Fp2 {
-    pub(crate) const ZERO: Self = Self {
-        c0: Fp::ZERO,
-        c1: Fp::ZERO,
-    };
-    pub(crate) const ONE: Self = Self {
-        c0: Fp::ONE,
-        c1: Fp::ZERO,
-    };
-
-    pub(crate) const fn new(c0: Fp, c1: Fp) -> Self {
-        Self { c0, c1 }
-    }
-    #[inline(always)]
-    pub(crate) fn add(&self, o: &Self) -> Self {
-        Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
-    }
-    #[inline(always)]
-    pub(crate) fn sub(&self, o: &Self) -> Self {
-        Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
-    }
-    #[inline(always)]
-    pub(crate) fn neg(&self) -> Self {
-        Self::new(self.c0.neg(), self.c1.neg())
-    }
     #[inline(always)]
     pub(crate) fn double(&self) -> Self {
         self.add(self)
@@ -64,14 +86,6 @@ impl Fp2 {
     #[inline(always)]
     pub(crate) fn mul_fp_g<M: FpMul>(&self, m: M, k: &Fp) -> Self {
         Self::new(m.mul(&self.c0, k), m.mul(&self.c1, k))
-    }
-    #[inline(always)]
-    pub(crate) fn mul(&self, o: &Self) -> Self {
-        with_fp_mul!(|m| self.mul_g(m, o))
-    }
-    #[inline(always)]
-    pub(crate) fn square(&self) -> Self {
-        with_fp_mul!(|m| self.square_g(m))
     }
     /// self + o·u = (a0 - 2b1) + (a1 + b0)u, in three F_p additions.
     #[inline(always)]
@@ -122,30 +136,6 @@ pub(crate) struct Fp4 {
 }
 
 impl Fp4 {
-    pub(crate) const ZERO: Self = Self {
-        c0: Fp2::ZERO,
-        c1: Fp2::ZERO,
-    };
-    pub(crate) const ONE: Self = Self {
-        c0: Fp2::ONE,
-        c1: Fp2::ZERO,
-    };
-
-    pub(crate) const fn new(c0: Fp2, c1: Fp2) -> Self {
-        Self { c0, c1 }
-    }
-    #[inline(always)]
-    pub(crate) fn add(&self, o: &Self) -> Self {
-        Self::new(self.c0.add(&o.c0), self.c1.add(&o.c1))
-    }
-    #[inline(always)]
-    pub(crate) fn sub(&self, o: &Self) -> Self {
-        Self::new(self.c0.sub(&o.c0), self.c1.sub(&o.c1))
-    }
-    #[inline(always)]
-    pub(crate) fn neg(&self) -> Self {
-        Self::new(self.c0.neg(), self.c1.neg())
-    }
     #[inline(never)]
     pub(crate) fn mul_g<M: FpMul>(&self, m: M, o: &Self) -> Self {
         let v0 = self.c0.mul_g(m, &o.c0);
@@ -163,14 +153,6 @@ impl Fp4 {
     #[inline(always)]
     pub(crate) fn mul_fp2_g<M: FpMul>(&self, m: M, k: &Fp2) -> Self {
         Self::new(self.c0.mul_g(m, k), self.c1.mul_g(m, k))
-    }
-    #[inline(always)]
-    pub(crate) fn mul(&self, o: &Self) -> Self {
-        with_fp_mul!(|m| self.mul_g(m, o))
-    }
-    #[inline(always)]
-    pub(crate) fn square(&self) -> Self {
-        with_fp_mul!(|m| self.square_g(m))
     }
     /// self + o·v = (a0 + b1u) + (a1 + b0)v, in five F_p additions.
     #[inline(always)]
@@ -416,13 +398,11 @@ impl Fp12 {
             if w != 63 {
                 r = r.square().square().square().square();
             }
-            let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-            let mut e = Self::ONE;
-            for (j, t) in table.iter().enumerate() {
-                let m = shangmi_limbs::is_zero_mask(&[nib ^ j as u64, 0, 0, 0]);
-                e = Self::select(m, &e, t);
-            }
-            r = r.mul(&e);
+            r = r.mul(&crate::window::scan(
+                &table,
+                crate::window::nibble(k, w),
+                Self::select,
+            ));
         }
         r
     }

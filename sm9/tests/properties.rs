@@ -10,27 +10,9 @@ use shangmi_sm9::{
 };
 use std::sync::OnceLock;
 
-struct Lcg(u64);
-impl shangmi_sm9::rand_core::TryRng for Lcg {
-    type Error = core::convert::Infallible;
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        Ok(self.try_next_u64()? as u32)
-    }
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        Ok(self.0 ^ (self.0 >> 29))
-    }
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
-        for b in dst {
-            *b = (self.try_next_u64()? >> 56) as u8;
-        }
-        Ok(())
-    }
-}
-impl shangmi_sm9::rand_core::TryCryptoRng for Lcg {}
+#[path = "support/lcg.rs"]
+mod lcg;
+use lcg::Lcg;
 
 struct Keys {
     sign: SignMasterKey,
