@@ -29,7 +29,7 @@ fn list_shows_tokens_mechanisms_and_keys() {
         "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
         "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
         "slot 1 (shangmi test slot 1): token \"lockout\"",
-        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 no, SM4-ECB no, SM4-CBC no",
+        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
         "  public \"tlcp-sign\" id=%01 SM2",
         "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
     ] {
