@@ -25,24 +25,50 @@ impl Pkcs11Module {
         data: &[u8],
     ) -> Result<[u8; 32], Pkcs11Error> {
         const NAME: &str = "C_Digest";
-        let m = mechanisms.sm3.ok_or(Pkcs11Error::Unsupported(
-            "SM3: no such mechanism configured",
-        ))?;
-        let mech = Mechanism::VendorDefined(VendorDefinedMechanism::new::<u8>(
-            vendor_mechanism(m)?,
-            None,
-        ));
         let out = self
             .session(slot_id)?
-            .digest(&mech, data)
+            .digest(&sm3_mechanism(mechanisms)?, data)
             .map_err(ck(NAME))?;
-        out.as_slice()
-            .try_into()
-            .map_err(|_| Pkcs11Error::BadOutput {
-                function: NAME,
-                what: "an SM3 digest that is not 32 bytes",
-            })
+        digest_32(NAME, &out)
     }
+
+    /// The SM3 digest of the concatenation of `parts`, handed to the token one part at a
+    /// time (`C_DigestInit`, `C_DigestUpdate` per part, `C_DigestFinal`), for input that
+    /// does not fit one call.
+    pub fn sm3_parts<'a>(
+        &self,
+        slot_id: u64,
+        mechanisms: &Mechanisms,
+        parts: impl IntoIterator<Item = &'a [u8]>,
+    ) -> Result<[u8; 32], Pkcs11Error> {
+        let s = self.session(slot_id)?;
+        s.digest_init(&sm3_mechanism(mechanisms)?)
+            .map_err(ck("C_DigestInit"))?;
+        for part in parts {
+            s.digest_update(part).map_err(ck("C_DigestUpdate"))?;
+        }
+        let out = s.digest_final().map_err(ck("C_DigestFinal"))?;
+        digest_32("C_DigestFinal", &out)
+    }
+}
+
+/// The configured SM3 mechanism, without a parameter.
+fn sm3_mechanism(mechanisms: &Mechanisms) -> Result<Mechanism<'static>, Pkcs11Error> {
+    let m = mechanisms.sm3.ok_or(Pkcs11Error::Unsupported(
+        "SM3: no such mechanism configured",
+    ))?;
+    Ok(Mechanism::VendorDefined(VendorDefinedMechanism::new::<u8>(
+        vendor_mechanism(m)?,
+        None,
+    )))
+}
+
+/// A digest the module returned from `function`, checked to be 32 bytes.
+fn digest_32(function: &'static str, out: &[u8]) -> Result<[u8; 32], Pkcs11Error> {
+    out.try_into().map_err(|_| Pkcs11Error::BadOutput {
+        function,
+        what: "an SM3 digest that is not 32 bytes",
+    })
 }
 
 /// An SM4 mode of the token's mechanisms.

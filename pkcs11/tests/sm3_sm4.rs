@@ -89,6 +89,16 @@ fn sm3_in_the_token_gives_the_published_digests() {
         m.sm3(0, &sansec, &b"abcd".repeat(16)).unwrap(),
         hex!("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732")
     );
+    // In parts (C_DigestUpdate): the same digests, however the input is cut.
+    assert_eq!(
+        m.sm3_parts(0, &sansec, [&b"ab"[..], b"", b"c"]).unwrap(),
+        hex!("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")
+    );
+    let long = b"abcd".repeat(16);
+    assert_eq!(
+        m.sm3_parts(0, &sansec, long.chunks(7)).unwrap(),
+        hex!("debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732")
+    );
     // No login needed; the other token digests too.
     assert_eq!(
         m.sm3(1, &sansec, b"").unwrap(),
@@ -223,6 +233,11 @@ proptest! {
         let m = Pkcs11Module::load(module()).unwrap();
         let want: [u8; 32] = shangmi_sm3::Sm3::digest(&data).into();
         prop_assert_eq!(m.sm3(0, &Mechanisms::SANSEC, &data).unwrap(), want);
+        let cut = data.len() / 3;
+        prop_assert_eq!(
+            m.sm3_parts(0, &Mechanisms::SANSEC, [&data[..cut], &data[cut..]]).unwrap(),
+            want
+        );
     }
 
     #[test]

@@ -148,12 +148,18 @@ enum Op {
     Decrypt {
         pair: usize,
     },
+    /// SM4; `parts` holds what `C_EncryptUpdate`/`C_DecryptUpdate` gave (they return
+    /// nothing: the final call processes it all, as PKCS#11 allows).
     Sm4 {
         key: usize,
         mode: Sm4Mode,
         encrypt: bool,
+        parts: Vec<u8>,
     },
-    Digest,
+    /// SM3; `parts` holds what `C_DigestUpdate` gave.
+    Digest {
+        parts: Vec<u8>,
+    },
 }
 
 struct Sess {
@@ -1120,7 +1126,12 @@ unsafe fn sm4_init(
             Some(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
             None => return Err(CKR_KEY_HANDLE_INVALID),
         };
-        s.op = Some(Op::Sm4 { key, mode, encrypt });
+        s.op = Some(Op::Sm4 {
+            key,
+            mode,
+            encrypt,
+            parts: Vec::new(),
+        });
         Ok(())
     }))
 }
@@ -1153,22 +1164,18 @@ fn sm4_apply(key: &[u8; 16], mode: Sm4Mode, encrypt: bool, data: &mut [u8]) {
     }
 }
 
-/// Runs the session's SM4 operation over `input` (whole blocks; no padding, as
+/// Runs the session's SM4 operation over `data` (whole blocks; no padding, as
 /// `CKM_SM4_ECB`/`CBC` have it) into `out` the PKCS#11 way.
 ///
 /// # Safety
-/// `input` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
-/// `*out_len` bytes.
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
 unsafe fn sm4_run(
     h: CK_SESSION_HANDLE,
     (key, mode, encrypt): (usize, Sm4Mode, bool),
-    input: *const u8,
-    len: CK_ULONG,
+    mut data: Vec<u8>,
     out: *mut u8,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    // SAFETY: readable for `len` bytes by the caller's contract.
-    let mut data = unsafe { bytes(input, len) }.to_vec();
     if !data.len().is_multiple_of(16) {
         end_op(h);
         return if encrypt {
@@ -1180,6 +1187,179 @@ unsafe fn sm4_run(
     sm4_apply(&SECRETS[key].value, mode, encrypt, &mut data);
     // SAFETY: forwarded from the caller.
     finish(h, unsafe { put(&data, out, out_len, None) })
+}
+
+/// The session's SM4 operation in direction `encrypt`, with its buffered parts.
+fn sm4_op(h: CK_SESSION_HANDLE, encrypt: bool) -> Result<(usize, Sm4Mode, Vec<u8>), CK_RV> {
+    match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED))? {
+        Op::Sm4 {
+            key,
+            mode,
+            encrypt: e,
+            parts,
+        } if e == encrypt => Ok((key, mode, parts)),
+        _ => Err(CKR_OPERATION_NOT_INITIALIZED),
+    }
+}
+
+/// Adds `data` to the parts of the session's operation (an SM4 one in direction
+/// `Some(encrypt)`, or the digest for `None`).
+///
+/// # Safety
+/// `data` readable for `len` bytes.
+unsafe fn add_part(
+    h: CK_SESSION_HANDLE,
+    encrypt: Option<bool>,
+    data: *const u8,
+    len: CK_ULONG,
+) -> Result<(), CK_RV> {
+    // SAFETY: by the caller's contract.
+    let data = unsafe { bytes(data, len) };
+    with_session(h, |s, _| match (&mut s.op, encrypt) {
+        (
+            Some(Op::Sm4 {
+                encrypt: e, parts, ..
+            }),
+            Some(want),
+        ) if *e == want => {
+            parts.extend_from_slice(data);
+            Ok(())
+        }
+        (Some(Op::Digest { parts }), None) => {
+            parts.extend_from_slice(data);
+            Ok(())
+        }
+        _ => Err(CKR_OPERATION_NOT_INITIALIZED),
+    })
+}
+
+/// `C_EncryptUpdate`/`C_DecryptUpdate`: buffers `data`, returns no output yet.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+unsafe fn sm4_update(
+    h: CK_SESSION_HANDLE,
+    encrypt: bool,
+    data: *const u8,
+    len: CK_ULONG,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    if out_len.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: forwarded.
+    if let Err(e) = unsafe { add_part(h, Some(encrypt), data, len) } {
+        return e;
+    }
+    // SAFETY: valid by the caller's contract.
+    unsafe { *out_len = 0 };
+    CKR_OK
+}
+
+/// `C_EncryptFinal`/`C_DecryptFinal`: the whole buffered input, processed.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+unsafe fn sm4_final(
+    h: CK_SESSION_HANDLE,
+    encrypt: bool,
+    out: *mut u8,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    match sm4_op(h, encrypt) {
+        // SAFETY: forwarded.
+        Ok((key, mode, parts)) => unsafe { sm4_run(h, (key, mode, encrypt), parts, out, out_len) },
+        Err(e) => e,
+    }
+}
+
+/// Buffers part of an SM4 encryption.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+pub unsafe extern "C" fn C_EncryptUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    _out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_update(h, true, data, len, out_len) }
+}
+
+/// Ends a multi-part SM4 encryption.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_EncryptFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_final(h, true, out, out_len) }
+}
+
+/// Buffers part of an SM4 decryption.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+pub unsafe extern "C" fn C_DecryptUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    _out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_update(h, false, data, len, out_len) }
+}
+
+/// Ends a multi-part SM4 decryption.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_DecryptFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_final(h, false, out, out_len) }
+}
+
+/// Adds part of the input of an SM3 digest.
+///
+/// # Safety
+/// `data` readable for `len` bytes.
+pub unsafe extern "C" fn C_DigestUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    rv(unsafe { add_part(h, None, data, len) })
+}
+
+/// Ends a multi-part SM3 digest.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_DigestFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    let parts = match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED)) {
+        Ok(Op::Digest { parts }) => parts,
+        Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
+        Err(e) => return e,
+    };
+    use shangmi_sm3::Digest;
+    let d = shangmi_sm3::Sm3::digest(&parts);
+    // SAFETY: forwarded from the caller.
+    finish(h, unsafe { put(&d, out, out_len, None) })
 }
 
 /// Ends the operation unless `written` was a size query or a short buffer (which leave it
@@ -1225,9 +1405,12 @@ pub unsafe extern "C" fn C_Encrypt(
             key,
             mode,
             encrypt: true,
+            ..
         }) => {
+            // SAFETY: readable for `len` bytes by the caller's contract.
+            let data = unsafe { bytes(data, len) }.to_vec();
             // SAFETY: forwarded.
-            unsafe { sm4_run(h, (key, mode, true), data, len, out, out_len) }
+            unsafe { sm4_run(h, (key, mode, true), data, out, out_len) }
         }
         Ok(_) => CKR_OPERATION_NOT_INITIALIZED,
         Err(e) => e,
@@ -1254,7 +1437,7 @@ pub unsafe extern "C" fn C_DigestInit(h: CK_SESSION_HANDLE, mech: *mut CK_MECHAN
         if s.op.is_some() {
             return Err(CKR_OPERATION_ACTIVE);
         }
-        s.op = Some(Op::Digest);
+        s.op = Some(Op::Digest { parts: Vec::new() });
         Ok(())
     }))
 }
@@ -1273,7 +1456,7 @@ pub unsafe extern "C" fn C_Digest(
 ) -> CK_RV {
     let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
     match op {
-        Ok(Op::Digest) => {}
+        Ok(Op::Digest { .. }) => {}
         Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
         Err(e) => return e,
     }
@@ -1301,10 +1484,13 @@ pub unsafe extern "C" fn C_Decrypt(
         key,
         mode,
         encrypt: false,
+        ..
     }) = op
     {
+        // SAFETY: readable for `len` bytes by the caller's contract.
+        let data = unsafe { bytes(ct, len) }.to_vec();
         // SAFETY: forwarded.
-        return unsafe { sm4_run(h, (key, mode, false), ct, len, out, out_len) };
+        return unsafe { sm4_run(h, (key, mode, false), data, out, out_len) };
     }
     let Ok(Op::Decrypt { pair }) = op else {
         return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);

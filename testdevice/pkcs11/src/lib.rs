@@ -30,10 +30,11 @@
 //!   (the message, the signer's identifier as the parameter: its raw bytes, any length;
 //!   none means `1234567812345678`), `CKM_SM2_RAW` 0x80008200 (decryption, C1C3C2);
 //!   signatures are `r ‖ s`. `CKK_SM2` is 0x80000004. `CKM_SM3_HASH` 0x80009001
-//!   (`C_DigestInit`/`C_Digest`, one part, no login), `CKM_SM4_ECB` 0x80000108 and
-//!   `CKM_SM4_CBC` 0x80000109 (the IV as the parameter) through
-//!   `C_EncryptInit`/`C_Encrypt` and `C_DecryptInit`/`C_Decrypt`, whole blocks, no
-//!   padding, with the SM4 key object.
+//!   (`C_DigestInit`, then `C_Digest` or `C_DigestUpdate`/`C_DigestFinal`; no login),
+//!   `CKM_SM4_ECB` 0x80000108 and `CKM_SM4_CBC` 0x80000109 (the IV as the parameter)
+//!   through `C_EncryptInit`/`C_DecryptInit`, then one part or `…Update`/`…Final` (the
+//!   updates return nothing, the final call the whole output), whole blocks, no padding,
+//!   with the SM4 key object.
 //!
 //! Threads: one lock around the whole state, so any number of sessions may call at once.
 
@@ -79,17 +80,17 @@ static FUNCTIONS: CK_FUNCTION_LIST = CK_FUNCTION_LIST {
     C_FindObjectsFinal: Some(device::C_FindObjectsFinal),
     C_EncryptInit: Some(device::C_EncryptInit),
     C_Encrypt: Some(device::C_Encrypt),
-    C_EncryptUpdate: Some(unsupported::C_EncryptUpdate),
-    C_EncryptFinal: Some(unsupported::C_EncryptFinal),
+    C_EncryptUpdate: Some(device::C_EncryptUpdate),
+    C_EncryptFinal: Some(device::C_EncryptFinal),
     C_DecryptInit: Some(device::C_DecryptInit),
     C_Decrypt: Some(device::C_Decrypt),
-    C_DecryptUpdate: Some(unsupported::C_DecryptUpdate),
-    C_DecryptFinal: Some(unsupported::C_DecryptFinal),
+    C_DecryptUpdate: Some(device::C_DecryptUpdate),
+    C_DecryptFinal: Some(device::C_DecryptFinal),
     C_DigestInit: Some(device::C_DigestInit),
     C_Digest: Some(device::C_Digest),
-    C_DigestUpdate: Some(unsupported::C_DigestUpdate),
+    C_DigestUpdate: Some(device::C_DigestUpdate),
     C_DigestKey: Some(unsupported::C_DigestKey),
-    C_DigestFinal: Some(unsupported::C_DigestFinal),
+    C_DigestFinal: Some(device::C_DigestFinal),
     C_SignInit: Some(device::C_SignInit),
     C_Sign: Some(device::C_Sign),
     C_SignUpdate: Some(unsupported::C_SignUpdate),
@@ -163,13 +164,7 @@ mod unsupported {
     C_DestroyObject(CK_SESSION_HANDLE, CK_OBJECT_HANDLE);
     C_GetObjectSize(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, *mut CK_ULONG);
     C_SetAttributeValue(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, *mut CK_ATTRIBUTE, CK_ULONG);
-    C_EncryptUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_EncryptFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
-    C_DecryptUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_DecryptFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
-    C_DigestUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG);
     C_DigestKey(CK_SESSION_HANDLE, CK_OBJECT_HANDLE);
-    C_DigestFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
     C_SignUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG);
     C_SignFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
     C_SignRecoverInit(CK_SESSION_HANDLE, *mut CK_MECHANISM, CK_OBJECT_HANDLE);
