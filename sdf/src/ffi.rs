@@ -123,8 +123,9 @@ impl Functions {
 /// functions, 12, "not for actual cryptographic service") quoted in a design note mapping
 /// the 2023 edition ("GM/T 0018-2023 SDF 映射", tables 11–16), the prototypes in a
 /// vendor-neutral 2023 header ("Created … on GM/T 0018-2023", `SDF_FUNCTION_INFO`
-/// entries), and a Tongsuo fork's `sdf_bind.c` that binds the 2023 additions under
-/// `SDF_VERSION_2023`. Appendix B's 15 SM9 functions and Appendix C's 6 VPN functions
+/// entries), and Tongsuo's `crypto/sdf/sdf_bind.c` (Tongsuo-Project/Tongsuo, commit
+/// 5c06c2a), which binds exactly these 2023 additions and 6.8 names under
+/// `SDF_VERSION_2023`. No text of the standard itself was found to check against. Appendix B's 15 SM9 functions and Appendix C's 6 VPN functions
 /// (`SDF_GenerateKeywithSSL`, …) are optional and not listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Standing {

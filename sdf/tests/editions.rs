@@ -81,7 +81,8 @@ fn the_test_device_follows_2012_with_the_internal_decrypt_extension() {
     assert!(missing.contains(&"SDF_HMACInit"), "{missing:?}");
     assert!(missing.contains(&"SDF_HashInit"), "{missing:?}");
     assert!(!missing.contains(&"SDF_InternalSign_ECC"), "{missing:?}");
-    // Its StandardVersion agrees: 1 (GM/T 0018-2023 §5.3 table 2 sets 2 for 2023).
+    // Its StandardVersion agrees: 1 (the 2023 edition's §5.3 table 2 sets 2, as the
+    // 2023 mapping note quoted in `SDF_FUNCTIONS`' documentation has it).
     let info = SdfDevice::open(support::library()).unwrap().info().unwrap();
     assert_eq!(info.standard_version, 1);
     // A missing library is a typed error.
