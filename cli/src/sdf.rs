@@ -57,6 +57,22 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             println!("symmetric algorithms: {:#010x}", info.sym_algorithms);
             println!("hash algorithms: {:#010x}", info.hash_algorithms);
             println!("buffer size: {}", info.buffer_size);
+            match shangmi_sdf::library_functions(&u.library) {
+                Ok(f) => {
+                    let new: Vec<_> = f.with(shangmi_sdf::Standing::New2023).collect();
+                    println!(
+                        "functions: {} ({} known SDF functions exported; 2023 additions: {})",
+                        f.edition(),
+                        f.exported.len(),
+                        if new.is_empty() {
+                            "none".into()
+                        } else {
+                            new.join(", ")
+                        }
+                    );
+                }
+                Err(e) => println!("functions: {e}"),
+            }
         }
         Sdf::Export { uri: s } => {
             let u = uri(s)?;

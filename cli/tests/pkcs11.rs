@@ -1,4 +1,4 @@
-//! `shangmi pkcs11 list` and `pkcs11:` key URIs, against the PKCS#11 test token
+//! `shangmi pkcs11 list|sm3|sm4` and `pkcs11:` key URIs, against the PKCS#11 test token
 //! (`testdevice/pkcs11`, a cdylib cargo builds as a dev-dependency of this crate): a
 //! signature made with `--key pkcs11:…` verifies with the public key the token shows.
 
@@ -29,7 +29,7 @@ fn list_shows_tokens_mechanisms_and_keys() {
         "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
         "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
         "slot 1 (shangmi test slot 1): token \"lockout\"",
-        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 no, SM4-ECB no, SM4-CBC no",
+        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
         "  public \"tlcp-sign\" id=%01 SM2",
         "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
     ] {
@@ -145,4 +145,79 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn sm3_and_sm4_inside_the_token() {
+    let m = module();
+    let dir = scratch();
+    let d = dir.path();
+    let p = |p: &std::path::Path| p.to_str().expect("UTF-8 path").to_owned();
+    std::fs::write(at(d, "abc"), b"abc").expect("write");
+    // GB/T 32905-2016 Appendix A.1.
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "sm3", "--lib", &m, "--token", "shangmi-p11"])
+        .arg(at(d, "abc"));
+    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    assert!(
+        out.starts_with("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0  "),
+        "{out}"
+    );
+    // Two tokens and none named: refused, naming the ambiguity.
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "sm3", "--lib", &m]).arg(at(d, "abc"));
+    let out = run(cmd, b"");
+    assert_eq!(out.status.code(), Some(1));
+    // SM4 with the token's key (GB/T 32907-2016 Appendix A.1's): ECB of the example block
+    // gives the example ciphertext, then the PKCS#7 block; CBC round trips.
+    let key = format!(
+        "pkcs11:token=shangmi-p11;object=sm4-key;type=secret-key?module-path={m}&pin-env=SHANGMI_TEST_P11_PIN"
+    );
+    let block = [
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32,
+        0x10,
+    ];
+    std::fs::write(at(d, "block"), block).expect("write");
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "sm4", "--key", &key, "--out", &p(&at(d, "ecb"))])
+        .arg(at(d, "block"))
+        .env("SHANGMI_TEST_P11_PIN", "12345678");
+    ok(cmd);
+    let ecb = std::fs::read(at(d, "ecb")).expect("read");
+    assert_eq!(ecb.len(), 32);
+    assert_eq!(
+        ecb[..16],
+        [
+            0x68, 0x1e, 0xdf, 0x34, 0xd2, 0x06, 0x96, 0x5e, 0x86, 0xb3, 0xe9, 0x4f, 0x53, 0x6e,
+            0x42, 0x46
+        ]
+    );
+    let iv = "000102030405060708090a0b0c0d0e0f";
+    std::fs::write(at(d, "msg"), b"encrypted inside the token").expect("write");
+    let mut cmd = shangmi();
+    cmd.args([
+        "pkcs11",
+        "sm4",
+        "--key",
+        &key,
+        "--iv",
+        iv,
+        "--out",
+        &p(&at(d, "cbc")),
+    ])
+    .arg(at(d, "msg"))
+    .env("SHANGMI_TEST_P11_PIN", "12345678");
+    ok(cmd);
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "sm4", "--key", &key, "--decrypt", "--iv", iv])
+        .arg(at(d, "cbc"))
+        .env("SHANGMI_TEST_P11_PIN", "12345678");
+    assert_eq!(ok(cmd), b"encrypted inside the token");
+    // Decrypting as ECB what was CBC-encrypted: the padding check refuses it.
+    let mut cmd = shangmi();
+    cmd.args(["pkcs11", "sm4", "--key", &key, "--decrypt"])
+        .arg(at(d, "cbc"))
+        .env("SHANGMI_TEST_P11_PIN", "12345678");
+    let out = run(cmd, b"");
+    assert_ne!(out.status.code(), Some(0));
 }

@@ -17,6 +17,12 @@ fn info_and_export() {
     cmd.args(["sdf", "info", &lib]);
     let out = String::from_utf8(ok(cmd)).expect("UTF-8");
     assert!(out.contains("device: test device"), "{out}");
+    assert!(
+        out.contains(
+            "functions: GM/T 0018-2012 (13 known SDF functions exported; 2023 additions: none)"
+        ),
+        "{out}"
+    );
     let export = |key: &str| {
         let mut cmd = shangmi();
         cmd.args(["sdf", "export", &format!("sdf:{lib}?index=1&key={key}")]);

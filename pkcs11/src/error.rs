@@ -214,6 +214,10 @@ pub enum Pkcs11Error {
     /// The key or the configuration cannot do this: a sign key asked to decrypt, an
     /// operation without a configured mechanism, a key exchange.
     Unsupported(&'static str),
+    /// The input was refused before reaching the module: SM4-ECB/CBC data that is not a
+    /// whole number of 16-byte blocks (the mechanisms do not pad), a signer identifier the
+    /// SM3-inside mechanism cannot take.
+    InvalidInput(&'static str),
     /// A `pkcs11:` URI is malformed (the reason; the URI itself is not repeated, as it
     /// may hold a `pin-value`).
     Uri(String),
@@ -286,6 +290,7 @@ impl fmt::Display for Pkcs11Error {
                 write!(f, "{function} returned malformed output: {what}")
             }
             Pkcs11Error::NotFound { kind, what } => write!(f, "no {kind} matches {what}"),
+            Pkcs11Error::InvalidInput(why) => write!(f, "input refused: {why}"),
             Pkcs11Error::Ambiguous { kind, count } => {
                 write!(f, "{count} {kind}s match: say which")
             }

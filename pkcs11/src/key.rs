@@ -2,10 +2,15 @@
 //! logged-in sessions.
 //!
 //! Signing goes through the configured sign-a-digest mechanism over e = SM3(Z_A ‖ M),
-//! with Z_A computed here from the public key and the identifier (the default
-//! identifier's Z_A kept from [`Pkcs11Key::open`]); a module without such a mechanism signs
-//! with SM3 inside (the identifier as the parameter). Decryption hands the ciphertext in
-//! the configured layout to the configured mechanism.
+//! with Z_A computed here from the public key and the identifier, default or not (the
+//! default identifier's Z_A kept from [`Pkcs11Key::open`]). This is the chosen path for
+//! every identifier: the result is the same signature, it takes identifiers of any length,
+//! and it needs no vendor parameter layout. A module without such a mechanism signs with
+//! SM3 inside, the identifier's raw bytes as the mechanism parameter — the convention
+//! xipki's SM2 signer uses (`P11ByteArrayParams(userId)` for its vendor SM2-with-SM3
+//! mechanism); SANSEC's `swpkcs11.h` defines no parameter structure for `CKM_SM3_SM2`
+//! (it has `CKM_SM3_SM2_APPID1` for the default identifier instead). Decryption hands the
+//! ciphertext in the configured layout to the configured mechanism.
 
 use crate::error::{Pkcs11Error, ck};
 use crate::mechanisms::{Mechanisms, SignatureEncoding};
@@ -62,14 +67,46 @@ pub struct Capabilities {
 }
 
 /// A fixed set of sessions, handed to one caller at a time.
-struct Pool {
+pub(crate) struct Pool {
     idle: Mutex<Vec<Session>>,
     ready: Condvar,
     wait: Duration,
 }
 
 impl Pool {
-    fn with<T>(
+    /// Opens `options.sessions` (at least 1) sessions on the token in `slot_id` and logs
+    /// in on the first with `pin` (a login holds for every session of the token);
+    /// `f` runs on that first session before the others are opened.
+    pub(crate) fn open<T>(
+        module: &Pkcs11Module,
+        slot_id: u64,
+        pin: Pin,
+        options: &KeyOptions,
+        f: impl FnOnce(&Session) -> Result<T, Pkcs11Error>,
+    ) -> Result<(T, Pool), Pkcs11Error> {
+        let slot = module.slot(slot_id)?;
+        let open = || {
+            module
+                .ctx
+                .open_ro_session(slot)
+                .map_err(ck("C_OpenSession"))
+        };
+        let first = open()?;
+        login(module, slot_id, &first, pin)?;
+        let t = f(&first)?;
+        let mut sessions = vec![first];
+        for _ in 1..options.sessions.max(1) {
+            sessions.push(open()?);
+        }
+        let pool = Pool {
+            idle: Mutex::new(sessions),
+            ready: Condvar::new(),
+            wait: options.wait,
+        };
+        Ok((t, pool))
+    }
+
+    pub(crate) fn with<T>(
         &self,
         f: impl FnOnce(&Session) -> Result<T, Pkcs11Error>,
     ) -> Result<T, Pkcs11Error> {
@@ -98,6 +135,44 @@ impl Pool {
         self.ready.notify_one();
         out
     }
+}
+
+/// The mechanism `number` as `cryptoki`'s type (vendor-defined numbers only).
+pub(crate) fn vendor_mechanism(number: u64) -> Result<MechanismType, Pkcs11Error> {
+    MechanismType::new_vendor_defined(number as _)
+        .map_err(|_| Pkcs11Error::Unsupported("a mechanism number below CKM_VENDOR_DEFINED"))
+}
+
+/// The longest signer identifier [`Pkcs11Key`] passes to a module's SM3-inside signing
+/// mechanism; where a sign-a-digest mechanism is configured, any identifier (of any
+/// length) takes the host's Z_A instead (see [`Pkcs11Key`]'s `sign_with_id`).
+pub const MAX_MODULE_ID_LEN: usize = 64;
+
+/// Calls `f` with mechanism `ty` whose parameter is `id`'s raw bytes (`pParameter` = the
+/// identifier, `ulParameterLen` = its length): `None` unless 1 ≤ `id.len()` ≤
+/// [`MAX_MODULE_ID_LEN`]. `cryptoki` 0.12 passes a parameter as a `&T` of `size_of::<T>()`
+/// bytes, so the length picks an array type here.
+fn with_id_parameter<R>(
+    ty: MechanismType,
+    id: &[u8],
+    f: impl FnOnce(&Mechanism<'_>) -> R,
+) -> Option<R> {
+    macro_rules! by_length {
+        ($($n:literal)*) => {
+            match id.len() {
+                $($n => {
+                    let raw: [u8; $n] = id.try_into().ok()?;
+                    Some(f(&Mechanism::VendorDefined(VendorDefinedMechanism::new(ty, Some(&raw)))))
+                })*
+                _ => None,
+            }
+        };
+    }
+    by_length!(
+        1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61
+        62 63 64
+    )
 }
 
 /// An SM2 private key object in a PKCS#11 token, with a pool of sessions logged in as the
@@ -153,22 +228,16 @@ impl Pkcs11Key {
         pin: Pin,
         options: KeyOptions,
     ) -> Result<Self, Pkcs11Error> {
-        let slot = module.slot(slot_id)?;
-        let open = || {
-            module
-                .ctx
-                .open_ro_session(slot)
-                .map_err(ck("C_OpenSession"))
-        };
-        let first = open()?;
-        login(module, slot_id, &first, pin)?;
         let q = ObjectQuery {
             kind: Some(ObjectKind::PrivateKey),
             ..query.clone()
         };
-        let handle = find_one(&first, &q)?;
-        let public = public_key_of(&first, query)?;
-        let (can_sign, can_decrypt) = usage(&first, handle)?;
+        let ((handle, public, (can_sign, can_decrypt)), pool) =
+            Pool::open(module, slot_id, pin, &options, |first| {
+                let handle = find_one(first, &q)?;
+                let public = public_key_of(first, query)?;
+                Ok((handle, public, usage(first, handle)?))
+            })?;
         // A module that cannot say (no C_GetMechanismInfo) is trusted with the
         // configuration.
         let has =
@@ -178,10 +247,6 @@ impl Pkcs11Key {
             sign: can_sign != Some(false) && (has(m.sign_digest) || has(m.sign_sm3)),
             decrypt: can_decrypt != Some(false) && has(m.decrypt),
         };
-        let mut sessions = vec![first];
-        for _ in 1..options.sessions.max(1) {
-            sessions.push(open()?);
-        }
         Ok(Pkcs11Key {
             module: module.clone(),
             slot_id,
@@ -190,11 +255,7 @@ impl Pkcs11Key {
             capabilities,
             public,
             default_id: VerifyingKey::new(&public),
-            pool: Pool {
-                idle: Mutex::new(sessions),
-                ready: Condvar::new(),
-                wait: options.wait,
-            },
+            pool,
         })
     }
 
@@ -218,29 +279,33 @@ impl Pkcs11Key {
         &self.mechanisms
     }
 
-    fn mechanism(number: u64) -> Result<MechanismType, Pkcs11Error> {
-        MechanismType::new_vendor_defined(number as _)
-            .map_err(|_| Pkcs11Error::Unsupported("a mechanism number below CKM_VENDOR_DEFINED"))
-    }
-
-    /// Signs `data` with mechanism `number` (with the default identifier as its parameter
-    /// if `with_id`) and decodes the signature.
-    fn sign_with(&self, number: u64, with_id: bool, data: &[u8]) -> Result<Signature, Pkcs11Error> {
+    /// Signs `data` with mechanism `number`, the signer's identifier `id` (if given) as
+    /// its raw parameter, and decodes the signature.
+    fn sign_with(
+        &self,
+        number: u64,
+        id: Option<&[u8]>,
+        data: &[u8],
+    ) -> Result<Signature, Pkcs11Error> {
         const NAME: &str = "C_Sign";
         if !self.capabilities.sign {
             return Err(Pkcs11Error::Unsupported(
                 "this key does not sign (CKA_SIGN false, or no signing mechanism listed)",
             ));
         }
-        let ty = Self::mechanism(number)?;
-        let mech = Mechanism::VendorDefined(if with_id {
-            VendorDefinedMechanism::new(ty, Some(&DEFAULT_ID))
-        } else {
-            VendorDefinedMechanism::new::<u8>(ty, None)
-        });
-        let out = self
-            .pool
-            .with(|s| s.sign(&mech, self.handle, data).map_err(ck(NAME)))?;
+        let ty = vendor_mechanism(number)?;
+        let sign = |mech: &Mechanism<'_>| {
+            self.pool
+                .with(|s| s.sign(mech, self.handle, data).map_err(ck(NAME)))
+        };
+        let out = match id {
+            None => sign(&Mechanism::VendorDefined(
+                VendorDefinedMechanism::new::<u8>(ty, None),
+            ))?,
+            Some(id) => with_id_parameter(ty, id, sign).ok_or(Pkcs11Error::InvalidInput(
+                "the SM3-inside mechanism takes a signer identifier of 1 to 64 bytes",
+            ))??,
+        };
         let bad = |what| Pkcs11Error::BadOutput {
             function: NAME,
             what,
@@ -293,20 +358,19 @@ impl PrivateKeyOps for Pkcs11Key {
     /// With the default identifier's Z_A kept from [`Pkcs11Key::open`].
     fn sign(&self, msg: &[u8]) -> Result<Signature, Pkcs11Error> {
         match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
-            (None, Some(m)) => self.sign_with(m, true, msg),
+            (None, Some(m)) => self.sign_with(m, Some(&DEFAULT_ID), msg),
             _ => self.sign_digest(&self.default_id.hash_message(msg)),
         }
     }
 
-    /// The sign-a-digest mechanism over e = SM3(Z_A ‖ `msg`), or, if none is configured,
-    /// the SM3-inside mechanism with `id` as its parameter (the default identifier only:
-    /// `cryptoki` takes fixed-size parameters).
+    /// With a sign-a-digest mechanism configured (every preset has one): Z_A for `id` and
+    /// e = SM3(Z_A ‖ `msg`) computed here, the module signs e — for the default identifier
+    /// and any other alike, of any length. Without one: the SM3-inside mechanism, `id`
+    /// passed as its raw parameter (1 to [`MAX_MODULE_ID_LEN`] bytes; a longer one is
+    /// [`Pkcs11Error::InvalidInput`]).
     fn sign_with_id(&self, id: &[u8], msg: &[u8]) -> Result<Signature, Pkcs11Error> {
         match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
-            (None, Some(m)) if id == DEFAULT_ID => self.sign_with(m, true, msg),
-            (None, Some(_)) => Err(Pkcs11Error::Unsupported(
-                "an identifier other than the default without a sign-a-digest mechanism",
-            )),
+            (None, Some(m)) => self.sign_with(m, Some(id), msg),
             _ => {
                 let e = VerifyingKey::new_with_id(&self.public, id)?.hash_message(msg);
                 self.sign_digest(&e)
@@ -318,7 +382,7 @@ impl PrivateKeyOps for Pkcs11Key {
         let m = self.mechanisms.sign_digest.ok_or(Pkcs11Error::Unsupported(
             "signing a prepared digest: no such mechanism configured",
         ))?;
-        self.sign_with(m, false, e)
+        self.sign_with(m, None, e)
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Pkcs11Error> {
@@ -340,7 +404,7 @@ impl PrivateKeyOps for Pkcs11Key {
         if out.len() < c2_len {
             return Err(shangmi_sm2::Error::Decryption.into());
         }
-        let ty = Self::mechanism(m)?;
+        let ty = vendor_mechanism(m)?;
         let mech = Mechanism::VendorDefined(VendorDefinedMechanism::new::<u8>(ty, None));
         let mut plain = self
             .pool

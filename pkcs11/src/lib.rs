@@ -10,8 +10,10 @@
 //! (`CKA_EC_POINT`), and keeps a pool of sessions; it implements `shangmi_sm2`'s
 //! [`PrivateKeyOps`]: signing (the module signs
 //! e = SM3(Z_A ‖ M), computed here), decryption where the mechanism exists; the key
-//! exchange is a typed "unsupported" error. [`Pkcs11Uri`] parses RFC 7512 `pkcs11:` URIs
-//! (with `pin-env=VAR` as our extension).
+//! exchange is a typed "unsupported" error. SM3 and SM4 run inside the token too:
+//! [`Pkcs11Module::sm3`] digests, [`Pkcs11SecretKey`] encrypts and decrypts with an SM4
+//! key object the token holds (ECB and CBC, whole blocks). [`Pkcs11Uri`] parses RFC 7512
+//! `pkcs11:` URIs (with `pin-env=VAR` as our extension).
 //!
 //! Every `CKR_*` code is a named [`Ckr`]; malformed module output (lengths, points off the
 //! curve, r or s out of range) is [`Pkcs11Error::BadOutput`]; nothing here panics on a
@@ -37,14 +39,16 @@ mod error;
 mod key;
 mod mechanisms;
 mod module;
+mod secret;
 mod uri;
 
 pub use error::{Ckr, Pkcs11Error};
-pub use key::{Capabilities, KeyOptions, NoKeyExchange, Pkcs11Key};
+pub use key::{Capabilities, KeyOptions, MAX_MODULE_ID_LEN, NoKeyExchange, Pkcs11Key};
 pub use mechanisms::{Mechanisms, SignatureEncoding};
 pub use module::{
     ModuleInfo, ObjectDesc, ObjectKind, ObjectQuery, Pkcs11Module, TokenDesc, TokenQuery,
 };
+pub use secret::Pkcs11SecretKey;
 pub use shangmi_device::Pin;
 pub use shangmi_sm2::PrivateKeyOps;
 pub use uri::{PinSource, Pkcs11Uri, encode_text};

@@ -4,6 +4,7 @@ use crate::error::Pkcs11Error;
 use crate::key::{KeyOptions, Pkcs11Key};
 use crate::mechanisms::Mechanisms;
 use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, TokenQuery};
+use crate::secret::Pkcs11SecretKey;
 use shangmi_device::Pin;
 use shangmi_sm2::PublicKey;
 use std::path::PathBuf;
@@ -267,6 +268,41 @@ impl Pkcs11Uri {
         };
         let module = self.module()?;
         let token = module.find_token(&self.token)?;
+        Pkcs11Key::open(
+            &module,
+            token.slot_id,
+            &self.object,
+            pin,
+            self.key_options(),
+        )
+    }
+
+    /// Loads the module, finds the token, logs in with `pin` (or the one
+    /// [`pin`](Self::pin) reads) and opens the SM4 secret key the URI names
+    /// (`type=secret-key`, or no `type`).
+    pub fn open_secret_key(&self, pin: Option<Pin>) -> Result<Pkcs11SecretKey, Pkcs11Error> {
+        if matches!(self.object.kind, Some(k) if k != ObjectKind::SecretKey) {
+            return Err(uri_err("the URI names an object that is not a secret key"));
+        }
+        let pin = match pin {
+            Some(p) => p,
+            None => self
+                .pin()?
+                .ok_or_else(|| uri_err("no PIN: add pin-env=VAR"))?,
+        };
+        let module = self.module()?;
+        let token = module.find_token(&self.token)?;
+        Pkcs11SecretKey::open(
+            &module,
+            token.slot_id,
+            &self.object,
+            pin,
+            self.key_options(),
+        )
+    }
+
+    /// The key options the URI gives (`mechanisms=`, `sessions=`).
+    fn key_options(&self) -> KeyOptions {
         let mut options = KeyOptions {
             mechanisms: self.mechanisms,
             ..KeyOptions::default()
@@ -274,7 +310,7 @@ impl Pkcs11Uri {
         if let Some(n) = self.sessions {
             options.sessions = n;
         }
-        Pkcs11Key::open(&module, token.slot_id, &self.object, pin, options)
+        options
     }
 
     /// The SM2 public key of the pair the URI names, read without a login.

@@ -8,8 +8,8 @@
 mod support;
 
 use shangmi_pkcs11::{
-    KeyOptions, Mechanisms, ObjectKind, ObjectQuery, Pin, Pkcs11Error, Pkcs11Key, Pkcs11Module,
-    Pkcs11Uri, TokenQuery,
+    KeyOptions, MAX_MODULE_ID_LEN, Mechanisms, ObjectKind, ObjectQuery, Pin, Pkcs11Error,
+    Pkcs11Key, Pkcs11Module, Pkcs11Uri, TokenQuery,
 };
 use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::kx::Role;
@@ -56,7 +56,14 @@ fn lists_the_module_tokens_and_public_objects() {
     let labels: Vec<_> = tokens.iter().map(|t| t.label.as_str()).collect();
     assert_eq!(labels, ["shangmi-p11", "lockout"]);
     assert!(tokens[0].login_required);
-    for n in [0x8000_8104, 0x8000_8100, 0x8000_8200] {
+    for n in [
+        0x8000_8104,
+        0x8000_8100,
+        0x8000_8200,
+        0x8000_9001,
+        0x8000_0108,
+        0x8000_0109,
+    ] {
         assert!(m.has_mechanism(0, n).unwrap(), "{n:x}");
     }
     assert!(!m.has_mechanism(0, 0x8000_0B21).unwrap());
@@ -143,10 +150,45 @@ fn signs_with_both_mechanisms_and_verifies_in_memory() {
     .unwrap();
     let sig = key2.sign(b"inside").unwrap();
     vk.verify_e(&vk.hash_message(b"inside"), &sig).unwrap();
-    assert!(matches!(
-        key2.sign_with_id(b"other", b"x"),
-        Err(Pkcs11Error::Unsupported(_))
-    ));
+    // A non-default identifier through SM3 inside: its raw bytes as the parameter. The
+    // signature verifies under that identifier only (1 and MAX_MODULE_ID_LEN bytes: the
+    // ends of what the parameter takes).
+    for id in [&b"alice@example.com"[..], b"b", &[0xA7; MAX_MODULE_ID_LEN]] {
+        let sig = key2.sign_with_id(id, b"inside").unwrap();
+        let with_id = VerifyingKey::new_with_id(&public, id).unwrap();
+        with_id
+            .verify_e(&with_id.hash_message(b"inside"), &sig)
+            .unwrap();
+        assert!(vk.verify_e(&vk.hash_message(b"inside"), &sig).is_err());
+    }
+    // Longer than the parameter takes, or empty (which modules read as the default): a
+    // typed refusal, not a signature under another identifier.
+    for id in [&[1u8; MAX_MODULE_ID_LEN + 1][..], b""] {
+        assert!(matches!(
+            key2.sign_with_id(id, b"x"),
+            Err(Pkcs11Error::InvalidInput(_))
+        ));
+    }
+    // With a sign-a-digest mechanism (the default) any identifier takes the host's Z_A,
+    // also one longer than the SM3-inside parameter takes; shown without an SM3-inside
+    // mechanism configured at all.
+    let digest_only = open_with(
+        "tlcp-sign",
+        KeyOptions {
+            mechanisms: Mechanisms {
+                sign_sm3: None,
+                ..Mechanisms::SANSEC
+            },
+            ..KeyOptions::default()
+        },
+    )
+    .unwrap();
+    let long_id = [0x5C; 300];
+    let sig = digest_only.sign_with_id(&long_id, b"host").unwrap();
+    let with_id = VerifyingKey::new_with_id(&public, &long_id).unwrap();
+    with_id
+        .verify_e(&with_id.hash_message(b"host"), &sig)
+        .unwrap();
     assert!(matches!(
         key2.sign_digest(&[1; 32]),
         Err(Pkcs11Error::Unsupported(_))

@@ -1,7 +1,11 @@
 //! Typed errors: every `SDR_*` code by name, and what can go wrong around the device.
 //!
-//! Codes from GmSSL 3.3's `src/sdf/sdf.h` (GM/T 0018 §A: `SDR_BASE` 0x01000000 + n). No
-//! error carries a PIN or key material.
+//! Codes from GmSSL 3.3's `src/sdf/sdf.h` (GM/T 0018 §A: `SDR_BASE` 0x01000000 + n), which
+//! are GM/T 0018-2012's +0x01 to +0x1E; GM/T 0018-2023 keeps them and adds one,
+//! `SDR_USERIDERR` (+0x1F), reserving +0x20 to +0xFFFFFF (the 2023 Appendix A as quoted by
+//! vendors' headers for the 2023 edition found in public repositories, e.g. a
+//! `sdf_err.h` with "`SDR_USERIDERR (SDR_BASE + 0x0000001F)` 用户标识错误"). No error carries
+//! a PIN or key material.
 
 use core::fmt;
 
@@ -69,6 +73,9 @@ pub enum SdrCode {
     InArg,
     /// `SDR_OUTARGERR` (+0x1E): bad output argument.
     OutArg,
+    /// `SDR_USERIDERR` (+0x1F): bad user identifier — new in GM/T 0018-2023 (its
+    /// Appendix A, as vendors' 2023 headers define it); a 2012 device never returns it.
+    UserId,
     /// Any other value (a vendor's own code), as returned.
     Other(u32),
 }
@@ -76,7 +83,7 @@ pub enum SdrCode {
 /// `SDR_BASE`.
 const SDR_BASE: u32 = 0x0100_0000;
 
-const NAMED: [SdrCode; 30] = [
+const NAMED: [SdrCode; 31] = [
     SdrCode::Unknown,
     SdrCode::NotSupported,
     SdrCode::CommFail,
@@ -107,6 +114,7 @@ const NAMED: [SdrCode; 30] = [
     SdrCode::NoBuffer,
     SdrCode::InArg,
     SdrCode::OutArg,
+    SdrCode::UserId,
 ];
 
 impl SdrCode {
@@ -130,7 +138,7 @@ impl SdrCode {
 
     /// The header's name (`SDR_PARDENY`, …), or `None` for a vendor's own code.
     pub fn name(self) -> Option<&'static str> {
-        const NAMES: [&str; 30] = [
+        const NAMES: [&str; 31] = [
             "SDR_UNKNOWERR",
             "SDR_NOTSUPPORT",
             "SDR_COMMFAIL",
@@ -161,6 +169,7 @@ impl SdrCode {
             "SDR_NOBUFFER",
             "SDR_INARGERR",
             "SDR_OUTARGERR",
+            "SDR_USERIDERR",
         ];
         NAMED.iter().position(|c| *c == self).map(|i| NAMES[i])
     }
@@ -293,7 +302,10 @@ mod tests {
         }
         assert_eq!(SdrCode::from_u32(0x0100_0007).name(), Some("SDR_PARDENY"));
         assert_eq!(SdrCode::from_u32(0x0100_001E).name(), Some("SDR_OUTARGERR"));
-        assert_eq!(SdrCode::from_u32(0x0100_001F), SdrCode::Other(0x0100_001F));
+        // GM/T 0018-2023's one new code; above it, a vendor's own.
+        assert_eq!(SdrCode::from_u32(0x0100_001F), SdrCode::UserId);
+        assert_eq!(SdrCode::UserId.name(), Some("SDR_USERIDERR"));
+        assert_eq!(SdrCode::from_u32(0x0100_0020), SdrCode::Other(0x0100_0020));
         assert_eq!(SdrCode::from_u32(0x0100_0000), SdrCode::Other(0x0100_0000));
         assert_eq!(SdrCode::from_u32(5), SdrCode::Other(5));
         assert_eq!(

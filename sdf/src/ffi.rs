@@ -113,3 +113,198 @@ impl Functions {
         })?)
     }
 }
+
+/// Where an SDF function stands in the two editions of GM/T 0018.
+///
+/// The 2012 set is GM/T 0018-2012's (as GmSSL 3.3's `src/sdf/sdf.h` and Tongsuo's
+/// `crypto/sdf` declare it). The 2023 set follows GM/T 0018-2023 (published 2023-12-04, in
+/// force 2024-06-01) as found in public sources, not the standard's own text: the function
+/// lists of chapter 6 (6.2–6.7 production functions, 61; 6.8 "verification and debugging"
+/// functions, 12, "not for actual cryptographic service") quoted in a design note mapping
+/// the 2023 edition ("GM/T 0018-2023 SDF 映射", tables 11–16), the prototypes in a
+/// vendor-neutral 2023 header ("Created … on GM/T 0018-2023", `SDF_FUNCTION_INFO`
+/// entries), and Tongsuo's `crypto/sdf/sdf_bind.c` (Tongsuo-Project/Tongsuo, commit
+/// 5c06c2a), which binds exactly these 2023 additions and 6.8 names under
+/// `SDF_VERSION_2023`. No text of the standard itself was found to check against. Appendix B's 15 SM9 functions and Appendix C's 6 VPN functions
+/// (`SDF_GenerateKeywithSSL`, …) are optional and not listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Standing {
+    /// A production function of both editions (same name and prototype).
+    Both,
+    /// In 2012 only: removed by 2023 (`SDF_ImportKey`, the digital-envelope conversions).
+    Removed2023,
+    /// A 2012 production function that 2023 moved to its verification and debugging
+    /// class (6.8): still named, not for production use (`SDF_ExternalSign_ECC`, …).
+    Debug2023,
+    /// A production function new in 2023 (6.5 multi-part and authenticated encryption,
+    /// 6.6 HMAC).
+    New2023,
+    /// New in 2023's verification and debugging class (6.8: `SDF_ExternalKeyEncrypt`, …).
+    NewDebug2023,
+    /// In neither edition's function list, but widely exported (GmSSL's `sdf.h` declares
+    /// it): `SDF_InternalEncrypt_ECC` / `SDF_InternalDecrypt_ECC`.
+    Extension,
+}
+
+/// Every SDF function of the two editions by name, with its [`Standing`].
+pub const SDF_FUNCTIONS: &[(&str, Standing)] = {
+    use Standing::*;
+    &[
+        // 6.2 device management: unchanged.
+        ("SDF_OpenDevice", Both),
+        ("SDF_CloseDevice", Both),
+        ("SDF_OpenSession", Both),
+        ("SDF_CloseSession", Both),
+        ("SDF_GetDeviceInfo", Both),
+        ("SDF_GenerateRandom", Both),
+        ("SDF_GetPrivateKeyAccessRight", Both),
+        ("SDF_ReleasePrivateKeyAccessRight", Both),
+        // 6.3 key management.
+        ("SDF_ExportSignPublicKey_RSA", Both),
+        ("SDF_ExportEncPublicKey_RSA", Both),
+        ("SDF_GenerateKeyPair_RSA", Debug2023),
+        ("SDF_GenerateKeyWithIPK_RSA", Both),
+        ("SDF_GenerateKeyWithEPK_RSA", Both),
+        ("SDF_ImportKeyWithISK_RSA", Both),
+        ("SDF_ExchangeDigitEnvelopeBaseOnRSA", Removed2023),
+        ("SDF_ExportSignPublicKey_ECC", Both),
+        ("SDF_ExportEncPublicKey_ECC", Both),
+        ("SDF_GenerateKeyPair_ECC", Debug2023),
+        ("SDF_GenerateKeyWithIPK_ECC", Both),
+        ("SDF_GenerateKeyWithEPK_ECC", Both),
+        ("SDF_ImportKeyWithISK_ECC", Both),
+        ("SDF_GenerateAgreementDataWithECC", Both),
+        ("SDF_GenerateKeyWithECC", Both),
+        ("SDF_GenerateAgreementDataAndKeyWithECC", Both),
+        ("SDF_ExchangeDigitEnvelopeBaseOnECC", Removed2023),
+        ("SDF_GenerateKeyWithKEK", Both),
+        ("SDF_ImportKeyWithKEK", Both),
+        ("SDF_ImportKey", Removed2023),
+        ("SDF_DestroyKey", Both),
+        // 6.4 asymmetric operations.
+        ("SDF_ExternalPublicKeyOperation_RSA", Both),
+        ("SDF_ExternalPrivateKeyOperation_RSA", Debug2023),
+        ("SDF_InternalPublicKeyOperation_RSA", Both),
+        ("SDF_InternalPrivateKeyOperation_RSA", Both),
+        ("SDF_ExternalSign_ECC", Debug2023),
+        ("SDF_ExternalVerify_ECC", Both),
+        ("SDF_InternalSign_ECC", Both),
+        ("SDF_InternalVerify_ECC", Both),
+        ("SDF_ExternalEncrypt_ECC", Both),
+        ("SDF_ExternalDecrypt_ECC", Debug2023),
+        ("SDF_InternalEncrypt_ECC", Extension),
+        ("SDF_InternalDecrypt_ECC", Extension),
+        // 6.5 symmetric operations: 2023 adds authenticated encryption and multi-part.
+        ("SDF_Encrypt", Both),
+        ("SDF_Decrypt", Both),
+        ("SDF_CalculateMAC", Both),
+        ("SDF_AuthEnc", New2023),
+        ("SDF_AuthDec", New2023),
+        ("SDF_EncryptInit", New2023),
+        ("SDF_EncryptUpdate", New2023),
+        ("SDF_EncryptFinal", New2023),
+        ("SDF_DecryptInit", New2023),
+        ("SDF_DecryptUpdate", New2023),
+        ("SDF_DecryptFinal", New2023),
+        ("SDF_CalculateMACInit", New2023),
+        ("SDF_CalculateMACUpdate", New2023),
+        ("SDF_CalculateMACFinal", New2023),
+        ("SDF_AuthEncInit", New2023),
+        ("SDF_AuthEncUpdate", New2023),
+        ("SDF_AuthEncFinal", New2023),
+        ("SDF_AuthDecInit", New2023),
+        ("SDF_AuthDecUpdate", New2023),
+        ("SDF_AuthDecFinal", New2023),
+        // 6.6 hashing: 2023 adds HMAC over a key handle (GB/T 15852.2);
+        // `SDF_HashInit` keeps its 2012 prototype (public key and ID for Z_A).
+        ("SDF_HMACInit", New2023),
+        ("SDF_HMACUpdate", New2023),
+        ("SDF_HMACFinal", New2023),
+        ("SDF_HashInit", Both),
+        ("SDF_HashUpdate", Both),
+        ("SDF_HashFinal", Both),
+        // 6.7 user files: unchanged.
+        ("SDF_CreateFile", Both),
+        ("SDF_ReadFile", Both),
+        ("SDF_WriteFile", Both),
+        ("SDF_DeleteFile", Both),
+        // 6.8 (2023) verification and debugging, new names.
+        ("SDF_ExternalSign_SM9", NewDebug2023),
+        ("SDF_ExternalDecrypt_SM9", NewDebug2023),
+        ("SDF_ExternalKeyEncrypt", NewDebug2023),
+        ("SDF_ExternalKeyDecrypt", NewDebug2023),
+        ("SDF_ExternalKeyEncryptInit", NewDebug2023),
+        ("SDF_ExternalKeyDecryptInit", NewDebug2023),
+        ("SDF_ExternalKeyHMACInit", NewDebug2023),
+    ]
+};
+
+/// Which edition of GM/T 0018 a library's exported functions follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Edition {
+    /// It exports none of the production functions GM/T 0018-2023 added.
+    Gmt0018_2012,
+    /// It exports at least one production function new in GM/T 0018-2023.
+    Gmt0018_2023,
+}
+
+impl core::fmt::Display for Edition {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Edition::Gmt0018_2012 => "GM/T 0018-2012",
+            Edition::Gmt0018_2023 => "GM/T 0018-2023",
+        })
+    }
+}
+
+/// What an SDF library exports, function by function ([`library_functions`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LibraryFunctions {
+    /// The functions of [`SDF_FUNCTIONS`] the library exports, in that order.
+    pub exported: Vec<(&'static str, Standing)>,
+}
+
+impl LibraryFunctions {
+    /// The edition its functions follow: 2023 if it exports any [`Standing::New2023`]
+    /// function (the production functions 2023 added; a 2012 library has none of them).
+    pub fn edition(&self) -> Edition {
+        if self.exported.iter().any(|(_, s)| *s == Standing::New2023) {
+            Edition::Gmt0018_2023
+        } else {
+            Edition::Gmt0018_2012
+        }
+    }
+
+    /// The exported functions of one standing.
+    pub fn with(&self, standing: Standing) -> impl Iterator<Item = &'static str> + '_ {
+        self.exported
+            .iter()
+            .filter(move |(_, s)| *s == standing)
+            .map(|(n, _)| *n)
+    }
+
+    /// The 2023 production functions it lacks (of 6.2–6.7, what a 2023 device is
+    /// expected to have).
+    pub fn missing_2023(&self) -> impl Iterator<Item = &'static str> + '_ {
+        SDF_FUNCTIONS
+            .iter()
+            .filter(|(_, s)| matches!(s, Standing::Both | Standing::New2023))
+            .map(|(n, _)| *n)
+            .filter(|n| !self.exported.iter().any(|(e, _)| e == n))
+    }
+}
+
+/// Resolves every function of [`SDF_FUNCTIONS`] by name in the library at `path`, without
+/// opening the device (nothing is called: the library is loaded, its exports looked up,
+/// and it is unloaded again).
+pub fn library_functions(path: impl AsRef<std::ffi::OsStr>) -> Result<LibraryFunctions, SdfError> {
+    let lib = shangmi_device::Library::load(path.as_ref()).map_err(SdfError::Load)?;
+    let exported = SDF_FUNCTIONS
+        .iter()
+        .copied()
+        // SAFETY: only whether the symbol exists is asked: its address is read as a
+        // pointer and dropped, never called or dereferenced.
+        .filter(|(name, _)| unsafe { lib.symbol::<*mut c_void>(name) }.is_some())
+        .collect();
+    Ok(LibraryFunctions { exported })
+}

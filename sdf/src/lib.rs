@@ -32,4 +32,5 @@ mod key;
 
 pub use device::{DeviceInfo, KeyUsage, Pin, PoolOptions, SdfDevice};
 pub use error::{SdfError, SdrCode};
+pub use ffi::{Edition, LibraryFunctions, SDF_FUNCTIONS, Standing, library_functions};
 pub use key::{MAX_PLAINTEXT, NoKeyExchange, SdfKey};

@@ -15,8 +15,20 @@ use std::sync::{Mutex, PoisonError};
 const CKM_SM2_SIGN: CK_MECHANISM_TYPE = 0x8000_8104;
 const CKM_SM3_SM2: CK_MECHANISM_TYPE = 0x8000_8100;
 const CKM_SM2_RAW: CK_MECHANISM_TYPE = 0x8000_8200;
+const CKM_SM3_HASH: CK_MECHANISM_TYPE = 0x8000_9001;
+const CKM_SM4_ECB: CK_MECHANISM_TYPE = 0x8000_0108;
+const CKM_SM4_CBC: CK_MECHANISM_TYPE = 0x8000_0109;
 const CKK_SM2: CK_KEY_TYPE = 0x8000_0004;
-const MECHANISMS: [CK_MECHANISM_TYPE; 3] = [CKM_SM2_SIGN, CKM_SM3_SM2, CKM_SM2_RAW];
+/// SANSEC's `CKK_SM4` (`swpkcs11.h`: `CKK_VENDOR_DEFINED + 0x106`).
+const CKK_SM4: CK_KEY_TYPE = 0x8000_0106;
+const MECHANISMS: [CK_MECHANISM_TYPE; 6] = [
+    CKM_SM2_SIGN,
+    CKM_SM3_SM2,
+    CKM_SM2_RAW,
+    CKM_SM3_HASH,
+    CKM_SM4_ECB,
+    CKM_SM4_CBC,
+];
 /// DER of the SM2 curve's OID, 1.2.156.10197.1.301.
 const SM2_EC_PARAMS: [u8; 10] = [0x06, 0x08, 0x2A, 0x81, 0x1C, 0xCF, 0x55, 0x01, 0x82, 0x2D];
 const TOKENS: [&str; 2] = ["shangmi-p11", "lockout"];
@@ -69,11 +81,85 @@ const PAIRS: [Pair; 6] = [
     },
 ];
 
+/// An SM4 secret key object: label, ID, value.
+struct Secret {
+    label: &'static str,
+    id: u8,
+    value: [u8; 16],
+}
+
+/// The SM4 keys: `sm4-key` holds GB/T 32907-2016 Appendix A's example key.
+const SECRETS: [Secret; 1] = [Secret {
+    label: "sm4-key",
+    id: 0x10,
+    value: [
+        0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32,
+        0x10,
+    ],
+}];
+
+/// An object of a token.
+#[derive(Clone, Copy)]
+enum Obj {
+    /// A key pair's private (`private`) or public half.
+    Pair { pair: usize, private: bool },
+    /// An SM4 key (`SECRETS`), private to a login.
+    Secret(usize),
+}
+
+impl Obj {
+    /// Whether a session without a login cannot see it.
+    fn private(self) -> bool {
+        match self {
+            Obj::Pair { private, .. } => private,
+            Obj::Secret(_) => true,
+        }
+    }
+}
+
+/// Objects per token: each pair's two halves, then the secret keys.
+const PLACES: usize = PAIRS.len() * 2 + SECRETS.len();
+
+fn obj_at(place: usize) -> Obj {
+    if place < PAIRS.len() * 2 {
+        Obj::Pair {
+            pair: place / 2,
+            private: place.is_multiple_of(2),
+        }
+    } else {
+        Obj::Secret(place - PAIRS.len() * 2)
+    }
+}
+
+/// An SM4 mode of the token.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sm4Mode {
+    Ecb,
+    Cbc([u8; 16]),
+}
+
 /// An operation in progress on a session.
 #[derive(Clone)]
 enum Op {
-    Sign { pair: usize, id: Option<Vec<u8>> },
-    Decrypt { pair: usize },
+    Sign {
+        pair: usize,
+        id: Option<Vec<u8>>,
+    },
+    Decrypt {
+        pair: usize,
+    },
+    /// SM4; `parts` holds what `C_EncryptUpdate`/`C_DecryptUpdate` gave (they return
+    /// nothing: the final call processes it all, as PKCS#11 allows).
+    Sm4 {
+        key: usize,
+        mode: Sm4Mode,
+        encrypt: bool,
+        parts: Vec<u8>,
+    },
+    /// SM3; `parts` holds what `C_DigestUpdate` gave.
+    Digest {
+        parts: Vec<u8>,
+    },
 }
 
 struct Sess {
@@ -159,10 +245,10 @@ fn loaded(label: &'static str) -> Option<std::sync::Arc<Loaded>> {
     Some(keys)
 }
 
-/// The object `h`: (its pair's place, whether it is the private half), if on `slot`.
-fn object(slot: CK_SLOT_ID, h: CK_OBJECT_HANDLE) -> Option<(usize, bool)> {
+/// The object `h`, if on `slot`.
+fn object(slot: CK_SLOT_ID, h: CK_OBJECT_HANDLE) -> Option<Obj> {
     let place = h.checked_sub(slot * 100 + 1)? as usize;
-    (place < PAIRS.len() * 2).then_some((place / 2, place.is_multiple_of(2)))
+    (place < PLACES).then(|| obj_at(place))
 }
 
 fn ulong(v: CK_ULONG) -> Vec<u8> {
@@ -170,7 +256,36 @@ fn ulong(v: CK_ULONG) -> Vec<u8> {
 }
 
 /// The value of attribute `t` of an object: `Ok(None)` if it has none, `Err` if sensitive.
-fn attribute(pair: usize, private: bool, t: CK_ATTRIBUTE_TYPE) -> Result<Option<Vec<u8>>, CK_RV> {
+fn attribute(o: Obj, t: CK_ATTRIBUTE_TYPE) -> Result<Option<Vec<u8>>, CK_RV> {
+    match o {
+        Obj::Pair { pair, private } => pair_attribute(pair, private, t),
+        Obj::Secret(k) => secret_attribute(k, t),
+    }
+}
+
+/// The value of attribute `t` of SM4 key `k` (its value is sensitive).
+fn secret_attribute(k: usize, t: CK_ATTRIBUTE_TYPE) -> Result<Option<Vec<u8>>, CK_RV> {
+    let s = &SECRETS[k];
+    let flag = |b: bool| Some(vec![CK_BBOOL::from(b)]);
+    Ok(match t {
+        CKA_CLASS => Some(ulong(CKO_SECRET_KEY)),
+        CKA_TOKEN | CKA_PRIVATE | CKA_ENCRYPT | CKA_DECRYPT | CKA_SENSITIVE => flag(true),
+        CKA_LABEL => Some(s.label.as_bytes().to_vec()),
+        CKA_ID => Some(vec![s.id]),
+        CKA_KEY_TYPE => Some(ulong(CKK_SM4)),
+        CKA_VALUE_LEN => Some(ulong(16)),
+        CKA_SIGN | CKA_VERIFY | CKA_WRAP | CKA_UNWRAP | CKA_DERIVE | CKA_EXTRACTABLE => flag(false),
+        CKA_VALUE => return Err(CKR_ATTRIBUTE_SENSITIVE),
+        _ => None,
+    })
+}
+
+/// The value of attribute `t` of a key pair's half.
+fn pair_attribute(
+    pair: usize,
+    private: bool,
+    t: CK_ATTRIBUTE_TYPE,
+) -> Result<Option<Vec<u8>>, CK_RV> {
     let p = &PAIRS[pair];
     let flag = |b: bool| Some(vec![CK_BBOOL::from(b)]);
     Ok(match t {
@@ -452,7 +567,7 @@ pub unsafe extern "C" fn C_GetTokenInfo(slot: CK_SLOT_ID, info: *mut CK_TOKEN_IN
     CKR_OK
 }
 
-/// Lists the three SM2 mechanisms.
+/// Lists the SM2, SM3 and SM4 mechanisms.
 ///
 /// # Safety
 /// `count` valid; `list`, if not null, writable for `*count` entries.
@@ -477,12 +592,12 @@ pub unsafe extern "C" fn C_GetMechanismList(
     if cap < MECHANISMS.len() {
         return CKR_BUFFER_TOO_SMALL;
     }
-    // SAFETY: writable for `cap` ≥ 3 entries.
+    // SAFETY: writable for `cap` ≥ MECHANISMS.len() entries.
     unsafe { core::ptr::copy_nonoverlapping(MECHANISMS.as_ptr(), list, MECHANISMS.len()) };
     CKR_OK
 }
 
-/// Describes one of the three mechanisms.
+/// Describes one of the mechanisms.
 ///
 /// # Safety
 /// `info` writable.
@@ -500,13 +615,20 @@ pub unsafe extern "C" fn C_GetMechanismInfo(
     let flags = match mech {
         CKM_SM2_SIGN | CKM_SM3_SM2 => CKF_SIGN | CKF_HW,
         CKM_SM2_RAW => CKF_DECRYPT | CKF_HW,
+        CKM_SM3_HASH => CKF_DIGEST | CKF_HW,
+        CKM_SM4_ECB | CKM_SM4_CBC => CKF_ENCRYPT | CKF_DECRYPT | CKF_HW,
         _ => return CKR_MECHANISM_INVALID,
+    };
+    let bits = match mech {
+        CKM_SM4_ECB | CKM_SM4_CBC => 128,
+        CKM_SM3_HASH => 0,
+        _ => 256,
     };
     // SAFETY: non-null and writable by the caller's contract.
     unsafe {
         info.write(CK_MECHANISM_INFO {
-            ulMinKeySize: 256,
-            ulMaxKeySize: 256,
+            ulMinKeySize: bits,
+            ulMaxKeySize: bits,
             flags,
         })
     };
@@ -687,13 +809,13 @@ pub unsafe extern "C" fn C_GetAttributeValue(
     count: CK_ULONG,
 ) -> CK_RV {
     let found = with_session(h, |s, logged| {
-        let (pair, private) = object(s.slot, obj).ok_or(CKR_OBJECT_HANDLE_INVALID)?;
-        if private && !logged[s.slot as usize] {
+        let o = object(s.slot, obj).ok_or(CKR_OBJECT_HANDLE_INVALID)?;
+        if o.private() && !logged[s.slot as usize] {
             return Err(CKR_OBJECT_HANDLE_INVALID);
         }
-        Ok((pair, private))
+        Ok(o)
     });
-    let (pair, private) = match found {
+    let o = match found {
         Ok(f) => f,
         Err(e) => return e,
     };
@@ -704,7 +826,7 @@ pub unsafe extern "C" fn C_GetAttributeValue(
     for i in 0..count as usize {
         // SAFETY: readable and writable for `count` entries by the caller's contract.
         let a = unsafe { &mut *template.add(i) };
-        match attribute(pair, private, a.type_) {
+        match attribute(o, a.type_) {
             Ok(Some(v)) => {
                 // SAFETY: `pValue`, if not null, is writable for `ulValueLen` bytes.
                 if let Err(e) = unsafe { put(&v, a.pValue.cast(), &mut a.ulValueLen, None) } {
@@ -749,15 +871,15 @@ pub unsafe extern "C" fn C_FindObjectsInit(
             return Err(CKR_OPERATION_ACTIVE);
         }
         let mut found = Vec::new();
-        for place in 0..PAIRS.len() * 2 {
+        for place in 0..PLACES {
             let handle = s.slot * 100 + 1 + place as CK_OBJECT_HANDLE;
-            let (pair, private) = (place / 2, place.is_multiple_of(2));
-            if private && !logged[s.slot as usize] {
+            let o = obj_at(place);
+            if o.private() && !logged[s.slot as usize] {
                 continue;
             }
-            let matches = want.iter().all(|(t, v)| {
-                attribute(pair, private, *t).ok().flatten().as_deref() == Some(v.as_slice())
-            });
+            let matches = want
+                .iter()
+                .all(|(t, v)| attribute(o, *t).ok().flatten().as_deref() == Some(v.as_slice()));
             if matches {
                 found.push(handle);
             }
@@ -837,9 +959,10 @@ fn private_key(
         return Err(CKR_USER_NOT_LOGGED_IN);
     }
     match object(s.slot, key) {
-        Some((pair, true)) if (sign && PAIRS[pair].sign) || (!sign && PAIRS[pair].decrypt) => {
-            Ok(pair)
-        }
+        Some(Obj::Pair {
+            pair,
+            private: true,
+        }) if (sign && PAIRS[pair].sign) || (!sign && PAIRS[pair].decrypt) => Ok(pair),
         Some(_) => Err(CKR_KEY_FUNCTION_NOT_PERMITTED),
         None => Err(CKR_KEY_HANDLE_INVALID),
     }
@@ -954,8 +1077,10 @@ pub unsafe extern "C" fn C_DecryptInit(
         return CKR_ARGUMENTS_BAD;
     }
     // SAFETY: readable by the caller's contract.
-    if unsafe { (*mech).mechanism } != CKM_SM2_RAW {
-        return CKR_MECHANISM_INVALID;
+    let m = unsafe { &*mech };
+    if m.mechanism != CKM_SM2_RAW {
+        // SAFETY: forwarded.
+        return unsafe { sm4_init(h, m, key, false) };
     }
     rv(with_session(h, |s, logged| {
         if s.op.is_some() {
@@ -965,6 +1090,381 @@ pub unsafe extern "C" fn C_DecryptInit(
         s.op = Some(Op::Decrypt { pair });
         Ok(())
     }))
+}
+
+/// Starts an SM4 operation: `CKM_SM4_ECB` (no parameter) or `CKM_SM4_CBC` (the 16-byte
+/// IV), with an SM4 key object of the session's token, logged in.
+///
+/// # Safety
+/// `m`'s parameter readable for its length.
+unsafe fn sm4_init(
+    h: CK_SESSION_HANDLE,
+    m: &CK_MECHANISM,
+    key: CK_OBJECT_HANDLE,
+    encrypt: bool,
+) -> CK_RV {
+    // SAFETY: the parameter is readable for its length.
+    let param = unsafe { bytes(m.pParameter.cast(), m.ulParameterLen) };
+    let mode = match m.mechanism {
+        CKM_SM4_ECB if param.is_empty() => Sm4Mode::Ecb,
+        CKM_SM4_CBC => match param.try_into() {
+            Ok(iv) => Sm4Mode::Cbc(iv),
+            Err(_) => return CKR_MECHANISM_PARAM_INVALID,
+        },
+        CKM_SM4_ECB => return CKR_MECHANISM_PARAM_INVALID,
+        _ => return CKR_MECHANISM_INVALID,
+    };
+    rv(with_session(h, |s, logged| {
+        if s.op.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        if !logged[s.slot as usize] {
+            return Err(CKR_USER_NOT_LOGGED_IN);
+        }
+        let key = match object(s.slot, key) {
+            Some(Obj::Secret(k)) => k,
+            Some(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
+            None => return Err(CKR_KEY_HANDLE_INVALID),
+        };
+        s.op = Some(Op::Sm4 {
+            key,
+            mode,
+            encrypt,
+            parts: Vec::new(),
+        });
+        Ok(())
+    }))
+}
+
+/// SM4-ECB or SM4-CBC over whole blocks, in place.
+fn sm4_apply(key: &[u8; 16], mode: Sm4Mode, encrypt: bool, data: &mut [u8]) {
+    use shangmi_sm4::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+    let c = shangmi_sm4::Sm4::new(key.into());
+    let mut chain = match mode {
+        Sm4Mode::Ecb => None,
+        Sm4Mode::Cbc(iv) => Some(iv),
+    };
+    for block in data.chunks_exact_mut(16) {
+        let b: &mut [u8; 16] = block.try_into().unwrap_or_else(|_| unreachable!());
+        match (&mut chain, encrypt) {
+            (None, true) => c.encrypt_block(b.into()),
+            (None, false) => c.decrypt_block(b.into()),
+            (Some(prev), true) => {
+                b.iter_mut().zip(prev.iter()).for_each(|(x, p)| *x ^= p);
+                c.encrypt_block(b.into());
+                *prev = *b;
+            }
+            (Some(prev), false) => {
+                let ct = *b;
+                c.decrypt_block(b.into());
+                b.iter_mut().zip(prev.iter()).for_each(|(x, p)| *x ^= p);
+                *prev = ct;
+            }
+        }
+    }
+}
+
+/// Runs the session's SM4 operation over `data` (whole blocks; no padding, as
+/// `CKM_SM4_ECB`/`CBC` have it) into `out` the PKCS#11 way.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+unsafe fn sm4_run(
+    h: CK_SESSION_HANDLE,
+    (key, mode, encrypt): (usize, Sm4Mode, bool),
+    mut data: Vec<u8>,
+    out: *mut u8,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    if !data.len().is_multiple_of(16) {
+        end_op(h);
+        return if encrypt {
+            CKR_DATA_LEN_RANGE
+        } else {
+            CKR_ENCRYPTED_DATA_LEN_RANGE
+        };
+    }
+    sm4_apply(&SECRETS[key].value, mode, encrypt, &mut data);
+    // SAFETY: forwarded from the caller.
+    finish(h, unsafe { put(&data, out, out_len, None) })
+}
+
+/// The session's SM4 operation in direction `encrypt`, with its buffered parts.
+fn sm4_op(h: CK_SESSION_HANDLE, encrypt: bool) -> Result<(usize, Sm4Mode, Vec<u8>), CK_RV> {
+    match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED))? {
+        Op::Sm4 {
+            key,
+            mode,
+            encrypt: e,
+            parts,
+        } if e == encrypt => Ok((key, mode, parts)),
+        _ => Err(CKR_OPERATION_NOT_INITIALIZED),
+    }
+}
+
+/// Adds `data` to the parts of the session's operation (an SM4 one in direction
+/// `Some(encrypt)`, or the digest for `None`).
+///
+/// # Safety
+/// `data` readable for `len` bytes.
+unsafe fn add_part(
+    h: CK_SESSION_HANDLE,
+    encrypt: Option<bool>,
+    data: *const u8,
+    len: CK_ULONG,
+) -> Result<(), CK_RV> {
+    // SAFETY: by the caller's contract.
+    let data = unsafe { bytes(data, len) };
+    with_session(h, |s, _| match (&mut s.op, encrypt) {
+        (
+            Some(Op::Sm4 {
+                encrypt: e, parts, ..
+            }),
+            Some(want),
+        ) if *e == want => {
+            parts.extend_from_slice(data);
+            Ok(())
+        }
+        (Some(Op::Digest { parts }), None) => {
+            parts.extend_from_slice(data);
+            Ok(())
+        }
+        _ => Err(CKR_OPERATION_NOT_INITIALIZED),
+    })
+}
+
+/// `C_EncryptUpdate`/`C_DecryptUpdate`: buffers `data`, returns no output yet.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+unsafe fn sm4_update(
+    h: CK_SESSION_HANDLE,
+    encrypt: bool,
+    data: *const u8,
+    len: CK_ULONG,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    if out_len.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: forwarded.
+    if let Err(e) = unsafe { add_part(h, Some(encrypt), data, len) } {
+        return e;
+    }
+    // SAFETY: valid by the caller's contract.
+    unsafe { *out_len = 0 };
+    CKR_OK
+}
+
+/// `C_EncryptFinal`/`C_DecryptFinal`: the whole buffered input, processed.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+unsafe fn sm4_final(
+    h: CK_SESSION_HANDLE,
+    encrypt: bool,
+    out: *mut u8,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    match sm4_op(h, encrypt) {
+        // SAFETY: forwarded.
+        Ok((key, mode, parts)) => unsafe { sm4_run(h, (key, mode, encrypt), parts, out, out_len) },
+        Err(e) => e,
+    }
+}
+
+/// Buffers part of an SM4 encryption.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+pub unsafe extern "C" fn C_EncryptUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    _out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_update(h, true, data, len, out_len) }
+}
+
+/// Ends a multi-part SM4 encryption.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_EncryptFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_final(h, true, out, out_len) }
+}
+
+/// Buffers part of an SM4 decryption.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid.
+pub unsafe extern "C" fn C_DecryptUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    _out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_update(h, false, data, len, out_len) }
+}
+
+/// Ends a multi-part SM4 decryption.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_DecryptFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    unsafe { sm4_final(h, false, out, out_len) }
+}
+
+/// Adds part of the input of an SM3 digest.
+///
+/// # Safety
+/// `data` readable for `len` bytes.
+pub unsafe extern "C" fn C_DigestUpdate(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+) -> CK_RV {
+    // SAFETY: forwarded.
+    rv(unsafe { add_part(h, None, data, len) })
+}
+
+/// Ends a multi-part SM3 digest.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+pub unsafe extern "C" fn C_DigestFinal(
+    h: CK_SESSION_HANDLE,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    let parts = match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED)) {
+        Ok(Op::Digest { parts }) => parts,
+        Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
+        Err(e) => return e,
+    };
+    use shangmi_sm3::Digest;
+    let d = shangmi_sm3::Sm3::digest(&parts);
+    // SAFETY: forwarded from the caller.
+    finish(h, unsafe { put(&d, out, out_len, None) })
+}
+
+/// Ends the operation unless `written` was a size query or a short buffer (which leave it
+/// active, as PKCS#11 has it).
+fn finish(h: CK_SESSION_HANDLE, written: Result<bool, CK_RV>) -> CK_RV {
+    if !matches!(written, Ok(false) | Err(CKR_BUFFER_TOO_SMALL)) {
+        end_op(h);
+    }
+    rv(written.map(|_| ()))
+}
+
+/// Starts an SM4 encryption.
+///
+/// # Safety
+/// `mech` readable, its parameter for its length.
+pub unsafe extern "C" fn C_EncryptInit(
+    h: CK_SESSION_HANDLE,
+    mech: *mut CK_MECHANISM,
+    key: CK_OBJECT_HANDLE,
+) -> CK_RV {
+    if mech.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: readable by the caller's contract; forwarded.
+    unsafe { sm4_init(h, &*mech, key, true) }
+}
+
+/// Encrypts whole blocks with SM4.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
+/// `*out_len` bytes.
+pub unsafe extern "C" fn C_Encrypt(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    match op {
+        Ok(Op::Sm4 {
+            key,
+            mode,
+            encrypt: true,
+            ..
+        }) => {
+            // SAFETY: readable for `len` bytes by the caller's contract.
+            let data = unsafe { bytes(data, len) }.to_vec();
+            // SAFETY: forwarded.
+            unsafe { sm4_run(h, (key, mode, true), data, out, out_len) }
+        }
+        Ok(_) => CKR_OPERATION_NOT_INITIALIZED,
+        Err(e) => e,
+    }
+}
+
+/// Starts an SM3 digest (`CKM_SM3_HASH`, no parameter; no login needed).
+///
+/// # Safety
+/// `mech` readable.
+pub unsafe extern "C" fn C_DigestInit(h: CK_SESSION_HANDLE, mech: *mut CK_MECHANISM) -> CK_RV {
+    if mech.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
+    // SAFETY: readable by the caller's contract.
+    let m = unsafe { &*mech };
+    if m.mechanism != CKM_SM3_HASH {
+        return CKR_MECHANISM_INVALID;
+    }
+    if m.ulParameterLen != 0 {
+        return CKR_MECHANISM_PARAM_INVALID;
+    }
+    rv(with_session(h, |s, _| {
+        if s.op.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        s.op = Some(Op::Digest { parts: Vec::new() });
+        Ok(())
+    }))
+}
+
+/// The SM3 digest of `data`, in one part.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
+/// `*out_len` bytes.
+pub unsafe extern "C" fn C_Digest(
+    h: CK_SESSION_HANDLE,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
+    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    match op {
+        Ok(Op::Digest { .. }) => {}
+        Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
+        Err(e) => return e,
+    }
+    use shangmi_sm3::Digest;
+    // SAFETY: readable for `len` bytes by the caller's contract.
+    let d = shangmi_sm3::Sm3::digest(unsafe { bytes(data, len) });
+    // SAFETY: forwarded from the caller.
+    finish(h, unsafe { put(&d, out, out_len, None) })
 }
 
 /// Decrypts a C1C3C2 ciphertext.
@@ -980,6 +1480,18 @@ pub unsafe extern "C" fn C_Decrypt(
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
     let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    if let Ok(Op::Sm4 {
+        key,
+        mode,
+        encrypt: false,
+        ..
+    }) = op
+    {
+        // SAFETY: readable for `len` bytes by the caller's contract.
+        let data = unsafe { bytes(ct, len) }.to_vec();
+        // SAFETY: forwarded.
+        return unsafe { sm4_run(h, (key, mode, false), data, out, out_len) };
+    }
     let Ok(Op::Decrypt { pair }) = op else {
         return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
     };

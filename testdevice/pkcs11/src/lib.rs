@@ -1,5 +1,5 @@
 //! A software PKCS#11 token for tests: the part of the Cryptoki C interface
-//! `shangmi-pkcs11` calls, implemented over shangmi's own SM2 and SM3, with SANSEC's
+//! `shangmi-pkcs11` calls, implemented over shangmi's own SM2, SM3 and SM4, with SANSEC's
 //! vendor mechanism numbers (`shangmi_pkcs11::Mechanisms::SANSEC`). A test fixture, never
 //! linked into a library.
 //!
@@ -23,10 +23,18 @@
 //!   `C_Decrypt`, then fails the operation with `CKR_DEVICE_ERROR`; `garbage` (ID 08)
 //!   returns a 71-byte "signature" and claims a plaintext 1000 bytes longer than it is;
 //!   `offcurve` (ID 09) has a public point that is not on the curve.
+//! - An SM4 key on both tokens: `sm4-key` (ID 0x10, `CKO_SECRET_KEY`, `CKK_SM4`
+//!   0x80000106 as SANSEC's `swpkcs11.h` numbers it, `CKA_PRIVATE`, value sensitive) holding
+//!   GB/T 32907-2016 Appendix A's example key `0123456789abcdeffedcba9876543210`.
 //! - Mechanisms: `CKM_SM2_SIGN` 0x80008104 (a 32-byte digest), `CKM_SM3_SM2` 0x80008100
-//!   (the message, the signer's identifier as the parameter, default
-//!   `1234567812345678`), `CKM_SM2_RAW` 0x80008200 (decryption, C1C3C2); signatures are
-//!   `r ‖ s`. `CKK_SM2` is 0x80000004.
+//!   (the message, the signer's identifier as the parameter: its raw bytes, any length;
+//!   none means `1234567812345678`), `CKM_SM2_RAW` 0x80008200 (decryption, C1C3C2);
+//!   signatures are `r ‖ s`. `CKK_SM2` is 0x80000004. `CKM_SM3_HASH` 0x80009001
+//!   (`C_DigestInit`, then `C_Digest` or `C_DigestUpdate`/`C_DigestFinal`; no login),
+//!   `CKM_SM4_ECB` 0x80000108 and `CKM_SM4_CBC` 0x80000109 (the IV as the parameter)
+//!   through `C_EncryptInit`/`C_DecryptInit`, then one part or `…Update`/`…Final` (the
+//!   updates return nothing, the final call the whole output), whole blocks, no padding,
+//!   with the SM4 key object.
 //!
 //! Threads: one lock around the whole state, so any number of sessions may call at once.
 
@@ -70,19 +78,19 @@ static FUNCTIONS: CK_FUNCTION_LIST = CK_FUNCTION_LIST {
     C_FindObjectsInit: Some(device::C_FindObjectsInit),
     C_FindObjects: Some(device::C_FindObjects),
     C_FindObjectsFinal: Some(device::C_FindObjectsFinal),
-    C_EncryptInit: Some(unsupported::C_EncryptInit),
-    C_Encrypt: Some(unsupported::C_Encrypt),
-    C_EncryptUpdate: Some(unsupported::C_EncryptUpdate),
-    C_EncryptFinal: Some(unsupported::C_EncryptFinal),
+    C_EncryptInit: Some(device::C_EncryptInit),
+    C_Encrypt: Some(device::C_Encrypt),
+    C_EncryptUpdate: Some(device::C_EncryptUpdate),
+    C_EncryptFinal: Some(device::C_EncryptFinal),
     C_DecryptInit: Some(device::C_DecryptInit),
     C_Decrypt: Some(device::C_Decrypt),
-    C_DecryptUpdate: Some(unsupported::C_DecryptUpdate),
-    C_DecryptFinal: Some(unsupported::C_DecryptFinal),
-    C_DigestInit: Some(unsupported::C_DigestInit),
-    C_Digest: Some(unsupported::C_Digest),
-    C_DigestUpdate: Some(unsupported::C_DigestUpdate),
+    C_DecryptUpdate: Some(device::C_DecryptUpdate),
+    C_DecryptFinal: Some(device::C_DecryptFinal),
+    C_DigestInit: Some(device::C_DigestInit),
+    C_Digest: Some(device::C_Digest),
+    C_DigestUpdate: Some(device::C_DigestUpdate),
     C_DigestKey: Some(unsupported::C_DigestKey),
-    C_DigestFinal: Some(unsupported::C_DigestFinal),
+    C_DigestFinal: Some(device::C_DigestFinal),
     C_SignInit: Some(device::C_SignInit),
     C_Sign: Some(device::C_Sign),
     C_SignUpdate: Some(unsupported::C_SignUpdate),
@@ -156,17 +164,7 @@ mod unsupported {
     C_DestroyObject(CK_SESSION_HANDLE, CK_OBJECT_HANDLE);
     C_GetObjectSize(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, *mut CK_ULONG);
     C_SetAttributeValue(CK_SESSION_HANDLE, CK_OBJECT_HANDLE, *mut CK_ATTRIBUTE, CK_ULONG);
-    C_EncryptInit(CK_SESSION_HANDLE, *mut CK_MECHANISM, CK_OBJECT_HANDLE);
-    C_Encrypt(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_EncryptUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_EncryptFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
-    C_DecryptUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_DecryptFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
-    C_DigestInit(CK_SESSION_HANDLE, *mut CK_MECHANISM);
-    C_Digest(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG, *mut CK_BYTE, *mut CK_ULONG);
-    C_DigestUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG);
     C_DigestKey(CK_SESSION_HANDLE, CK_OBJECT_HANDLE);
-    C_DigestFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
     C_SignUpdate(CK_SESSION_HANDLE, *mut CK_BYTE, CK_ULONG);
     C_SignFinal(CK_SESSION_HANDLE, *mut CK_BYTE, *mut CK_ULONG);
     C_SignRecoverInit(CK_SESSION_HANDLE, *mut CK_MECHANISM, CK_OBJECT_HANDLE);
