@@ -15,20 +15,15 @@
 #[allow(dead_code, unused_imports)]
 mod common;
 
+#[path = "shared/edits.rs"]
+mod edits;
+
+use edits::{Edit, pump};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
-use shangmi_tlcp::{
-    CipherSuite, ClientAuth, ClientConnection, Connection, ServerConnection, ServerName,
-};
+use shangmi_tlcp::{CipherSuite, ClientAuth, ClientConnection, ServerConnection, ServerName};
 use std::io::{Read, Write};
 use std::sync::Arc;
-
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum Edit {
-    Xor { flight: u8, pos: u16, mask: u8 },
-    Insert { flight: u8, pos: u16, byte: u8 },
-    Drop { flight: u8, pos: u16 },
-}
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -37,77 +32,7 @@ struct Input {
     edits: Vec<Edit>,
 }
 
-fn edit(buf: &mut Vec<u8>, flight: usize, edits: &[Edit]) {
-    for e in edits.iter().take(8) {
-        match *e {
-            Edit::Xor {
-                flight: f,
-                pos,
-                mask,
-            } if usize::from(f) == flight && !buf.is_empty() => {
-                let i = usize::from(pos) % buf.len();
-                buf[i] ^= mask;
-            }
-            Edit::Insert {
-                flight: f,
-                pos,
-                byte,
-            } if usize::from(f) == flight => {
-                let i = usize::from(pos) % (buf.len() + 1);
-                buf.insert(i, byte);
-            }
-            Edit::Drop { flight: f, pos } if usize::from(f) == flight && !buf.is_empty() => {
-                let i = usize::from(pos) % buf.len();
-                buf.remove(i);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn transfer<A: Connection, B: Connection>(
-    from: &mut A,
-    to: &mut B,
-    flight: &mut usize,
-    edits: &[Edit],
-) -> Option<bool> {
-    let mut buf = Vec::new();
-    while from.wants_write() {
-        from.write_tls(&mut buf).expect("write to Vec");
-    }
-    if buf.is_empty() {
-        return Some(false);
-    }
-    edit(&mut buf, *flight, edits);
-    *flight += 1;
-    let mut rd = &buf[..];
-    while !rd.is_empty() {
-        if to.read_tls(&mut rd).is_err() || to.process_new_packets().is_err() {
-            return None;
-        }
-    }
-    Some(true)
-}
-
-fn pump(
-    client: &mut ClientConnection,
-    server: &mut ServerConnection,
-    flight: &mut usize,
-    edits: &[Edit],
-) -> bool {
-    for _ in 0..16 {
-        let Some(a) = transfer(client, server, flight, edits) else {
-            return false;
-        };
-        let Some(b) = transfer(server, client, flight, edits) else {
-            return false;
-        };
-        if !a && !b {
-            return true;
-        }
-    }
-    true
-}
+edits::wire!(ClientConnection, ServerConnection);
 
 fuzz_target!(
     init: {

@@ -21,21 +21,16 @@ use std::sync::{Arc, OnceLock};
 
 use common::Auth;
 use common::replay::SeededRandom;
+#[path = "shared/edits.rs"]
+mod edits;
+
+use edits::{Edit, pump};
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::ServerName;
-use rustls::{ClientConfig, ClientConnection, ConnectionCommon, ServerConfig, ServerConnection};
+use rustls::{ClientConfig, ClientConnection, ServerConfig, ServerConnection};
 use shangmi_rustls::suites;
-
-/// One change to the bytes of flight `flight` (the n-th batch of records moved, in either
-/// direction).
-#[derive(Arbitrary, Debug, Clone, Copy)]
-enum Edit {
-    Xor { flight: u8, pos: u16, mask: u8 },
-    Insert { flight: u8, pos: u16, byte: u8 },
-    Drop { flight: u8, pos: u16 },
-}
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -95,82 +90,7 @@ fn provider(i: usize) -> Arc<CryptoProvider> {
     Arc::new(provider)
 }
 
-/// Applies the edits for `flight` to `buf`.
-fn edit(buf: &mut Vec<u8>, flight: usize, edits: &[Edit]) {
-    for e in edits.iter().take(8) {
-        match *e {
-            Edit::Xor {
-                flight: f,
-                pos,
-                mask,
-            } if usize::from(f) == flight && !buf.is_empty() => {
-                let i = usize::from(pos) % buf.len();
-                buf[i] ^= mask;
-            }
-            Edit::Insert {
-                flight: f,
-                pos,
-                byte,
-            } if usize::from(f) == flight => {
-                let i = usize::from(pos) % (buf.len() + 1);
-                buf.insert(i, byte);
-            }
-            Edit::Drop { flight: f, pos } if usize::from(f) == flight && !buf.is_empty() => {
-                let i = usize::from(pos) % buf.len();
-                buf.remove(i);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Moves what `from` has to send to `to`, with the edits of the next flight: `None` when
-/// `to` fails, else whether anything moved.
-fn transfer<A, B>(
-    from: &mut ConnectionCommon<A>,
-    to: &mut ConnectionCommon<B>,
-    flight: &mut usize,
-    edits: &[Edit],
-) -> Option<bool> {
-    let mut buf = Vec::new();
-    while from.wants_write() {
-        from.write_tls(&mut buf).expect("write to Vec");
-    }
-    if buf.is_empty() {
-        return Some(false);
-    }
-    edit(&mut buf, *flight, edits);
-    *flight += 1;
-    let mut rd = &buf[..];
-    while !rd.is_empty() {
-        if to.read_tls(&mut rd).is_err() || to.process_new_packets().is_err() {
-            return None;
-        }
-    }
-    Some(true)
-}
-
-/// Moves records both ways (with edits) until nothing moves or a side fails; returns false
-/// on a failure. `flight` counts the flights moved so far.
-fn pump(
-    client: &mut ClientConnection,
-    server: &mut ServerConnection,
-    flight: &mut usize,
-    edits: &[Edit],
-) -> bool {
-    for _ in 0..16 {
-        let Some(to_server) = transfer(client, server, flight, edits) else {
-            return false;
-        };
-        let Some(to_client) = transfer(server, client, flight, edits) else {
-            return false;
-        };
-        if !to_server && !to_client {
-            return true;
-        }
-    }
-    true
-}
+edits::wire!(ClientConnection, ServerConnection);
 
 fuzz_target!(
     // Built before the first input: the configurations keep their generator for the whole

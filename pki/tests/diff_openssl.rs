@@ -677,33 +677,8 @@ fn diff_openssl_pkcs12() {
     );
     assert!(!ok);
     // theirs
-    write(p, "k.pem", key_pem(&key));
-    write(p, "c.pem", cert_pem(&cert));
-    write(p, "inter.pem", cert_pem(&c.inter));
-    let (ok, out) = openssl(
-        p,
-        &[
-            "pkcs12",
-            "-export",
-            "-inkey",
-            "k.pem",
-            "-in",
-            "c.pem",
-            "-certfile",
-            "inter.pem",
-            "-passout",
-            "pass:pa55",
-            "-out",
-            "theirs.p12",
-        ],
-    );
-    assert!(ok, "{out}");
-    let theirs = std::fs::read(p.join("theirs.p12")).unwrap();
-    let got = shangmi_pki::pkcs12::import(&theirs, "pa55").unwrap();
-    assert_eq!(got.key.to_bytes(), key.to_bytes());
-    assert_eq!(got.cert, cert);
-    assert_eq!(got.chain, vec![c.inter.clone()]);
-    assert!(shangmi_pki::pkcs12::import(&theirs, "wrong").is_err());
+    write_pair(p, &key, &cert, &c.inter);
+    theirs_read_by_ours(p, &[], &key, &cert, &c.inter);
     // ours round-trips
     let back = shangmi_pki::pkcs12::import(&ours, "pa55").unwrap();
     assert_eq!(back.cert, cert);
@@ -786,43 +761,55 @@ fn diff_openssl_pkcs12_legacy() {
     let p = dir.path();
     let c = our_chain();
     let (key, cert) = leaf(&c, "/CN=legacy", Profile::TlsClient);
-    write(p, "k.pem", key_pem(&key));
-    write(p, "c.pem", cert_pem(&cert));
-    write(p, "inter.pem", cert_pem(&c.inter));
+    write_pair(p, &key, &cert, &c.inter);
     for (keypbe, certpbe) in [
         ("PBE-SHA1-3DES", "PBE-SHA1-RC2-40"),
         ("PBE-SHA1-2DES", "PBE-SHA1-RC2-128"),
         ("PBE-SHA1-RC2-40", "PBE-SHA1-3DES"),
         ("PBE-SHA1-RC2-128", "PBE-SHA1-2DES"),
     ] {
-        let (ok, out) = openssl(
-            p,
-            &[
-                "pkcs12",
-                "-export",
-                "-legacy",
-                "-keypbe",
-                keypbe,
-                "-certpbe",
-                certpbe,
-                "-inkey",
-                "k.pem",
-                "-in",
-                "c.pem",
-                "-certfile",
-                "inter.pem",
-                "-passout",
-                "pass:l3gacy",
-                "-out",
-                "l.p12",
-            ],
-        );
-        assert!(ok, "{keypbe}/{certpbe}: {out}");
-        let file = std::fs::read(p.join("l.p12")).unwrap();
-        let got = shangmi_pki::pkcs12::import(&file, "l3gacy").unwrap();
-        assert_eq!(got.key.to_bytes(), key.to_bytes(), "{keypbe}/{certpbe}");
-        assert_eq!(got.cert, cert);
-        assert_eq!(got.chain, vec![c.inter.clone()]);
-        assert!(shangmi_pki::pkcs12::import(&file, "l3gacx").is_err());
+        let legacy = ["-legacy", "-keypbe", keypbe, "-certpbe", certpbe];
+        theirs_read_by_ours(p, &legacy, &key, &cert, &c.inter);
     }
+}
+
+/// Writes `k.pem`, `c.pem` and `inter.pem` in `p` for `openssl pkcs12 -export`.
+fn write_pair(p: &Path, key: &SecretKey, cert: &Certificate, inter: &Certificate) {
+    write(p, "k.pem", key_pem(key));
+    write(p, "c.pem", cert_pem(cert));
+    write(p, "inter.pem", cert_pem(inter));
+}
+
+/// `openssl pkcs12 -export` (with `extra` options) of the files [`write_pair`] wrote, read
+/// by ours: the key, the certificate and the chain come out under the right password, and
+/// a wrong one fails.
+fn theirs_read_by_ours(
+    p: &Path,
+    extra: &[&str],
+    key: &SecretKey,
+    cert: &Certificate,
+    inter: &Certificate,
+) {
+    let mut args = vec!["pkcs12", "-export"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&[
+        "-inkey",
+        "k.pem",
+        "-in",
+        "c.pem",
+        "-certfile",
+        "inter.pem",
+        "-passout",
+        "pass:pa55",
+        "-out",
+        "theirs.p12",
+    ]);
+    let (ok, out) = openssl(p, &args);
+    assert!(ok, "{extra:?}: {out}");
+    let file = std::fs::read(p.join("theirs.p12")).unwrap();
+    let got = shangmi_pki::pkcs12::import(&file, "pa55").unwrap();
+    assert_eq!(got.key.to_bytes(), key.to_bytes(), "{extra:?}");
+    assert_eq!(&got.cert, cert);
+    assert_eq!(got.chain, vec![inter.clone()]);
+    assert!(shangmi_pki::pkcs12::import(&file, "pa56").is_err());
 }
