@@ -1,0 +1,1337 @@
+//! The floors of the two serial kernels of issue 38 on this CPU, each bound two ways, and
+//! the kernels' own cycles per round beside them:
+//! - SM3 one stream (`sm3::x86::rounds_asm`, the `avx2`/`avx512` single-stream rounds);
+//! - the SM4 GFNI chain (`sm4::x86::gfni_chain::Rotated`, CBC encryption and CMAC on
+//!   `gfni-avx512`).
+//!
+//! A kernel cannot beat max(dependency path, resource bound). The **path** is measured
+//! (1) as a loop of the round's critical instructions alone, each waiting for the one
+//! before, and (2) as the sum of those instructions' latencies, each timed alone as a
+//! chain. The **resource bound** is measured (1) as a loop of the round's instruction mix
+//! (the counts read from the kernel's disassembly) with every dependency removed, and (2)
+//! from each instruction class's own throughput (independent copies of one instruction, and
+//! of pairs of classes, to see which share an execution unit), the mix's counts divided by
+//! the units. Where the path and the resource bound are met by different instructions at
+//! different times, neither alone is reachable: the SM4 round's dependent steps alone, on
+//! the units they share, are timed too (the round's five GFNI steps and three rotations
+//! wait for the same inputs and run on the same two units), and so are the kernels' own
+//! instruction sequences without the work around them (SM3's rounds without the message
+//! expansion, the GFNI chain's loop of four rounds without the per-block steps).
+//!
+//! Cycles are against a dependent 64-bit `imul` chain (3 cycles on every AMD Zen and Intel
+//! core since Sandy Bridge), with a dependent `add` chain (1 cycle) as a second clock.
+//! Best of 200 runs of at most about a millisecond each: on a busy machine a longer run is
+//! preempted in every sample, which once made a 192-cycle chain look 2.5 times slower than
+//! its latency. Timings never go into tests: this is an example.
+//!
+//! `cargo run --release -p shangmi-benches --example floors`
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use core::arch::asm;
+    use std::time::Instant;
+
+    const ITERS: u64 = 10_000;
+
+    /// Best time of 200 runs of `f(ITERS)`, in seconds per iteration.
+    fn best(mut f: impl FnMut(u64)) -> f64 {
+        (0..200)
+            .map(|_| {
+                let t = Instant::now();
+                f(ITERS);
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+            / ITERS as f64
+    }
+
+    /// A counted loop of `$body` (asm lines, eight copies of one step for the chains),
+    /// with every general register the bodies name as a clobber (eax, ecx, edx, edi,
+    /// r8d..r13d written; r14d the constant source; rsi the 64-byte buffer) and xmm0..xmm15
+    /// clobbered (xmm10..xmm15 start at zero as sources).
+    macro_rules! looped {
+        ($($body:literal),+ $(,)?) => {
+            |iters: u64| {
+                let buf = [0x0123_4567u32; 16];
+                let mut n = iters;
+                // SAFETY: register-only instructions and loads from `buf` (rsi, offsets
+                // below 64), on the registers declared as clobbered; no stack. Each caller
+                // runs only bodies whose instructions its CPU was found to have.
+                unsafe {
+                    asm!(
+                        "vpxor xmm10, xmm10, xmm10",
+                        "vpxor xmm11, xmm11, xmm11",
+                        "vpxor xmm12, xmm12, xmm12",
+                        "vpxor xmm13, xmm13, xmm13",
+                        "vpxor xmm14, xmm14, xmm14",
+                        "vpxor xmm15, xmm15, xmm15",
+                        "mov r14d, 0x9abcdef",
+                        "2:",
+                        $($body,)+
+                        "dec {n}",
+                        "jnz 2b",
+                        n = inout(reg) n,
+                        in("rsi") buf.as_ptr(),
+                        out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
+                        out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
+                        out("r12d") _, out("r13d") _, out("r14d") _,
+                        out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                        out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+                        out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+                        out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+                        options(readonly, nostack),
+                    );
+                }
+                std::hint::black_box(n);
+            }
+        };
+    }
+
+    /// Eight copies of one instruction (or a short chain), each reading the last one's
+    /// result.
+    macro_rules! eight {
+        ($insn:literal) => {
+            looped!($insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn)
+        };
+    }
+
+    /// Two rounds' instruction mix an iteration.
+    macro_rules! twice {
+        ($($i:literal),+ $(,)?) => {
+            looped!($($i),+, $($i),+)
+        };
+    }
+
+    /// Thirty-two copies of one step, each reading the last one's result (a block's chain).
+    macro_rules! thirty_two {
+        ($insn:literal) => {
+            looped!(
+                $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn,
+                $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn,
+                $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn
+            )
+        };
+    }
+
+    /// Seconds per cycle and the two clocks.
+    struct Clock {
+        cycle: f64,
+    }
+
+    impl Clock {
+        fn measure() -> Self {
+            let imul = best(eight!("imul eax, eax")) / 8.0 / 3.0;
+            let add = best(eight!("add eax, ecx")) / 8.0;
+            println!(
+                "clock: {:.2} GHz by a dependent imul chain (3 cycles), {:.2} GHz by add (1 cycle)",
+                1e-9 / imul,
+                1e-9 / add
+            );
+            Clock { cycle: imul }
+        }
+        /// Cycles for `t` seconds.
+        fn cy(&self, t: f64) -> f64 {
+            t / self.cycle
+        }
+    }
+
+    fn row(name: &str, cycles: f64) {
+        println!("  {name:<66} {cycles:>7.2}");
+    }
+
+    /// The kernel's rounds alone (`sm3::x86::rounds_asm::round!`, FF the majority and GG
+    /// the choice, rounds 16..63), four a loop iteration on W and W' from a buffer, without
+    /// the message expansion that runs beside them in the kernel; cycles per round.
+    fn sm3_rounds(c: &Clock) -> f64 {
+        let run = |iters: u64| {
+            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
+            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
+            buf[75] = iters;
+            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
+            // caller detected) on the clobbered registers; reads of `buf` below byte 600
+            // and the counter at 600 read and written; no stack.
+            unsafe {
+                asm!(
+                    "2:",
+                    "rorx ecx, r8d, 20",
+                    "lea edx, [rcx + 0x79cc4519]",
+                    "add edx, r12d",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r15d, dword ptr [rsi + 0]",
+                    "add r15d, eax",
+                    "add r11d, dword ptr [rsi + 272]",
+                    "mov edi, r9d",
+                    "and edi, r10d",
+                    "add r11d, edi",
+                    "mov edi, r9d",
+                    "xor edi, r10d",
+                    "and edi, r8d",
+                    "add r11d, edi",
+                    "rorx r9d, r9d, 23",
+                    "rorx r13d, r13d, 13",
+                    "mov eax, r12d",
+                    "xor eax, r13d",
+                    "add r15d, edx",
+                    "add r11d, ecx",
+                    "rorx ecx, r15d, 23",
+                    "rorx edx, r15d, 15",
+                    "xor ecx, edx",
+                    "xor r15d, ecx",
+                    "and eax, r15d",
+                    "xor eax, r13d",
+                    "rorx ecx, r11d, 20",
+                    "lea edx, [rcx - 0xc6775ce]",
+                    "add edx, r15d",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r14d, dword ptr [rsi + 4]",
+                    "add r14d, eax",
+                    "add r10d, dword ptr [rsi + 276]",
+                    "mov edi, r8d",
+                    "and edi, r9d",
+                    "add r10d, edi",
+                    "mov edi, r8d",
+                    "xor edi, r9d",
+                    "and edi, r11d",
+                    "add r10d, edi",
+                    "rorx r8d, r8d, 23",
+                    "rorx r12d, r12d, 13",
+                    "mov eax, r15d",
+                    "xor eax, r12d",
+                    "add r14d, edx",
+                    "add r10d, ecx",
+                    "rorx ecx, r14d, 23",
+                    "rorx edx, r14d, 15",
+                    "xor ecx, edx",
+                    "xor r14d, ecx",
+                    "and eax, r14d",
+                    "xor eax, r12d",
+                    "rorx ecx, r10d, 20",
+                    "lea edx, [rcx - 0x18ceeb9b]",
+                    "add edx, r14d",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r13d, dword ptr [rsi + 8]",
+                    "add r13d, eax",
+                    "add r9d, dword ptr [rsi + 280]",
+                    "mov edi, r11d",
+                    "and edi, r8d",
+                    "add r9d, edi",
+                    "mov edi, r11d",
+                    "xor edi, r8d",
+                    "and edi, r10d",
+                    "add r9d, edi",
+                    "rorx r11d, r11d, 23",
+                    "rorx r15d, r15d, 13",
+                    "mov eax, r14d",
+                    "xor eax, r15d",
+                    "add r13d, edx",
+                    "add r9d, ecx",
+                    "rorx ecx, r13d, 23",
+                    "rorx edx, r13d, 15",
+                    "xor ecx, edx",
+                    "xor r13d, ecx",
+                    "and eax, r13d",
+                    "xor eax, r15d",
+                    "rorx ecx, r9d, 20",
+                    "lea edx, [rcx - 0x319dd735]",
+                    "add edx, r13d",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r12d, dword ptr [rsi + 12]",
+                    "add r12d, eax",
+                    "add r8d, dword ptr [rsi + 284]",
+                    "mov edi, r10d",
+                    "and edi, r11d",
+                    "add r8d, edi",
+                    "mov edi, r10d",
+                    "xor edi, r11d",
+                    "and edi, r9d",
+                    "add r8d, edi",
+                    "rorx r10d, r10d, 23",
+                    "rorx r14d, r14d, 13",
+                    "mov eax, r13d",
+                    "xor eax, r14d",
+                    "add r12d, edx",
+                    "add r8d, ecx",
+                    "rorx ecx, r12d, 23",
+                    "rorx edx, r12d, 15",
+                    "xor ecx, edx",
+                    "xor r12d, ecx",
+                    "and eax, r12d",
+                    "xor eax, r14d",
+                    "dec qword ptr [rsi + 600]",
+                    "jnz 2b",
+                    in("rsi") buf.as_mut_ptr(),
+                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
+                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
+                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _,
+                    options(nostack),
+                );
+            }
+            std::hint::black_box(buf);
+        };
+        c.cy(best(run)) / 4.0
+    }
+
+    /// [`sm3_rounds`] with 8 independent vector instructions a round interleaved.
+    fn sm3_rounds_v8(c: &Clock) -> f64 {
+        let run = |iters: u64| {
+            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
+            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
+            buf[75] = iters;
+            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
+            // caller detected) on the clobbered registers; reads of `buf` below byte 600
+            // and the counter at 600 read and written; no stack.
+            unsafe {
+                asm!(
+                    "vpxor xmm10, xmm10, xmm10",
+                    "vpxor xmm11, xmm11, xmm11",
+                    "2:",
+                    "rorx ecx, r8d, 20",
+                    "lea edx, [rcx + 0x79cc4519]",
+                    "add edx, r12d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r15d, dword ptr [rsi + 0]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r15d, eax",
+                    "add r11d, dword ptr [rsi + 272]",
+                    "mov edi, r9d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r10d",
+                    "add r11d, edi",
+                    "mov edi, r9d",
+                    "vpxor xmm3, xmm10, xmm11",
+                    "xor edi, r10d",
+                    "and edi, r8d",
+                    "add r11d, edi",
+                    "vpslld xmm4, xmm10, 15",
+                    "rorx r9d, r9d, 23",
+                    "rorx r13d, r13d, 13",
+                    "mov eax, r12d",
+                    "vpsrld xmm5, xmm10, 17",
+                    "xor eax, r13d",
+                    "add r15d, edx",
+                    "add r11d, ecx",
+                    "vpor xmm6, xmm10, xmm11",
+                    "rorx ecx, r15d, 23",
+                    "rorx edx, r15d, 15",
+                    "xor ecx, edx",
+                    "vpxor xmm7, xmm10, xmm11",
+                    "xor r15d, ecx",
+                    "and eax, r15d",
+                    "xor eax, r13d",
+                    "rorx ecx, r11d, 20",
+                    "lea edx, [rcx - 0xc6775ce]",
+                    "add edx, r15d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r14d, dword ptr [rsi + 4]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r14d, eax",
+                    "add r10d, dword ptr [rsi + 276]",
+                    "mov edi, r8d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r9d",
+                    "add r10d, edi",
+                    "mov edi, r8d",
+                    "vpxor xmm3, xmm10, xmm11",
+                    "xor edi, r9d",
+                    "and edi, r11d",
+                    "add r10d, edi",
+                    "vpslld xmm4, xmm10, 15",
+                    "rorx r8d, r8d, 23",
+                    "rorx r12d, r12d, 13",
+                    "mov eax, r15d",
+                    "vpsrld xmm5, xmm10, 17",
+                    "xor eax, r12d",
+                    "add r14d, edx",
+                    "add r10d, ecx",
+                    "vpor xmm6, xmm10, xmm11",
+                    "rorx ecx, r14d, 23",
+                    "rorx edx, r14d, 15",
+                    "xor ecx, edx",
+                    "vpxor xmm7, xmm10, xmm11",
+                    "xor r14d, ecx",
+                    "and eax, r14d",
+                    "xor eax, r12d",
+                    "rorx ecx, r10d, 20",
+                    "lea edx, [rcx - 0x18ceeb9b]",
+                    "add edx, r14d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r13d, dword ptr [rsi + 8]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r13d, eax",
+                    "add r9d, dword ptr [rsi + 280]",
+                    "mov edi, r11d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r8d",
+                    "add r9d, edi",
+                    "mov edi, r11d",
+                    "vpxor xmm3, xmm10, xmm11",
+                    "xor edi, r8d",
+                    "and edi, r10d",
+                    "add r9d, edi",
+                    "vpslld xmm4, xmm10, 15",
+                    "rorx r11d, r11d, 23",
+                    "rorx r15d, r15d, 13",
+                    "mov eax, r14d",
+                    "vpsrld xmm5, xmm10, 17",
+                    "xor eax, r15d",
+                    "add r13d, edx",
+                    "add r9d, ecx",
+                    "vpor xmm6, xmm10, xmm11",
+                    "rorx ecx, r13d, 23",
+                    "rorx edx, r13d, 15",
+                    "xor ecx, edx",
+                    "vpxor xmm7, xmm10, xmm11",
+                    "xor r13d, ecx",
+                    "and eax, r13d",
+                    "xor eax, r15d",
+                    "rorx ecx, r9d, 20",
+                    "lea edx, [rcx - 0x319dd735]",
+                    "add edx, r13d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r12d, dword ptr [rsi + 12]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r12d, eax",
+                    "add r8d, dword ptr [rsi + 284]",
+                    "mov edi, r10d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r11d",
+                    "add r8d, edi",
+                    "mov edi, r10d",
+                    "vpxor xmm3, xmm10, xmm11",
+                    "xor edi, r11d",
+                    "and edi, r9d",
+                    "add r8d, edi",
+                    "vpslld xmm4, xmm10, 15",
+                    "rorx r10d, r10d, 23",
+                    "rorx r14d, r14d, 13",
+                    "mov eax, r13d",
+                    "vpsrld xmm5, xmm10, 17",
+                    "xor eax, r14d",
+                    "add r12d, edx",
+                    "add r8d, ecx",
+                    "vpor xmm6, xmm10, xmm11",
+                    "rorx ecx, r12d, 23",
+                    "rorx edx, r12d, 15",
+                    "xor ecx, edx",
+                    "vpxor xmm7, xmm10, xmm11",
+                    "xor r12d, ecx",
+                    "and eax, r12d",
+                    "xor eax, r14d",
+                    "dec qword ptr [rsi + 600]",
+                    "jnz 2b",
+                    in("rsi") buf.as_mut_ptr(),
+                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
+                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
+                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _, out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _, out("xmm10") _, out("xmm11") _,
+                    options(nostack),
+                );
+            }
+            std::hint::black_box(buf);
+        };
+        c.cy(best(run)) / 4.0
+    }
+
+    /// [`sm3_rounds`] with 3 independent vector instructions a round interleaved.
+    fn sm3_rounds_v3(c: &Clock) -> f64 {
+        let run = |iters: u64| {
+            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
+            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
+            buf[75] = iters;
+            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
+            // caller detected) on the clobbered registers; reads of `buf` below byte 600
+            // and the counter at 600 read and written; no stack.
+            unsafe {
+                asm!(
+                    "vpxor xmm10, xmm10, xmm10",
+                    "vpxor xmm11, xmm11, xmm11",
+                    "2:",
+                    "rorx ecx, r8d, 20",
+                    "lea edx, [rcx + 0x79cc4519]",
+                    "add edx, r12d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r15d, dword ptr [rsi + 0]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r15d, eax",
+                    "add r11d, dword ptr [rsi + 272]",
+                    "mov edi, r9d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r10d",
+                    "add r11d, edi",
+                    "mov edi, r9d",
+                    "xor edi, r10d",
+                    "and edi, r8d",
+                    "add r11d, edi",
+                    "rorx r9d, r9d, 23",
+                    "rorx r13d, r13d, 13",
+                    "mov eax, r12d",
+                    "xor eax, r13d",
+                    "add r15d, edx",
+                    "add r11d, ecx",
+                    "rorx ecx, r15d, 23",
+                    "rorx edx, r15d, 15",
+                    "xor ecx, edx",
+                    "xor r15d, ecx",
+                    "and eax, r15d",
+                    "xor eax, r13d",
+                    "rorx ecx, r11d, 20",
+                    "lea edx, [rcx - 0xc6775ce]",
+                    "add edx, r15d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r14d, dword ptr [rsi + 4]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r14d, eax",
+                    "add r10d, dword ptr [rsi + 276]",
+                    "mov edi, r8d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r9d",
+                    "add r10d, edi",
+                    "mov edi, r8d",
+                    "xor edi, r9d",
+                    "and edi, r11d",
+                    "add r10d, edi",
+                    "rorx r8d, r8d, 23",
+                    "rorx r12d, r12d, 13",
+                    "mov eax, r15d",
+                    "xor eax, r12d",
+                    "add r14d, edx",
+                    "add r10d, ecx",
+                    "rorx ecx, r14d, 23",
+                    "rorx edx, r14d, 15",
+                    "xor ecx, edx",
+                    "xor r14d, ecx",
+                    "and eax, r14d",
+                    "xor eax, r12d",
+                    "rorx ecx, r10d, 20",
+                    "lea edx, [rcx - 0x18ceeb9b]",
+                    "add edx, r14d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r13d, dword ptr [rsi + 8]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r13d, eax",
+                    "add r9d, dword ptr [rsi + 280]",
+                    "mov edi, r11d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r8d",
+                    "add r9d, edi",
+                    "mov edi, r11d",
+                    "xor edi, r8d",
+                    "and edi, r10d",
+                    "add r9d, edi",
+                    "rorx r11d, r11d, 23",
+                    "rorx r15d, r15d, 13",
+                    "mov eax, r14d",
+                    "xor eax, r15d",
+                    "add r13d, edx",
+                    "add r9d, ecx",
+                    "rorx ecx, r13d, 23",
+                    "rorx edx, r13d, 15",
+                    "xor ecx, edx",
+                    "xor r13d, ecx",
+                    "and eax, r13d",
+                    "xor eax, r15d",
+                    "rorx ecx, r9d, 20",
+                    "lea edx, [rcx - 0x319dd735]",
+                    "add edx, r13d",
+                    "vpslld xmm0, xmm10, 7",
+                    "rorx edx, edx, 25",
+                    "xor ecx, edx",
+                    "add r12d, dword ptr [rsi + 12]",
+                    "vpsrld xmm1, xmm10, 25",
+                    "add r12d, eax",
+                    "add r8d, dword ptr [rsi + 284]",
+                    "mov edi, r10d",
+                    "vpor xmm2, xmm10, xmm11",
+                    "and edi, r11d",
+                    "add r8d, edi",
+                    "mov edi, r10d",
+                    "xor edi, r11d",
+                    "and edi, r9d",
+                    "add r8d, edi",
+                    "rorx r10d, r10d, 23",
+                    "rorx r14d, r14d, 13",
+                    "mov eax, r13d",
+                    "xor eax, r14d",
+                    "add r12d, edx",
+                    "add r8d, ecx",
+                    "rorx ecx, r12d, 23",
+                    "rorx edx, r12d, 15",
+                    "xor ecx, edx",
+                    "xor r12d, ecx",
+                    "and eax, r12d",
+                    "xor eax, r14d",
+                    "dec qword ptr [rsi + 600]",
+                    "jnz 2b",
+                    in("rsi") buf.as_mut_ptr(),
+                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
+                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
+                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _, out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _, out("xmm10") _, out("xmm11") _,
+                    options(nostack),
+                );
+            }
+            std::hint::black_box(buf);
+        };
+        c.cy(best(run)) / 4.0
+    }
+
+    fn sm3(c: &Clock) {
+        println!("SM3 one stream (cycles per round)");
+        // The path: the loop-carried chain of the A word, A <<< 12 (rorx), + T_j (lea
+        // with displacement), + E, <<< 7 (rorx) = SS1, ^ (A <<< 12) = SS2, + D' (the
+        // rest of TT1, ready early) = the next A. The E word's loop (+ E, <<< 7, + H',
+        // P0 = rorx, xor, xor) is as long; both below.
+        let a_loop = c.cy(best(eight!(
+            "rorx ecx, eax, 20\nlea edx, [rcx + 0x79cc4519]\nadd edx, r14d\nrorx edx, edx, 25\nxor ecx, edx\nadd eax, ecx"
+        ))) / 8.0;
+        let e_loop = c.cy(best(eight!(
+            "add edx, eax\nrorx edx, edx, 25\nadd edx, r14d\nrorx ecx, edx, 23\nrorx edi, edx, 15\nxor ecx, edi\nxor edx, ecx\nmov eax, edx"
+        ))) / 8.0;
+        row(
+            "path (1): A's loop as a chain (rorx lea add rorx xor add)",
+            a_loop,
+        );
+        let a_loop32 = c.cy(best(thirty_two!(
+            "rorx ecx, eax, 20\nlea edx, [rcx + 0x79cc4519]\nadd edx, r14d\nrorx edx, edx, 25\nxor ecx, edx\nadd eax, ecx"
+        ))) / 32.0;
+        row("path (1), 32 rounds a loop iteration", a_loop32);
+        row(
+            "path (1'): E's loop as a chain (add rorx add, P0 rorx xor xor)",
+            e_loop,
+        );
+        let rorx = c.cy(best(eight!("rorx eax, eax, 20"))) / 8.0;
+        let lea = c.cy(best(eight!("lea eax, [rax + 0x79cc4519]"))) / 8.0;
+        let lea3 = c.cy(best(eight!("lea eax, [rax + rcx + 0x79cc4519]"))) / 8.0;
+        let add = c.cy(best(eight!("add eax, r14d"))) / 8.0;
+        let xor = c.cy(best(eight!("xor eax, r14d"))) / 8.0;
+        println!(
+            "  latencies: rorx {rorx:.2}, lea base+disp {lea:.2}, lea base+index+disp {lea3:.2}, add {add:.2}, xor {xor:.2}"
+        );
+        row(
+            "path (2): sum of latencies rorx+lea+add+rorx+xor+add",
+            2.0 * rorx + lea + 2.0 * add + xor,
+        );
+        // Throughputs: independent copies (ten destinations, sources constant), thirty an
+        // iteration so the loop's own two instructions weigh little.
+        macro_rules! ten {
+            ($($i:literal),+) => {
+                c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
+            };
+        }
+        let t_add = ten!(
+            "add eax, r14d",
+            "add ecx, r14d",
+            "add edx, r14d",
+            "add edi, r14d",
+            "add r8d, r14d",
+            "add r9d, r14d",
+            "add r10d, r14d",
+            "add r11d, r14d",
+            "add r12d, r14d",
+            "add r13d, r14d"
+        );
+        let t_rorx = ten!(
+            "rorx eax, r14d, 7",
+            "rorx ecx, r14d, 7",
+            "rorx edx, r14d, 7",
+            "rorx edi, r14d, 7",
+            "rorx r8d, r14d, 7",
+            "rorx r9d, r14d, 7",
+            "rorx r10d, r14d, 7",
+            "rorx r11d, r14d, 7",
+            "rorx r12d, r14d, 7",
+            "rorx r13d, r14d, 7"
+        );
+        let t_mem = ten!(
+            "add eax, [rsi]",
+            "add ecx, [rsi+4]",
+            "add edx, [rsi+8]",
+            "add edi, [rsi+12]",
+            "add r8d, [rsi+16]",
+            "add r9d, [rsi+20]",
+            "add r10d, [rsi+24]",
+            "add r11d, [rsi+28]",
+            "add r12d, [rsi+32]",
+            "add r13d, [rsi+36]"
+        );
+        let t_lea = ten!(
+            "lea eax, [r14 + 1]",
+            "lea ecx, [r14 + 2]",
+            "lea edx, [r14 + 3]",
+            "lea edi, [r14 + 4]",
+            "lea r8d, [r14 + 5]",
+            "lea r9d, [r14 + 6]",
+            "lea r10d, [r14 + 7]",
+            "lea r11d, [r14 + 8]",
+            "lea r12d, [r14 + 9]",
+            "lea r13d, [r14 + 10]"
+        );
+        // Half rorx, half add: if rorx had units of its own the pair would run faster
+        // than either alone.
+        let t_pair = ten!(
+            "rorx eax, r14d, 7",
+            "add ecx, r14d",
+            "rorx edx, r14d, 7",
+            "add edi, r14d",
+            "rorx r8d, r14d, 7",
+            "add r9d, r14d",
+            "rorx r10d, r14d, 7",
+            "add r11d, r14d",
+            "rorx r12d, r14d, 7",
+            "add r13d, r14d"
+        );
+        let t_mov = ten!(
+            "mov eax, r14d",
+            "mov ecx, r14d",
+            "mov edx, r14d",
+            "mov edi, r14d",
+            "mov r8d, r14d",
+            "mov r9d, r14d",
+            "mov r10d, r14d",
+            "mov r11d, r14d",
+            "mov r12d, r14d",
+            "mov r13d, r14d"
+        );
+        println!(
+            "  throughput, cycles per instruction: add {t_add:.2}, rorx {t_rorx:.2}, add r, m32 {t_mem:.2}, lea {t_lea:.2}, rorx+add mix {t_pair:.2}, mov r, r {t_mov:.2}"
+        );
+        // The kernel's round (`rounds_asm::round!` with `maj` and `ch`, rounds 16..63):
+        // 6 rorx, 1 lea, 6 add r,r, 2 add r,m32, 6 xor, 3 and, 3 mov = 24 ALU ops + 3 moves.
+        let counted = (24.0 * t_add).max(6.0 * t_rorx).max(2.0 * t_mem);
+        row(
+            "resource (2): 24 ALU ops x add's throughput, 6 rorx x rorx's",
+            counted,
+        );
+        let mix = c.cy(best(twice!(
+            "rorx eax, r14d, 20",
+            "lea ecx, [r14 + 0x79cc4519]",
+            "add edx, r14d",
+            "rorx edi, r14d, 25",
+            "xor r8d, r14d",
+            "add r9d, dword ptr [rsi + 4]",
+            "add r10d, r14d",
+            "add r11d, dword ptr [rsi + 8]",
+            "mov r12d, r14d",
+            "and r13d, r14d",
+            "add eax, r14d",
+            "mov ecx, r14d",
+            "xor edx, r14d",
+            "xor edi, r14d",
+            "and r8d, r14d",
+            "add r9d, r14d",
+            "rorx r10d, r14d, 23",
+            "rorx r11d, r14d, 13",
+            "mov r12d, r14d",
+            "xor r13d, r14d",
+            "add eax, r14d",
+            "add ecx, r14d",
+            "rorx edx, r14d, 23",
+            "rorx edi, r14d, 15",
+            "xor r8d, r14d",
+            "xor r9d, r14d",
+            "and r10d, r14d",
+            "xor r11d, r14d",
+        ))) / 2.0;
+        row(
+            "resource (1): the round's 27 instructions, independent",
+            mix,
+        );
+        if is_x86_feature_detected!("avx512vl") {
+            // A rotation in a vector register (in, vprold, out): its latency, and whether
+            // its transfers take an integer ALU (24 adds with two such trips beside).
+            let trip = c.cy(best(eight!(
+                "vmovd xmm0, eax\nvprold xmm0, xmm0, 9\nvmovd eax, xmm0"
+            ))) / 8.0;
+            let with = c.cy(best(twice!(
+                "add eax, r14d",
+                "add ecx, r14d",
+                "add edx, r14d",
+                "add edi, r14d",
+                "add r8d, r14d",
+                "add r9d, r14d",
+                "add r10d, r14d",
+                "add r11d, r14d",
+                "add eax, r14d",
+                "add ecx, r14d",
+                "add edx, r14d",
+                "add edi, r14d",
+                "add r8d, r14d",
+                "add r9d, r14d",
+                "add r10d, r14d",
+                "add r11d, r14d",
+                "add eax, r14d",
+                "add ecx, r14d",
+                "add edx, r14d",
+                "add edi, r14d",
+                "add r8d, r14d",
+                "add r9d, r14d",
+                "add r10d, r14d",
+                "add r11d, r14d",
+                "vmovd xmm0, r12d",
+                "vprold xmm0, xmm0, 9",
+                "vmovd r12d, xmm0",
+                "vmovd xmm1, r13d",
+                "vprold xmm1, xmm1, 9",
+                "vmovd r13d, xmm1",
+            ))) / 2.0;
+            println!(
+                "  a rotation through a vector register: latency {trip:.2}; 24 adds with two beside {with:.2} (24 adds alone {:.2})",
+                24.0 * t_add
+            );
+        }
+        row(
+            "the kernel's rounds alone, four a loop (no message expansion)",
+            sm3_rounds(c),
+        );
+        // The kernel runs about 8 vector instructions of message expansion beside each
+        // round (shifts, ORs, XORs, byte shifts, stores): the same rounds with 8 and 3
+        // independent vector instructions a round interleaved. (Rotating by `vprold`, 3
+        // instructions fewer a round, left the kernel at 7.33 cycles on Zen 4.)
+        row(
+            "the rounds with 8 vector ops a round beside",
+            sm3_rounds_v8(c),
+        );
+        row(
+            "the rounds with 3 vector ops a round beside",
+            sm3_rounds_v3(c),
+        );
+        let floor = a_loop.max(mix);
+        let kernel = [shangmi_sm3::Backend::Avx512, shangmi_sm3::Backend::Avx2]
+            .into_iter()
+            .find_map(|b| {
+                let blocks = vec![[0x5au8; 64]; 128];
+                let mut s = shangmi_sm3::hazmat::IV;
+                shangmi_sm3::hazmat::compress(b, &mut s, &blocks).ok()?;
+                let t = best(|n| {
+                    for _ in 0..n / 1000 {
+                        shangmi_sm3::hazmat::compress(b, &mut s, &blocks).expect("available");
+                    }
+                }) * 1000.0;
+                std::hint::black_box(s);
+                Some((b, c.cy(t) / (128.0 * 64.0)))
+            });
+        if let Some((b, k)) = kernel {
+            row(&format!("kernel ({b}, 8 KiB of blocks)"), k);
+            println!(
+                "  floor max(path, resource) {floor:.2}: kernel at {:.2}x",
+                k / floor
+            );
+        }
+    }
+
+    /// A loop of `$body` (asm lines naming xmm0..xmm31 and 64 bytes at rsi) in an entry
+    /// that enables AVX-512VL and GFNI.
+    macro_rules! gfni_loop {
+        ($($body:literal),+ $(,)?) => {{
+            #[target_feature(enable = "avx512f,avx512vl,gfni")]
+            fn run(iters: u64) {
+                let buf = [0u8; 64];
+                let mut n = iters;
+                // SAFETY: register-only instructions and loads from `buf` (rsi, offsets
+                // below 64) on clobbered registers; the caller checked AVX-512VL and GFNI.
+                unsafe {
+                    asm!(
+                        "2:",
+                        $($body,)+
+                        "dec {n}",
+                        "jnz 2b",
+                        n = inout(reg) n,
+                        in("rsi") buf.as_ptr(),
+                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                        out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                        out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+                        out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+                        options(readonly, nostack),
+                    );
+                }
+                std::hint::black_box(n);
+            }
+            // SAFETY: `sm4` runs this only after detecting AVX-512F/VL and GFNI.
+            |iters: u64| unsafe { run(iters) }
+        }};
+    }
+
+    fn sm4(c: &Clock) {
+        if !(is_x86_feature_detected!("gfni")
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512vl"))
+        {
+            println!("SM4 GFNI chain: no GFNI/AVX-512VL here");
+            return;
+        }
+        println!("SM4 GFNI chain (cycles per round)");
+        // The path (`gfni_chain::Rotated`): the S-box input u through
+        // gf2p8affineinvqb, a byte rotation (vpshufb), one three-way XOR (vpternlogd).
+        let path = c.cy(best(eight!(
+            "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96"
+        ))) / 8.0;
+        row(
+            "path (1): gf2p8affineinvqb, vpshufb, vpternlogd as a chain",
+            path,
+        );
+        let path32 = c.cy(best(thirty_two!(
+            "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96"
+        ))) / 32.0;
+        row(
+            "path (1), 32 rounds a loop iteration (a whole block)",
+            path32,
+        );
+        let path32p = c.cy(best(thirty_two!(
+            "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96\nvgf2p8affineinvqb xmm1, xmm1, xmm10, 0\nvpshufb xmm1, xmm1, xmm11\nvpternlogd xmm1, xmm12, xmm13, 0x96"
+        ))) / 32.0;
+        row("path (1), 32 rounds, two such chains side by side", path32p);
+        let aff = c.cy(best(eight!("vgf2p8affineinvqb xmm0, xmm0, xmm10, 0"))) / 8.0;
+        let shuf = c.cy(best(eight!("vpshufb xmm0, xmm0, xmm11"))) / 8.0;
+        let tern = c.cy(best(eight!("vpternlogd xmm0, xmm12, xmm13, 0x96"))) / 8.0;
+        let vxor = c.cy(best(eight!("vpxor xmm0, xmm0, xmm12"))) / 8.0;
+        println!(
+            "  latencies: gf2p8affineinvqb {aff:.2}, vpshufb {shuf:.2}, vpternlogd {tern:.2}, vpxor {vxor:.2}"
+        );
+        row("path (2): sum of the three latencies", aff + shuf + tern);
+        macro_rules! ten {
+            ($($i:literal),+) => {
+                c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
+            };
+        }
+        let t_aff = ten!(
+            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm1, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm3, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm5, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm7, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm9, xmm10, xmm11, 0"
+        );
+        let t_shuf = ten!(
+            "vpshufb xmm0, xmm10, xmm11",
+            "vpshufb xmm1, xmm10, xmm11",
+            "vpshufb xmm2, xmm10, xmm11",
+            "vpshufb xmm3, xmm10, xmm11",
+            "vpshufb xmm4, xmm10, xmm11",
+            "vpshufb xmm5, xmm10, xmm11",
+            "vpshufb xmm6, xmm10, xmm11",
+            "vpshufb xmm7, xmm10, xmm11",
+            "vpshufb xmm8, xmm10, xmm11",
+            "vpshufb xmm9, xmm10, xmm11"
+        );
+        let t_tern = ten!(
+            "vpternlogd xmm0, xmm10, xmm11, 0x96",
+            "vpternlogd xmm1, xmm10, xmm11, 0x96",
+            "vpternlogd xmm2, xmm10, xmm11, 0x96",
+            "vpternlogd xmm3, xmm10, xmm11, 0x96",
+            "vpternlogd xmm4, xmm10, xmm11, 0x96",
+            "vpternlogd xmm5, xmm10, xmm11, 0x96",
+            "vpternlogd xmm6, xmm10, xmm11, 0x96",
+            "vpternlogd xmm7, xmm10, xmm11, 0x96",
+            "vpternlogd xmm8, xmm10, xmm11, 0x96",
+            "vpternlogd xmm9, xmm10, xmm11, 0x96"
+        );
+        let t_xor = ten!(
+            "vpxor xmm0, xmm10, xmm11",
+            "vpxor xmm1, xmm10, xmm11",
+            "vpxor xmm2, xmm10, xmm11",
+            "vpxor xmm3, xmm10, xmm11",
+            "vpxor xmm4, xmm10, xmm11",
+            "vpxor xmm5, xmm10, xmm11",
+            "vpxor xmm6, xmm10, xmm11",
+            "vpxor xmm7, xmm10, xmm11",
+            "vpxor xmm8, xmm10, xmm11",
+            "vpxor xmm9, xmm10, xmm11"
+        );
+        // gf2p8affineinvqb and vpshufb alternated: if they shared their units the pair
+        // would run at the slower one's rate.
+        let t_rol = ten!(
+            "vprold xmm0, xmm10, 8",
+            "vprold xmm1, xmm10, 8",
+            "vprold xmm2, xmm10, 8",
+            "vprold xmm3, xmm10, 8",
+            "vprold xmm4, xmm10, 8",
+            "vprold xmm5, xmm10, 8",
+            "vprold xmm6, xmm10, 8",
+            "vprold xmm7, xmm10, 8",
+            "vprold xmm8, xmm10, 8",
+            "vprold xmm9, xmm10, 8"
+        );
+        let t_aff_rol = ten!(
+            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
+            "vprold xmm1, xmm10, 8",
+            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
+            "vprold xmm3, xmm10, 8",
+            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
+            "vprold xmm5, xmm10, 8",
+            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
+            "vprold xmm7, xmm10, 8",
+            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
+            "vprold xmm9, xmm10, 8"
+        );
+        let t_shuf_rol = ten!(
+            "vpshufb xmm0, xmm10, xmm11",
+            "vprold xmm1, xmm10, 8",
+            "vpshufb xmm2, xmm10, xmm11",
+            "vprold xmm3, xmm10, 8",
+            "vpshufb xmm4, xmm10, xmm11",
+            "vprold xmm5, xmm10, 8",
+            "vpshufb xmm6, xmm10, xmm11",
+            "vprold xmm7, xmm10, 8",
+            "vpshufb xmm8, xmm10, xmm11",
+            "vprold xmm9, xmm10, 8"
+        );
+        println!("  vpshufb and vprold alternated {t_shuf_rol:.2}");
+        let rol = c.cy(best(eight!("vprold xmm0, xmm0, 8"))) / 8.0;
+        println!(
+            "  vprold: latency {rol:.2}, throughput {t_rol:.2}; with gf2p8affineinvqb alternated {t_aff_rol:.2}"
+        );
+        let t_aff_shuf = ten!(
+            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
+            "vpshufb xmm1, xmm10, xmm11",
+            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
+            "vpshufb xmm3, xmm10, xmm11",
+            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
+            "vpshufb xmm5, xmm10, xmm11",
+            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
+            "vpshufb xmm7, xmm10, xmm11",
+            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
+            "vpshufb xmm9, xmm10, xmm11"
+        );
+        println!(
+            "  throughput, cycles per instruction: gf2p8affineinvqb {t_aff:.2}, vpshufb {t_shuf:.2}, vpternlogd {t_tern:.2}, vpxor {t_xor:.2}, affine+vpshufb alternated {t_aff_shuf:.2}"
+        );
+        // `Rotated`'s round from the disassembly: 5 gf2p8affineinvqb, 4 vprold (the
+        // compiler's form of the byte rotations), 6 vpternlogd, 3 vpxor with a key from
+        // memory. The units (measured above): affine and vprold share two, logic has
+        // four; the bound is the busiest set's work over its units.
+        let counted = (9.0 * t_aff_rol)
+            .max(5.0 * t_aff)
+            .max(4.0 * t_rol)
+            .max(18.0 * t_xor.max(t_tern));
+        row(
+            "resource (2): the round's counts x each class's throughput",
+            counted,
+        );
+        let mix = c.cy(best(twice!(
+            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
+            "vgf2p8affineinvqb xmm1, xmm10, xmm12, 0",
+            "vgf2p8affineinvqb xmm2, xmm10, xmm13, 0",
+            "vgf2p8affineinvqb xmm3, xmm14, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm14, xmm13, 0",
+            "vprold xmm5, xmm10, 8",
+            "vprold xmm6, xmm10, 16",
+            "vprold xmm7, xmm13, 16",
+            "vpternlogd xmm8, xmm10, xmm11, 0x96",
+            "vpternlogd xmm9, xmm10, xmm12, 0x96",
+            "vpternlogd xmm8, xmm13, xmm14, 0x96",
+            "vpternlogd xmm9, xmm11, xmm15, 0x96",
+            "vpxor xmm5, xmm12, xmmword ptr [rsi]",
+            "vpternlogd xmm0, xmm10, xmm11, 0x96",
+            "vpternlogd xmm1, xmm12, xmm13, 0x96",
+            "vpxor xmm6, xmm11, xmmword ptr [rsi + 16]",
+            "vpxor xmm7, xmm13, xmmword ptr [rsi + 32]",
+            "vprold xmm3, xmm12, 24",
+        ))) / 2.0;
+        row(
+            "resource (1): the round's 18 instructions, independent",
+            mix,
+        );
+        let floor = path.max(mix);
+        // The kernel's loop of four rounds as the compiler emitted it (round keys from
+        // memory; the byte rotations became `vprold`), without the per-block work. Then
+        // the bound with the units: the round's dependent steps alone, the five S-box
+        // steps and three rotations on the two units they share (`Rotated`; `Direct`,
+        // three S-box steps and three rotations, beside it).
+        let body = c.cy(best(gfni_loop!(
+            "vgf2p8affineinvqb xmm9,xmm18,xmm7,0x72",
+            "vgf2p8affineinvqb xmm17,xmm19,xmm8,0x11",
+            "vpternlogd xmm17,xmm20,xmm9,0x96",
+            "vgf2p8affineinvqb xmm20,xmm18,xmm10,0x63",
+            "vprold xmm22,xmm20,0x8",
+            "vprold xmm23,xmm20,0x10",
+            "vpternlogd xmm23,xmm22,xmm17,0x96",
+            "vpxor xmm9,xmm3,xmmword ptr [rsi + 0]",
+            "vpternlogd xmm9,xmm1,xmm23,0x96",
+            "vprold xmm17,xmm9,0x18",
+            "vgf2p8affineinvqb xmm19,xmm19,xmm7,0x72",
+            "vpternlogd xmm19,xmm21,xmm20,0x96",
+            "vgf2p8affineinvqb xmm18,xmm18,xmm8,0x11",
+            "vprold xmm18,xmm18,0x10",
+            "vpternlogd xmm18,xmm22,xmm19,0x96",
+            "vpxorq xmm19,xmm14,xmmword ptr [rsi + 16]",
+            "vpternlogd xmm19,xmm18,xmm15,0x96",
+            "vpxor xmm15,xmm1,xmmword ptr [rsi + 32]",
+            "vpternlogd xmm15,xmm23,xmm2,0x96",
+            "vgf2p8affineinvqb xmm2,xmm23,xmm10,0x63",
+            "vgf2p8affineinvqb xmm20,xmm23,xmm8,0x11",
+            "vgf2p8affineinvqb xmm21,xmm23,xmm7,0x72",
+            "vgf2p8affineinvqb xmm22,xmm18,xmm8,0x11",
+            "vpternlogd xmm22,xmm15,xmm21,0x96",
+            "vgf2p8affineinvqb xmm18,xmm18,xmm7,0x72",
+            "vprold xmm15,xmm2,0x8",
+            "vprold xmm21,xmm2,0x10",
+            "vprold xmm20,xmm20,0x10",
+            "vpternlogd xmm21,xmm15,xmm22,0x96",
+            "vpternlogd xmm18,xmm19,xmm2,0x96",
+            "vpternlogd xmm18,xmm15,xmm20,0x96",
+            "vpxor xmm2,xmm9,xmmword ptr [rsi + 48]",
+            "vpxorq xmm19,xmm3,xmmword ptr [rsi + 0]",
+            "vpternlogd xmm2,xmm3,xmm21,0x96",
+            "vpternlogd xmm19,xmm21,xmm1,0x96",
+            "vpxorq xmm1,xmm16,xmmword ptr [rsi + 16]",
+            "vpternlogd xmm1,xmm18,xmm14,0x96",
+            "vprold xmm15,xmm2,0x18",
+            "vgf2p8affineinvqb xmm14,xmm21,xmm10,0x63",
+            "vgf2p8affineinvqb xmm20,xmm21,xmm8,0x11",
+            "vgf2p8affineinvqb xmm21,xmm21,xmm7,0x72",
+            "vgf2p8affineinvqb xmm22,xmm18,xmm8,0x11",
+            "vpternlogd xmm22,xmm19,xmm21,0x96",
+            "vgf2p8affineinvqb xmm18,xmm18,xmm7,0x72",
+            "vprold xmm19,xmm14,0x8",
+            "vprold xmm21,xmm14,0x10",
+            "vprold xmm20,xmm20,0x10",
+            "vpternlogd xmm21,xmm19,xmm22,0x96",
+            "vpternlogd xmm18,xmm1,xmm14,0x96",
+            "vpternlogd xmm18,xmm19,xmm20,0x96",
+            "vpxor xmm1,xmm2,xmmword ptr [rsi + 32]",
+            "vpternlogd xmm1,xmm9,xmm21,0x96",
+            "vpxorq xmm19,xmm9,xmmword ptr [rsi + 48]",
+            "vpternlogd xmm19,xmm21,xmm3,0x96",
+            "vpxorq xmm3,xmm17,xmmword ptr [rsi + 0]",
+            "vpternlogd xmm3,xmm18,xmm16,0x96",
+            "vprold xmm14,xmm1,0x18",
+            "vgf2p8affineinvqb xmm16,xmm21,xmm10,0x63",
+            "vgf2p8affineinvqb xmm20,xmm21,xmm8,0x11",
+            "vgf2p8affineinvqb xmm21,xmm21,xmm7,0x72",
+            "vgf2p8affineinvqb xmm22,xmm18,xmm8,0x11",
+            "vpternlogd xmm22,xmm19,xmm21,0x96",
+            "vgf2p8affineinvqb xmm19,xmm18,xmm7,0x72",
+            "vprold xmm21,xmm16,0x8",
+            "vprold xmm18,xmm16,0x10",
+            "vprold xmm20,xmm20,0x10",
+            "vpternlogd xmm18,xmm21,xmm22,0x96",
+            "vpternlogd xmm19,xmm3,xmm16,0x96",
+            "vpxor xmm3,xmm1,xmmword ptr [rsi + 16]",
+            "vpternlogd xmm19,xmm21,xmm20,0x96",
+            "vpternlogd xmm3,xmm2,xmm18,0x96",
+            "vpxorq xmm20,xmm2,xmmword ptr [rsi + 32]",
+            "vpternlogd xmm20,xmm9,xmm18,0x96",
+            "vpxorq xmm21,xmm15,xmmword ptr [rsi + 48]",
+            "vpternlogd xmm21,xmm19,xmm17,0x96",
+            "vprold xmm16,xmm3,0x18",
+        ))) / 4.0;
+        row(
+            "the kernel's 4-round loop body alone (compiler's order)",
+            body,
+        );
+        let units = c.cy(best(gfni_loop!(
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm0, xmm2, 16",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm0, xmm2, 16",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm0, xmm2, 16",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm0, xmm2, 16",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+        ))) / 4.0;
+        row(
+            "Rotated's chains alone (5 affine, 3 vprold, 4 vpternlogd)",
+            units,
+        );
+        let direct = c.cy(best(gfni_loop!(
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm8, xmm2, 16",
+            "vprold xmm9, xmm3, 24",
+            "vpternlogd xmm4, xmm13, xmm14, 0x96",
+            "vpternlogd xmm7, xmm8, xmm9, 0x96",
+            "vpxor xmm0, xmm7, xmm4",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm8, xmm2, 16",
+            "vprold xmm9, xmm3, 24",
+            "vpternlogd xmm4, xmm13, xmm14, 0x96",
+            "vpternlogd xmm7, xmm8, xmm9, 0x96",
+            "vpxor xmm0, xmm7, xmm4",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm8, xmm2, 16",
+            "vprold xmm9, xmm3, 24",
+            "vpternlogd xmm4, xmm13, xmm14, 0x96",
+            "vpternlogd xmm7, xmm8, xmm9, 0x96",
+            "vpxor xmm0, xmm7, xmm4",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vprold xmm8, xmm2, 16",
+            "vprold xmm9, xmm3, 24",
+            "vpternlogd xmm4, xmm13, xmm14, 0x96",
+            "vpternlogd xmm7, xmm8, xmm9, 0x96",
+            "vpxor xmm0, xmm7, xmm4",
+        ))) / 4.0;
+        row(
+            "Direct's chain alone (3 affine, 3 vprold, 2 vpternlogd, vpxor)",
+            direct,
+        );
+        let x = c.cy(best(gfni_loop!(
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vpshufb xmm0, xmm2, xmm15",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vpshufb xmm0, xmm2, xmm15",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vpshufb xmm0, xmm2, xmm15",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+            "vpternlogd xmm5, xmm4, xmm13, 0x96",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+            "vprold xmm7, xmm2, 8",
+            "vpshufb xmm0, xmm2, xmm15",
+            "vprold xmm8, xmm3, 16",
+            "vpternlogd xmm0, xmm7, xmm5, 0x96",
+            "vpternlogd xmm6, xmm2, xmm14, 0x96",
+            "vpternlogd xmm6, xmm7, xmm8, 0x96",
+            "vmovdqa64 xmm1, xmm6",
+        ))) / 4.0;
+        row("the same, r1 rotated by 16 with vpshufb (a third unit)", x);
+        let key = [0x42u8; 16];
+        if let Ok(sm4) =
+            shangmi_sm4::Sm4::with_backend(&key.into(), shangmi_sm4::Backend::GfniAvx512)
+        {
+            let blocks = vec![shangmi_sm4::cipher::Block::<shangmi_sm4::Sm4>::default(); 512];
+            let mut out = blocks.clone();
+            let mut iv = Default::default();
+            let t = best(|n| {
+                for _ in 0..n / 1000 {
+                    sm4.cbc_chain_into(&mut iv, &blocks, &mut out);
+                }
+            }) * 1000.0;
+            let k = c.cy(t) / (512.0 * 32.0);
+            row("kernel (gfni-avx512 CBC encryption, 8 KiB)", k);
+            println!(
+                "  floor max(path, resource) {floor:.2}: kernel at {:.2}x; with the units, {units:.2}: kernel at {:.2}x",
+                k / floor,
+                k / units
+            );
+        }
+    }
+
+    pub fn run() {
+        let c = Clock::measure();
+        if is_x86_feature_detected!("bmi2") {
+            sm3(&c);
+        }
+        sm4(&c);
+    }
+}
+
+fn main() {
+    #[cfg(target_arch = "x86_64")]
+    x86::run();
+    #[cfg(not(target_arch = "x86_64"))]
+    println!("the floors are measured on x86-64 only");
+}
