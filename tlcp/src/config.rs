@@ -11,8 +11,24 @@ use crate::ticket::Ticketer;
 use crate::verify::{CertVerifier, RootCertStore, WebPkiChecks};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use zeroize::Zeroize;
+
+/// The configurations' default generator: the OS's ([`SystemRandom`]), one instance for
+/// the process, so that a connection can tell it from a generator of the caller's
+/// ([`is_default_rng`]).
+pub(crate) fn default_rng() -> Arc<dyn SecureRandom> {
+    DEFAULT_RNG.get_or_init(|| Arc::new(SystemRandom)).clone()
+}
+
+static DEFAULT_RNG: OnceLock<Arc<dyn SecureRandom>> = OnceLock::new();
+
+/// Whether `rng` is [`default_rng`] (the same instance, not only the same type): then a
+/// connection draws its explicit CBC IVs from it in batches, while a generator the caller
+/// set (a device's, a seeded one) is asked for each IV.
+pub(crate) fn is_default_rng(rng: &Arc<dyn SecureRandom>) -> bool {
+    DEFAULT_RNG.get().is_some_and(|d| Arc::ptr_eq(rng, d))
+}
 
 /// Why ECDHE suites were all that was asked for and none can run.
 const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key exchange; this \
@@ -362,7 +378,9 @@ pub struct ClientConfig {
     /// never sent with [`gmssl_compat`](Self::gmssl_compat) (GmSSL 3.3's server refuses
     /// the extension). Resumption by session ID works either way.
     pub session_tickets: bool,
-    /// Randomness.
+    /// Randomness: the OS generator unless the builder's `rng` set another. Explicit CBC
+    /// record IVs come from it too: from the default one 32 records' worth per call, from
+    /// a generator of the caller's one call per record.
     pub rng: Arc<dyn SecureRandom>,
     /// Clock.
     pub time: Arc<dyn TimeProvider>,
@@ -395,7 +413,7 @@ impl ClientConfig {
                 name_check: NameCheck::SubjectAltName,
                 gmssl_compat: false,
                 session_tickets: true,
-                rng: Arc::new(SystemRandom),
+                rng: default_rng(),
                 time: Arc::new(SystemTime),
             },
             client_keys: None,
@@ -545,7 +563,11 @@ impl ClientConfigBuilder {
         self
     }
 
-    /// The randomness source.
+    /// The randomness source (by default the OS generator). Every CBC record's explicit
+    /// IV is then drawn from it with a call of its own, so a device's generator sees every
+    /// IV and a seeded one gives reproducible records; the default generator instead gives
+    /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
+    /// OS randomness, as RFC 5246 §6.2.3.2 asks).
     pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
         self.config.rng = rng;
         self
@@ -617,7 +639,9 @@ pub struct ServerConfig {
     pub alpn_protocols: Vec<Vec<u8>>,
     /// Whether to check client certificates' key usages.
     pub strict_key_usage: bool,
-    /// Randomness.
+    /// Randomness: the OS generator unless the builder's `rng` set another. Explicit CBC
+    /// record IVs come from it too: from the default one 32 records' worth per call, from
+    /// a generator of the caller's one call per record.
     pub rng: Arc<dyn SecureRandom>,
     /// Clock.
     pub time: Arc<dyn TimeProvider>,
@@ -659,7 +683,7 @@ impl ServerConfig {
             session_tickets: false,
             alpn_protocols: Vec::new(),
             strict_key_usage: true,
-            rng: Arc::new(SystemRandom),
+            rng: default_rng(),
             time: Arc::new(SystemTime),
         }
     }
@@ -780,7 +804,11 @@ impl ServerConfigBuilder {
         self
     }
 
-    /// The randomness source.
+    /// The randomness source (by default the OS generator). Every CBC record's explicit
+    /// IV is then drawn from it with a call of its own, so a device's generator sees every
+    /// IV and a seeded one gives reproducible records; the default generator instead gives
+    /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
+    /// OS randomness, as RFC 5246 §6.2.3.2 asks).
     pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
         self.rng = rng;
         self

@@ -29,6 +29,51 @@ fn next_seq(seq: &mut u64) -> Result<u64, Error> {
     Ok(this)
 }
 
+/// Explicit CBC IVs drawn from the OS generator per call (one system call for this many
+/// records, not one per record).
+const IV_BATCH: usize = 32;
+
+/// A connection's explicit CBC IVs, drawn from the configuration's default (OS) generator
+/// [`IV_BATCH`] at a time. Each IV is still fresh output of that generator, used once and
+/// never seen by anyone before its record goes out: unpredictable, as RFC 5246 §6.2.3.2
+/// asks ("SHOULD be chosen at random, and MUST be unpredictable"). A taken IV's slot is
+/// cleared at once, the rest when the connection drops.
+struct IvPool {
+    buf: [u8; 16 * IV_BATCH],
+    /// The next unused IV; [`IV_BATCH`] when the pool is spent.
+    next: usize,
+}
+
+impl IvPool {
+    fn new() -> Box<Self> {
+        Box::new(IvPool {
+            buf: [0; 16 * IV_BATCH],
+            next: IV_BATCH,
+        })
+    }
+
+    /// The next IV, refilling the pool from `rng` when it is spent.
+    fn take(&mut self, rng: &dyn SecureRandom) -> Result<[u8; 16], Error> {
+        if self.next == IV_BATCH {
+            rng.fill(&mut self.buf)?;
+            self.next = 0;
+        }
+        let slot = &mut self.buf[16 * self.next..16 * (self.next + 1)];
+        let mut iv = [0u8; 16];
+        iv.copy_from_slice(slot);
+        slot.fill(0);
+        self.next += 1;
+        Ok(iv)
+    }
+}
+
+impl Drop for IvPool {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.buf.zeroize();
+    }
+}
+
 /// What `process_new_packets` leaves for the application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct IoState {
@@ -59,6 +104,10 @@ pub(crate) trait Handshake {
 pub(crate) struct Core {
     pub(crate) is_client: bool,
     pub(crate) rng: Arc<dyn SecureRandom>,
+    /// Explicit CBC IVs drawn ahead from [`rng`](Self::rng) when it is the configurations'
+    /// default OS generator (allocated at the first CBC record); a generator of the
+    /// caller's is asked for each record's IV.
+    ivs: Option<Box<IvPool>>,
     incoming: Vec<u8>,
     /// The bytes of `incoming` read and not yet handled; the rest of it is room, zeroed
     /// once when the buffer grew (not again on every read).
@@ -100,6 +149,7 @@ impl Core {
         Core {
             is_client,
             rng,
+            ivs: None,
             incoming: Vec::new(),
             incoming_len: 0,
             outgoing: Vec::new(),
@@ -142,6 +192,19 @@ impl Core {
         self.transcript.clone().finalize().into()
     }
 
+    /// The explicit IV of the next CBC record: from the pool when the generator is the
+    /// default OS one (checked per record: a server's per-ClientHello configuration may
+    /// have swapped it before the first), else drawn from the generator for this record
+    /// alone (a device's generator sees every IV, a seeded one gives the same records).
+    fn next_iv(&mut self) -> Result<[u8; 16], Error> {
+        if crate::config::is_default_rng(&self.rng) {
+            return self.ivs.get_or_insert_with(IvPool::new).take(&*self.rng);
+        }
+        let mut iv = [0u8; 16];
+        self.rng.fill(&mut iv)?;
+        Ok(iv)
+    }
+
     fn send_record(&mut self, typ: CT, payload: &[u8]) -> Result<(), Error> {
         self.send_parts(typ, &[payload])
     }
@@ -163,12 +226,10 @@ impl Core {
             let record = self.outgoing.len();
             let sealing = match &self.write_prot {
                 Some(p) => {
+                    let (needs_iv, at, n) = (p.needs_iv(), p.plaintext_offset(), p.sealed_len(len));
                     let seq = next_seq(&mut self.write_seq)?;
-                    let mut iv = [0u8; 16];
-                    if p.needs_iv() {
-                        self.rng.fill(&mut iv)?;
-                    }
-                    Some((seq, iv, p.plaintext_offset(), p.sealed_len(len)))
+                    let iv = if needs_iv { self.next_iv()? } else { [0u8; 16] };
+                    Some((seq, iv, at, n))
                 }
                 None => None,
             };
@@ -811,6 +872,119 @@ mod tests {
         let mut got = vec![0u8; joined.len()];
         assert_eq!(peer.read_plain(&mut got).expect("reads"), joined.len());
         assert_eq!(got, joined);
+    }
+
+    /// A core past its handshake with CBC keys both ways and the generator `rng`.
+    fn cbc_core(rng: Arc<dyn SecureRandom>) -> Core {
+        let keys = || {
+            RecordProtection::new(CipherSuite::EccSm4CbcSm3, &[7; 32], &[9; 16], &[1; 16])
+                .expect("keys")
+        };
+        let mut core = Core::new(true, rng, None);
+        core.handshaking = false;
+        core.read_prot = Some(keys());
+        core.write_prot = Some(keys());
+        core
+    }
+
+    /// The explicit IV (the fragment's first 16 bytes) of each record in `core`'s outgoing
+    /// buffer.
+    fn record_ivs(core: &Core) -> Vec<[u8; 16]> {
+        let mut out = &core.outgoing[core.out_start..];
+        let mut ivs = Vec::new();
+        while out.len() >= 5 {
+            let len = u16::from_be_bytes([out[3], out[4]]) as usize;
+            ivs.push(out[5..21].try_into().expect("16 bytes"));
+            out = &out[5 + len..];
+        }
+        ivs
+    }
+
+    /// With the configurations' default (OS) generator, a connection takes its CBC IVs
+    /// from its pool: over 100 records (three refills and more) no IV repeats, none is
+    /// zero, a second connection shares none of them, and the records open.
+    #[test]
+    fn cbc_ivs_never_repeat_and_differ_across_connections() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2 {
+            let mut core = cbc_core(crate::config::default_rng());
+            for i in 0..100u8 {
+                core.write_plain(&[i; 40]).expect("writes");
+            }
+            assert!(core.ivs.is_some(), "the default generator fills a pool");
+            let ivs = record_ivs(&core);
+            assert_eq!(ivs.len(), 100);
+            for iv in ivs {
+                assert_ne!(iv, [0; 16]);
+                assert!(seen.insert(iv), "an IV repeated");
+            }
+            let mut peer = cbc_core(crate::config::default_rng());
+            let mut sent = Vec::new();
+            while core.wants_write() {
+                core.write_tls(&mut sent).expect("to a Vec");
+            }
+            let mut rd = &sent[..];
+            while !rd.is_empty() {
+                peer.read_tls(&mut rd).expect("reads");
+                peer.process(&mut NoHandshake).expect("opens");
+            }
+            assert_eq!(peer.plaintext_len(), 100 * 40);
+        }
+    }
+
+    /// A generator that gives call n the bytes n, n+1, … and counts the calls.
+    #[derive(Debug, Default)]
+    struct Counting(std::sync::Mutex<Vec<usize>>);
+
+    impl SecureRandom for Counting {
+        fn fill(&self, buf: &mut [u8]) -> Result<(), rustls::crypto::GetRandomFailed> {
+            let mut calls = self.0.lock().expect("lock");
+            let n = calls.len();
+            calls.push(buf.len());
+            for (i, b) in buf.iter_mut().enumerate() {
+                *b = (n + i) as u8;
+            }
+            Ok(())
+        }
+    }
+
+    /// A generator of the caller's is asked for each record's IV, 16 bytes a call, and
+    /// the IV is what it gave (no pool).
+    #[test]
+    fn cbc_ivs_from_a_callers_generator_one_call_per_record() {
+        let rng = Arc::new(Counting::default());
+        let mut core = cbc_core(rng.clone());
+        for _ in 0..40 {
+            core.write_plain(b"GET / HTTP/1.1").expect("writes");
+        }
+        assert!(core.ivs.is_none());
+        assert_eq!(*rng.0.lock().expect("lock"), vec![16; 40]);
+        for (n, iv) in record_ivs(&core).into_iter().enumerate() {
+            assert_eq!(iv, core::array::from_fn(|i| (n + i) as u8));
+        }
+    }
+
+    /// The pool draws IV_BATCH IVs per call and hands them out in order, each once.
+    #[test]
+    fn iv_pool_draws_once_per_batch() {
+        let rng = Counting::default();
+        let mut pool = IvPool::new();
+        let ivs: Vec<[u8; 16]> = (0..2 * IV_BATCH + 6)
+            .map(|_| pool.take(&rng).expect("IV"))
+            .collect();
+        assert_eq!(*rng.0.lock().expect("lock"), vec![16 * IV_BATCH; 3]);
+        for (k, iv) in ivs.iter().enumerate() {
+            let (call, at) = (k / IV_BATCH, 16 * (k % IV_BATCH));
+            assert_eq!(
+                *iv,
+                core::array::from_fn(|i| (call + at + i) as u8),
+                "IV {k}"
+            );
+        }
+        assert!(
+            pool.buf[..16 * 6].iter().all(|&b| b == 0),
+            "taken slots cleared"
+        );
     }
 
     /// A record arriving when the read sequence is at its limit is refused, not opened

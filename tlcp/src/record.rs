@@ -9,10 +9,10 @@
 use crate::error::Error;
 use crate::suites::CipherSuite;
 use core::hint::black_box;
-use digest::Digest;
+use digest::block_api::{Block, UpdateCore};
 use hmac::{Hmac, Mac};
 use shangmi_dispatch::ct::opaque_u32;
-use shangmi_sm3::Sm3;
+use shangmi_sm3::{Sm3, Sm3Core};
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
 use shangmi_sm4_modes::cipher::block_padding::NoPadding;
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, InnerIvInit};
@@ -306,8 +306,8 @@ fn compressions(m: u32) -> u32 {
 /// Constant time in the padding length and the plaintext length (the Lucky13
 /// countermeasure): the padding scan always reads the last 256 bytes (or all of them), the
 /// MAC is extracted by scanning every position it could start at, and after the HMAC of
-/// the real plaintext a dummy SM3 runs so that the number of SM3 compressions is the same
-/// as for the longest possible plaintext. Bad padding and a bad MAC give the same
+/// the real plaintext dummy SM3 compressions run so that their number is the same as for
+/// the longest possible plaintext. Bad padding and a bad MAC give the same
 /// [`Error::DecryptError`] (bad_record_mac). Only the public length of `data` may change
 /// the running time.
 pub fn cbc_check(mac_key: &[u8; 32], seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
@@ -340,8 +340,11 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     let max_len = n32 - MAC_LEN as u32 - 1;
     let plen = (good & max_len.wrapping_sub(pad)) | (!good & max_len);
 
-    // HMAC over the real length, then a dummy SM3 so that the total number of
-    // compressions is compressions(max) + 1 whatever plen is.
+    // HMAC over the real length, then dummy compressions so that the total is
+    // compressions(64 + 13 + max) whatever plen is. The keyed state has the ipad and opad
+    // blocks done already, so the HMAC itself runs compressions(64 + 13 + plen) − 1 for
+    // the inner hash and 1 for the outer: c_real. The dummy runs exactly k = c_max − c_real
+    // more, on the block-level state (no padding block of its own).
     let mut mac = mac.clone();
     mac.update(&mac_header(seq, typ, plen as usize));
     mac.update(&data[..plen as usize]);
@@ -349,11 +352,11 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     let c_max = compressions(64 + 13 + max_len);
     let c_real = compressions(64 + 13 + plen);
     let k = c_max - c_real;
-    let dummy_len = (k * 64).wrapping_sub(8).wrapping_add(ct_eq(k, 0) & 8);
-    let zeros = [0u8; 64 * 6];
-    let mut dummy = Sm3::new();
-    Digest::update(&mut dummy, &zeros[..(dummy_len as usize).min(zeros.len())]);
-    black_box(dummy.finalize());
+    // At most 4 (plen ≥ max_len − 255); the bound only keeps the slice in range.
+    let zeros = [Block::<Sm3Core>::default(); 5];
+    let mut dummy = Sm3Core::default();
+    dummy.update_blocks(&zeros[..(k as usize).min(zeros.len())]);
+    black_box(dummy);
 
     // Extract the received MAC at offset plen by scanning every possible offset.
     let mut received = [0u8; MAC_LEN];
