@@ -341,7 +341,7 @@ pub struct Loaded<F> {
     /// The functions.
     pub fns: F,
     // Declared last: dropped (unloaded) after the table is gone.
-    _lib: Library,
+    lib: Library,
 }
 
 impl<F> Loaded<F> {
@@ -353,7 +353,13 @@ impl<F> Loaded<F> {
     ) -> Result<Self, LoadError> {
         let lib = Library::load(path).map_err(LoadError::Library)?;
         let fns = resolve(&lib).map_err(|m| LoadError::MissingSymbol(m.0))?;
-        Ok(Loaded { fns, _lib: lib })
+        Ok(Loaded { fns, lib })
+    }
+
+    /// The library, to look up functions the table leaves out (optional ones a caller
+    /// resolves when it needs them; the pointers must not outlive this).
+    pub fn library(&self) -> &Library {
+        &self.lib
     }
 }
 

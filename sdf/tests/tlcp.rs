@@ -3,7 +3,9 @@
 //! (`shangmi_pki::issue` through `PrivateKeyOps`): an ECC-suite handshake over loopback
 //! completes (the client checks the device-made certificate signatures), and a
 //! device that answers the premaster's decryption with garbage fails the handshake with a
-//! typed error on both sides, without a panic.
+//! typed error on both sides, without a panic. The ECDHE suites with the server's
+//! encryption key in the device (the premaster kept there as a key handle), a device
+//! failing mid-agreement, and a device without the agreement refused at configuration.
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
@@ -15,7 +17,8 @@ use shangmi_pki::name::parse_dn;
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
 use shangmi_tlcp::{
-    CertificateDer, ClientConfig, RootCertStore, ServerConfig, ServerConnection, StreamOwned,
+    CertificateDer, CipherSuite, ClientAuth, ClientConfig, RootCertStore, ServerConfig,
+    ServerConnection, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -111,18 +114,16 @@ fn device_fault_mid_handshake_fails_cleanly() {
     assert!(client.is_err());
 }
 
-/// An SDF encryption key cannot run the SM2 key exchange (GM/T 0018's agreement functions
-/// return a key handle), so a server asked for ECDHE suites alone is refused when its
-/// configuration is made, and one asked for both serves the ECC suites only.
-#[test]
-fn ecdhe_with_a_device_key_is_refused_at_config_time() {
-    use shangmi_tlcp::{CipherSuite, ClientAuth, Error};
+/// The server's sign and encryption keys and the CA key in the device, the client's keys
+/// in memory, `suites` offered by both, client certificates required (TLCP's ECDHE needs
+/// the client's encryption key): the server's config and the client's.
+fn mutual(enc_index: u32, suites: &[CipherSuite]) -> (Arc<ServerConfig>, ClientConfig) {
     let device = SdfDevice::open(library()).unwrap();
-    let open = |usage| {
+    let open = |index, usage| {
         Arc::new(
             SdfKey::open(
                 &device,
-                1,
+                index,
                 usage,
                 Pin::new("123456"),
                 PoolOptions::default(),
@@ -130,8 +131,187 @@ fn ecdhe_with_a_device_key_is_refused_at_config_time() {
             .unwrap(),
         )
     };
-    let (sign, enc) = (open(KeyUsage::Sign), open(KeyUsage::Encrypt));
+    let (sign, enc, ca_key) = (
+        open(1, KeyUsage::Sign),
+        open(enc_index, KeyUsage::Encrypt),
+        open(2, KeyUsage::Sign),
+    );
+    assert!(enc.supports_key_exchange());
+    let ca = issue::self_signed(
+        &*ca_key,
+        &CertParams::new(
+            parse_dn("/CN=Test CA").unwrap(),
+            Profile::Ca { path_len: None },
+            1,
+        ),
+    )
+    .unwrap();
+    let leaf = |public, profile, cn| {
+        let mut params = CertParams::new(parse_dn(cn).unwrap(), profile, 1);
+        params.sans.push(San::Dns("localhost".into()));
+        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
+        CertificateDer::from(cert.to_der().unwrap())
+    };
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(ca.to_der().unwrap()))
+        .unwrap();
+    let server = ServerConfig::builder()
+        .suites(suites)
+        .client_auth(ClientAuth::Required, roots.clone())
+        .with_certs(
+            vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
+            sign,
+            leaf(enc.public_key(), Profile::TlcpEnc, "/CN=localhost"),
+            enc,
+        )
+        .unwrap();
+    let memory = || {
+        let secret = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
+            &mut getrandom::SysRng,
+        )
+        .unwrap();
+        Arc::new(Sm2PrivateKey::new(secret).unwrap())
+    };
+    let (client_sign, client_enc) = (memory(), memory());
+    let client = ClientConfig::builder(roots)
+        .suites(suites)
+        .client_certs(
+            vec![leaf(
+                client_sign.public_key(),
+                Profile::TlcpSign,
+                "/CN=client",
+            )],
+            client_sign,
+            leaf(client_enc.public_key(), Profile::TlcpEnc, "/CN=client"),
+            client_enc,
+        )
+        .build()
+        .unwrap();
+    (Arc::new(server), client)
+}
+
+/// One echo over loopback between the two configs; each side's result.
+fn run_with(
+    server: Arc<ServerConfig>,
+    client: ClientConfig,
+) -> (Result<(), String>, Result<Vec<u8>, String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handle = std::thread::spawn(move || -> Result<(), String> {
+        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
+        let conn = ServerConnection::new(server).map_err(|e| e.to_string())?;
+        let mut tls = StreamOwned::new(conn, sock);
+        let mut buf = [0u8; 5];
+        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
+        tls.write_all(&buf).map_err(|e| e.to_string())?;
+        tls.close().map_err(|e| e.to_string())
+    });
+    let client = tlcp_echo_client(client, addr);
+    (handle.join().unwrap(), client)
+}
+
+/// TLCP's ECDHE suites with the server's encryption key in the device: the agreed
+/// premaster stays there as a key handle, and the master secret comes from the device's
+/// HMAC-SM3 with that handle (GM/T 0018-2023). The client (in memory) computes the same
+/// master secret from the premaster's bytes, or the Finished messages would not match.
+#[test]
+fn ecdhe_with_the_servers_enc_key_in_the_device() {
+    for suite in [CipherSuite::EcdheSm4GcmSm3, CipherSuite::EcdheSm4CbcSm3] {
+        let (server, client) = mutual(1, &[suite]);
+        let (server, client) = run_with(server, client);
+        server.unwrap();
+        assert_eq!(client.unwrap(), b"hello", "{suite:?}");
+    }
+}
+
+/// The device's agreement (sponsor) against shangmi-sm2's in memory (responder): the
+/// device's HMAC-SM3 keyed with its 48-byte output equals HMAC-SM3 keyed with the memory
+/// side's output, so the two GB/T 32918.3 outputs are equal. A wrong identifier on one
+/// side gives a different key.
+#[test]
+fn device_agreement_equals_memory() {
+    use hmac::{KeyInit, Mac};
+    use shangmi_sm2::kx::{KeyExchange, Role};
+    use shangmi_sm2::{DEFAULT_ID, KeyAgreement};
+    let device = SdfDevice::open(library()).unwrap();
+    let enc = SdfKey::open(
+        &device,
+        1,
+        KeyUsage::Encrypt,
+        Pin::new("123456"),
+        PoolOptions::default(),
+    )
+    .unwrap();
+    let peer = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
+        &mut getrandom::SysRng,
+    )
+    .unwrap();
+    for peer_id in [DEFAULT_ID, b"another id".as_slice()] {
+        let mut rng = getrandom::SysRng;
+        let sponsor = enc
+            .start_key_exchange(&mut rng, Role::Initiator, DEFAULT_ID)
+            .unwrap();
+        let responder = KeyExchange::new(&mut rng, Role::Responder, &peer, DEFAULT_ID).unwrap();
+        let responder_point = responder.ephemeral_public();
+        let mut memory = [0u8; 48];
+        responder
+            .finish(
+                &enc.public_key(),
+                DEFAULT_ID,
+                &KeyAgreement::ephemeral_public(&sponsor),
+                &mut memory,
+            )
+            .unwrap();
+        let held = sponsor
+            .finish_held(&peer.public_key(), peer_id, &responder_point, 48, |key| {
+                key.hmac_sm3(&[b"TLCP ", b"premaster"])
+            })
+            .unwrap();
+        let mut mac = hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&memory).unwrap();
+        mac.update(b"TLCP premaster");
+        let expected: [u8; 32] = mac.finalize().into_bytes().into();
+        assert_eq!(held == expected, peer_id == DEFAULT_ID);
+    }
+}
+
+/// A device that fails in the middle of the agreement (index 10: `SDF_GenerateKeyWithECC`
+/// answers `SDR_HARDFAIL` after the key's open-time check) fails the handshake with a typed
+/// error and an internal_error alert to the client, without a panic.
+#[test]
+fn device_fault_mid_agreement_fails_cleanly() {
+    let (server, client) = mutual(10, &[CipherSuite::EcdheSm4GcmSm3]);
+    let (server, client) = run_with(server, client);
+    let server = server.unwrap_err();
+    assert!(server.contains("holder failed"), "{server}");
+    let client = client.unwrap_err();
+    assert!(client.to_lowercase().contains("internal"), "{client}");
+}
+
+/// A device without the agreement (index 9 answers `SDR_NOTSUPPORT`, as GmSSL's SoftSDF
+/// does; a GM/T 0018-2012 device has no `SDF_HMACInit`) cannot run TLCP's ECDHE, so a
+/// server asked for ECDHE suites alone is refused when its configuration is made, and one
+/// asked for both serves the ECC suites only.
+#[test]
+fn ecdhe_without_the_device_functions_is_refused_at_config_time() {
+    use shangmi_tlcp::Error;
+    let device = SdfDevice::open(library()).unwrap();
+    let open = |index, usage| {
+        Arc::new(
+            SdfKey::open(
+                &device,
+                index,
+                usage,
+                Pin::new("123456"),
+                PoolOptions::default(),
+            )
+            .unwrap(),
+        )
+    };
+    let (sign, enc) = (open(1, KeyUsage::Sign), open(9, KeyUsage::Encrypt));
     assert!(!enc.supports_key_exchange());
+    assert!(!sign.supports_key_exchange());
+    assert!(open(1, KeyUsage::Encrypt).supports_key_exchange());
     // Any certificate will do: the configuration is refused before it is looked at.
     let cert = CertificateDer::from(vec![0x30, 0x00]);
     let (_, roots) = server(1, 1);

@@ -327,7 +327,6 @@ impl ServerHs {
     }
 
     fn client_key_exchange(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
-        let mut pms = [0u8; 48];
         if self.suite()?.is_ecdhe() {
             // 69 bytes (Tongsuo, Kona) or a u16 length first (71, GmSSL master).
             let cke = msgs::ClientKeyExchangeEcdhe::read_bytes(body)?;
@@ -335,8 +334,14 @@ impl ServerHs {
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            kx.complete(&self.client_enc, &cke.params.point, &mut pms)?;
+            self.ks.set_master_secret(kx.master_secret(
+                &self.client_enc,
+                &cke.params.point,
+                &self.ks.client_random,
+                &self.ks.server_random,
+            )?);
         } else {
+            let mut pms = [0u8; 48];
             let ct = msgs::ClientKeyExchangeEcc::read_bytes(body)?.ciphertext;
             let keys = self.keys.as_ref().ok_or(Error::Crypto("no server keys"))?;
             let mut pt = keys.enc_key.decrypt(&ct)?;
@@ -348,8 +353,8 @@ impl ServerHs {
             if !ok {
                 return Err(bad(A::IllegalParameter, "premaster length or version"));
             }
+            self.ks.set_premaster(&mut pms);
         }
-        self.ks.set_premaster(&mut pms);
         self.ks.log(&*self.config.key_log);
         self.ks.install_keys(self.suite()?, core)?;
         self.state = if self.client_certs.is_empty() {
