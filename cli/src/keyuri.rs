@@ -495,6 +495,10 @@ impl KeyAgreement for AnyKx {
 struct HeldAs<'a>(&'a mut dyn shangmi_sm2::HeldKey<SdfError>);
 
 impl shangmi_sm2::HeldKey<KeyError> for HeldAs<'_> {
+    fn ephemeral_public(&self) -> PublicKey {
+        self.0.ephemeral_public()
+    }
+
     fn hmac_sm3(&mut self, parts: &[&[u8]]) -> Result<[u8; 32], KeyError> {
         self.0.hmac_sm3(parts).map_err(Into::into)
     }

@@ -5,10 +5,13 @@
 //! (`SDF_HMACInit(session, key handle, SGD_SM3)`, `SDF_HMACUpdate`, `SDF_HMACFinal`).
 //! Only the master secret leaves the device, as with any TLCP record layer on the host.
 //!
-//! The device is the sponsor (`SDF_GenerateAgreementDataWithECC`, then
-//! `SDF_GenerateKeyWithECC`), which is TLCP's server: it sends its ephemeral point in
-//! ServerKeyExchange before it sees the client's. The agreement is tied to the session that
-//! started it, so an exchange keeps one of the key's sessions until it ends.
+//! TLCP's server is the sponsor (`SDF_GenerateAgreementDataWithECC`, then
+//! `SDF_GenerateKeyWithECC`): it sends its ephemeral point in ServerKeyExchange before it
+//! sees the client's. The agreement is tied to the session that started it, so a server's
+//! exchange keeps one of the key's sessions until it ends. TLCP's client is the responder
+//! (`SDF_GenerateAgreementDataAndKeyWithECC`: its ephemeral point and the key in one call,
+//! once the server's point is known), so its point comes out with the key
+//! ([`HeldKey::ephemeral_public`]).
 //!
 //! A device without these functions (GM/T 0018-2012 editions have no keyed hash; GmSSL's
 //! SoftSDF answers `SDR_NOTSUPPORT` to the agreement) is found when the key is opened: the
@@ -17,8 +20,8 @@
 use crate::device::{Lease, Pool};
 use crate::error::{SdfError, check};
 use crate::ffi::{
-    DestroyKey, EccPublicKey, GenerateAgreementData, GenerateKeyWithEcc, Handle, HmacFinal,
-    HmacInit, HmacUpdate, SGD_SM3,
+    DestroyKey, EccPublicKey, GenerateAgreementData, GenerateAgreementDataAndKey,
+    GenerateKeyWithEcc, Handle, HmacFinal, HmacInit, HmacUpdate, SGD_SM3,
 };
 use core::ffi::c_uint;
 use shangmi_device::right_align;
@@ -35,6 +38,7 @@ pub(crate) const AGREED_BITS: c_uint = 384;
 pub(crate) struct KxFunctions {
     start: GenerateAgreementData,
     finish: GenerateKeyWithEcc,
+    respond: Option<GenerateAgreementDataAndKey>,
     hmac_init: HmacInit,
     hmac_update: HmacUpdate,
     hmac_final: HmacFinal,
@@ -51,6 +55,7 @@ impl KxFunctions {
             Some(KxFunctions {
                 start: lib.symbol("SDF_GenerateAgreementDataWithECC")?,
                 finish: lib.symbol("SDF_GenerateKeyWithECC")?,
+                respond: lib.symbol("SDF_GenerateAgreementDataAndKeyWithECC"),
                 hmac_init: lib.symbol("SDF_HMACInit")?,
                 hmac_update: lib.symbol("SDF_HMACUpdate")?,
                 hmac_final: lib.symbol("SDF_HMACFinal")?,
@@ -85,12 +90,26 @@ struct AgreementHandle(Handle);
 // thread one call at a time, and the exchange that owns it is used by one thread at a time.
 unsafe impl Send for AgreementHandle {}
 
-/// One started agreement: the device generated its ephemeral key and holds the handle.
+/// One started agreement.
 pub struct SdfKx {
     fns: KxFunctions,
-    session: Lease,
-    handle: AgreementHandle,
-    ephemeral: PublicKey,
+    started: Started,
+}
+
+enum Started {
+    /// The device made its ephemeral key and holds the agreement on `session`.
+    Sponsor {
+        session: Lease,
+        handle: AgreementHandle,
+        ephemeral: PublicKey,
+    },
+    /// Nothing asked of the device yet: it makes its point and the key when finishing.
+    Responder {
+        pool: Arc<Pool>,
+        index: u32,
+        id: Vec<u8>,
+        public: PublicKey,
+    },
 }
 
 impl core::fmt::Debug for SdfKx {
@@ -126,16 +145,42 @@ impl SdfKx {
                 &mut handle,
             )
         })?;
-        let bad = |what| SdfError::BadOutput {
-            function: NAME,
-            what,
-        };
-        let ephemeral = ephemeral.to_public_key().map_err(bad)?;
+        let ephemeral = ephemeral
+            .to_public_key()
+            .map_err(|what| SdfError::BadOutput {
+                function: NAME,
+                what,
+            })?;
         Ok(SdfKx {
             fns,
-            session,
-            handle: AgreementHandle(handle),
-            ephemeral,
+            started: Started::Sponsor {
+                session,
+                handle: AgreementHandle(handle),
+                ephemeral,
+            },
+        })
+    }
+
+    /// The responder, which asks nothing of the device until it finishes (the device makes
+    /// its ephemeral key and the agreed key in one call); `public` is the key's own.
+    pub(crate) fn respond(
+        fns: KxFunctions,
+        pool: &Arc<Pool>,
+        index: u32,
+        id: &[u8],
+        public: PublicKey,
+    ) -> Result<Self, SdfError> {
+        fns.respond.ok_or(SdfError::MissingSymbol(
+            "SDF_GenerateAgreementDataAndKeyWithECC",
+        ))?;
+        Ok(SdfKx {
+            fns,
+            started: Started::Responder {
+                pool: pool.clone(),
+                index,
+                id: id.to_vec(),
+                public,
+            },
         })
     }
 }
@@ -143,8 +188,13 @@ impl SdfKx {
 impl KeyAgreement for SdfKx {
     type Error = SdfError;
 
+    /// The sponsor's ephemeral point; for the responder, which makes its point only as it
+    /// finishes ([`HeldKey::ephemeral_public`]), the key's static public key.
     fn ephemeral_public(&self) -> PublicKey {
-        self.ephemeral
+        match &self.started {
+            Started::Sponsor { ephemeral, .. } => *ephemeral,
+            Started::Responder { public, .. } => *public,
+        }
     }
 
     /// Refused: the device keeps the agreed key ([`finish_held`](Self::finish_held)).
@@ -158,9 +208,10 @@ impl KeyAgreement for SdfKx {
         true
     }
 
-    /// `SDF_GenerateKeyWithECC` with the peer's (responder's) key, identifier and
-    /// ephemeral point, then `use_key` with the key handle behind the device's HMAC-SM3;
-    /// the handle is destroyed after (`SDF_DestroyKey`), whatever `use_key` returned.
+    /// The sponsor: `SDF_GenerateKeyWithECC` with the responder's key, identifier and
+    /// ephemeral point. The responder: `SDF_GenerateAgreementDataAndKeyWithECC` with the
+    /// sponsor's. Then `use_key` with the key handle behind the device's HMAC-SM3; the
+    /// handle is destroyed after (`SDF_DestroyKey`), whatever `use_key` returned.
     fn finish_held<T>(
         self,
         peer_public: &PublicKey,
@@ -176,30 +227,74 @@ impl KeyAgreement for SdfKx {
         }
         let (public, ephemeral) = (raw_public(peer_public), raw_public(peer_ephemeral));
         let mut key: Handle = core::ptr::null_mut();
-        // SAFETY: the session that started the agreement, its handle (used once: `self` is
-        // consumed), the identifier readable for its length, two `ECCrefPublicKey`s and a
-        // valid out-parameter for the key handle.
-        check("SDF_GenerateKeyWithECC", unsafe {
-            (self.fns.finish)(
-                self.session.handle,
-                peer_id.as_ptr(),
-                id_len(peer_id)?,
-                &public,
-                &ephemeral,
-                self.handle.0,
-                &mut key,
-            )
-        })?;
+        let (session, own_ephemeral) = match self.started {
+            Started::Sponsor {
+                session,
+                handle,
+                ephemeral: own,
+            } => {
+                // SAFETY: the session that started the agreement, its handle (used once:
+                // `self` is consumed), the identifier readable for its length, two
+                // `ECCrefPublicKey`s and a valid out-parameter for the key handle.
+                check("SDF_GenerateKeyWithECC", unsafe {
+                    (self.fns.finish)(
+                        session.handle,
+                        peer_id.as_ptr(),
+                        id_len(peer_id)?,
+                        &public,
+                        &ephemeral,
+                        handle.0,
+                        &mut key,
+                    )
+                })?;
+                (session, own)
+            }
+            Started::Responder {
+                pool, index, id, ..
+            } => {
+                const NAME: &str = "SDF_GenerateAgreementDataAndKeyWithECC";
+                let f = self.fns.respond.ok_or(SdfError::MissingSymbol(NAME))?;
+                let session = pool.lease()?;
+                let (mut own, mut own_ephemeral) = (EccPublicKey::ZERO, EccPublicKey::ZERO);
+                // SAFETY: an open session with the access right to `index`; both
+                // identifiers readable for their lengths; the sponsor's keys are
+                // `ECCrefPublicKey`s; our two keys and the key handle valid out-parameters.
+                check(NAME, unsafe {
+                    f(
+                        session.handle,
+                        index,
+                        AGREED_BITS,
+                        id.as_ptr(),
+                        id_len(&id)?,
+                        peer_id.as_ptr(),
+                        id_len(peer_id)?,
+                        &public,
+                        &ephemeral,
+                        &mut own,
+                        &mut own_ephemeral,
+                        &mut key,
+                    )
+                })?;
+                match own_ephemeral.to_public_key() {
+                    Ok(point) => (session, point),
+                    Err(what) => {
+                        let _ = destroy(self.fns, &session, key);
+                        return Err(SdfError::BadOutput {
+                            function: NAME,
+                            what,
+                        });
+                    }
+                }
+            }
+        };
         let mut held = HeldSdfKey {
             fns: self.fns,
-            session: &self.session,
+            session: &session,
             key,
+            ephemeral: own_ephemeral,
         };
         let out = use_key(&mut held);
-        // SAFETY: the key handle made above on this session, destroyed once.
-        let destroyed = check("SDF_DestroyKey", unsafe {
-            (self.fns.destroy)(self.session.handle, key)
-        });
+        let destroyed = destroy(self.fns, &session, key);
         let out = out?;
         destroyed?;
         Ok(out)
@@ -211,9 +306,21 @@ struct HeldSdfKey<'a> {
     fns: KxFunctions,
     session: &'a Lease,
     key: Handle,
+    ephemeral: PublicKey,
+}
+
+/// `SDF_DestroyKey` on a key handle `session` made (called once per handle).
+fn destroy(fns: KxFunctions, session: &Lease, key: Handle) -> Result<(), SdfError> {
+    // SAFETY: an open session and a key handle it made, destroyed once by the caller.
+    check("SDF_DestroyKey", unsafe {
+        (fns.destroy)(session.handle, key)
+    })
 }
 
 impl HeldKey<SdfError> for HeldSdfKey<'_> {
+    fn ephemeral_public(&self) -> PublicKey {
+        self.ephemeral
+    }
     fn hmac_sm3(&mut self, parts: &[&[u8]]) -> Result<[u8; 32], SdfError> {
         let s = self.session.handle;
         // SAFETY: an open session and a key handle it made.

@@ -138,6 +138,22 @@ pub(crate) type GenerateKeyWithEcc = unsafe extern "C" fn(
     Handle,
     *mut Handle,
 ) -> c_int;
+/// `SDF_GenerateAgreementDataAndKeyWithECC` (the responder in one step: its points out,
+/// and a key handle).
+pub(crate) type GenerateAgreementDataAndKey = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    *const u8,
+    c_uint,
+    *const u8,
+    c_uint,
+    *const EccPublicKey,
+    *const EccPublicKey,
+    *mut EccPublicKey,
+    *mut EccPublicKey,
+    *mut Handle,
+) -> c_int;
 /// `SDF_HMACInit(session, key handle, hash algorithm)`.
 pub(crate) type HmacInit = unsafe extern "C" fn(Handle, Handle, c_uint) -> c_int;
 /// `SDF_HMACUpdate(session, data, length)`.

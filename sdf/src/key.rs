@@ -174,10 +174,10 @@ impl PrivateKeyOps for SdfKey {
         self.kx.is_some()
     }
 
-    /// As the sponsor (TLCP's server, [`Role::Initiator`]) only, with the device's own
-    /// ephemeral key; the agreed key stays in the device ([`SdfKx`]). The responder's
-    /// GM/T 0018 function makes its ephemeral point and the key in one call, after the
-    /// point would have to be known, so [`Role::Responder`] is refused.
+    /// With the device's own ephemeral key; the agreed key stays in the device
+    /// ([`SdfKx`]). As the responder ([`Role::Responder`], TLCP's client) the device makes
+    /// its ephemeral point and the key in one call when the exchange finishes, so the point
+    /// comes from [`HeldKey::ephemeral_public`](shangmi_sm2::HeldKey::ephemeral_public).
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
         &self,
         _: &mut R,
@@ -190,9 +190,7 @@ impl PrivateKeyOps for SdfKey {
         ))?;
         match role {
             Role::Initiator => SdfKx::start(fns, &self.pool, self.index, id),
-            Role::Responder => Err(SdfError::Unsupported(
-                "SM2 key exchange as the responder (a TLCP client) with a device key",
-            )),
+            Role::Responder => SdfKx::respond(fns, &self.pool, self.index, id, self.public),
         }
     }
 }

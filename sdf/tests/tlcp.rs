@@ -16,6 +16,7 @@ use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
+use shangmi_sm2::PublicKey;
 use shangmi_tlcp::{
     CertificateDer, CipherSuite, ClientAuth, ClientConfig, RootCertStore, ServerConfig,
     ServerConnection, Sm2PrivateKey, StreamOwned,
@@ -114,10 +115,16 @@ fn device_fault_mid_handshake_fails_cleanly() {
     assert!(client.is_err());
 }
 
-/// The server's sign and encryption keys and the CA key in the device, the client's keys
-/// in memory, `suites` offered by both, client certificates required (TLCP's ECDHE needs
-/// the client's encryption key): the server's config and the client's.
-fn mutual(enc_index: u32, suites: &[CipherSuite]) -> (Arc<ServerConfig>, ClientConfig) {
+/// The server's sign key and the CA key in the device, the server's encryption key in the
+/// device at `server_enc` (or in memory), the client's sign key in memory and its
+/// encryption key in the device at `client_enc` (or in memory), `suites` offered by both,
+/// client certificates required (TLCP's ECDHE needs the client's encryption key): the
+/// server's config and the client's.
+fn mutual(
+    server_enc: Option<u32>,
+    client_enc: Option<u32>,
+    suites: &[CipherSuite],
+) -> (Arc<ServerConfig>, ClientConfig) {
     let device = SdfDevice::open(library()).unwrap();
     let open = |index, usage| {
         Arc::new(
@@ -131,12 +138,28 @@ fn mutual(enc_index: u32, suites: &[CipherSuite]) -> (Arc<ServerConfig>, ClientC
             .unwrap(),
         )
     };
-    let (sign, enc, ca_key) = (
-        open(1, KeyUsage::Sign),
-        open(enc_index, KeyUsage::Encrypt),
-        open(2, KeyUsage::Sign),
-    );
-    assert!(enc.supports_key_exchange());
+    let memory = || {
+        let secret = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
+            &mut getrandom::SysRng,
+        )
+        .unwrap();
+        Arc::new(Sm2PrivateKey::new(secret).unwrap())
+    };
+    let enc_key = |index: Option<u32>| -> (PublicKey, Arc<dyn shangmi_tlcp::Sm2EncKey>) {
+        match index {
+            Some(index) => {
+                let key = open(index, KeyUsage::Encrypt);
+                assert!(key.supports_key_exchange());
+                (key.public_key(), key)
+            }
+            None => {
+                let key = memory();
+                (key.public_key(), key)
+            }
+        }
+    };
+    let (sign, ca_key) = (open(1, KeyUsage::Sign), open(2, KeyUsage::Sign));
+    let (enc_public, enc) = enc_key(server_enc);
     let ca = issue::self_signed(
         &*ca_key,
         &CertParams::new(
@@ -162,18 +185,12 @@ fn mutual(enc_index: u32, suites: &[CipherSuite]) -> (Arc<ServerConfig>, ClientC
         .with_certs(
             vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
             sign,
-            leaf(enc.public_key(), Profile::TlcpEnc, "/CN=localhost"),
+            leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
             enc,
         )
         .unwrap();
-    let memory = || {
-        let secret = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
-            &mut getrandom::SysRng,
-        )
-        .unwrap();
-        Arc::new(Sm2PrivateKey::new(secret).unwrap())
-    };
-    let (client_sign, client_enc) = (memory(), memory());
+    let client_sign = memory();
+    let (client_enc_public, client_enc) = enc_key(client_enc);
     let client = ClientConfig::builder(roots)
         .suites(suites)
         .client_certs(
@@ -183,7 +200,7 @@ fn mutual(enc_index: u32, suites: &[CipherSuite]) -> (Arc<ServerConfig>, ClientC
                 "/CN=client",
             )],
             client_sign,
-            leaf(client_enc.public_key(), Profile::TlcpEnc, "/CN=client"),
+            leaf(client_enc_public, Profile::TlcpEnc, "/CN=client"),
             client_enc,
         )
         .build()
@@ -218,17 +235,30 @@ fn run_with(
 #[test]
 fn ecdhe_with_the_servers_enc_key_in_the_device() {
     for suite in [CipherSuite::EcdheSm4GcmSm3, CipherSuite::EcdheSm4CbcSm3] {
-        let (server, client) = mutual(1, &[suite]);
+        let (server, client) = mutual(Some(1), None, &[suite]);
         let (server, client) = run_with(server, client);
         server.unwrap();
         assert_eq!(client.unwrap(), b"hello", "{suite:?}");
     }
 }
 
-/// The device's agreement (sponsor) against shangmi-sm2's in memory (responder): the
-/// device's HMAC-SM3 keyed with its 48-byte output equals HMAC-SM3 keyed with the memory
-/// side's output, so the two GB/T 32918.3 outputs are equal. A wrong identifier on one
-/// side gives a different key.
+/// The client's encryption key in the device (the responder: the device makes its
+/// ephemeral point with the agreed key), against a server in memory and one whose key is
+/// in the device too.
+#[test]
+fn ecdhe_with_the_clients_enc_key_in_the_device() {
+    for server_enc in [None, Some(1)] {
+        let (server, client) = mutual(server_enc, Some(2), &[CipherSuite::EcdheSm4GcmSm3]);
+        let (server, client) = run_with(server, client);
+        server.unwrap();
+        assert_eq!(client.unwrap(), b"hello", "{server_enc:?}");
+    }
+}
+
+/// The device's agreement against shangmi-sm2's in memory, the device as the sponsor and as
+/// the responder: the device's HMAC-SM3 keyed with its 48-byte output equals HMAC-SM3 keyed
+/// with the memory side's output, so the two GB/T 32918.3 outputs are equal. A wrong
+/// identifier on one side gives a different key.
 #[test]
 fn device_agreement_equals_memory() {
     use hmac::{KeyInit, Mac};
@@ -247,31 +277,36 @@ fn device_agreement_equals_memory() {
         &mut getrandom::SysRng,
     )
     .unwrap();
-    for peer_id in [DEFAULT_ID, b"another id".as_slice()] {
-        let mut rng = getrandom::SysRng;
-        let sponsor = enc
-            .start_key_exchange(&mut rng, Role::Initiator, DEFAULT_ID)
-            .unwrap();
-        let responder = KeyExchange::new(&mut rng, Role::Responder, &peer, DEFAULT_ID).unwrap();
-        let responder_point = responder.ephemeral_public();
-        let mut memory = [0u8; 48];
-        responder
-            .finish(
-                &enc.public_key(),
-                DEFAULT_ID,
-                &KeyAgreement::ephemeral_public(&sponsor),
-                &mut memory,
-            )
-            .unwrap();
-        let held = sponsor
-            .finish_held(&peer.public_key(), peer_id, &responder_point, 48, |key| {
-                key.hmac_sm3(&[b"TLCP ", b"premaster"])
-            })
-            .unwrap();
-        let mut mac = hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&memory).unwrap();
-        mac.update(b"TLCP premaster");
-        let expected: [u8; 32] = mac.finalize().into_bytes().into();
-        assert_eq!(held == expected, peer_id == DEFAULT_ID);
+    for (role, peer_role) in [
+        (Role::Initiator, Role::Responder),
+        (Role::Responder, Role::Initiator),
+    ] {
+        for peer_id in [DEFAULT_ID, b"another id".as_slice()] {
+            let mut rng = getrandom::SysRng;
+            let ours = enc.start_key_exchange(&mut rng, role, DEFAULT_ID).unwrap();
+            let theirs = KeyExchange::new(&mut rng, peer_role, &peer, DEFAULT_ID).unwrap();
+            let their_point = theirs.ephemeral_public();
+            let mut our_point = None;
+            let held = ours
+                .finish_held(&peer.public_key(), peer_id, &their_point, 48, |key| {
+                    our_point = Some(key.ephemeral_public());
+                    key.hmac_sm3(&[b"TLCP ".as_slice(), b"premaster"])
+                })
+                .unwrap();
+            let mut memory = [0u8; 48];
+            theirs
+                .finish(
+                    &enc.public_key(),
+                    DEFAULT_ID,
+                    &our_point.unwrap(),
+                    &mut memory,
+                )
+                .unwrap();
+            let mut mac = hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&memory).unwrap();
+            mac.update(b"TLCP premaster");
+            let expected: [u8; 32] = mac.finalize().into_bytes().into();
+            assert_eq!(held == expected, peer_id == DEFAULT_ID, "{role:?}");
+        }
     }
 }
 
@@ -280,7 +315,7 @@ fn device_agreement_equals_memory() {
 /// error and an internal_error alert to the client, without a panic.
 #[test]
 fn device_fault_mid_agreement_fails_cleanly() {
-    let (server, client) = mutual(10, &[CipherSuite::EcdheSm4GcmSm3]);
+    let (server, client) = mutual(Some(10), None, &[CipherSuite::EcdheSm4GcmSm3]);
     let (server, client) = run_with(server, client);
     let server = server.unwrap_err();
     assert!(server.contains("holder failed"), "{server}");

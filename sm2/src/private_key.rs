@@ -121,7 +121,10 @@ pub trait KeyAgreement {
     /// The error type.
     type Error: KeyOpError;
 
-    /// This side's ephemeral point (R_A or R_B), to send to the peer.
+    /// This side's ephemeral point (R_A or R_B), to send to the peer. A holder that makes
+    /// its point only as it finishes (a GM/T 0018 device as the responder:
+    /// `SDF_GenerateAgreementDataAndKeyWithECC` makes R_B and the key in one call) gives it
+    /// through [`HeldKey::ephemeral_public`] and answers here with its static public key.
     fn ephemeral_public(&self) -> PublicKey;
 
     /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
@@ -166,6 +169,10 @@ pub trait KeyAgreement {
 /// A key-exchange output kept by its holder (a device's key handle), usable only as the key
 /// of HMAC-SM3 (GB/T 15852.2 with SM3; GM/T 0018-2023's `SDF_HMACInit` with the handle).
 pub trait HeldKey<E> {
+    /// This side's ephemeral point, as the holder made it (for a responder device, only
+    /// known here).
+    fn ephemeral_public(&self) -> PublicKey;
+
     /// HMAC-SM3 keyed with the held output, over `parts` concatenated.
     fn hmac_sm3(&mut self, parts: &[&[u8]]) -> Result<[u8; 32], E>;
 }

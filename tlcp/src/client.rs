@@ -261,13 +261,14 @@ impl ClientHs {
             let kx = k
                 .enc_key
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
-            let point = kx.ephemeral_public();
-            self.ks.set_master_secret(kx.master_secret(
+            // The point after the exchange: a device as the responder makes it then.
+            let (ms, point) = kx.master_secret(
                 &self.server_enc,
                 &self.ecdhe_point,
                 &self.ks.client_random,
                 &self.ks.server_random,
-            )?);
+            )?;
+            self.ks.set_master_secret(ms);
             core.send(&msgs::ClientKeyExchangeEcdhe {
                 params: msgs::EcdheParams { point },
                 // GmSSL 3.3's server reads the parameters as a u16-length array (71 bytes).

@@ -81,16 +81,17 @@ pub trait Sm2KeyExchange: Send + core::fmt::Debug {
 
     /// Finishes as [`complete`](Self::complete) with a 48-byte output — TLCP's ECDHE
     /// premaster — and returns the master secret PRF(premaster, "master secret",
-    /// `client_random` ‖ `server_random`). The default completes into bytes; an exchange
-    /// whose output stays in a device (GM/T 0018-2023: a key handle keying the device's
-    /// HMAC-SM3) computes the PRF there, and only the master secret leaves it.
+    /// `client_random` ‖ `server_random`) and this side's ephemeral point. The default
+    /// completes into bytes; an exchange whose output stays in a device (GM/T 0018-2023: a
+    /// key handle keying the device's HMAC-SM3) computes the PRF there, and only the master
+    /// secret leaves it (a device as the responder makes its point there too).
     fn master_secret(
         self: Box<Self>,
         peer_static: &[u8],
         peer_ephemeral: &[u8],
         client_random: &[u8; 32],
         server_random: &[u8; 32],
-    ) -> Result<[u8; 48], Error> {
+    ) -> Result<([u8; 48], [u8; 65]), Error> {
         via_premaster(
             self,
             peer_static,
@@ -108,12 +109,13 @@ fn via_premaster<K: Sm2KeyExchange + ?Sized>(
     peer_ephemeral: &[u8],
     client_random: &[u8; 32],
     server_random: &[u8; 32],
-) -> Result<[u8; 48], Error> {
+) -> Result<([u8; 48], [u8; 65]), Error> {
+    let point = kx.ephemeral_public();
     let mut pms = [0u8; 48];
     kx.complete(peer_static, peer_ephemeral, &mut pms)?;
     let ms = crate::prf::master_secret(&pms, client_random, server_random);
     pms.zeroize();
-    Ok(ms)
+    Ok((ms, point))
 }
 
 /// The peer's static and ephemeral points, each uncompressed SEC1 and on the curve.
@@ -284,7 +286,7 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
         peer_ephemeral: &[u8],
         client_random: &[u8; 32],
         server_random: &[u8; 32],
-    ) -> Result<[u8; 48], Error> {
+    ) -> Result<([u8; 48], [u8; 65]), Error> {
         if !self.0.holds_output() {
             return via_premaster(
                 self,
@@ -297,11 +299,13 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
         let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
         self.0
             .finish_held(&ps, DEFAULT_ID, &pe, 48, |key| {
-                crate::prf::master_secret_held(
+                let point = point_bytes(&key.ephemeral_public());
+                let ms = crate::prf::master_secret_held(
                     |parts| key.hmac_sm3(parts),
                     client_random,
                     server_random,
-                )
+                )?;
+                Ok((ms, point))
             })
             .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
     }

@@ -334,12 +334,13 @@ impl ServerHs {
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            self.ks.set_master_secret(kx.master_secret(
+            let (ms, _) = kx.master_secret(
                 &self.client_enc,
                 &cke.params.point,
                 &self.ks.client_random,
                 &self.ks.server_random,
-            )?);
+            )?;
+            self.ks.set_master_secret(ms);
         } else {
             let mut pms = [0u8; 48];
             let ct = msgs::ClientKeyExchangeEcc::read_bytes(body)?.ciphertext;
