@@ -125,6 +125,18 @@ fn mutual(
     client_enc: Option<u32>,
     suites: &[CipherSuite],
 ) -> (Arc<ServerConfig>, ClientConfig) {
+    mutual_with(server_enc, client_enc, suites, suites, false)
+}
+
+/// [`mutual`] with the server's and the client's suites apart, and the server's pair behind
+/// an `SniResolver` (the CLI's way) if `resolver`.
+fn mutual_with(
+    server_enc: Option<u32>,
+    client_enc: Option<u32>,
+    server_suites: &[CipherSuite],
+    client_suites: &[CipherSuite],
+    resolver: bool,
+) -> (Arc<ServerConfig>, ClientConfig) {
     let device = SdfDevice::open(library()).unwrap();
     let open = |index, usage| {
         Arc::new(
@@ -149,7 +161,7 @@ fn mutual(
         match index {
             Some(index) => {
                 let key = open(index, KeyUsage::Encrypt);
-                assert!(key.supports_key_exchange());
+                assert_eq!(key.supports_key_exchange(), index != 9);
                 (key.public_key(), key)
             }
             None => {
@@ -179,20 +191,27 @@ fn mutual(
     roots
         .add(CertificateDer::from(ca.to_der().unwrap()))
         .unwrap();
-    let server = ServerConfig::builder()
-        .suites(suites)
-        .client_auth(ClientAuth::Required, roots.clone())
-        .with_certs(
-            vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
-            sign,
-            leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
-            enc,
-        )
-        .unwrap();
+    let builder = ServerConfig::builder()
+        .suites(server_suites)
+        .client_auth(ClientAuth::Required, roots.clone());
+    let (sign_chain, enc_cert) = (
+        vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
+        leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
+    );
+    let server = if resolver {
+        let mut sni = shangmi_tlcp::SniResolver::new();
+        sni.set_default(shangmi_tlcp::CertifiedKeys::new(
+            sign_chain, sign, enc_cert, enc,
+        ));
+        builder.with_cert_resolver(Arc::new(sni))
+    } else {
+        builder.with_certs(sign_chain, sign, enc_cert, enc)
+    }
+    .unwrap();
     let client_sign = memory();
     let (client_enc_public, client_enc) = enc_key(client_enc);
     let client = ClientConfig::builder(roots)
-        .suites(suites)
+        .suites(client_suites)
         .client_certs(
             vec![leaf(
                 client_sign.public_key(),
@@ -377,4 +396,28 @@ fn ecdhe_without_the_device_functions_is_refused_at_config_time() {
         .build()
         .unwrap();
     assert!(client.suites.iter().all(|s| !s.is_ecdhe()));
+}
+
+/// A server whose pair comes from a resolver (the CLI's `SniResolver`) cannot leave the
+/// ECDHE suites out when it is configured: with an encryption key whose device has no
+/// agreement (index 9) it serves an ECC suite the client also offers, and refuses a client
+/// that offers ECDHE only with handshake_failure, before anything reaches the device.
+#[test]
+fn resolved_pair_without_the_device_functions_falls_back_to_ecc() {
+    use CipherSuite::{EccSm4GcmSm3, EcdheSm4GcmSm3};
+    // The server prefers ECDHE: without the fallback it would pick it.
+    let both = [EcdheSm4GcmSm3, EccSm4GcmSm3];
+    let (server, client) = mutual_with(Some(9), None, &both, &both, true);
+    let (server, client) = run_with(server, client);
+    server.unwrap();
+    assert_eq!(client.unwrap(), b"hello");
+    let (server, client) = mutual_with(Some(9), None, &CipherSuite::ALL, &[EcdheSm4GcmSm3], true);
+    let (server, client) = run_with(server, client);
+    let server = server.unwrap_err();
+    assert!(
+        server.contains("cannot run the SM2 key exchange"),
+        "{server}"
+    );
+    let client = client.unwrap_err();
+    assert!(client.to_lowercase().contains("handshake"), "{client}");
 }

@@ -127,7 +127,7 @@ impl ServerHs {
             self.config = chosen;
         }
         let config = self.config.clone();
-        let suite = config
+        let mut suite = config
             .suites
             .iter()
             .copied()
@@ -205,6 +205,20 @@ impl ServerHs {
                 Some(_) => bad(A::UnrecognizedName, "no certificates for the server name"),
                 None => Error::HandshakeFailure("no certificates for this client"),
             })?;
+        // A pair whose encryption key cannot run the SM2 key exchange (a device without
+        // the agreement functions) serves the first ECC suite in common instead, or none.
+        if suite.is_ecdhe() && !keys.enc_key.supports_key_exchange() {
+            suite = config
+                .suites
+                .iter()
+                .copied()
+                .find(|s| !s.is_ecdhe() && hello.suites.contains(&s.id()))
+                .ok_or(Error::HandshakeFailure(
+                    "no cipher suite in common: the server's encryption key cannot run the \
+                     SM2 key exchange of the ECDHE suites",
+                ))?;
+            self.suite = Some(suite);
+        }
         self.keys = Some(keys.clone());
         self.send_server_hello(core)?;
 
