@@ -284,9 +284,9 @@ pub fn decrypt_through<E: From<CipherRefused>>(
     Ok(n)
 }
 
-/// The key exchange of a device key that has none: GM/T 0018's and GM/T 0016's agreement
-/// functions return a key handle, never key material, so a device key cannot give TLCP's
-/// ECDHE premaster (ECC suites work). No value of this type exists.
+/// The key exchange of a device key that has none (GM/T 0016 USB keys, PKCS#11 tokens: their
+/// agreement ends in a key handle and they have no keyed hash with it, so TLCP's ECDHE
+/// master secret cannot be had; ECC suites work). No value of this type exists.
 pub struct NoKeyExchange<E> {
     never: core::convert::Infallible,
     error: core::marker::PhantomData<fn() -> E>,
