@@ -423,16 +423,24 @@ pub enum AnyKey {
     Pkcs11(Arc<Pkcs11Key>),
 }
 
-/// An in-memory key's exchange (a device key has none: see
-/// [`PrivateKeyOps::supports_key_exchange`]).
+/// A key's exchange: in memory, or in an SDF device whose agreed key stays inside (the
+/// other devices have none: see [`PrivateKeyOps::supports_key_exchange`]).
 #[derive(Debug)]
-pub struct AnyKx(KeyExchange);
+pub enum AnyKx {
+    /// An in-memory key's.
+    Memory(KeyExchange),
+    /// An SDF encryption key's (GM/T 0018-2023 devices).
+    Sdf(shangmi_sdf::SdfKx),
+}
 
 impl KeyAgreement for AnyKx {
     type Error = KeyError;
 
     fn ephemeral_public(&self) -> PublicKey {
-        self.0.ephemeral_public()
+        match self {
+            AnyKx::Memory(kx) => kx.ephemeral_public(),
+            AnyKx::Sdf(kx) => kx.ephemeral_public(),
+        }
     }
 
     fn finish(
@@ -442,7 +450,57 @@ impl KeyAgreement for AnyKx {
         peer_ephemeral: &PublicKey,
         key: &mut [u8],
     ) -> Result<(), KeyError> {
-        KeyAgreement::finish(self.0, peer_public, peer_id, peer_ephemeral, key).map_err(Into::into)
+        match self {
+            AnyKx::Memory(kx) => {
+                KeyAgreement::finish(kx, peer_public, peer_id, peer_ephemeral, key)
+                    .map_err(Into::into)
+            }
+            AnyKx::Sdf(kx) => kx
+                .finish(peer_public, peer_id, peer_ephemeral, key)
+                .map_err(Into::into),
+        }
+    }
+
+    fn holds_output(&self) -> bool {
+        matches!(self, AnyKx::Sdf(_))
+    }
+
+    fn finish_held<T>(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        klen: usize,
+        use_key: impl FnOnce(&mut dyn shangmi_sm2::HeldKey<KeyError>) -> Result<T, KeyError>,
+    ) -> Result<T, KeyError> {
+        let AnyKx::Sdf(kx) = self else {
+            return Err(shangmi_sm2::Error::KeyExchange.into());
+        };
+        // `use_key`'s result passes beside the device's own error type.
+        let mut outcome = None;
+        let done = kx.finish_held(peer_public, peer_id, peer_ephemeral, klen, |key| {
+            outcome = Some(use_key(&mut HeldAs(key)));
+            Ok(())
+        });
+        match (done, outcome) {
+            (_, Some(Err(e))) => Err(e),
+            (Err(e), _) => Err(e.into()),
+            (Ok(()), Some(out)) => out,
+            (Ok(()), None) => Err(shangmi_sm2::Error::KeyExchange.into()),
+        }
+    }
+}
+
+/// A device's held key seen with [`KeyError`].
+struct HeldAs<'a>(&'a mut dyn shangmi_sm2::HeldKey<SdfError>);
+
+impl shangmi_sm2::HeldKey<KeyError> for HeldAs<'_> {
+    fn ephemeral_public(&self) -> PublicKey {
+        self.0.ephemeral_public()
+    }
+
+    fn hmac_sm3(&mut self, parts: &[&[u8]]) -> Result<[u8; 32], KeyError> {
+        self.0.hmac_sm3(parts).map_err(Into::into)
     }
 }
 
@@ -493,8 +551,10 @@ impl PrivateKeyOps for AnyKey {
         id: &[u8],
     ) -> Result<AnyKx, KeyError> {
         match self {
-            AnyKey::Memory(k) => Ok(AnyKx(KeyExchange::new(rng, role, k, id)?)),
-            AnyKey::Sdf(k) => PrivateKeyOps::start_key_exchange(&**k, rng, role, id)?.never(),
+            AnyKey::Memory(k) => Ok(AnyKx::Memory(KeyExchange::new(rng, role, k, id)?)),
+            AnyKey::Sdf(k) => Ok(AnyKx::Sdf(PrivateKeyOps::start_key_exchange(
+                &**k, rng, role, id,
+            )?)),
             AnyKey::Skf(k) => PrivateKeyOps::start_key_exchange(k, rng, role, id)?.never(),
             AnyKey::Pkcs11(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
         }

@@ -284,9 +284,9 @@ pub fn decrypt_through<E: From<CipherRefused>>(
     Ok(n)
 }
 
-/// The key exchange of a device key that has none: GM/T 0018's and GM/T 0016's agreement
-/// functions return a key handle, never key material, so a device key cannot give TLCP's
-/// ECDHE premaster (ECC suites work). No value of this type exists.
+/// The key exchange of a device key that has none (GM/T 0016 USB keys, PKCS#11 tokens: their
+/// agreement ends in a key handle and they have no keyed hash with it, so TLCP's ECDHE
+/// master secret cannot be had; ECC suites work). No value of this type exists.
 pub struct NoKeyExchange<E> {
     never: core::convert::Infallible,
     error: core::marker::PhantomData<fn() -> E>,
@@ -341,7 +341,7 @@ pub struct Loaded<F> {
     /// The functions.
     pub fns: F,
     // Declared last: dropped (unloaded) after the table is gone.
-    _lib: Library,
+    lib: Library,
 }
 
 impl<F> Loaded<F> {
@@ -353,7 +353,13 @@ impl<F> Loaded<F> {
     ) -> Result<Self, LoadError> {
         let lib = Library::load(path).map_err(LoadError::Library)?;
         let fns = resolve(&lib).map_err(|m| LoadError::MissingSymbol(m.0))?;
-        Ok(Loaded { fns, _lib: lib })
+        Ok(Loaded { fns, lib })
+    }
+
+    /// The library, to look up functions the table leaves out (optional ones a caller
+    /// resolves when it needs them; the pointers must not outlive this).
+    pub fn library(&self) -> &Library {
+        &self.lib
     }
 }
 

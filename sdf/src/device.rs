@@ -315,9 +315,15 @@ impl Pool {
 
     /// Runs `f` on a free session.
     pub(crate) fn with<T>(
-        &self,
+        self: &Arc<Self>,
         f: impl FnOnce(&Session) -> Result<T, SdfError>,
     ) -> Result<T, SdfError> {
+        f(&*self.lease()?)
+    }
+
+    /// A free session, handed back when the lease is dropped (a key agreement keeps one
+    /// from its start to its end: the device ties the agreement to its session).
+    pub(crate) fn lease(self: &Arc<Self>) -> Result<Lease, SdfError> {
         let deadline = Instant::now() + self.wait;
         let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
         let session = loop {
@@ -334,13 +340,40 @@ impl Pool {
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
         };
-        drop(idle);
-        let out = f(&session.session);
-        self.idle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(session);
-        self.ready.notify_one();
-        out
+        Ok(Lease {
+            pool: self.clone(),
+            session: Some(session),
+        })
+    }
+}
+
+/// A session of a [`Pool`] held by one caller.
+pub(crate) struct Lease {
+    pool: Arc<Pool>,
+    session: Option<KeySession>,
+}
+
+impl core::ops::Deref for Lease {
+    type Target = Session;
+
+    fn deref(&self) -> &Session {
+        // Some until the lease is dropped.
+        match &self.session {
+            Some(s) => &s.session,
+            None => unreachable!("a lease holds its session until dropped"),
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(session) = self.session.take() {
+            self.pool
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(session);
+            self.pool.ready.notify_one();
+        }
     }
 }

@@ -308,3 +308,54 @@ pub fn library_functions(path: impl AsRef<std::ffi::OsStr>) -> Result<LibraryFun
         .collect();
     Ok(LibraryFunctions { exported })
 }
+
+// The SM2 key agreement (GM/T 0018-2012 §6.3.14, .15) and the keyed hash of GM/T 0018-2023
+// (§6.6, `SDF_HMACInit/Update/Final`), resolved when a key is opened (`agree.rs`).
+
+/// `SDF_GenerateAgreementDataWithECC` (the sponsor's first step).
+pub(crate) type GenerateAgreementData = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    *const u8,
+    c_uint,
+    *mut EccPublicKey,
+    *mut EccPublicKey,
+    *mut Handle,
+) -> c_int;
+/// `SDF_GenerateKeyWithECC` (the sponsor completes: a key handle).
+pub(crate) type GenerateKeyWithEcc = unsafe extern "C" fn(
+    Handle,
+    *const u8,
+    c_uint,
+    *const EccPublicKey,
+    *const EccPublicKey,
+    Handle,
+    *mut Handle,
+) -> c_int;
+/// `SDF_GenerateAgreementDataAndKeyWithECC` (the responder in one step: its points out,
+/// and a key handle).
+pub(crate) type GenerateAgreementDataAndKey = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    *const u8,
+    c_uint,
+    *const u8,
+    c_uint,
+    *const EccPublicKey,
+    *const EccPublicKey,
+    *mut EccPublicKey,
+    *mut EccPublicKey,
+    *mut Handle,
+) -> c_int;
+/// `SDF_HMACInit(session, key handle, hash algorithm)`.
+pub(crate) type HmacInit = unsafe extern "C" fn(Handle, Handle, c_uint) -> c_int;
+/// `SDF_HMACUpdate(session, data, length)`.
+pub(crate) type HmacUpdate = unsafe extern "C" fn(Handle, *const u8, c_uint) -> c_int;
+/// `SDF_HMACFinal(session, mac, length)`.
+pub(crate) type HmacFinal = unsafe extern "C" fn(Handle, *mut u8, *mut c_uint) -> c_int;
+/// `SDF_DestroyKey(session, key handle)`.
+pub(crate) type DestroyKey = unsafe extern "C" fn(Handle, Handle) -> c_int;
+/// `SGD_SM3` (`sgd.h`).
+pub(crate) const SGD_SM3: c_uint = 0x0000_0001;

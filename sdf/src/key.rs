@@ -4,6 +4,7 @@
 //! here from the exported public key; `SDF_InternalDecrypt_ECC` takes the ciphertext as an
 //! `ECCCipher` (C1's coordinates, C3, then C2).
 
+use crate::agree::{KxFunctions, SdfKx};
 use crate::device::{KeyUsage, Pin, Pool, PoolOptions, SdfDevice, export_public};
 use crate::error::{SdfError, check};
 use crate::ffi::{EccSignature, SGD_SM2_3};
@@ -11,6 +12,7 @@ use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
 use shangmi_sm2::{PrivateKeyOps, PublicKey};
+use std::sync::Arc;
 
 pub use shangmi_device::MAX_PLAINTEXT;
 
@@ -24,7 +26,9 @@ pub struct SdfKey {
     /// The public key with Z_A for the default identifier, computed once (TLCP signs with
     /// it on every handshake).
     default_id: VerifyingKey,
-    pool: Pool,
+    pool: Arc<Pool>,
+    /// The agreement functions, for an encryption key whose device ran them when opened.
+    kx: Option<KxFunctions>,
 }
 
 impl core::fmt::Debug for SdfKey {
@@ -41,6 +45,10 @@ impl SdfKey {
     /// gets the access right on each session with `pin` (zeroized when this returns; a
     /// wrong PIN is the device's `SDR_PARDENY` or `SDR_PRKRERR`, see
     /// [`SdfError::is_access_denied`]).
+    ///
+    /// An encryption key whose device exports the agreement and keyed-hash functions runs
+    /// one agreement here to learn whether the device does them (see
+    /// [`supports_key_exchange`](PrivateKeyOps::supports_key_exchange)).
     pub fn open(
         device: &SdfDevice,
         index: u32,
@@ -49,7 +57,12 @@ impl SdfKey {
         options: PoolOptions,
     ) -> Result<Self, SdfError> {
         let public = export_public(&device.session()?, index, usage)?;
-        let pool = Pool::open(device, index, pin, options)?;
+        let pool = Arc::new(Pool::open(device, index, pin, options)?);
+        let kx = match usage {
+            KeyUsage::Encrypt => KxFunctions::resolve(device.0.lib.library())
+                .filter(|&fns| crate::agree::probe(fns, &pool, index)),
+            KeyUsage::Sign => None,
+        };
         Ok(SdfKey {
             device: device.clone(),
             index,
@@ -57,6 +70,7 @@ impl SdfKey {
             public,
             default_id: VerifyingKey::new(&public),
             pool,
+            kx,
         })
     }
 
@@ -84,13 +98,9 @@ impl SdfKey {
     }
 }
 
-/// No key exchange: GM/T 0018's agreement functions return a key handle, never key
-/// material (see [`shangmi_device::NoKeyExchange`]).
-pub type NoKeyExchange = shangmi_device::NoKeyExchange<SdfError>;
-
 impl PrivateKeyOps for SdfKey {
     type Error = SdfError;
-    type KeyExchange = NoKeyExchange;
+    type KeyExchange = SdfKx;
 
     fn public_key(&self) -> PublicKey {
         self.public
@@ -156,19 +166,31 @@ impl PrivateKeyOps for SdfKey {
         )
     }
 
-    /// False: see [`NoKeyExchange`].
+    /// True for an encryption key whose device ran the agreement and its keyed hash when
+    /// the key was opened (GM/T 0018-2023 devices); false for a sign key and for devices
+    /// without them (GM/T 0018-2012 has no keyed hash with a key handle; GmSSL's SoftSDF
+    /// answers `SDR_NOTSUPPORT` to the agreement).
     fn supports_key_exchange(&self) -> bool {
-        false
+        self.kx.is_some()
     }
 
+    /// With the device's own ephemeral key; the agreed key stays in the device
+    /// ([`SdfKx`]). As the responder ([`Role::Responder`], TLCP's client) the device makes
+    /// its ephemeral point and the key in one call when the exchange finishes, so the point
+    /// comes from [`HeldKey::ephemeral_public`](shangmi_sm2::HeldKey::ephemeral_public).
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
         &self,
         _: &mut R,
-        _: Role,
-        _: &[u8],
-    ) -> Result<NoKeyExchange, SdfError> {
-        Err(SdfError::Unsupported(
-            "SM2 key exchange: SDF's agreement functions return a key handle, not key material",
-        ))
+        role: Role,
+        id: &[u8],
+    ) -> Result<SdfKx, SdfError> {
+        let fns = self.kx.ok_or(SdfError::Unsupported(
+            "SM2 key exchange: the device has no SDF_GenerateAgreementDataWithECC/\
+             SDF_GenerateKeyWithECC with SDF_HMACInit (GM/T 0018-2023), or refused them",
+        ))?;
+        match role {
+            Role::Initiator => SdfKx::start(fns, &self.pool, self.index, id),
+            Role::Responder => SdfKx::respond(fns, &self.pool, self.index, id, self.public),
+        }
     }
 }

@@ -25,12 +25,14 @@
 // The README's example compiles as a doctest.
 #![cfg_attr(doctest, doc = include_str!("../README.md"))]
 
+mod agree;
 mod device;
 mod error;
 mod ffi;
 mod key;
 
+pub use agree::SdfKx;
 pub use device::{DeviceInfo, KeyUsage, Pin, PoolOptions, SdfDevice};
 pub use error::{SdfError, SdrCode};
 pub use ffi::{Edition, LibraryFunctions, SDF_FUNCTIONS, Standing, library_functions};
-pub use key::{MAX_PLAINTEXT, NoKeyExchange, SdfKey};
+pub use key::{MAX_PLAINTEXT, SdfKey};

@@ -85,14 +85,21 @@ fn decrypts_what_memory_encrypts() {
     // Malformed before the device: refused here.
     assert!(key.decrypt(&bad[..90]).unwrap_err().is_refused_input());
     assert!(matches!(key.sign(b"x"), Err(SdfError::Unsupported(_))));
-    assert!(matches!(
-        key.start_key_exchange(
-            &mut getrandom::SysRng,
-            shangmi_sm2::kx::Role::Initiator,
-            b"id"
-        ),
-        Err(SdfError::Unsupported(_))
-    ));
+    // The agreed key stays in the device, in either role: no bytes out.
+    let peer = key.public_key();
+    for role in [
+        shangmi_sm2::kx::Role::Initiator,
+        shangmi_sm2::kx::Role::Responder,
+    ] {
+        let started = key
+            .start_key_exchange(&mut getrandom::SysRng, role, b"id")
+            .unwrap();
+        let mut out = [0u8; 48];
+        assert!(matches!(
+            shangmi_sm2::KeyAgreement::finish(started, &peer, b"id", &peer, &mut out),
+            Err(SdfError::Unsupported(_))
+        ));
+    }
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! (`shangmi_pki::issue` through `PrivateKeyOps`): an ECC-suite handshake over loopback
 //! completes (the client checks the device-made certificate signatures), and a
 //! device that answers the premaster's decryption with garbage fails the handshake with a
-//! typed error on both sides, without a panic.
+//! typed error on both sides, without a panic. The ECDHE suites with the server's
+//! encryption key in the device (the premaster kept there as a key handle), a device
+//! failing mid-agreement, and a device without the agreement refused at configuration.
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
@@ -14,8 +16,10 @@ use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
+use shangmi_sm2::PublicKey;
 use shangmi_tlcp::{
-    CertificateDer, ClientConfig, RootCertStore, ServerConfig, ServerConnection, StreamOwned,
+    CertificateDer, CipherSuite, ClientAuth, ClientConfig, RootCertStore, ServerConfig,
+    ServerConnection, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -111,18 +115,34 @@ fn device_fault_mid_handshake_fails_cleanly() {
     assert!(client.is_err());
 }
 
-/// An SDF encryption key cannot run the SM2 key exchange (GM/T 0018's agreement functions
-/// return a key handle), so a server asked for ECDHE suites alone is refused when its
-/// configuration is made, and one asked for both serves the ECC suites only.
-#[test]
-fn ecdhe_with_a_device_key_is_refused_at_config_time() {
-    use shangmi_tlcp::{CipherSuite, ClientAuth, Error};
+/// The server's sign key and the CA key in the device, the server's encryption key in the
+/// device at `server_enc` (or in memory), the client's sign key in memory and its
+/// encryption key in the device at `client_enc` (or in memory), `suites` offered by both,
+/// client certificates required (TLCP's ECDHE needs the client's encryption key): the
+/// server's config and the client's.
+fn mutual(
+    server_enc: Option<u32>,
+    client_enc: Option<u32>,
+    suites: &[CipherSuite],
+) -> (Arc<ServerConfig>, ClientConfig) {
+    mutual_with(server_enc, client_enc, suites, suites, false)
+}
+
+/// [`mutual`] with the server's and the client's suites apart, and the server's pair behind
+/// an `SniResolver` (the CLI's way) if `resolver`.
+fn mutual_with(
+    server_enc: Option<u32>,
+    client_enc: Option<u32>,
+    server_suites: &[CipherSuite],
+    client_suites: &[CipherSuite],
+    resolver: bool,
+) -> (Arc<ServerConfig>, ClientConfig) {
     let device = SdfDevice::open(library()).unwrap();
-    let open = |usage| {
+    let open = |index, usage| {
         Arc::new(
             SdfKey::open(
                 &device,
-                1,
+                index,
                 usage,
                 Pin::new("123456"),
                 PoolOptions::default(),
@@ -130,8 +150,222 @@ fn ecdhe_with_a_device_key_is_refused_at_config_time() {
             .unwrap(),
         )
     };
-    let (sign, enc) = (open(KeyUsage::Sign), open(KeyUsage::Encrypt));
+    let memory = || {
+        let secret = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
+            &mut getrandom::SysRng,
+        )
+        .unwrap();
+        Arc::new(Sm2PrivateKey::new(secret).unwrap())
+    };
+    let enc_key = |index: Option<u32>| -> (PublicKey, Arc<dyn shangmi_tlcp::Sm2EncKey>) {
+        match index {
+            Some(index) => {
+                let key = open(index, KeyUsage::Encrypt);
+                assert_eq!(key.supports_key_exchange(), index != 9);
+                (key.public_key(), key)
+            }
+            None => {
+                let key = memory();
+                (key.public_key(), key)
+            }
+        }
+    };
+    let (sign, ca_key) = (open(1, KeyUsage::Sign), open(2, KeyUsage::Sign));
+    let (enc_public, enc) = enc_key(server_enc);
+    let ca = issue::self_signed(
+        &*ca_key,
+        &CertParams::new(
+            parse_dn("/CN=Test CA").unwrap(),
+            Profile::Ca { path_len: None },
+            1,
+        ),
+    )
+    .unwrap();
+    let leaf = |public, profile, cn| {
+        let mut params = CertParams::new(parse_dn(cn).unwrap(), profile, 1);
+        params.sans.push(San::Dns("localhost".into()));
+        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
+        CertificateDer::from(cert.to_der().unwrap())
+    };
+    let mut roots = RootCertStore::empty();
+    roots
+        .add(CertificateDer::from(ca.to_der().unwrap()))
+        .unwrap();
+    let builder = ServerConfig::builder()
+        .suites(server_suites)
+        .client_auth(ClientAuth::Required, roots.clone());
+    let (sign_chain, enc_cert) = (
+        vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
+        leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
+    );
+    let server = if resolver {
+        let mut sni = shangmi_tlcp::SniResolver::new();
+        sni.set_default(shangmi_tlcp::CertifiedKeys::new(
+            sign_chain, sign, enc_cert, enc,
+        ));
+        builder.with_cert_resolver(Arc::new(sni))
+    } else {
+        builder.with_certs(sign_chain, sign, enc_cert, enc)
+    }
+    .unwrap();
+    let client_sign = memory();
+    let (client_enc_public, client_enc) = enc_key(client_enc);
+    let client = ClientConfig::builder(roots)
+        .suites(client_suites)
+        .client_certs(
+            vec![leaf(
+                client_sign.public_key(),
+                Profile::TlcpSign,
+                "/CN=client",
+            )],
+            client_sign,
+            leaf(client_enc_public, Profile::TlcpEnc, "/CN=client"),
+            client_enc,
+        )
+        .build()
+        .unwrap();
+    (Arc::new(server), client)
+}
+
+/// One echo over loopback between the two configs; each side's result.
+fn run_with(
+    server: Arc<ServerConfig>,
+    client: ClientConfig,
+) -> (Result<(), String>, Result<Vec<u8>, String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let handle = std::thread::spawn(move || -> Result<(), String> {
+        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
+        let conn = ServerConnection::new(server).map_err(|e| e.to_string())?;
+        let mut tls = StreamOwned::new(conn, sock);
+        let mut buf = [0u8; 5];
+        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
+        tls.write_all(&buf).map_err(|e| e.to_string())?;
+        tls.close().map_err(|e| e.to_string())
+    });
+    let client = tlcp_echo_client(client, addr);
+    (handle.join().unwrap(), client)
+}
+
+/// TLCP's ECDHE suites with the server's encryption key in the device: the agreed
+/// premaster stays there as a key handle, and the master secret comes from the device's
+/// HMAC-SM3 with that handle (GM/T 0018-2023). The client (in memory) computes the same
+/// master secret from the premaster's bytes, or the Finished messages would not match.
+#[test]
+fn ecdhe_with_the_servers_enc_key_in_the_device() {
+    for suite in [CipherSuite::EcdheSm4GcmSm3, CipherSuite::EcdheSm4CbcSm3] {
+        let (server, client) = mutual(Some(1), None, &[suite]);
+        let (server, client) = run_with(server, client);
+        server.unwrap();
+        assert_eq!(client.unwrap(), b"hello", "{suite:?}");
+    }
+}
+
+/// The client's encryption key in the device (the responder: the device makes its
+/// ephemeral point with the agreed key), against a server in memory and one whose key is
+/// in the device too.
+#[test]
+fn ecdhe_with_the_clients_enc_key_in_the_device() {
+    for server_enc in [None, Some(1)] {
+        let (server, client) = mutual(server_enc, Some(2), &[CipherSuite::EcdheSm4GcmSm3]);
+        let (server, client) = run_with(server, client);
+        server.unwrap();
+        assert_eq!(client.unwrap(), b"hello", "{server_enc:?}");
+    }
+}
+
+/// The device's agreement against shangmi-sm2's in memory, the device as the sponsor and as
+/// the responder: the device's HMAC-SM3 keyed with its 48-byte output equals HMAC-SM3 keyed
+/// with the memory side's output, so the two GB/T 32918.3 outputs are equal. A wrong
+/// identifier on one side gives a different key.
+#[test]
+fn device_agreement_equals_memory() {
+    use hmac::{KeyInit, Mac};
+    use shangmi_sm2::kx::{KeyExchange, Role};
+    use shangmi_sm2::{DEFAULT_ID, KeyAgreement};
+    let device = SdfDevice::open(library()).unwrap();
+    let enc = SdfKey::open(
+        &device,
+        1,
+        KeyUsage::Encrypt,
+        Pin::new("123456"),
+        PoolOptions::default(),
+    )
+    .unwrap();
+    let peer = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
+        &mut getrandom::SysRng,
+    )
+    .unwrap();
+    for (role, peer_role) in [
+        (Role::Initiator, Role::Responder),
+        (Role::Responder, Role::Initiator),
+    ] {
+        for peer_id in [DEFAULT_ID, b"another id".as_slice()] {
+            let mut rng = getrandom::SysRng;
+            let ours = enc.start_key_exchange(&mut rng, role, DEFAULT_ID).unwrap();
+            let theirs = KeyExchange::new(&mut rng, peer_role, &peer, DEFAULT_ID).unwrap();
+            let their_point = theirs.ephemeral_public();
+            let mut our_point = None;
+            let held = ours
+                .finish_held(&peer.public_key(), peer_id, &their_point, 48, |key| {
+                    our_point = Some(key.ephemeral_public());
+                    key.hmac_sm3(&[b"TLCP ".as_slice(), b"premaster"])
+                })
+                .unwrap();
+            let mut memory = [0u8; 48];
+            theirs
+                .finish(
+                    &enc.public_key(),
+                    DEFAULT_ID,
+                    &our_point.unwrap(),
+                    &mut memory,
+                )
+                .unwrap();
+            let mut mac = hmac::Hmac::<shangmi_sm3::Sm3>::new_from_slice(&memory).unwrap();
+            mac.update(b"TLCP premaster");
+            let expected: [u8; 32] = mac.finalize().into_bytes().into();
+            assert_eq!(held == expected, peer_id == DEFAULT_ID, "{role:?}");
+        }
+    }
+}
+
+/// A device that fails in the middle of the agreement (index 10: `SDF_GenerateKeyWithECC`
+/// answers `SDR_HARDFAIL` after the key's open-time check) fails the handshake with a typed
+/// error and an internal_error alert to the client, without a panic.
+#[test]
+fn device_fault_mid_agreement_fails_cleanly() {
+    let (server, client) = mutual(Some(10), None, &[CipherSuite::EcdheSm4GcmSm3]);
+    let (server, client) = run_with(server, client);
+    let server = server.unwrap_err();
+    assert!(server.contains("holder failed"), "{server}");
+    let client = client.unwrap_err();
+    assert!(client.to_lowercase().contains("internal"), "{client}");
+}
+
+/// A device without the agreement (index 9 answers `SDR_NOTSUPPORT`, as GmSSL's SoftSDF
+/// does; a GM/T 0018-2012 device has no `SDF_HMACInit`) cannot run TLCP's ECDHE, so a
+/// server asked for ECDHE suites alone is refused when its configuration is made, and one
+/// asked for both serves the ECC suites only.
+#[test]
+fn ecdhe_without_the_device_functions_is_refused_at_config_time() {
+    use shangmi_tlcp::Error;
+    let device = SdfDevice::open(library()).unwrap();
+    let open = |index, usage| {
+        Arc::new(
+            SdfKey::open(
+                &device,
+                index,
+                usage,
+                Pin::new("123456"),
+                PoolOptions::default(),
+            )
+            .unwrap(),
+        )
+    };
+    let (sign, enc) = (open(1, KeyUsage::Sign), open(9, KeyUsage::Encrypt));
     assert!(!enc.supports_key_exchange());
+    assert!(!sign.supports_key_exchange());
+    assert!(open(1, KeyUsage::Encrypt).supports_key_exchange());
     // Any certificate will do: the configuration is refused before it is looked at.
     let cert = CertificateDer::from(vec![0x30, 0x00]);
     let (_, roots) = server(1, 1);
@@ -162,4 +396,28 @@ fn ecdhe_with_a_device_key_is_refused_at_config_time() {
         .build()
         .unwrap();
     assert!(client.suites.iter().all(|s| !s.is_ecdhe()));
+}
+
+/// A server whose pair comes from a resolver (the CLI's `SniResolver`) cannot leave the
+/// ECDHE suites out when it is configured: with an encryption key whose device has no
+/// agreement (index 9) it serves an ECC suite the client also offers, and refuses a client
+/// that offers ECDHE only with handshake_failure, before anything reaches the device.
+#[test]
+fn resolved_pair_without_the_device_functions_falls_back_to_ecc() {
+    use CipherSuite::{EccSm4GcmSm3, EcdheSm4GcmSm3};
+    // The server prefers ECDHE: without the fallback it would pick it.
+    let both = [EcdheSm4GcmSm3, EccSm4GcmSm3];
+    let (server, client) = mutual_with(Some(9), None, &both, &both, true);
+    let (server, client) = run_with(server, client);
+    server.unwrap();
+    assert_eq!(client.unwrap(), b"hello");
+    let (server, client) = mutual_with(Some(9), None, &CipherSuite::ALL, &[EcdheSm4GcmSm3], true);
+    let (server, client) = run_with(server, client);
+    let server = server.unwrap_err();
+    assert!(
+        server.contains("cannot run the SM2 key exchange"),
+        "{server}"
+    );
+    let client = client.unwrap_err();
+    assert!(client.to_lowercase().contains("handshake"), "{client}");
 }

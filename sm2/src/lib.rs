@@ -27,7 +27,7 @@ pub use error::Error;
 pub use hash::{DEFAULT_ID, Sm3, TLS13_ID, compute_za};
 #[cfg(feature = "pkcs8")]
 pub use private_key::X509Signer;
-pub use private_key::{KeyAgreement, KeyOpError, PrivateKeyOps};
+pub use private_key::{HeldKey, KeyAgreement, KeyOpError, PrivateKeyOps};
 pub use signature;
 
 /// Big-endian encoding of a field element or scalar (32 bytes).

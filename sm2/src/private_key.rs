@@ -121,7 +121,10 @@ pub trait KeyAgreement {
     /// The error type.
     type Error: KeyOpError;
 
-    /// This side's ephemeral point (R_A or R_B), to send to the peer.
+    /// This side's ephemeral point (R_A or R_B), to send to the peer. A holder that makes
+    /// its point only as it finishes (a GM/T 0018 device as the responder:
+    /// `SDF_GenerateAgreementDataAndKeyWithECC` makes R_B and the key in one call) gives it
+    /// through [`HeldKey::ephemeral_public`] and answers here with its static public key.
     fn ephemeral_public(&self) -> PublicKey;
 
     /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
@@ -134,6 +137,44 @@ pub trait KeyAgreement {
         peer_ephemeral: &PublicKey,
         key: &mut [u8],
     ) -> Result<(), Self::Error>;
+
+    /// Whether the KDF output stays with the holder: a device whose agreement ends in a key
+    /// handle (GM/T 0018's `SDF_GenerateKeyWithECC`) answers true, and then only
+    /// [`finish_held`](Self::finish_held) works. False unless a holder says otherwise.
+    fn holds_output(&self) -> bool {
+        false
+    }
+
+    /// Finishes as [`finish`](Self::finish) with a KDF output of `klen` bytes that stays with
+    /// the holder, and runs `use_key` with it as an HMAC-SM3 key ([`HeldKey`]) — what TLCP's
+    /// master secret (a PRF keyed with the output) needs. For an exchange whose
+    /// [`holds_output`](Self::holds_output) is true; the default refuses
+    /// (`Error::KeyExchange`: the caller runs [`finish`](Self::finish) for the others).
+    fn finish_held<T>(
+        self,
+        peer_public: &PublicKey,
+        peer_id: &[u8],
+        peer_ephemeral: &PublicKey,
+        klen: usize,
+        use_key: impl FnOnce(&mut dyn HeldKey<Self::Error>) -> Result<T, Self::Error>,
+    ) -> Result<T, Self::Error>
+    where
+        Self: Sized,
+    {
+        let _ = (peer_public, peer_id, peer_ephemeral, klen, use_key);
+        Err(Error::KeyExchange.into())
+    }
+}
+
+/// A key-exchange output kept by its holder (a device's key handle), usable only as the key
+/// of HMAC-SM3 (GB/T 15852.2 with SM3; GM/T 0018-2023's `SDF_HMACInit` with the handle).
+pub trait HeldKey<E> {
+    /// This side's ephemeral point, as the holder made it (for a responder device, only
+    /// known here).
+    fn ephemeral_public(&self) -> PublicKey;
+
+    /// HMAC-SM3 keyed with the held output, over `parts` concatenated.
+    fn hmac_sm3(&mut self, parts: &[&[u8]]) -> Result<[u8; 32], E>;
 }
 
 impl KeyAgreement for KeyExchange {

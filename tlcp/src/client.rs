@@ -254,7 +254,6 @@ impl ClientHs {
             };
             core.send(&msgs::Certificate::borrowed(certificates))?;
         }
-        let mut pms = [0u8; 48];
         if suite.is_ecdhe() {
             let k = keys
                 .as_ref()
@@ -262,18 +261,28 @@ impl ClientHs {
             let kx = k
                 .enc_key
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
-            let point = kx.ephemeral_public();
-            kx.complete(&self.server_enc, &self.ecdhe_point, &mut pms)?;
+            // The point after the exchange: a device as the responder makes it then.
+            let (ms, point) = kx.master_secret(
+                &self.server_enc,
+                &self.ecdhe_point,
+                &self.ks.client_random,
+                &self.ks.server_random,
+            )?;
+            self.ks.set_master_secret(ms);
             core.send(&msgs::ClientKeyExchangeEcdhe {
                 params: msgs::EcdheParams { point },
                 // GmSSL 3.3's server reads the parameters as a u16-length array (71 bytes).
                 length_prefixed: self.config.gmssl_compat,
             })?;
         } else {
+            let mut pms = [0u8; 48];
             pms[..2].copy_from_slice(&VERSION.to_be_bytes());
             self.config.rng.fill(&mut pms[2..])?;
-            let ciphertext = encrypt_sm2(&self.server_enc, &pms, &*self.config.rng)?;
-            core.send(&msgs::ClientKeyExchangeEcc { ciphertext })?;
+            let ciphertext = encrypt_sm2(&self.server_enc, &pms, &*self.config.rng);
+            self.ks.set_premaster(&mut pms);
+            core.send(&msgs::ClientKeyExchangeEcc {
+                ciphertext: ciphertext?,
+            })?;
         }
         if send_certs && let Some(k) = &keys {
             let signature = match core.raw_transcript.take() {
@@ -283,7 +292,6 @@ impl ClientHs {
             };
             core.send(&msgs::CertificateVerify { signature })?;
         }
-        self.ks.set_premaster(&mut pms);
         self.ks.log(&*self.config.key_log);
         self.ks.install_keys(self.suite()?, core)?;
         self.ks.send_finished(core)?;

@@ -78,7 +78,56 @@ pub trait Sm2KeyExchange: Send + core::fmt::Debug {
         peer_ephemeral: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error>;
+
+    /// Finishes as [`complete`](Self::complete) with a 48-byte output — TLCP's ECDHE
+    /// premaster — and returns the master secret PRF(premaster, "master secret",
+    /// `client_random` ‖ `server_random`) and this side's ephemeral point. The default
+    /// completes into bytes; an exchange whose output stays in a device (GM/T 0018-2023: a
+    /// key handle keying the device's HMAC-SM3) computes the PRF there, and only the master
+    /// secret leaves it (a device as the responder makes its point there too).
+    fn master_secret(
+        self: Box<Self>,
+        peer_static: &[u8],
+        peer_ephemeral: &[u8],
+        client_random: &[u8; 32],
+        server_random: &[u8; 32],
+    ) -> Result<([u8; 48], [u8; 65]), Error> {
+        via_premaster(
+            self,
+            peer_static,
+            peer_ephemeral,
+            client_random,
+            server_random,
+        )
+    }
 }
+
+/// The master secret from a premaster `kx` completes into (zeroized after).
+fn via_premaster<K: Sm2KeyExchange + ?Sized>(
+    kx: Box<K>,
+    peer_static: &[u8],
+    peer_ephemeral: &[u8],
+    client_random: &[u8; 32],
+    server_random: &[u8; 32],
+) -> Result<([u8; 48], [u8; 65]), Error> {
+    let point = kx.ephemeral_public();
+    let mut pms = [0u8; 48];
+    kx.complete(peer_static, peer_ephemeral, &mut pms)?;
+    let ms = crate::prf::master_secret(&pms, client_random, server_random);
+    pms.zeroize();
+    Ok((ms, point))
+}
+
+/// The peer's static and ephemeral points, each uncompressed SEC1 and on the curve.
+fn peer_points(peer_static: &[u8], peer_ephemeral: &[u8]) -> Result<(PublicKey, PublicKey), Error> {
+    let bad = || crate::error::bad(crate::AlertDescription::IllegalParameter, BAD_POINT);
+    Ok((
+        shangmi_sm2::keys::public_key_from_sec1(peer_static).map_err(|_| bad())?,
+        shangmi_sm2::keys::public_key_from_sec1(peer_ephemeral).map_err(|_| bad())?,
+    ))
+}
+
+const BAD_POINT: &str = "invalid SM2 point";
 
 /// A key operation's error as TLCP reports it: refused input is the peer's fault (`alert`
 /// sent), anything else the key holder's (internal_error; a device's own error stays with
@@ -225,14 +274,40 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
         peer_ephemeral: &[u8],
         out: &mut [u8],
     ) -> Result<(), Error> {
-        const WHAT: &str = "invalid SM2 point";
-        let alert = crate::AlertDescription::IllegalParameter;
-        let bad = || crate::error::bad(alert, WHAT);
-        let ps = shangmi_sm2::keys::public_key_from_sec1(peer_static).map_err(|_| bad())?;
-        let pe = shangmi_sm2::keys::public_key_from_sec1(peer_ephemeral).map_err(|_| bad())?;
+        let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
         self.0
             .finish(&ps, DEFAULT_ID, &pe, out)
-            .map_err(|e| key_error(&e, alert, WHAT))
+            .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
+    }
+
+    fn master_secret(
+        self: Box<Self>,
+        peer_static: &[u8],
+        peer_ephemeral: &[u8],
+        client_random: &[u8; 32],
+        server_random: &[u8; 32],
+    ) -> Result<([u8; 48], [u8; 65]), Error> {
+        if !self.0.holds_output() {
+            return via_premaster(
+                self,
+                peer_static,
+                peer_ephemeral,
+                client_random,
+                server_random,
+            );
+        }
+        let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
+        self.0
+            .finish_held(&ps, DEFAULT_ID, &pe, 48, |key| {
+                let point = point_bytes(&key.ephemeral_public());
+                let ms = crate::prf::master_secret_held(
+                    |parts| key.hmac_sm3(parts),
+                    client_random,
+                    server_random,
+                )?;
+                Ok((ms, point))
+            })
+            .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
     }
 }
 

@@ -4,6 +4,7 @@
 use hmac::{Hmac, Mac};
 use shangmi_rustls::hash::hmac_sm3 as hmac;
 use shangmi_sm3::Sm3;
+use zeroize::Zeroize;
 
 type HmacSm3 = Hmac<Sm3>;
 
@@ -61,9 +62,51 @@ pub(crate) fn master_secret(
     ms
 }
 
+/// The master secret as [`master_secret`] computes it, with the premaster held elsewhere (a
+/// device's key handle): `hmac(parts)` is HMAC-SM3 keyed with the premaster over `parts`
+/// concatenated. P_SM3's four HMACs: A(1), the first block, A(2), the second.
+pub(crate) fn master_secret_held<E>(
+    mut hmac: impl FnMut(&[&[u8]]) -> Result<[u8; 32], E>,
+    client_random: &[u8; 32],
+    server_random: &[u8; 32],
+) -> Result<[u8; 48], E> {
+    const LABEL: &[u8] = b"master secret";
+    let mut ms = [0u8; 48];
+    let mut a1 = hmac(&[LABEL, client_random, server_random])?;
+    let mut block = hmac(&[&a1, LABEL, client_random, server_random])?;
+    ms[..32].copy_from_slice(&block);
+    let mut a2 = hmac(&[&a1])?;
+    a1.zeroize();
+    block.zeroize();
+    block = hmac(&[&a2, LABEL, client_random, server_random])?;
+    a2.zeroize();
+    ms[32..].copy_from_slice(&block[..16]);
+    block.zeroize();
+    Ok(ms)
+}
+
 /// 12-byte verify_data = PRF(ms, label, SM3(transcript)).
 pub(crate) fn verify_data(ms: &[u8; 48], label: &[u8], transcript_hash: &[u8; 32]) -> [u8; 12] {
     let mut out = [0u8; 12];
     prf(ms, label, transcript_hash, &mut out);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The master secret through an HMAC oracle (a device's held premaster) equals the one
+    /// from the premaster's bytes.
+    #[test]
+    fn held_premaster_gives_the_same_master_secret() {
+        let pms: [u8; 48] = core::array::from_fn(|i| i as u8 ^ 0x5a);
+        let (cr, sr) = ([1u8; 32], [2u8; 32]);
+        let held = master_secret_held(|parts| Ok::<_, ()>(hmac_sm3(&pms, parts)), &cr, &sr);
+        assert_eq!(held, Ok(master_secret(&pms, &cr, &sr)));
+        assert_eq!(
+            master_secret_held(|_| Err::<[u8; 32], _>("device"), &cr, &sr),
+            Err("device")
+        );
+    }
 }

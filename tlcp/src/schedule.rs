@@ -66,6 +66,12 @@ impl KeySchedule {
         pms.zeroize();
     }
 
+    /// The master secret computed from a premaster held elsewhere
+    /// ([`Sm2KeyExchange::master_secret`](crate::keys::Sm2KeyExchange::master_secret)).
+    pub(crate) fn set_master_secret(&mut self, ms: [u8; 48]) {
+        self.master_secret = ms;
+    }
+
     /// Hands the master secret to the key log (NSS format: CLIENT_RANDOM).
     pub(crate) fn log(&self, log: &dyn KeyLog) {
         if log.will_log("CLIENT_RANDOM") {

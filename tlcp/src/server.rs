@@ -127,7 +127,7 @@ impl ServerHs {
             self.config = chosen;
         }
         let config = self.config.clone();
-        let suite = config
+        let mut suite = config
             .suites
             .iter()
             .copied()
@@ -205,6 +205,20 @@ impl ServerHs {
                 Some(_) => bad(A::UnrecognizedName, "no certificates for the server name"),
                 None => Error::HandshakeFailure("no certificates for this client"),
             })?;
+        // A pair whose encryption key cannot run the SM2 key exchange (a device without
+        // the agreement functions) serves the first ECC suite in common instead, or none.
+        if suite.is_ecdhe() && !keys.enc_key.supports_key_exchange() {
+            suite = config
+                .suites
+                .iter()
+                .copied()
+                .find(|s| !s.is_ecdhe() && hello.suites.contains(&s.id()))
+                .ok_or(Error::HandshakeFailure(
+                    "no cipher suite in common: the server's encryption key cannot run the \
+                     SM2 key exchange of the ECDHE suites",
+                ))?;
+            self.suite = Some(suite);
+        }
         self.keys = Some(keys.clone());
         self.send_server_hello(core)?;
 
@@ -327,7 +341,6 @@ impl ServerHs {
     }
 
     fn client_key_exchange(&mut self, core: &mut Core, body: &[u8]) -> Result<(), Error> {
-        let mut pms = [0u8; 48];
         if self.suite()?.is_ecdhe() {
             // 69 bytes (Tongsuo, Kona) or a u16 length first (71, GmSSL master).
             let cke = msgs::ClientKeyExchangeEcdhe::read_bytes(body)?;
@@ -335,8 +348,15 @@ impl ServerHs {
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            kx.complete(&self.client_enc, &cke.params.point, &mut pms)?;
+            let (ms, _) = kx.master_secret(
+                &self.client_enc,
+                &cke.params.point,
+                &self.ks.client_random,
+                &self.ks.server_random,
+            )?;
+            self.ks.set_master_secret(ms);
         } else {
+            let mut pms = [0u8; 48];
             let ct = msgs::ClientKeyExchangeEcc::read_bytes(body)?.ciphertext;
             let keys = self.keys.as_ref().ok_or(Error::Crypto("no server keys"))?;
             let mut pt = keys.enc_key.decrypt(&ct)?;
@@ -348,8 +368,8 @@ impl ServerHs {
             if !ok {
                 return Err(bad(A::IllegalParameter, "premaster length or version"));
             }
+            self.ks.set_premaster(&mut pms);
         }
-        self.ks.set_premaster(&mut pms);
         self.ks.log(&*self.config.key_log);
         self.ks.install_keys(self.suite()?, core)?;
         self.state = if self.client_certs.is_empty() {

@@ -9,13 +9,20 @@
 //!   is `SDR_PARDENY`, as is a private-key operation without the access right.
 //! - Faults on request: index 7 exports a public key of 1024 bits; index 8 holds index 1's
 //!   keys but signs with garbage in the high half of r and reports a decrypted length 1000
-//!   bytes longer than the plaintext.
+//!   bytes longer than the plaintext; index 9 holds index 1's keys and answers the key
+//!   agreement with `SDR_NOTSUPPORT` (as GmSSL's SoftSDF does); index 10 holds index 1's
+//!   keys, completes its first agreement in the process (a key's open-time check) and
+//!   fails every later one in `SDF_GenerateKeyWithECC` with `SDR_HARDFAIL`.
+//! - The SM2 key agreement (sponsor and responder, GM/T 0018 §6.3) over shangmi-sm2's
+//!   GB/T 32918.3 exchange, ending in a key handle, and GM/T 0018-2023's keyed hash
+//!   (`SDF_HMACInit/Update/Final`, HMAC-SM3) with such a handle; `SDF_DestroyKey`.
 //!
 //! Structures as GM/T 0018 defines them (field layout from GmSSL 3.3's `sdf.h`).
 
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::SigningKey;
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
+use shangmi_sm2::kx::{KeyExchange, Role};
 use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_int, c_uint, c_void};
@@ -23,6 +30,10 @@ use std::sync::{Mutex, PoisonError};
 
 const SDR_OK: c_int = 0;
 const SDR_BASE: c_int = 0x0100_0000;
+const SDR_NOTSUPPORT: c_int = SDR_BASE + 2;
+const SDR_HARDFAIL: c_int = SDR_BASE + 4;
+const SDR_STEPERR: c_int = SDR_BASE + 0x10;
+const SDR_KEYERR: c_int = SDR_BASE + 0x15;
 const SDR_OPENDEVICE: c_int = SDR_BASE + 5;
 const SDR_OPENSESSION: c_int = SDR_BASE + 6;
 const SDR_PARDENY: c_int = SDR_BASE + 7;
@@ -78,18 +89,31 @@ pub struct DeviceInfo {
 
 const FAULT_EXPORT: c_uint = 7;
 const FAULT_OUTPUT: c_uint = 8;
+const FAULT_NO_KX: c_uint = 9;
+const FAULT_KX: c_uint = 10;
+
+type HmacSm3 = hmac::Hmac<shangmi_sm3::Sm3>;
 
 /// Handles are counters (never 0); a session records the indexes it has the right to.
+/// Agreements, key handles and keyed hashes belong to the session that made them.
 struct State {
     next: usize,
     devices: BTreeSet<usize>,
     sessions: BTreeMap<usize, BTreeSet<c_uint>>,
+    agreements: BTreeMap<usize, (usize, c_uint, c_uint, KeyExchange)>,
+    keys: BTreeMap<usize, (usize, Vec<u8>)>,
+    hmacs: BTreeMap<usize, HmacSm3>,
+    fault_kx_runs: usize,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
     next: 0,
     devices: BTreeSet::new(),
     sessions: BTreeMap::new(),
+    agreements: BTreeMap::new(),
+    keys: BTreeMap::new(),
+    hmacs: BTreeMap::new(),
+    fault_kx_runs: 0,
 });
 
 fn state() -> std::sync::MutexGuard<'static, State> {
@@ -100,7 +124,7 @@ fn state() -> std::sync::MutexGuard<'static, State> {
 fn secret(index: c_uint, sign: bool) -> Option<SecretKey> {
     let index = match index {
         1 | 2 | FAULT_EXPORT => index,
-        FAULT_OUTPUT => 1,
+        FAULT_OUTPUT | FAULT_NO_KX | FAULT_KX => 1,
         _ => return None,
     };
     let seed =
@@ -231,7 +255,12 @@ pub unsafe extern "C" fn SDF_OpenSession(
 /// None beyond C's: any value is accepted.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn SDF_CloseSession(h_session: *mut c_void) -> c_int {
-    match state().sessions.remove(&(h_session as usize)) {
+    let mut s = state();
+    let h = h_session as usize;
+    s.agreements.retain(|_, a| a.0 != h);
+    s.keys.retain(|_, k| k.0 != h);
+    s.hmacs.remove(&h);
+    match s.sessions.remove(&h) {
         Some(_) => SDR_OK,
         None => SDR_INARGERR,
     }
@@ -524,5 +553,356 @@ pub unsafe extern "C" fn SDF_InternalDecrypt_ECC(
     let reported = if index == FAULT_OUTPUT { l + 1000 } else { l };
     // SAFETY: non-null and writable by the caller's contract.
     unsafe { *out_len = reported as c_uint };
+    SDR_OK
+}
+
+/// The SM2 public key in an `ECCrefPublicKey`, if it is one.
+///
+/// # Safety
+/// `p` readable as an `ECCrefPublicKey` (or null).
+unsafe fn read_public(p: *const EccRefPublicKey) -> Option<shangmi_sm2::PublicKey> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: non-null and readable by the caller's contract.
+    let p = unsafe { &*p };
+    if p.bits != 256 || p.x[..32].iter().chain(&p.y[..32]).any(|&b| b != 0) {
+        return None;
+    }
+    let mut sec1 = [4u8; 65];
+    sec1[1..33].copy_from_slice(&p.x[32..]);
+    sec1[33..].copy_from_slice(&p.y[32..]);
+    shangmi_sm2::keys::public_key_from_sec1(&sec1).ok()
+}
+
+fn write_public(key: &shangmi_sm2::PublicKey) -> EccRefPublicKey {
+    let point = key.to_sec1_point(false);
+    let mut p = EccRefPublicKey {
+        bits: 256,
+        x: [0; 64],
+        y: [0; 64],
+    };
+    p.x[32..].copy_from_slice(&point.as_bytes()[1..33]);
+    p.y[32..].copy_from_slice(&point.as_bytes()[33..65]);
+    p
+}
+
+/// `len` bytes at `p` (empty for a null `p` with `len` 0).
+///
+/// # Safety
+/// `p` readable for `len` bytes.
+unsafe fn bytes<'a>(p: *const u8, len: c_uint) -> Option<&'a [u8]> {
+    match (p.is_null(), len) {
+        (true, 0) => Some(&[]),
+        (true, _) => None,
+        // SAFETY: readable for `len` bytes by the caller's contract.
+        (false, _) => Some(unsafe { std::slice::from_raw_parts(p, len as usize) }),
+    }
+}
+
+/// A started exchange for the encryption key at `index` with an ephemeral key from the
+/// system's generator.
+fn start_kx(role: Role, index: c_uint, id: &[u8]) -> Result<KeyExchange, c_int> {
+    let secret = secret(index, false).ok_or(SDR_KEYNOTEXIST)?;
+    for _ in 0..16 {
+        let mut r = shangmi_sm2::FieldBytes::default();
+        getrandom::fill(&mut r).map_err(|_| SDR_RANDERR)?;
+        if let Ok(kx) = KeyExchange::new_with_ephemeral(role, &secret, id, &r) {
+            return Ok(kx);
+        }
+    }
+    Err(SDR_RANDERR)
+}
+
+/// Key lengths the agreement makes: 1 to 1024 bits, whole bytes.
+fn key_len(bits: c_uint) -> Option<usize> {
+    (bits.is_multiple_of(8) && (8..=1024).contains(&bits)).then_some(bits as usize / 8)
+}
+
+/// The sponsor's first step: an ephemeral key for the encryption key at `index`, its
+/// public key and the ephemeral point out, and an agreement handle.
+///
+/// # Safety
+/// `id` readable for `id_len` bytes; the two keys and the handle writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_GenerateAgreementDataWithECC(
+    h_session: *mut c_void,
+    index: c_uint,
+    key_bits: c_uint,
+    id: *const u8,
+    id_len: c_uint,
+    own_public: *mut EccRefPublicKey,
+    own_ephemeral: *mut EccRefPublicKey,
+    ph_agreement: *mut *mut c_void,
+) -> c_int {
+    if let Err(rv) = authorized(h_session, index) {
+        return rv;
+    }
+    if index == FAULT_NO_KX {
+        return SDR_NOTSUPPORT;
+    }
+    // SAFETY: readable for `id_len` bytes by the caller's contract.
+    let Some(id) = (unsafe { bytes(id, id_len) }) else {
+        return SDR_INARGERR;
+    };
+    if key_len(key_bits).is_none() {
+        return SDR_INARGERR;
+    }
+    if own_public.is_null() || own_ephemeral.is_null() || ph_agreement.is_null() {
+        return SDR_OUTARGERR;
+    }
+    let kx = match start_kx(Role::Initiator, index, id) {
+        Ok(kx) => kx,
+        Err(rv) => return rv,
+    };
+    let Some(public) = secret(index, false).map(|k| k.public_key()) else {
+        return SDR_KEYNOTEXIST;
+    };
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe {
+        own_public.write(write_public(&public));
+        own_ephemeral.write(write_public(&kx.ephemeral_public()));
+    }
+    let mut s = state();
+    let h = new_handle(&mut s);
+    s.agreements
+        .insert(h, (h_session as usize, index, key_bits, kx));
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { *ph_agreement = h as *mut c_void };
+    SDR_OK
+}
+
+/// Stores `key` as a new key handle of `session` and writes the handle to `ph_key`.
+///
+/// # Safety
+/// `ph_key` non-null and writable.
+unsafe fn new_key(session: usize, key: Vec<u8>, ph_key: *mut *mut c_void) -> c_int {
+    let mut s = state();
+    let h = new_handle(&mut s);
+    s.keys.insert(h, (session, key));
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { *ph_key = h as *mut c_void };
+    SDR_OK
+}
+
+/// The sponsor completes with the responder's key, identifier and ephemeral point: the
+/// agreed key as a key handle (the agreement handle is used up).
+///
+/// # Safety
+/// `id` readable for `id_len` bytes, the two keys readable, `ph_key` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_GenerateKeyWithECC(
+    h_session: *mut c_void,
+    id: *const u8,
+    id_len: c_uint,
+    peer_public: *const EccRefPublicKey,
+    peer_ephemeral: *const EccRefPublicKey,
+    h_agreement: *mut c_void,
+    ph_key: *mut *mut c_void,
+) -> c_int {
+    if !session_open(h_session) {
+        return SDR_OPENSESSION;
+    }
+    // SAFETY: readable by the caller's contract.
+    let (id, pp, pe) = unsafe {
+        (
+            bytes(id, id_len),
+            read_public(peer_public),
+            read_public(peer_ephemeral),
+        )
+    };
+    let (Some(id), Some(pp), Some(pe)) = (id, pp, pe) else {
+        return SDR_INARGERR;
+    };
+    if ph_key.is_null() {
+        return SDR_OUTARGERR;
+    }
+    let (session, _, bits, kx) = {
+        let mut s = state();
+        match s.agreements.get(&(h_agreement as usize)) {
+            Some(a) if a.0 == h_session as usize => {}
+            _ => return SDR_STEPERR,
+        }
+        let Some(a) = s.agreements.remove(&(h_agreement as usize)) else {
+            return SDR_STEPERR;
+        };
+        if a.1 == FAULT_KX {
+            s.fault_kx_runs += 1;
+            if s.fault_kx_runs > 1 {
+                return SDR_HARDFAIL;
+            }
+        }
+        a
+    };
+    let mut key = vec![0u8; key_len(bits).unwrap_or(0)];
+    if kx.finish(&pp, id, &pe, &mut key).is_err() {
+        return SDR_KEYERR;
+    }
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe { new_key(session, key, ph_key) }
+}
+
+/// The responder in one step: with the sponsor's key, identifier and ephemeral point, an
+/// ephemeral key for the encryption key at `index`, its public key and ephemeral point
+/// out, and the agreed key as a key handle.
+///
+/// # Safety
+/// Identifiers readable for their lengths, the sponsor's keys readable, the responder's
+/// keys and `ph_key` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_GenerateAgreementDataAndKeyWithECC(
+    h_session: *mut c_void,
+    index: c_uint,
+    key_bits: c_uint,
+    own_id: *const u8,
+    own_id_len: c_uint,
+    sponsor_id: *const u8,
+    sponsor_id_len: c_uint,
+    sponsor_public: *const EccRefPublicKey,
+    sponsor_ephemeral: *const EccRefPublicKey,
+    own_public: *mut EccRefPublicKey,
+    own_ephemeral: *mut EccRefPublicKey,
+    ph_key: *mut *mut c_void,
+) -> c_int {
+    if let Err(rv) = authorized(h_session, index) {
+        return rv;
+    }
+    if index == FAULT_NO_KX {
+        return SDR_NOTSUPPORT;
+    }
+    // SAFETY: readable by the caller's contract.
+    let (own_id, sponsor_id, sp, se) = unsafe {
+        (
+            bytes(own_id, own_id_len),
+            bytes(sponsor_id, sponsor_id_len),
+            read_public(sponsor_public),
+            read_public(sponsor_ephemeral),
+        )
+    };
+    let (Some(own_id), Some(sponsor_id), Some(sp), Some(se), Some(len)) =
+        (own_id, sponsor_id, sp, se, key_len(key_bits))
+    else {
+        return SDR_INARGERR;
+    };
+    if own_public.is_null() || own_ephemeral.is_null() || ph_key.is_null() {
+        return SDR_OUTARGERR;
+    }
+    let kx = match start_kx(Role::Responder, index, own_id) {
+        Ok(kx) => kx,
+        Err(rv) => return rv,
+    };
+    let (Some(public), ephemeral) = (
+        secret(index, false).map(|k| k.public_key()),
+        kx.ephemeral_public(),
+    ) else {
+        return SDR_KEYNOTEXIST;
+    };
+    let mut key = vec![0u8; len];
+    if kx.finish(&sp, sponsor_id, &se, &mut key).is_err() {
+        return SDR_KEYERR;
+    }
+    // SAFETY: non-null and writable by the caller's contract.
+    unsafe {
+        own_public.write(write_public(&public));
+        own_ephemeral.write(write_public(&ephemeral));
+        new_key(h_session as usize, key, ph_key)
+    }
+}
+
+/// Destroys a key handle of the session.
+///
+/// # Safety
+/// None beyond C's: any value is accepted.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_DestroyKey(h_session: *mut c_void, h_key: *mut c_void) -> c_int {
+    let mut s = state();
+    match s.keys.get(&(h_key as usize)) {
+        Some(k) if k.0 == h_session as usize => {
+            s.keys.remove(&(h_key as usize));
+            SDR_OK
+        }
+        _ => SDR_KEYERR,
+    }
+}
+
+/// Starts HMAC-SM3 (GM/T 0018-2023's keyed hash) keyed with a key handle of the session.
+///
+/// # Safety
+/// None beyond C's: any value is accepted.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_HMACInit(
+    h_session: *mut c_void,
+    h_key: *mut c_void,
+    alg: c_uint,
+) -> c_int {
+    use hmac::KeyInit;
+    if alg != SGD_SM3 {
+        return SDR_ALGNOTSUPPORT;
+    }
+    let mut s = state();
+    let mac = match s.keys.get(&(h_key as usize)) {
+        Some((session, key)) if *session == h_session as usize => {
+            match HmacSm3::new_from_slice(key) {
+                Ok(mac) => mac,
+                Err(_) => return SDR_KEYERR,
+            }
+        }
+        _ => return SDR_KEYERR,
+    };
+    s.hmacs.insert(h_session as usize, mac);
+    SDR_OK
+}
+
+/// Feeds the session's keyed hash.
+///
+/// # Safety
+/// `data` readable for `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_HMACUpdate(
+    h_session: *mut c_void,
+    data: *const u8,
+    len: c_uint,
+) -> c_int {
+    use hmac::Mac;
+    // SAFETY: readable for `len` bytes by the caller's contract.
+    let Some(data) = (unsafe { bytes(data, len) }) else {
+        return SDR_INARGERR;
+    };
+    match state().hmacs.get_mut(&(h_session as usize)) {
+        Some(mac) => {
+            mac.update(data);
+            SDR_OK
+        }
+        None => SDR_STEPERR,
+    }
+}
+
+/// Ends the session's keyed hash: the 32-byte HMAC-SM3 out.
+///
+/// # Safety
+/// `out` writable for `*out_len` bytes, `out_len` readable and writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn SDF_HMACFinal(
+    h_session: *mut c_void,
+    out: *mut u8,
+    out_len: *mut c_uint,
+) -> c_int {
+    use hmac::Mac;
+    if out.is_null() || out_len.is_null() {
+        return SDR_OUTARGERR;
+    }
+    // SAFETY: readable by the caller's contract.
+    if unsafe { *out_len } < 32 {
+        return SDR_OUTARGERR;
+    }
+    let Some(mac) = state().hmacs.remove(&(h_session as usize)) else {
+        return SDR_STEPERR;
+    };
+    let tag = mac.finalize().into_bytes();
+    // SAFETY: writable for at least 32 bytes (checked above) by the caller's contract.
+    unsafe {
+        std::ptr::copy_nonoverlapping(tag.as_ptr(), out, 32);
+        *out_len = 32;
+    }
     SDR_OK
 }
