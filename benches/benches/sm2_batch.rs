@@ -39,27 +39,20 @@ fn verify(c: &mut Criterion) {
         .zip(&sigs)
         .map(|(k, s)| (k, &MSG[..], s))
         .collect();
-    let mut g = c.benchmark_group("sm2/batch-verify-8");
-    g.throughput(Throughput::Elements(8))
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(2));
-    for round in ["", "-again"] {
-        g.bench_function(format!("8-single{round}"), |b| {
-            b.iter(|| {
-                for (k, m, s) in &items {
-                    k.verify(m, s).expect("valid");
-                }
-            })
-        });
-        let mut out = [Ok(()); 8];
-        g.bench_function(format!("batch{round}"), |b| {
-            b.iter(|| {
-                batch::verify_into(black_box(&items), &mut out).expect("lengths");
-                assert!(out.iter().all(Result::is_ok));
-            })
-        });
-    }
-    g.finish();
+    let mut out = [Ok(()); 8];
+    single_then_batch(
+        c,
+        "sm2/batch-verify-8",
+        || {
+            for (k, m, s) in &items {
+                k.verify(m, s).expect("valid");
+            }
+        },
+        || {
+            batch::verify_into(black_box(&items), &mut out).expect("lengths");
+            assert!(out.iter().all(Result::is_ok));
+        },
+    );
 }
 
 fn ecdh(c: &mut Criterion) {
@@ -72,31 +65,42 @@ fn ecdh(c: &mut Criterion) {
             ecdh::public_point_uncompressed(&peer)
         })
         .collect();
+    let mut out: [Result<ecdh::SharedSecret, Error>; 8] =
+        core::array::from_fn(|_| Err(Error::InvalidPoint));
     let pairs: Vec<(&SecretKey, &[u8])> = secrets
         .iter()
         .zip(&shares)
         .map(|(s, p)| (s, &p[..]))
         .collect();
-    let mut g = c.benchmark_group("sm2/batch-ecdh-8");
+    single_then_batch(
+        c,
+        "sm2/batch-ecdh-8",
+        || {
+            for (s, p) in &pairs {
+                black_box(ecdh::diffie_hellman_sec1(s, p).expect("valid"));
+            }
+        },
+        || {
+            batch::diffie_hellman_into(black_box(&pairs), &mut out).expect("lengths");
+            assert!(out.iter().all(Result::is_ok));
+        },
+    );
+}
+
+/// One group of eight items a run: `single` (one at a time) and `batch`, A B A B.
+fn single_then_batch(
+    c: &mut Criterion,
+    name: &str,
+    mut single: impl FnMut(),
+    mut batch: impl FnMut(),
+) {
+    let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Elements(8))
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     for round in ["", "-again"] {
-        g.bench_function(format!("8-single{round}"), |b| {
-            b.iter(|| {
-                for (s, p) in &pairs {
-                    black_box(ecdh::diffie_hellman_sec1(s, p).expect("valid"));
-                }
-            })
-        });
-        let mut out: [Result<ecdh::SharedSecret, Error>; 8] =
-            core::array::from_fn(|_| Err(Error::InvalidPoint));
-        g.bench_function(format!("batch{round}"), |b| {
-            b.iter(|| {
-                batch::diffie_hellman_into(black_box(&pairs), &mut out).expect("lengths");
-                assert!(out.iter().all(Result::is_ok));
-            })
-        });
+        g.bench_function(format!("8-single{round}"), |b| b.iter(&mut single));
+        g.bench_function(format!("batch{round}"), |b| b.iter(&mut batch));
     }
     g.finish();
 }

@@ -7,8 +7,8 @@
 //! `cargo bench -p shangmi-benches -- sm4/ctr`
 
 use cbc::cipher::{
-    BlockCipherDecrypt, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit,
-    KeyInit, StreamCipher, consts::U16,
+    BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, InnerIvInit, KeyInit, StreamCipher,
+    consts::U16,
 };
 use criterion::{
     BenchmarkGroup, Criterion, criterion_group, criterion_main, measurement::WallTime,
@@ -44,33 +44,10 @@ fn group<'a>(c: &'a mut Criterion, mode: &str, size: usize) -> Group<'a> {
     shangmi_benches::bytes_group(c, format!("sm4/{mode}/{size}"), size)
 }
 
-fn ecb_with<C: BlockCipherEncrypt<BlockSize = U16>>(g: &mut Group, name: &str, c: &C, size: usize) {
+/// `run` over one buffer of `size` bytes (whole blocks) each iteration, as `name`.
+fn on_blocks(g: &mut Group, name: &str, size: usize, mut run: impl FnMut(&mut [Block<Sm4>])) {
     let mut buf = blocks(size);
-    g.bench_function(name, |b| b.iter(|| c.encrypt_blocks(&mut buf)));
-}
-
-fn cbc_enc_with<C: BlockCipherEncrypt<BlockSize = U16>>(
-    g: &mut Group,
-    name: &str,
-    c: &C,
-    size: usize,
-) {
-    let mut buf = blocks(size);
-    g.bench_function(name, |b| {
-        b.iter(|| cbc::Encryptor::inner_iv_init(c, &IV.into()).encrypt_blocks(&mut buf))
-    });
-}
-
-fn cbc_dec_with<C: BlockCipherDecrypt<BlockSize = U16>>(
-    g: &mut Group,
-    name: &str,
-    c: &C,
-    size: usize,
-) {
-    let mut buf = blocks(size);
-    g.bench_function(name, |b| {
-        b.iter(|| cbc::Decryptor::inner_iv_init(c, &IV.into()).decrypt_blocks(&mut buf))
-    });
+    g.bench_function(name, |b| b.iter(|| run(&mut buf)));
 }
 
 fn ctr_crate_with<C: BlockCipherEncrypt<BlockSize = U16>>(
@@ -101,16 +78,24 @@ fn openssl(g: &mut Group, cipher: Cipher, mode: Mode, size: usize) {
 }
 
 /// `fn $name`: a group per size for `$mode`, every engine of ours and RustCrypto's SM4
-/// through `$with`, beside OpenSSL's `$cipher` in direction `$dir`.
+/// running `$run` (on the cipher `$c` and the blocks `$buf`), beside OpenSSL's `$cipher` in
+/// direction `$dir`.
 macro_rules! block_mode_bench {
-    ($name:ident, $mode:literal, $with:ident, $cipher:expr, $dir:expr) => {
+    ($name:ident, $mode:literal, |$c:ident, $buf:ident| $run:expr, $cipher:expr, $dir:expr) => {
         fn $name(c: &mut Criterion) {
             for size in SIZES {
                 let mut g = group(c, $mode, size);
                 for (name, sm4) in ours() {
-                    $with(&mut g, &name, &sm4, size);
+                    on_blocks(&mut g, &name, size, |$buf| {
+                        let $c = &sm4;
+                        $run
+                    });
                 }
-                $with(&mut g, "rustcrypto-sm4", &rustcrypto(), size);
+                let theirs = rustcrypto();
+                on_blocks(&mut g, "rustcrypto-sm4", size, |$buf| {
+                    let $c = &theirs;
+                    $run
+                });
                 openssl(&mut g, $cipher, $dir, size);
                 g.finish();
             }
@@ -118,18 +103,24 @@ macro_rules! block_mode_bench {
     };
 }
 
-block_mode_bench!(ecb, "ecb", ecb_with, Cipher::sm4_ecb(), Mode::Encrypt);
+block_mode_bench!(
+    ecb,
+    "ecb",
+    |c, buf| c.encrypt_blocks(buf),
+    Cipher::sm4_ecb(),
+    Mode::Encrypt
+);
 block_mode_bench!(
     cbc_enc,
     "cbc-enc",
-    cbc_enc_with,
+    |c, buf| cbc::Encryptor::inner_iv_init(c, &IV.into()).encrypt_blocks(buf),
     Cipher::sm4_cbc(),
     Mode::Encrypt
 );
 block_mode_bench!(
     cbc_dec,
     "cbc-dec",
-    cbc_dec_with,
+    |c, buf| cbc::Decryptor::inner_iv_init(c, &IV.into()).decrypt_blocks(buf),
     Cipher::sm4_cbc(),
     Mode::Decrypt
 );

@@ -58,7 +58,7 @@ impl Mode<U12, U16> for GcmSiv {
         aad: &[u8],
         buf: InOutBuf<'_, '_, u8>,
     ) -> aead::Result<[u8; 16]> {
-        seal(cipher, |k| sm4_like(cipher, k), *polyval, nonce, aad, buf)
+        sm4_kgk(cipher, polyval).seal(nonce, aad, buf)
     }
 
     fn open(
@@ -69,15 +69,19 @@ impl Mode<U12, U16> for GcmSiv {
         buf: InOutBuf<'_, '_, u8>,
         tag: &[u8],
     ) -> aead::Result<()> {
-        open(
-            cipher,
-            |k| sm4_like(cipher, k),
-            *polyval,
-            nonce,
-            aad,
-            buf,
-            tag,
-        )
+        sm4_kgk(cipher, polyval).open(nonce, aad, buf, tag)
+    }
+}
+
+/// SM4 as the key-generating key, the derived keys' SM4 on its engine.
+fn sm4_kgk<'a>(
+    cipher: &'a Sm4,
+    polyval: &Available<GhashBackend>,
+) -> Kgk<'a, Sm4, impl FnOnce(&[u8; 16]) -> Sm4 + 'a> {
+    Kgk {
+        kgk: cipher,
+        new_cipher: |k: &[u8; 16]| sm4_like(cipher, k),
+        polyval: *polyval,
     }
 }
 
@@ -159,74 +163,77 @@ fn ctr<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
     }
 }
 
-/// Checks the lengths (RFC 8452 §6) and derives the message's POLYVAL key (with as many
-/// powers as a message of `aad` and `text` bytes uses: short messages skip the rest of the
-/// key setup) and its encryption cipher (`new_cipher` of the derived key).
-fn setup<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
-    kgk: &C,
-    new_cipher: impl FnOnce(&[u8; 16]) -> C,
+/// A key-generating key `kgk` and what each message's keys are made with: `new_cipher`
+/// makes the block cipher of a derived key, `polyval` is the POLYVAL engine. Generic over
+/// the block cipher so the tests run it with AES-128 against RFC 8452.
+pub(crate) struct Kgk<'a, C, F> {
+    kgk: &'a C,
+    new_cipher: F,
     polyval: Available<GhashBackend>,
-    nonce: &[u8],
-    aad: &[u8],
-    text: usize,
-) -> aead::Result<(PolyvalKey, C)> {
-    if nonce.len() != 12 || text as u64 > MAX_LEN || aad.len() as u64 > MAX_LEN {
-        return Err(Error);
-    }
-    let (auth, enc) = derive_keys(kgk, nonce);
-    let blocks = aad.len().div_ceil(16) + text.div_ceil(16) + 1;
-    Ok((
-        PolyvalKey::with_powers(&auth, polyval, blocks),
-        new_cipher(&enc),
-    ))
 }
 
-/// Seals `buf` under the key-generating key `kgk`; `new_cipher` makes the block cipher of
-/// a derived key. Generic so the tests run it with AES-128 against RFC 8452.
-pub(crate) fn seal<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
-    kgk: &C,
-    new_cipher: impl FnOnce(&[u8; 16]) -> C,
-    polyval: Available<GhashBackend>,
-    nonce: &[u8],
-    aad: &[u8],
-    buf: InOutBuf<'_, '_, u8>,
-) -> aead::Result<[u8; 16]> {
-    let (key, enc) = setup(kgk, new_cipher, polyval, nonce, aad, buf.len())?;
-    let mut h = key.start();
-    h.update_padded(aad);
-    h.update_padded(buf.get_in());
-    let t = finish_tag(&enc, h, nonce, aad.len(), buf.len());
-    let out = buf.into_out_with_copied_in();
-    ctr(&enc, &t, out, |_| {});
-    Ok(t)
-}
-
-/// Opens `buf` (see [`seal`]): decrypts and hashes chunk by chunk; on a wrong tag the
-/// output holds the ciphertext again.
-pub(crate) fn open<C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>>(
-    kgk: &C,
-    new_cipher: impl FnOnce(&[u8; 16]) -> C,
-    polyval: Available<GhashBackend>,
-    nonce: &[u8],
-    aad: &[u8],
-    buf: InOutBuf<'_, '_, u8>,
-    expected: &[u8],
-) -> aead::Result<()> {
-    let (key, enc) = setup(kgk, new_cipher, polyval, nonce, aad, buf.len())?;
-    let mut t = [0u8; 16];
-    t.copy_from_slice(expected.get(..16).ok_or(Error)?);
-    let text_len = buf.len();
-    let out = buf.into_out_with_copied_in();
-    let mut h = key.start();
-    h.update_padded(aad);
-    // Whole chunks are whole blocks: only the last can leave a partial block to pad.
-    ctr(&enc, &t, out, |chunk| h.update_padded(chunk));
-    let got = finish_tag(&enc, h, nonce, aad.len(), text_len);
-    if crate::ct::eq(&got, &t) {
-        return Ok(());
+impl<C, F> Kgk<'_, C, F>
+where
+    C: BlockCipherEncrypt + BlockSizeUser<BlockSize = U16>,
+    F: FnOnce(&[u8; 16]) -> C,
+{
+    /// Checks the lengths (RFC 8452 §6) and derives the message's POLYVAL key (with as
+    /// many powers as a message of `aad` and `text` bytes uses: short messages skip the rest
+    /// of the key setup) and its encryption cipher (`new_cipher` of the derived key).
+    fn setup(self, nonce: &[u8], aad: &[u8], text: usize) -> aead::Result<(PolyvalKey, C)> {
+        if nonce.len() != 12 || text as u64 > MAX_LEN || aad.len() as u64 > MAX_LEN {
+            return Err(Error);
+        }
+        let (auth, enc) = derive_keys(self.kgk, nonce);
+        let blocks = aad.len().div_ceil(16) + text.div_ceil(16) + 1;
+        Ok((
+            PolyvalKey::with_powers(&auth, self.polyval, blocks),
+            (self.new_cipher)(&enc),
+        ))
     }
-    ctr(&enc, &t, out, |_| {});
-    Err(Error)
+
+    /// Seals `buf`: returns the tag.
+    pub(crate) fn seal(
+        self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+    ) -> aead::Result<[u8; 16]> {
+        let (key, enc) = self.setup(nonce, aad, buf.len())?;
+        let mut h = key.start();
+        h.update_padded(aad);
+        h.update_padded(buf.get_in());
+        let t = finish_tag(&enc, h, nonce, aad.len(), buf.len());
+        let out = buf.into_out_with_copied_in();
+        ctr(&enc, &t, out, |_| {});
+        Ok(t)
+    }
+
+    /// Opens `buf` against the tag `expected` (see [`Kgk::seal`]): decrypts and hashes
+    /// chunk by chunk; on a wrong tag the output holds the ciphertext again.
+    pub(crate) fn open(
+        self,
+        nonce: &[u8],
+        aad: &[u8],
+        buf: InOutBuf<'_, '_, u8>,
+        expected: &[u8],
+    ) -> aead::Result<()> {
+        let (key, enc) = self.setup(nonce, aad, buf.len())?;
+        let mut t = [0u8; 16];
+        t.copy_from_slice(expected.get(..16).ok_or(Error)?);
+        let text_len = buf.len();
+        let out = buf.into_out_with_copied_in();
+        let mut h = key.start();
+        h.update_padded(aad);
+        // Whole chunks are whole blocks: only the last can leave a partial block to pad.
+        ctr(&enc, &t, out, |chunk| h.update_padded(chunk));
+        let got = finish_tag(&enc, h, nonce, aad.len(), text_len);
+        if crate::ct::eq(&got, &t) {
+            return Ok(());
+        }
+        ctr(&enc, &t, out, |_| {});
+        Err(Error)
+    }
 }
 
 #[cfg(test)]
@@ -419,14 +426,19 @@ mod tests {
             let aes = |key: &[u8; 16]| Aes128::new(&(*key).into());
             for e in Available::<GhashBackend>::all() {
                 let mut buf = p.clone();
-                let t = seal(&kgk, aes, e, &n, &a, (&mut buf[..]).into()).unwrap();
+                let kgk = || Kgk {
+                    kgk: &kgk,
+                    new_cipher: aes,
+                    polyval: e,
+                };
+                let t = kgk().seal(&n, &a, (&mut buf[..]).into()).unwrap();
                 assert_eq!([&buf[..], &t[..]].concat(), want, "{e}");
                 // A flipped tag bit is refused and the ciphertext comes back.
                 let mut bad = t;
                 bad[0] ^= 1;
-                assert!(open(&kgk, aes, e, &n, &a, (&mut buf[..]).into(), &bad).is_err());
+                assert!(kgk().open(&n, &a, (&mut buf[..]).into(), &bad).is_err());
                 assert_eq!(buf, want[..p.len()], "{e}");
-                open(&kgk, aes, e, &n, &a, (&mut buf[..]).into(), &t).unwrap();
+                kgk().open(&n, &a, (&mut buf[..]).into(), &t).unwrap();
                 assert_eq!(buf, p, "{e}");
             }
         }

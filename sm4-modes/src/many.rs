@@ -247,16 +247,9 @@ trait Job {
     fn load(&self, m: usize, j: usize) -> Block<Sm4>;
     /// The chain's state after block `j` of message `m`.
     fn store(&mut self, m: usize, j: usize, state: &Block<Sm4>);
-    /// Blocks `from..` of message `m` on the serial chain from `state`, with `scratch` for
-    /// copies.
-    fn finish(
-        &mut self,
-        cipher: &Sm4,
-        m: usize,
-        from: usize,
-        state: Block<Sm4>,
-        scratch: &mut [Block<Sm4>; LANES],
-    );
+    /// The rest of lane `l`'s message (blocks `l.pos..` of message `l.msg`) on the serial
+    /// chain from `l.state`, with `scratch` for copies.
+    fn finish(&mut self, cipher: &Sm4, l: Lane, scratch: &mut [Block<Sm4>; LANES]);
 }
 
 /// A message in flight.
@@ -296,8 +289,7 @@ fn run<J: Job>(cipher: &Sm4, job: &mut J) {
             break;
         }
         if busy == 1 && next == count {
-            let l = lanes[0];
-            job.finish(cipher, l.msg, l.pos, l.state, &mut buf);
+            job.finish(cipher, lanes[0], &mut buf);
             break;
         }
         for (l, b) in lanes[..busy].iter().zip(buf.iter_mut()) {
@@ -336,34 +328,36 @@ struct CbcApart<'a, 'b, 'c> {
     out: &'a mut [&'c mut [u8]],
 }
 
-impl Job for CbcApart<'_, '_, '_> {
-    fn count(&self) -> usize {
-        self.msgs.len()
-    }
-    fn blocks(&self, m: usize) -> usize {
-        self.msgs[m].len() / 16
-    }
-    fn start(&self, m: usize) -> Block<Sm4> {
-        self.ivs[m].into()
-    }
-    #[inline(always)]
-    fn load(&self, m: usize, j: usize) -> Block<Sm4> {
-        block_at(self.msgs[m], j)
-    }
-    #[inline(always)]
-    fn store(&mut self, m: usize, j: usize, state: &Block<Sm4>) {
-        if let Some(dst) = self.out[m].get_mut(16 * j..16 * j + 16) {
-            dst.copy_from_slice(state);
+/// The `Job` methods of both CBC encryptions: the chain starts at `self.ivs`, reads
+/// message `m` from `self.$src[m]` and writes each state as ciphertext to `self.$dst[m]`.
+macro_rules! cbc_job {
+    ($src:ident -> $dst:ident) => {
+        fn count(&self) -> usize {
+            self.$src.len()
         }
-    }
-    fn finish(
-        &mut self,
-        cipher: &Sm4,
-        m: usize,
-        from: usize,
-        mut state: Block<Sm4>,
-        _: &mut [Block<Sm4>; LANES],
-    ) {
+        fn blocks(&self, m: usize) -> usize {
+            self.$src[m].len() / 16
+        }
+        fn start(&self, m: usize) -> Block<Sm4> {
+            self.ivs[m].into()
+        }
+        #[inline(always)]
+        fn load(&self, m: usize, j: usize) -> Block<Sm4> {
+            block_at(self.$src[m], j)
+        }
+        #[inline(always)]
+        fn store(&mut self, m: usize, j: usize, state: &Block<Sm4>) {
+            if let Some(dst) = self.$dst[m].get_mut(16 * j..16 * j + 16) {
+                dst.copy_from_slice(state);
+            }
+        }
+    };
+}
+
+impl Job for CbcApart<'_, '_, '_> {
+    cbc_job!(msgs -> out);
+    fn finish(&mut self, cipher: &Sm4, l: Lane, _: &mut [Block<Sm4>; LANES]) {
+        let (m, from, mut state) = (l.msg, l.pos, l.state);
         let out =
             Block::<Sm4>::slice_as_chunks_mut(self.out[m].get_mut(16 * from..).unwrap_or_default())
                 .0;
@@ -378,33 +372,9 @@ struct CbcInPlace<'a, 'b> {
 }
 
 impl Job for CbcInPlace<'_, '_> {
-    fn count(&self) -> usize {
-        self.bufs.len()
-    }
-    fn blocks(&self, m: usize) -> usize {
-        self.bufs[m].len() / 16
-    }
-    fn start(&self, m: usize) -> Block<Sm4> {
-        self.ivs[m].into()
-    }
-    #[inline(always)]
-    fn load(&self, m: usize, j: usize) -> Block<Sm4> {
-        block_at(self.bufs[m], j)
-    }
-    #[inline(always)]
-    fn store(&mut self, m: usize, j: usize, state: &Block<Sm4>) {
-        if let Some(dst) = self.bufs[m].get_mut(16 * j..16 * j + 16) {
-            dst.copy_from_slice(state);
-        }
-    }
-    fn finish(
-        &mut self,
-        cipher: &Sm4,
-        m: usize,
-        from: usize,
-        mut state: Block<Sm4>,
-        scratch: &mut [Block<Sm4>; LANES],
-    ) {
+    cbc_job!(bufs -> bufs);
+    fn finish(&mut self, cipher: &Sm4, l: Lane, scratch: &mut [Block<Sm4>; LANES]) {
+        let (m, from, mut state) = (l.msg, l.pos, l.state);
         // The chain reads and writes separate slices: copy a chunk of input at a time.
         let data = Block::<Sm4>::slice_as_chunks_mut(
             self.bufs[m].get_mut(16 * from..).unwrap_or_default(),
@@ -474,14 +444,8 @@ impl Job for Cmac<'_, '_> {
             self.tags[m] = state.0;
         }
     }
-    fn finish(
-        &mut self,
-        cipher: &Sm4,
-        m: usize,
-        from: usize,
-        mut state: Block<Sm4>,
-        _: &mut [Block<Sm4>; LANES],
-    ) {
+    fn finish(&mut self, cipher: &Sm4, l: Lane, _: &mut [Block<Sm4>; LANES]) {
+        let (m, from, mut state) = (l.msg, l.pos, l.state);
         let msg = self.msgs[m];
         let end = self.blocks(m);
         let body = blocks_from(msg, from);

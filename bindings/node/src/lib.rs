@@ -15,6 +15,10 @@ use zeroize::Zeroizing;
 #[path = "../../wasm/src/core.rs"]
 mod core;
 pub mod pki;
+#[path = "../../python/src/pki_text.rs"]
+mod pki_text;
+#[path = "../../python/src/test_server.rs"]
+mod test_server;
 pub mod tlcp;
 
 /// A Uint8Array the caller allocated, written in place (napi-rs takes `&mut [u8]` by value
@@ -29,8 +33,8 @@ fn out(v: Vec<u8>) -> Uint8Array {
     Uint8Array::new(v)
 }
 
-fn res(r: core::Res<Vec<u8>>) -> Result<Uint8Array> {
-    r.map(out).map_err(err)
+fn res(r: core::Res<impl core::Out>) -> Result<Uint8Array> {
+    r.map(|v| out(v.into_vec())).map_err(err)
 }
 
 // --- SM3 -------------------------------------------------------------------------------
@@ -79,66 +83,66 @@ impl Sm3Hasher {
 
 // --- SM4 -------------------------------------------------------------------------------
 
-/// SM4-ECB encryption.
-#[napi]
-pub fn sm4_ecb_encrypt(key: Uint8Array, data: Uint8Array, padding: bool) -> Result<Uint8Array> {
-    res(core::ecb_encrypt(&key, &data, padding))
+/// Pairs of functions over one `core` function that takes the pair's flag last (`true`
+/// for the first: encrypt, or sign rather than encrypt), each with its own doc.
+macro_rules! pairs {
+    ($($doc:literal $name:ident, $doc2:literal $name2:ident = $f:ident($($arg:ident: $t:ty),*);)*) => {$(
+        pairs!(@ $doc, $name, true, $f, $($arg: $t),*);
+        pairs!(@ $doc2, $name2, false, $f, $($arg: $t),*);
+    )*};
+    (@ $doc:literal, $name:ident, $flag:literal, $f:ident, $($arg:ident: $t:ty),*) => {
+        #[doc = $doc]
+        #[napi]
+        pub fn $name($($arg: $t),*) -> Result<Uint8Array> {
+            res(core::$f($(Arg::arg(&$arg),)* $flag))
+        }
+    };
 }
 
-/// SM4-ECB decryption.
-#[napi]
-pub fn sm4_ecb_decrypt(key: Uint8Array, data: Uint8Array, padding: bool) -> Result<Uint8Array> {
-    res(core::ecb_decrypt(&key, &data, padding))
+/// An argument as the `core` functions take it: bytes as a slice, a flag by value.
+trait Arg<'a> {
+    type As;
+    fn arg(&'a self) -> Self::As;
 }
 
-/// SM4-CBC encryption.
-#[napi]
-pub fn sm4_cbc_encrypt(
-    key: Uint8Array,
-    iv: Uint8Array,
-    data: Uint8Array,
-    padding: bool,
-) -> Result<Uint8Array> {
-    res(core::cbc_encrypt(&key, &iv, &data, padding))
+impl<'a> Arg<'a> for Uint8Array {
+    type As = &'a [u8];
+    fn arg(&'a self) -> &'a [u8] {
+        self
+    }
 }
 
-/// SM4-CBC decryption.
-#[napi]
-pub fn sm4_cbc_decrypt(
-    key: Uint8Array,
-    iv: Uint8Array,
-    data: Uint8Array,
-    padding: bool,
-) -> Result<Uint8Array> {
-    res(core::cbc_decrypt(&key, &iv, &data, padding))
+/// Numbers and flags go by value.
+macro_rules! by_value {
+    ($($t:ty),*) => {$(
+        impl Arg<'_> for $t {
+            type As = $t;
+            fn arg(&self) -> $t {
+                *self
+            }
+        }
+    )*};
+}
+
+by_value!(bool, u32, Option<u32>);
+
+pairs! {
+    "SM4-ECB encryption." sm4_ecb_encrypt, "SM4-ECB decryption." sm4_ecb_decrypt =
+        ecb(key: Uint8Array, data: Uint8Array, padding: bool);
+    "SM4-CBC encryption." sm4_cbc_encrypt, "SM4-CBC decryption." sm4_cbc_decrypt =
+        cbc(key: Uint8Array, iv: Uint8Array, data: Uint8Array, padding: bool);
+    "SM4-GCM encryption." sm4_gcm_encrypt, "SM4-GCM decryption." sm4_gcm_decrypt =
+        gcm(key: Uint8Array, nonce: Uint8Array, data: Uint8Array, aad: Uint8Array);
+    "SM4-CCM encryption." sm4_ccm_encrypt, "SM4-CCM decryption." sm4_ccm_decrypt =
+        ccm(key: Uint8Array, nonce: Uint8Array, data: Uint8Array, aad: Uint8Array);
+    "SM4-XTS encryption." sm4_xts_encrypt, "SM4-XTS decryption." sm4_xts_decrypt =
+        xts(key: Uint8Array, tweak: Uint8Array, data: Uint8Array, gb: bool);
 }
 
 /// SM4-CTR.
 #[napi]
 pub fn sm4_ctr(key: Uint8Array, iv: Uint8Array, data: Uint8Array) -> Result<Uint8Array> {
     res(core::ctr(&key, &iv, &data))
-}
-
-/// SM4-GCM encryption.
-#[napi]
-pub fn sm4_gcm_encrypt(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    data: Uint8Array,
-    aad: Uint8Array,
-) -> Result<Uint8Array> {
-    res(core::gcm(&key, &nonce, &data, &aad, true))
-}
-
-/// SM4-GCM decryption.
-#[napi]
-pub fn sm4_gcm_decrypt(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    data: Uint8Array,
-    aad: Uint8Array,
-) -> Result<Uint8Array> {
-    res(core::gcm(&key, &nonce, &data, &aad, false))
 }
 
 /// SM4-GCM into `out` (allocated by the caller): encryption when `encrypt`, else the checked
@@ -164,50 +168,6 @@ pub fn sm4_ctr_into(
     out: OutBytes,
 ) -> Result<()> {
     core::ctr_into(&key, &iv, &data, out).map_err(err)
-}
-
-/// SM4-CCM encryption.
-#[napi]
-pub fn sm4_ccm_encrypt(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    data: Uint8Array,
-    aad: Uint8Array,
-) -> Result<Uint8Array> {
-    res(core::ccm(&key, &nonce, &data, &aad, true))
-}
-
-/// SM4-CCM decryption.
-#[napi]
-pub fn sm4_ccm_decrypt(
-    key: Uint8Array,
-    nonce: Uint8Array,
-    data: Uint8Array,
-    aad: Uint8Array,
-) -> Result<Uint8Array> {
-    res(core::ccm(&key, &nonce, &data, &aad, false))
-}
-
-/// SM4-XTS encryption.
-#[napi]
-pub fn sm4_xts_encrypt(
-    key: Uint8Array,
-    tweak: Uint8Array,
-    data: Uint8Array,
-    gb: bool,
-) -> Result<Uint8Array> {
-    res(core::xts(&key, &tweak, &data, gb, true))
-}
-
-/// SM4-XTS decryption.
-#[napi]
-pub fn sm4_xts_decrypt(
-    key: Uint8Array,
-    tweak: Uint8Array,
-    data: Uint8Array,
-    gb: bool,
-) -> Result<Uint8Array> {
-    res(core::xts(&key, &tweak, &data, gb, false))
 }
 
 /// SM4-CMAC.
@@ -337,9 +297,7 @@ impl Sm2PublicKey {
 /// A random private scalar.
 #[napi]
 pub fn sm2_generate_secret() -> Result<Uint8Array> {
-    core::sm2_generate_secret()
-        .map(|d| out(d.to_vec()))
-        .map_err(err)
+    res(core::sm2_generate_secret())
 }
 
 /// The uncompressed public key of a scalar.
@@ -411,7 +369,7 @@ pub fn sm2_decrypt(d: Uint8Array, ct: Uint8Array, layout: String) -> Result<Uint
     res(core::sm2_decrypt(&d, &ct, &layout))
 }
 
-/// SM2 key exchange for one party: K ‖ confirmation.
+/// SM2 key exchange for one party (see `core::KeyExchangeArgs`): K ‖ confirmation.
 #[napi]
 #[allow(clippy::too_many_arguments)]
 pub fn sm2_key_exchange(
@@ -425,41 +383,31 @@ pub fn sm2_key_exchange(
     klen: u32,
     peer_confirmation: Option<Uint8Array>,
 ) -> Result<Uint8Array> {
-    res(core::sm2_key_exchange(
+    res(core::sm2_key_exchange(core::KeyExchangeArgs {
         initiator,
-        &d,
-        &r,
-        &id,
-        &peer,
-        &peer_r,
-        &peer_id,
-        klen as usize,
-        peer_confirmation.as_deref(),
-    ))
+        d: &d,
+        r: &r,
+        id: &id,
+        peer: &peer,
+        peer_r: &peer_r,
+        peer_id: &peer_id,
+        klen,
+        peer_confirmation: peer_confirmation.as_deref(),
+    }))
 }
 
 // --- SM9 -------------------------------------------------------------------------------
 
-/// A random SM9 signing master key (32 bytes).
-#[napi]
-pub fn sm9_sign_master_generate() -> Result<Uint8Array> {
-    core::sm9_sign_master_generate()
-        .map(|k| out(k.to_vec()))
-        .map_err(err)
-}
-
-/// The signing master public key (128 bytes) of a master key.
-#[napi]
-pub fn sm9_sign_master_public(ks: Uint8Array) -> Result<Uint8Array> {
-    res(core::sm9_sign_master_public(&ks))
-}
-
-/// The signing key (65 bytes) of `id`.
-#[napi]
-pub fn sm9_sign_extract(ks: Uint8Array, id: Uint8Array) -> Result<Uint8Array> {
-    core::sm9_sign_extract(&ks, &id)
-        .map(|k| out(k.to_vec()))
-        .map_err(err)
+pairs! {
+    "A random SM9 signing master key (32 bytes)." sm9_sign_master_generate,
+    "A random SM9 encryption master key (32 bytes)." sm9_enc_master_generate =
+        sm9_master_generate();
+    "The signing master public key (128 bytes) of a master key." sm9_sign_master_public,
+    "The encryption master public key (64 bytes) of a master key." sm9_enc_master_public =
+        sm9_master_public(k: Uint8Array);
+    "The signing key (65 bytes) of `id`." sm9_sign_extract,
+    "The decryption key (129 bytes) of `id`." sm9_enc_extract =
+        sm9_extract(k: Uint8Array, id: Uint8Array);
 }
 
 /// An SM9 signature (DER or 96 bytes).
@@ -474,28 +422,6 @@ pub fn sm9_verify(mpk: Uint8Array, id: Uint8Array, m: Uint8Array, sig: Uint8Arra
     core::sm9_verify(&mpk, &id, &m, &sig).map_err(err)
 }
 
-/// A random SM9 encryption master key (32 bytes).
-#[napi]
-pub fn sm9_enc_master_generate() -> Result<Uint8Array> {
-    core::sm9_enc_master_generate()
-        .map(|k| out(k.to_vec()))
-        .map_err(err)
-}
-
-/// The encryption master public key (64 bytes) of a master key.
-#[napi]
-pub fn sm9_enc_master_public(ke: Uint8Array) -> Result<Uint8Array> {
-    res(core::sm9_enc_master_public(&ke))
-}
-
-/// The decryption key (129 bytes) of `id`.
-#[napi]
-pub fn sm9_enc_extract(ke: Uint8Array, id: Uint8Array) -> Result<Uint8Array> {
-    core::sm9_enc_extract(&ke, &id)
-        .map(|k| out(k.to_vec()))
-        .map_err(err)
-}
-
 /// A master public key checked, x ‖ y.
 #[napi]
 pub fn sm9_master_public_check(b: Uint8Array, sign: bool) -> Result<Uint8Array> {
@@ -505,9 +431,7 @@ pub fn sm9_master_public_check(b: Uint8Array, sign: bool) -> Result<Uint8Array> 
 /// A user key checked against its master public key, uncompressed.
 #[napi]
 pub fn sm9_user_key_check(user: Uint8Array, mpk: Uint8Array, sign: bool) -> Result<Uint8Array> {
-    core::sm9_user_key_check(&user, &mpk, sign)
-        .map(|k| out(k.to_vec()))
-        .map_err(err)
+    res(core::sm9_user_key_check(&user, &mpk, sign))
 }
 
 /// SM9 encryption to `id`: C1 ‖ C3 ‖ C2, or DER.
@@ -534,53 +458,16 @@ pub fn sm9_decrypt(
 
 // --- ZUC -------------------------------------------------------------------------------
 
-/// 128-EEA3 over `bit_len` bits (all of `data` when undefined).
-#[napi]
-pub fn zuc_eea3(
-    key: Uint8Array,
-    count: u32,
-    bearer: u32,
-    direction: u32,
-    data: Uint8Array,
-    bit_len: Option<u32>,
-) -> Result<Uint8Array> {
-    let (b, d) = small(bearer, direction)?;
-    res(core::zuc_eea3(
-        &key,
-        count,
-        b,
-        d,
-        &data,
-        bit_len.map(|n| n as usize),
-    ))
-}
-
-/// 128-EIA3 MAC (4 bytes).
-#[napi]
-pub fn zuc_eia3(
-    key: Uint8Array,
-    count: u32,
-    bearer: u32,
-    direction: u32,
-    data: Uint8Array,
-    bit_len: Option<u32>,
-) -> Result<Uint8Array> {
-    let (b, d) = small(bearer, direction)?;
-    res(core::zuc_eia3(
-        &key,
-        count,
-        b,
-        d,
-        &data,
-        bit_len.map(|n| n as usize),
-    ))
-}
-
-fn small(bearer: u32, direction: u32) -> Result<(u8, u8)> {
-    match (u8::try_from(bearer), u8::try_from(direction)) {
-        (Ok(b), Ok(d)) => Ok((b, d)),
-        _ => Err(err("ZUC: bearer is 5 bits and direction 1 bit".into())),
-    }
+pairs! {
+    "128-EEA3 over `bit_len` bits (all of `data` when undefined)." zuc_eea3,
+    "128-EIA3 MAC (4 bytes)." zuc_eia3 = zuc_128(
+        key: Uint8Array,
+        count: u32,
+        bearer: u32,
+        direction: u32,
+        data: Uint8Array,
+        bit_len: Option<u32>
+    );
 }
 
 /// `data` XORed with the ZUC-128 or ZUC-256 keystream.

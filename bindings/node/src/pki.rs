@@ -3,13 +3,13 @@
 //! (the JavaScript layer, `bindings/wasm/js/pki.js`, holds them in objects and checks the
 //! arguments), the same operations as the Python package's `pki.rs`.
 
+use crate::pki_text::{self, general_name, hex, oids};
 use crate::{core, err};
 use der::{Decode, Encode};
 use napi::bindgen_prelude::{Result, Uint8Array};
 use napi_derive::napi;
-use shangmi_pki::verify::{self, Options, Purpose};
+use shangmi_pki::verify::{self, Options};
 use shangmi_pki::{CertReq, Certificate, cms, crl, issue, name, pkcs12, req};
-use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages, SubjectAltName};
 use zeroize::Zeroizing;
 
@@ -86,30 +86,6 @@ pub struct CertInfo {
     pub signature_algorithm: String,
 }
 
-fn general_name(g: &GeneralName) -> String {
-    match g {
-        GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
-        GeneralName::Rfc822Name(e) => format!("email:{}", e.as_str()),
-        GeneralName::UniformResourceIdentifier(u) => format!("URI:{}", u.as_str()),
-        GeneralName::IpAddress(ip) => {
-            let b = ip.as_bytes();
-            if let Ok(a) = <[u8; 4]>::try_from(b) {
-                format!("IP:{}", std::net::Ipv4Addr::from(a))
-            } else if let Ok(a) = <[u8; 16]>::try_from(b) {
-                format!("IP:{}", std::net::Ipv6Addr::from(a))
-            } else {
-                format!("IP:{}", hex(b))
-            }
-        }
-        GeneralName::DirectoryName(n) => format!("DirName:{}", name::display(n)),
-        _ => "othername:<unsupported>".to_string(),
-    }
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 const USAGES: [(KeyUsages, &str); 9] = [
     (KeyUsages::DigitalSignature, "digitalSignature"),
     (KeyUsages::NonRepudiation, "nonRepudiation"),
@@ -164,24 +140,8 @@ pub fn cert_info(der: Uint8Array) -> Result<CertInfo> {
     })
 }
 
-fn parse_sans(sans: &[String]) -> Result<Vec<issue::San>> {
-    sans.iter()
-        .map(|s| {
-            issue::San::parse(s).map_err(|_| {
-                err(format!(
-                    "subject alternative name '{s}' is not DNS:…, IP:… or email:…"
-                ))
-            })
-        })
-        .collect()
-}
-
 fn parse_name(s: &str) -> Result<x509_cert::name::Name> {
-    name::parse_dn(s).map_err(|_| {
-        err(format!(
-            "'{s}' is not a distinguished name such as /C=CN/O=Example/CN=example.cn"
-        ))
-    })
+    pki_text::distinguished_name(s).map_err(err)
 }
 
 fn params(
@@ -195,42 +155,20 @@ fn params(
         .map(u8::try_from)
         .transpose()
         .map_err(|_| err("pathLen must be at most 255".into()))?;
-    let p = match issue::Profile::from_name(profile) {
-        Some(issue::Profile::Ca { .. }) => issue::Profile::Ca { path_len },
-        Some(p) => p,
-        None => {
-            return Err(err(
-                "profile must be 'ca', 'tls-server', 'tls-client', 'tlcp-sign' or 'tlcp-enc'"
-                    .into(),
-            ));
-        }
-    };
+    let p = pki_text::profile(profile, path_len).map_err(err)?;
     let mut p = issue::CertParams::new(subject, p, days);
-    p.sans = parse_sans(sans)?;
+    p.sans = pki_text::sans(sans).map_err(err)?;
     Ok(p)
 }
 
-/// A self-signed certificate (DER) for the key `d`.
-#[napi]
-pub fn cert_self_signed(
-    d: Uint8Array,
-    subject: String,
-    profile: String,
-    days: u32,
-    sans: Vec<String>,
-    path_len: Option<u32>,
-) -> Result<Uint8Array> {
-    let p = params(parse_name(&subject)?, &profile, days, &sans, path_len)?;
-    cert_der(&issue::self_signed(&secret(&d)?, &p).map_err(pki_err)?)
-}
-
-/// A certificate (DER) for `public_key` issued by `issuer` with its key `d`.
+/// A certificate (DER) for `public_key` issued by `issuer` with its key `d`, or self-signed
+/// by `d` when neither is given.
 #[napi]
 #[allow(clippy::too_many_arguments)]
 pub fn cert_issue(
-    issuer: Uint8Array,
+    issuer: Option<Uint8Array>,
     d: Uint8Array,
-    public_key: Uint8Array,
+    public_key: Option<Uint8Array>,
     subject: String,
     profile: String,
     days: u32,
@@ -238,8 +176,20 @@ pub fn cert_issue(
     path_len: Option<u32>,
 ) -> Result<Uint8Array> {
     let p = params(parse_name(&subject)?, &profile, days, &sans, path_len)?;
-    let pk = core::public(&public_key).map_err(err)?;
-    cert_der(&issue::issue(&cert(&issuer)?, &secret(&d)?, &pk, &p).map_err(pki_err)?)
+    let sk = secret(&d)?;
+    let c = match (issuer, public_key) {
+        (None, None) => issue::self_signed(&sk, &p),
+        (Some(issuer), Some(pk)) => {
+            let pk = core::public(&pk).map_err(err)?;
+            issue::issue(&cert(&issuer)?, &sk, &pk, &p)
+        }
+        _ => {
+            return Err(err(
+                "an issued certificate needs the issuer and the public key".into(),
+            ));
+        }
+    };
+    cert_der(&c.map_err(pki_err)?)
 }
 
 fn request(der: &[u8]) -> Result<CertReq> {
@@ -266,7 +216,7 @@ pub fn csr_create(d: Uint8Array, subject: String, sans: Vec<String>) -> Result<U
     let r = req::create_request(
         &secret(&d)?,
         &parse_name(&subject)?,
-        &parse_sans(&sans)?,
+        &pki_text::sans(&sans).map_err(err)?,
         None,
     )
     .map_err(pki_err)?;
@@ -334,13 +284,7 @@ fn options<'a>(
     host: Option<&'a str>,
     crls: &'a [crl::Crl],
 ) -> Result<Options<'a>> {
-    let p = Purpose::from_name(purpose).ok_or_else(|| {
-        err(
-            "purpose must be 'any', 'tls-server', 'tls-client', 'tlcp-sign', 'tlcp-enc' or \
-             'cms-sign'"
-                .into(),
-        )
-    })?;
+    let p = pki_text::purpose(purpose).map_err(err)?;
     let mut o = match time {
         Some(t) if t.is_finite() && t >= 0.0 => Options::at(t as u64, p),
         Some(_) => return Err(err("time must be unix seconds".into())),
@@ -371,14 +315,6 @@ pub fn verify_chain(
     let path = verify::verify_chain(&leaf, &inter, &roots, &opts)
         .map_err(|e| err(format!("certificate verification failed: {e}")))?;
     path.iter().map(cert_der).collect()
-}
-
-fn oids(rfc5652: bool) -> cms::Oids {
-    if rfc5652 {
-        cms::Oids::Rfc5652
-    } else {
-        cms::Oids::GmT0010
-    }
 }
 
 /// A CMS SignedData (DER) over `content` by `signer`/`d` with `chain`.

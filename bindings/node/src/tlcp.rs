@@ -5,17 +5,16 @@
 //! waits; so no thread is held and the event loop never blocks on the network. Plus a
 //! one-thread test server for the package's tests, as the Python package has.
 
+use crate::test_server::{Failure, TestServer};
 use crate::{core, err};
 use napi::bindgen_prelude::{Result, Uint8Array};
 use napi_derive::napi;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, NameCheck,
-    RootCertStore, ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
+    ServerName, Sm2PrivateKey,
 };
 use std::io::{self, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 fn tlcp_err(e: shangmi_tlcp::Error) -> napi::Error {
     err(format!("TLCP: {e}"))
@@ -268,56 +267,18 @@ pub fn tlcp_test_server(
     connections: u32,
     client_ca: Option<Uint8Array>,
 ) -> Result<u32> {
-    let chain = sign_chain.iter().map(der).collect();
-    let mut b = ServerConfig::builder();
-    if let Some(ca) = client_ca {
-        let mut roots = RootCertStore::empty();
-        roots.add(der(&ca)).map_err(tlcp_err)?;
-        b = b.client_auth(ClientAuth::Required, roots);
-    }
-    let config = Arc::new(
-        b.with_certs(chain, key(&sign_key)?, der(&enc_cert), key(&enc_key)?)
-            .map_err(tlcp_err)?,
-    );
-    let response = response.to_vec();
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(io_err)?;
-    let port = listener.local_addr().map_err(io_err)?.port();
-    listener.set_nonblocking(true).map_err(io_err)?;
-    std::thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut served = 0;
-        while served < connections && Instant::now() < deadline {
-            match listener.accept() {
-                Ok((sock, _)) => {
-                    served += 1;
-                    let _ = serve_one(&config, sock, &response);
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(_) => break,
-            }
-        }
-    });
+    let server = TestServer {
+        sign_chain: sign_chain.iter().map(der).collect(),
+        sign_key: key(&sign_key)?,
+        enc_cert: der(&enc_cert),
+        enc_key: key(&enc_key)?,
+        client_ca: client_ca.as_ref().map(der),
+    };
+    let port = server
+        .spawn(response.to_vec(), connections as usize)
+        .map_err(|e| match e {
+            Failure::Tlcp(e) => tlcp_err(e),
+            Failure::Io(e) => io_err(e),
+        })?;
     Ok(u32::from(port))
-}
-
-fn serve_one(config: &Arc<ServerConfig>, sock: TcpStream, response: &[u8]) -> io::Result<()> {
-    sock.set_nonblocking(false)?;
-    sock.set_read_timeout(Some(Duration::from_secs(10)))?;
-    sock.set_write_timeout(Some(Duration::from_secs(10)))?;
-    let conn = ServerConnection::new(config.clone()).map_err(io::Error::from)?;
-    let mut s = StreamOwned::new(conn, sock);
-    let mut head = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65_536 {
-        let n = s.read(&mut chunk)?;
-        if n == 0 {
-            return Ok(());
-        }
-        head.extend_from_slice(&chunk[..n]);
-    }
-    s.write_all(response)?;
-    s.flush()?;
-    s.close()
 }

@@ -7,6 +7,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView};
 use zeroize::Zeroizing;
 
+pub(crate) use crate::pki_text::hex;
+
 create_exception!(
     _shangmi,
     ShangmiError,
@@ -31,6 +33,9 @@ create_exception!(
     ShangmiError,
     "A key is malformed, out of range, on another curve or wrongly encrypted."
 );
+
+/// What most functions and methods return: a new bytes object.
+pub(crate) type PyOut<'py> = PyResult<Bound<'py, PyBytes>>;
 
 /// Inputs at least this long are processed with the GIL released.
 pub(crate) const GIL_THRESHOLD: usize = 16 * 1024;
@@ -97,16 +102,6 @@ pub(crate) fn fixed_key<const N: usize>(data: &[u8], what: &str) -> PyResult<[u8
 
 pub(crate) fn bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, data)
-}
-
-pub(crate) fn hex(data: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(data.len() * 2);
-    for b in data {
-        s.push(HEX[usize::from(b >> 4)] as char);
-        s.push(HEX[usize::from(b & 15)] as char);
-    }
-    s
 }
 
 pub(crate) fn random_bytes(py: Python<'_>, n: usize) -> PyResult<Bound<'_, PyBytes>> {

@@ -6,10 +6,12 @@
 
 mod common;
 mod pki;
+mod pki_text;
 mod sm2;
 mod sm3;
 mod sm4;
 mod sm9;
+mod test_server;
 mod tlcp;
 mod zuc;
 

@@ -1,16 +1,16 @@
 //! Certificates, requests, CRLs, CMS and PKCS#12 (`shangmi-pki`): parsing and showing,
 //! chain verification, issuing, GM/T 0010 / RFC 5652 signed and enveloped messages.
 
-use crate::common::{ShangmiError, buf, bytes, hex};
+use crate::common::{PyOut, ShangmiError, buf, bytes, hex};
+use crate::pki_text::{self, general_name, oids};
 use crate::sm2::{PyPrivateKey, PyPublicKey};
 use der::{Decode, Encode};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
-use shangmi_pki::verify::{self, Options, Purpose};
+use shangmi_pki::verify::{self, Options};
 use shangmi_pki::{CertReq, Certificate, cms, crl, issue, name, pkcs12, req};
-use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{BasicConstraints, SubjectAltName};
 
 create_exception!(
@@ -54,30 +54,6 @@ fn documents(data: &Bound<'_, PyAny>, labels: &[&str]) -> PyResult<Vec<Vec<u8>>>
 
 fn time_of(t: &x509_cert::time::Time) -> u64 {
     t.to_unix_duration().as_secs()
-}
-
-fn general_name(g: &GeneralName) -> String {
-    match g {
-        GeneralName::DnsName(d) => format!("DNS:{}", d.as_str()),
-        GeneralName::Rfc822Name(e) => format!("email:{}", e.as_str()),
-        GeneralName::UniformResourceIdentifier(u) => format!("URI:{}", u.as_str()),
-        GeneralName::IpAddress(ip) => {
-            let b = ip.as_bytes();
-            match b.len() {
-                4 => format!(
-                    "IP:{}",
-                    std::net::Ipv4Addr::from(<[u8; 4]>::try_from(b).unwrap_or_default())
-                ),
-                16 => format!(
-                    "IP:{}",
-                    std::net::Ipv6Addr::from(<[u8; 16]>::try_from(b).unwrap_or_default())
-                ),
-                _ => format!("IP:{}", hex(b)),
-            }
-        }
-        GeneralName::DirectoryName(n) => format!("DirName:{}", name::display(n)),
-        _ => "othername:<unsupported>".to_string(),
-    }
 }
 
 fn sans_of(exts: Option<&SubjectAltName>) -> Vec<String> {
@@ -252,27 +228,6 @@ struct PyCertReq {
     r: CertReq,
 }
 
-fn parse_sans(sans: Option<Vec<String>>) -> PyResult<Vec<issue::San>> {
-    sans.unwrap_or_default()
-        .iter()
-        .map(|s| {
-            issue::San::parse(s).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "subject alternative name '{s}' is not DNS:…, IP:… or email:…"
-                ))
-            })
-        })
-        .collect()
-}
-
-fn parse_name(s: &str) -> PyResult<x509_cert::name::Name> {
-    name::parse_dn(s).map_err(|_| {
-        PyValueError::new_err(format!(
-            "'{s}' is not a distinguished name such as /C=CN/O=Example/CN=example.cn"
-        ))
-    })
-}
-
 #[pymethods]
 impl PyCertReq {
     /// A request signed by `key` for `subject` ("/C=CN/O=…/CN=…") with SANs ("DNS:…").
@@ -300,7 +255,7 @@ impl PyCertReq {
         Ok(PyCertReq { r })
     }
 
-    fn to_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn to_der<'py>(&self, py: Python<'py>) -> PyOut<'py> {
         let d = self
             .r
             .to_der()
@@ -342,14 +297,17 @@ impl PyCertReq {
     }
 }
 
-fn profile(name: &str, path_len: Option<u8>) -> PyResult<issue::Profile> {
-    match issue::Profile::from_name(name) {
-        Some(issue::Profile::Ca { .. }) => Ok(issue::Profile::Ca { path_len }),
-        Some(p) => Ok(p),
-        None => Err(PyValueError::new_err(
-            "profile must be 'ca', 'tls-server', 'tls-client', 'tlcp-sign' or 'tlcp-enc'",
-        )),
-    }
+/// A message of `pki_text` as a `ValueError`.
+fn value_err(e: String) -> PyErr {
+    PyValueError::new_err(e)
+}
+
+fn parse_sans(sans: Option<Vec<String>>) -> PyResult<Vec<issue::San>> {
+    pki_text::sans(&sans.unwrap_or_default()).map_err(value_err)
+}
+
+fn parse_name(s: &str) -> PyResult<x509_cert::name::Name> {
+    pki_text::distinguished_name(s).map_err(value_err)
 }
 
 fn params(
@@ -359,7 +317,8 @@ fn params(
     sans: Option<Vec<String>>,
     path_len: Option<u8>,
 ) -> PyResult<issue::CertParams> {
-    let mut p = issue::CertParams::new(subject, profile(profile_name, path_len)?, days);
+    let profile = pki_text::profile(profile_name, path_len).map_err(value_err)?;
+    let mut p = issue::CertParams::new(subject, profile, days);
     p.sans = parse_sans(sans)?;
     Ok(p)
 }
@@ -426,7 +385,7 @@ fn crl_issue<'py>(
     revoked: Vec<Bound<'py, PyAny>>,
     days: u32,
     number: u64,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let mut p = crl::CrlParams::new(days);
     p.number = number;
     for r in &revoked {
@@ -456,22 +415,13 @@ fn crls(list: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Vec<crl::Crl>> {
     Ok(out)
 }
 
-fn purpose(name: &str) -> PyResult<Purpose> {
-    Purpose::from_name(name).ok_or_else(|| {
-        PyValueError::new_err(
-            "purpose must be 'any', 'tls-server', 'tls-client', 'tlcp-sign', 'tlcp-enc' or \
-             'cms-sign'",
-        )
-    })
-}
-
 fn options<'a>(
     purpose_name: &str,
     time: Option<u64>,
     host: Option<&'a str>,
     crls: &'a [crl::Crl],
 ) -> PyResult<Options<'a>> {
-    let p = purpose(purpose_name)?;
+    let p = pki_text::purpose(purpose_name).map_err(value_err)?;
     let mut o = match time {
         Some(t) => Options::at(t, p),
         None => Options::now(p),
@@ -520,7 +470,7 @@ fn cms_sign<'py>(
     chain: Option<Vec<PyRef<'py, PyCertificate>>>,
     detached: bool,
     rfc5652: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let content = buf(content)?;
     let chain = certs(chain);
     let secret = key.secret();
@@ -536,14 +486,6 @@ fn cms_sign<'py>(
     };
     let der = cms::sign(content.as_slice(), &[signer], &opts).map_err(pki_err)?;
     Ok(bytes(py, &der))
-}
-
-fn oids(rfc5652: bool) -> cms::Oids {
-    if rfc5652 {
-        cms::Oids::Rfc5652
-    } else {
-        cms::Oids::GmT0010
-    }
 }
 
 /// Verifies a CMS SignedData (DER or PEM) against `roots` (signers' chains from the
@@ -600,7 +542,7 @@ fn cms_encrypt<'py>(
     content: &Bound<'py, PyAny>,
     recipients: Vec<PyRef<'py, PyCertificate>>,
     rfc5652: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let content = buf(content)?;
     let r = certs(Some(recipients));
     let der = cms::encrypt(content.as_slice(), &r, oids(rfc5652)).map_err(pki_err)?;
@@ -614,7 +556,7 @@ fn cms_decrypt<'py>(
     message: &Bound<'py, PyAny>,
     cert: &PyCertificate,
     key: &PyPrivateKey,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let der = cms_der(message)?;
     let pt = cms::decrypt(&der, &cert.c, &key.secret()).map_err(pki_err)?;
     Ok(bytes(py, &zeroize::Zeroizing::new(pt)))
@@ -649,7 +591,7 @@ fn pkcs12_export<'py>(
     password: &str,
     chain: Option<Vec<PyRef<'py, PyCertificate>>>,
     sm: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let chain = certs(chain);
     let scheme = if sm {
         pkcs12::Scheme::Sm

@@ -2,8 +2,8 @@
 //! exchange, and the point multiplication behind the gmssl layer's `_kg`.
 
 use crate::common::{
-    InvalidKey, InvalidSignature, InvalidTag, ShangmiError, buf, bytes, fixed, fixed_key, hex,
-    hex_decode, rand_fill,
+    InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed, fixed_key,
+    hex, hex_decode, rand_fill,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -116,7 +116,7 @@ impl PyPublicKey {
         hex(self.vk.to_sec1_point(compressed).as_bytes())
     }
 
-    fn to_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    fn to_der<'py>(&self, py: Python<'py>) -> PyOut<'py> {
         let d = keys::public_key_to_spki_der(self.vk.public_key(), AlgorithmForm::EcPublicKey)
             .map_err(sm2_err)?;
         Ok(bytes(py, d.as_bytes()))
@@ -176,7 +176,7 @@ impl PyPublicKey {
         py: Python<'py>,
         data: &Bound<'py, PyAny>,
         id: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyOut<'py> {
         let d = buf(data)?;
         let id = id.map(buf).transpose()?;
         let other = self.with_id(id.as_ref().map(|i| i.as_slice()))?;
@@ -187,12 +187,7 @@ impl PyPublicKey {
     /// SM2 encryption in `layout` (default "C1C3C2"; also "C1C2C3", "*_RAW" without the
     /// 04 prefix, "*_COMPRESSED", "ASN1").
     #[pyo3(signature = (data, layout="C1C3C2"))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        layout: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, layout: &str) -> PyOut<'py> {
         let l = self::layout(layout)?;
         let d = buf(data)?;
         let d = d.as_slice();
@@ -332,11 +327,7 @@ impl PyPrivateKey {
 
     /// PKCS#8 DER; with `password`, encrypted PKCS#8 (PBKDF2-HMAC-SM3, SM4-CBC, as GmSSL).
     #[pyo3(signature = (password=None))]
-    fn to_der<'py>(
-        &self,
-        py: Python<'py>,
-        password: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn to_der<'py>(&self, py: Python<'py>, password: Option<&Bound<'py, PyAny>>) -> PyOut<'py> {
         let s = self.secret();
         let doc = match password {
             Some(p) => {
@@ -391,7 +382,7 @@ impl PyPrivateKey {
         data: &Bound<'py, PyAny>,
         id: Option<&Bound<'py, PyAny>>,
         der: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyOut<'py> {
         let d = buf(data)?;
         let id = id.map(buf).transpose()?;
         let other = match id.as_ref().map(|i| i.as_slice()) {
@@ -424,7 +415,7 @@ impl PyPrivateKey {
         e: &Bound<'py, PyAny>,
         k: Option<&Bound<'py, PyAny>>,
         der: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyOut<'py> {
         let e = buf(e)?;
         let e = fixed::<32>(e.as_slice(), "digest")?;
         let sig = match k {
@@ -450,12 +441,7 @@ impl PyPrivateKey {
     /// SM2 decryption of `data` in `layout` (see `PublicKey.encrypt`); raises `InvalidTag`
     /// when the C3 hash does not verify or the ciphertext is malformed.
     #[pyo3(signature = (data, layout="C1C3C2"))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        layout: &str,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, layout: &str) -> PyOut<'py> {
         let l = self::layout(layout)?;
         let d = buf(data)?;
         let (d, dk) = (d.as_slice(), &self.dk);
@@ -481,12 +467,7 @@ impl PyPrivateKey {
 
 /// Converts an SM2 ciphertext between layouts (no key needed).
 #[pyfunction]
-fn sm2_convert<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
-    src: &str,
-    dst: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn sm2_convert<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, src: &str, dst: &str) -> PyOut<'py> {
     let d = buf(data)?;
     let (from, to) = (layout(src)?, layout(dst)?);
     let out = match (from, to) {

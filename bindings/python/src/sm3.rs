@@ -1,6 +1,6 @@
 //! SM3: the hashlib-style hash object, HMAC-SM3, HKDF-SM3 and the SM2 KDF.
 
-use crate::common::{InvalidKey, buf, bytes, hex, maybe_detach};
+use crate::common::{InvalidKey, PyOut, buf, bytes, hex, maybe_detach};
 use hmac::{KeyInit as _, Mac as _};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -71,11 +71,7 @@ impl PySm3 {
 
 /// HMAC-SM3 of `msg` under `key` (one call).
 #[pyfunction]
-fn hmac_sm3<'py>(
-    py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    msg: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn hmac_sm3<'py>(py: Python<'py>, key: &Bound<'py, PyAny>, msg: &Bound<'py, PyAny>) -> PyOut<'py> {
     let k = buf(key)?;
     let m = buf(msg)?;
     let (k, m) = (k.as_slice(), m.as_slice());
@@ -97,7 +93,7 @@ fn hkdf_sm3<'py>(
     length: usize,
     salt: Option<&Bound<'py, PyAny>>,
     info: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let ikm = buf(ikm)?;
     let salt = salt.map(buf).transpose()?;
     let info = info.map(buf).transpose()?;
@@ -117,11 +113,7 @@ fn hkdf_sm3<'py>(
 /// SM3(z ‖ ct) for ct = 1, 2, … as 32-bit big-endian, truncated to `length` bytes
 /// (`shangmi_sm3::kdf`).
 #[pyfunction]
-fn sm3_kdf<'py>(
-    py: Python<'py>,
-    z: &Bound<'py, PyAny>,
-    length: usize,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn sm3_kdf<'py>(py: Python<'py>, z: &Bound<'py, PyAny>, length: usize) -> PyOut<'py> {
     let z = buf(z)?;
     let z = z.as_slice();
     // Straight into the new bytes object: a length too large for memory is Python's

@@ -2,7 +2,7 @@
 //! `shangmi-sm4-modes`.
 
 use crate::common::{
-    Buf, InvalidKey, InvalidTag, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
+    Buf, InvalidKey, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
     random_bytes,
 };
 use hmac::Mac as _;
@@ -30,41 +30,33 @@ fn sm4_key(key: &Bound<'_, PyAny>) -> PyResult<Zeroizing<[u8; 16]>> {
 /// class's own `seal` and `open` (nonce, message, associated data as byte slices).
 macro_rules! aead_class {
     ($class:ident, $($new:tt)*) => {
+        aead_class!(@ $class { $($new)* } [encrypt seal] [decrypt open]);
+    };
+    (@ $class:ident { $($new:tt)* } $([$method:ident $run:ident])*) => {
         #[pymethods]
         impl $class {
             $($new)*
 
             /// 16 random bytes from the operating system.
             #[staticmethod]
-            fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+            fn generate_key<'py>(py: Python<'py>) -> PyOut<'py> {
                 random_bytes(py, 16)
             }
-
-            #[pyo3(signature = (nonce, data, associated_data=None))]
-            fn encrypt<'py>(
-                &self,
-                py: Python<'py>,
-                nonce: &Bound<'py, PyAny>,
-                data: &Bound<'py, PyAny>,
-                associated_data: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d) = (buf(nonce)?, buf(data)?);
-                let a = associated_data.map(buf).transpose()?;
-                self.seal(py, n.as_slice(), d.as_slice(), aad(&a))
-            }
-
-            #[pyo3(signature = (nonce, data, associated_data=None))]
-            fn decrypt<'py>(
-                &self,
-                py: Python<'py>,
-                nonce: &Bound<'py, PyAny>,
-                data: &Bound<'py, PyAny>,
-                associated_data: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                let (n, d) = (buf(nonce)?, buf(data)?);
-                let a = associated_data.map(buf).transpose()?;
-                self.open(py, n.as_slice(), d.as_slice(), aad(&a))
-            }
+            $(
+                #[pyo3(signature = (nonce, data, associated_data=None))]
+                fn $method<'py>(
+                    &self,
+                    py: Python<'py>,
+                    nonce: &Bound<'py, PyAny>,
+                    data: &Bound<'py, PyAny>,
+                    associated_data: Option<&Bound<'py, PyAny>>,
+                ) -> PyOut<'py> {
+                    let (n, d) = (buf(nonce)?, buf(data)?);
+                    let a = associated_data.map(buf).transpose()?;
+                    let (msg, aad) = (d.as_slice(), aad(&a));
+                    self.$run(py, n.as_slice(), Payload { msg, aad })
+                }
+            )*
         }
     };
 }
@@ -94,13 +86,8 @@ aead_class!(
 );
 
 impl PySm4Gcm {
-    fn seal<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &[u8],
-        msg: &[u8],
-        aad: &[u8],
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn seal<'py>(&self, py: Python<'py>, nonce: &[u8], p: Payload) -> PyOut<'py> {
+        let Payload { msg, aad } = p;
         let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
         // Sealed in place in the new bytes object (ciphertext ‖ tag): one copy of the
@@ -117,16 +104,10 @@ impl PySm4Gcm {
         })
     }
 
-    fn open<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &[u8],
-        msg: &[u8],
-        aad: &[u8],
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn open<'py>(&self, py: Python<'py>, nonce: &[u8], p: Payload) -> PyOut<'py> {
+        let Payload { msg, aad } = p;
         let n = fixed::<12>(nonce, "SM4-GCM nonce")?;
         let c = &self.c;
-        let p = Payload { msg, aad };
         let out = maybe_detach(py, msg.len() + aad.len(), || c.decrypt(&n.into(), p))
             .map_err(|_| InvalidTag::new_err("SM4-GCM tag does not verify"))?;
         Ok(bytes(py, &Zeroizing::new(out)))
@@ -179,13 +160,8 @@ aead_class!(
 );
 
 impl PySm4Ccm {
-    fn seal<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &[u8],
-        msg: &[u8],
-        aad: &[u8],
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn seal<'py>(&self, py: Python<'py>, nonce: &[u8], p: Payload) -> PyOut<'py> {
+        let Payload { msg, aad } = p;
         let k = &*self.key;
         let out = maybe_detach(py, msg.len(), || -> Result<Vec<u8>, ()> {
             ccm_dispatch!(k, nonce, encrypt, Payload { msg, aad })
@@ -196,13 +172,8 @@ impl PySm4Ccm {
         Ok(bytes(py, &out))
     }
 
-    fn open<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &[u8],
-        msg: &[u8],
-        aad: &[u8],
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn open<'py>(&self, py: Python<'py>, nonce: &[u8], p: Payload) -> PyOut<'py> {
+        let Payload { msg, aad } = p;
         if !(7..=13).contains(&nonce.len()) {
             return Err(PyValueError::new_err("SM4-CCM nonce must be 7 to 13 bytes"));
         }
@@ -220,49 +191,35 @@ fn iv16(iv: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 16]> {
     fixed::<16>(b.as_slice(), what)
 }
 
-/// The one padded block-mode run behind `SM4CBC` and `SM4ECB` (each direction): PKCS#7 or
+/// A padded block mode's direction, with its cipher.
+enum Dir<E, D> {
+    Encrypt(E),
+    Decrypt(D),
+}
+
+/// The one padded block-mode run behind `SM4CBC` and `SM4ECB`, either direction: PKCS#7 or
 /// whole blocks, the GIL released for large inputs, errors named after the mode.
-fn encrypt_blocks<'py, E: BlockModeEncrypt + Send>(
+fn padded<'py, E: BlockModeEncrypt + Send, D: BlockModeDecrypt + Send>(
     py: Python<'py>,
     mode: &str,
-    cipher: E,
+    dir: Dir<E, D>,
     data: &Bound<'py, PyAny>,
     pad: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let d = buf(data)?;
     let d = d.as_slice();
-    if !pad && !d.len().is_multiple_of(16) {
+    if matches!(dir, Dir::Encrypt(_)) && !pad && !d.len().is_multiple_of(16) {
         return Err(PyValueError::new_err(format!(
             "{mode} without padding needs whole 16-byte blocks"
         )));
     }
-    let out = maybe_detach(py, d.len(), || {
-        if pad {
-            cipher.encrypt_padded_vec::<Pkcs7>(d)
-        } else {
-            cipher.encrypt_padded_vec::<NoPadding>(d)
-        }
-    });
-    Ok(bytes(py, &out))
-}
-
-fn decrypt_blocks<'py, D: BlockModeDecrypt + Send>(
-    py: Python<'py>,
-    mode: &str,
-    cipher: D,
-    data: &Bound<'py, PyAny>,
-    pad: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let d = buf(data)?;
-    let d = d.as_slice();
-    let out = maybe_detach(py, d.len(), || {
-        if pad {
-            cipher.decrypt_padded_vec::<Pkcs7>(d).map_err(|_| ())
-        } else {
-            cipher.decrypt_padded_vec::<NoPadding>(d).map_err(|_| ())
-        }
+    let out = maybe_detach(py, d.len(), || match dir {
+        Dir::Encrypt(c) if pad => Ok(c.encrypt_padded_vec::<Pkcs7>(d)),
+        Dir::Encrypt(c) => Ok(c.encrypt_padded_vec::<NoPadding>(d)),
+        Dir::Decrypt(c) if pad => c.decrypt_padded_vec::<Pkcs7>(d),
+        Dir::Decrypt(c) => c.decrypt_padded_vec::<NoPadding>(d),
     })
-    .map_err(|()| {
+    .map_err(|_| {
         PyValueError::new_err(format!(
             "{mode}: invalid padding or not a whole number of blocks"
         ))
@@ -270,11 +227,24 @@ fn decrypt_blocks<'py, D: BlockModeDecrypt + Send>(
     Ok(bytes(py, &Zeroizing::new(out)))
 }
 
-/// A padded block-mode class: `$class(key, padding=True)` with `encrypt([iv,] data)` and
-/// `decrypt([iv,] data)` over [`encrypt_blocks`]/[`decrypt_blocks`]; `$enc`/`$dec` build
-/// the mode's two directions from the key (and the 16-byte IV, for modes that take one).
+/// The cipher of a block mode from the key, and the 16-byte IV for modes that take one.
+macro_rules! keyed {
+    ($k:expr) => {
+        KeyInit::new(&(*$k).into())
+    };
+    ($k:expr, $iv:expr) => {
+        KeyIvInit::new(&(*$k).into(), &$iv.into())
+    };
+}
+
+/// A padded block-mode class over the mode's two directions `$enc`/`$dec`:
+/// `$class(key, padding=True)` with `encrypt([iv,] data)` and `decrypt([iv,] data)` (the
+/// IV, 16 bytes, for modes that take one), each a [`Dir`] through [`padded`].
 macro_rules! block_mode_class {
-    ($(#[$doc:meta])* $class:ident, $name:literal, $mode:literal, $($iv:ident)? => $enc:expr, $dec:expr) => {
+    (
+        $(#[$doc:meta])* $class:ident, $name:literal, $mode:literal, $enc:ty, $dec:ty,
+        $([$method:ident($($iv:ident)?) $dir:ident])*
+    ) => {
         $(#[$doc])*
         #[pyclass(name = $name, module = "shangmi", frozen)]
         struct $class {
@@ -292,28 +262,18 @@ macro_rules! block_mode_class {
                     padding,
                 })
             }
-
-            fn encrypt<'py>(
-                &self,
-                py: Python<'py>,
-                $($iv: &Bound<'py, PyAny>,)?
-                data: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
-                let c = ($enc)(&*self.key, $(&$iv)?);
-                encrypt_blocks(py, $mode, c, data, self.padding)
-            }
-
-            fn decrypt<'py>(
-                &self,
-                py: Python<'py>,
-                $($iv: &Bound<'py, PyAny>,)?
-                data: &Bound<'py, PyAny>,
-            ) -> PyResult<Bound<'py, PyBytes>> {
-                $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
-                let c = ($dec)(&*self.key, $(&$iv)?);
-                decrypt_blocks(py, $mode, c, data, self.padding)
-            }
+            $(
+                fn $method<'py>(
+                    &self,
+                    py: Python<'py>,
+                    $($iv: &Bound<'py, PyAny>,)?
+                    data: &Bound<'py, PyAny>,
+                ) -> PyOut<'py> {
+                    $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
+                    let dir = Dir::<$enc, $dec>::$dir(keyed!(self.key $(, $iv)?));
+                    padded(py, $mode, dir, data, self.padding)
+                }
+            )*
         }
     };
 }
@@ -321,18 +281,42 @@ macro_rules! block_mode_class {
 block_mode_class!(
     /// SM4-CBC: `SM4CBC(key, padding=True).encrypt(iv, data)` / `.decrypt(iv, data)`;
     /// PKCS#7 padding by default, `padding=False` for whole blocks only.
-    PySm4Cbc, "SM4CBC", "SM4-CBC", iv =>
-    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcEnc::new(&(*k).into(), &(*iv).into()),
-    |k: &[u8; 16], iv: &[u8; 16]| Sm4CbcDec::new(&(*k).into(), &(*iv).into())
+    PySm4Cbc, "SM4CBC", "SM4-CBC", Sm4CbcEnc, Sm4CbcDec,
+    [encrypt(iv) Encrypt] [decrypt(iv) Decrypt]
 );
 
 block_mode_class!(
     /// SM4-ECB (for compatibility with old formats only: equal blocks give equal
     /// ciphertext): `SM4ECB(key, padding=True).encrypt(data)` / `.decrypt(data)`.
-    PySm4Ecb, "SM4ECB", "SM4-ECB", =>
-    |k: &[u8; 16]| Sm4EcbEnc::new(&(*k).into()),
-    |k: &[u8; 16]| Sm4EcbDec::new(&(*k).into())
+    PySm4Ecb, "SM4ECB", "SM4-ECB", Sm4EcbEnc, Sm4EcbDec,
+    [encrypt() Encrypt] [decrypt() Decrypt]
 );
+
+/// A class's `#[pymethods]`: its constructor (given) and `encrypt($arg, data)` /
+/// `decrypt($arg, data)` over the class's own `run(py, $arg, data, encrypt)` ($arg read as
+/// 16 bytes, named `$what` in errors).
+macro_rules! two_way_class {
+    ($class:ident, $arg:ident $what:literal, $($new:tt)*) => {
+        two_way_class!(@ $class, $arg $what, { $($new)* } [encrypt true] [decrypt false]);
+    };
+    (@ $class:ident, $arg:ident $what:literal, { $($new:tt)* } $([$method:ident $enc:literal])*) => {
+        #[pymethods]
+        impl $class {
+            $($new)*
+            $(
+                fn $method<'py>(
+                    &self,
+                    py: Python<'py>,
+                    $arg: &Bound<'py, PyAny>,
+                    data: &Bound<'py, PyAny>,
+                ) -> PyOut<'py> {
+                    let (a, d) = (iv16($arg, $what)?, buf(data)?);
+                    self.run(py, a, d.as_slice(), $enc)
+                }
+            )*
+        }
+    };
+}
 
 /// Bytes per step of SM4-CTR's copy-then-XOR loop: whole blocks, well inside L1.
 const CTR_CHUNK: usize = 16 * 1024;
@@ -344,22 +328,18 @@ struct PySm4Ctr {
     key: Zeroizing<[u8; 16]>,
 }
 
-#[pymethods]
-impl PySm4Ctr {
+two_way_class!(
+    PySm4Ctr,
+    nonce "SM4-CTR counter block",
     #[new]
     fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PySm4Ctr { key: sm4_key(key)? })
     }
+);
 
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let mut counter = iv16(nonce, "SM4-CTR counter block")?;
-        let d = buf(data)?;
-        let d = d.as_slice();
+impl PySm4Ctr {
+    /// Encryption and decryption alike, from the counter block `counter`.
+    fn run<'py>(&self, py: Python<'py>, mut counter: [u8; 16], d: &[u8], _: bool) -> PyOut<'py> {
         // The counter may reach 2^128 - 1 but not pass it (as the `ctr` crate's Ctr128BE).
         let blocks = d.len().div_ceil(16) as u128;
         if blocks > 0
@@ -383,15 +363,6 @@ impl PySm4Ctr {
             Ok(())
         })
     }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        self.encrypt(py, nonce, data)
-    }
 }
 
 enum Xts {
@@ -406,8 +377,9 @@ struct PySm4Xts {
     x: Xts,
 }
 
-#[pymethods]
-impl PySm4Xts {
+two_way_class!(
+    PySm4Xts,
+    tweak "SM4-XTS tweak",
     #[new]
     #[pyo3(signature = (key, standard="ieee"))]
     fn new(key: &Bound<'_, PyAny>, standard: &str) -> PyResult<Self> {
@@ -421,37 +393,11 @@ impl PySm4Xts {
         };
         Ok(PySm4Xts { x })
     }
-
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        tweak: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        self.run(py, tweak, data, true)
-    }
-
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        tweak: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        self.run(py, tweak, data, false)
-    }
-}
+);
 
 impl PySm4Xts {
-    fn run<'py>(
-        &self,
-        py: Python<'py>,
-        tweak: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
-        enc: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let t = iv16(tweak, "SM4-XTS tweak")?;
-        let d = buf(data)?;
-        let mut out = Zeroizing::new(d.as_slice().to_vec());
+    fn run<'py>(&self, py: Python<'py>, t: [u8; 16], d: &[u8], enc: bool) -> PyOut<'py> {
+        let mut out = Zeroizing::new(d.to_vec());
         let (x, o) = (&self.x, &mut *out);
         maybe_detach(py, o.len(), || match (x, enc) {
             (Xts::Ieee(c), true) => c.encrypt(&t, o),
@@ -518,7 +464,7 @@ fn sm4_stream_encrypt<'py>(
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     mode: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let aead = match mode {
         "gcm" | "GCM" => StreamAead::Gcm,
         "ccm" | "CCM" => StreamAead::Ccm,
@@ -544,7 +490,7 @@ fn sm4_stream_decrypt<'py>(
     py: Python<'py>,
     key: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let k = sm4_key(key)?;
     let d = buf(data)?;
     let d = d.as_slice();

@@ -2,7 +2,7 @@
 //! extracted for an identity, signatures and the XOR-mode public-key encryption.
 
 use crate::common::{
-    InvalidKey, InvalidSignature, InvalidTag, ShangmiError, buf, bytes, fixed_key,
+    InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed_key,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -150,12 +150,7 @@ impl PySigningKey {
     /// Signs `data`: DER (GM/T 0044's SEQUENCE { h, S }) or, with `der=False`, 96 bytes
     /// h‖S (S compressed as the crate writes it).
     #[pyo3(signature = (data, der=true))]
-    fn sign<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        der: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn sign<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, der: bool) -> PyOut<'py> {
         let d = buf(data)?;
         let (d, k) = (d.as_slice(), &self.k);
         let sig = py
@@ -247,7 +242,7 @@ impl PyEncMasterPublic {
         id: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
         der: bool,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    ) -> PyOut<'py> {
         let (id, d) = (buf(id)?, buf(data)?);
         let (id, d, k) = (id.as_slice(), d.as_slice(), &self.k);
         let ct = py
@@ -295,11 +290,7 @@ impl PyEncKey {
         bytes(py, &zeroize::Zeroizing::new(self.k.to_uncompressed())[..])
     }
 
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyOut<'py> {
         let d = buf(data)?;
         let (d, k, id) = (d.as_slice(), &self.k, &self.id[..]);
         let pt = py

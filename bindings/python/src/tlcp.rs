@@ -1,21 +1,21 @@
 //! TLCP (`shangmi-tlcp`): a blocking client over a TCP socket, with the GIL released while
 //! it waits, and a one-thread test server for the package's own tests.
 
-use crate::common::{buf, bytes};
+use crate::common::{PyOut, buf, bytes};
 use crate::pki::PyCertificate;
 use crate::sm2::PyPrivateKey;
+use crate::test_server::{Failure, TestServer};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientAuth, ClientConfig, ClientConnection, NameCheck,
-    RootCertStore, ServerConfig, ServerConnection, ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
+    ServerName, Sm2PrivateKey, StreamOwned,
 };
 use std::io::{self, Read, Write};
-use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 create_exception!(
     _shangmi,
@@ -106,7 +106,7 @@ impl PyTlcpSocket {
     }
 
     /// Up to `bufsize` bytes of plaintext; `b""` when the server has closed.
-    fn recv<'py>(&mut self, py: Python<'py>, bufsize: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn recv<'py>(&mut self, py: Python<'py>, bufsize: usize) -> PyOut<'py> {
         let s = self.tls()?;
         let mut out = vec![0u8; bufsize.min(1 << 20)];
         let n = py
@@ -333,60 +333,18 @@ fn _tlcp_test_server(
     connections: usize,
     client_ca: Option<&PyCertificate>,
 ) -> PyResult<u16> {
-    let chain = sign_chain.iter().map(|c| cert_der(c)).collect();
-    let sk = Sm2PrivateKey::new(sign_key.secret()).map_err(tlcp_err)?;
-    let ek = Sm2PrivateKey::new(enc_key.secret()).map_err(tlcp_err)?;
-    let mut b = ServerConfig::builder();
-    if let Some(ca) = client_ca {
-        let mut roots = RootCertStore::empty();
-        roots.add(cert_der(ca)).map_err(tlcp_err)?;
-        b = b.client_auth(ClientAuth::Required, roots);
-    }
-    let config = Arc::new(
-        b.with_certs(chain, Arc::new(sk), cert_der(enc_cert), Arc::new(ek))
-            .map_err(tlcp_err)?,
-    );
+    let server = TestServer {
+        sign_chain: sign_chain.iter().map(|c| cert_der(c)).collect(),
+        sign_key: Arc::new(Sm2PrivateKey::new(sign_key.secret()).map_err(tlcp_err)?),
+        enc_cert: cert_der(enc_cert),
+        enc_key: Arc::new(Sm2PrivateKey::new(enc_key.secret()).map_err(tlcp_err)?),
+        client_ca: client_ca.map(cert_der),
+    };
     let response = buf(response)?.as_slice().to_vec();
-    let listener = TcpListener::bind("127.0.0.1:0")?;
-    let port = listener.local_addr()?.port();
-    listener.set_nonblocking(true)?;
-    std::thread::spawn(move || {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut served = 0;
-        while served < connections && Instant::now() < deadline {
-            match listener.accept() {
-                Ok((sock, _)) => {
-                    served += 1;
-                    let _ = serve_one(&config, sock, &response);
-                }
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(_) => break,
-            }
-        }
-    });
-    Ok(port)
-}
-
-fn serve_one(config: &Arc<ServerConfig>, sock: TcpStream, response: &[u8]) -> io::Result<()> {
-    sock.set_nonblocking(false)?;
-    sock.set_read_timeout(Some(Duration::from_secs(10)))?;
-    sock.set_write_timeout(Some(Duration::from_secs(10)))?;
-    let conn = ServerConnection::new(config.clone()).map_err(io::Error::from)?;
-    let mut s = StreamOwned::new(conn, sock);
-    let mut head = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 65_536 {
-        let n = s.read(&mut chunk)?;
-        if n == 0 {
-            return Ok(());
-        }
-        head.extend_from_slice(&chunk[..n]);
-    }
-    s.write_all(response)?;
-    s.flush()?;
-    s.close()
+    server.spawn(response, connections).map_err(|e| match e {
+        Failure::Tlcp(e) => tlcp_err(e),
+        Failure::Io(e) => e.into(),
+    })
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -1,10 +1,9 @@
 //! ZUC (`shangmi-zuc`): 128-EEA3 / 128-EIA3 with the 3GPP parameters, the ZUC-128 and
 //! ZUC-256 keystreams, and the ZUC-256 MAC.
 
-use crate::common::{buf, bytes, fixed, fixed_key, maybe_detach};
+use crate::common::{PyOut, buf, bytes, fixed, fixed_key, maybe_detach};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use shangmi_zuc::cipher::{KeyIvInit, StreamCipher};
 use shangmi_zuc::digest::Update as _;
 use shangmi_zuc::{Eia3, Zuc128, Zuc256, Zuc256Mac32, Zuc256Mac64, Zuc256Mac128};
@@ -19,52 +18,50 @@ fn bits(data: &[u8], bit_len: Option<usize>) -> usize {
     bit_len.unwrap_or(data.len().saturating_mul(8))
 }
 
-/// 128-EEA3 (3GPP confidentiality): encrypts or decrypts `data` of `bit_len` bits (all of
-/// it by default) under the 16-byte `key` with COUNT, BEARER (5 bits) and DIRECTION (0/1).
-#[pyfunction]
-#[pyo3(signature = (key, count, bearer, direction, data, bit_len=None))]
-fn zuc_eea3<'py>(
-    py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    count: u32,
-    bearer: u8,
-    direction: u8,
-    data: &Bound<'py, PyAny>,
-    bit_len: Option<usize>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let k = buf(key)?;
-    let k = Zeroizing::new(fixed_key::<16>(k.as_slice(), "ZUC key")?);
-    let d = buf(data)?;
-    let mut out = Zeroizing::new(d.as_slice().to_vec());
-    let n = bits(&out, bit_len);
-    let o = &mut *out;
-    maybe_detach(py, o.len(), || {
-        shangmi_zuc::eea3(&k, count, bearer, direction, o, n)
-    })
-    .map_err(zuc_err)?;
-    Ok(bytes(py, &out))
+/// 128-EEA3 and 128-EIA3 take the same arguments (the 16-byte `key`, COUNT, BEARER (5
+/// bits), DIRECTION (0/1), `data` and `bit_len`, all of `data` by default): one signature
+/// for both, each running `$run` on the key, the 3GPP parameters, the data and its bits.
+macro_rules! zuc_3gpp {
+    ($(
+        $(#[$doc:meta])*
+        $name:ident: |$k:ident, $count:ident, $bearer:ident, $dir:ident, $d:ident, $n:ident| $run:expr;
+    )*) => {$(
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(signature = (key, count, bearer, direction, data, bit_len=None))]
+        fn $name<'py>(
+            py: Python<'py>,
+            key: &Bound<'py, PyAny>,
+            count: u32,
+            bearer: u8,
+            direction: u8,
+            data: &Bound<'py, PyAny>,
+            bit_len: Option<usize>,
+        ) -> PyOut<'py> {
+            let k = buf(key)?;
+            let $k = Zeroizing::new(fixed_key::<16>(k.as_slice(), "ZUC key")?);
+            let d = buf(data)?;
+            let ($count, $bearer, $dir, $d) = (count, bearer, direction, d.as_slice());
+            let $n = bits($d, bit_len);
+            let out = maybe_detach(py, $d.len(), || $run).map_err(zuc_err)?;
+            Ok(bytes(py, &out))
+        }
+    )*};
 }
 
-/// 128-EIA3 (3GPP integrity): the 4-byte MAC of `data` (`bit_len` bits, all by default).
-#[pyfunction]
-#[pyo3(signature = (key, count, bearer, direction, data, bit_len=None))]
-fn zuc_eia3<'py>(
-    py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    count: u32,
-    bearer: u8,
-    direction: u8,
-    data: &Bound<'py, PyAny>,
-    bit_len: Option<usize>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let k = buf(key)?;
-    let k = Zeroizing::new(fixed_key::<16>(k.as_slice(), "ZUC key")?);
-    let d = buf(data)?;
-    let d = d.as_slice();
-    let n = bits(d, bit_len);
-    let mac = Eia3::with_params(&k, count, bearer, direction).map_err(zuc_err)?;
-    let tag = maybe_detach(py, d.len(), || mac.finalize_bits(d, n)).map_err(zuc_err)?;
-    Ok(bytes(py, &tag))
+zuc_3gpp! {
+    /// 128-EEA3 (3GPP confidentiality): encrypts or decrypts `data` of `bit_len` bits (all
+    /// of it by default) under the 16-byte `key` with COUNT, BEARER (5 bits) and DIRECTION
+    /// (0/1).
+    zuc_eea3: |k, count, bearer, direction, d, n| {
+        let mut out = Zeroizing::new(d.to_vec());
+        shangmi_zuc::eea3(&k, count, bearer, direction, &mut out, n).map(|()| out)
+    };
+    /// 128-EIA3 (3GPP integrity): the 4-byte MAC of `data` (`bit_len` bits, all by
+    /// default).
+    zuc_eia3: |k, count, bearer, direction, d, n| {
+        Eia3::with_params(&k, count, bearer, direction).and_then(|m| m.finalize_bits(d, n))
+    };
 }
 
 enum Keystream {
@@ -107,11 +104,7 @@ impl PyZuc {
         Ok(PyZuc { ks })
     }
 
-    fn apply<'py>(
-        &mut self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn apply<'py>(&mut self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyOut<'py> {
         let d = buf(data)?;
         let mut out = Zeroizing::new(d.as_slice().to_vec());
         let (o, ks) = (&mut *out, &mut self.ks);
@@ -133,7 +126,7 @@ fn zuc256_mac<'py>(
     iv: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
     tag_size: usize,
-) -> PyResult<Bound<'py, PyBytes>> {
+) -> PyOut<'py> {
     let k = buf(key)?;
     let k = Zeroizing::new(fixed_key::<32>(k.as_slice(), "ZUC-256 key")?);
     let iv = buf(iv)?;

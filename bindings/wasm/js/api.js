@@ -493,7 +493,7 @@ function makeShangmi (E, engine) {
     certSelfSigned (key, subject, opts) {
       needNative('certSelfSigned')
       const s = string(subject, 'subject'); const [p, days, sans, pl] = issueOpts(opts, 'ca', 3650)
-      return wrapCert(withScalar(key, 'key', (d) => E.certSelfSigned(d, s, p, days, sans, pl)))
+      return wrapCert(withScalar(key, 'key', (d) => E.certIssue(null, d, null, s, p, days, sans, pl)))
     },
     /** A certificate for `publicKey` issued by `issuer` with `issuerKey` ({profile: 'tls-server' (default), 'tls-client', 'tlcp-sign', 'tlcp-enc', 'ca'; days: 365; sans; pathLen}). */
     certIssue (issuer, issuerKey, publicKey, subject, opts) {

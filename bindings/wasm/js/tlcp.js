@@ -220,24 +220,18 @@ module.exports = function makeTlcp (api) {
    */
   class Agent extends https.Agent {
     constructor (options) {
-      if (options === null || typeof options !== 'object') throw new TypeError('tlcp.Agent takes an options object')
-      const { ca, crls: c, suite, clientPair, nameCheck, sni, ...rest } = options
+      const [tlcpOptions, rest] = settings(options, 'tlcp.Agent')
       super(rest)
-      this.tlcpOptions = { ca, crls: c, suite, clientPair, nameCheck, sni }
-      clientOptions(this.tlcpOptions, 'localhost') // checked now, not at the first request
+      this.tlcpOptions = tlcpOptions
     }
 
     createConnection (options, cb) {
-      const host = options.host || 'localhost'
-      const servername = options.servername || host
-      let s
       try {
-        s = connect({ ...this.tlcpOptions, host, port: Number(options.port) || 443, servername, timeout: options.timeout })
+        return request(this.tlcpOptions, options.host, options.port, options.servername, options.timeout)
       } catch (e) {
         if (cb) { process.nextTick(cb, e); return }
         throw e
       }
-      return s
     }
   }
 
@@ -248,17 +242,12 @@ module.exports = function makeTlcp (api) {
    * options of `tlcp.Agent`; the host, port and server name come from each request's URL.
    */
   function connector (options) {
-    if (options === null || typeof options !== 'object') throw new TypeError('tlcp.connector takes an options object')
-    const { ca, crls: c, suite, clientPair, nameCheck, sni, timeout } = options
-    const tlcpOptions = { ca, crls: c, suite, clientPair, nameCheck, sni }
-    clientOptions(tlcpOptions, 'localhost') // checked now, not at the first request
+    const [tlcpOptions, { timeout }] = settings(options, 'tlcp.connector')
     if (timeout !== undefined && (!Number.isInteger(timeout) || timeout < 1)) throw new RangeError('timeout must be a positive integer (ms)')
     return function connectTlcp (opts, cb) {
       let s
       try {
-        const host = opts.hostname || opts.host || 'localhost'
-        const servername = opts.servername || host
-        s = connect({ ...tlcpOptions, host, port: Number(opts.port) || 443, servername, timeout })
+        s = request(tlcpOptions, opts.hostname || opts.host, opts.port, opts.servername, timeout)
       } catch (e) {
         process.nextTick(cb, e, null)
         return
@@ -270,6 +259,23 @@ module.exports = function makeTlcp (api) {
         cb(null, s)
       })
     }
+  }
+
+  // What an Agent and a connector share: their options (`what` names the taker in errors)
+  // split into the TLCP settings, checked now rather than at the first request, and the
+  // rest; and the connection of one request (host 'localhost', port 443 and the host as
+  // server name when absent).
+  function settings (options, what) {
+    if (options === null || typeof options !== 'object') throw new TypeError(`${what} takes an options object`)
+    const { ca, crls: c, suite, clientPair, nameCheck, sni, ...rest } = options
+    const tlcpOptions = { ca, crls: c, suite, clientPair, nameCheck, sni }
+    clientOptions(tlcpOptions, 'localhost')
+    return [tlcpOptions, rest]
+  }
+
+  function request (tlcpOptions, host, port, servername, timeout) {
+    host = host || 'localhost'
+    return connect({ ...tlcpOptions, host, port: Number(port) || 443, servername: servername || host, timeout })
   }
 
   return Object.freeze({ connect, Agent, connector, TlcpSocket })

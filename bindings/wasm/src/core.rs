@@ -17,7 +17,7 @@ use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout};
 use shangmi_sm2::{DEFAULT_ID, FieldBytes, PublicKey, Scalar, SecretKey};
 use shangmi_sm3::{Digest, Sm3};
 use shangmi_sm4_modes::aead::consts::{U12, U16};
-use shangmi_sm4_modes::aead::{Aead, KeyInit, Payload};
+use shangmi_sm4_modes::aead::{Aead, AeadCore, KeyInit, Payload};
 use shangmi_sm4_modes::cipher::block_padding::{NoPadding, Pkcs7};
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
 use shangmi_sm4_modes::{
@@ -28,6 +28,25 @@ use zeroize::Zeroizing;
 
 /// A failure: the message the JavaScript `Error` carries.
 pub type Res<T> = Result<T, String>;
+
+/// The bytes a result hands to JavaScript: a vector as it is, a secret copied out (its own
+/// buffer is zeroized when dropped).
+pub trait Out {
+    /// The bytes.
+    fn into_vec(self) -> Vec<u8>;
+}
+
+impl Out for Vec<u8> {
+    fn into_vec(self) -> Vec<u8> {
+        self
+    }
+}
+
+impl Out for Zeroizing<Vec<u8>> {
+    fn into_vec(self) -> Vec<u8> {
+        self.to_vec()
+    }
+}
 
 fn msg(e: impl core::fmt::Display) -> String {
     e.to_string()
@@ -85,56 +104,53 @@ impl Hasher {
 
 // --- SM4 -------------------------------------------------------------------------------
 
-/// SM4-CBC encryption, PKCS#7 when `padding`.
-pub fn cbc_encrypt(key: &[u8], iv: &[u8], data: &[u8], padding: bool) -> Res<Vec<u8>> {
+/// A padded block mode (CBC, ECB) in direction `encrypt` over the mode's two directions,
+/// PKCS#7 when `padding`, else whole blocks only.
+fn padded<E: BlockModeEncrypt, D: BlockModeDecrypt>(
+    enc: impl FnOnce() -> E,
+    dec: impl FnOnce() -> D,
+    data: &[u8],
+    padding: bool,
+    encrypt: bool,
+) -> Res<Vec<u8>> {
+    match (encrypt, padding) {
+        (true, true) => Ok(enc().encrypt_padded_vec::<Pkcs7>(data)),
+        (true, false) if data.len().is_multiple_of(16) => {
+            Ok(enc().encrypt_padded_vec::<NoPadding>(data))
+        }
+        (true, false) => Err(msg(PARTIAL)),
+        (false, true) => dec()
+            .decrypt_padded_vec::<Pkcs7>(data)
+            .map_err(|_| msg("padding is invalid")),
+        (false, false) => dec()
+            .decrypt_padded_vec::<NoPadding>(data)
+            .map_err(|_| msg(PARTIAL)),
+    }
+}
+
+/// SM4-CBC, encryption when `encrypt`, PKCS#7 when `padding`.
+pub fn cbc(key: &[u8], iv: &[u8], data: &[u8], padding: bool, encrypt: bool) -> Res<Vec<u8>> {
     let (k, iv) = (key16(key)?, iv16(iv)?);
-    let c = Sm4CbcEnc::new(&(*k).into(), &iv.into());
-    if padding {
-        Ok(c.encrypt_padded_vec::<Pkcs7>(data))
-    } else if data.len().is_multiple_of(16) {
-        Ok(c.encrypt_padded_vec::<NoPadding>(data))
-    } else {
-        Err(msg(PARTIAL))
-    }
+    let (k, iv) = (&(*k).into(), &iv.into());
+    padded(
+        || Sm4CbcEnc::new(k, iv),
+        || Sm4CbcDec::new(k, iv),
+        data,
+        padding,
+        encrypt,
+    )
 }
 
-/// SM4-CBC decryption, PKCS#7 when `padding`.
-pub fn cbc_decrypt(key: &[u8], iv: &[u8], data: &[u8], padding: bool) -> Res<Vec<u8>> {
-    let (k, iv) = (key16(key)?, iv16(iv)?);
-    let c = Sm4CbcDec::new(&(*k).into(), &iv.into());
-    if padding {
-        c.decrypt_padded_vec::<Pkcs7>(data)
-            .map_err(|_| msg("padding is invalid"))
-    } else {
-        c.decrypt_padded_vec::<NoPadding>(data)
-            .map_err(|_| msg(PARTIAL))
-    }
-}
-
-/// SM4-ECB encryption, PKCS#7 when `padding`.
-pub fn ecb_encrypt(key: &[u8], data: &[u8], padding: bool) -> Res<Vec<u8>> {
-    let k = key16(key)?;
-    let c = Sm4EcbEnc::new(&(*k).into());
-    if padding {
-        Ok(c.encrypt_padded_vec::<Pkcs7>(data))
-    } else if data.len().is_multiple_of(16) {
-        Ok(c.encrypt_padded_vec::<NoPadding>(data))
-    } else {
-        Err(msg(PARTIAL))
-    }
-}
-
-/// SM4-ECB decryption, PKCS#7 when `padding`.
-pub fn ecb_decrypt(key: &[u8], data: &[u8], padding: bool) -> Res<Vec<u8>> {
-    let k = key16(key)?;
-    let c = Sm4EcbDec::new(&(*k).into());
-    if padding {
-        c.decrypt_padded_vec::<Pkcs7>(data)
-            .map_err(|_| msg("padding is invalid"))
-    } else {
-        c.decrypt_padded_vec::<NoPadding>(data)
-            .map_err(|_| msg(PARTIAL))
-    }
+/// SM4-ECB, encryption when `encrypt`, PKCS#7 when `padding`.
+pub fn ecb(key: &[u8], data: &[u8], padding: bool, encrypt: bool) -> Res<Vec<u8>> {
+    let k = &(*key16(key)?).into();
+    padded(
+        || Sm4EcbEnc::new(k),
+        || Sm4EcbDec::new(k),
+        data,
+        padding,
+        encrypt,
+    )
 }
 
 /// SM4-CTR with a 128-bit big-endian counter starting at `iv`.
@@ -147,17 +163,29 @@ pub fn ctr(key: &[u8], iv: &[u8], data: &[u8]) -> Res<Vec<u8>> {
     Ok(out)
 }
 
-/// SM4-GCM (12-byte nonce): ciphertext ‖ tag when `encrypt`, else the checked plaintext.
-pub fn gcm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8], encrypt: bool) -> Res<Vec<u8>> {
-    let k = key16(key)?;
-    let n = nonce12(nonce, "SM4-GCM")?;
-    let c = Sm4Gcm::new(&(*k).into());
+/// An SM4 AEAD with a 12-byte nonce (`mode` names it in errors): ciphertext ‖ tag when
+/// `encrypt`, else the checked plaintext.
+fn aead<A: KeyInit + Aead + AeadCore<NonceSize = U12>>(
+    mode: &str,
+    key: &[u8],
+    nonce: &[u8],
+    data: &[u8],
+    aad: &[u8],
+    encrypt: bool,
+) -> Res<Vec<u8>> {
+    let c = A::new_from_slice(&*key16(key)?).map_err(msg)?;
+    let n = nonce12(nonce, mode)?.into();
     let p = Payload { msg: data, aad };
     if encrypt {
-        c.encrypt(&n.into(), p).map_err(msg)
+        c.encrypt(&n, p).map_err(msg)
     } else {
-        c.decrypt(&n.into(), p).map_err(|_| msg("invalid tag"))
+        c.decrypt(&n, p).map_err(|_| msg("invalid tag"))
     }
+}
+
+/// SM4-GCM (12-byte nonce): ciphertext ‖ tag when `encrypt`, else the checked plaintext.
+pub fn gcm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8], encrypt: bool) -> Res<Vec<u8>> {
+    aead::<Sm4Gcm>("SM4-GCM", key, nonce, data, aad, encrypt)
 }
 
 /// SM4-GCM into the caller's buffer `out` (the native engine: JavaScript allocates it, so
@@ -210,19 +238,9 @@ pub fn ctr_into(key: &[u8], iv: &[u8], data: &[u8], out: &mut [u8]) -> Res<()> {
         .map_err(|_| msg("counter would wrap"))
 }
 
-type Ccm12 = Sm4CcmCustom<U12, U16>;
-
 /// SM4-CCM (12-byte nonce, 16-byte tag), as [`gcm`].
 pub fn ccm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8], encrypt: bool) -> Res<Vec<u8>> {
-    let k = key16(key)?;
-    let n = nonce12(nonce, "SM4-CCM")?;
-    let c = Ccm12::new(&(*k).into());
-    let p = Payload { msg: data, aad };
-    if encrypt {
-        c.encrypt(&n.into(), p).map_err(msg)
-    } else {
-        c.decrypt(&n.into(), p).map_err(|_| msg("invalid tag"))
-    }
+    aead::<Sm4CcmCustom<U12, U16>>("SM4-CCM", key, nonce, data, aad, encrypt)
 }
 
 /// SM4-XTS with a 32-byte key: GB/T 17964 when `gb`, else IEEE 1619.
@@ -525,40 +543,52 @@ pub fn sm2_decrypt(d: &[u8], ct: &[u8], layout_name: &str) -> Res<Vec<u8>> {
     .map_err(msg)
 }
 
-/// SM2 key exchange (GB/T 32918.3 §6.1) for one party: its static scalar `d`, ephemeral
-/// scalar `r`, identifier, the peer's static and ephemeral points and identifier; the
-/// initiator (A) when `initiator`. Returns K (`klen` bytes) ‖ the confirmation to send
-/// (32 bytes); when the peer's confirmation is given, fails unless it matches (constant
-/// time).
-#[allow(clippy::too_many_arguments)]
-pub fn sm2_key_exchange(
-    initiator: bool,
-    d: &[u8],
-    r: &[u8],
-    id: &[u8],
-    peer: &[u8],
-    peer_r: &[u8],
-    peer_id: &[u8],
-    klen: usize,
-    peer_confirmation: Option<&[u8]>,
-) -> Res<Vec<u8>> {
-    if klen == 0 || klen > 1 << 20 {
+/// One party's side of an SM2 key exchange (GB/T 32918.3 §6.1): its static scalar `d`,
+/// ephemeral scalar `r` and identifier, the peer's static and ephemeral points and
+/// identifier; the initiator (A) when `initiator`; `klen` bytes of key; the peer's
+/// confirmation when it has come.
+pub struct KeyExchangeArgs<'a> {
+    /// Whether this party is the initiator (A).
+    pub initiator: bool,
+    /// The static scalar (32 bytes).
+    pub d: &'a [u8],
+    /// The ephemeral scalar (32 bytes).
+    pub r: &'a [u8],
+    /// This party's identifier.
+    pub id: &'a [u8],
+    /// The peer's static point.
+    pub peer: &'a [u8],
+    /// The peer's ephemeral point.
+    pub peer_r: &'a [u8],
+    /// The peer's identifier.
+    pub peer_id: &'a [u8],
+    /// The key length in bytes (1 to 2^20).
+    pub klen: u32,
+    /// The peer's confirmation (32 bytes), checked when given.
+    pub peer_confirmation: Option<&'a [u8]>,
+}
+
+/// SM2 key exchange for one party ([`KeyExchangeArgs`]): K (`klen` bytes) ‖ the
+/// confirmation to send (32 bytes); when the peer's confirmation is given, fails unless it
+/// matches (constant time).
+pub fn sm2_key_exchange(a: KeyExchangeArgs<'_>) -> Res<Vec<u8>> {
+    if a.klen == 0 || a.klen > 1 << 20 {
         return Err(msg("key length must be 1 to 1048576 bytes"));
     }
-    let r: [u8; 32] = r
-        .try_into()
-        .map_err(|_| msg("ephemeral keys are 32 bytes"))?;
-    let role = if initiator {
+    let r: [u8; 32] =
+        a.r.try_into()
+            .map_err(|_| msg("ephemeral keys are 32 bytes"))?;
+    let role = if a.initiator {
         Role::Initiator
     } else {
         Role::Responder
     };
-    let kx = KeyExchange::new_with_ephemeral(role, &secret(d)?, id, &r.into()).map_err(msg)?;
-    let mut out = vec![0u8; klen];
+    let kx = KeyExchange::new_with_ephemeral(role, &secret(a.d)?, a.id, &r.into()).map_err(msg)?;
+    let mut out = vec![0u8; a.klen as usize];
     let c = kx
-        .finish(&public(peer)?, peer_id, &public(peer_r)?, &mut out)
+        .finish(&public(a.peer)?, a.peer_id, &public(a.peer_r)?, &mut out)
         .map_err(msg)?;
-    if let Some(s) = peer_confirmation {
+    if let Some(s) = a.peer_confirmation {
         let s: [u8; 32] = s
             .try_into()
             .map_err(|_| msg("confirmations are 32 bytes"))?;
@@ -609,24 +639,40 @@ fn enc_master_public(b: &[u8]) -> Res<shangmi_sm9::EncryptMasterPublicKey> {
     shangmi_sm9::EncryptMasterPublicKey::from_bytes(b).map_err(sm9_msg)
 }
 
-/// A random signing master key ks (32 bytes).
+/// A random master key (32 bytes): ks for signing (`sign`), else ke for encryption.
 #[cfg(feature = "sm9")]
-pub fn sm9_sign_master_generate() -> Res<Zeroizing<Vec<u8>>> {
-    let k = shangmi_sm9::SignMasterKey::random(&mut getrandom::SysRng).map_err(sm9_msg)?;
-    Ok(Zeroizing::new(Zeroizing::new(k.to_bytes()).to_vec()))
+pub fn sm9_master_generate(sign: bool) -> Res<Zeroizing<Vec<u8>>> {
+    let mut rng = getrandom::SysRng;
+    let k = if sign {
+        shangmi_sm9::SignMasterKey::random(&mut rng).map(|k| k.to_bytes())
+    } else {
+        shangmi_sm9::EncryptMasterKey::random(&mut rng).map(|k| k.to_bytes())
+    };
+    Ok(Zeroizing::new(Zeroizing::new(k.map_err(sm9_msg)?).to_vec()))
 }
 
-/// The signing master public key Ppub-s (x ‖ y, 128 bytes) of ks.
+/// The master public key of master key `k` (x ‖ y): Ppub-s of ks (128 bytes) when `sign`,
+/// else Ppub-e of ke (64 bytes).
 #[cfg(feature = "sm9")]
-pub fn sm9_sign_master_public(ks: &[u8]) -> Res<Vec<u8>> {
-    Ok(sign_master(ks)?.public_key().to_bytes().to_vec())
+pub fn sm9_master_public(k: &[u8], sign: bool) -> Res<Vec<u8>> {
+    Ok(if sign {
+        sign_master(k)?.public_key().to_bytes().to_vec()
+    } else {
+        enc_master(k)?.public_key().to_bytes().to_vec()
+    })
 }
 
-/// The signing key of `id` (hid 0x01) under ks: 0x04 ‖ x ‖ y (65 bytes).
+/// The user key of `id` under master key `k`, 0x04 ‖ x ‖ y: the signing key (hid 0x01, 65
+/// bytes) when `sign`, else the decryption key (hid 0x03, 129 bytes).
 #[cfg(feature = "sm9")]
-pub fn sm9_sign_extract(ks: &[u8], id: &[u8]) -> Res<Zeroizing<Vec<u8>>> {
-    let u = sign_master(ks)?.extract(id).map_err(sm9_msg)?;
-    Ok(Zeroizing::new(Zeroizing::new(u.to_uncompressed()).to_vec()))
+pub fn sm9_extract(k: &[u8], id: &[u8], sign: bool) -> Res<Zeroizing<Vec<u8>>> {
+    Ok(Zeroizing::new(if sign {
+        let u = sign_master(k)?.extract(id).map_err(sm9_msg)?;
+        Zeroizing::new(u.to_uncompressed()).to_vec()
+    } else {
+        let u = enc_master(k)?.extract(id).map_err(sm9_msg)?;
+        Zeroizing::new(u.to_uncompressed()).to_vec()
+    }))
 }
 
 /// Signs `m` with the user key `user` of master public key `mpk`: DER (SEQUENCE { h, S })
@@ -656,26 +702,6 @@ pub fn sm9_verify(mpk: &[u8], id: &[u8], m: &[u8], sig: &[u8]) -> Res<bool> {
         return Ok(false);
     };
     Ok(k.verify(id, shangmi_sm9::hid::SIGN, m, &s).is_ok())
-}
-
-/// A random encryption master key ke (32 bytes).
-#[cfg(feature = "sm9")]
-pub fn sm9_enc_master_generate() -> Res<Zeroizing<Vec<u8>>> {
-    let k = shangmi_sm9::EncryptMasterKey::random(&mut getrandom::SysRng).map_err(sm9_msg)?;
-    Ok(Zeroizing::new(Zeroizing::new(k.to_bytes()).to_vec()))
-}
-
-/// The encryption master public key Ppub-e (x ‖ y, 64 bytes) of ke.
-#[cfg(feature = "sm9")]
-pub fn sm9_enc_master_public(ke: &[u8]) -> Res<Vec<u8>> {
-    Ok(enc_master(ke)?.public_key().to_bytes().to_vec())
-}
-
-/// The decryption key of `id` (hid 0x03) under ke: 0x04 ‖ x ‖ y (129 bytes).
-#[cfg(feature = "sm9")]
-pub fn sm9_enc_extract(ke: &[u8], id: &[u8]) -> Res<Zeroizing<Vec<u8>>> {
-    let u = enc_master(ke)?.extract(id).map_err(sm9_msg)?;
-    Ok(Zeroizing::new(Zeroizing::new(u.to_uncompressed()).to_vec()))
 }
 
 /// A master public key checked (on the curve, in G2 for signing): x ‖ y, 128 bytes for
@@ -742,36 +768,31 @@ fn zuc_key16(key: &[u8]) -> Res<Zeroizing<[u8; 16]>> {
     ))
 }
 
-/// 128-EEA3: `data` of `bit_len` bits (all of it when `None`) under the 16-byte key with
-/// COUNT, BEARER (5 bits) and DIRECTION (1 bit); encryption and decryption alike.
-pub fn zuc_eea3(
+/// 128-EEA3 when `eea3` (`data` of `bit_len` bits, all of it when `None`, under the
+/// 16-byte key with COUNT, BEARER (5 bits) and DIRECTION (1 bit); encryption and
+/// decryption alike), else the 128-EIA3 MAC of `data` (4 bytes).
+pub fn zuc_128(
     key: &[u8],
     count: u32,
-    bearer: u8,
-    direction: u8,
+    bearer: u32,
+    direction: u32,
     data: &[u8],
-    bit_len: Option<usize>,
+    bit_len: Option<u32>,
+    eea3: bool,
 ) -> Res<Vec<u8>> {
     let k = zuc_key16(key)?;
-    let mut out = data.to_vec();
-    let n = bit_len.unwrap_or(data.len().saturating_mul(8));
-    shangmi_zuc::eea3(&k, count, bearer, direction, &mut out, n).map_err(zuc_msg)?;
-    Ok(out)
-}
-
-/// 128-EIA3: the 4-byte MAC of `data` (`bit_len` bits, all of it when `None`).
-pub fn zuc_eia3(
-    key: &[u8],
-    count: u32,
-    bearer: u8,
-    direction: u8,
-    data: &[u8],
-    bit_len: Option<usize>,
-) -> Res<Vec<u8>> {
-    let k = zuc_key16(key)?;
-    let n = bit_len.unwrap_or(data.len().saturating_mul(8));
-    let mac = shangmi_zuc::Eia3::with_params(&k, count, bearer, direction).map_err(zuc_msg)?;
-    Ok(mac.finalize_bits(data, n).map_err(zuc_msg)?.to_vec())
+    let (Ok(bearer), Ok(direction)) = (u8::try_from(bearer), u8::try_from(direction)) else {
+        return Err(msg("ZUC: bearer is 5 bits and direction 1 bit"));
+    };
+    let n = bit_len.map_or(data.len().saturating_mul(8), |n| n as usize);
+    if eea3 {
+        let mut out = data.to_vec();
+        shangmi_zuc::eea3(&k, count, bearer, direction, &mut out, n).map_err(zuc_msg)?;
+        Ok(out)
+    } else {
+        let mac = shangmi_zuc::Eia3::with_params(&k, count, bearer, direction).map_err(zuc_msg)?;
+        Ok(mac.finalize_bits(data, n).map_err(zuc_msg)?.to_vec())
+    }
 }
 
 /// `data` XORed with the keystream of ZUC-128 (16-byte key and IV) or, with the feature

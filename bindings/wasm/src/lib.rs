@@ -57,110 +57,67 @@ impl Sm3Hasher {
 
 // --- SM4 -------------------------------------------------------------------------------
 
-/// SM4-ECB encryption, PKCS#7 when `padding`.
-#[wasm_bindgen(js_name = sm4EcbEncrypt)]
-pub fn sm4_ecb_encrypt(key: &[u8], data: &[u8], padding: bool) -> Result<Vec<u8>, JsError> {
-    core::ecb_encrypt(key, data, padding).map_err(err)
+/// Pairs of functions over one `core` function that takes the pair's flag last (`true`
+/// for the first: encrypt, or sign rather than encrypt), each with its doc and JavaScript
+/// name; attributes before a pair (a `cfg`) apply to both.
+macro_rules! pairs {
+    ($($(#[$attr:meta])*
+        $doc:literal $name:ident $js:ident, $doc2:literal $name2:ident $js2:ident =
+            $f:ident($($arg:ident: $t:ty),*);
+    )*) => {$(
+        pairs!(@ [$(#[$attr])*] $doc, $name, $js, true, $f, $($arg: $t),*);
+        pairs!(@ [$(#[$attr])*] $doc2, $name2, $js2, false, $f, $($arg: $t),*);
+    )*};
+    (@ [$($attr:tt)*] $doc:literal, $name:ident, $js:ident, $flag:literal, $f:ident, $($arg:ident: $t:ty),*) => {
+        #[doc = $doc]
+        $($attr)*
+        #[wasm_bindgen(js_name = $js)]
+        pub fn $name($($arg: $t),*) -> Result<Vec<u8>, JsError> {
+            core::$f($($arg,)* $flag).map(core::Out::into_vec).map_err(err)
+        }
+    };
 }
 
-/// SM4-ECB decryption, PKCS#7 when `padding`.
-#[wasm_bindgen(js_name = sm4EcbDecrypt)]
-pub fn sm4_ecb_decrypt(key: &[u8], data: &[u8], padding: bool) -> Result<Vec<u8>, JsError> {
-    core::ecb_decrypt(key, data, padding).map_err(err)
-}
-
-/// SM4-CBC encryption, PKCS#7 when `padding`.
-#[wasm_bindgen(js_name = sm4CbcEncrypt)]
-pub fn sm4_cbc_encrypt(
-    key: &[u8],
-    iv: &[u8],
-    data: &[u8],
-    padding: bool,
-) -> Result<Vec<u8>, JsError> {
-    core::cbc_encrypt(key, iv, data, padding).map_err(err)
-}
-
-/// SM4-CBC decryption, PKCS#7 when `padding`.
-#[wasm_bindgen(js_name = sm4CbcDecrypt)]
-pub fn sm4_cbc_decrypt(
-    key: &[u8],
-    iv: &[u8],
-    data: &[u8],
-    padding: bool,
-) -> Result<Vec<u8>, JsError> {
-    core::cbc_decrypt(key, iv, data, padding).map_err(err)
+pairs! {
+    "SM4-ECB encryption, PKCS#7 when `padding`." sm4_ecb_encrypt sm4EcbEncrypt,
+    "SM4-ECB decryption, PKCS#7 when `padding`." sm4_ecb_decrypt sm4EcbDecrypt =
+        ecb(key: &[u8], data: &[u8], padding: bool);
+    "SM4-CBC encryption, PKCS#7 when `padding`." sm4_cbc_encrypt sm4CbcEncrypt,
+    "SM4-CBC decryption, PKCS#7 when `padding`." sm4_cbc_decrypt sm4CbcDecrypt =
+        cbc(key: &[u8], iv: &[u8], data: &[u8], padding: bool);
+    "SM4-GCM encryption (12-byte nonce): ciphertext ‖ tag." sm4_gcm_encrypt sm4GcmEncrypt,
+    "SM4-GCM decryption; fails when the tag does not verify." sm4_gcm_decrypt sm4GcmDecrypt =
+        gcm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8]);
+    "SM4-CCM encryption (12-byte nonce, 16-byte tag)." sm4_ccm_encrypt sm4CcmEncrypt,
+    "SM4-CCM decryption; fails when the tag does not verify." sm4_ccm_decrypt sm4CcmDecrypt =
+        ccm(key: &[u8], nonce: &[u8], data: &[u8], aad: &[u8]);
+    "SM4-XTS encryption (32-byte key, 16-byte tweak; GB/T 17964 when `gb`, else IEEE 1619)."
+        sm4_xts_encrypt sm4XtsEncrypt,
+    "SM4-XTS decryption." sm4_xts_decrypt sm4XtsDecrypt =
+        xts(key: &[u8], tweak: &[u8], data: &[u8], gb: bool);
+    #[cfg(feature = "sm9")]
+    "A random SM9 signing master key (32 bytes)." sm9_sign_master_generate sm9SignMasterGenerate,
+    "A random SM9 encryption master key (32 bytes)." sm9_enc_master_generate sm9EncMasterGenerate =
+        sm9_master_generate();
+    #[cfg(feature = "sm9")]
+    "The signing master public key (128 bytes) of a master key."
+        sm9_sign_master_public sm9SignMasterPublic,
+    "The encryption master public key (64 bytes) of a master key."
+        sm9_enc_master_public sm9EncMasterPublic =
+        sm9_master_public(k: &[u8]);
+    #[cfg(feature = "sm9")]
+    "The signing key (65 bytes) of `id`." sm9_sign_extract sm9SignExtract,
+    "The decryption key (129 bytes) of `id`." sm9_enc_extract sm9EncExtract =
+        sm9_extract(k: &[u8], id: &[u8]);
+    "128-EEA3 over `bit_len` bits (all of `data` when undefined)." zuc_eea3 zucEea3,
+    "128-EIA3 MAC (4 bytes)." zuc_eia3 zucEia3 =
+        zuc_128(key: &[u8], count: u32, bearer: u32, direction: u32, data: &[u8], bit_len: Option<u32>);
 }
 
 /// SM4-CTR (128-bit big-endian counter starting at `iv`).
 #[wasm_bindgen(js_name = sm4Ctr)]
 pub fn sm4_ctr(key: &[u8], iv: &[u8], data: &[u8]) -> Result<Vec<u8>, JsError> {
     core::ctr(key, iv, data).map_err(err)
-}
-
-/// SM4-GCM encryption (12-byte nonce): ciphertext ‖ tag.
-#[wasm_bindgen(js_name = sm4GcmEncrypt)]
-pub fn sm4_gcm_encrypt(
-    key: &[u8],
-    nonce: &[u8],
-    data: &[u8],
-    aad: &[u8],
-) -> Result<Vec<u8>, JsError> {
-    core::gcm(key, nonce, data, aad, true).map_err(err)
-}
-
-/// SM4-GCM decryption; fails when the tag does not verify.
-#[wasm_bindgen(js_name = sm4GcmDecrypt)]
-pub fn sm4_gcm_decrypt(
-    key: &[u8],
-    nonce: &[u8],
-    data: &[u8],
-    aad: &[u8],
-) -> Result<Vec<u8>, JsError> {
-    core::gcm(key, nonce, data, aad, false).map_err(err)
-}
-
-/// SM4-CCM encryption (12-byte nonce, 16-byte tag).
-#[wasm_bindgen(js_name = sm4CcmEncrypt)]
-pub fn sm4_ccm_encrypt(
-    key: &[u8],
-    nonce: &[u8],
-    data: &[u8],
-    aad: &[u8],
-) -> Result<Vec<u8>, JsError> {
-    core::ccm(key, nonce, data, aad, true).map_err(err)
-}
-
-/// SM4-CCM decryption; fails when the tag does not verify.
-#[wasm_bindgen(js_name = sm4CcmDecrypt)]
-pub fn sm4_ccm_decrypt(
-    key: &[u8],
-    nonce: &[u8],
-    data: &[u8],
-    aad: &[u8],
-) -> Result<Vec<u8>, JsError> {
-    core::ccm(key, nonce, data, aad, false).map_err(err)
-}
-
-/// SM4-XTS encryption (32-byte key, 16-byte tweak; GB/T 17964 when `gb`, else IEEE 1619).
-#[wasm_bindgen(js_name = sm4XtsEncrypt)]
-pub fn sm4_xts_encrypt(
-    key: &[u8],
-    tweak: &[u8],
-    data: &[u8],
-    gb: bool,
-) -> Result<Vec<u8>, JsError> {
-    core::xts(key, tweak, data, gb, true).map_err(err)
-}
-
-/// SM4-XTS decryption.
-#[wasm_bindgen(js_name = sm4XtsDecrypt)]
-pub fn sm4_xts_decrypt(
-    key: &[u8],
-    tweak: &[u8],
-    data: &[u8],
-    gb: bool,
-) -> Result<Vec<u8>, JsError> {
-    core::xts(key, tweak, data, gb, false).map_err(err)
 }
 
 /// SM4-CMAC (16 bytes).
@@ -269,7 +226,9 @@ impl Sm2PublicKey {
 /// A random private scalar (32 bytes).
 #[wasm_bindgen(js_name = sm2GenerateSecret)]
 pub fn sm2_generate_secret() -> Result<Vec<u8>, JsError> {
-    core::sm2_generate_secret().map(|d| d.to_vec()).map_err(err)
+    core::sm2_generate_secret()
+        .map(core::Out::into_vec)
+        .map_err(err)
 }
 
 /// The uncompressed public key of a 32-byte scalar.
@@ -337,7 +296,7 @@ pub fn sm2_decrypt(d: &[u8], ct: &[u8], layout: &str) -> Result<Vec<u8>, JsError
     core::sm2_decrypt(d, ct, layout).map_err(err)
 }
 
-/// SM2 key exchange for one party (see `core::sm2_key_exchange`): K ‖ confirmation.
+/// SM2 key exchange for one party (see `core::KeyExchangeArgs`): K ‖ confirmation.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = sm2KeyExchange)]
 pub fn sm2_key_exchange(
@@ -351,7 +310,8 @@ pub fn sm2_key_exchange(
     klen: u32,
     peer_confirmation: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, JsError> {
-    core::sm2_key_exchange(
+    let peer_confirmation = peer_confirmation.as_deref();
+    core::sm2_key_exchange(core::KeyExchangeArgs {
         initiator,
         d,
         r,
@@ -359,38 +319,13 @@ pub fn sm2_key_exchange(
         peer,
         peer_r,
         peer_id,
-        klen as usize,
-        peer_confirmation.as_deref(),
-    )
+        klen,
+        peer_confirmation,
+    })
     .map_err(err)
 }
 
 // --- SM9 -------------------------------------------------------------------------------
-
-/// A random SM9 signing master key (32 bytes).
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9SignMasterGenerate)]
-pub fn sm9_sign_master_generate() -> Result<Vec<u8>, JsError> {
-    core::sm9_sign_master_generate()
-        .map(|k| k.to_vec())
-        .map_err(err)
-}
-
-/// The signing master public key (128 bytes) of a master key.
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9SignMasterPublic)]
-pub fn sm9_sign_master_public(ks: &[u8]) -> Result<Vec<u8>, JsError> {
-    core::sm9_sign_master_public(ks).map_err(err)
-}
-
-/// The signing key (65 bytes) of `id`.
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9SignExtract)]
-pub fn sm9_sign_extract(ks: &[u8], id: &[u8]) -> Result<Vec<u8>, JsError> {
-    core::sm9_sign_extract(ks, id)
-        .map(|k| k.to_vec())
-        .map_err(err)
-}
 
 /// An SM9 signature (DER or 96 bytes).
 #[cfg(feature = "sm9")]
@@ -406,31 +341,6 @@ pub fn sm9_verify(mpk: &[u8], id: &[u8], m: &[u8], sig: &[u8]) -> Result<bool, J
     core::sm9_verify(mpk, id, m, sig).map_err(err)
 }
 
-/// A random SM9 encryption master key (32 bytes).
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9EncMasterGenerate)]
-pub fn sm9_enc_master_generate() -> Result<Vec<u8>, JsError> {
-    core::sm9_enc_master_generate()
-        .map(|k| k.to_vec())
-        .map_err(err)
-}
-
-/// The encryption master public key (64 bytes) of a master key.
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9EncMasterPublic)]
-pub fn sm9_enc_master_public(ke: &[u8]) -> Result<Vec<u8>, JsError> {
-    core::sm9_enc_master_public(ke).map_err(err)
-}
-
-/// The decryption key (129 bytes) of `id`.
-#[cfg(feature = "sm9")]
-#[wasm_bindgen(js_name = sm9EncExtract)]
-pub fn sm9_enc_extract(ke: &[u8], id: &[u8]) -> Result<Vec<u8>, JsError> {
-    core::sm9_enc_extract(ke, id)
-        .map(|k| k.to_vec())
-        .map_err(err)
-}
-
 /// A master public key checked, x ‖ y.
 #[cfg(feature = "sm9")]
 #[wasm_bindgen(js_name = sm9MasterPublicCheck)]
@@ -443,7 +353,7 @@ pub fn sm9_master_public_check(b: &[u8], sign: bool) -> Result<Vec<u8>, JsError>
 #[wasm_bindgen(js_name = sm9UserKeyCheck)]
 pub fn sm9_user_key_check(user: &[u8], mpk: &[u8], sign: bool) -> Result<Vec<u8>, JsError> {
     core::sm9_user_key_check(user, mpk, sign)
-        .map(|k| k.to_vec())
+        .map(core::Out::into_vec)
         .map_err(err)
 }
 
@@ -464,48 +374,6 @@ pub fn sm9_decrypt(user: &[u8], mpk: &[u8], id: &[u8], ct: &[u8]) -> Result<Vec<
 }
 
 // --- ZUC -------------------------------------------------------------------------------
-
-/// 128-EEA3 over `bit_len` bits (all of `data` when undefined).
-#[wasm_bindgen(js_name = zucEea3)]
-pub fn zuc_eea3(
-    key: &[u8],
-    count: u32,
-    bearer: u8,
-    direction: u8,
-    data: &[u8],
-    bit_len: Option<u32>,
-) -> Result<Vec<u8>, JsError> {
-    core::zuc_eea3(
-        key,
-        count,
-        bearer,
-        direction,
-        data,
-        bit_len.map(|n| n as usize),
-    )
-    .map_err(err)
-}
-
-/// 128-EIA3 MAC (4 bytes).
-#[wasm_bindgen(js_name = zucEia3)]
-pub fn zuc_eia3(
-    key: &[u8],
-    count: u32,
-    bearer: u8,
-    direction: u8,
-    data: &[u8],
-    bit_len: Option<u32>,
-) -> Result<Vec<u8>, JsError> {
-    core::zuc_eia3(
-        key,
-        count,
-        bearer,
-        direction,
-        data,
-        bit_len.map(|n| n as usize),
-    )
-    .map_err(err)
-}
 
 /// `data` XORed with the ZUC-128 or ZUC-256 keystream.
 #[wasm_bindgen(js_name = zucApply)]
