@@ -48,6 +48,9 @@ pub(crate) trait AesMix: Word {
     /// `partial` = `ahead` ⊕ `word`, `word` = u ⊕ `pending` (the chain's bookkeeping, see
     /// `super::aes_chain::Round::step`); returns `[the result, word, partial]`.
     fn mix_round(self, pending: Self, ahead: Self, y_i: Self, t: &[Self; 5]) -> [Self; 3];
+    /// Lane j of `y[j]` in lane j (blends, which run on every vector pipe, where unpacks
+    /// take the shuffle pipes the chain's critical path needs).
+    fn blend_words(y: &[Self; 4]) -> Self;
 }
 
 /// An affine map given by its nibble tables.

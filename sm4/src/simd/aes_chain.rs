@@ -192,6 +192,11 @@ pub(crate) trait Round<W: Word> {
     /// (`ahead` ⊕ that word; its own word becomes the next S-box input ⊕ `partial`), with
     /// `others` = `partial` ⊕ `y_i`, ready long before P·L(S(u)).
     fn step(k: &Consts<W>, t: &Self::Tables, u: W, pending: W, ahead: W, y_i: W) -> [W; 3];
+    /// The register whose lane j is word j of the state (`y[j]` holds it in every lane).
+    #[inline(always)]
+    fn gather(y: &[W; 4]) -> W {
+        y[0].unpack_lo32(y[1]).unpack_lo64(y[2].unpack_lo32(y[3]))
+    }
 }
 
 /// The round on AESENCLAST alone (AESE on arm64): P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕
@@ -270,6 +275,10 @@ impl<W: AesMix> Round<W> for MixColumns {
     fn step(_: &Consts<W>, t: &[W; 5], u: W, pending: W, ahead: W, y_i: W) -> [W; 3] {
         u.mix_round(pending, ahead, y_i, t)
     }
+    #[inline(always)]
+    fn gather(y: &[W; 4]) -> W {
+        W::blend_words(y)
+    }
 }
 
 /// Round `I` (mod 4): `y[I] ^= P·L(S(u))`, and `u` becomes the next round's S-box input.
@@ -303,8 +312,8 @@ fn enter<W: Single>(cpu: W::Cpu, k: &Consts<W>, block: &Block<Sm4>) -> [W; 4] {
 
 /// The block whose words are P⁻¹ of `y`'s lanes (leaving the P domain).
 #[inline(always)]
-fn leave<W: Word>(cpu: W::Cpu, k: &Consts<W>, y: &[W; 4]) -> Block<Sm4> {
-    let y = y[0].unpack_lo32(y[1]).unpack_lo64(y[2].unpack_lo32(y[3]));
+fn leave<W: Word, R: Round<W>>(cpu: W::Cpu, k: &Consts<W>, y: &[W; 4]) -> Block<Sm4> {
+    let y = R::gather(y);
     let mut result = [Block::<Sm4>::default()];
     k.map(Nibbles::new(cpu, P_INV), y)
         .shuffle(k.bswap)
@@ -353,8 +362,8 @@ pub(crate) fn chain_body<W: Single, R: Round<W>>(
         y[3] = u.xor(pending);
         y = [y[3], y[2], y[1], y[0]];
         if let Some(o) = out.next() {
-            *o = leave(cpu, &k, &y);
+            *o = leave::<W, R>(cpu, &k, &y);
         }
     }
-    *state = leave(cpu, &k, &y);
+    *state = leave::<W, R>(cpu, &k, &y);
 }

@@ -48,6 +48,17 @@ impl<F: words::Aes> AesLast for X128<F> {
 }
 
 impl<F: words::Aes + Avx2> AesMix for X128<F> {
+    #[inline(always)]
+    fn blend_words(y: &[Self; 4]) -> Self {
+        let [a, b, c, d] = y.map(|r| r.raw());
+        // SAFETY: AVX2 (`vpblendd`), which the kernel token `F` proves.
+        y[0].with(unsafe {
+            _mm_blend_epi32::<0b1100>(
+                _mm_blend_epi32::<0b0010>(a, b),
+                _mm_blend_epi32::<0b1000>(c, d),
+            )
+        })
+    }
     /// In `asm!` because the order matters on Zen 4: this round's dependency path is 12
     /// cycles (AESENCLAST, the high nibble's shift and mask, its table, the XOR with the
     /// low nibble's, the rotation's shifts, two XORs), and with Q's instructions (on that
