@@ -44,8 +44,13 @@ pub(crate) trait AesLast: Word {
 pub(crate) trait AesMix: Word {
     /// `others ⊕ R(AESENC(u)) ⊕ (1 ⊕ rot24)(Q(AESENCLAST(u)))` for u = `self`, with zero
     /// round keys, R and Q applied to each byte by nibble tables: `t` is the low-nibble
-    /// mask and R's and Q's low and high tables.
-    fn mix_round(self, others: Self, t: &[Self; 5]) -> Self;
+    /// mask and R's and Q's low and high tables. `others` = `partial` ⊕ `y_i` with
+    /// `partial` = `ahead` ⊕ `word`, `word` = u ⊕ `pending` (the chain's bookkeeping, see
+    /// `super::aes_chain::Round::step`); returns `[the result, word, partial]`.
+    fn mix_round(self, pending: Self, ahead: Self, y_i: Self, t: &[Self; 5]) -> [Self; 3];
+    /// Lane j of `y[j]` in lane j (blends, which run on every vector pipe, where unpacks
+    /// take the shuffle pipes the chain's critical path needs).
+    fn blend_words(y: &[Self; 4]) -> Self;
 }
 
 /// An affine map given by its nibble tables.
