@@ -369,8 +369,24 @@ fn ordinary_tls_is_refused_in_module_mode() {
     cmd.arg("--tls-cert")
         .arg(ordinary("server.crt"))
         .arg("--tls-key")
-        .arg(ordinary("server.key"));
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("not available in module mode"));
+        .arg(ordinary("server.key"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    // Bounded: a server that started instead would be killed after 10 s (and fail here).
+    let mut child = cmd.spawn().expect("starts");
+    let mut status = None;
+    for _ in 0..200 {
+        status = child.try_wait().expect("wait");
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    let out = child.wait_with_output().expect("output");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.and_then(|s| s.code()), Some(2), "{err}");
+    assert!(err.contains("not available in module mode"), "{err}");
 }
