@@ -50,7 +50,8 @@ use failure::Failure;
 struct Cli {
     /// Module mode (also SHANGMI_MODULE=1): run the power-on self-tests first and refuse
     /// service (exit code 3) if any fails; SM2 keys with the pairwise-consistency test,
-    /// random numbers from the health-tested DRBG
+    /// every random number (TLS/TLCP handshakes, CMS, PKCS#12, serials included) from the
+    /// health-tested DRBG; servers refuse new connections once a self-test has failed
     #[arg(long, global = true)]
     module: bool,
     #[command(subcommand)]

@@ -11,14 +11,22 @@
 //! keys with the pairwise-consistency test, randomness from the health-tested DRBG. Outside
 //! module mode the same functions use the operating system's generator, so every command
 //! takes its keys and randomness from here.
+//!
+//! That covers the libraries' randomness too: in module mode the TLS 1.3 provider and the
+//! TLCP configurations draw theirs (randoms, ephemeral keys, CBC IVs, session IDs and
+//! tickets) from the module's DRBG ([`tls_random`]), `shangmi-pki`'s `_with_rng` functions
+//! get [`rng`] (CMS content keys and IVs, serials, PKCS#12 salts and IVs, enveloped keys),
+//! and servers ask [`check_service`] before each connection: a module in its error state
+//! refuses new connections.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use getrandom::SysRng;
 use rand_core::{TryCryptoRng, TryRng};
 use shangmi_drbg::StdClock;
+use shangmi_rustls::rand::Locked;
 use shangmi_selftest::{Module, ModuleRng, State, TestResult};
 use shangmi_sm2::SecretKey;
 
@@ -144,6 +152,36 @@ pub fn rng() -> Result<CommandRng, Failure> {
             m.system_rng().map_err(|e| refused(&e.to_string()))?,
         )),
     }))
+}
+
+/// The module's DRBG as the TLS libraries take a generator (rustls' `SecureRandom`, which
+/// `shangmi-tlcp` shares): one instance behind a lock for the whole process, so every
+/// connection of a server draws from it.
+pub type TlsRandom = Locked<ModuleRng<SysRng, StdClock>>;
+
+/// The process's [`TlsRandom`], made on first use in module mode.
+static TLS_RANDOM: OnceLock<Arc<TlsRandom>> = OnceLock::new();
+
+/// In module mode, the module's DRBG for the TLS 1.3 provider
+/// (`shangmi_rustls::provider_with_random`, which takes it as `&'static`) and the TLCP
+/// configurations (`rng`, as an `Arc`); `None` outside module mode (the libraries' own
+/// operating-system generator).
+pub fn tls_random() -> Result<Option<&'static Arc<TlsRandom>>, Failure> {
+    let Some(m) = module()? else {
+        return Ok(None);
+    };
+    if TLS_RANDOM.get().is_none() {
+        let rng = m.system_rng().map_err(|e| refused(&e.to_string()))?;
+        // Another thread may have set it meanwhile: either instance serves.
+        let _ = TLS_RANDOM.set(Arc::new(Locked::new(rng)));
+    }
+    Ok(TLS_RANDOM.get())
+}
+
+/// Before each service (a server's connection, a client's): `Ok` outside module mode and
+/// while the module is operational; the refusal (its reason) once it is in its error state.
+pub fn check_service() -> Result<(), Failure> {
+    module().map(|_| ())
 }
 
 /// A command's failure as it leaves: in module mode, once the module is in its error state

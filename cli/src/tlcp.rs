@@ -288,6 +288,10 @@ fn report(suite: Option<CipherSuite>, peer: Option<&[CertificateDer<'static>]>, 
 /// The client configuration `options` describe.
 fn client_config(options: &ClientOptions) -> Result<Arc<ClientConfig>, Failure> {
     let mut builder = ClientConfig::builder(roots_with_crls(&options.ca, &options.crl)?);
+    // In module mode every random value of the handshakes and records from the module.
+    if let Some(random) = crate::selftest::tls_random()? {
+        builder = builder.rng(random.clone());
+    }
     if let Some(suite) = options.suite {
         builder = builder.suites(&[suite.suite()]);
     }
@@ -342,6 +346,7 @@ fn client_once(
     name: &ServerName<'static>,
     input: &[u8],
 ) -> Result<Vec<u8>, Failure> {
+    crate::selftest::check_service()?;
     let conn =
         ClientConnection::new(config.clone(), name.clone()).map_err(|e| failure("TLCP", e))?;
     let sock = TcpStream::connect(connect).map_err(|e| failure(connect, e))?;

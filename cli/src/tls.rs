@@ -154,8 +154,17 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
     }
 }
 
-fn provider(common: &Common, client_side: bool) -> Arc<CryptoProvider> {
-    let mut provider = shangmi_rustls::provider();
+/// The SM provider: in module mode every random value (randoms, key shares, session
+/// identifiers, tickets) from the module's DRBG, otherwise from the operating system.
+fn sm_provider() -> Result<CryptoProvider, Failure> {
+    Ok(match crate::selftest::tls_random()? {
+        Some(random) => shangmi_rustls::provider_with_random(&**random),
+        None => shangmi_rustls::provider(),
+    })
+}
+
+fn provider(common: &Common, client_side: bool) -> Result<Arc<CryptoProvider>, Failure> {
+    let mut provider = sm_provider()?;
     if let Some(suite) = common.suite {
         let chosen: SupportedCipherSuite = match suite {
             Suite::Gcm => suites::TLS13_SM4_GCM_SM3,
@@ -164,14 +173,25 @@ fn provider(common: &Common, client_side: bool) -> Arc<CryptoProvider> {
         provider.cipher_suites = vec![chosen];
     }
     if let Some(group) = common.group {
-        let groups: Vec<&'static dyn SupportedKxGroup> = match (group, client_side) {
-            (Group::Sm2, _) => vec![&kx::CURVE_SM2],
-            (Group::Sm2Mlkem768, true) => vec![&kx::CURVE_SM2_MLKEM768, &kx::CURVE_SM2],
-            (Group::Sm2Mlkem768, false) => vec![&kx::CURVE_SM2_MLKEM768],
+        let names = match (group, client_side) {
+            (Group::Sm2, _) => &[kx::CURVE_SM2_ID][..],
+            (Group::Sm2Mlkem768, true) => &[kx::CURVE_SM2_MLKEM768_ID, kx::CURVE_SM2_ID],
+            (Group::Sm2Mlkem768, false) => &[kx::CURVE_SM2_MLKEM768_ID],
         };
+        // The provider's own groups (in module mode, those drawing from the module).
+        let groups: Vec<&'static dyn SupportedKxGroup> = names
+            .iter()
+            .filter_map(|&name| {
+                provider
+                    .kx_groups
+                    .iter()
+                    .copied()
+                    .find(|g| g.name() == name)
+            })
+            .collect();
         provider.kx_groups = groups;
     }
-    Arc::new(provider)
+    Ok(Arc::new(provider))
 }
 
 fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
@@ -367,7 +387,7 @@ fn tls_failure(what: &str, e: impl std::fmt::Display) -> Failure {
 }
 
 fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
-    let provider = provider(&args.common, false);
+    let provider = provider(&args.common, false)?;
     let chain = certs(&args.cert)?;
     let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
@@ -394,7 +414,12 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     eprintln!("listening on {}", args.listen);
     for (served, stream) in (1u64..).zip(listener.incoming()) {
         let stream = stream.map_err(|e| tls_failure("accept", e))?;
-        if let Err(e) = serve_one(config.clone(), stream, &seen) {
+        // In module mode, no service once the module is in its error state: the
+        // connection is closed unanswered.
+        if let Err(e) = crate::selftest::check_service() {
+            eprintln!("connection refused: {e}");
+            drop(stream);
+        } else if let Err(e) = serve_one(config.clone(), stream, &seen) {
             eprintln!("connection failed: {e}");
         }
         if args.count.is_some_and(|n| served >= n) {
@@ -413,7 +438,7 @@ pub(crate) fn server_config_tls13(
     passin: Option<&str>,
     clients: Option<Arc<dyn ClientCertVerifier>>,
 ) -> Result<Arc<ServerConfig>, Failure> {
-    let provider = Arc::new(shangmi_rustls::provider());
+    let provider = Arc::new(sm_provider()?);
     let builder = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .map_err(|e| tls_failure("configuration", e))?;
@@ -465,7 +490,7 @@ fn serve_one(
 }
 
 fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
-    let provider = provider(&args.common, true);
+    let provider = provider(&args.common, true)?;
     let seen: SeenScheme = Arc::default();
     let inner = shangmi_rustls::verify::server_verifier(roots(&args.ca)?, crls(&args.crl)?)
         .map_err(|e| tls_failure("server verifier", e))?;
@@ -511,6 +536,7 @@ fn client_once(
     seen: &SeenScheme,
     input: &[u8],
 ) -> Result<Vec<u8>, Failure> {
+    crate::selftest::check_service()?;
     let conn =
         ClientConnection::new(config.clone(), name.clone()).map_err(|e| tls_failure("TLS", e))?;
     let sock = TcpStream::connect(&args.connect).map_err(|e| tls_failure(&args.connect, e))?;

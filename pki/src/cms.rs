@@ -570,23 +570,41 @@ pub fn encrypt_with_key_algorithm(
     oids: Oids,
     key_algorithm: Oid,
 ) -> Result<Vec<u8>, Error> {
+    encrypt_with_rng(
+        content,
+        recipients,
+        oids,
+        key_algorithm,
+        &mut getrandom::SysRng,
+    )
+}
+
+/// [`encrypt_with_key_algorithm`] drawing every random value (the content-encryption key,
+/// the IV and each recipient's SM2 encryption nonce) from `rng`: a cryptographic module's
+/// DRBG, say.
+pub fn encrypt_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+    content: &[u8],
+    recipients: &[Certificate],
+    oids: Oids,
+    key_algorithm: Oid,
+    rng: &mut R,
+) -> Result<Vec<u8>, Error> {
     if recipients.is_empty() {
         return Err(Error::MissingContent);
     }
     let mut key = Zeroizing::new([0u8; 16]);
     let mut iv = [0u8; 16];
-    getrandom::fill(key.as_mut()).map_err(|_| Error::Rng)?;
-    getrandom::fill(&mut iv).map_err(|_| Error::Rng)?;
+    crate::fill(rng, key.as_mut())?;
+    crate::fill(rng, &mut iv)?;
     let version = match oids {
         Oids::GmT0010 => CmsVersion::V1,
         Oids::Rfc5652 => CmsVersion::V0,
     };
     let mut infos = SetOfVec::new();
-    let mut rng = getrandom::SysRng;
     for r in recipients {
         let public = crate::verify::sm2_public_key(r.tbs_certificate().subject_public_key_info())
             .ok_or(Error::KeyMismatch)?;
-        let enc = EncryptingKey::new(public).encrypt_der(&mut rng, key.as_ref())?;
+        let enc = EncryptingKey::new(public).encrypt_der(rng, key.as_ref())?;
         infos.insert(RecipientInfo::Ktri(KeyTransRecipientInfo {
             version,
             rid: RecipientIdentifier::IssuerAndSerialNumber(issuer_and_serial(r)),

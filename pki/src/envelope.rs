@@ -42,14 +42,22 @@ pub struct Sm2EnvelopedKey {
 
 /// Wraps `key` to `recipient` (SM2-encrypting a fresh SM4 key); returns the DER.
 pub fn wrap(recipient: &PublicKey, key: &SecretKey) -> Result<Vec<u8>, Error> {
+    wrap_with_rng(recipient, key, &mut getrandom::SysRng)
+}
+
+/// [`wrap`] drawing the SM4 key and the SM2 encryption nonce from `rng`.
+pub fn wrap_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+    recipient: &PublicKey,
+    key: &SecretKey,
+    rng: &mut R,
+) -> Result<Vec<u8>, Error> {
     let mut sym = Zeroizing::new([0u8; 16]);
-    getrandom::fill(sym.as_mut()).map_err(|_| Error::Rng)?;
+    crate::fill(rng, sym.as_mut())?;
     let d = Zeroizing::new(key.to_bytes());
     let mut d_arr = Zeroizing::new([0u8; 32]);
     d_arr.copy_from_slice(&d);
     let enc = Sm4EcbEnc::new(&(*sym).into()).encrypt_padded_vec::<NoPadding>(d_arr.as_ref());
-    let mut rng = getrandom::SysRng;
-    let enc_key = EncryptingKey::new(*recipient).encrypt_der(&mut rng, sym.as_ref())?;
+    let enc_key = EncryptingKey::new(*recipient).encrypt_der(rng, sym.as_ref())?;
     let public = key.public_key().to_sec1_point(false);
     let env = Sm2EnvelopedKey {
         sym_alg_id: AlgorithmIdentifierOwned {

@@ -26,7 +26,8 @@ pub enum Error {
     KeyMismatch,
     /// Decryption failed: a wrong key, corrupted ciphertext or bad padding.
     Decryption,
-    /// The operating system's random generator failed.
+    /// The random generator failed (the operating system's, or the one given to a
+    /// `_with_rng` function).
     Rng,
     /// A CMS message digest attribute does not match the content, or is missing.
     DigestMismatch,
@@ -124,9 +125,14 @@ impl From<der::Error> for Error {
     }
 }
 
+/// SM2's errors, a failed random generator (SM2 encryption's or PBES2's draw) as
+/// [`Error::Rng`] like pki's own draws.
 impl From<shangmi_sm2::Error> for Error {
     fn from(e: shangmi_sm2::Error) -> Self {
-        Error::Sm2(e)
+        match e {
+            shangmi_sm2::Error::Rng => Error::Rng,
+            e => Error::Sm2(e),
+        }
     }
 }
 

@@ -133,7 +133,8 @@ pub struct CertParams {
     pub not_before: u64,
     /// End of validity, unix seconds.
     pub not_after: u64,
-    /// The serial number's bytes (big-endian, positive); `None`: 16 random bytes.
+    /// The serial number's bytes (big-endian, positive); `None`: 16 random bytes from the
+    /// operating system ([`random_serial`] makes them from another generator).
     pub serial: Option<Vec<u8>>,
 }
 
@@ -229,16 +230,22 @@ fn time(secs: u64) -> Result<Time, Error> {
     Ok(Time::from(dt))
 }
 
+/// A random serial number's bytes, as [`CertParams::serial`] takes them: 16 bytes from
+/// `rng`, the first made positive with its second-highest bit set (so all 16 are
+/// significant: no leading zero to strip). What a certificate gets when its serial is
+/// `None`, from the operating system's generator; set it from another generator (a
+/// module's DRBG) with this.
+pub fn random_serial<R: rand_core::TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Vec<u8>, Error> {
+    let mut b = alloc::vec![0u8; 16];
+    crate::fill(rng, &mut b)?;
+    b[0] = (b[0] & 0x7f) | 0x40;
+    Ok(b)
+}
+
 fn serial(params: &CertParams) -> Result<SerialNumber, Error> {
     let bytes = match &params.serial {
         Some(b) => b.clone(),
-        None => {
-            let mut b = alloc::vec![0u8; 16];
-            getrandom::fill(&mut b).map_err(|_| Error::Rng)?;
-            // positive, and 16 significant bytes (no leading zero to strip)
-            b[0] = (b[0] & 0x7f) | 0x40;
-            b
-        }
+        None => random_serial(&mut getrandom::SysRng)?,
     };
     Ok(SerialNumber::new(&bytes)?)
 }

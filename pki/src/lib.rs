@@ -37,6 +37,9 @@ pub mod pkcs8;
 pub mod req;
 pub mod verify;
 
+#[cfg(test)]
+mod rng_tests;
+
 pub use error::Error;
 pub use shangmi_sm2::{PublicKey, SecretKey};
 pub use x509_cert::Certificate;
@@ -44,15 +47,31 @@ pub use x509_cert::request::CertReq;
 
 /// A new SM2 key from the operating system's generator.
 pub fn generate_key() -> Result<SecretKey, Error> {
+    generate_key_with_rng(&mut getrandom::SysRng)
+}
+
+/// A new SM2 key from `rng` (32 bytes taken as the secret, drawn again in the rare case
+/// that they are not in [1, n-1]).
+pub fn generate_key_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
+    rng: &mut R,
+) -> Result<SecretKey, Error> {
     let mut seed = [0u8; 32];
     loop {
-        getrandom::fill(&mut seed).map_err(|_| Error::Rng)?;
+        fill(rng, &mut seed)?;
         let key = SecretKey::from_slice(&seed);
         zeroize::Zeroize::zeroize(&mut seed);
         if let Ok(key) = key {
             return Ok(key);
         }
     }
+}
+
+/// Fills `buf` from `rng`; its failure is [`Error::Rng`].
+pub(crate) fn fill<R: rand_core::TryCryptoRng + ?Sized>(
+    rng: &mut R,
+    buf: &mut [u8],
+) -> Result<(), Error> {
+    rng.try_fill_bytes(buf).map_err(|_| Error::Rng)
 }
 
 /// The unix time now (seconds), from the system clock.

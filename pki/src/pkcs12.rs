@@ -21,6 +21,7 @@ use const_oid::ObjectIdentifier as Oid;
 use der::asn1::{Any, OctetString, SetOfVec};
 use der::{Decode, Encode, Sequence};
 use digest::{Digest, KeyInit, Mac};
+use rand_core::TryCryptoRng;
 use spki::AlgorithmIdentifierOwned;
 use x509_cert::Certificate;
 use x509_cert::attr::Attribute;
@@ -270,15 +271,15 @@ fn hmac_sha256(key: &[u8], data: &[u8]) -> Result<[u8; 32], Error> {
     Ok(m.finalize().into_bytes().into())
 }
 
-fn random<const N: usize>() -> Result<[u8; N], Error> {
+fn random<const N: usize, R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<[u8; N], Error> {
     let mut b = [0u8; N];
-    getrandom::fill(&mut b).map_err(|_| Error::Rng)?;
+    crate::fill(rng, &mut b)?;
     Ok(b)
 }
 
-fn pbes2() -> Result<pkcs5::EncryptionScheme, Error> {
-    let salt: [u8; 16] = random()?;
-    let iv: [u8; 16] = random()?;
+fn pbes2<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<pkcs5::EncryptionScheme, Error> {
+    let salt: [u8; 16] = random(rng)?;
+    let iv: [u8; 16] = random(rng)?;
     let params = pkcs5::pbes2::Parameters::generate_pbkdf2_sha256_aes256cbc(ITERATIONS, &salt, iv)
         .map_err(|_| Error::UnsupportedAlgorithm)?;
     Ok(params.into())
@@ -323,11 +324,17 @@ pub fn export(
     export_with(cert, key, chain, password, Scheme::OpenSsl)
 }
 
-/// The encryption `AlgorithmIdentifier` (DER) and the ciphertext of `data` under `scheme`.
-fn encrypt(scheme: Scheme, password: &str, data: &[u8]) -> Result<(Vec<u8>, Vec<u8>), Error> {
+/// The encryption `AlgorithmIdentifier` (DER) and the ciphertext of `data` under `scheme`,
+/// its salt and IV from `rng`.
+fn encrypt<R: TryCryptoRng + ?Sized>(
+    scheme: Scheme,
+    password: &str,
+    data: &[u8],
+    rng: &mut R,
+) -> Result<(Vec<u8>, Vec<u8>), Error> {
     match scheme {
         Scheme::OpenSsl => {
-            let scheme = pbes2()?;
+            let scheme = pbes2(rng)?;
             let ct = scheme
                 .encrypt(password, data)
                 .map_err(|_| Error::Decryption)?;
@@ -337,12 +344,11 @@ fn encrypt(scheme: Scheme, password: &str, data: &[u8]) -> Result<(Vec<u8>, Vec<
             let scheme = shangmi_sm2::keys::EncryptionScheme::Pbkdf2Sm3Sm4Cbc {
                 iterations: ITERATIONS,
             };
-            let mut rng = getrandom::SysRng;
             Ok(shangmi_sm2::keys::encrypt_pbes2(
                 data,
                 password.as_bytes(),
                 scheme,
-                &mut rng,
+                rng,
             )?)
         }
     }
@@ -355,6 +361,19 @@ pub fn export_with(
     chain: &[Certificate],
     password: &str,
     scheme: Scheme,
+) -> Result<Vec<u8>, Error> {
+    export_with_rng(cert, key, chain, password, scheme, &mut getrandom::SysRng)
+}
+
+/// [`export_with`] drawing every salt and IV (the certificates', the key's and the MAC's)
+/// from `rng`: a cryptographic module's DRBG, say.
+pub fn export_with_rng<R: TryCryptoRng + ?Sized>(
+    cert: &Certificate,
+    key: &SecretKey,
+    chain: &[Certificate],
+    password: &str,
+    scheme: Scheme,
+    rng: &mut R,
 ) -> Result<Vec<u8>, Error> {
     // certificates: SafeContents in an EncryptedData
     let mut cert_bags = Vec::new();
@@ -373,7 +392,7 @@ pub fn export_with(
             },
         });
     }
-    let (alg_der, ct) = encrypt(scheme, password, &cert_bags.to_der()?)?;
+    let (alg_der, ct) = encrypt(scheme, password, &cert_bags.to_der()?, rng)?;
     let ed = EncryptedData {
         version: CmsVersion::V0,
         enc_content_info: EncryptedContentInfo {
@@ -385,7 +404,7 @@ pub fn export_with(
     };
     // key: a pkcs8ShroudedKeyBag in a data SafeContents
     let pkcs8 = shangmi_sm2::keys::secret_key_to_pkcs8_der(key, Default::default())?;
-    let (key_alg, enc_key) = encrypt(scheme, password, pkcs8.as_bytes())?;
+    let (key_alg, enc_key) = encrypt(scheme, password, pkcs8.as_bytes(), rng)?;
     let epki = EncryptedKey {
         algorithm: AlgorithmIdentifierOwned::from_der(&key_alg)?,
         data: OctetString::new(enc_key)?,
@@ -406,7 +425,7 @@ pub fn export_with(
         },
     ];
     let auth_der = auth_safe.to_der()?;
-    let salt: [u8; 8] = random()?;
+    let salt: [u8; 8] = random(rng)?;
     let sm = scheme == Scheme::Sm;
     let hash = if sm { MacHash::Sm3 } else { MacHash::Sha256 };
     let mac = pkcs12_mac(hash, password, &salt, ITERATIONS, &auth_der)?;

@@ -26,10 +26,12 @@ pub fn provider() -> CryptoProvider {
 }
 
 /// The same provider drawing every random value (client and server randoms, key shares,
-/// ML-KEM seeds, session identifiers) from `random`. Meant for tests that must reproduce a
-/// handshake byte for byte with a seeded generator (the interop replay tests do). Each
-/// call leaks two small key exchange objects (rustls keeps groups as `&'static`), so build
-/// it once per test.
+/// ML-KEM seeds, session identifiers and tickets) from `random`: a cryptographic module's
+/// health-tested DRBG (`shangmi --module` gives it its module's through
+/// [`rand::Locked`]), or, in tests that must reproduce a handshake byte for byte, a seeded
+/// generator (the interop replay tests). Each ephemeral key is made from one 32-byte draw
+/// (no key pool). Each call leaks two small key exchange objects (rustls keeps groups as
+/// `&'static`), so build it once per process or test.
 pub fn provider_with_random(random: &'static dyn SecureRandom) -> CryptoProvider {
     let groups = kx::groups_with_random(random);
     CryptoProvider {
@@ -38,5 +40,36 @@ pub fn provider_with_random(random: &'static dyn SecureRandom) -> CryptoProvider
         signature_verification_algorithms: verify::ALGORITHMS,
         secure_random: random,
         key_provider: &sign::KEY_PROVIDER,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rand::{Locked, tests::Counting};
+
+    /// Every key exchange group of the provider draws its ephemeral keys (and ML-KEM seeds)
+    /// from the provider's generator, and a failing generator fails the key exchange.
+    #[test]
+    fn key_shares_come_from_the_providers_random() {
+        let random: &'static Locked<Counting> = Box::leak(Box::new(Locked::new(Counting {
+            requests: 0,
+            fail: false,
+        })));
+        let provider = super::provider_with_random(random);
+        assert_eq!(provider.kx_groups.len(), 2);
+        for group in &provider.kx_groups {
+            let before = random.0.lock().unwrap().requests;
+            let kx = group.start().unwrap();
+            assert!(!kx.pub_key().is_empty());
+            assert!(
+                random.0.lock().unwrap().requests > before,
+                "{:?}",
+                group.name()
+            );
+        }
+        random.0.lock().unwrap().fail = true;
+        for group in &provider.kx_groups {
+            assert!(group.start().is_err(), "{:?}", group.name());
+        }
     }
 }

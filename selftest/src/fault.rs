@@ -1,6 +1,8 @@
 //! The `fault-injection` feature: a way for a program's own tests to make a self-test fail
 //! (`SHANGMI_SELFTEST_FAIL=sm4-gcm`, `sm2-keygen-pairwise`, `drbg-health`; comma-separated),
-//! so that its refusal of service can be tested end to end.
+//! so that its refusal of service can be tested end to end. An item `NAME:PATH` makes the
+//! test fail only while the file `PATH` exists, so a test can put a long-running program
+//! (a server) in the error state mid-run: it creates the file between two connections.
 //!
 //! Why this cannot be reached in a product by accident: the feature is off by default and
 //! enables nothing else; without it [`injected`] is a constant `false` and [`tamper`] a
@@ -15,11 +17,17 @@ use crate::kat::Tamper;
 /// Whether this build carries the `fault-injection` hook (a program may warn when it does).
 pub const FAULT_INJECTION: bool = cfg!(feature = "fault-injection");
 
-/// Whether `SHANGMI_SELFTEST_FAIL` names the test `name` (always false without the feature).
+/// Whether `SHANGMI_SELFTEST_FAIL` names the test `name`, as `NAME` or as `NAME:PATH` with
+/// the file `PATH` present (always false without the feature).
 #[cfg(feature = "fault-injection")]
 pub(crate) fn injected(name: &str) -> bool {
     extern crate std;
-    std::env::var("SHANGMI_SELFTEST_FAIL").is_ok_and(|v| v.split(',').any(|t| t == name))
+    std::env::var("SHANGMI_SELFTEST_FAIL").is_ok_and(|v| {
+        v.split(',').any(|item| match item.split_once(':') {
+            None => item == name,
+            Some((test, path)) => test == name && std::path::Path::new(path).exists(),
+        })
+    })
 }
 
 /// Whether `SHANGMI_SELFTEST_FAIL` names the test `name` (always false without the feature).

@@ -279,11 +279,14 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             } else {
                 shangmi_pki::oid::SM2_ENCRYPT
             };
-            let der = cms::encrypt_with_key_algorithm(
+            // The content key, IV and SM2 nonces from the command's generator (in module
+            // mode the module's DRBG).
+            let der = cms::encrypt_with_rng(
                 &content,
                 &recipients,
                 a.format.oids(),
                 key_algorithm,
+                &mut crate::selftest::rng()?,
             )
             .map_err(|e| Failure::new(format!("encrypting: {e}")))?;
             write(a.out.as_deref(), &a.format.encode(der)?)?;

@@ -209,6 +209,21 @@ fn new_key() -> Result<SecretKey, Failure> {
     crate::selftest::new_sm2_key()
 }
 
+/// A certificate's parameters, valid from now for `days`, its serial drawn from the
+/// command's generator (in module mode the module's DRBG).
+fn cert_params(
+    subject: x509_cert::name::Name,
+    profile: Profile,
+    days: u32,
+) -> Result<CertParams, Failure> {
+    let mut params = CertParams::new(subject, profile, days);
+    params.serial = Some(
+        issue::random_serial(&mut crate::selftest::rng()?)
+            .map_err(|e| Failure::new(format!("the serial number: {e}")))?,
+    );
+    Ok(params)
+}
+
 fn key_pem(key: &SecretKey) -> Result<Zeroizing<String>, Failure> {
     keys::secret_key_to_pkcs8_pem(key, keys::AlgorithmForm::EcPublicKey, LineEnding::LF)
         .map_err(|e| Failure::new(format!("encoding the key: {e}")))
@@ -261,13 +276,13 @@ pub fn ca(args: &CaArgs) -> Result<ExitCode, Failure> {
         .open(Some(KeyUsage::Sign))?,
         None => AnyKey::Memory(new_key()?),
     };
-    let params = CertParams::new(
+    let params = cert_params(
         dn(&args.subject)?,
         Profile::Ca {
             path_len: args.path_len,
         },
         args.days,
-    );
+    )?;
     let cert = issue::self_signed(&key, &params)
         .map_err(|e| Failure::new(format!("making the certificate: {e}")))?;
     let mut staged = Staged(Vec::new());
@@ -301,11 +316,11 @@ pub fn issue(args: &IssueArgs) -> Result<ExitCode, Failure> {
     let (ca, ca_key) = args.ca.load()?;
     let bytes = read_path(&args.csr)?;
     let csr = shangmi_pki::pem::request(&bytes).map_err(|e| named(&args.csr, e))?;
-    let mut params = CertParams::new(
+    let mut params = cert_params(
         csr.info.subject.clone(),
         args.profile.profile(args.path_len),
         args.days,
-    );
+    )?;
     params.sans = sans(&args.san)?;
     let cert = issue::issue_from_request(&ca, &ca_key, &csr, &params).map_err(|e| match e {
         shangmi_pki::Error::BadSignature => {
@@ -339,7 +354,7 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
                 (Some(key), public)
             }
         };
-        let mut params = CertParams::new(subject.clone(), profile, args.days);
+        let mut params = cert_params(subject.clone(), profile, args.days)?;
         params.sans = sans.clone();
         let cert = issue::issue(&ca, &ca_key, &public, &params).map_err(|e| match e {
             shangmi_pki::Error::KeyMismatch => {
@@ -368,8 +383,12 @@ pub fn tlcp_pair(args: &TlcpPairArgs) -> Result<ExitCode, Failure> {
     )?;
     let env = match (&sign_key, &enc_key) {
         (Some(sign_key), Some(enc_key)) if args.envelope => Some(
-            envelope::wrap(&sign_key.public_key(), enc_key)
-                .map_err(|e| Failure::new(format!("enveloping the encryption key: {e}")))?,
+            envelope::wrap_with_rng(
+                &sign_key.public_key(),
+                enc_key,
+                &mut crate::selftest::rng()?,
+            )
+            .map_err(|e| Failure::new(format!("enveloping the encryption key: {e}")))?,
         ),
         _ => None,
     };

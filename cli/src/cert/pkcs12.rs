@@ -96,8 +96,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 P12Scheme::Openssl => shangmi_pki::pkcs12::Scheme::OpenSsl,
                 P12Scheme::Sm => shangmi_pki::pkcs12::Scheme::Sm,
             };
-            let p12 = shangmi_pki::pkcs12::export_with(&cert, &key, &chain, &pass, scheme)
-                .map_err(|e| Failure::new(format!("writing PKCS#12: {e}")))?;
+            // Salts and IVs from the command's generator (in module mode the module's).
+            let mut rng = crate::selftest::rng()?;
+            let p12 =
+                shangmi_pki::pkcs12::export_with_rng(&cert, &key, &chain, &pass, scheme, &mut rng)
+                    .map_err(|e| Failure::new(format!("writing PKCS#12: {e}")))?;
             let mut out = Output::create(Some(&a.out))?;
             out.write_all(&p12)?;
             out.commit()?;

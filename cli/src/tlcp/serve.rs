@@ -200,6 +200,11 @@ fn sni_resolver(args: &OnePortArgs) -> Result<SniResolver, Failure> {
 fn tlcp_config(args: &OnePortArgs) -> Result<Arc<ServerConfig>, Failure> {
     let resolver = sni_resolver(args)?;
     let mut builder = ServerConfig::builder();
+    // In module mode every random value (randoms, session IDs, tickets and their key, the
+    // ECDHE keys, CBC IVs) from the module's DRBG.
+    if let Some(random) = crate::selftest::tls_random()? {
+        builder = builder.rng(random.clone());
+    }
     if let Some(suite) = args.suite {
         builder = builder.suites(&[suite.suite()]);
     }
@@ -283,6 +288,14 @@ fn acceptor(args: &OnePortArgs) -> Result<Arc<OnePortAcceptor>, Failure> {
         )?);
     }
     if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
+        // ring makes its key shares from its own generator, which the module cannot
+        // replace: no ordinary TLS in module mode.
+        if crate::selftest::tls_random()?.is_some() {
+            return Err(Failure::usage(
+                "--tls-cert: ordinary TLS runs on ring, whose key shares do not come from \
+                 the module's DRBG; not available in module mode",
+            ));
+        }
         builder = builder.tls(ordinary_config(cert, key, clients)?);
     }
     let acceptor = builder.build().map_err(|e| failure("configuration", e))?;
@@ -497,6 +510,11 @@ fn peer_subject(info: &ConnectionInfo) -> String {
 async fn connection(acceptor: &OnePortAcceptor, sock: TcpStream, peer: SocketAddr, mode: &Mode) {
     let start = Instant::now();
     let ms = |start: Instant| start.elapsed().as_millis();
+    // In module mode, no service once the module is in its error state: closed unanswered.
+    if let Err(e) = crate::selftest::check_service() {
+        eprintln!("{peer} refused: {e} ({} ms)", ms(start));
+        return;
+    }
     let mut conn = match acceptor.accept(sock).await {
         Ok(conn) => conn,
         Err(e) => {
