@@ -1,16 +1,17 @@
 //! The client: its handshake state machine and `ClientConnection`.
 
 use crate::codec::put_vec24;
-use crate::config::{CertifiedKeys, ClientConfig, Session};
+use crate::config::ClientConfig;
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
 use crate::hooks::CertificateRequest;
-use crate::keys::{KxRole, encrypt_sm2, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
     KeySchedule, complete, fmt_connection, hello_random, take_ccs, unexpected_message,
 };
+use crate::session::Session;
 use crate::suites::CipherSuite;
 use rustls_pki_types::{CertificateDer, ServerName};
 use shangmi_sm3::Sm3;

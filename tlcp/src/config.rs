@@ -1,34 +1,20 @@
 //! Client and server configurations, their builders, and the session stores.
 
 use crate::error::Error;
+use crate::events::EventHandler;
 use crate::hooks::{
-    AlwaysResolvesPair, EventHandler, KeyLog, NoKeyLog, ResolvesClientPair, ResolvesServerConfig,
-    ResolvesServerPair,
+    AlwaysResolvesPair, ClientHello, KeyLog, NoKeyLog, ResolvesClientPair, ResolvesServerPair,
 };
-use crate::keys::{SecureRandom, Sm2EncKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider};
+use crate::keys::{
+    CertifiedKeys, SecureRandom, Sm2EncKey, Sm2SignKey, SystemTime, TimeProvider, default_rng,
+};
+use crate::session::Session;
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, RootCertStore, WebPkiChecks};
+use crate::verify::{CertVerifier, NameCheck, RootCertStore, WebPkiChecks};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock};
-use zeroize::Zeroize;
-
-/// The configurations' default generator: the OS's ([`SystemRandom`]), one instance for
-/// the process, so that a connection can tell it from a generator of the caller's
-/// ([`is_default_rng`]).
-pub(crate) fn default_rng() -> Arc<dyn SecureRandom> {
-    DEFAULT_RNG.get_or_init(|| Arc::new(SystemRandom)).clone()
-}
-
-static DEFAULT_RNG: OnceLock<Arc<dyn SecureRandom>> = OnceLock::new();
-
-/// Whether `rng` is [`default_rng`] (the same instance, not only the same type): then a
-/// connection draws its explicit CBC IVs from it in batches, while a generator the caller
-/// set (a device's, a seeded one) is asked for each IV.
-pub(crate) fn is_default_rng(rng: &Arc<dyn SecureRandom>) -> bool {
-    DEFAULT_RNG.get().is_some_and(|d| Arc::ptr_eq(rng, d))
-}
+use std::sync::{Arc, Mutex};
 
 /// Why ECDHE suites were all that was asked for and none can run.
 const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key exchange; this \
@@ -56,128 +42,6 @@ pub enum ClientAuth {
     Optional,
     /// Ask and refuse a client without certificates (handshake_failure).
     Required,
-}
-
-/// One side's two certificates and keys.
-#[derive(Clone, Debug)]
-pub struct CertifiedKeys {
-    /// The sign certificate first, then its CA chain (without the root, or with it).
-    pub sign_chain: Vec<CertificateDer<'static>>,
-    /// The sign certificate's key.
-    pub sign_key: Arc<dyn Sm2SignKey>,
-    /// The encryption certificate.
-    pub enc_cert: CertificateDer<'static>,
-    /// The encryption certificate's key.
-    pub enc_key: Arc<dyn Sm2EncKey>,
-}
-
-impl CertifiedKeys {
-    /// The pair: the sign certificate (then its chain) with its key, and the encryption
-    /// certificate with its key.
-    pub fn new(
-        sign_chain: Vec<CertificateDer<'static>>,
-        sign_key: Arc<dyn Sm2SignKey>,
-        enc_cert: CertificateDer<'static>,
-        enc_key: Arc<dyn Sm2EncKey>,
-    ) -> Self {
-        CertifiedKeys {
-            sign_chain,
-            sign_key,
-            enc_cert,
-            enc_key,
-        }
-    }
-
-    /// The list of a single chain (sign certificate, then its chain; no encryption
-    /// certificate): what GmSSL's client sends, and its server wants, for client
-    /// authentication in the ECC suites.
-    pub(crate) fn single_chain_list(&self) -> Vec<&[u8]> {
-        self.sign_chain.iter().map(|c| c.as_ref()).collect()
-    }
-
-    /// The Certificate message's list: sign, encryption, then the chain.
-    pub(crate) fn wire_list(&self) -> Vec<&[u8]> {
-        let mut out: Vec<&[u8]> = Vec::new();
-        if let Some(first) = self.sign_chain.first() {
-            out.push(first.as_ref());
-        }
-        out.push(self.enc_cert.as_ref());
-        for c in self.sign_chain.iter().skip(1) {
-            out.push(c.as_ref());
-        }
-        out
-    }
-}
-
-/// What a resumable session keeps.
-#[derive(Clone)]
-pub struct Session {
-    pub(crate) id: Vec<u8>,
-    pub(crate) suite: CipherSuite,
-    pub(crate) master_secret: [u8; 48],
-    pub(crate) peer_certificates: Vec<CertificateDer<'static>>,
-    pub(crate) alpn: Option<Vec<u8>>,
-    /// Server side: the name the client asked for (SNI, ASCII lower case, no trailing
-    /// dot) in the full handshake that made the session. RFC 6066 §3: a session is not
-    /// resumed under another name (a full handshake follows).
-    pub(crate) server_name: Option<String>,
-    /// When the full handshake that made the session ended (seconds since the epoch).
-    pub(crate) created: u64,
-    /// The client's RFC 5077 ticket for the session, if the server issued one.
-    pub(crate) ticket: Option<Vec<u8>>,
-    /// The ticket's lifetime hint in seconds (0: none given).
-    pub(crate) ticket_lifetime: u32,
-    /// When the client received the ticket (seconds since the epoch).
-    pub(crate) ticket_received: u64,
-}
-
-impl Session {
-    /// The session ID.
-    pub fn id(&self) -> &[u8] {
-        &self.id
-    }
-
-    /// The suite.
-    pub fn suite(&self) -> CipherSuite {
-        self.suite
-    }
-
-    /// The server name (SNI) the session was made under (server side), if the client sent
-    /// one: ASCII lower case, no trailing dot.
-    pub fn server_name(&self) -> Option<&str> {
-        self.server_name.as_deref()
-    }
-
-    /// The session ticket the server issued for it (client side), if any.
-    pub fn ticket(&self) -> Option<&[u8]> {
-        self.ticket.as_deref()
-    }
-
-    /// Whether the client may still offer its ticket at `now` (seconds since the epoch):
-    /// it has one and the server's lifetime hint, counted from its arrival, has not run out.
-    pub(crate) fn ticket_usable(&self, now: u64) -> bool {
-        self.ticket.is_some()
-            && (self.ticket_lifetime == 0
-                || now
-                    < self
-                        .ticket_received
-                        .saturating_add(u64::from(self.ticket_lifetime)))
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        self.master_secret.zeroize();
-    }
-}
-
-impl core::fmt::Debug for Session {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Session")
-            .field("suite", &self.suite)
-            .field("ticket", &self.ticket.is_some())
-            .finish_non_exhaustive()
-    }
 }
 
 /// A server's store of sessions by session ID.
@@ -314,25 +178,6 @@ impl ClientSessionStore for ClientSessionCache {
     fn remove(&self, server_name: &str) {
         self.0.remove(server_name);
     }
-}
-
-/// How a client checks the server's name against its sign certificate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NameCheck {
-    /// The subjectAltName entries, as browsers and rustls do (RFC 6125); the default.
-    #[default]
-    SubjectAltName,
-    /// The subjectAltName entries; when the certificate has no subjectAltName extension at
-    /// all, the subject's commonName, compared exactly (ASCII case ignored, no wildcards)
-    /// with a DNS server name — what deployed SM PKIs that predate SANs need (RFC 6125
-    /// §6.4.4 allows it only then), and what OpenSSL and Tongsuo accept.
-    CommonNameFallback,
-    /// No name check: any certificate that chains to the roots is accepted for any name.
-    /// Only for a pinned private PKI whose leaves carry no host name (Tongsuo's own test
-    /// certificates, "CN = server sign"); anyone with a leaf of that PKI can impersonate
-    /// the server.
-    DangerousNone,
 }
 
 /// A client's configuration. Make one with [`ClientConfig::builder`].
@@ -882,4 +727,35 @@ impl ServerConfigBuilder {
             time: self.time,
         })
     }
+}
+
+/// Chooses a whole server configuration per ClientHello (gotlcp's `GetConfigForClient`):
+/// suites, certificates, client authentication, tickets, key log and events all come
+/// from the configuration returned.
+///
+/// Set on a [`ServerConfig`] with
+/// [`ServerConfigBuilder::config_resolver`](crate::ServerConfigBuilder::config_resolver);
+/// the sans-IO [`ServerConnection`](crate::ServerConnection) calls it once the ClientHello
+/// has arrived (so the one-port acceptor and the tokio adapter use it too). The resolver of
+/// the configuration returned is not called again.
+///
+/// ```
+/// use shangmi_tlcp::{ClientHello, Error, ResolvesServerConfig, ServerConfig};
+/// use std::sync::Arc;
+/// /// The strict configuration (client certificates required) for the payment host.
+/// #[derive(Debug)]
+/// struct PerHost {
+///     payments: Arc<ServerConfig>,
+/// }
+/// impl ResolvesServerConfig for PerHost {
+///     fn resolve(&self, hello: &ClientHello<'_>) -> Result<Option<Arc<ServerConfig>>, Error> {
+///         Ok((hello.server_name() == Some("pay.example")).then(|| self.payments.clone()))
+///     }
+/// }
+/// ```
+pub trait ResolvesServerConfig: core::fmt::Debug + Send + Sync {
+    /// `Ok(Some(config))` to use `config`, `Ok(None)` to go on with the configuration the
+    /// connection was made with, `Err(e)` to refuse the client with `e`'s alert
+    /// ([`Error::alert`]; e.g. `Error::HandshakeFailure`).
+    fn resolve(&self, client_hello: &ClientHello<'_>) -> Result<Option<Arc<ServerConfig>>, Error>;
 }

@@ -1,7 +1,7 @@
 //! The record layer and the parts both connection kinds share.
 
 use crate::error::{AlertDescription, Error, bad, decode};
-use crate::hooks::{Event, EventHandler};
+use crate::events::{Event, EventHandler};
 use crate::keys::SecureRandom;
 use crate::msgs::{Alert, AlertLevel, ContentType as CT, HandshakeMessage, HandshakeType};
 use crate::record::{MAX_CIPHERTEXT, MAX_FRAGMENT, RecordProtection, VERSION};
@@ -197,7 +197,7 @@ impl Core {
     /// have swapped it before the first), else drawn from the generator for this record
     /// alone (a device's generator sees every IV, a seeded one gives the same records).
     fn next_iv(&mut self) -> Result<[u8; 16], Error> {
-        if crate::config::is_default_rng(&self.rng) {
+        if crate::keys::is_default_rng(&self.rng) {
             return self.ivs.get_or_insert_with(IvPool::new).take(&*self.rng);
         }
         let mut iv = [0u8; 16];
@@ -907,7 +907,7 @@ mod tests {
     fn cbc_ivs_never_repeat_and_differ_across_connections() {
         let mut seen = std::collections::HashSet::new();
         for _ in 0..2 {
-            let mut core = cbc_core(crate::config::default_rng());
+            let mut core = cbc_core(crate::keys::default_rng());
             for i in 0..100u8 {
                 core.write_plain(&[i; 40]).expect("writes");
             }
@@ -918,7 +918,7 @@ mod tests {
                 assert_ne!(iv, [0; 16]);
                 assert!(seen.insert(iv), "an IV repeated");
             }
-            let mut peer = cbc_core(crate::config::default_rng());
+            let mut peer = cbc_core(crate::keys::default_rng());
             let mut sent = Vec::new();
             while core.wants_write() {
                 core.write_tls(&mut sent).expect("to a Vec");

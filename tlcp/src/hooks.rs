@@ -1,15 +1,15 @@
 //! Resolvers and hooks, in the shapes rustls and gotlcp users know: the server's
-//! certificate pair chosen per ClientHello ([`ResolvesServerPair`], [`SniResolver`]), a whole
-//! server configuration chosen per ClientHello ([`ResolvesServerConfig`], gotlcp's
-//! `GetConfigForClient`), the client's pair chosen on the CertificateRequest
-//! ([`ResolvesClientPair`]), the NSS key log ([`KeyLog`], [`KeyLogFile`]: rustls' own, so
-//! one `SSLKEYLOGFILE` writer serves TLS and TLCP), and an event callback for operators
-//! ([`EventHandler`]).
+//! certificate pair chosen per ClientHello ([`ResolvesServerPair`], [`SniResolver`]), the
+//! client's pair chosen on the CertificateRequest ([`ResolvesClientPair`]), and the NSS key
+//! log ([`KeyLog`], [`KeyLogFile`]: rustls' own, so one `SSLKEYLOGFILE` writer serves TLS
+//! and TLCP). A whole configuration chosen per ClientHello
+//! ([`ResolvesServerConfig`](crate::ResolvesServerConfig)) stands in `config` beside the
+//! configuration it returns; the operators' event callback
+//! ([`EventHandler`](crate::EventHandler)) in the leaf module `events`.
 
-use crate::config::{CertifiedKeys, ServerConfig};
-use crate::error::{AlertDescription, Error};
+use crate::error::Error;
+use crate::keys::CertifiedKeys;
 use crate::suites::CipherSuite;
-use rustls_pki_types::CertificateDer;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -189,120 +189,4 @@ impl ResolvesServerPair for SniResolver {
             .or(self.default.as_ref())
             .cloned()
     }
-}
-
-/// Chooses a whole server configuration per ClientHello (gotlcp's `GetConfigForClient`):
-/// suites, certificates, client authentication, tickets, key log and events all come
-/// from the configuration returned.
-///
-/// Set on a [`ServerConfig`] with
-/// [`ServerConfigBuilder::config_resolver`](crate::ServerConfigBuilder::config_resolver);
-/// the sans-IO [`ServerConnection`](crate::ServerConnection) calls it once the ClientHello
-/// has arrived (so the one-port acceptor and the tokio adapter use it too). The resolver of
-/// the configuration returned is not called again.
-///
-/// ```
-/// use shangmi_tlcp::{ClientHello, Error, ResolvesServerConfig, ServerConfig};
-/// use std::sync::Arc;
-/// /// The strict configuration (client certificates required) for the payment host.
-/// #[derive(Debug)]
-/// struct PerHost {
-///     payments: Arc<ServerConfig>,
-/// }
-/// impl ResolvesServerConfig for PerHost {
-///     fn resolve(&self, hello: &ClientHello<'_>) -> Result<Option<Arc<ServerConfig>>, Error> {
-///         Ok((hello.server_name() == Some("pay.example")).then(|| self.payments.clone()))
-///     }
-/// }
-/// ```
-pub trait ResolvesServerConfig: core::fmt::Debug + Send + Sync {
-    /// `Ok(Some(config))` to use `config`, `Ok(None)` to go on with the configuration the
-    /// connection was made with, `Err(e)` to refuse the client with `e`'s alert
-    /// ([`Error::alert`]; e.g. `Error::HandshakeFailure`).
-    fn resolve(&self, client_hello: &ClientHello<'_>) -> Result<Option<Arc<ServerConfig>>, Error>;
-}
-
-/// What happened on a connection, for an operator's log or metrics.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Event<'a> {
-    /// The handshake completed.
-    HandshakeCompleted {
-        /// The protocol, `"TLCP 1.1"`.
-        protocol: &'static str,
-        /// The suite.
-        suite: CipherSuite,
-        /// Whether the session was resumed.
-        resumed: bool,
-        /// The peer's certificates as sent (sign, encryption, chain; a single chain from a
-        /// GmSSL client in ECC suites; empty when the peer did not authenticate).
-        peer_certificates: &'a [CertificateDer<'static>],
-    },
-    /// We sent an alert (close_notify included).
-    AlertSent(AlertDescription),
-    /// The peer sent an alert (close_notify and warnings included).
-    AlertReceived(AlertDescription),
-    /// The connection failed (any alert it sends follows as [`Event::AlertSent`]).
-    Failed(&'a Error),
-    /// The one-port acceptor took a connection: its handshake completed, TLCP or TLS (SM or
-    /// ordinary), with what it negotiated (protocol, suite, peer, server name). Sent to
-    /// the acceptor's handler ([`OnePortBuilder::events`](crate::oneport::OnePortBuilder::events)).
-    #[cfg(feature = "one-port")]
-    Accepted(&'a crate::oneport::ConnectionInfo),
-    /// The one-port acceptor did not take a connection: first bytes that start no
-    /// handshake, a protocol it has no configuration for, a time-out, a client that closed,
-    /// or a failed TLCP or TLS handshake.
-    #[cfg(feature = "one-port")]
-    Refused(&'a crate::oneport::AcceptError),
-}
-
-impl Event<'_> {
-    /// The peer's first certificate's subject (TLCP: its sign certificate), RFC 4514 form,
-    /// for [`Event::HandshakeCompleted`] (and the one-port acceptor's `Accepted`) with
-    /// certificates.
-    pub fn peer_subject(&self) -> Option<String> {
-        use der::Decode;
-        let first = match self {
-            Event::HandshakeCompleted {
-                peer_certificates, ..
-            } => peer_certificates.first(),
-            #[cfg(feature = "one-port")]
-            Event::Accepted(info) => info.peer_certificates.first(),
-            _ => None,
-        };
-        first.and_then(|c| {
-            x509_cert::Certificate::from_der(c.as_ref())
-                .ok()
-                .map(|c| c.tbs_certificate().subject().to_string())
-        })
-    }
-}
-
-/// Receives a connection's [`Event`]s. Configurations without one do no work for events.
-///
-/// ```
-/// use shangmi_tlcp::{Event, EventHandler};
-/// /// One log line per event.
-/// #[derive(Debug)]
-/// struct Stderr;
-/// impl EventHandler for Stderr {
-///     fn event(&self, event: &Event<'_>) {
-///         match event {
-///             Event::HandshakeCompleted { protocol, suite, resumed, .. } => eprintln!(
-///                 "{protocol} {} resumed={resumed} peer={:?}",
-///                 suite.name(),
-///                 event.peer_subject()
-///             ),
-///             Event::AlertSent(a) => eprintln!("sent {a:?}"),
-///             Event::AlertReceived(a) => eprintln!("received {a:?}"),
-///             Event::Failed(e) => eprintln!("failed: {e}"),
-///             _ => {}
-///         }
-///     }
-/// }
-/// // ServerConfig::builder().events(Arc::new(Stderr)), ClientConfig::builder(roots).events(…)
-/// ```
-pub trait EventHandler: core::fmt::Debug + Send + Sync {
-    /// One event; called on the thread driving the connection, so keep it short.
-    fn event(&self, event: &Event<'_>);
 }

@@ -3,12 +3,13 @@
 
 use crate::error::Error;
 use rand_core::TryCryptoRng;
-use rustls_pki_types::UnixTime;
+use rustls_pki_types::{CertificateDer, UnixTime};
 use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::kx::KeyExchange;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{DEFAULT_ID, KeyAgreement, KeyOpError, PrivateKeyOps, PublicKey, SecretKey};
+use std::sync::{Arc, OnceLock};
 use zeroize::Zeroize;
 
 pub use shangmi_sm2::kx::Role as KxRole;
@@ -341,4 +342,71 @@ pub(crate) fn encrypt_sm2(
         }
     }
     Err(Error::Crypto("random generator gives no valid scalar"))
+}
+
+/// One side's two certificates and keys.
+#[derive(Clone, Debug)]
+pub struct CertifiedKeys {
+    /// The sign certificate first, then its CA chain (without the root, or with it).
+    pub sign_chain: Vec<CertificateDer<'static>>,
+    /// The sign certificate's key.
+    pub sign_key: Arc<dyn Sm2SignKey>,
+    /// The encryption certificate.
+    pub enc_cert: CertificateDer<'static>,
+    /// The encryption certificate's key.
+    pub enc_key: Arc<dyn Sm2EncKey>,
+}
+
+impl CertifiedKeys {
+    /// The pair: the sign certificate (then its chain) with its key, and the encryption
+    /// certificate with its key.
+    pub fn new(
+        sign_chain: Vec<CertificateDer<'static>>,
+        sign_key: Arc<dyn Sm2SignKey>,
+        enc_cert: CertificateDer<'static>,
+        enc_key: Arc<dyn Sm2EncKey>,
+    ) -> Self {
+        CertifiedKeys {
+            sign_chain,
+            sign_key,
+            enc_cert,
+            enc_key,
+        }
+    }
+
+    /// The list of a single chain (sign certificate, then its chain; no encryption
+    /// certificate): what GmSSL's client sends, and its server wants, for client
+    /// authentication in the ECC suites.
+    pub(crate) fn single_chain_list(&self) -> Vec<&[u8]> {
+        self.sign_chain.iter().map(|c| c.as_ref()).collect()
+    }
+
+    /// The Certificate message's list: sign, encryption, then the chain.
+    pub(crate) fn wire_list(&self) -> Vec<&[u8]> {
+        let mut out: Vec<&[u8]> = Vec::new();
+        if let Some(first) = self.sign_chain.first() {
+            out.push(first.as_ref());
+        }
+        out.push(self.enc_cert.as_ref());
+        for c in self.sign_chain.iter().skip(1) {
+            out.push(c.as_ref());
+        }
+        out
+    }
+}
+
+/// The configurations' default generator: the OS's ([`SystemRandom`]), one instance for
+/// the process, so that a connection can tell it from a generator of the caller's
+/// ([`is_default_rng`]).
+pub(crate) fn default_rng() -> Arc<dyn SecureRandom> {
+    DEFAULT_RNG.get_or_init(|| Arc::new(SystemRandom)).clone()
+}
+
+static DEFAULT_RNG: OnceLock<Arc<dyn SecureRandom>> = OnceLock::new();
+
+/// Whether `rng` is [`default_rng`] (the same instance, not only the same type): then a
+/// connection draws its explicit CBC IVs from it in batches, while a generator the caller
+/// set (a device's, a seeded one) is asked for each IV.
+pub(crate) fn is_default_rng(rng: &Arc<dyn SecureRandom>) -> bool {
+    DEFAULT_RNG.get().is_some_and(|d| Arc::ptr_eq(rng, d))
 }

@@ -61,6 +61,7 @@ mod config;
 mod conn;
 pub mod detect;
 mod error;
+mod events;
 mod hooks;
 #[cfg(any(feature = "hyper-client", feature = "hyper-server"))]
 pub mod https;
@@ -72,6 +73,7 @@ pub mod prf;
 pub mod record;
 mod schedule;
 mod server;
+mod session;
 mod stream;
 mod suites;
 mod ticket;
@@ -81,26 +83,28 @@ mod verify;
 
 pub use client::ClientConnection;
 pub use config::{
-    CertifiedKeys, ClientAuth, ClientConfig, ClientConfigBuilder, ClientSessionCache,
-    ClientSessionStore, NameCheck, ServerConfig, ServerConfigBuilder, ServerSessionCache,
-    ServerSessionStore, Session,
+    ClientAuth, ClientConfig, ClientConfigBuilder, ClientSessionCache, ClientSessionStore,
+    ResolvesServerConfig, ServerConfig, ServerConfigBuilder, ServerSessionCache,
+    ServerSessionStore,
 };
 pub use conn::{IoState, Reader, Writer};
 pub use error::{AlertDescription, CertificateError, Error};
+pub use events::{Event, EventHandler};
 pub use hooks::{
-    AlwaysResolvesPair, CertificateRequest, ClientHello, Event, EventHandler, KeyLog, KeyLogFile,
-    NoKeyLog, ResolvesClientPair, ResolvesServerConfig, ResolvesServerPair, SniResolver,
+    AlwaysResolvesPair, CertificateRequest, ClientHello, KeyLog, KeyLogFile, NoKeyLog,
+    ResolvesClientPair, ResolvesServerPair, SniResolver,
 };
 pub use keys::{
-    FixedTime, KxRole, SecureRandom, Sm2EncKey, Sm2KeyExchange, Sm2PrivateKey, Sm2SignKey,
-    SystemRandom, SystemTime, TimeProvider,
+    CertifiedKeys, FixedTime, KxRole, SecureRandom, Sm2EncKey, Sm2KeyExchange, Sm2PrivateKey,
+    Sm2SignKey, SystemRandom, SystemTime, TimeProvider,
 };
 pub use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 pub use server::ServerConnection;
+pub use session::Session;
 pub use stream::{Connection, Stream, StreamOwned};
 pub use suites::CipherSuite;
 pub use ticket::Ticketer;
-pub use verify::{CertVerifier, RootCertStore, WebPkiVerifier};
+pub use verify::{CertVerifier, NameCheck, RootCertStore, WebPkiVerifier};
 
 /// Every certificate of a PEM bundle, in order.
 pub fn certs_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {

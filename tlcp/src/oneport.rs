@@ -46,15 +46,14 @@
 //! ```
 
 use crate::config::ServerConfig;
-use crate::detect::{HELLO_VERSION_END, Protocol, Refusal, check_tls_hello, detect, wants_sm};
-use crate::hooks::{Event, EventHandler};
+use crate::detect::{HELLO_VERSION_END, Protocol, check_tls_hello, detect, wants_sm};
+pub use crate::events::{AcceptError, ConnectionInfo, Served};
+use crate::events::{Event, EventHandler};
 use crate::server::ServerConnection;
 use crate::tokio::{TlcpAcceptor, TlcpStream};
 use ::tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use ::tokio::sync::Semaphore;
 use ::tokio::time::{Instant, timeout_at};
-use rustls_pki_types::CertificateDer;
-use std::fmt;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -154,89 +153,6 @@ pub struct OnePortAcceptor {
     max_handshakes: usize,
     handshakes: Arc<Semaphore>,
     events: Option<Arc<dyn EventHandler>>,
-}
-
-/// Which configuration served a connection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Served {
-    /// TLCP.
-    Tlcp,
-    /// TLS with the SM configuration.
-    TlsSm,
-    /// TLS with the ordinary configuration.
-    Tls,
-}
-
-impl fmt::Display for Served {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Served::Tlcp => "TLCP",
-            Served::TlsSm => "TLS (SM)",
-            Served::Tls => "TLS",
-        })
-    }
-}
-
-/// Why a connection was not accepted.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum AcceptError {
-    /// The handshake (or its wait for a permit) did not finish in time: an idle, slow or
-    /// half-open client. The connection was closed.
-    Timeout,
-    /// The first bytes cannot start a handshake; the alert was sent and the connection
-    /// closed.
-    Refused(Refusal),
-    /// The client speaks a protocol this acceptor has no configuration for (a
-    /// protocol_version alert was sent).
-    NotServed(Protocol),
-    /// The client closed before the acceptor could tell what it speaks (a whole record
-    /// header, and for TLS the ClientHello's version), after this many bytes (a port
-    /// probe, or a client that gave up).
-    Closed(usize),
-    /// The TLCP handshake failed (the alert named by the error was sent).
-    Tlcp(crate::Error),
-    /// The TLS handshake failed (rustls sent its alert).
-    Tls(rustls::Error),
-    /// The transport failed.
-    Io(io::Error),
-}
-
-impl fmt::Display for AcceptError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AcceptError::Timeout => write!(f, "handshake timed out"),
-            AcceptError::Refused(r) => write!(f, "{r}"),
-            AcceptError::NotServed(p) => write!(f, "no configuration for {p:?} clients"),
-            AcceptError::Closed(n) => write!(f, "client closed after {n} bytes"),
-            AcceptError::Tlcp(e) => write!(f, "TLCP handshake: {e}"),
-            AcceptError::Tls(e) => write!(f, "TLS handshake: {e}"),
-            AcceptError::Io(e) => write!(f, "transport: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for AcceptError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            AcceptError::Refused(r) => Some(r),
-            AcceptError::Tlcp(e) => Some(e),
-            AcceptError::Tls(e) => Some(e),
-            AcceptError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl From<AcceptError> for io::Error {
-    fn from(e: AcceptError) -> Self {
-        match e {
-            AcceptError::Io(e) => e,
-            AcceptError::Timeout => io::Error::new(io::ErrorKind::TimedOut, e),
-            AcceptError::Closed(_) => io::Error::new(io::ErrorKind::UnexpectedEof, e),
-            e => io::Error::new(io::ErrorKind::InvalidData, e),
-        }
-    }
 }
 
 impl AcceptError {
@@ -444,24 +360,6 @@ pub enum OnePortStream<IO> {
         /// Whether the SM configuration served it.
         sm: bool,
     },
-}
-
-/// What a connection negotiated, for logs and status pages.
-#[derive(Clone, Debug)]
-pub struct ConnectionInfo {
-    /// Which configuration served it.
-    pub served: Served,
-    /// The protocol version: `TLCP 1.1`, `TLS 1.3`, `TLS 1.2`.
-    pub version: &'static str,
-    /// The cipher suite's name (`ECC_SM4_GCM_SM3`, `TLS_SM4_GCM_SM3`,
-    /// `TLS13_AES_128_GCM_SHA256`, …).
-    pub suite: String,
-    /// The client's certificates (TLCP: sign, encryption, then the chain), if it sent any.
-    pub peer_certificates: Vec<CertificateDer<'static>>,
-    /// The server name the client asked for (SNI).
-    pub server_name: Option<String>,
-    /// Whether the session was resumed.
-    pub resumed: bool,
 }
 
 impl<IO> OnePortStream<IO> {

@@ -4,7 +4,8 @@
 
 use crate::conn::{Core, derive_keys};
 use crate::error::{AlertDescription, Error, bad};
-use crate::hooks::{Event, KeyLog};
+use crate::events::Event;
+use crate::hooks::KeyLog;
 use crate::keys::{SecureRandom, TimeProvider};
 use crate::msgs::{self, Codec};
 use crate::suites::CipherSuite;

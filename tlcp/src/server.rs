@@ -1,16 +1,17 @@
 //! The server: its handshake state machine and `ServerConnection`.
 
 use crate::codec::put_vec24;
-use crate::config::{CertifiedKeys, ClientAuth, ServerConfig, Session};
+use crate::config::{ClientAuth, ServerConfig};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
 use crate::hooks::{ClientHello, normalise};
-use crate::keys::{KxRole, Sm2KeyExchange, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, Sm2KeyExchange, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
     KeySchedule, complete, fmt_connection, hello_random, take_ccs, unexpected_message,
 };
+use crate::session::Session;
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
 use shangmi_sm3::Sm3;

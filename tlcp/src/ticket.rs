@@ -9,9 +9,9 @@
 //! issued under (RFC 6066 §3): offered under another name it opens, but does not resume.
 
 use crate::codec::{Reader as R, put_u16, put_vec8, put_vec16, put_vec24};
-use crate::config::Session;
 use crate::error::Error;
 use crate::keys::SecureRandom;
+use crate::session::Session;
 use crate::suites::CipherSuite;
 use rustls_pki_types::CertificateDer;
 use shangmi_rustls::ticket::{NAME_LEN, NONCE_LEN, TicketKey};

@@ -11,7 +11,6 @@
 //! in it. A listed certificate is refused with certificate_revoked; a missing, expired or
 //! unverifiable CRL with certificate_unknown.
 
-use crate::config::NameCheck;
 use crate::error::{CertificateError, Error};
 use der::{Decode, Encode};
 use rustls_pki_types::{CertificateDer, ServerName, SignatureVerificationAlgorithm, UnixTime};
@@ -497,4 +496,23 @@ pub(crate) fn verify_leaves(
         }
     }
     Ok(())
+}
+
+/// How a client checks the server's name against its sign certificate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NameCheck {
+    /// The subjectAltName entries, as browsers and rustls do (RFC 6125); the default.
+    #[default]
+    SubjectAltName,
+    /// The subjectAltName entries; when the certificate has no subjectAltName extension at
+    /// all, the subject's commonName, compared exactly (ASCII case ignored, no wildcards)
+    /// with a DNS server name — what deployed SM PKIs that predate SANs need (RFC 6125
+    /// §6.4.4 allows it only then), and what OpenSSL and Tongsuo accept.
+    CommonNameFallback,
+    /// No name check: any certificate that chains to the roots is accepted for any name.
+    /// Only for a pinned private PKI whose leaves carry no host name (Tongsuo's own test
+    /// certificates, "CN = server sign"); anyone with a leaf of that PKI can impersonate
+    /// the server.
+    DangerousNone,
 }
