@@ -209,7 +209,7 @@ fn issuer_and_serial(cert: &Certificate) -> IssuerAndSerialNumber {
 }
 
 fn check_key<K: PrivateKeyOps + ?Sized>(cert: &Certificate, key: &K) -> Result<(), Error> {
-    let public = crate::verify::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
+    let public = crate::sig::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
         .ok_or(Error::KeyMismatch)?;
     if public != key.public_key() {
         return Err(Error::KeyMismatch);
@@ -384,7 +384,7 @@ fn find_cert<'c>(sid: &SignerIdentifier, certs: &'c [Certificate]) -> Option<&'c
                 && c.tbs_certificate().serial_number() == &isn.serial_number
         }
         SignerIdentifier::SubjectKeyIdentifier(ski) => {
-            crate::issue::subject_key_identifier(c).as_ref() == Some(&ski.0)
+            crate::sig::subject_key_identifier(c).as_ref() == Some(&ski.0)
         }
     })
 }
@@ -533,9 +533,8 @@ fn verify_forms(
     let mut found = Vec::new();
     for si in sd.signer_infos.0.iter() {
         let cert = find_cert(&si.sid, &certs).ok_or(Error::SignerCertificateNotFound)?;
-        let public =
-            crate::verify::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
-                .ok_or(Error::KeyMismatch)?;
+        let public = crate::sig::sm2_public_key(cert.tbs_certificate().subject_public_key_info())
+            .ok_or(Error::KeyMismatch)?;
         let form = check_signer(
             si,
             sd.encap_content_info.econtent_type,
@@ -602,7 +601,7 @@ pub fn encrypt_with_rng<R: rand_core::TryCryptoRng + ?Sized>(
     };
     let mut infos = SetOfVec::new();
     for r in recipients {
-        let public = crate::verify::sm2_public_key(r.tbs_certificate().subject_public_key_info())
+        let public = crate::sig::sm2_public_key(r.tbs_certificate().subject_public_key_info())
             .ok_or(Error::KeyMismatch)?;
         let enc = EncryptingKey::new(public).encrypt_der(rng, key.as_ref())?;
         infos.insert(RecipientInfo::Ktri(KeyTransRecipientInfo {
@@ -652,7 +651,7 @@ pub fn decrypt<K: PrivateKeyOps + ?Sized>(
         return Err(Error::UnsupportedAlgorithm);
     }
     let ed = ci.content.decode_as::<EnvelopedData>()?;
-    let ski = crate::issue::subject_key_identifier(cert);
+    let ski = crate::sig::subject_key_identifier(cert);
     let ktri = ed
         .recip_infos
         .0

@@ -115,7 +115,7 @@ fn time(secs: u64) -> Result<x509_cert::time::Time, Error> {
 /// The authority key identifier for CRLs of `issuer`: its subjectKeyIdentifier, or the
 /// SHA-1 of its key (RFC 5280 §4.2.1.2 method 1, as [`crate::issue`] computes it).
 fn authority_key_id(issuer: &Certificate) -> Result<OctetString, Error> {
-    if let Some(ski) = crate::issue::subject_key_identifier(issuer) {
+    if let Some(ski) = crate::sig::subject_key_identifier(issuer) {
         return Ok(ski);
     }
     let spki = issuer.tbs_certificate().subject_public_key_info();
@@ -133,7 +133,7 @@ pub fn issue_crl<K: shangmi_sm2::PrivateKeyOps + ?Sized>(
     issuer_key: &K,
     params: &CrlParams,
 ) -> Result<Crl, Error> {
-    let own = crate::issue::spki_of(&issuer_key.public_key())?.to_der()?;
+    let own = crate::sig::spki_of(&issuer_key.public_key())?.to_der()?;
     if issuer
         .tbs_certificate()
         .subject_public_key_info()
@@ -370,7 +370,7 @@ impl Crl {
         }
         match (
             self.authority_key_id(),
-            crate::issue::subject_key_identifier(issuer),
+            crate::sig::subject_key_identifier(issuer),
         ) {
             (Some(a), Some(s)) => a == s.as_bytes(),
             _ => true,
@@ -397,10 +397,9 @@ impl Crl {
         if ku.is_some_and(|ku| !ku.crl_sign()) {
             return Err(Error::NotCrlSigner);
         }
-        let public =
-            crate::verify::sm2_public_key(issuer.tbs_certificate().subject_public_key_info())
-                .ok_or(Error::UnsupportedAlgorithm)?;
+        let public = crate::sig::sm2_public_key(issuer.tbs_certificate().subject_public_key_info())
+            .ok_or(Error::UnsupportedAlgorithm)?;
         let sig = self.list.signature.as_bytes().ok_or(Error::BadSignature)?;
-        crate::verify::check_signature(&public, id, &self.tbs, &self.list.signature_algorithm, sig)
+        crate::sig::check_signature(&public, id, &self.tbs, &self.list.signature_algorithm, sig)
     }
 }

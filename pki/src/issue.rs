@@ -2,22 +2,23 @@
 //! 5280 extensions; the TLCP key usages as Tongsuo's test PKI has them), SKI/AKI (RFC 5280
 //! §4.2.1.2 method 1, SHA-1 of the key, as OpenSSL), 16-byte random serials.
 
+use crate::sig::KeySigner;
 use crate::{Error, PublicKey};
-use alloc::string::String;
+
+pub use crate::san::San;
+pub(crate) use crate::san::san_extension;
+pub use crate::sig::{spki_of, subject_key_identifier};
 use alloc::vec::Vec;
-use core::net::IpAddr;
 use core::time::Duration;
-use der::asn1::{Ia5String, OctetString};
-use der::{Decode, Encode};
-use shangmi_sm2::pkcs8::EncodePublicKey;
+use der::Encode;
+use der::asn1::OctetString;
 use shangmi_sm2::{PrivateKeyOps, dsa};
-use spki::{SubjectPublicKeyInfo, SubjectPublicKeyInfoRef};
+use spki::SubjectPublicKeyInfoRef;
 use x509_cert::builder::profile::BuilderProfile;
 use x509_cert::builder::{Builder, CertificateBuilder};
-use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{
     AuthorityKeyIdentifier, BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages,
-    SubjectAltName, SubjectKeyIdentifier,
+    SubjectKeyIdentifier,
 };
 use x509_cert::ext::{Extension, ToExtension};
 use x509_cert::name::Name;
@@ -72,52 +73,6 @@ impl Profile {
             }
         })
     }
-}
-
-/// A subject alternative name.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum San {
-    /// dNSName.
-    Dns(String),
-    /// iPAddress.
-    Ip(IpAddr),
-    /// rfc822Name.
-    Email(String),
-}
-
-impl San {
-    /// Parses `DNS:name`, `IP:addr` or `email:addr` (the prefix case-insensitive).
-    pub fn parse(s: &str) -> Result<Self, Error> {
-        let (kind, v) = s.split_once(':').ok_or(Error::InvalidSan)?;
-        if v.is_empty() {
-            return Err(Error::InvalidSan);
-        }
-        match kind.to_ascii_lowercase().as_str() {
-            "dns" => Ok(San::Dns(v.into())),
-            "ip" => v.parse().map(San::Ip).map_err(|_| Error::InvalidSan),
-            "email" => Ok(San::Email(v.into())),
-            _ => Err(Error::InvalidSan),
-        }
-    }
-
-    pub(crate) fn to_general_name(&self) -> Result<GeneralName, Error> {
-        Ok(match self {
-            San::Dns(d) => GeneralName::DnsName(Ia5String::new(d).map_err(|_| Error::InvalidSan)?),
-            San::Email(e) => {
-                GeneralName::Rfc822Name(Ia5String::new(e).map_err(|_| Error::InvalidSan)?)
-            }
-            San::Ip(ip) => GeneralName::from(*ip),
-        })
-    }
-}
-
-/// The SubjectAltName extension for `sans` (non-critical, the subject being non-empty).
-pub(crate) fn san_extension(sans: &[San]) -> Result<SubjectAltName, Error> {
-    let names = sans
-        .iter()
-        .map(San::to_general_name)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(SubjectAltName(names))
 }
 
 /// Everything about a new certificate except its keys.
@@ -250,14 +205,6 @@ fn serial(params: &CertParams) -> Result<SerialNumber, Error> {
     Ok(SerialNumber::new(&bytes)?)
 }
 
-/// The SubjectPublicKeyInfo of an SM2 public key (id-ecPublicKey + SM2 curve, uncompressed).
-pub fn spki_of(
-    public: &PublicKey,
-) -> Result<SubjectPublicKeyInfo<der::asn1::Any, der::asn1::BitString>, Error> {
-    let der = public.to_public_key_der().map_err(|_| Error::KeyMismatch)?;
-    Ok(SubjectPublicKeyInfo::from_der(der.as_bytes())?)
-}
-
 fn build<K: PrivateKeyOps + ?Sized>(
     params: &CertParams,
     issuer: Name,
@@ -282,80 +229,12 @@ fn build<K: PrivateKeyOps + ?Sized>(
     signer.finish(builder.build::<_, dsa::Signature>(&signer))
 }
 
-/// Any [`PrivateKeyOps`] key as the signer `x509-cert`'s builders take (SM2-with-SM3, the
-/// default ID), keeping the key holder's error, which the builder's own error type drops.
-pub(crate) struct KeySigner<'a, K: ?Sized> {
-    key: &'a K,
-    verifying_key: dsa::VerifyingKey,
-    failure: core::cell::RefCell<Option<String>>,
-}
-
-impl<'a, K: PrivateKeyOps + ?Sized> KeySigner<'a, K> {
-    pub(crate) fn new(key: &'a K) -> Self {
-        KeySigner {
-            key,
-            verifying_key: dsa::VerifyingKey::new(&key.public_key()),
-            failure: core::cell::RefCell::new(None),
-        }
-    }
-
-    /// The builder's result, with a signing failure reported as the key holder's.
-    pub(crate) fn finish<T>(
-        &self,
-        built: Result<T, x509_cert::builder::Error>,
-    ) -> Result<T, Error> {
-        match (built, self.failure.borrow_mut().take()) {
-            (Ok(t), _) => Ok(t),
-            (Err(_), Some(why)) => Err(Error::KeyHolder(why)),
-            (Err(e), None) => Err(e.into()),
-        }
-    }
-}
-
-impl<K: PrivateKeyOps + ?Sized> shangmi_sm2::signature::Keypair for KeySigner<'_, K> {
-    type VerifyingKey = dsa::VerifyingKey;
-
-    fn verifying_key(&self) -> dsa::VerifyingKey {
-        self.verifying_key.clone()
-    }
-}
-
-impl<K: PrivateKeyOps + ?Sized> shangmi_sm2::signature::Signer<dsa::Signature>
-    for KeySigner<'_, K>
-{
-    fn try_sign(&self, msg: &[u8]) -> Result<dsa::Signature, shangmi_sm2::signature::Error> {
-        let e = self.verifying_key.hash_message(msg);
-        self.key.sign_digest(&e).map_err(|err| {
-            *self.failure.borrow_mut() = Some(alloc::string::ToString::to_string(&err));
-            shangmi_sm2::signature::Error::new()
-        })
-    }
-}
-
-impl<K: PrivateKeyOps + ?Sized> spki::SignatureAlgorithmIdentifier for KeySigner<'_, K> {
-    type Params = der::asn1::AnyRef<'static>;
-    const SIGNATURE_ALGORITHM_IDENTIFIER: spki::AlgorithmIdentifierRef<'static> =
-        spki::AlgorithmIdentifierRef {
-            oid: crate::oid::SM2_WITH_SM3,
-            parameters: None,
-        };
-}
-
 /// A self-signed certificate for `key` (a root CA with [`Profile::Ca`]).
 pub fn self_signed<K: PrivateKeyOps + ?Sized>(
     key: &K,
     params: &CertParams,
 ) -> Result<Certificate, Error> {
     build(params, params.subject.clone(), None, key, &key.public_key())
-}
-
-/// The subjectKeyIdentifier of a certificate, if it has one.
-pub fn subject_key_identifier(cert: &Certificate) -> Option<OctetString> {
-    cert.tbs_certificate()
-        .get_extension::<SubjectKeyIdentifier>()
-        .ok()
-        .flatten()
-        .map(|(_, ski)| ski.0)
 }
 
 /// A certificate for `subject_key` issued by `issuer` (whose private key is `issuer_key`:

@@ -35,6 +35,8 @@ pub mod pem;
 pub mod pkcs12;
 pub mod pkcs8;
 pub mod req;
+mod san;
+mod sig;
 pub mod verify;
 
 #[cfg(test)]

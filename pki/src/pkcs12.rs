@@ -588,7 +588,7 @@ pub fn import(der: &[u8], password: &str) -> Result<Contents, Error> {
     let pos = certs
         .iter()
         .position(|c| {
-            crate::verify::sm2_public_key(c.tbs_certificate().subject_public_key_info())
+            crate::sig::sm2_public_key(c.tbs_certificate().subject_public_key_info())
                 == Some(public)
         })
         .ok_or(Error::KeyMismatch)?;

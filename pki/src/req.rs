@@ -1,7 +1,7 @@
 //! PKCS#10 certificate requests (RFC 2986) signed with SM2-with-SM3 over Z_A with the
 //! default ID, carrying SAN and key-usage requests in an extensionRequest attribute.
 
-use crate::issue::{San, san_extension};
+use crate::san::{San, san_extension};
 use crate::{Error, PublicKey};
 use alloc::vec::Vec;
 use der::{Decode, Encode};
@@ -32,7 +32,7 @@ pub fn create_request<K: PrivateKeyOps + ?Sized>(
     if let Some(ku) = key_usage {
         builder.add_extension(&ku)?;
     }
-    let signer = crate::issue::KeySigner::new(key);
+    let signer = crate::sig::KeySigner::new(key);
     signer.finish(builder.build::<_, dsa::Signature>(&signer))
 }
 
@@ -43,9 +43,9 @@ pub fn verify_request(req: &CertReq) -> Result<PublicKey, Error> {
 
 /// Checks the request's self-signature with distinguishing ID `id`.
 pub fn verify_request_with_id(req: &CertReq, id: &[u8]) -> Result<PublicKey, Error> {
-    let public = crate::verify::sm2_public_key(&req.info.public_key).ok_or(Error::KeyMismatch)?;
+    let public = crate::sig::sm2_public_key(&req.info.public_key).ok_or(Error::KeyMismatch)?;
     let tbs = req.info.to_der()?;
-    crate::verify::check_signature(
+    crate::sig::check_signature(
         &public,
         id,
         &tbs,

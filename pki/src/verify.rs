@@ -15,15 +15,15 @@
 //! (certificateHold included); a certificate whose issuer has no CRL among those given is
 //! [`VerifyError::RevocationStatusUnknown`] unless [`RevocationPolicy::allow_unknown`].
 
+use crate::Error;
 use crate::oid;
-use crate::{Error, PublicKey};
+
+pub use crate::sig::{check_raw_signature, check_signature, sm2_public_key};
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
+use der::Encode;
 use der::asn1::BitString;
-use der::{Encode, Tagged};
-use shangmi_sm2::signature::Verifier;
-use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::name::GeneralName;
 use x509_cert::ext::pkix::{
@@ -273,47 +273,6 @@ impl<'a> Options<'a> {
     pub fn with_id(mut self, id: &'a [u8]) -> Self {
         self.id = id;
         self
-    }
-}
-
-/// The SM2 public key of an SPKI (id-ecPublicKey + SM2 curve, or the SM2 OID forms).
-pub fn sm2_public_key(spki: &SubjectPublicKeyInfoOwned) -> Option<PublicKey> {
-    let der = spki.to_der().ok()?;
-    shangmi_sm2::keys::public_key_from_spki_der(&der).ok()
-}
-
-/// Checks an SM2-with-SM3 signature (DER `SEQUENCE { r, s }`) over `data` under `public`
-/// with distinguishing ID `id`; the algorithm identifier must be sm2-with-sm3 with absent
-/// or NULL parameters.
-pub fn check_signature(
-    public: &PublicKey,
-    id: &[u8],
-    data: &[u8],
-    alg: &AlgorithmIdentifierOwned,
-    sig: &[u8],
-) -> Result<(), Error> {
-    if alg.oid != oid::SM2_WITH_SM3 || !params_absent_or_null(alg) {
-        return Err(Error::UnsupportedAlgorithm);
-    }
-    check_raw_signature(public, id, data, sig)
-}
-
-/// Checks a DER SM2 signature over `data` (no algorithm identifier).
-pub fn check_raw_signature(
-    public: &PublicKey,
-    id: &[u8],
-    data: &[u8],
-    sig: &[u8],
-) -> Result<(), Error> {
-    let sig = shangmi_sm2::dsa::Signature::from_der(sig).map_err(|_| Error::BadSignature)?;
-    let vk = shangmi_sm2::dsa::VerifyingKey::new_with_id(public, id)?;
-    vk.verify(data, &sig).map_err(|_| Error::BadSignature)
-}
-
-pub(crate) fn params_absent_or_null(alg: &AlgorithmIdentifierOwned) -> bool {
-    match &alg.parameters {
-        None => true,
-        Some(p) => p.tag() == der::Tag::Null && p.value().is_empty(),
     }
 }
 
