@@ -239,7 +239,7 @@ fn name(usage: KeyUsage) -> &'static str {
 /// A key file in any form the key loader reads (PEM or DER, PKCS#8, SEC1, encrypted
 /// PKCS#8 with `passin`).
 fn file_key(path: &std::path::Path, passin: Option<&str>) -> Result<Arc<Sm2PrivateKey>, Failure> {
-    let secret = crate::sm2::keyfile::load_key_file(path, passin)?;
+    let secret = crate::sm2::keyread::load_key_file(path, passin)?;
     Sm2PrivateKey::new(secret)
         .map(Arc::new)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))
@@ -289,7 +289,7 @@ impl KeyUri {
     ) -> Result<AnyKey, Failure> {
         match self {
             KeyUri::File(path) => {
-                crate::sm2::keyfile::load_key_file(path, passin).map(AnyKey::Memory)
+                crate::sm2::keyread::load_key_file(path, passin).map(AnyKey::Memory)
             }
             KeyUri::Sdf(uri) => {
                 let (_, usage) = uri.key(role)?;
@@ -309,7 +309,7 @@ impl KeyUri {
     ) -> Result<PublicKey, Failure> {
         match self {
             KeyUri::File(path) => {
-                crate::sm2::keyfile::load_key_file(path, passin).map(|k| k.public_key())
+                crate::sm2::keyread::load_key_file(path, passin).map(|k| k.public_key())
             }
             KeyUri::Sdf(uri) => {
                 let (index, usage) = uri.key(role)?;

@@ -208,7 +208,7 @@ fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
 }
 
 fn key(path: &Path, passin: Option<&str>) -> Result<PrivateKeyDer<'static>, Failure> {
-    let secret = crate::sm2::keyfile::load_key_file(path, passin)?;
+    let secret = crate::sm2::keyread::load_key_file(path, passin)?;
     let form = shangmi_sm2::keys::AlgorithmForm::EcPublicKey;
     let der = shangmi_sm2::keys::secret_key_to_pkcs8_der(&secret, form)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;

@@ -16,7 +16,8 @@ use crate::Failure;
 use crate::files::{Output, read_path};
 use crate::keyuri::{AnyKey, KeyUri};
 use crate::sm2::KeyIn;
-use crate::sm2::keyfile::{KeygenScheme, read_passphrase};
+use crate::sm2::keyfile::KeygenScheme;
+use crate::sm2::keyread::read_passphrase;
 use shangmi_sdf::KeyUsage;
 
 /// Options of `cert ca`.

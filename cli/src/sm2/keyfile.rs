@@ -3,7 +3,6 @@
 //! PKCS#8 / SPKI.
 
 use crate::keyuri::KeyUri;
-use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -14,6 +13,7 @@ use shangmi_sm2::{Error, PublicKey, SecretKey, keys};
 use zeroize::Zeroizing;
 
 use super::KeyIn;
+use super::keyread::{is_pem, new_passphrase, read_passphrase, read_secret};
 use crate::Failure;
 use crate::files::{Output, read_path};
 
@@ -178,12 +178,8 @@ pub fn write(path: Option<&Path>, data: &[u8]) -> Result<(), Failure> {
     out.commit()
 }
 
-/// Whether `bytes` look like PEM text (rather than DER).
-fn is_pem(bytes: &[u8]) -> bool {
-    bytes.windows(11).any(|w| w == b"-----BEGIN ")
-}
-
-/// The private key of `key` (asking for the passphrase of an encrypted one).
+/// The private key of `key` (asking for the passphrase of an encrypted one); a key in a
+/// device is refused with a usage error (it never leaves the device).
 pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
     if KeyUri::of_path(&key.key)?.is_device() {
         return Err(Failure::usage(format!(
@@ -191,28 +187,7 @@ pub fn load_secret(key: &KeyIn) -> Result<SecretKey, Failure> {
             key.key.display()
         )));
     }
-    let bytes = read_path(&key.key)?;
-    let named = |e: Error| Failure::new(format!("{}: {e}", key.key.display()));
-    let pem = if is_pem(&bytes) {
-        Some(std::str::from_utf8(&bytes).map_err(|_| named(Error::MalformedPem))?)
-    } else {
-        None
-    };
-    let parsed = match pem {
-        Some(text) => keys::secret_key_from_pem(text),
-        None => keys::secret_key_from_der(&bytes),
-    };
-    match parsed {
-        Err(Error::EncryptedKey) => {
-            let password = passphrase(key)?;
-            match pem {
-                Some(text) => keys::secret_key_from_pem_with_password(text, password.as_bytes()),
-                None => keys::secret_key_from_encrypted_pkcs8_der(&bytes, password.as_bytes()),
-            }
-            .map_err(named)
-        }
-        other => other.map_err(named),
-    }
+    read_secret(key)
 }
 
 /// A public key from `path`: SPKI (PEM or DER), a bare point (33, 64 or 65 bytes, as
@@ -243,81 +218,5 @@ pub fn load_public(path: &Path) -> Result<PublicKey, Failure> {
                 .map(|s| s.public_key())
                 .map_err(|_| named(spki_error))
         }
-    }
-}
-
-/// The passphrase of an encrypted key: from `--passin`, else asked on the terminal; with
-/// neither, "encrypted key: give --passin".
-fn passphrase(key: &KeyIn) -> Result<Zeroizing<String>, Failure> {
-    match &key.passin {
-        Some(spec) => read_passphrase(spec, "--passin"),
-        None if !std::io::stderr().is_terminal() => Err(Failure::new(format!(
-            "{}: encrypted key: give --passin (pass:TEXT, env:VAR, file:PATH or stdin)",
-            key.key.display()
-        ))),
-        None => prompt(&format!("Passphrase for {}: ", key.key.display())),
-    }
-}
-
-/// The private key in the file at `path` for the `tls` and `tlcp` commands: every form
-/// [`load_secret`] reads, an encrypted one opened with `passin` (`--passin`'s SPEC).
-pub fn load_key_file(path: &Path, passin: Option<&str>) -> Result<SecretKey, Failure> {
-    load_secret(&KeyIn {
-        key: path.to_owned(),
-        passin: passin.map(str::to_owned),
-    })
-}
-
-/// A new passphrase asked twice on the terminal.
-fn new_passphrase() -> Result<Zeroizing<String>, Failure> {
-    let first = prompt("Passphrase for the new key: ")?;
-    let again = prompt("The same passphrase again: ")?;
-    if first != again {
-        return Err(Failure::new("the passphrases differ"));
-    }
-    if first.is_empty() {
-        return Err(Failure::new("an empty passphrase protects nothing"));
-    }
-    Ok(first)
-}
-
-/// A passphrase typed on the terminal (not echoed).
-fn prompt(question: &str) -> Result<Zeroizing<String>, Failure> {
-    if !std::io::stderr().is_terminal() {
-        return Err(Failure::new(
-            "the key is encrypted and there is no terminal to ask for its passphrase: give \
-             it with --passin (pass:, env:, file: or stdin)",
-        ));
-    }
-    rpassword::prompt_password(question)
-        .map(Zeroizing::new)
-        .map_err(|e| Failure::new(format!("reading the passphrase: {e}")))
-}
-
-/// A passphrase from an OpenSSL-style source: pass:TEXT, env:VAR, file:PATH (first line),
-/// stdin (first line). `option` names the option in errors.
-pub fn read_passphrase(spec: &str, option: &str) -> Result<Zeroizing<String>, Failure> {
-    let first_line = |text: &str| Zeroizing::new(text.lines().next().unwrap_or("").to_owned());
-    if let Some(text) = spec.strip_prefix("pass:") {
-        Ok(Zeroizing::new(text.to_owned()))
-    } else if let Some(var) = spec.strip_prefix("env:") {
-        std::env::var(var)
-            .map(Zeroizing::new)
-            .map_err(|_| Failure::usage(format!("{option} env:{var}: the variable is not set")))
-    } else if let Some(path) = spec.strip_prefix("file:") {
-        let bytes = Zeroizing::new(read_path(Path::new(path))?);
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|_| Failure::new(format!("{path}: the passphrase is not UTF-8")))?;
-        Ok(first_line(text))
-    } else if spec == "stdin" {
-        let mut text = Zeroizing::new(String::new());
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| Failure::new(format!("standard input: {e}")))?;
-        Ok(first_line(&text))
-    } else {
-        Err(Failure::usage(format!(
-            "{option} {spec}: expected pass:TEXT, env:VAR, file:PATH or stdin"
-        )))
     }
 }

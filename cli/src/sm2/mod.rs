@@ -3,6 +3,7 @@
 //! `openssl dgst -sm3 -sign/-verify`, `openssl pkeyutl` and GmSSL's `sm2*` commands.
 
 pub(crate) mod keyfile;
+pub(crate) mod keyread;
 mod pke;
 mod sig;
 
