@@ -13,7 +13,7 @@ fn replay_file(name: &str, text: &str) {
         t.to_text() == text,
         "{name}: the text form reads and writes back"
     );
-    let pki = common::pki::Pki::new();
+    let pki = common::pki::Pki::recorded();
     let mut conn = replay::connection(&pki, &t.setup);
     let mut wire = replay::Replay::new(&t);
     let plain =
