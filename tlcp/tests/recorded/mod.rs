@@ -7,7 +7,7 @@
 //! data is decrypted. `examples/record.rs` makes the files under `tests/data/`.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use super::common::{SeededRandom, pki, server_builder_for};
+use super::common::{SeededRandom, recorded_pki as pki, server_builder_for};
 use shangmi_tlcp::{
     CipherSuite, ClientAuth, ClientConfig, ClientConnection, Connection, FixedTime, ServerConfig,
     ServerConnection, ServerName, Sm2PrivateKey, UnixTime,
