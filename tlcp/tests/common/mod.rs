@@ -16,17 +16,8 @@ use std::sync::{Arc, Mutex};
 use x509_cert::Certificate;
 use x509_cert::name::Name;
 
-/// An SM2 key from a label.
-pub fn key(label: &str) -> SecretKey {
-    use digest::Digest;
-    let mut seed = shangmi_sm3::Sm3::digest(label.as_bytes());
-    loop {
-        if let Ok(key) = SecretKey::from_bytes(&seed) {
-            return key;
-        }
-        seed = shangmi_sm3::Sm3::digest(seed);
-    }
-}
+mod label_key;
+pub use label_key::key;
 
 // Ten years less a few days: GmSSL 3.3 refuses validity periods over 3,653 days.
 pub const VALID: (u64, u64) = (1_735_689_600, 2_051_049_600); // 2025-01-01 .. 2034-12-30

@@ -1,0 +1,1 @@
+../../../testsupport/label_key.rs
