@@ -524,15 +524,7 @@ fn tickets_replace_cache_entries() {
 /// sides saw different ClientHellos.)
 #[test]
 fn tampered_ticket_falls_back_to_full() {
-    let sc = Arc::new(server_config_with(
-        &pki().server,
-        &ECC,
-        ClientAuth::None,
-        |b| {
-            b.session_cache(ServerSessionCache::new(0))
-                .session_tickets(true)
-        },
-    ));
+    let sc = server_with_cache(&ServerSessionCache::new(0), true);
     let store = ClientSessionCache::new(8);
     let cc = Arc::new(client_config_with(&ECC, false, |b| {
         b.session_store(store.clone())
