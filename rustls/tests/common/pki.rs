@@ -8,22 +8,20 @@
 //! second builder).
 
 use der::{Decode, Encode};
-use shangmi_pki::issue::{self, CertParams, Profile, San};
+use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_sm2::SecretKey;
-use std::str::FromStr;
 use x509_cert::Certificate;
-use x509_cert::name::Name;
 
-#[path = "label_key.rs"]
-mod label_key;
-pub use label_key::key;
+#[path = "test_pki.rs"]
+mod test_pki;
+pub use test_pki::key;
 
 /// The validity window of the live certificates (2025-01-01 to 2045-01-01), unix seconds.
 const VALID: (u64, u64) = (1_735_689_600, 2_366_841_600);
 /// An expired window (2020-01-01 to 2021-01-01).
 const EXPIRED: (u64, u64) = (1_577_836_800, 1_609_459_200);
 
-/// The parameters of one certificate.
+/// The parameters of one certificate (a one-byte serial).
 fn params(
     subject: &str,
     profile: Profile,
@@ -31,14 +29,7 @@ fn params(
     serial: u8,
     validity: (u64, u64),
 ) -> CertParams {
-    CertParams {
-        subject: Name::from_str(subject).expect("subject name"),
-        profile,
-        sans: dns.map(|d| San::Dns(d.into())).into_iter().collect(),
-        not_before: validity.0,
-        not_after: validity.1,
-        serial: Some(vec![serial]),
-    }
+    test_pki::params(subject, profile, dns, &[serial], validity)
 }
 
 /// `cert` with its signature replaced by one of `key` under the signer ID `id` (the issuer

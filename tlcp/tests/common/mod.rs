@@ -8,16 +8,14 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use der::{Decode, Encode};
-use shangmi_pki::issue::{self, CertParams, Profile, San};
+use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_sm2::SecretKey;
 use shangmi_tlcp::*;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use x509_cert::Certificate;
-use x509_cert::name::Name;
 
-mod label_key;
-pub use label_key::key;
+mod test_pki;
+pub use test_pki::key;
 
 // Ten years less a few days: GmSSL 3.3 refuses validity periods over 3,653 days.
 pub const VALID: (u64, u64) = (1_735_689_600, 2_051_049_600); // 2025-01-01 .. 2034-12-30
@@ -31,15 +29,9 @@ fn params(
     serial: u32,
     validity: (u64, u64),
 ) -> CertParams {
-    CertParams {
-        subject: Name::from_str(subject).expect("subject name"),
-        profile,
-        sans: dns.map(|d| San::Dns(d.into())).into_iter().collect(),
-        not_before: validity.0,
-        not_after: validity.1,
-        // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
-        serial: Some((0x5a00_0000 | serial).to_be_bytes().to_vec()),
-    }
+    // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
+    let serial = (0x5a00_0000 | serial).to_be_bytes();
+    test_pki::params(subject, profile, dns, &serial, validity)
 }
 
 fn der(cert: &Certificate) -> CertificateDer<'static> {

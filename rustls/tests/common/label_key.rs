@@ -1,1 +1,0 @@
-../../../testsupport/label_key.rs
