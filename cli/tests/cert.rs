@@ -163,18 +163,19 @@ fn failures_name_the_file_and_write_nothing() {
     let d = dir.path();
     make_ca(d);
     let out = at(d, "x.crt");
-    let err = fails(under_ca(
-        d,
-        "issue",
-        &[
+    let issue = |csr: &str| {
+        let csr = at(d, csr);
+        let args = [
             "--csr",
-            p(&at(d, "missing.csr")),
+            p(&csr),
             "--profile",
             "tls-client",
             "--out",
             p(&out),
-        ],
-    ));
+        ];
+        fails(under_ca(d, "issue", &args))
+    };
+    let err = issue("missing.csr");
     assert!(
         err.contains("missing.csr") && err.contains("No such file"),
         "{err}"
@@ -182,18 +183,7 @@ fn failures_name_the_file_and_write_nothing() {
     assert!(!out.exists());
     // a request that is not one
     std::fs::write(at(d, "junk.csr"), bytes(100, 3)).unwrap();
-    let err = fails(under_ca(
-        d,
-        "issue",
-        &[
-            "--csr",
-            p(&at(d, "junk.csr")),
-            "--profile",
-            "tls-client",
-            "--out",
-            p(&out),
-        ],
-    ));
+    let err = issue("junk.csr");
     assert!(err.contains("junk.csr"), "{err}");
     assert!(!out.exists());
     // a CA key that is not the CA certificate's: nothing of the pair is written

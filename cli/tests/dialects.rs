@@ -79,31 +79,22 @@ fn cms_sign_forms_read_back() {
         c.args(extra)
             .args(["--in", p(&at(d, "msg")), "--out", p(&out)]);
         ok(c);
-        let back = ok(cms(&[
-            "verify",
-            "--purpose",
-            "any",
-            "--ca",
-            p(&crt),
-            "--in",
-            p(&out),
-            "--out",
-            "-",
-        ]));
-        assert_eq!(back, b"forms\n", "{form}");
-        let strict = run(
-            cms(&[
+        let verify = |extra: &[&str]| {
+            let mut c = cms(&[
                 "verify",
-                "--strict",
                 "--purpose",
                 "any",
                 "--ca",
                 p(&crt),
                 "--in",
                 p(&out),
-            ]),
-            b"",
-        );
+            ]);
+            c.args(extra);
+            c
+        };
+        let back = ok(verify(&["--out", "-"]));
+        assert_eq!(back, b"forms\n", "{form}");
+        let strict = run(verify(&["--strict"]), b"");
         assert_eq!(strict.status.success(), form == "standard", "{form}");
     }
 }
@@ -140,52 +131,28 @@ fn tlcp_and_tls_take_passin() {
         "pass:pw",
     ]));
     let f = |name: &str| pair.join(name).to_str().unwrap().to_owned();
-    let tlcp = |passin: Option<&str>| {
+    // A `tlcp client` (both pairs) or `tls client` (the sign pair) command to a closed port.
+    let client = |proto: &str, passin: Option<&str>| {
         let mut c = shangmi();
-        c.args([
-            "tlcp",
-            "client",
-            "--connect",
-            "127.0.0.1:1",
+        c.args([proto, "client", "--connect", "127.0.0.1:1"]).args([
             "--server-name",
             "localhost",
-        ])
-        .args(["--ca", p(&ca), "--sign-cert", &f("sign.crt"), "--sign-key"])
-        .args([
-            &f("sign.key"),
-            "--enc-cert",
-            &f("enc.crt"),
-            "--enc-key",
-            &f("enc.key"),
-        ]);
-        if let Some(spec) = passin {
-            c.args(["--passin", spec]);
-        }
-        c
-    };
-    let tls = |passin: Option<&str>| {
-        let mut c = shangmi();
-        c.args([
-            "tls",
-            "client",
-            "--connect",
-            "127.0.0.1:1",
-            "--server-name",
-            "localhost",
-        ])
-        .args([
             "--ca",
             p(&ca),
-            "--cert",
-            &f("sign.crt"),
-            "--key",
-            &f("sign.key"),
         ]);
+        if proto == "tlcp" {
+            c.args(["--sign-cert", &f("sign.crt"), "--sign-key", &f("sign.key")])
+                .args(["--enc-cert", &f("enc.crt"), "--enc-key", &f("enc.key")]);
+        } else {
+            c.args(["--cert", &f("sign.crt"), "--key", &f("sign.key")]);
+        }
         if let Some(spec) = passin {
             c.args(["--passin", spec]);
         }
         c
     };
+    let tlcp = |passin: Option<&str>| client("tlcp", passin);
+    let tls = |passin: Option<&str>| client("tls", passin);
     for (name, cmd) in [("tlcp", &tlcp as &dyn Fn(_) -> Command), ("tls", &tls)] {
         let out = run(cmd(None), b"");
         let err = String::from_utf8_lossy(&out.stderr);

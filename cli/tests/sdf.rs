@@ -349,6 +349,20 @@ fn certificates_cms_and_sm2_with_device_keys() {
     }
 }
 
+/// `cmd` (a client) sends `msg` to the server `srv` and must get it back; then the server
+/// is stopped.
+fn echoes(mut srv: std::process::Child, cmd: std::process::Command, msg: &[u8]) {
+    let out = run(cmd, msg);
+    let _ = srv.kill();
+    let _ = srv.wait();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.stdout, msg);
+}
+
 #[test]
 fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     let lib = library();
@@ -362,7 +376,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
         .args(["--client-ca", p(&at(d, "ca.crt")), "--count", "2"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    let mut srv = srv.spawn().expect("server starts");
+    let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
     let mut cmd = with_pin();
     cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
@@ -373,15 +387,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
             "--key",
             &uri(&lib, 1, None),
         ]);
-    let out = run(cmd, b"hello from the device\n");
-    let _ = srv.kill();
-    let _ = srv.wait();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.stdout, b"hello from the device\n");
+    echoes(srv, cmd, b"hello from the device\n");
     // TLCP: both server keys in the device, an ECC suite.
     let port = common::free_port();
     let mut srv = with_pin();
@@ -401,20 +407,12 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
         .args(["--count", "2"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null());
-    let mut srv = srv.spawn().expect("server starts");
+    let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
     let mut cmd = shangmi();
     cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
         .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))]);
-    let out = run(cmd, b"hello over TLCP\n");
-    let _ = srv.kill();
-    let _ = srv.wait();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(out.stdout, b"hello over TLCP\n");
+    echoes(srv, cmd, b"hello over TLCP\n");
 }
 
 /// A wrong PIN is the device's typed error on every command that opens a private key (exit

@@ -6,7 +6,7 @@ mod common;
 #[path = "common/testskf.rs"]
 mod testskf;
 
-use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
+use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, under_ca};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -140,18 +140,16 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
     cmd.args(["cert", "req", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--subject", "/CN=usb key user", "--out", p(&at(d, "u.csr"))]);
     ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "issue",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "ca.key")),
-    ])
-    .args(["--csr", p(&at(d, "u.csr")), "--profile", "tls-client"])
-    .args(["--out", p(&at(d, "u.crt"))]);
-    ok(cmd);
+    let (csr, crt) = (at(d, "u.csr"), at(d, "u.crt"));
+    let args = [
+        "--csr",
+        p(&csr),
+        "--profile",
+        "tls-client",
+        "--out",
+        p(&crt),
+    ];
+    ok(under_ca(d, "issue", &args));
     // The enc key does not sign: the flag's role and the URI's disagree.
     let mut cmd = with_pin();
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", Some("enc"))])

@@ -104,6 +104,11 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
         );
     }
 
+    let ct = at(d, "ct");
+    let encrypt = |key: &std::path::Path| {
+        sm2(&["encrypt", "--key", p(key), "--in", p(&msg), "--out", p(&ct)])
+    };
+    let decrypt = || sm2(&["decrypt", "--key", p(&key), "--in", p(&ct)]);
     for extra in [
         &[][..],
         &["--raw"],
@@ -112,17 +117,8 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
         // the library's layout names, any case
         &["--layout", "C1C2C3_RAW"],
     ] {
-        let mut enc = sm2(&[
-            "encrypt",
-            "--key",
-            p(&public),
-            "--in",
-            p(&msg),
-            "--out",
-            p(&at(d, "ct")),
-        ]);
-        ok(enc.args(extra));
-        let mut dec = sm2(&["decrypt", "--key", p(&key), "--in", p(&at(d, "ct"))]);
+        ok(encrypt(&public).args(extra));
+        let mut dec = decrypt();
         let layout: &[&str] = if extra.contains(&"c1c2c3") {
             &["--layout", "c1c2c3"]
         } else if extra.contains(&"C1C2C3_RAW") {
@@ -148,11 +144,8 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
         &spki.as_bytes()[spki.as_bytes().len() - 64..],
     )
     .unwrap();
-    let mut enc = sm2(&["encrypt", "--key", p(&at(d, "pub.xy")), "--in", p(&msg)]);
-    enc.args(["--out", p(&at(d, "ct"))]);
-    ok(&mut enc);
-    let mut dec = sm2(&["decrypt", "--key", p(&key), "--in", p(&at(d, "ct"))]);
-    assert_eq!(ok(&mut dec), std::fs::read(&msg).unwrap());
+    ok(&mut encrypt(&at(d, "pub.xy")));
+    assert_eq!(ok(&mut decrypt()), std::fs::read(&msg).unwrap());
     let mut enc = sm2(&[
         "encrypt",
         "--key",
@@ -164,31 +157,12 @@ fn own_keys_signatures_and_ciphertexts_round_trip() {
     enc.args(["--layout", "c1c3c2_raw"]);
     assert_eq!(run(&mut enc, b"").status.code(), Some(2));
     // A changed ciphertext byte fails (C3 check) with exit 1 and no output file.
-    ok(&mut sm2(&[
-        "encrypt",
-        "--key",
-        p(&public),
-        "--in",
-        p(&msg),
-        "--out",
-        p(&at(d, "ct")),
-    ]));
+    ok(&mut encrypt(&public));
     let mut ct = std::fs::read(at(d, "ct")).unwrap();
     let last = ct.len() - 1;
     ct[last] ^= 1;
     std::fs::write(at(d, "ct"), ct).unwrap();
-    let out = run(
-        &mut sm2(&[
-            "decrypt",
-            "--key",
-            p(&key),
-            "--in",
-            p(&at(d, "ct")),
-            "--out",
-            p(&at(d, "pt")),
-        ]),
-        b"",
-    );
+    let out = run(decrypt().args(["--out", p(&at(d, "pt"))]), b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(!at(d, "pt").exists());
     // An empty message is refused (GB/T 32918.4 has no key stream to check for it).

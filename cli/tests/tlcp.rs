@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server};
+use common::{
+    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server, under_ca,
+};
 use std::path::Path;
 use std::process::Child;
 
@@ -32,18 +34,9 @@ fn make_pki(dir: &Path) {
     ])
     .args(["--san", "DNS:localhost", "--out", &s("tls13.csr")]);
     ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "issue",
-        "--ca",
-        &s("ca.crt"),
-        "--ca-key",
-        &s("ca.key"),
-    ])
-    .args(["--csr", &s("tls13.csr"), "--profile", "tls-server"])
-    .args(["--out", &s("tls13.crt")]);
-    ok(cmd);
+    let (csr, crt) = (s("tls13.csr"), s("tls13.crt"));
+    let args = ["--csr", &csr, "--profile", "tls-server", "--out", &crt];
+    ok(under_ca(dir, "issue", &args));
 }
 
 fn pair_args(dir: &Path, side: &str) -> Vec<String> {

@@ -318,21 +318,26 @@ struct Configs {
     ordinary: Arc<rustls::ClientConfig>,
 }
 
+/// `proxy` on a free port in front of a fresh echo upstream, with `extra` arguments: its
+/// port and process.
+fn echo_proxy(dir: &Path, extra: [&str; 2]) -> (u16, Child) {
+    let port = free_port();
+    let mut args = vec![
+        "proxy".to_owned(),
+        "--upstream".into(),
+        echo_upstream().to_string(),
+    ];
+    args.extend(port_args(dir, port));
+    args.extend(extra.map(str::to_owned));
+    (port, start(dir, port, &args))
+}
+
 #[test]
 fn proxy_soak_of_mixed_clients_to_an_echo_service() {
     let dir = scratch();
     let dir = dir.path();
     make_pki(dir);
-    let upstream = echo_upstream();
-    let port = free_port();
-    let mut args = vec![
-        "proxy".to_owned(),
-        "--upstream".into(),
-        upstream.to_string(),
-    ];
-    args.extend(port_args(dir, port));
-    args.extend(["--handshake-timeout".into(), "1".into()]);
-    let proxy = start(dir, port, &args);
+    let (port, proxy) = echo_proxy(dir, ["--handshake-timeout", "1"]);
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let configs = Arc::new(Configs {
         tlcp: tlcp_client(dir),
@@ -380,16 +385,7 @@ fn proxy_closes_a_connection_idle_past_its_bound() {
     let dir = scratch();
     let dir = dir.path();
     make_pki(dir);
-    let upstream = echo_upstream();
-    let port = free_port();
-    let mut args = vec![
-        "proxy".to_owned(),
-        "--upstream".into(),
-        upstream.to_string(),
-    ];
-    args.extend(port_args(dir, port));
-    args.extend(["--idle-timeout".into(), "1".into()]);
-    let proxy = start(dir, port, &args);
+    let (port, proxy) = echo_proxy(dir, ["--idle-timeout", "1"]);
     let sock = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     // Only bounds the test: without the idle bound the proxy would keep the connection.
     sock.set_read_timeout(Some(Duration::from_secs(30)))

@@ -300,12 +300,7 @@ fn name_constraints_apply() {
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
     // A CA with permitted dNSName example.cn, built through the builder with an extra extension.
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &params("/CN=root", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
+    let (root_key, root) = root();
     let nc_key = generate_key().unwrap();
     let nc = NameConstraints {
         permitted_subtrees: Some(vec![GeneralSubtree {
@@ -335,6 +330,33 @@ fn name_constraints_apply() {
         verify_chain(&bad, &[ca], &[root], &opts),
         Err(VerifyError::NameConstraintViolation { depth: 1 })
     );
+}
+
+/// A self-signed root CA "/CN=root" and its key.
+fn root() -> (SecretKey, Certificate) {
+    let key = generate_key().unwrap();
+    let params = params("/CN=root", Profile::Ca { path_len: None });
+    let cert = issue::self_signed(&key, &params).unwrap();
+    (key, cert)
+}
+
+/// A chain's verification under name constraints: it passes when `accepted`, else it is
+/// refused for the constraints of the CA at `depth`.
+fn expect_name_constraints<T: std::fmt::Debug + PartialEq>(
+    r: Result<T, VerifyError>,
+    accepted: bool,
+    depth: usize,
+    what: &str,
+) {
+    if accepted {
+        assert!(r.is_ok(), "{what}: {r:?}");
+    } else {
+        assert_eq!(
+            r,
+            Err(VerifyError::NameConstraintViolation { depth }),
+            "{what}"
+        );
+    }
 }
 
 /// A CA certificate with one more (critical) extension: nameConstraints.
@@ -416,12 +438,7 @@ fn name_constraints_email_ip_directory() {
     let email = |s: &str| sub(GeneralName::Rfc822Name(Ia5String::new(s).unwrap()));
     let ip = |b: &[u8]| sub(GeneralName::IpAddress(OctetString::new(b).unwrap()));
     let dir = |s: &str| sub(GeneralName::DirectoryName(parse_dn(s).unwrap()));
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &params("/CN=root", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
+    let (root_key, root) = root();
     let opts = Options::at(MID, Purpose::TlsClient);
     // A subtree or a SAN as `type:value` (email, ip with /prefix for subtrees, dir, dns);
     // empty for none.
@@ -561,15 +578,7 @@ fn name_constraints_email_ip_directory() {
             std::slice::from_ref(&root),
             &opts,
         );
-        if accepted {
-            assert!(r.is_ok(), "case {i}: {r:?}");
-        } else {
-            assert_eq!(
-                r,
-                Err(VerifyError::NameConstraintViolation { depth: 1 }),
-                "case {i}"
-            );
-        }
+        expect_name_constraints(r, accepted, 1, &format!("case {i}"));
     }
 }
 
@@ -589,12 +598,7 @@ fn name_constraints_bind_intermediates() {
         minimum: 0,
         maximum: None,
     };
-    let root_key = generate_key().unwrap();
-    let root = issue::self_signed(
-        &root_key,
-        &params("/CN=root", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
+    let (root_key, root) = root();
     let nc = NameConstraints {
         permitted_subtrees: Some(vec![
             sub(GeneralName::DirectoryName(
@@ -635,14 +639,6 @@ fn name_constraints_bind_intermediates() {
             std::slice::from_ref(&root),
             &opts,
         );
-        if accepted {
-            assert!(r.is_ok(), "{sub_name}: {r:?}");
-        } else {
-            assert_eq!(
-                r,
-                Err(VerifyError::NameConstraintViolation { depth: 2 }),
-                "{sub_name}"
-            );
-        }
+        expect_name_constraints(r, accepted, 2, sub_name);
     }
 }

@@ -61,7 +61,7 @@ fn main() -> Result<(), String> {
         hybrid: group == "sm2-mlkem768",
         mutual: auth == "mutual",
     };
-    let pki = common::pki::Pki::new();
+    let pki = common::pki::Pki::recorded();
     let sock = match setup.role {
         Role::Client => TcpStream::connect(addr).map_err(|e| e.to_string())?,
         Role::Server => {

@@ -31,7 +31,7 @@ fn main() -> std::io::Result<()> {
         std::process::exit(2);
     };
     std::fs::create_dir_all(&dir)?;
-    let pki = pki::Pki::new();
+    let pki = pki::Pki::recorded();
     let key_pem = |k: &shangmi_sm2::SecretKey| {
         pem("PRIVATE KEY", k.to_pkcs8_der().expect("PKCS#8").as_bytes())
     };

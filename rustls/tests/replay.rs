@@ -13,7 +13,7 @@ fn replay_file(name: &str, text: &str) {
         t.to_text() == text,
         "{name}: the text form reads and writes back"
     );
-    let pki = common::pki::Pki::new();
+    let pki = common::pki::Pki::recorded();
     let mut conn = replay::connection(&pki, &t.setup);
     let mut wire = replay::Replay::new(&t);
     let plain =
@@ -23,18 +23,7 @@ fn replay_file(name: &str, text: &str) {
     assert!(!plain.is_empty(), "{name}: some application data");
 }
 
-macro_rules! recordings {
-    ($($test:ident => $file:literal,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                replay_file($file, include_str!(concat!("data/", $file)));
-            }
-        )*
-    };
-}
-
-recordings! {
+common::replay::recordings! {
     tongsuo_client_ccm_sm2_mlkem768_mutual => "tongsuo-client_ccm_sm2-mlkem768_mutual.txt",
     tongsuo_client_ccm_sm2_mlkem768_server => "tongsuo-client_ccm_sm2-mlkem768_server.txt",
     tongsuo_client_ccm_sm2_mutual => "tongsuo-client_ccm_sm2_mutual.txt",

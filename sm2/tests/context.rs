@@ -8,53 +8,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests unwrap on purpose
 
+#[path = "support/rfc6979.rs"]
+mod rfc6979;
 #[path = "support/rngs.rs"]
 mod rngs;
 
-use hmac::{KeyInit, Mac, SimpleHmac};
 use rand::{SeedableRng, rngs::StdRng};
+use rfc6979::{reduce, rfc6979_stream};
 use rngs::{Failing, Filler};
 use rustcrypto_sm2::dsa as rc;
 use shangmi_sm2::dsa::{Signature, SigningContext, SigningKey};
 use shangmi_sm2::signature::{RandomizedMultipartSignerMut, RandomizedSignerMut, Verifier};
 use std::collections::HashSet;
 
-type Hmac = SimpleHmac<rustcrypto_sm3::Sm3>;
-
-/// The order n of the SM2 group (GB/T 32918.5), big-endian.
-const N: [u8; 32] =
-    hex_literal::hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123");
-
 const BATCH: usize = SigningContext::BATCH;
-
-fn hmac(k: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut m = Hmac::new_from_slice(k).unwrap();
-    for p in parts {
-        m.update(p);
-    }
-    m.finalize().into_bytes().into()
-}
-
-/// The first `count` outputs in [1, n-1] of the RFC 6979 §3.2 generator (steps b–h, qlen =
-/// hlen = 256) for secret x, h and additional data.
-fn rfc6979_stream(x: &[u8; 32], h: &[u8; 32], extra: &[u8], count: usize) -> Vec<[u8; 32]> {
-    let mut v = [1u8; 32];
-    let mut k = hmac(&[0u8; 32], &[&v, &[0], x, h, extra]);
-    v = hmac(&k, &[&v]);
-    k = hmac(&k, &[&v, &[1], x, h, extra]);
-    v = hmac(&k, &[&v]);
-    let mut out = Vec::new();
-    while out.len() < count {
-        v = hmac(&k, &[&v]);
-        if v != [0; 32] && v[..] < N[..] {
-            out.push(v);
-        } else {
-            k = hmac(&k, &[&v, &[0]]);
-            v = hmac(&k, &[&v]);
-        }
-    }
-    out
-}
 
 /// The nonces of batch `b` of a context whose generator gave `rho` for it: x = d, h = b as
 /// 32 bytes big-endian, additional data rho ‖ "sm2-sign-context".
@@ -178,21 +145,6 @@ fn x1_of(sig: &Signature, e: &[u8; 32]) -> [u8; 32] {
     let e = reduce(e);
     let e = shangmi_sm2::Scalar::from_repr(e.into()).unwrap();
     (r - e).to_repr().into()
-}
-
-/// e mod n (e < 2^256 < 2n, so at most one subtraction), big-endian.
-fn reduce(e: &[u8; 32]) -> [u8; 32] {
-    if e[..] < N[..] {
-        return *e;
-    }
-    let mut out = [0u8; 32];
-    let mut borrow = 0i16;
-    for i in (0..32).rev() {
-        let d = i16::from(e[i]) - i16::from(N[i]) - borrow;
-        borrow = i16::from(d < 0);
-        out[i] = d.rem_euclid(256) as u8;
-    }
-    out
 }
 
 /// The broken generator: all zeros.

@@ -6,57 +6,12 @@
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
-use hmac::{KeyInit, Mac, SimpleHmac};
+#[path = "support/rfc6979.rs"]
+mod rfc6979;
+
 use proptest::prelude::*;
+use rfc6979::rfc6979_k;
 use shangmi_sm2::dsa::SigningKey;
-
-type Hmac = SimpleHmac<rustcrypto_sm3::Sm3>;
-
-/// The order n of the SM2 group (GB/T 32918.5), big-endian.
-const N: [u8; 32] =
-    hex_literal::hex!("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFF7203DF6B21C6052B53BBF40939D54123");
-
-fn hmac(k: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut m = Hmac::new_from_slice(k).unwrap();
-    for p in parts {
-        m.update(p);
-    }
-    m.finalize().into_bytes().into()
-}
-
-/// e mod n (e < 2^256 < 2n, so at most one subtraction), big-endian.
-fn reduce(e: &[u8; 32]) -> [u8; 32] {
-    if e[..] < N[..] {
-        return *e;
-    }
-    let mut out = [0u8; 32];
-    let mut borrow = 0i16;
-    for i in (0..32).rev() {
-        let d = i16::from(e[i]) - i16::from(N[i]) - borrow;
-        borrow = i16::from(d < 0);
-        out[i] = d.rem_euclid(256) as u8;
-    }
-    out
-}
-
-/// RFC 6979 §3.2 steps b–h for qlen = hlen = 256: the first candidate in [1, n-1].
-fn rfc6979_k(x: &[u8; 32], e: &[u8; 32], extra: &[u8]) -> [u8; 32] {
-    let h = reduce(e);
-    let mut v = [1u8; 32];
-    let mut k = [0u8; 32];
-    k = hmac(&k, &[&v, &[0], x, &h, extra]);
-    v = hmac(&k, &[&v]);
-    k = hmac(&k, &[&v, &[1], x, &h, extra]);
-    v = hmac(&k, &[&v]);
-    loop {
-        v = hmac(&k, &[&v]);
-        if v != [0; 32] && v[..] < N[..] {
-            return v;
-        }
-        k = hmac(&k, &[&v, &[0]]);
-        v = hmac(&k, &[&v]);
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]

@@ -260,18 +260,5 @@ fn diff_openssl_verifies_the_chain_and_rejects_a_tampered_leaf() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-const TONGSUO_SM2_ROOT: &str = "\
------BEGIN CERTIFICATE-----
-MIICADCCAaegAwIBAgIUXAScOKuIwcndzoWDMe9gSfUMi18wCgYIKoEcz1UBg3Uw
-TjEPMA0GA1UECgwGU00yLUNBMSQwIgYDVQQDDBtTTTIgY2VydGlmaWNhdGUgc2ln
-bmluZyBrZXkxFTATBgkqhkiG9w0BCQEWBmNhQHNtMjAgFw0yMzA0MjUwNjUxNTZa
-GA8yMDUwMDkxMDA2NTE1NlowTjEPMA0GA1UECgwGU00yLUNBMSQwIgYDVQQDDBtT
-TTIgY2VydGlmaWNhdGUgc2lnbmluZyBrZXkxFTATBgkqhkiG9w0BCQEWBmNhQHNt
-MjBaMBQGCCqBHM9VAYItBggqgRzPVQGCLQNCAARK4B/0TgZCiRUkIIyGRZaCE4a6
-pWvY5HTjYX+PoH3kpolGQ/KzjdALQ1ICYBO6LsSxzLwMUg3MvgDibGMZV9t3o2Aw
-XjAPBgNVHRMBAf8EBTADAQH/MAsGA1UdDwQEAwIBBjAdBgNVHQ4EFgQUPjscE6pU
-GFdHLY1byo1sbfpdspMwHwYDVR0jBBgwFoAUPjscE6pUGFdHLY1byo1sbfpdspMw
-CgYIKoEcz1UBg3UDRwAwRAIgJo06j/Ev2IGF8y6b11qiOo5YVO8dL4RrYZBJ9sSr
-0+4CIDZnMZrmAnQe190uLWstVsH70yj4Av3CkxQ1sfaGfniQ
------END CERTIFICATE-----
-";
+/// Tongsuo test/certs/sm2-root-cert.pem
+const TONGSUO_SM2_ROOT: &str = include_str!("data/tongsuo_sm2-root-cert.pem");

@@ -20,6 +20,26 @@ fn unhex(s: &str) -> Vec<u8> {
     }
 }
 
+/// The keys of a `sign` or `enc` line (fields 1–4: master key, master public key, ID, user
+/// key, all gmsm's): the master's public key and our extraction for the ID equal gmsm's,
+/// and our DER of the same keys is byte-identical to gmsm's. Gives (public, id, user).
+macro_rules! keys {
+    ($f:expr, $master:ty, $public:ty, $user:ty) => {{
+        let f = &$f;
+        let master = <$master>::from_der(&unhex(f[1])).unwrap();
+        let public = <$public>::from_der(&unhex(f[2])).unwrap();
+        assert_eq!(master.public_key().to_bytes(), public.to_bytes());
+        let id = unhex(f[3]);
+        let user = <$user>::from_der(&unhex(f[4]), &public).unwrap();
+        let ours = master.extract(&id).unwrap();
+        assert_eq!(ours.to_uncompressed(), user.to_uncompressed());
+        assert_eq!(hex::encode(master.to_der()), f[1]);
+        assert_eq!(hex::encode(public.to_der()), f[2]);
+        assert_eq!(hex::encode(ours.to_der()), f[4]);
+        (public, id, user)
+    }};
+}
+
 #[test]
 fn gmsm_outputs() {
     let (mut signs, mut encs, mut kems, mut sm4s) = (0, 0, 0, 0);
@@ -27,17 +47,7 @@ fn gmsm_outputs() {
         let f: Vec<&str> = line.split(' ').collect();
         match f[0] {
             "sign" => {
-                let master = SignMasterKey::from_der(&unhex(f[1])).unwrap();
-                let public = SignMasterPublicKey::from_der(&unhex(f[2])).unwrap();
-                assert_eq!(master.public_key().to_bytes(), public.to_bytes());
-                let id = unhex(f[3]);
-                let user = SigningKey::from_der(&unhex(f[4]), &public).unwrap();
-                let ours = master.extract(&id).unwrap();
-                assert_eq!(ours.to_uncompressed(), user.to_uncompressed());
-                // Our DER of the same keys is byte-identical to gmsm's.
-                assert_eq!(hex::encode(master.to_der()), f[1]);
-                assert_eq!(hex::encode(public.to_der()), f[2]);
-                assert_eq!(hex::encode(ours.to_der()), f[4]);
+                let (public, id, _) = keys!(f, SignMasterKey, SignMasterPublicKey, SigningKey);
                 let msg = unhex(f[5]);
                 let sig = Signature::from_der(&unhex(f[6])).unwrap();
                 assert_eq!(hex::encode(sig.to_der()), f[6]);
@@ -48,16 +58,12 @@ fn gmsm_outputs() {
                 signs += 1;
             }
             "enc" => {
-                let master = EncryptMasterKey::from_der(&unhex(f[1])).unwrap();
-                let public = EncryptMasterPublicKey::from_der(&unhex(f[2])).unwrap();
-                assert_eq!(master.public_key().to_bytes(), public.to_bytes());
-                let id = unhex(f[3]);
-                let user = EncryptPrivateKey::from_der(&unhex(f[4]), &public).unwrap();
-                let ours = master.extract(&id).unwrap();
-                assert_eq!(ours.to_uncompressed(), user.to_uncompressed());
-                assert_eq!(hex::encode(master.to_der()), f[1]);
-                assert_eq!(hex::encode(public.to_der()), f[2]);
-                assert_eq!(hex::encode(ours.to_der()), f[4]);
+                let (_, id, user) = keys!(
+                    f,
+                    EncryptMasterKey,
+                    EncryptMasterPublicKey,
+                    EncryptPrivateKey
+                );
                 let msg = unhex(f[5]);
                 assert_eq!(user.decrypt(&id, &unhex(f[6])).unwrap(), msg);
                 assert_eq!(user.decrypt_der(&id, &unhex(f[7])).unwrap(), msg);

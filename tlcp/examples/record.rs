@@ -59,7 +59,7 @@ impl Wire for Live {
 
 fn write_pki(dir: &Path) -> Result<(), String> {
     use shangmi_sm2::keys::{AlgorithmForm, secret_key_to_pkcs8_pem};
-    let pki = common::pki();
+    let pki = common::recorded_pki();
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let cert = |name: &str, der: &[u8]| {
         let pem = der::pem::encode_string("CERTIFICATE", der::pem::LineEnding::LF, der)

@@ -164,15 +164,20 @@ fn resumption_falls_back_to_full() {
     assert!(c.is_resumed() && s.is_resumed());
 }
 
-#[test]
-fn server_cache_is_bounded() {
-    let cache = ServerSessionCache::new(2);
-    let sc = Arc::new(server_config_with(
+/// An ECC server keeping its sessions in `cache`, issuing tickets too if `tickets`.
+fn server_with_cache(cache: &Arc<ServerSessionCache>, tickets: bool) -> Arc<ServerConfig> {
+    Arc::new(server_config_with(
         &pki().server,
         &ECC,
         ClientAuth::None,
-        |b| b.session_cache(cache.clone()),
-    ));
+        |b| b.session_cache(cache.clone()).session_tickets(tickets),
+    ))
+}
+
+#[test]
+fn server_cache_is_bounded() {
+    let cache = ServerSessionCache::new(2);
+    let sc = server_with_cache(&cache, false);
     for _ in 0..5 {
         let cc = Arc::new(client_config(&ECC, false));
         let _ = connect(&cc, &sc);
@@ -500,12 +505,7 @@ fn tickets_ecdhe_cbc_mutual() {
 #[test]
 fn tickets_replace_cache_entries() {
     let cache = ServerSessionCache::new(16);
-    let sc = Arc::new(server_config_with(
-        &pki().server,
-        &ECC,
-        ClientAuth::None,
-        |b| b.session_cache(cache.clone()).session_tickets(true),
-    ));
+    let sc = server_with_cache(&cache, true);
     let cc = Arc::new(client_config(&ECC, false));
     let _ = connect(&cc, &sc);
     assert!(cache.is_empty());
@@ -524,15 +524,7 @@ fn tickets_replace_cache_entries() {
 /// sides saw different ClientHellos.)
 #[test]
 fn tampered_ticket_falls_back_to_full() {
-    let sc = Arc::new(server_config_with(
-        &pki().server,
-        &ECC,
-        ClientAuth::None,
-        |b| {
-            b.session_cache(ServerSessionCache::new(0))
-                .session_tickets(true)
-        },
-    ));
+    let sc = server_with_cache(&ServerSessionCache::new(0), true);
     let store = ClientSessionCache::new(8);
     let cc = Arc::new(client_config_with(&ECC, false, |b| {
         b.session_store(store.clone())

@@ -51,18 +51,7 @@ fn tampered_recording_fails() {
     );
 }
 
-macro_rules! recordings {
-    ($($test:ident => $file:literal,)*) => {
-        $(
-            #[test]
-            fn $test() {
-                replay_file($file, include_str!(concat!("data/", $file)));
-            }
-        )*
-    };
-}
-
-recordings! {
+recorded::recordings! {
     gmssl_client_ecc_cbc_server => "gmssl-client_ecc-cbc_server.txt",
     gmssl_client_ecc_gcm_server => "gmssl-client_ecc-gcm_server.txt",
     gmssl_client_ecc_cbc_mutual => "gmssl-client_ecc-cbc_mutual.txt",

@@ -20,8 +20,10 @@ use rustls::{ClientConfig, ServerConfig, SupportedCipherSuite};
 use shangmi_rustls::{kx, suites};
 use std::sync::Arc;
 
+#[allow(unused_imports)] // the replay tests use it
+pub(crate) use super::wire::recordings;
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use super::wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive, read_text, write_text};
+pub use super::wire::{Chunk, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
 
 /// A deterministic generator: SM3 in counter mode over a seed. Predictable by design, so
 /// that a replayed handshake draws the same key shares, randoms and nonces as the live one.
@@ -71,13 +73,7 @@ pub struct Setup {
 }
 
 /// A whole recording.
-#[derive(Debug)]
-pub struct Transcript {
-    pub comments: Vec<String>,
-    pub setup: Setup,
-    pub chunks: Vec<Chunk>,
-    pub plain: Vec<u8>,
-}
+pub type Transcript = super::wire::Transcript<Setup>;
 
 /// The provider of a recorded run: seeded generator, the suite and group of `setup`.
 pub fn provider(setup: &Setup) -> Arc<CryptoProvider> {
@@ -116,43 +112,34 @@ pub fn server(pki: &Pki, setup: &Setup) -> ServerConfig {
     server_config_with(pki, provider(setup), fixed_time(), auth(setup), &pki.server)
 }
 
-impl Transcript {
-    /// Writes the recording.
-    pub fn to_text(&self) -> String {
-        let s = &self.setup;
-        let settings = [
-            ("role", s.role.name()),
-            ("suite", if s.gcm { "gcm" } else { "ccm" }),
-            ("group", if s.hybrid { "sm2-mlkem768" } else { "sm2" }),
-            ("auth", if s.mutual { "mutual" } else { "server" }),
-        ];
-        write_text(&self.comments, &settings, &self.chunks, &self.plain)
-    }
-
-    /// Reads a recording.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut setup = Setup {
+impl Settings for Setup {
+    fn initial() -> Self {
+        Setup {
             role: Role::Client,
             gcm: true,
             hybrid: false,
             mutual: false,
-        };
-        let t = read_text(text, |key, value| {
-            match key {
-                "role" => setup.role = Role::from_name(value)?,
-                "suite" => setup.gcm = value == "gcm",
-                "group" => setup.hybrid = value == "sm2-mlkem768",
-                "auth" => setup.mutual = value == "mutual",
-                _ => return Ok(false),
-            }
-            Ok(true)
-        })?;
-        Ok(Transcript {
-            comments: t.comments,
-            setup,
-            chunks: t.chunks,
-            plain: t.plain,
-        })
+        }
+    }
+
+    fn lines(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("role", self.role.name()),
+            ("suite", if self.gcm { "gcm" } else { "ccm" }),
+            ("group", if self.hybrid { "sm2-mlkem768" } else { "sm2" }),
+            ("auth", if self.mutual { "mutual" } else { "server" }),
+        ]
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "role" => self.role = Role::from_name(value)?,
+            "suite" => self.gcm = value == "gcm",
+            "group" => self.hybrid = value == "sm2-mlkem768",
+            "auth" => self.mutual = value == "mutual",
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 }
 
@@ -168,12 +155,6 @@ pub fn connection(pki: &Pki, setup: &Setup) -> rustls::Connection {
         Role::Server => rustls::ServerConnection::new(Arc::new(server(pki, setup)))
             .expect("server")
             .into(),
-    }
-}
-
-impl AsRef<[Chunk]> for Transcript {
-    fn as_ref(&self) -> &[Chunk] {
-        &self.chunks
     }
 }
 

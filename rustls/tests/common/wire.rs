@@ -128,68 +128,100 @@ pub fn drive<P: Peer>(conn: &mut P, role: Role, wire: &mut dyn Wire) -> Result<V
     }
 }
 
-/// The text form of a recording: `# comment` lines, the crate's `key value` settings,
-/// then `O <hex>` (our chunk), `P <hex>` (the peer's) and `plain <hex>` (all application
-/// data our side received).
-pub fn write_text(
-    comments: &[String],
-    settings: &[(&str, &str)],
-    chunks: &[Chunk],
-    plain: &[u8],
-) -> String {
-    let mut out = String::new();
-    for c in comments {
-        out.push_str(&format!("# {c}\n"));
-    }
-    for (key, value) in settings {
-        out.push_str(&format!("{key} {value}\n"));
-    }
-    for chunk in chunks {
-        match chunk {
-            Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
-            Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
-        }
-    }
-    out.push_str(&format!("plain {}\n", hex::encode(plain)));
-    out
+/// A crate's set-up of a recording: its `key value` lines.
+pub trait Settings: Sized {
+    /// The set-up before any line is read.
+    fn initial() -> Self;
+    /// The lines it writes, in order.
+    fn lines(&self) -> Vec<(&'static str, &'static str)>;
+    /// Takes one line; says whether it knew the key (an unknown key is an error).
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, String>;
 }
 
-/// What [`read_text`] reads besides the settings.
-#[derive(Debug, Default)]
-pub struct Text {
-    /// The comment lines, without `# `.
+/// A recorded conversation.
+#[derive(Clone, Debug)]
+pub struct Transcript<S> {
+    /// Free text: the peer, its version and command line.
     pub comments: Vec<String>,
-    /// The chunks, in order.
+    /// The set-up.
+    pub setup: S,
+    /// The bytes, in order.
     pub chunks: Vec<Chunk>,
-    /// The application data our side received.
+    /// The application data our side decrypted.
     pub plain: Vec<u8>,
 }
 
-/// Reads the text form; `setting(key, value)` takes each other line and says whether it
-/// knew the key (an unknown key is an error).
-pub fn read_text(
-    text: &str,
-    mut setting: impl FnMut(&str, &str) -> Result<bool, String>,
-) -> Result<Text, String> {
-    let mut t = Text::default();
-    for line in text.lines() {
-        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-        let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
-        match key {
-            "#" => t.comments.push(value.to_owned()),
-            "O" => t.chunks.push(Chunk::Ours(bytes()?)),
-            "P" => t.chunks.push(Chunk::Peer(bytes()?)),
-            "plain" => t.plain = bytes()?,
-            "" => {}
-            other => {
-                if !setting(other, value)? {
-                    return Err(format!("unknown line {other:?}"));
+impl<S: Settings> Transcript<S> {
+    /// The text form: `# comment` lines, the set-up's `key value` lines, then `O <hex>` (our
+    /// chunk), `P <hex>` (the peer's) and `plain <hex>` (all application data our side
+    /// received).
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for c in &self.comments {
+            out.push_str(&format!("# {c}\n"));
+        }
+        for (key, value) in self.setup.lines() {
+            out.push_str(&format!("{key} {value}\n"));
+        }
+        for chunk in &self.chunks {
+            match chunk {
+                Chunk::Ours(b) => out.push_str(&format!("O {}\n", hex::encode(b))),
+                Chunk::Peer(b) => out.push_str(&format!("P {}\n", hex::encode(b))),
+            }
+        }
+        out.push_str(&format!("plain {}\n", hex::encode(&self.plain)));
+        out
+    }
+
+    /// Reads the text form.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut t = Transcript {
+            comments: Vec::new(),
+            setup: S::initial(),
+            chunks: Vec::new(),
+            plain: Vec::new(),
+        };
+        for line in text.lines() {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            let bytes = || hex::decode(value).map_err(|e| format!("{key}: {e}"));
+            match key {
+                "#" => t.comments.push(value.to_owned()),
+                "O" => t.chunks.push(Chunk::Ours(bytes()?)),
+                "P" => t.chunks.push(Chunk::Peer(bytes()?)),
+                "plain" => t.plain = bytes()?,
+                "" => {}
+                other => {
+                    if !t.setup.set(other, value)? {
+                        return Err(format!("unknown line {other:?}"));
+                    }
                 }
             }
         }
+        Ok(t)
     }
-    Ok(t)
 }
+
+impl<S> AsRef<[Chunk]> for Transcript<S> {
+    fn as_ref(&self) -> &[Chunk] {
+        &self.chunks
+    }
+}
+
+/// One `#[test]` a recording: `name => "file"` replays `tests/data/file` with the test
+/// file's own `replay_file(name, text)`.
+#[allow(unused_macros)] // only the replay tests use it
+macro_rules! recordings {
+    ($($test:ident => $file:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                replay_file($file, include_str!(concat!("data/", $file)));
+            }
+        )*
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use recordings;
 
 /// Replays a recording: the peer's chunks go in, ours must come out byte for byte.
 pub struct Replay<'a> {

@@ -1,146 +1,40 @@
-//! The TLCP test PKI, made by this project's own code (x509-cert's builder signed by
-//! shangmi-sm2 with the default ID, as `rustls/tests/common/pki.rs` does), with the key
-//! usages of Tongsuo's test PKI (notes/tlcp.md): CA critical CA:true with digitalSignature,
-//! keyCertSign, cRLSign; sign leaves digitalSignature, nonRepudiation; encryption leaves
-//! keyAgreement, keyEncipherment, dataEncipherment. And an in-process driver.
+//! The TLCP test PKI, issued by `shangmi_pki::issue` (the project's one certificate issuer):
+//! a CA (critical CA:true with digitalSignature, keyCertSign, cRLSign), sign leaves with
+//! digitalSignature and the TLS purpose (extKeyUsage serverAuth or clientAuth, so a pair
+//! presented for the wrong purpose is refused), encryption leaves with keyAgreement,
+//! keyEncipherment, dataEncipherment. The recorded conversations carry the certificates of
+//! the builder they were recorded with byte for byte: [`recorded_pki`] reads those from
+//! `tests/data/pki/` (data, not a second builder). And an in-process driver.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use der::asn1::Ia5String;
 use der::{Decode, Encode};
+use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_sm2::SecretKey;
-use shangmi_sm2::dsa;
 use shangmi_tlcp::*;
-use std::str::FromStr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use x509_cert::builder::profile::BuilderProfile;
-use x509_cert::builder::{Builder, CertificateBuilder};
-use x509_cert::ext::pkix::name::GeneralName;
-use x509_cert::ext::pkix::{
-    BasicConstraints, ExtendedKeyUsage, KeyUsage, KeyUsages, SubjectAltName,
-};
-use x509_cert::ext::{Extension, ToExtension};
-use x509_cert::name::Name;
-use x509_cert::serial_number::SerialNumber;
-use x509_cert::spki::{ObjectIdentifier, SubjectPublicKeyInfo, SubjectPublicKeyInfoRef};
-use x509_cert::time::{Time, Validity};
-use x509_cert::{Certificate, TbsCertificate};
+use x509_cert::Certificate;
 
-const SERVER_AUTH: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.1");
-const CLIENT_AUTH: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.2");
-
-/// An SM2 key from a label.
-pub fn key(label: &str) -> SecretKey {
-    use digest::Digest;
-    let mut seed = shangmi_sm3::Sm3::digest(label.as_bytes());
-    loop {
-        if let Ok(key) = SecretKey::from_bytes(&seed) {
-            return key;
-        }
-        seed = shangmi_sm3::Sm3::digest(seed);
-    }
-}
-
-fn spki_der(key: &SecretKey) -> Vec<u8> {
-    use shangmi_sm2::keys::{AlgorithmForm, public_key_to_spki_der};
-    public_key_to_spki_der(&key.public_key(), AlgorithmForm::EcPublicKey)
-        .expect("SPKI")
-        .as_bytes()
-        .to_vec()
-}
-
-#[derive(Clone, Copy, PartialEq)]
-pub enum Usage {
-    Ca,
-    Sign,
-    Enc,
-}
-
-struct Profile {
-    issuer: Name,
-    subject: Name,
-    usage: Usage,
-    eku: Option<ObjectIdentifier>,
-    dns: Option<String>,
-}
-
-impl BuilderProfile for Profile {
-    fn get_issuer(&self, _subject: &Name) -> Name {
-        self.issuer.clone()
-    }
-
-    fn get_subject(&self) -> Name {
-        self.subject.clone()
-    }
-
-    fn build_extensions(
-        &self,
-        _spk: SubjectPublicKeyInfoRef<'_>,
-        _issuer_spk: SubjectPublicKeyInfoRef<'_>,
-        _tbs: &TbsCertificate,
-    ) -> x509_cert::builder::Result<Vec<Extension>> {
-        let subject = &self.subject;
-        let mut out = Vec::new();
-        let ku = match self.usage {
-            Usage::Ca => {
-                let bc = BasicConstraints {
-                    ca: true,
-                    path_len_constraint: None,
-                };
-                out.push((true, &bc).to_extension(subject, &out)?);
-                KeyUsages::DigitalSignature | KeyUsages::KeyCertSign | KeyUsages::CRLSign
-            }
-            Usage::Sign => KeyUsages::DigitalSignature | KeyUsages::NonRepudiation,
-            Usage::Enc => {
-                KeyUsages::KeyAgreement | KeyUsages::KeyEncipherment | KeyUsages::DataEncipherment
-            }
-        };
-        out.push((true, &KeyUsage(ku)).to_extension(subject, &out)?);
-        if let Some(eku) = self.eku {
-            out.push((false, &ExtendedKeyUsage(vec![eku])).to_extension(subject, &out)?);
-        }
-        if let Some(dns) = &self.dns {
-            let san = SubjectAltName(vec![GeneralName::DnsName(Ia5String::new(dns)?)]);
-            out.push((false, &san).to_extension(subject, &out)?);
-        }
-        Ok(out)
-    }
-}
+mod test_pki;
+pub use test_pki::key;
 
 // Ten years less a few days: GmSSL 3.3 refuses validity periods over 3,653 days.
 pub const VALID: (u64, u64) = (1_735_689_600, 2_051_049_600); // 2025-01-01 .. 2034-12-30
 pub const EXPIRED: (u64, u64) = (1_577_836_800, 1_609_459_200); // 2020-01-01 .. 2021-01-01
 
-pub struct Spec<'a> {
-    pub subject: &'a str,
-    pub key: &'a SecretKey,
-    pub usage: Usage,
-    pub eku: Option<ObjectIdentifier>,
-    pub dns: Option<&'a str>,
-    pub serial: u32,
-    pub validity: (u64, u64),
+/// The parameters of one certificate.
+fn params(
+    subject: &str,
+    profile: Profile,
+    dns: Option<&str>,
+    serial: u32,
+    validity: (u64, u64),
+) -> CertParams {
+    // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
+    let serial = (0x5a00_0000 | serial).to_be_bytes();
+    test_pki::params(subject, profile, dns, &serial, validity)
 }
 
-pub fn issue(spec: &Spec<'_>, issuer: Option<(&str, &SecretKey)>) -> CertificateDer<'static> {
-    let (issuer_name, issuer_key) = issuer.unwrap_or((spec.subject, spec.key));
-    let profile = Profile {
-        issuer: Name::from_str(issuer_name).expect("issuer name"),
-        subject: Name::from_str(spec.subject).expect("subject name"),
-        usage: spec.usage,
-        eku: spec.eku,
-        dns: spec.dns.map(str::to_owned),
-    };
-    let time =
-        |t| Time::from(der::DateTime::from_unix_duration(Duration::from_secs(t)).expect("time"));
-    let validity = Validity::new(time(spec.validity.0), time(spec.validity.1));
-    let spki = SubjectPublicKeyInfo::from_der(&spki_der(spec.key)).expect("SPKI");
-    // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
-    let serial = SerialNumber::from(0x5a00_0000 | spec.serial);
-    let builder = CertificateBuilder::new(profile, serial, validity, spki).expect("builder");
-    let signer = dsa::SigningKey::new(issuer_key).expect("signing key");
-    let cert: Certificate = builder
-        .build::<_, dsa::Signature>(&signer)
-        .expect("certificate");
+fn der(cert: &Certificate) -> CertificateDer<'static> {
     CertificateDer::from(cert.to_der().expect("DER"))
 }
 
@@ -173,10 +67,13 @@ pub struct Pki {
     pub other_ca: CertificateDer<'static>,
 }
 
+/// A sign and an encryption leaf of `cn` under `ca`; `purpose` is the sign leaf's profile
+/// ([`Profile::TlsServer`] or [`Profile::TlsClient`]); `swapped` exchanges the two leaves'
+/// profiles.
 fn pair(
-    ca: (&str, &SecretKey),
+    ca: (&Certificate, &SecretKey),
     cn: &str,
-    eku: ObjectIdentifier,
+    purpose: Profile,
     dns: Option<&str>,
     serial: u32,
     validity: (u64, u64),
@@ -184,107 +81,59 @@ fn pair(
 ) -> Pair {
     let sign_key = key(&format!("{cn} sign key"));
     let enc_key = key(&format!("{cn} enc key"));
-    let (su, eu) = if swapped {
-        (Usage::Enc, Usage::Sign)
+    let (sp, ep) = if swapped {
+        (Profile::TlcpEnc, purpose)
     } else {
-        (Usage::Sign, Usage::Enc)
+        (purpose, Profile::TlcpEnc)
     };
-    let sign = issue(
-        &Spec {
-            // One subject for both leaves: GmSSL 3.3 refuses a pair whose subjects differ.
-            subject: &format!("CN={cn},O=shangmi"),
-            key: &sign_key,
-            usage: su,
-            eku: Some(eku),
-            dns,
-            serial,
-            validity,
-        },
-        Some(ca),
-    );
-    let enc = issue(
-        &Spec {
-            subject: &format!("CN={cn},O=shangmi"),
-            key: &enc_key,
-            usage: eu,
-            eku: Some(eku),
-            dns,
-            serial: serial + 1,
-            validity,
-        },
-        Some(ca),
-    );
+    // One subject for both leaves: GmSSL 3.3 refuses a pair whose subjects differ.
+    let subject = format!("CN={cn},O=shangmi");
+    let leaf = |key: &SecretKey, profile, serial| {
+        let p = params(&subject, profile, dns, serial, validity);
+        der(&issue::issue(ca.0, ca.1, &key.public_key(), &p).expect("certificate"))
+    };
     Pair {
-        sign,
+        sign: leaf(&sign_key, sp, serial),
         sign_key,
-        enc,
+        enc: leaf(&enc_key, ep, serial + 1),
         enc_key,
     }
 }
 
+/// A self-signed root (serial 1, ten years) of `subject` under `key`.
+fn root(subject: &str, key: &SecretKey) -> Certificate {
+    let p = params(subject, Profile::Ca { path_len: None }, None, 1, VALID);
+    issue::self_signed(key, &p).expect("root")
+}
+
 impl Pki {
     pub fn new() -> Self {
-        // A self-signed root (serial 1, ten years) of `subject` under `key`.
-        let root = |subject: &str, key: &SecretKey| {
-            let spec = Spec {
-                subject,
-                key,
-                usage: Usage::Ca,
-                eku: None,
-                dns: None,
-                serial: 1,
-                validity: VALID,
-            };
-            issue(&spec, None)
-        };
         let ca_key = key("TLCP CA key");
         let ca = root(CA_NAME, &ca_key);
         let other_key = key("TLCP other CA key");
         let other_ca = root(OTHER_CA_NAME, &other_key);
-        let c = (CA_NAME, &ca_key);
-        let server = pair(
-            c,
-            "localhost",
-            SERVER_AUTH,
-            Some("localhost"),
-            10,
-            VALID,
-            false,
-        );
-        let client = pair(c, "tlcp client", CLIENT_AUTH, None, 20, VALID, false);
-        let server_swapped = pair(
-            c,
-            "localhost",
-            SERVER_AUTH,
-            Some("localhost"),
-            30,
-            VALID,
-            true,
-        );
-        let server_expired = pair(
-            c,
-            "localhost",
-            SERVER_AUTH,
-            Some("localhost"),
-            40,
-            EXPIRED,
-            false,
-        );
+        let c = (&ca, &ca_key);
+        let (server_auth, client_auth) = (Profile::TlsServer, Profile::TlsClient);
+        let host = Some("localhost");
+        let server = pair(c, "localhost", server_auth, host, 10, VALID, false);
+        let client = pair(c, "tlcp client", client_auth, None, 20, VALID, false);
+        let server_swapped = pair(c, "localhost", server_auth, host, 30, VALID, true);
+        let server_expired = pair(c, "localhost", server_auth, host, 40, EXPIRED, false);
         let mut server_other_issuer = server.clone();
         let other = pair(
-            (OTHER_CA_NAME, &other_key),
+            (&other_ca, &other_key),
             "localhost",
-            SERVER_AUTH,
-            Some("localhost"),
+            server_auth,
+            host,
             50,
             VALID,
             false,
         );
         server_other_issuer.enc = other.enc;
         server_other_issuer.enc_key = other.enc_key;
-        let server_cn_only = pair(c, "bank.example", SERVER_AUTH, None, 60, VALID, false);
+        let server_cn_only = pair(c, "bank.example", server_auth, None, 60, VALID, false);
         Pki {
-            ca,
+            ca: der(&ca),
             ca_key,
             server,
             client,
@@ -292,7 +141,7 @@ impl Pki {
             server_expired,
             server_other_issuer,
             server_cn_only,
-            other_ca,
+            other_ca: der(&other_ca),
         }
     }
 
@@ -301,6 +150,22 @@ impl Pki {
         r.add(self.ca.clone()).unwrap();
         r
     }
+}
+
+/// The PKI the recorded conversations (`tests/data/{tongsuo,gmssl}-*.txt`) were made with:
+/// the same keys, and the CA, server and client certificates as recorded.
+pub fn recorded_pki() -> &'static Pki {
+    static PKI: std::sync::OnceLock<Pki> = std::sync::OnceLock::new();
+    PKI.get_or_init(|| {
+        let cert = |der: &[u8]| CertificateDer::from(der.to_vec());
+        let mut p = Pki::new();
+        p.ca = cert(include_bytes!("../data/pki/ca.der"));
+        p.server.sign = cert(include_bytes!("../data/pki/server_sign.der"));
+        p.server.enc = cert(include_bytes!("../data/pki/server_enc.der"));
+        p.client.sign = cert(include_bytes!("../data/pki/client_sign.der"));
+        p.client.enc = cert(include_bytes!("../data/pki/client_enc.der"));
+        p
+    })
 }
 
 pub fn pki() -> &'static Pki {
@@ -524,10 +389,11 @@ pub fn certified(p: &Pair) -> CertifiedKeys {
 /// A server pair for `name` (subjectAltName DNS) from the test CA.
 pub fn server_pair_for(name: &str, serial: u32) -> Pair {
     let p = pki();
+    let ca = Certificate::from_der(&p.ca).expect("CA");
     pair(
-        (CA_NAME, &p.ca_key),
+        (&ca, &p.ca_key),
         name,
-        SERVER_AUTH,
+        Profile::TlsServer,
         Some(name),
         serial,
         VALID,

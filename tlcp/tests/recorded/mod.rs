@@ -7,7 +7,7 @@
 //! data is decrypted. `examples/record.rs` makes the files under `tests/data/`.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
-use super::common::{SeededRandom, pki, server_builder_for};
+use super::common::{SeededRandom, recorded_pki as pki, server_builder_for};
 use shangmi_tlcp::{
     CipherSuite, ClientAuth, ClientConfig, ClientConnection, Connection, FixedTime, ServerConfig,
     ServerConnection, ServerName, Sm2PrivateKey, UnixTime,
@@ -16,8 +16,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 mod wire;
+#[allow(unused_imports)] // the replay tests use it
+pub(crate) use wire::recordings;
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Wire, drive, read_text, write_text};
+pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
 
 /// The clock of every recording: 2026-06-01T00:00:00Z, inside the test PKI's validity.
 pub const NOW: u64 = 1_780_272_000;
@@ -37,17 +39,7 @@ pub struct Setup {
 }
 
 /// A recorded conversation.
-#[derive(Clone, Debug)]
-pub struct Transcript {
-    /// Free text: the peer, its version and command line.
-    pub comments: Vec<String>,
-    /// The set-up.
-    pub setup: Setup,
-    /// The bytes, in order.
-    pub chunks: Vec<Chunk>,
-    /// The application data our side decrypted.
-    pub plain: Vec<u8>,
-}
+pub type Transcript = wire::Transcript<Setup>;
 
 /// The suite's short name in the files and on the recorder's command line.
 pub fn suite_name(s: CipherSuite) -> &'static str {
@@ -66,48 +58,39 @@ pub fn suite_from_name(name: &str) -> Option<CipherSuite> {
         .find(|&s| suite_name(s) == name)
 }
 
-impl Transcript {
-    /// The text form: comments, set-up lines, then `O`/`P` hex chunks and `plain`.
-    pub fn to_text(&self) -> String {
-        let s = &self.setup;
-        let mut settings = vec![
-            ("role", s.role.name()),
-            ("suite", suite_name(s.suite)),
-            ("auth", if s.mutual { "mutual" } else { "server" }),
-        ];
-        if s.gmssl {
-            settings.push(("dialect", "gmssl"));
-        }
-        write_text(&self.comments, &settings, &self.chunks, &self.plain)
-    }
-
-    /// Reads the text form.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let mut setup = Setup {
+impl Settings for Setup {
+    fn initial() -> Self {
+        Setup {
             role: Role::Client,
             suite: CipherSuite::EccSm4GcmSm3,
             mutual: false,
             gmssl: false,
-        };
-        let t = read_text(text, |key, value| {
-            match key {
-                "role" => setup.role = Role::from_name(value)?,
-                "suite" => {
-                    setup.suite =
-                        suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
-                }
-                "auth" => setup.mutual = value == "mutual",
-                "dialect" => setup.gmssl = value == "gmssl",
-                _ => return Ok(false),
+        }
+    }
+
+    fn lines(&self) -> Vec<(&'static str, &'static str)> {
+        let mut lines = vec![
+            ("role", self.role.name()),
+            ("suite", suite_name(self.suite)),
+            ("auth", if self.mutual { "mutual" } else { "server" }),
+        ];
+        if self.gmssl {
+            lines.push(("dialect", "gmssl"));
+        }
+        lines
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        match key {
+            "role" => self.role = Role::from_name(value)?,
+            "suite" => {
+                self.suite = suite_from_name(value).ok_or_else(|| format!("suite {value:?}"))?
             }
-            Ok(true)
-        })?;
-        Ok(Transcript {
-            comments: t.comments,
-            setup,
-            chunks: t.chunks,
-            plain: t.plain,
-        })
+            "auth" => self.mutual = value == "mutual",
+            "dialect" => self.gmssl = value == "gmssl",
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 }
 
@@ -174,12 +157,6 @@ pub fn run(setup: &Setup, wire: &mut dyn Wire) -> Result<(bool, Vec<u8>), String
             let plain = drive(&mut conn, Role::Server, wire)?;
             Ok((!conn.is_handshaking(), plain))
         }
-    }
-}
-
-impl AsRef<[Chunk]> for Transcript {
-    fn as_ref(&self) -> &[Chunk] {
-        &self.chunks
     }
 }
 

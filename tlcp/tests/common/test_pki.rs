@@ -1,0 +1,1 @@
+../../../testsupport/test_pki.rs
