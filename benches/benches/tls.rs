@@ -10,6 +10,9 @@
 //! The TLCP groups (`tlcp/…`) are in `tls/tlcp.rs`, beside these for the same-run ratios.
 //!
 //! `cargo bench -p shangmi-benches --bench tls`
+// The rustls and TLCP test PKIs (both included below) each declare the shared
+// `testsupport/test_pki.rs` as a module of their own: one file, two modules.
+#![allow(clippy::duplicate_mod)]
 
 /// `$name` in group `$g`: the client connection `$cl` (rustls' or TLCP's, which share the
 /// method names) seals `$data` as one record per iteration.
