@@ -19,7 +19,8 @@ fn info_and_export() {
     assert!(out.contains("device: test device"), "{out}");
     assert!(
         out.contains(
-            "functions: GM/T 0018-2012 (13 known SDF functions exported; 2023 additions: none)"
+            "functions: GM/T 0018-2023 (20 known SDF functions exported; 2023 additions: \
+             SDF_HMACInit, SDF_HMACUpdate, SDF_HMACFinal)"
         ),
         "{out}"
     );

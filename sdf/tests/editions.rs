@@ -1,7 +1,8 @@
 //! GM/T 0018 2012 against 2023: the function table by name (`SDF_FUNCTIONS`), the new
 //! 2023 error code, and which edition a library follows, resolved on our test device
-//! (`testdevice/sdf`, a 2012-style library with the GmSSL `SDF_InternalDecrypt_ECC`
-//! extension).
+//! (`testdevice/sdf`: the 2012 functions our backend uses, the GmSSL
+//! `SDF_InternalDecrypt_ECC` extension, and 2023's keyed hash `SDF_HMAC*`, which the
+//! device ECDHE path needs).
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
@@ -58,10 +59,10 @@ fn the_table_matches_the_editions_function_counts() {
 }
 
 #[test]
-fn the_test_device_follows_2012_with_the_internal_decrypt_extension() {
+fn the_test_device_has_2023s_keyed_hash_and_the_internal_decrypt_extension() {
     let f = library_functions(support::library()).unwrap();
-    assert_eq!(f.edition(), Edition::Gmt0018_2012);
-    assert_eq!(f.edition().to_string(), "GM/T 0018-2012");
+    assert_eq!(f.edition(), Edition::Gmt0018_2023);
+    assert_eq!(f.edition().to_string(), "GM/T 0018-2023");
     let exported: Vec<_> = f.exported.iter().map(|(n, _)| *n).collect();
     for name in [
         "SDF_OpenDevice",
@@ -76,13 +77,17 @@ fn the_test_device_follows_2012_with_the_internal_decrypt_extension() {
         f.with(Standing::Extension).collect::<Vec<_>>(),
         ["SDF_InternalDecrypt_ECC"]
     );
-    assert_eq!(f.with(Standing::New2023).count(), 0);
+    assert_eq!(
+        f.with(Standing::New2023).collect::<Vec<_>>(),
+        ["SDF_HMACInit", "SDF_HMACUpdate", "SDF_HMACFinal"]
+    );
     let missing: Vec<_> = f.missing_2023().collect();
-    assert!(missing.contains(&"SDF_HMACInit"), "{missing:?}");
+    assert!(!missing.contains(&"SDF_HMACInit"), "{missing:?}");
     assert!(missing.contains(&"SDF_HashInit"), "{missing:?}");
     assert!(!missing.contains(&"SDF_InternalSign_ECC"), "{missing:?}");
-    // Its StandardVersion agrees: 1 (the 2023 edition's §5.3 table 2 sets 2, as the
-    // 2023 mapping note quoted in `SDF_FUNCTIONS`' documentation has it).
+    // The edition is read from the functions, not from StandardVersion, which this
+    // device leaves at 1 (the 2023 edition's §5.3 table 2 sets 2, as the 2023 mapping
+    // note quoted in `SDF_FUNCTIONS`' documentation has it).
     let info = SdfDevice::open(support::library()).unwrap().info().unwrap();
     assert_eq!(info.standard_version, 1);
     // A missing library is a typed error.
