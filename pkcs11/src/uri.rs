@@ -260,21 +260,8 @@ impl Pkcs11Uri {
         ) {
             return Err(uri_err("the URI names an object that is not a private key"));
         }
-        let pin = match pin {
-            Some(p) => p,
-            None => self
-                .pin()?
-                .ok_or_else(|| uri_err("no PIN: add pin-env=VAR"))?,
-        };
-        let module = self.module()?;
-        let token = module.find_token(&self.token)?;
-        Pkcs11Key::open(
-            &module,
-            token.slot_id,
-            &self.object,
-            pin,
-            self.key_options(),
-        )
+        let (module, slot_id, pin) = self.opening(pin)?;
+        Pkcs11Key::open(&module, slot_id, &self.object, pin, self.key_options())
     }
 
     /// Loads the module, finds the token, logs in with `pin` (or the one
@@ -284,6 +271,13 @@ impl Pkcs11Uri {
         if matches!(self.object.kind, Some(k) if k != ObjectKind::SecretKey) {
             return Err(uri_err("the URI names an object that is not a secret key"));
         }
+        let (module, slot_id, pin) = self.opening(pin)?;
+        Pkcs11SecretKey::open(&module, slot_id, &self.object, pin, self.key_options())
+    }
+
+    /// What opening any object of the URI needs: the loaded module, the slot of the URI's
+    /// token, and `pin` (else the one [`pin`](Self::pin) reads).
+    fn opening(&self, pin: Option<Pin>) -> Result<(Pkcs11Module, u64, Pin), Pkcs11Error> {
         let pin = match pin {
             Some(p) => p,
             None => self
@@ -291,14 +285,8 @@ impl Pkcs11Uri {
                 .ok_or_else(|| uri_err("no PIN: add pin-env=VAR"))?,
         };
         let module = self.module()?;
-        let token = module.find_token(&self.token)?;
-        Pkcs11SecretKey::open(
-            &module,
-            token.slot_id,
-            &self.object,
-            pin,
-            self.key_options(),
-        )
+        let slot_id = module.find_token(&self.token)?.slot_id;
+        Ok((module, slot_id, pin))
     }
 
     /// The key options the URI gives (`mechanisms=`, `sessions=`).
