@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{at, exits_with, ok, run, scratch, shangmi};
 
 /// The test token's module.
 fn module() -> String {
@@ -74,18 +74,15 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
         &p(&at(d, "pub.pem")),
     ]);
     ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-sign"),
-        "--out",
-        &p(&at(d, "sig")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "12345678");
-    ok(cmd);
+    // `sm2 sign` with the token's key `object`, the PIN `pin`, into `out`.
+    let sign = |object: &str, pin: &str, out: &str| {
+        let mut cmd = shangmi();
+        cmd.args(["sm2", "sign", "--key", &uri(object), "--out"])
+            .args([p(&at(d, out)), p(&msg)])
+            .env("SHANGMI_TEST_P11_PIN", pin);
+        cmd
+    };
+    ok(sign("tlcp-sign", "12345678", "sig"));
     let verify = |message: &std::path::Path| {
         let mut cmd = shangmi();
         cmd.args([
@@ -107,18 +104,7 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
     std::fs::write(at(d, "other"), b"another message").expect("write");
     assert_ne!(verify(&at(d, "other")).status.code(), Some(0));
     // A wrong PIN: a typed message, without the PIN.
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-sign"),
-        "--out",
-        &p(&at(d, "sig2")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "99999999");
-    let out = run(cmd, b"");
+    let out = run(sign("tlcp-sign", "99999999", "sig2"), b"");
     // Exit code 4, as a refused PIN of an SDF or SKF device.
     assert_eq!(out.status.code(), Some(4));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -127,24 +113,7 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
         "{err}"
     );
     // The encryption key cannot sign: refused before use, as a usage error.
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-enc"),
-        "--out",
-        &p(&at(d, "sig3")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "12345678");
-    let out = run(cmd, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(sign("tlcp-enc", "12345678", "sig3"), 2);
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
+use common::{at, exits_with, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
 
 /// The test device's library.
 fn library() -> String {
@@ -65,34 +65,29 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
             .expect("UTF-8 path")
             .to_owned()
     };
-    let mut cmd = shangmi();
-    cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
-        .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
-        .args([
-            "--sign-key",
-            &format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN"),
-        ])
-        .args([
-            "--enc-key",
-            &format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN"),
-        ])
-        .env("SHANGMI_TEST_PIN", "999999");
-    let out = run(cmd, b"");
+    // A one-connection TLCP server of the pair's certificates with these keys, the PIN
+    // `pin` in the variable `pin_env`.
+    let server = |sign_key: &str, enc_key: &str, (pin_env, pin): (&str, &str)| {
+        let mut cmd = shangmi();
+        cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
+            .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
+            .args(["--sign-key", sign_key, "--enc-key", enc_key])
+            .env(pin_env, pin);
+        run(cmd, b"")
+    };
+    let key = format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN");
+    let out = server(&key, &key, ("SHANGMI_TEST_PIN", "999999"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("SDR_PARDENY"), "{err}");
     assert!(!err.contains("999999"), "{err}");
     // The role comes from the flag; a URI naming the other pair is a usage error.
-    let mut cmd = shangmi();
-    cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
-        .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
-        .args([
-            "--sign-key",
-            &format!("sdf:{lib}?index=1&key=enc&pin-env=P"),
-        ])
-        .args(["--enc-key", &format!("sdf:{lib}?index=1&pin-env=P")])
-        .env("P", "123456");
-    assert_eq!(run(cmd, b"").status.code(), Some(2));
+    let out = server(
+        &format!("sdf:{lib}?index=1&key=enc&pin-env=P"),
+        &format!("sdf:{lib}?index=1&pin-env=P"),
+        ("P", "123456"),
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// `sdf:` URI of the test device's index `index` (the role from the flag unless `key`
@@ -440,11 +435,5 @@ fn wrong_pin_on_every_command() {
     ])
     .args(["--out", p(&at(d, "x.p12")), "--pass-env", "P12_PASS"])
     .env("P12_PASS", "export password");
-    let out = run(cmd, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(cmd, 2);
 }

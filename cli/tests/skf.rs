@@ -6,7 +6,7 @@ mod common;
 #[path = "common/testskf.rs"]
 mod testskf;
 
-use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, under_ca};
+use common::{at, issue, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -141,15 +141,7 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
         .args(["--subject", "/CN=usb key user", "--out", p(&at(d, "u.csr"))]);
     ok(cmd);
     let (csr, crt) = (at(d, "u.csr"), at(d, "u.crt"));
-    let args = [
-        "--csr",
-        p(&csr),
-        "--profile",
-        "tls-client",
-        "--out",
-        p(&crt),
-    ];
-    ok(under_ca(d, "issue", &args));
+    ok(issue(d, &csr, "tls-client", &crt));
     // The enc key does not sign: the flag's role and the URI's disagree.
     let mut cmd = with_pin();
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", Some("enc"))])

@@ -282,6 +282,19 @@ fn diff_openssl_sm2_both_ways() {
     ]);
 
     let sig = at(d, "sig");
+    // `openssl dgst` checks `sig` over `msg` with `public` under the default ID.
+    let openssl_verify = |public: &Path| {
+        let mut cmd = Command::new("openssl");
+        cmd.args(["dgst", "-sm3", "-verify", p(public), "-sigopt", DEFAULT_ID])
+            .args(["-signature", p(&sig), p(&msg)]);
+        cmd
+    };
+    // `shangmi sm2 verify` checks `sig` over `msg` with `public` and the `extra` options.
+    let ours_verify = |public: &Path, extra: &[&str]| {
+        let mut cmd = sm2(&["verify", "--key", p(public), "--signature", p(&sig)]);
+        cmd.args(extra).arg(&msg);
+        cmd
+    };
     // Ours signs (every key form), OpenSSL verifies.
     for key in [&ours, &theirs, &sec1, &der] {
         ok(&mut sm2(&[
@@ -293,17 +306,7 @@ fn diff_openssl_sm2_both_ways() {
             p(&msg),
         ]));
         let public = if key == &ours { &ours_pub } else { &theirs_pub };
-        let out = openssl(&[
-            "dgst",
-            "-sm3",
-            "-verify",
-            p(public),
-            "-sigopt",
-            DEFAULT_ID,
-            "-signature",
-            p(&sig),
-            p(&msg),
-        ]);
+        let out = ok(openssl_verify(public));
         assert_eq!(out, b"Verified OK\n", "{key:?}");
     }
     // OpenSSL signs, ours verifies; with OpenSSL's default (empty) ID, `--id ''` does.
@@ -319,38 +322,12 @@ fn diff_openssl_sm2_both_ways() {
             p(&sig),
             p(&msg),
         ]);
-        let out = ok(&mut sm2(&[
-            "verify",
-            "--key",
-            p(public),
-            "--signature",
-            p(&sig),
-            p(&msg),
-        ]));
+        let out = ok(ours_verify(public, &[]));
         assert_eq!(out, b"Verified OK\n");
         openssl(&["dgst", "-sm3", "-sign", p(key), "-out", p(&sig), p(&msg)]);
-        let out = ok(&mut sm2(&[
-            "verify",
-            "--key",
-            p(public),
-            "--signature",
-            p(&sig),
-            "--id",
-            "",
-            p(&msg),
-        ]));
+        let out = ok(ours_verify(public, &["--id", ""]));
         assert_eq!(out, b"Verified OK\n");
-        let out = run(
-            &mut sm2(&[
-                "verify",
-                "--key",
-                p(public),
-                "--signature",
-                p(&sig),
-                p(&msg),
-            ]),
-            b"",
-        );
+        let out = run(ours_verify(public, &[]), b"");
         assert_eq!(
             out.status.code(),
             Some(1),
@@ -368,20 +345,8 @@ fn diff_openssl_sm2_both_ways() {
         "someone else",
         p(&msg),
     ]));
-    let mut cmd = Command::new("openssl");
-    cmd.args([
-        "dgst",
-        "-sm3",
-        "-verify",
-        p(&ours_pub),
-        "-sigopt",
-        DEFAULT_ID,
-        "-signature",
-        p(&sig),
-        p(&msg),
-    ]);
     assert!(
-        !run(&mut cmd, b"").status.success(),
+        !run(openssl_verify(&ours_pub), b"").status.success(),
         "OpenSSL accepted a signature under another ID"
     );
 
@@ -408,17 +373,7 @@ fn diff_openssl_sm2_both_ways() {
         p(&sig),
         p(&msg),
     ]));
-    let out = openssl(&[
-        "dgst",
-        "-sm3",
-        "-verify",
-        p(&theirs_pub),
-        "-sigopt",
-        DEFAULT_ID,
-        "-signature",
-        p(&sig),
-        p(&msg),
-    ]);
+    let out = ok(openssl_verify(&theirs_pub));
     assert_eq!(out, b"Verified OK\n");
     let out = run(
         &mut sm2(&[

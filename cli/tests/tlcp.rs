@@ -5,14 +5,13 @@
 mod common;
 
 use common::{
-    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server, under_ca,
+    at, free_port, make_ca, make_leaf, make_tlcp_pair, run, scratch, shangmi, spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
 
 /// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
 fn make_pki(dir: &Path) {
-    let s = |p: &str| at(dir, p).to_str().expect("UTF-8 path").to_owned();
     make_ca(dir, "/C=CN/O=shangmi/CN=TLCP CLI test CA", &[]);
     for (side, subject) in [
         ("server", "/C=CN/O=shangmi/CN=localhost"),
@@ -20,23 +19,7 @@ fn make_pki(dir: &Path) {
     ] {
         make_tlcp_pair(dir, side, subject, &["--san", "DNS:localhost"]);
     }
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "keygen", "--out", &s("tls13.key")]);
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "req",
-        "--key",
-        &s("tls13.key"),
-        "--subject",
-        "/CN=localhost",
-    ])
-    .args(["--san", "DNS:localhost", "--out", &s("tls13.csr")]);
-    ok(cmd);
-    let (csr, crt) = (s("tls13.csr"), s("tls13.crt"));
-    let args = ["--csr", &csr, "--profile", "tls-server", "--out", &crt];
-    ok(under_ca(dir, "issue", &args));
+    make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
 }
 
 fn pair_args(dir: &Path, side: &str) -> Vec<String> {

@@ -68,6 +68,20 @@ pub fn ok(mut cmd: impl BorrowMut<Command>) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `cmd` and asserts that it exits with `code` (its standard error in the message);
+/// returns its output.
+pub fn exits_with(mut cmd: impl BorrowMut<Command>, code: i32) -> Output {
+    let cmd = cmd.borrow_mut();
+    let out = run(&mut *cmd, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// A scratch directory removed at the end of the test.
 pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -147,6 +161,28 @@ pub fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
     let mut c = cert(&[op, "--ca", ca.to_str().unwrap(), "--ca-key"]);
     c.arg(ca_key).args(args);
     c
+}
+
+/// `shangmi cert issue` of the request `csr` with `profile` into `out`, under the CA that
+/// [`make_ca`] made in `d`.
+pub fn issue(d: &Path, csr: &Path, profile: &str, out: &Path) -> Command {
+    let mut c = under_ca(d, "issue", &["--profile", profile, "--csr"]);
+    c.arg(csr).arg("--out").arg(out);
+    c
+}
+
+/// An SM2 leaf in `dir` under the CA of [`make_ca`] there: `NAME.key`, its request
+/// `NAME.csr` for `subject` with the subjectAltName `san`, and `NAME.crt` issued with
+/// `profile`.
+pub fn make_leaf(dir: &Path, name: &str, subject: &str, san: &str, profile: &str) {
+    let file = |ext: &str| dir.join(format!("{name}.{ext}"));
+    let mut keygen = shangmi();
+    keygen.args(["sm2", "keygen", "--out"]).arg(file("key"));
+    ok(keygen);
+    let mut req = cert(&["req", "--subject", subject, "--san", san, "--key"]);
+    req.arg(file("key")).arg("--out").arg(file("csr"));
+    ok(req);
+    ok(issue(dir, &file("csr"), profile, &file("crt")));
 }
 
 /// `shangmi cert ca` with `subject` (and `extra` options): `dir/ca.key` and `dir/ca.crt`.
