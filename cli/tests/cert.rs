@@ -10,7 +10,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, bytes, cert, ok, openssl, run, scratch, shangmi, under_ca};
+use common::{
+    assert_contains_all, at, bytes, cert, ok, ok_text, openssl, run, scratch, shangmi, under_ca,
+};
 
 const DISTID: &str = "distid:1234567812345678";
 
@@ -96,16 +98,17 @@ fn ca_req_issue_verify_show() {
     // the leaf is not a trust anchor for itself
     let err = fails(verify("leaf.crt", &[], "ca.crt"));
     assert!(err.contains("issuer"), "{err}");
-    let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.crt"))]))).unwrap();
-    for want in [
-        "Subject: C=CN, O=shangmi test, CN=www.example.cn",
-        "Issuer: C=CN, O=shangmi test, CN=shangmi test CA",
-        "DNS:www.example.cn, IP:127.0.0.1",
-        "serverAuth",
-        "SM2-with-SM3",
-    ] {
-        assert!(text.contains(want), "{want} not in\n{text}");
-    }
+    let text = ok_text(cert(&["show", p(&at(d, "leaf.crt"))]));
+    assert_contains_all(
+        &text,
+        &[
+            "Subject: C=CN, O=shangmi test, CN=www.example.cn",
+            "Issuer: C=CN, O=shangmi test, CN=shangmi test CA",
+            "DNS:www.example.cn, IP:127.0.0.1",
+            "serverAuth",
+            "SM2-with-SM3",
+        ],
+    );
     let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.csr"))]))).unwrap();
     assert!(text.contains("Self-signature: OK"), "{text}");
     if let Some(mut o) = openssl("ca_req_issue_verify_show") {

@@ -16,8 +16,8 @@
 mod common;
 
 use common::{
-    at, cert, free_port, issue, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server,
-    under_ca,
+    at, cert, free_port, issue, make_ca, make_tlcp_pair, ok, pair_flags, run, scratch, shangmi,
+    spawn_server, under_ca,
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -279,17 +279,7 @@ fn tlcp_handshakes_draw_from_the_module() {
     for side in ["server", "client"] {
         make_tlcp_pair(d, side, "/CN=localhost", &["--san", "DNS:localhost"]);
     }
-    let pair = |side: &str| -> Vec<String> {
-        [
-            ("--sign-cert", "sign.crt"),
-            ("--sign-key", "sign.key"),
-            ("--enc-cert", "enc.crt"),
-            ("--enc-key", "enc.key"),
-        ]
-        .iter()
-        .flat_map(|(flag, file)| [(*flag).to_owned(), s(&d.join(side).join(file)).to_owned()])
-        .collect()
-    };
+    let pair = |side: &str| pair_flags(d, side);
     let server = |port| {
         let mut serve = endpoint("tlcp", "server", port);
         serve.args(pair("server")).args(["--count", "4"]);
@@ -338,15 +328,8 @@ fn ordinary_tls_is_refused_in_module_mode() {
             .join(name)
     };
     let mut cmd = shangmi();
-    cmd.args(["--module", "tlcp", "server", "--listen", "127.0.0.1:0"]);
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        cmd.arg(flag).arg(d.join("server").join(file));
-    }
+    cmd.args(["--module", "tlcp", "server", "--listen", "127.0.0.1:0"])
+        .args(pair_flags(d, "server"));
     cmd.arg("--tls-cert")
         .arg(ordinary("server.crt"))
         .arg("--tls-key")

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{at, exits_with, ok, run, scratch, shangmi};
+use common::{assert_contains_all, at, exits_with, ok, ok_text, run, scratch, shangmi};
 
 /// The test token's module.
 fn module() -> String {
@@ -24,30 +24,31 @@ fn list_shows_tokens_mechanisms_and_keys() {
     let m = module();
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
-    for want in [
-        "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
-        "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
-        "slot 1 (shangmi test slot 1): token \"lockout\"",
-        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
-        "  public \"tlcp-sign\" id=%01 SM2",
-        "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
-    ] {
-        assert!(out.contains(want), "{want:?} not in:\n{out}");
-    }
+    let out = ok_text(cmd);
+    assert_contains_all(
+        &out,
+        &[
+            "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
+            "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
+            "slot 1 (shangmi test slot 1): token \"lockout\"",
+            "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
+            "  public \"tlcp-sign\" id=%01 SM2",
+            "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
+        ],
+    );
     // Without a login no private key shows; with one they do, with their usage.
     assert!(!out.contains("  private "), "{out}");
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m, "--pin-env", "P11"])
         .env("P11", "12345678");
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(
         out.contains("  private \"tlcp-enc\" id=%02 SM2 decrypt"),
         "{out}"
     );
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m, "--mechanisms", "luna"]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(out.contains("luna mechanisms: sign digest no"), "{out}");
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", "/nonexistent/libp11.so"]);
@@ -127,7 +128,7 @@ fn sm3_and_sm4_inside_the_token() {
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "sm3", "--lib", &m, "--token", "shangmi-p11"])
         .arg(at(d, "abc"));
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(
         out.starts_with("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0  "),
         "{out}"

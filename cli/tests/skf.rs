@@ -6,7 +6,9 @@ mod common;
 #[path = "common/testskf.rs"]
 mod testskf;
 
-use common::{at, issue, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
+use common::{
+    assert_contains_all, at, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch, shangmi,
+};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -20,22 +22,23 @@ fn list_shows_devices_containers_and_certificates() {
     let lib = library();
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", &lib]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
-    for want in [
-        "missing functions: none",
-        "device \"shangmi-skf-0\": shangmi test key (serial 0001)",
-        "  application \"SHANGMI\"",
-        "  application \"LOCKOUT\"",
-        "    container \"tlcp-client\": SM2 (ECC)",
-        "      sign certificate: CN=skf client,O=shangmi test",
-        "      enc certificate: CN=skf client,O=shangmi test",
-        "    container \"empty\": empty",
-        "      enc certificate: none",
-        "      sign key: error: SKF_ExportPublicKey returned malformed output: point not on the curve",
-        "      sign certificate: error: SKF_ExportCertificate returned malformed output",
-    ] {
-        assert!(out.contains(want), "{want:?} not in:\n{out}");
-    }
+    let out = ok_text(cmd);
+    assert_contains_all(
+        &out,
+        &[
+            "missing functions: none",
+            "device \"shangmi-skf-0\": shangmi test key (serial 0001)",
+            "  application \"SHANGMI\"",
+            "  application \"LOCKOUT\"",
+            "    container \"tlcp-client\": SM2 (ECC)",
+            "      sign certificate: CN=skf client,O=shangmi test",
+            "      enc certificate: CN=skf client,O=shangmi test",
+            "    container \"empty\": empty",
+            "      enc certificate: none",
+            "      sign key: error: SKF_ExportPublicKey returned malformed output: point not on the curve",
+            "      sign certificate: error: SKF_ExportCertificate returned malformed output",
+        ],
+    );
     // Both applications list their four containers; the keys are compressed points.
     assert_eq!(out.matches("    container ").count(), 8, "{out}");
     let key = out
@@ -49,7 +52,7 @@ fn list_shows_devices_containers_and_certificates() {
     // The same through an skf: URI.
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", &format!("skf:{lib}?app=SHANGMI")]);
-    assert_eq!(String::from_utf8(ok(cmd)).expect("UTF-8"), out);
+    assert_eq!(ok_text(cmd), out);
 }
 
 #[test]

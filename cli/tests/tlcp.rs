@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    at, free_port, make_ca, make_leaf, make_tlcp_pair, run, scratch, shangmi, spawn_server,
+    at, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run, scratch, shangmi,
+    spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
@@ -22,29 +23,10 @@ fn make_pki(dir: &Path) {
     make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
 }
 
-fn pair_args(dir: &Path, side: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        out.push(flag.to_owned());
-        out.push(
-            at(dir, &format!("{side}/{file}"))
-                .to_str()
-                .expect("UTF-8 path")
-                .to_owned(),
-        );
-    }
-    out
-}
-
 fn server(dir: &Path, port: u16, count: u32, extra: &[String]) -> Child {
     let mut cmd = shangmi();
     cmd.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .args(pair_args(dir, "server"))
+        .args(pair_flags(dir, "server"))
         // One more connection for the readiness probe below.
         .args(["--count", &(count + 1).to_string()])
         .args(extra);
@@ -65,7 +47,7 @@ fn client(
         .arg("--ca")
         .arg(at(dir, "ca.crt"));
     if mutual {
-        cmd.args(pair_args(dir, "client"));
+        cmd.args(pair_flags(dir, "client"));
     }
     run(cmd, b"hello over TLCP\n")
 }

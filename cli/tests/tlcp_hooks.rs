@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    at, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, run, scratch, shangmi,
-    spawn_server,
+    at, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run, scratch,
+    shangmi, spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
@@ -25,20 +25,6 @@ fn start(dir: &Path, port: u16, count: u32, args: &[String]) -> Child {
         .args(args)
         .env("SSLKEYLOGFILE", at(dir, "server.keys"));
     spawn_server(&mut cmd, port, Some(dir))
-}
-
-fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
-    let mut v = Vec::new();
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        v.push(flag.to_owned());
-        v.push(s(dir, &format!("{name}/{file}")));
-    }
-    v
 }
 
 /// `shangmi tlcp client` as `name`; its exit, standard output and error.

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    at, bytes, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, run, scratch, shangmi,
-    spawn_server,
+    at, bytes, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run,
+    scratch, shangmi, spawn_server,
 };
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
@@ -43,11 +43,8 @@ fn make_pki(dir: &Path) {
 /// The certificate options both commands take.
 fn port_args(dir: &Path, port: u16) -> Vec<String> {
     let mut v: Vec<String> = vec!["--listen".into(), format!("127.0.0.1:{port}")];
+    v.extend(pair_flags(dir, "server"));
     for (flag, file) in [
-        ("--sign-cert", "server/sign.crt"),
-        ("--sign-key", "server/sign.key"),
-        ("--enc-cert", "server/enc.crt"),
-        ("--enc-key", "server/enc.key"),
         ("--tls13-cert", "tls13.crt"),
         ("--tls13-key", "tls13.key"),
         ("--tls-cert", "ordinary-server.crt"),

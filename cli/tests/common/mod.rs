@@ -68,6 +68,18 @@ pub fn ok(mut cmd: impl BorrowMut<Command>) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `cmd` and asserts success; returns standard output as text.
+pub fn ok_text(cmd: impl BorrowMut<Command>) -> String {
+    String::from_utf8(ok(cmd)).expect("UTF-8")
+}
+
+/// Asserts that `text` holds each of `wants`.
+pub fn assert_contains_all(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "{want:?} not in:\n{text}");
+    }
+}
+
 /// Runs `cmd` and asserts that it exits with `code` (its standard error in the message);
 /// returns its output.
 pub fn exits_with(mut cmd: impl BorrowMut<Command>, code: i32) -> Output {
@@ -208,6 +220,22 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
         .arg(dir.join(name))
         .args(extra);
     ok(cmd);
+}
+
+/// The options naming the pair that [`make_tlcp_pair`] made in `dir/name`: `--sign-cert`,
+/// `--sign-key`, `--enc-cert` and `--enc-key`, each with its file.
+pub fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    for (flag, file) in [
+        ("--sign-cert", "sign.crt"),
+        ("--sign-key", "sign.key"),
+        ("--enc-cert", "enc.crt"),
+        ("--enc-key", "enc.key"),
+    ] {
+        v.push(flag.to_owned());
+        v.push(dir.join(name).join(file).to_str().unwrap().to_owned());
+    }
+    v
 }
 
 mod testdevice;
