@@ -6,7 +6,7 @@
 mod common;
 
 use common::{
-    at, bytes, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run,
+    at, bytes, cert_key_flags, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, run,
     scratch, shangmi, spawn_server,
 };
 use rustls::pki_types::pem::PemObject;
@@ -43,16 +43,15 @@ fn make_pki(dir: &Path) {
 /// The certificate options both commands take.
 fn port_args(dir: &Path, port: u16) -> Vec<String> {
     let mut v: Vec<String> = vec!["--listen".into(), format!("127.0.0.1:{port}")];
-    v.extend(pair_flags(dir, "server"));
-    for (flag, file) in [
-        ("--tls13-cert", "tls13.crt"),
-        ("--tls13-key", "tls13.key"),
-        ("--tls-cert", "ordinary-server.crt"),
-        ("--tls-key", "ordinary-server.key"),
-    ] {
-        v.push(flag.into());
-        v.push(s(dir, file));
-    }
+    v.extend(cert_key_flags(
+        dir,
+        &[
+            ("sign", "server/sign"),
+            ("enc", "server/enc"),
+            ("tls13", "tls13"),
+            ("tls", "ordinary-server"),
+        ],
+    ));
     v
 }
 

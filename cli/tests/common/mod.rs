@@ -222,20 +222,29 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
     ok(cmd);
 }
 
+/// `--KIND-cert dir/STEM.crt --KIND-key dir/STEM.key` for each `(KIND, STEM)` of `kinds`.
+pub fn cert_key_flags(dir: &Path, kinds: &[(&str, &str)]) -> Vec<String> {
+    let path = |stem: &str, ext: &str| {
+        let file = dir.join(format!("{stem}.{ext}"));
+        file.to_str().unwrap().to_owned()
+    };
+    kinds
+        .iter()
+        .flat_map(|(kind, stem)| {
+            [
+                format!("--{kind}-cert"),
+                path(stem, "crt"),
+                format!("--{kind}-key"),
+                path(stem, "key"),
+            ]
+        })
+        .collect()
+}
+
 /// The options naming the pair that [`make_tlcp_pair`] made in `dir/name`: `--sign-cert`,
 /// `--sign-key`, `--enc-cert` and `--enc-key`, each with its file.
 pub fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
-    let mut v = Vec::new();
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        v.push(flag.to_owned());
-        v.push(dir.join(name).join(file).to_str().unwrap().to_owned());
-    }
-    v
+    cert_key_flags(&dir.join(name), &[("sign", "sign"), ("enc", "enc")])
 }
 
 mod testdevice;
