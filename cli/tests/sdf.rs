@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at, exits_with, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
+use common::{at, exits_with, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, with_pin};
 
 /// The test device's library.
 fn library() -> String {
@@ -97,12 +97,8 @@ fn uri(lib: &str, index: u32, key: Option<&str>) -> String {
     format!("sdf:{lib}?index={index}{key}&pin-env=SHANGMI_TEST_PIN")
 }
 
-/// `shangmi` with the test device's PIN in the environment.
-fn with_pin() -> std::process::Command {
-    let mut cmd = shangmi();
-    cmd.env("SHANGMI_TEST_PIN", "123456");
-    cmd
-}
+/// The PIN of the test device.
+const PIN: &str = "123456";
 
 fn p(path: &std::path::Path) -> &str {
     path.to_str().expect("UTF-8 path")
@@ -117,7 +113,7 @@ fn device_pki() -> tempfile::TempDir {
     let lib = library();
     let dir = scratch();
     let d = dir.path();
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "ca",
@@ -128,7 +124,7 @@ fn device_pki() -> tempfile::TempDir {
     ])
     .args(["--out", p(&at(d, "ca.crt"))]);
     ok(cmd);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "req",
@@ -140,7 +136,7 @@ fn device_pki() -> tempfile::TempDir {
     .args(["--san", "DNS:localhost", "--out", p(&at(d, "leaf.csr"))]);
     ok(cmd);
     for (profile, out) in [("tls-server", "tls.crt"), ("tls-client", "client.crt")] {
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["cert", "issue", "--ca", p(&at(d, "ca.crt"))])
             .args(["--ca-key", &uri(&lib, 2, Some("sign"))])
             .args(["--csr", p(&at(d, "leaf.csr")), "--profile", profile])
@@ -148,7 +144,7 @@ fn device_pki() -> tempfile::TempDir {
         ok(cmd);
     }
     // Only the public keys are read for the pair: no PIN in the environment.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "tlcp-pair", "--ca", p(&at(d, "ca.crt"))])
         .args(["--ca-key", &uri(&lib, 2, None)])
         .args(["--subject", "/CN=localhost", "--san", "DNS:localhost"])
@@ -170,7 +166,7 @@ fn device_pki() -> tempfile::TempDir {
         assert!(out.contains("OK"), "{leaf}: {out}");
     }
     // A CRL signed by the device CA revokes the client certificate, not the others.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "crl", "--ca", p(&at(d, "ca.crt"))])
         .args(["--ca-key", &uri(&lib, 2, None)])
         .args([
@@ -242,7 +238,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     let msg = at(d, "msg.txt");
     std::fs::write(&msg, b"signed and sealed by the device\n").expect("write");
     // cms sign with the device key, verify against the device CA.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "cms", "sign", "--cert", p(&at(d, "pair/sign.crt"))])
         .args(["--key", &uri(&lib, 1, None), "--in", p(&msg)])
         .args(["--out", p(&at(d, "msg.p7"))]);
@@ -267,7 +263,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     ])
     .args(["--in", p(&msg), "--out", p(&at(d, "msg.env"))]);
     ok(cmd);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "cms",
@@ -279,7 +275,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     assert_eq!(ok(cmd), std::fs::read(&msg).expect("read"));
     // sm2 sign in the device, verify with the device's public key (a URI) and with it
     // exported to a file.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "sm2",
         "sign",
@@ -335,7 +331,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
             cmd.args(["--layout", "c1c2c3"]);
         }
         ok(cmd);
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["sm2", "decrypt", "--key", &uri(&lib, 1, None)])
             .args(["--in", p(&at(d, "msg.sm2"))]);
         if raw {
@@ -366,7 +362,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     let d = dir.path();
     // TLS 1.3: the server's CertificateVerify and the client's, signed in the device.
     let port = common::free_port();
-    let mut srv = with_pin();
+    let mut srv = with_pin(PIN);
     srv.args(["tls", "server", "--listen", &format!("127.0.0.1:{port}")])
         .args(["--cert", p(&at(d, "tls.crt")), "--key", &uri(&lib, 1, None)])
         .args(["--client-ca", p(&at(d, "ca.crt")), "--count", "2"])
@@ -374,7 +370,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
         .stderr(std::process::Stdio::null());
     let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
         .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))])
         .args([
@@ -386,7 +382,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     echoes(srv, cmd, b"hello from the device\n");
     // TLCP: both server keys in the device, an ECC suite.
     let port = common::free_port();
-    let mut srv = with_pin();
+    let mut srv = with_pin(PIN);
     srv.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
         .args([
             "--sign-cert",

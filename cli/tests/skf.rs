@@ -8,6 +8,7 @@ mod testskf;
 
 use common::{
     assert_contains_all, at, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch, shangmi,
+    with_pin,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -72,12 +73,8 @@ fn uri(lib: &str, app: &str, key: Option<&str>) -> String {
     format!("skf:{lib}?app={app}&container=tlcp-client{key}&pin-env=SHANGMI_TEST_PIN")
 }
 
-/// `shangmi` with the test key's PIN (its default) in the environment.
-fn with_pin() -> std::process::Command {
-    let mut cmd = shangmi();
-    cmd.env("SHANGMI_TEST_PIN", "12345678");
-    cmd
-}
+/// The PIN of the test key (its default).
+const PIN: &str = "12345678";
 
 fn p(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
@@ -113,7 +110,7 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
     let d = dir.path();
     let msg = at(d, "msg.txt");
     std::fs::write(&msg, b"signed in the USB key\n").expect("write");
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--out", p(&at(d, "msg.sig"))])
         .arg(&msg);
@@ -139,14 +136,14 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
     }
     // A request signed in the key; the CA checks its signature when issuing.
     make_ca(d, "/CN=req CA", &[]);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "req", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--subject", "/CN=usb key user", "--out", p(&at(d, "u.csr"))]);
     ok(cmd);
     let (csr, crt) = (at(d, "u.csr"), at(d, "u.crt"));
     ok(issue(d, &csr, "tls-client", &crt));
     // The enc key does not sign: the flag's role and the URI's disagree.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", Some("enc"))])
         .arg(&msg);
     assert_eq!(run(cmd, b"").status.code(), Some(2));
@@ -179,7 +176,7 @@ fn tlcp_client_authenticates_with_the_usb_key() {
     let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
     let client = |suite: &str| {
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
             .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))])
             .args(["--suite", suite])

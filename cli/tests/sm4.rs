@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{at, bytes, ok, openssl, run, scratch, shangmi};
+use common::{at, bytes, ok, openssl, run, scratch, shangmi, sm4};
 use shangmi_sm4_modes::Sm4XtsGb;
 
 /// GB/T 32907-2016 Appendix A.1: this key encrypts itself (as plaintext) to CIPHER.
@@ -29,21 +29,6 @@ const SIZES: [usize; 12] = [
     (1 << 20) + 1,
     (1 << 21) + 100,
 ];
-
-fn sm4(
-    op: &str,
-    mode: &str,
-    key: &str,
-    input: &std::path::Path,
-    out: &std::path::Path,
-) -> std::process::Command {
-    let mut cmd = shangmi();
-    cmd.args(["sm4", op, "--mode", mode, "--key", key, "--in"])
-        .arg(input)
-        .arg("--out")
-        .arg(out);
-    cmd
-}
 
 #[test]
 fn gbt32907_example_through_cbc_with_a_zero_iv() {

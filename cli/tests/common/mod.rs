@@ -159,6 +159,23 @@ pub fn finish_server(mut child: std::process::Child, dir: &Path) -> String {
     log
 }
 
+/// `shangmi` with `pin` in `SHANGMI_TEST_PIN` (the variable the test devices' URIs name).
+pub fn with_pin(pin: &str) -> Command {
+    let mut cmd = shangmi();
+    cmd.env("SHANGMI_TEST_PIN", pin);
+    cmd
+}
+
+/// `shangmi sm4 OP --mode MODE --key KEY --in INPUT --out OUT`.
+pub fn sm4(op: &str, mode: &str, key: &str, input: &Path, out: &Path) -> Command {
+    let mut cmd = shangmi();
+    cmd.args(["sm4", op, "--mode", mode, "--key", key, "--in"])
+        .arg(input)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
 /// `shangmi cert ARGS…`.
 pub fn cert(args: &[&str]) -> Command {
     let mut cmd = shangmi();
