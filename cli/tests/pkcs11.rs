@@ -52,8 +52,7 @@ fn list_shows_tokens_mechanisms_and_keys() {
     assert!(out.contains("luna mechanisms: sign digest no"), "{out}");
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", "/nonexistent/libp11.so"]);
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits_with(cmd, 1);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot load the PKCS#11 module"), "{err}");
 }
@@ -136,8 +135,7 @@ fn sm3_and_sm4_inside_the_token() {
     // Two tokens and none named: refused, naming the ambiguity.
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "sm3", "--lib", &m]).arg(at(d, "abc"));
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    exits_with(cmd, 1);
     // SM4 with the token's key (GB/T 32907-2016 Appendix A.1's): ECB of the example block
     // gives the example ciphertext, then the PKCS#7 block; CBC round trips.
     let key = format!(

@@ -7,8 +7,8 @@ mod common;
 mod testskf;
 
 use common::{
-    assert_contains_all, at, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch, shangmi,
-    with_pin,
+    assert_contains_all, at, exits_with, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch,
+    shangmi, with_pin,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -60,8 +60,7 @@ fn list_shows_devices_containers_and_certificates() {
 fn list_of_a_missing_library_fails() {
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", "/nonexistent/libskf.so"]);
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits_with(cmd, 1);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot load the SKF library"), "{err}");
 }
