@@ -30,6 +30,13 @@ fn encrypt_to(input: &std::path::Path, out: &std::path::Path) -> Command {
     cmd
 }
 
+/// A scratch directory holding the plaintext `p`: the key's own bytes (one block).
+fn with_plaintext() -> tempfile::TempDir {
+    let dir = scratch();
+    std::fs::write(at(dir.path(), "p"), hex::decode(KEY).unwrap()).unwrap();
+    dir
+}
+
 /// Whether `path` is a symbolic link itself.
 fn is_link(path: &std::path::Path) -> bool {
     std::fs::symlink_metadata(path)
@@ -40,9 +47,8 @@ fn is_link(path: &std::path::Path) -> bool {
 
 #[test]
 fn a_symbolic_link_stays_a_link_and_its_target_gets_the_bytes() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     std::fs::write(at(d, "target"), b"old contents").unwrap();
     // A relative link, as `ln -s target link` makes it, and a chain of two.
     std::os::unix::fs::symlink("target", at(d, "link")).unwrap();
@@ -65,9 +71,8 @@ fn a_symbolic_link_stays_a_link_and_its_target_gets_the_bytes() {
 
 #[test]
 fn a_fifo_is_written_through_and_stays_a_fifo() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     let fifo = at(d, "fifo");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -93,9 +98,8 @@ fn a_fifo_is_written_through_and_stays_a_fifo() {
 fn a_character_device_is_written_through() {
     // /dev/null through a link in a scratch directory: the command writes to the device
     // and neither the link nor the device is replaced.
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     if !std::fs::metadata("/dev/null").is_ok_and(|m| m.file_type().is_char_device()) {
         eprintln!("note: no /dev/null device here; skipping");
         return;
@@ -113,9 +117,8 @@ fn a_character_device_is_written_through() {
 
 #[test]
 fn a_directory_is_refused_by_name() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     std::fs::create_dir(at(d, "sub")).unwrap();
     let out = common::run(encrypt_to(&at(d, "p"), &at(d, "sub")), b"");
     assert!(!out.status.success());
@@ -131,9 +134,8 @@ fn dev_stdout_writes_to_a_pipe_and_to_a_redirected_file() {
         eprintln!("note: no /proc here; skipping");
         return;
     }
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     // Standard output a pipe (what `run` gives a command).
     let out = common::run(
         encrypt_to(&at(d, "p"), std::path::Path::new("/dev/stdout")),

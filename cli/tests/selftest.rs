@@ -92,22 +92,19 @@ fn commands_work_in_module_mode() {
     ok(cmd);
     let msg = at(d, "m.txt");
     std::fs::write(&msg, b"module mode\n").unwrap();
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "sign", "--key"])
-        .arg(&key)
-        .arg("--out")
-        .arg(at(d, "m.sig"))
-        .arg(&msg)
-        .env("SHANGMI_MODULE", "1");
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "verify", "--key"])
-        .arg(&key)
-        .arg("--signature")
-        .arg(at(d, "m.sig"))
-        .arg(&msg)
-        .env("SHANGMI_MODULE", "1");
-    assert_eq!(ok(cmd), b"Verified OK\n");
+    // `sm2 OP --key KEY FLAG m.sig m.txt` with SHANGMI_MODULE=1.
+    let in_module = |op: &str, flag: &str| {
+        let mut cmd = shangmi();
+        cmd.args(["sm2", op, "--key"])
+            .arg(&key)
+            .arg(flag)
+            .arg(at(d, "m.sig"))
+            .arg(&msg)
+            .env("SHANGMI_MODULE", "1");
+        cmd
+    };
+    ok(in_module("sign", "--out"));
+    assert_eq!(ok(in_module("verify", "--signature")), b"Verified OK\n");
     let mut cmd = shangmi();
     cmd.args(["sm3sum"]).arg(&msg).env("SHANGMI_MODULE", "1");
     ok(cmd);
