@@ -27,20 +27,21 @@ fn fails(mut cmd: Command) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A CA in `d`: ca.key, ca.crt.
-fn make_ca(d: &Path) {
+/// A scratch directory with a CA in it: ca.key, ca.crt (every test here works under it).
+fn with_ca() -> tempfile::TempDir {
+    let dir = scratch();
     common::make_ca(
-        d,
+        dir.path(),
         "/C=CN/O=shangmi test/CN=shangmi test CA",
         &["--days", "30"],
     );
+    dir
 }
 
 #[test]
 fn ca_req_issue_verify_show() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -142,9 +143,8 @@ fn ca_req_issue_verify_show() {
 
 #[test]
 fn failures_name_the_file_and_write_nothing() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let out = at(d, "x.crt");
     let issue = |csr: &str| fails(common::issue(d, &at(d, csr), "tls-client", &out));
     let err = issue("missing.csr");
@@ -195,9 +195,8 @@ fn failures_name_the_file_and_write_nothing() {
 /// pkey`), each the key of its certificate, and refused under a wrong passphrase.
 #[test]
 fn tlcp_pair_encrypted_keys() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     // PBKDF2's PRF: hmacWithSM3 under GmSSL's OID 1.2.156.10197.1.401.2 (the default, for
     // GmSSL's tlcp_server) or OpenSSL 3's 1.2.156.10197.1.401.3.1 (`--scheme sm4`).
     let gmssl_prf: &[u8] = &[
@@ -265,9 +264,8 @@ fn tlcp_pair_encrypted_keys() {
 
 #[test]
 fn tlcp_pair_and_cms() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let pair = at(d, "pair");
     ok(under_ca(
         d,
@@ -372,9 +370,8 @@ fn tlcp_pair_and_cms() {
 
 #[test]
 fn pkcs12_export_import() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let pair = at(d, "pair");
     ok(under_ca(
         d,
