@@ -11,6 +11,7 @@
 
 mod cert;
 mod completions;
+mod exchange;
 mod failure;
 mod files;
 mod hexstr;

@@ -14,13 +14,14 @@ mod get;
 mod http;
 mod serve;
 
+use crate::exchange::{Peer, client_rounds, failure, read_reply};
 use crate::failure::Failure;
 use crate::keyuri::KeyUri;
 use shangmi_tlcp::{
     CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
     ServerName, Sm2EncKey, Sm2SignKey, StreamOwned,
 };
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -190,12 +191,8 @@ struct ClientOptions {
 
 #[derive(clap::Args)]
 struct ClientArgs {
-    /// Server address, e.g. 127.0.0.1:4433
-    #[arg(long)]
-    connect: String,
-    /// Name to check the server's sign certificate against (and to send as SNI)
-    #[arg(long)]
-    server_name: String,
+    #[command(flatten)]
+    peer: Peer,
     #[command(flatten)]
     options: ClientOptions,
     /// Connect this many more times afterwards, resuming the session, sending the same
@@ -212,10 +209,6 @@ pub fn run(args: Args) -> Result<ExitCode, Failure> {
         Tlcp::Client(a) => client(&a),
         Tlcp::Get(a) => get::get(&a),
     }
-}
-
-fn failure(what: &str, e: impl std::fmt::Display) -> Failure {
-    Failure::new(format!("{what}: {e}"))
 }
 
 fn certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Failure> {
@@ -324,19 +317,10 @@ fn client_config(options: &ClientOptions) -> Result<Arc<ClientConfig>, Failure> 
 
 fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
     let config = client_config(&args.options)?;
-    let name = ServerName::try_from(args.server_name.clone())
-        .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
-    let mut input = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| failure("standard input", e))?;
-    for _ in 0..=args.reconnect {
-        let reply = client_once(&args.connect, &config, &name, &input)?;
-        std::io::stdout()
-            .write_all(&reply)
-            .map_err(|e| failure("standard output", e))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let name = args.peer.name()?;
+    client_rounds(args.reconnect, |input| {
+        client_once(&args.peer.connect, &config, &name, input)
+    })
 }
 
 /// One connection: handshake, report, send `input`, close our side, read the reply.
@@ -360,12 +344,5 @@ fn client_once(
     tlcp.write_all(input).map_err(|e| failure("write", e))?;
     tlcp.flush().map_err(|e| failure("write", e))?;
     tlcp.close().map_err(|e| failure("close", e))?;
-    let mut reply = Vec::new();
-    match tlcp.read_to_end(&mut reply) {
-        Ok(_) => {}
-        // A peer that closes TCP without close_notify (Tongsuo's s_server does).
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
-        Err(e) => return Err(failure("read", e)),
-    }
-    Ok(reply)
+    read_reply(&mut tlcp)
 }

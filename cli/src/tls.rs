@@ -6,6 +6,7 @@
 //! back. Both print the negotiated suite, group and the peer's signature scheme on standard
 //! error.
 
+use crate::exchange::{Peer, client_rounds, failure, read_reply};
 use crate::failure::Failure;
 use crate::keyuri::KeyUri;
 use rustls::client::WebPkiServerVerifier;
@@ -18,8 +19,8 @@ use rustls::pki_types::{
 use rustls::server::danger::{ClientCertVerified, ClientCertVerifier};
 use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use rustls::{
-    ClientConfig, ClientConnection, CommonState, DigitallySignedStruct, DistinguishedName,
-    RootCertStore, ServerConfig, ServerConnection, SignatureScheme, StreamOwned,
+    ClientConfig, ClientConnection, CommonState, ConnectionCommon, DigitallySignedStruct,
+    DistinguishedName, RootCertStore, ServerConfig, ServerConnection, SignatureScheme, StreamOwned,
     SupportedCipherSuite,
 };
 use shangmi_rustls::sign::DeviceKey;
@@ -113,12 +114,8 @@ struct ServerArgs {
 
 #[derive(clap::Args)]
 struct ClientArgs {
-    /// Server address, e.g. 127.0.0.1:4433
-    #[arg(long)]
-    connect: String,
-    /// Name to verify the server's certificate against (and to send as SNI)
-    #[arg(long)]
-    server_name: String,
+    #[command(flatten)]
+    peer: Peer,
     /// Trusted CA certificates, PEM
     #[arg(long)]
     ca: PathBuf,
@@ -223,12 +220,11 @@ fn device_key(
     path: &Path,
 ) -> Result<Arc<SingleCertAndKey>, Failure> {
     let key = uri.open_any(Some(KeyUsage::Sign), None)?;
-    let key =
-        DeviceKey::new(Arc::new(key)).map_err(|e| tls_failure(&path.display().to_string(), e))?;
+    let key = DeviceKey::new(Arc::new(key)).map_err(|e| failure(&path.display().to_string(), e))?;
     let certified = CertifiedKey::new(chain, Arc::new(key));
     certified
         .keys_match()
-        .map_err(|e| tls_failure(&path.display().to_string(), e))?;
+        .map_err(|e| failure(&path.display().to_string(), e))?;
     Ok(Arc::new(SingleCertAndKey::from(certified)))
 }
 
@@ -242,7 +238,7 @@ fn with_server_key(
     match KeyUri::of_path(path)? {
         KeyUri::File(_) => builder
             .with_single_cert(chain, key(path, passin)?)
-            .map_err(|e| tls_failure(&path.display().to_string(), e)),
+            .map_err(|e| failure(&path.display().to_string(), e)),
         uri => Ok(builder.with_cert_resolver(device_key(chain, &uri, path)?)),
     }
 }
@@ -382,22 +378,18 @@ impl ClientCertVerifier for RecordingClientVerifier {
     signature_methods!();
 }
 
-fn tls_failure(what: &str, e: impl std::fmt::Display) -> Failure {
-    Failure::new(format!("{what}: {e}"))
-}
-
 fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     let provider = provider(&args.common, false)?;
     let chain = certs(&args.cert)?;
     let builder = ServerConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(|e| tls_failure("configuration", e))?;
+        .map_err(|e| failure("configuration", e))?;
     let seen: SeenScheme = Arc::default();
     let builder = match &args.client_ca {
         None => builder.with_no_client_auth(),
         Some(ca) => {
             let inner = shangmi_rustls::verify::client_verifier(roots(ca)?, crls(&args.crl)?)
-                .map_err(|e| tls_failure("client verifier", e))?;
+                .map_err(|e| failure("client verifier", e))?;
             builder.with_client_cert_verifier(Arc::new(RecordingClientVerifier {
                 inner,
                 seen: seen.clone(),
@@ -410,10 +402,10 @@ fn server(args: &ServerArgs) -> Result<ExitCode, Failure> {
     }
     set_key_log(&mut config.key_log);
     let config = Arc::new(config);
-    let listener = TcpListener::bind(&args.listen).map_err(|e| tls_failure(&args.listen, e))?;
+    let listener = TcpListener::bind(&args.listen).map_err(|e| failure(&args.listen, e))?;
     eprintln!("listening on {}", args.listen);
     for (served, stream) in (1u64..).zip(listener.incoming()) {
-        let stream = stream.map_err(|e| tls_failure("accept", e))?;
+        let stream = stream.map_err(|e| failure("accept", e))?;
         // In module mode, no service once the module is in its error state: the
         // connection is closed unanswered.
         if let Err(e) = crate::selftest::check_service() {
@@ -441,7 +433,7 @@ pub(crate) fn server_config_tls13(
     let provider = Arc::new(sm_provider()?);
     let builder = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(|e| tls_failure("configuration", e))?;
+        .map_err(|e| failure("configuration", e))?;
     let builder = match clients {
         Some(v) => builder.with_client_cert_verifier(v),
         None => builder.with_no_client_auth(),
@@ -458,34 +450,37 @@ fn set_key_log(key_log: &mut Arc<dyn rustls::KeyLog>) {
     }
 }
 
+/// Runs the handshake of `conn` over `sock` to its end.
+fn handshake<D>(conn: &mut ConnectionCommon<D>, sock: &mut TcpStream) -> Result<(), Failure> {
+    while conn.is_handshaking() {
+        conn.complete_io(sock)
+            .map_err(|e| failure("handshake", e))?;
+    }
+    Ok(())
+}
+
 fn serve_one(
     config: Arc<ServerConfig>,
     stream: TcpStream,
     seen: &SeenScheme,
 ) -> Result<(), Failure> {
-    let conn = ServerConnection::new(config).map_err(|e| tls_failure("TLS", e))?;
+    let conn = ServerConnection::new(config).map_err(|e| failure("TLS", e))?;
     let mut tls = StreamOwned::new(conn, stream);
-    while tls.conn.is_handshaking() {
-        tls.conn
-            .complete_io(&mut tls.sock)
-            .map_err(|e| tls_failure("handshake", e))?;
-    }
+    handshake(&mut tls.conn, &mut tls.sock)?;
     report(&tls.conn, seen);
     let mut buf = vec![0u8; 1 << 16];
     loop {
         match tls.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => tls
-                .write_all(&buf[..n])
-                .map_err(|e| tls_failure("write", e))?,
+            Ok(n) => tls.write_all(&buf[..n]).map_err(|e| failure("write", e))?,
             Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-            Err(e) => return Err(tls_failure("read", e)),
+            Err(e) => return Err(failure("read", e)),
         }
     }
     tls.conn.send_close_notify();
     tls.conn
         .complete_io(&mut tls.sock)
-        .map_err(|e| tls_failure("close", e))?;
+        .map_err(|e| failure("close", e))?;
     Ok(())
 }
 
@@ -493,10 +488,10 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
     let provider = provider(&args.common, true)?;
     let seen: SeenScheme = Arc::default();
     let inner = shangmi_rustls::verify::server_verifier(roots(&args.ca)?, crls(&args.crl)?)
-        .map_err(|e| tls_failure("server verifier", e))?;
+        .map_err(|e| failure("server verifier", e))?;
     let builder = ClientConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13])
-        .map_err(|e| tls_failure("configuration", e))?
+        .map_err(|e| failure("configuration", e))?
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(RecordingServerVerifier {
             inner,
@@ -506,26 +501,17 @@ fn client(args: &ClientArgs) -> Result<ExitCode, Failure> {
         (Some(cert), Some(key_path)) => match KeyUri::of_path(key_path)? {
             KeyUri::File(_) => builder
                 .with_client_auth_cert(certs(cert)?, key(key_path, args.passin.as_deref())?)
-                .map_err(|e| tls_failure(&key_path.display().to_string(), e))?,
+                .map_err(|e| failure(&key_path.display().to_string(), e))?,
             uri => builder.with_client_cert_resolver(device_key(certs(cert)?, &uri, key_path)?),
         },
         _ => builder.with_no_client_auth(),
     };
     set_key_log(&mut config.key_log);
-    let name = ServerName::try_from(args.server_name.clone())
-        .map_err(|e| Failure::usage(format!("--server-name {}: {e}", args.server_name)))?;
-    let mut input = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut input)
-        .map_err(|e| tls_failure("standard input", e))?;
+    let name = args.peer.name()?;
     let config = Arc::new(config);
-    for _ in 0..=args.reconnect {
-        let reply = client_once(args, &config, &name, &seen, &input)?;
-        std::io::stdout()
-            .write_all(&reply)
-            .map_err(|e| tls_failure("standard output", e))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    client_rounds(args.reconnect, |input| {
+        client_once(args, &config, &name, &seen, input)
+    })
 }
 
 /// One connection: handshake, report, send `input`, close our side, read the reply.
@@ -538,30 +524,20 @@ fn client_once(
 ) -> Result<Vec<u8>, Failure> {
     crate::selftest::check_service()?;
     let conn =
-        ClientConnection::new(config.clone(), name.clone()).map_err(|e| tls_failure("TLS", e))?;
-    let sock = TcpStream::connect(&args.connect).map_err(|e| tls_failure(&args.connect, e))?;
+        ClientConnection::new(config.clone(), name.clone()).map_err(|e| failure("TLS", e))?;
+    let sock =
+        TcpStream::connect(&args.peer.connect).map_err(|e| failure(&args.peer.connect, e))?;
     let mut tls = StreamOwned::new(conn, sock);
-    while tls.conn.is_handshaking() {
-        tls.conn
-            .complete_io(&mut tls.sock)
-            .map_err(|e| tls_failure("handshake", e))?;
-    }
+    handshake(&mut tls.conn, &mut tls.sock)?;
     report(&tls.conn, seen);
     if args.key_update {
         tls.conn
             .refresh_traffic_keys()
-            .map_err(|e| tls_failure("KeyUpdate", e))?;
+            .map_err(|e| failure("KeyUpdate", e))?;
         eprintln!("sent KeyUpdate (update_requested)");
     }
-    tls.write_all(input).map_err(|e| tls_failure("write", e))?;
+    tls.write_all(input).map_err(|e| failure("write", e))?;
     tls.conn.send_close_notify();
-    tls.flush().map_err(|e| tls_failure("write", e))?;
-    let mut reply = Vec::new();
-    match tls.read_to_end(&mut reply) {
-        Ok(_) => {}
-        // A peer that closes TCP without close_notify (common for `-www` servers).
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {}
-        Err(e) => return Err(tls_failure("read", e)),
-    }
-    Ok(reply)
+    tls.flush().map_err(|e| failure("write", e))?;
+    read_reply(&mut tls)
 }

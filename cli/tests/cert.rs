@@ -10,7 +10,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, bytes, cert, ok, openssl, run, scratch, shangmi, under_ca};
+use common::{
+    assert_contains_all, at, bytes, cert, ok, ok_text, openssl, run, scratch, shangmi, under_ca,
+};
 
 const DISTID: &str = "distid:1234567812345678";
 
@@ -25,20 +27,21 @@ fn fails(mut cmd: Command) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A CA in `d`: ca.key, ca.crt.
-fn make_ca(d: &Path) {
+/// A scratch directory with a CA in it: ca.key, ca.crt (every test here works under it).
+fn with_ca() -> tempfile::TempDir {
+    let dir = scratch();
     common::make_ca(
-        d,
+        dir.path(),
         "/C=CN/O=shangmi test/CN=shangmi test CA",
         &["--days", "30"],
     );
+    dir
 }
 
 #[test]
 fn ca_req_issue_verify_show() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -64,68 +67,49 @@ fn ca_req_issue_verify_show() {
         "--out",
         p(&at(d, "leaf.csr")),
     ]));
-    ok(under_ca(
+    ok(common::issue(
         d,
-        "issue",
-        &[
-            "--csr",
-            p(&at(d, "leaf.csr")),
-            "--profile",
-            "tls-server",
-            "--out",
-            p(&at(d, "leaf.crt")),
-        ],
-    ));
-    let out = ok(cert(&[
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--purpose",
+        &at(d, "leaf.csr"),
         "tls-server",
-        "--host",
-        "www.example.cn",
-        p(&at(d, "leaf.crt")),
-    ]));
+        &at(d, "leaf.crt"),
+    ));
+    // `cert verify --ca CA OPTIONS… CERT`, the files in `d`.
+    let verify = |ca: &str, options: &[&str], target: &str| {
+        let mut c = cert(&["verify", "--ca", p(&at(d, ca))]);
+        c.args(options).arg(at(d, target));
+        c
+    };
+    let out = ok(verify(
+        "ca.crt",
+        &["--purpose", "tls-server", "--host", "www.example.cn"],
+        "leaf.crt",
+    ));
     assert!(String::from_utf8_lossy(&out).ends_with(": OK\n"));
-    let err = fails(cert(&[
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--host",
-        "other.example.cn",
-        p(&at(d, "leaf.crt")),
-    ]));
+    let err = fails(verify(
+        "ca.crt",
+        &["--host", "other.example.cn"],
+        "leaf.crt",
+    ));
     assert!(
         err.contains("leaf.crt") && err.contains("host name mismatch"),
         "{err}"
     );
-    let err = fails(cert(&[
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--purpose",
-        "tls-client",
-        p(&at(d, "leaf.crt")),
-    ]));
+    let err = fails(verify("ca.crt", &["--purpose", "tls-client"], "leaf.crt"));
     assert!(err.contains("extended key usage"), "{err}");
     // the leaf is not a trust anchor for itself
-    let err = fails(cert(&[
-        "verify",
-        "--ca",
-        p(&at(d, "leaf.crt")),
-        p(&at(d, "ca.crt")),
-    ]));
+    let err = fails(verify("leaf.crt", &[], "ca.crt"));
     assert!(err.contains("issuer"), "{err}");
-    let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.crt"))]))).unwrap();
-    for want in [
-        "Subject: C=CN, O=shangmi test, CN=www.example.cn",
-        "Issuer: C=CN, O=shangmi test, CN=shangmi test CA",
-        "DNS:www.example.cn, IP:127.0.0.1",
-        "serverAuth",
-        "SM2-with-SM3",
-    ] {
-        assert!(text.contains(want), "{want} not in\n{text}");
-    }
+    let text = ok_text(cert(&["show", p(&at(d, "leaf.crt"))]));
+    assert_contains_all(
+        &text,
+        &[
+            "Subject: C=CN, O=shangmi test, CN=www.example.cn",
+            "Issuer: C=CN, O=shangmi test, CN=shangmi test CA",
+            "DNS:www.example.cn, IP:127.0.0.1",
+            "serverAuth",
+            "SM2-with-SM3",
+        ],
+    );
     let text = String::from_utf8(ok(cert(&["show", p(&at(d, "leaf.csr"))]))).unwrap();
     assert!(text.contains("Self-signature: OK"), "{text}");
     if let Some(mut o) = openssl("ca_req_issue_verify_show") {
@@ -159,22 +143,10 @@ fn ca_req_issue_verify_show() {
 
 #[test]
 fn failures_name_the_file_and_write_nothing() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let out = at(d, "x.crt");
-    let issue = |csr: &str| {
-        let csr = at(d, csr);
-        let args = [
-            "--csr",
-            p(&csr),
-            "--profile",
-            "tls-client",
-            "--out",
-            p(&out),
-        ];
-        fails(under_ca(d, "issue", &args))
-    };
+    let issue = |csr: &str| fails(common::issue(d, &at(d, csr), "tls-client", &out));
     let err = issue("missing.csr");
     assert!(
         err.contains("missing.csr") && err.contains("No such file"),
@@ -223,9 +195,8 @@ fn failures_name_the_file_and_write_nothing() {
 /// pkey`), each the key of its certificate, and refused under a wrong passphrase.
 #[test]
 fn tlcp_pair_encrypted_keys() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     // PBKDF2's PRF: hmacWithSM3 under GmSSL's OID 1.2.156.10197.1.401.2 (the default, for
     // GmSSL's tlcp_server) or OpenSSL 3's 1.2.156.10197.1.401.3.1 (`--scheme sm4`).
     let gmssl_prf: &[u8] = &[
@@ -293,9 +264,8 @@ fn tlcp_pair_encrypted_keys() {
 
 #[test]
 fn tlcp_pair_and_cms() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let pair = at(d, "pair");
     ok(under_ca(
         d,
@@ -357,67 +327,51 @@ fn tlcp_pair_and_cms() {
             .starts_with("-----BEGIN CMS-----")
     );
     ok(sign_args(&["--detached"], &detached));
-    ok(cert(&[
-        "cms",
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--in",
-        p(&signed),
-        "--out",
-        p(&back),
-    ]));
+    // `cert cms verify` of `message` under the CA, with the `extra` options.
+    let cms_verify = |message: &Path, extra: &[&str]| {
+        let mut c = cert(&[
+            "cms",
+            "verify",
+            "--ca",
+            p(&at(d, "ca.crt")),
+            "--in",
+            p(message),
+        ]);
+        c.args(extra);
+        c
+    };
+    ok(cms_verify(&signed, &["--out", p(&back)]));
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&msg).unwrap());
-    ok(cert(&[
-        "cms",
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--content",
-        p(&msg),
-        "--in",
-        p(&detached),
-    ]));
-    let err = fails(cert(&[
-        "cms",
-        "verify",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--content",
-        p(&at(d, "ca.crt")),
-        "--in",
-        p(&detached),
-    ]));
+    ok(cms_verify(&detached, &["--content", p(&msg)]));
+    let err = fails(cms_verify(&detached, &["--content", p(&at(d, "ca.crt"))]));
     assert!(err.contains("d.p7"), "{err}");
     let mut c = cert(&["cms", "encrypt", "--recipient"]);
     c.arg(pair.join("enc.crt"))
         .args(["--in", p(&msg), "--out", p(&enc)]);
     ok(c);
     std::fs::remove_file(&back).unwrap();
-    let mut c = cert(&["cms", "decrypt", "--cert"]);
-    c.arg(pair.join("enc.crt"))
-        .arg("--key")
-        .arg(pair.join("enc.key"));
-    c.args(["--in", p(&enc), "--out", p(&back)]);
-    ok(c);
+    // `cert cms decrypt` of `enc` into `out` with the pair's certificate and key `side`.
+    let decrypt = |side: &str, out: &Path| {
+        let mut c = cert(&["cms", "decrypt", "--cert"]);
+        c.arg(pair.join(format!("{side}.crt")))
+            .arg("--key")
+            .arg(pair.join(format!("{side}.key")));
+        c.args(["--in", p(&enc), "--out", p(out)]);
+        c
+    };
+    ok(decrypt("enc", &back));
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&msg).unwrap());
     // the sign certificate is not a recipient: nothing written
     let other = at(d, "other");
-    let mut c = cert(&["cms", "decrypt", "--cert"]);
-    c.arg(pair.join("sign.crt"))
-        .arg("--key")
-        .arg(pair.join("sign.key"));
-    c.args(["--in", p(&enc), "--out", p(&other)]);
-    let err = fails(c);
+    let err = fails(decrypt("sign", &other));
     assert!(err.contains("e.p7") && err.contains("recipient"), "{err}");
     assert!(!other.exists());
 }
 
 #[test]
 fn pkcs12_export_import() {
-    let dir = scratch();
+    let dir = with_ca();
     let d = dir.path();
-    make_ca(d);
     let pair = at(d, "pair");
     ok(under_ca(
         d,

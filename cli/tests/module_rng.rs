@@ -15,7 +15,10 @@
 
 mod common;
 
-use common::{at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server};
+use common::{
+    at, cert, free_port, issue, make_ca, make_tlcp_pair, ok, pair_flags, run, scratch, shangmi,
+    spawn_server, under_ca,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -39,20 +42,17 @@ fn text(out: &Output) -> String {
     )
 }
 
-/// Runs `args` with the module's DRBG failing: refused with exit code 3 in module mode,
-/// `out` not written; outside module mode it works and writes `out`.
-fn draws_from_the_module(args: &[&str], out: &Path) {
-    let mut cmd = shangmi();
-    cmd.args(args);
-    let refused = run(with_fault(cmd, "drbg-health", true), b"");
+/// Runs the command `make` makes with the module's DRBG failing: refused with exit code 3
+/// in module mode, `out` not written; outside module mode it works and writes `out`.
+fn draws_from_the_module(make: impl Fn() -> Command, out: &Path) {
+    let args: Vec<_> = make().get_args().map(ToOwned::to_owned).collect();
+    let refused = run(with_fault(make(), "drbg-health", true), b"");
     let all = text(&refused);
     assert_eq!(refused.status.code(), Some(3), "{args:?}: {all}");
     assert!(all.contains(REFUSED), "{args:?}: {all}");
     assert!(!all.contains("panicked"), "{args:?}: {all}");
     assert!(!out.exists(), "{args:?}: nothing written");
-    let mut cmd = shangmi();
-    cmd.args(args);
-    ok(with_fault(cmd, "drbg-health", false));
+    ok(with_fault(make(), "drbg-health", false));
     assert!(out.exists(), "{args:?}");
 }
 
@@ -68,98 +68,66 @@ fn pki_randomness_comes_from_the_module() {
     let dir = scratch();
     let d = dir.path();
     // A CA made in module mode (its key pairwise-tested, its serial from the module).
+    let (ca, ca_key, key, csr) = (
+        at(d, "ca.crt"),
+        at(d, "ca.key"),
+        at(d, "k.pem"),
+        at(d, "r.csr"),
+    );
     let mut cmd = shangmi();
     cmd.args(["--module", "cert", "ca", "--subject", "/CN=module CA"])
-        .args([
-            "--key-out",
-            s(&at(d, "ca.key")),
-            "--out",
-            s(&at(d, "ca.crt")),
-        ]);
+        .args(["--key-out", s(&ca_key), "--out", s(&ca)]);
     ok(cmd);
     let mut cmd = shangmi();
-    cmd.args(["sm2", "keygen", "--out", s(&at(d, "k.pem"))]);
+    cmd.args(["sm2", "keygen", "--out", s(&key)]);
     ok(cmd);
     let msg = at(d, "msg.txt");
     std::fs::write(&msg, b"module mode\n").expect("write");
 
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
+    let req = cert(&[
         "req",
         "--key",
-        s(&at(d, "k.pem")),
+        s(&key),
         "--subject",
         "/CN=r",
-    ])
-    .args(["--out", s(&at(d, "r.csr"))]);
-    ok(with_fault(cmd, "drbg-health", true));
+        "--out",
+        s(&csr),
+    ]);
+    ok(with_fault(req, "drbg-health", true));
 
     let issued = at(d, "r.crt");
-    draws_from_the_module(
-        &[
-            "cert",
-            "issue",
-            "--ca",
-            s(&at(d, "ca.crt")),
-            "--ca-key",
-            s(&at(d, "ca.key")),
-            "--csr",
-            s(&at(d, "r.csr")),
-            "--profile",
-            "tls-client",
-            "--out",
-            s(&issued),
-        ],
-        &issued,
-    );
+    draws_from_the_module(|| issue(d, &csr, "tls-client", &issued), &issued);
     let sealed = at(d, "msg.cms");
     draws_from_the_module(
-        &[
-            "cert",
-            "cms",
-            "encrypt",
-            "--recipient",
-            s(&at(d, "ca.crt")),
-            "--in",
-            s(&msg),
-            "--out",
-            s(&sealed),
-        ],
+        || {
+            cert(&[
+                "cms",
+                "encrypt",
+                "--recipient",
+                s(&ca),
+                "--in",
+                s(&msg),
+                "--out",
+                s(&sealed),
+            ])
+        },
         &sealed,
     );
     let p12 = at(d, "ca.p12");
     draws_from_the_module(
-        &[
-            "cert",
-            "pkcs12",
-            "export",
-            "--cert",
-            s(&at(d, "ca.crt")),
-            "--key",
-            s(&at(d, "ca.key")),
-            "--pass-env",
-            "P12_PASS",
-            "--out",
-            s(&p12),
-        ],
+        || {
+            let mut cmd = cert(&["pkcs12", "export", "--cert", s(&ca), "--key", s(&ca_key)]);
+            cmd.args(["--pass-env", "P12_PASS", "--out", s(&p12)]);
+            cmd
+        },
         &p12,
     );
     let pair = at(d, "pair");
     draws_from_the_module(
-        &[
-            "cert",
-            "tlcp-pair",
-            "--ca",
-            s(&at(d, "ca.crt")),
-            "--ca-key",
-            s(&at(d, "ca.key")),
-            "--subject",
-            "/CN=pair",
-            "--envelope",
-            "--out-dir",
-            s(&pair),
-        ],
+        || {
+            let args = ["--subject", "/CN=pair", "--envelope", "--out-dir", s(&pair)];
+            under_ca(d, "tlcp-pair", &args)
+        },
         &pair.join("enc.env"),
     );
 }
@@ -195,63 +163,36 @@ fn fails_mid_run(serve: Command, port: u16, client: &dyn Fn() -> Output, dir: &P
     log
 }
 
-/// TLS 1.3: the server's and the client's handshake randomness come from the module.
-#[test]
-fn tls13_handshakes_draw_from_the_module() {
-    let dir = scratch();
-    let d = dir.path();
+/// One protocol's commands for [`handshakes_draw_from_the_module`], each given the port.
+struct Handshakes<'a> {
+    /// The module-mode server of [`fails_mid_run`] (its command line without the fault).
+    failing_server: &'a dyn Fn(u16) -> Command,
+    /// Its clients (run outside module mode).
+    failing_client: &'a dyn Fn(u16) -> Command,
+    /// The server's log line for the handshake that met the failure.
+    met_failure: fn(&str) -> bool,
+    /// A server outside module mode, for the clients' side.
+    server: &'a dyn Fn(u16) -> Command,
+    /// The client whose module is tested against it.
+    client: &'a dyn Fn(u16) -> Command,
+}
+
+/// The server's side ([`fails_mid_run`], and the log names the failed handshake), then the
+/// client's: its DRBG failing refuses it in module mode, and changes nothing outside it; in
+/// module mode without the fault it works (against a server outside module mode).
+fn handshakes_draw_from_the_module(h: &Handshakes<'_>, dir: &Path) {
     let port = free_port();
-    let mut serve = shangmi();
-    serve
-        .args(["tls", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--cert")
-        .arg(tls_data("server_chain.pem"))
-        .arg("--key")
-        .arg(tls_data("server.key"))
-        // the hybrid group, taken from the module's provider
-        .args(["--group", "sm2-mlkem768"])
-        // the readiness probe, then three clients
-        .args(["--count", "4"]);
-    let client = || {
-        let mut cmd = shangmi();
-        cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
-            .args([
-                "--server-name",
-                "localhost",
-                "--group",
-                "sm2-mlkem768",
-                "--ca",
-            ])
-            .arg(tls_data("ca.pem"));
-        run(with_fault(cmd, "", false), b"ping\n")
-    };
-    let log = fails_mid_run(serve, port, &client, d);
+    let client = || run(with_fault((h.failing_client)(port), "", false), b"ping\n");
+    let log = fails_mid_run((h.failing_server)(port), port, &client, dir);
     assert!(
-        log.lines()
-            .any(|l| l.starts_with("connection failed: handshake") && l.contains("random")),
+        log.lines().any(h.met_failure),
         "the handshake that met the failure: {log}"
     );
 
-    // The client's side: its DRBG failing refuses it in module mode, and changes nothing
-    // outside it; in module mode without the fault it works (against a server outside
-    // module mode).
     let port = free_port();
-    let mut serve = shangmi();
-    serve
-        .args(["tls", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .arg("--cert")
-        .arg(tls_data("server_chain.pem"))
-        .arg("--key")
-        .arg(tls_data("server.key"))
-        .args(["--count", "4", "--group", "sm2"]);
-    let mut server = spawn_server(&mut serve, port, None);
-    let client = |module: bool, fail: &str| {
-        let mut cmd = shangmi();
-        cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
-            .args(["--server-name", "localhost", "--group", "sm2", "--ca"])
-            .arg(tls_data("ca.pem"));
-        run(with_fault(cmd, fail, module), b"ping\n")
-    };
+    let mut server = spawn_server(&mut (h.server)(port), port, None);
+    let client =
+        |module: bool, fail: &str| run(with_fault((h.client)(port), fail, module), b"ping\n");
     let results = [
         client(true, "drbg-health"),
         client(true, ""),
@@ -260,6 +201,59 @@ fn tls13_handshakes_draw_from_the_module() {
     let _ = server.kill();
     let _ = server.wait();
     client_side(&results);
+}
+
+/// `shangmi PROTOCOL server|client --listen|--connect 127.0.0.1:PORT`.
+fn endpoint(protocol: &str, role: &str, port: u16) -> Command {
+    let flag = if role == "server" {
+        "--listen"
+    } else {
+        "--connect"
+    };
+    let mut cmd = shangmi();
+    cmd.args([protocol, role, flag, &format!("127.0.0.1:{port}")]);
+    cmd
+}
+
+/// A TLS 1.3 server with the test chain, serving `count` connections (the readiness
+/// probe's among them) with the key exchange `group`.
+fn tls_server(port: u16, group: &str) -> Command {
+    let mut serve = endpoint("tls", "server", port);
+    serve
+        .arg("--cert")
+        .arg(tls_data("server_chain.pem"))
+        .arg("--key")
+        .arg(tls_data("server.key"))
+        // the readiness probe, then three clients
+        .args(["--count", "4", "--group", group]);
+    serve
+}
+
+/// A TLS 1.3 client of [`tls_server`] offering `group`.
+fn tls_client(port: u16, group: &str) -> Command {
+    let mut cmd = endpoint("tls", "client", port);
+    cmd.args(["--server-name", "localhost", "--group", group, "--ca"])
+        .arg(tls_data("ca.pem"));
+    cmd
+}
+
+/// TLS 1.3: the server's and the client's handshake randomness come from the module.
+#[test]
+fn tls13_handshakes_draw_from_the_module() {
+    let dir = scratch();
+    // the hybrid group, taken from the module's provider
+    let hybrid = |port| tls_server(port, "sm2-mlkem768");
+    let hybrid_client = |port| tls_client(port, "sm2-mlkem768");
+    handshakes_draw_from_the_module(
+        &Handshakes {
+            failing_server: &hybrid,
+            failing_client: &hybrid_client,
+            met_failure: |l| l.starts_with("connection failed: handshake") && l.contains("random"),
+            server: &|port| tls_server(port, "sm2"),
+            client: &|port| tls_client(port, "sm2"),
+        },
+        dir.path(),
+    );
 }
 
 /// What [`tls13_handshakes_draw_from_the_module`] and its TLCP twin ask of the clients:
@@ -285,62 +279,39 @@ fn tlcp_handshakes_draw_from_the_module() {
     for side in ["server", "client"] {
         make_tlcp_pair(d, side, "/CN=localhost", &["--san", "DNS:localhost"]);
     }
-    let pair = |side: &str| -> Vec<String> {
-        [
-            ("--sign-cert", "sign.crt"),
-            ("--sign-key", "sign.key"),
-            ("--enc-cert", "enc.crt"),
-            ("--enc-key", "enc.key"),
-        ]
-        .iter()
-        .flat_map(|(flag, file)| [(*flag).to_owned(), s(&d.join(side).join(file)).to_owned()])
-        .collect()
+    let pair = |side: &str| pair_flags(d, side);
+    let server = |port| {
+        let mut serve = endpoint("tlcp", "server", port);
+        serve.args(pair("server")).args(["--count", "4"]);
+        serve
     };
-    let port = free_port();
-    let mut serve = shangmi();
-    serve
-        .args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .args(pair("server"))
-        .args(["--client-ca", s(&at(d, "ca.crt"))])
-        .args(["--count", "4"]);
-    let client = || {
-        let mut cmd = shangmi();
-        cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
-            .args(["--server-name", "localhost", "--suite", "ecdhe-gcm"])
-            .args(["--ca", s(&at(d, "ca.crt"))])
-            .args(pair("client"));
-        run(with_fault(cmd, "", false), b"ping\n")
-    };
-    let log = fails_mid_run(serve, port, &client, d);
-    assert!(
-        log.lines()
-            .any(|l| l.contains(" refused: TLCP handshake") && l.contains("random")),
-        "the handshake that met the failure: {log}"
-    );
-
-    let port = free_port();
-    let mut serve = shangmi();
-    serve
-        .args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .args(pair("server"))
-        .args(["--count", "4"]);
-    let mut server = spawn_server(&mut serve, port, None);
-    // ECC with CBC: the client's premaster secret and record IVs from the module too.
-    let client = |module: bool, fail: &str| {
-        let mut cmd = shangmi();
-        cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
-            .args(["--server-name", "localhost", "--suite", "ecc-cbc"])
+    let client = |port, suite| {
+        let mut cmd = endpoint("tlcp", "client", port);
+        cmd.args(["--server-name", "localhost", "--suite", suite])
             .args(["--ca", s(&at(d, "ca.crt"))]);
-        run(with_fault(cmd, fail, module), b"ping\n")
+        cmd
     };
-    let results = [
-        client(true, "drbg-health"),
-        client(true, ""),
-        client(false, "drbg-health"),
-    ];
-    let _ = server.kill();
-    let _ = server.wait();
-    client_side(&results);
+    let failing_server = |port| {
+        let mut serve = server(port);
+        serve.args(["--client-ca", s(&at(d, "ca.crt"))]);
+        serve
+    };
+    let failing_client = |port| {
+        let mut cmd = client(port, "ecdhe-gcm");
+        cmd.args(pair("client"));
+        cmd
+    };
+    handshakes_draw_from_the_module(
+        &Handshakes {
+            failing_server: &failing_server,
+            failing_client: &failing_client,
+            met_failure: |l| l.contains(" refused: TLCP handshake") && l.contains("random"),
+            server: &server,
+            // ECC with CBC: the client's premaster secret and record IVs from the module too.
+            client: &|port| client(port, "ecc-cbc"),
+        },
+        d,
+    );
 }
 
 /// Ordinary TLS (on ring, whose key shares the module cannot supply) is not offered in
@@ -357,15 +328,8 @@ fn ordinary_tls_is_refused_in_module_mode() {
             .join(name)
     };
     let mut cmd = shangmi();
-    cmd.args(["--module", "tlcp", "server", "--listen", "127.0.0.1:0"]);
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        cmd.arg(flag).arg(d.join("server").join(file));
-    }
+    cmd.args(["--module", "tlcp", "server", "--listen", "127.0.0.1:0"])
+        .args(pair_flags(d, "server"));
     cmd.arg("--tls-cert")
         .arg(ordinary("server.crt"))
         .arg("--tls-key")

@@ -10,7 +10,7 @@ mod common;
 use std::os::unix::fs::FileTypeExt;
 use std::process::Command;
 
-use common::{at, ok, scratch, shangmi};
+use common::{at, ok, scratch};
 
 /// GB/T 32907-2016 Appendix A.1: this key encrypts itself to CIPHER; through CBC with a
 /// zero IV that is the first of the two blocks (the second is the PKCS#7 padding).
@@ -25,33 +25,37 @@ fn first_block(bytes: &[u8]) -> String {
 }
 
 fn encrypt_to(input: &std::path::Path, out: &std::path::Path) -> Command {
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm4", "encrypt", "--mode", "cbc", "--key", KEY, "--iv", ZERO_IV, "--in",
-    ])
-    .arg(input)
-    .arg("--out")
-    .arg(out);
+    let mut cmd = common::sm4("encrypt", "cbc", KEY, input, out);
+    cmd.args(["--iv", ZERO_IV]);
     cmd
+}
+
+/// A scratch directory holding the plaintext `p`: the key's own bytes (one block).
+fn with_plaintext() -> tempfile::TempDir {
+    let dir = scratch();
+    std::fs::write(at(dir.path(), "p"), hex::decode(KEY).unwrap()).unwrap();
+    dir
+}
+
+/// Whether `path` is a symbolic link itself.
+fn is_link(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .file_type()
+        .is_symlink()
 }
 
 #[test]
 fn a_symbolic_link_stays_a_link_and_its_target_gets_the_bytes() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     std::fs::write(at(d, "target"), b"old contents").unwrap();
     // A relative link, as `ln -s target link` makes it, and a chain of two.
     std::os::unix::fs::symlink("target", at(d, "link")).unwrap();
     std::os::unix::fs::symlink(at(d, "link"), at(d, "link2")).unwrap();
     for link in ["link", "link2"] {
         ok(encrypt_to(&at(d, "p"), &at(d, link)));
-        assert!(
-            std::fs::symlink_metadata(at(d, link))
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
+        assert!(is_link(&at(d, link)));
         assert_eq!(
             first_block(&std::fs::read(at(d, "target")).unwrap()),
             CIPHER
@@ -61,20 +65,14 @@ fn a_symbolic_link_stays_a_link_and_its_target_gets_the_bytes() {
     // A dangling link: the file it names is made, the link kept.
     std::os::unix::fs::symlink("made", at(d, "dangling")).unwrap();
     ok(encrypt_to(&at(d, "p"), &at(d, "dangling")));
-    assert!(
-        std::fs::symlink_metadata(at(d, "dangling"))
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&at(d, "dangling")));
     assert_eq!(first_block(&std::fs::read(at(d, "made")).unwrap()), CIPHER);
 }
 
 #[test]
 fn a_fifo_is_written_through_and_stays_a_fifo() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     let fifo = at(d, "fifo");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
@@ -100,21 +98,15 @@ fn a_fifo_is_written_through_and_stays_a_fifo() {
 fn a_character_device_is_written_through() {
     // /dev/null through a link in a scratch directory: the command writes to the device
     // and neither the link nor the device is replaced.
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     if !std::fs::metadata("/dev/null").is_ok_and(|m| m.file_type().is_char_device()) {
         eprintln!("note: no /dev/null device here; skipping");
         return;
     }
     std::os::unix::fs::symlink("/dev/null", at(d, "null")).unwrap();
     ok(encrypt_to(&at(d, "p"), &at(d, "null")));
-    assert!(
-        std::fs::symlink_metadata(at(d, "null"))
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&at(d, "null")));
     assert!(
         std::fs::metadata("/dev/null")
             .unwrap()
@@ -125,9 +117,8 @@ fn a_character_device_is_written_through() {
 
 #[test]
 fn a_directory_is_refused_by_name() {
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     std::fs::create_dir(at(d, "sub")).unwrap();
     let out = common::run(encrypt_to(&at(d, "p"), &at(d, "sub")), b"");
     assert!(!out.status.success());
@@ -143,9 +134,8 @@ fn dev_stdout_writes_to_a_pipe_and_to_a_redirected_file() {
         eprintln!("note: no /proc here; skipping");
         return;
     }
-    let dir = scratch();
+    let dir = with_plaintext();
     let d = dir.path();
-    std::fs::write(at(d, "p"), hex::decode(KEY).unwrap()).unwrap();
     // Standard output a pipe (what `run` gives a command).
     let out = common::run(
         encrypt_to(&at(d, "p"), std::path::Path::new("/dev/stdout")),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{assert_contains_all, at, exits_with, ok, ok_text, run, scratch, shangmi};
 
 /// The test token's module.
 fn module() -> String {
@@ -24,35 +24,35 @@ fn list_shows_tokens_mechanisms_and_keys() {
     let m = module();
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
-    for want in [
-        "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
-        "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
-        "slot 1 (shangmi test slot 1): token \"lockout\"",
-        "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
-        "  public \"tlcp-sign\" id=%01 SM2",
-        "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
-    ] {
-        assert!(out.contains(want), "{want:?} not in:\n{out}");
-    }
+    let out = ok_text(cmd);
+    assert_contains_all(
+        &out,
+        &[
+            "library: shangmi test PKCS#11 token (shangmi), version 1.0, Cryptoki 2.40",
+            "slot 0 (shangmi test slot 0): token \"shangmi-p11\", shangmi soft p11 (serial 0000)",
+            "slot 1 (shangmi test slot 1): token \"lockout\"",
+            "  sansec mechanisms: sign digest yes, sign with SM3 yes, decrypt yes, SM3 yes, SM4-ECB yes, SM4-CBC yes",
+            "  public \"tlcp-sign\" id=%01 SM2",
+            "    pkcs11:token=shangmi-p11;object=tlcp-sign;id=%01;type=public",
+        ],
+    );
     // Without a login no private key shows; with one they do, with their usage.
     assert!(!out.contains("  private "), "{out}");
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m, "--pin-env", "P11"])
         .env("P11", "12345678");
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(
         out.contains("  private \"tlcp-enc\" id=%02 SM2 decrypt"),
         "{out}"
     );
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", &m, "--mechanisms", "luna"]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(out.contains("luna mechanisms: sign digest no"), "{out}");
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "list", "--lib", "/nonexistent/libp11.so"]);
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits_with(cmd, 1);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot load the PKCS#11 module"), "{err}");
 }
@@ -74,18 +74,15 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
         &p(&at(d, "pub.pem")),
     ]);
     ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-sign"),
-        "--out",
-        &p(&at(d, "sig")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "12345678");
-    ok(cmd);
+    // `sm2 sign` with the token's key `object`, the PIN `pin`, into `out`.
+    let sign = |object: &str, pin: &str, out: &str| {
+        let mut cmd = shangmi();
+        cmd.args(["sm2", "sign", "--key", &uri(object), "--out"])
+            .args([p(&at(d, out)), p(&msg)])
+            .env("SHANGMI_TEST_P11_PIN", pin);
+        cmd
+    };
+    ok(sign("tlcp-sign", "12345678", "sig"));
     let verify = |message: &std::path::Path| {
         let mut cmd = shangmi();
         cmd.args([
@@ -107,18 +104,7 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
     std::fs::write(at(d, "other"), b"another message").expect("write");
     assert_ne!(verify(&at(d, "other")).status.code(), Some(0));
     // A wrong PIN: a typed message, without the PIN.
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-sign"),
-        "--out",
-        &p(&at(d, "sig2")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "99999999");
-    let out = run(cmd, b"");
+    let out = run(sign("tlcp-sign", "99999999", "sig2"), b"");
     // Exit code 4, as a refused PIN of an SDF or SKF device.
     assert_eq!(out.status.code(), Some(4));
     let err = String::from_utf8_lossy(&out.stderr);
@@ -127,24 +113,7 @@ fn sign_with_a_token_key_verifies_with_its_public_key() {
         "{err}"
     );
     // The encryption key cannot sign: refused before use, as a usage error.
-    let mut cmd = shangmi();
-    cmd.args([
-        "sm2",
-        "sign",
-        "--key",
-        &uri("tlcp-enc"),
-        "--out",
-        &p(&at(d, "sig3")),
-        &p(&msg),
-    ])
-    .env("SHANGMI_TEST_P11_PIN", "12345678");
-    let out = run(cmd, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(sign("tlcp-enc", "12345678", "sig3"), 2);
 }
 
 #[test]
@@ -158,7 +127,7 @@ fn sm3_and_sm4_inside_the_token() {
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "sm3", "--lib", &m, "--token", "shangmi-p11"])
         .arg(at(d, "abc"));
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
+    let out = ok_text(cmd);
     assert!(
         out.starts_with("66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0  "),
         "{out}"
@@ -166,8 +135,7 @@ fn sm3_and_sm4_inside_the_token() {
     // Two tokens and none named: refused, naming the ambiguity.
     let mut cmd = shangmi();
     cmd.args(["pkcs11", "sm3", "--lib", &m]).arg(at(d, "abc"));
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    exits_with(cmd, 1);
     // SM4 with the token's key (GB/T 32907-2016 Appendix A.1's): ECB of the example block
     // gives the example ciphertext, then the PKCS#7 block; CBC round trips.
     let key = format!(

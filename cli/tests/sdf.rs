@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi};
+use common::{at, exits_with, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, with_pin};
 
 /// The test device's library.
 fn library() -> String {
@@ -65,34 +65,29 @@ fn tlcp_server_with_a_wrong_pin_says_so() {
             .expect("UTF-8 path")
             .to_owned()
     };
-    let mut cmd = shangmi();
-    cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
-        .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
-        .args([
-            "--sign-key",
-            &format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN"),
-        ])
-        .args([
-            "--enc-key",
-            &format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN"),
-        ])
-        .env("SHANGMI_TEST_PIN", "999999");
-    let out = run(cmd, b"");
+    // A one-connection TLCP server of the pair's certificates with these keys, the PIN
+    // `pin` in the variable `pin_env`.
+    let server = |sign_key: &str, enc_key: &str, (pin_env, pin): (&str, &str)| {
+        let mut cmd = shangmi();
+        cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
+            .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
+            .args(["--sign-key", sign_key, "--enc-key", enc_key])
+            .env(pin_env, pin);
+        run(cmd, b"")
+    };
+    let key = format!("sdf:{lib}?index=1&pin-env=SHANGMI_TEST_PIN");
+    let out = server(&key, &key, ("SHANGMI_TEST_PIN", "999999"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(4), "{err}");
     assert!(err.contains("SDR_PARDENY"), "{err}");
     assert!(!err.contains("999999"), "{err}");
     // The role comes from the flag; a URI naming the other pair is a usage error.
-    let mut cmd = shangmi();
-    cmd.args(["tlcp", "server", "--listen", "127.0.0.1:0", "--count", "1"])
-        .args(["--sign-cert", &find("sign"), "--enc-cert", &find("enc")])
-        .args([
-            "--sign-key",
-            &format!("sdf:{lib}?index=1&key=enc&pin-env=P"),
-        ])
-        .args(["--enc-key", &format!("sdf:{lib}?index=1&pin-env=P")])
-        .env("P", "123456");
-    assert_eq!(run(cmd, b"").status.code(), Some(2));
+    let out = server(
+        &format!("sdf:{lib}?index=1&key=enc&pin-env=P"),
+        &format!("sdf:{lib}?index=1&pin-env=P"),
+        ("P", "123456"),
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// `sdf:` URI of the test device's index `index` (the role from the flag unless `key`
@@ -102,12 +97,8 @@ fn uri(lib: &str, index: u32, key: Option<&str>) -> String {
     format!("sdf:{lib}?index={index}{key}&pin-env=SHANGMI_TEST_PIN")
 }
 
-/// `shangmi` with the test device's PIN in the environment.
-fn with_pin() -> std::process::Command {
-    let mut cmd = shangmi();
-    cmd.env("SHANGMI_TEST_PIN", "123456");
-    cmd
-}
+/// The PIN of the test device.
+const PIN: &str = "123456";
 
 fn p(path: &std::path::Path) -> &str {
     path.to_str().expect("UTF-8 path")
@@ -122,7 +113,7 @@ fn device_pki() -> tempfile::TempDir {
     let lib = library();
     let dir = scratch();
     let d = dir.path();
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "ca",
@@ -133,7 +124,7 @@ fn device_pki() -> tempfile::TempDir {
     ])
     .args(["--out", p(&at(d, "ca.crt"))]);
     ok(cmd);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "req",
@@ -145,7 +136,7 @@ fn device_pki() -> tempfile::TempDir {
     .args(["--san", "DNS:localhost", "--out", p(&at(d, "leaf.csr"))]);
     ok(cmd);
     for (profile, out) in [("tls-server", "tls.crt"), ("tls-client", "client.crt")] {
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["cert", "issue", "--ca", p(&at(d, "ca.crt"))])
             .args(["--ca-key", &uri(&lib, 2, Some("sign"))])
             .args(["--csr", p(&at(d, "leaf.csr")), "--profile", profile])
@@ -153,7 +144,7 @@ fn device_pki() -> tempfile::TempDir {
         ok(cmd);
     }
     // Only the public keys are read for the pair: no PIN in the environment.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "tlcp-pair", "--ca", p(&at(d, "ca.crt"))])
         .args(["--ca-key", &uri(&lib, 2, None)])
         .args(["--subject", "/CN=localhost", "--san", "DNS:localhost"])
@@ -175,7 +166,7 @@ fn device_pki() -> tempfile::TempDir {
         assert!(out.contains("OK"), "{leaf}: {out}");
     }
     // A CRL signed by the device CA revokes the client certificate, not the others.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "crl", "--ca", p(&at(d, "ca.crt"))])
         .args(["--ca-key", &uri(&lib, 2, None)])
         .args([
@@ -247,7 +238,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     let msg = at(d, "msg.txt");
     std::fs::write(&msg, b"signed and sealed by the device\n").expect("write");
     // cms sign with the device key, verify against the device CA.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "cms", "sign", "--cert", p(&at(d, "pair/sign.crt"))])
         .args(["--key", &uri(&lib, 1, None), "--in", p(&msg)])
         .args(["--out", p(&at(d, "msg.p7"))]);
@@ -272,7 +263,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     ])
     .args(["--in", p(&msg), "--out", p(&at(d, "msg.env"))]);
     ok(cmd);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "cert",
         "cms",
@@ -284,7 +275,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
     assert_eq!(ok(cmd), std::fs::read(&msg).expect("read"));
     // sm2 sign in the device, verify with the device's public key (a URI) and with it
     // exported to a file.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args([
         "sm2",
         "sign",
@@ -340,7 +331,7 @@ fn certificates_cms_and_sm2_with_device_keys() {
             cmd.args(["--layout", "c1c2c3"]);
         }
         ok(cmd);
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["sm2", "decrypt", "--key", &uri(&lib, 1, None)])
             .args(["--in", p(&at(d, "msg.sm2"))]);
         if raw {
@@ -371,7 +362,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     let d = dir.path();
     // TLS 1.3: the server's CertificateVerify and the client's, signed in the device.
     let port = common::free_port();
-    let mut srv = with_pin();
+    let mut srv = with_pin(PIN);
     srv.args(["tls", "server", "--listen", &format!("127.0.0.1:{port}")])
         .args(["--cert", p(&at(d, "tls.crt")), "--key", &uri(&lib, 1, None)])
         .args(["--client-ca", p(&at(d, "ca.crt")), "--count", "2"])
@@ -379,7 +370,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
         .stderr(std::process::Stdio::null());
     let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["tls", "client", "--connect", &format!("127.0.0.1:{port}")])
         .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))])
         .args([
@@ -391,7 +382,7 @@ fn tls_and_tlcp_handshakes_with_keys_in_the_device() {
     echoes(srv, cmd, b"hello from the device\n");
     // TLCP: both server keys in the device, an ECC suite.
     let port = common::free_port();
-    let mut srv = with_pin();
+    let mut srv = with_pin(PIN);
     srv.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
         .args([
             "--sign-cert",
@@ -440,11 +431,5 @@ fn wrong_pin_on_every_command() {
     ])
     .args(["--out", p(&at(d, "x.p12")), "--pass-env", "P12_PASS"])
     .env("P12_PASS", "export password");
-    let out = run(cmd, b"");
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    exits_with(cmd, 2);
 }

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{at, exits_with, ok, run, scratch, shangmi};
 
 /// The power-on tests of this build, as the library lists them (`selftest/tests/module.rs`
 /// pins the names), then the two conditional tests the command adds.
@@ -69,8 +69,7 @@ fn json_lists_every_test() {
 fn a_failed_power_on_test_is_printed_and_fails_the_command() {
     let mut cmd = shangmi();
     cmd.arg("selftest").env("SHANGMI_SELFTEST_FAIL", "sm4-gcm");
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits_with(cmd, 1);
     let text = String::from_utf8(out.stdout).unwrap();
     let line = text.lines().find(|l| l.starts_with("sm4-gcm ")).unwrap();
     assert!(line.contains("FAIL"), "{text}");
@@ -93,22 +92,19 @@ fn commands_work_in_module_mode() {
     ok(cmd);
     let msg = at(d, "m.txt");
     std::fs::write(&msg, b"module mode\n").unwrap();
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "sign", "--key"])
-        .arg(&key)
-        .arg("--out")
-        .arg(at(d, "m.sig"))
-        .arg(&msg)
-        .env("SHANGMI_MODULE", "1");
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "verify", "--key"])
-        .arg(&key)
-        .arg("--signature")
-        .arg(at(d, "m.sig"))
-        .arg(&msg)
-        .env("SHANGMI_MODULE", "1");
-    assert_eq!(ok(cmd), b"Verified OK\n");
+    // `sm2 OP --key KEY FLAG m.sig m.txt` with SHANGMI_MODULE=1.
+    let in_module = |op: &str, flag: &str| {
+        let mut cmd = shangmi();
+        cmd.args(["sm2", op, "--key"])
+            .arg(&key)
+            .arg(flag)
+            .arg(at(d, "m.sig"))
+            .arg(&msg)
+            .env("SHANGMI_MODULE", "1");
+        cmd
+    };
+    ok(in_module("sign", "--out"));
+    assert_eq!(ok(in_module("verify", "--signature")), b"Verified OK\n");
     let mut cmd = shangmi();
     cmd.args(["sm3sum"]).arg(&msg).env("SHANGMI_MODULE", "1");
     ok(cmd);

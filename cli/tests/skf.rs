@@ -6,7 +6,10 @@ mod common;
 #[path = "common/testskf.rs"]
 mod testskf;
 
-use common::{at, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, under_ca};
+use common::{
+    assert_contains_all, at, exits_with, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch,
+    shangmi, with_pin,
+};
 use std::path::Path;
 use std::process::Stdio;
 
@@ -20,22 +23,23 @@ fn list_shows_devices_containers_and_certificates() {
     let lib = library();
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", &lib]);
-    let out = String::from_utf8(ok(cmd)).expect("UTF-8");
-    for want in [
-        "missing functions: none",
-        "device \"shangmi-skf-0\": shangmi test key (serial 0001)",
-        "  application \"SHANGMI\"",
-        "  application \"LOCKOUT\"",
-        "    container \"tlcp-client\": SM2 (ECC)",
-        "      sign certificate: CN=skf client,O=shangmi test",
-        "      enc certificate: CN=skf client,O=shangmi test",
-        "    container \"empty\": empty",
-        "      enc certificate: none",
-        "      sign key: error: SKF_ExportPublicKey returned malformed output: point not on the curve",
-        "      sign certificate: error: SKF_ExportCertificate returned malformed output",
-    ] {
-        assert!(out.contains(want), "{want:?} not in:\n{out}");
-    }
+    let out = ok_text(cmd);
+    assert_contains_all(
+        &out,
+        &[
+            "missing functions: none",
+            "device \"shangmi-skf-0\": shangmi test key (serial 0001)",
+            "  application \"SHANGMI\"",
+            "  application \"LOCKOUT\"",
+            "    container \"tlcp-client\": SM2 (ECC)",
+            "      sign certificate: CN=skf client,O=shangmi test",
+            "      enc certificate: CN=skf client,O=shangmi test",
+            "    container \"empty\": empty",
+            "      enc certificate: none",
+            "      sign key: error: SKF_ExportPublicKey returned malformed output: point not on the curve",
+            "      sign certificate: error: SKF_ExportCertificate returned malformed output",
+        ],
+    );
     // Both applications list their four containers; the keys are compressed points.
     assert_eq!(out.matches("    container ").count(), 8, "{out}");
     let key = out
@@ -49,15 +53,14 @@ fn list_shows_devices_containers_and_certificates() {
     // The same through an skf: URI.
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", &format!("skf:{lib}?app=SHANGMI")]);
-    assert_eq!(String::from_utf8(ok(cmd)).expect("UTF-8"), out);
+    assert_eq!(ok_text(cmd), out);
 }
 
 #[test]
 fn list_of_a_missing_library_fails() {
     let mut cmd = shangmi();
     cmd.args(["skf", "list", "--lib", "/nonexistent/libskf.so"]);
-    let out = run(cmd, b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits_with(cmd, 1);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cannot load the SKF library"), "{err}");
 }
@@ -69,12 +72,8 @@ fn uri(lib: &str, app: &str, key: Option<&str>) -> String {
     format!("skf:{lib}?app={app}&container=tlcp-client{key}&pin-env=SHANGMI_TEST_PIN")
 }
 
-/// `shangmi` with the test key's PIN (its default) in the environment.
-fn with_pin() -> std::process::Command {
-    let mut cmd = shangmi();
-    cmd.env("SHANGMI_TEST_PIN", "12345678");
-    cmd
-}
+/// The PIN of the test key (its default).
+const PIN: &str = "12345678";
 
 fn p(path: &Path) -> &str {
     path.to_str().expect("UTF-8 path")
@@ -110,7 +109,7 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
     let d = dir.path();
     let msg = at(d, "msg.txt");
     std::fs::write(&msg, b"signed in the USB key\n").expect("write");
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--out", p(&at(d, "msg.sig"))])
         .arg(&msg);
@@ -136,22 +135,14 @@ fn sm2_sign_and_a_request_with_a_usb_key() {
     }
     // A request signed in the key; the CA checks its signature when issuing.
     make_ca(d, "/CN=req CA", &[]);
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["cert", "req", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--subject", "/CN=usb key user", "--out", p(&at(d, "u.csr"))]);
     ok(cmd);
     let (csr, crt) = (at(d, "u.csr"), at(d, "u.crt"));
-    let args = [
-        "--csr",
-        p(&csr),
-        "--profile",
-        "tls-client",
-        "--out",
-        p(&crt),
-    ];
-    ok(under_ca(d, "issue", &args));
+    ok(issue(d, &csr, "tls-client", &crt));
     // The enc key does not sign: the flag's role and the URI's disagree.
-    let mut cmd = with_pin();
+    let mut cmd = with_pin(PIN);
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", Some("enc"))])
         .arg(&msg);
     assert_eq!(run(cmd, b"").status.code(), Some(2));
@@ -184,7 +175,7 @@ fn tlcp_client_authenticates_with_the_usb_key() {
     let srv = srv.spawn().expect("server starts");
     common::wait_for_listener(port);
     let client = |suite: &str| {
-        let mut cmd = with_pin();
+        let mut cmd = with_pin(PIN);
         cmd.args(["tlcp", "client", "--connect", &format!("127.0.0.1:{port}")])
             .args(["--server-name", "localhost", "--ca", p(&at(d, "ca.crt"))])
             .args(["--suite", suite])

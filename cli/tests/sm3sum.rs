@@ -79,7 +79,9 @@ fn check_mode_reports_as_gnu() {
         "# a comment\n{ABC}  abc\n{ABC} *changed\nSM3 (gone) = {ABC}\nnot a checksum line\n\n{ABC}  abc\r\n"
     );
     std::fs::write(at(d, "list"), list).unwrap();
-    let out = run(sm3sum().current_dir(d).args(["-c", "list"]), b"");
+    // `sm3sum -c ARGS…` in `d`, with nothing on standard input.
+    let check = |args: &[&str]| run(sm3sum().current_dir(d).arg("-c").args(args), b"");
+    let out = check(&["list"]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(out.stdout),
@@ -93,18 +95,15 @@ fn check_mode_reports_as_gnu() {
          sm3sum: WARNING: 1 computed checksum did NOT match\n"
     );
     // --quiet drops the OK lines; --status prints nothing but the read error.
-    let out = run(sm3sum().current_dir(d).args(["-c", "--quiet", "list"]), b"");
+    let out = check(&["--quiet", "list"]);
     assert_eq!(
         text(out.stdout),
         "changed: FAILED\ngone: FAILED open or read\n"
     );
-    let out = run(
-        sm3sum().current_dir(d).args(["-c", "--status", "list"]),
-        b"",
-    );
+    let out = check(&["--status", "list"]);
     assert_eq!((out.status.code(), out.stdout.len()), (Some(1), 0));
     // --warn names the bad line.
-    let out = run(sm3sum().current_dir(d).args(["-c", "-w", "list"]), b"");
+    let out = check(&["-w", "list"]);
     assert!(text(out.stderr).contains("sm3sum: list: 5: improperly formatted SM3 checksum line\n"));
 
     // A list that only has good lines passes; --strict fails it for one bad line.
@@ -114,34 +113,24 @@ fn check_mode_reports_as_gnu() {
         "abc: OK\n"
     );
     std::fs::write(at(d, "bad"), format!("{ABC}  abc\nbad line\n")).unwrap();
-    let out = run(sm3sum().current_dir(d).args(["-c", "bad"]), b"");
+    let out = check(&["bad"]);
     assert_eq!(out.status.code(), Some(0), "a bad line alone does not fail");
-    let out = run(sm3sum().current_dir(d).args(["-c", "--strict", "bad"]), b"");
+    let out = check(&["--strict", "bad"]);
     assert_eq!(out.status.code(), Some(1));
     // --ignore-missing skips absent files, but fails when nothing was verified.
     std::fs::write(at(d, "missing"), format!("{ABC}  abc\n{ABC}  gone\n")).unwrap();
-    let out = run(
-        sm3sum()
-            .current_dir(d)
-            .args(["-c", "--ignore-missing", "missing"]),
-        b"",
-    );
+    let out = check(&["--ignore-missing", "missing"]);
     assert_eq!(
         (out.status.code(), text(out.stdout)),
         (Some(0), "abc: OK\n".to_owned())
     );
     std::fs::write(at(d, "allgone"), format!("{ABC}  gone\n")).unwrap();
-    let out = run(
-        sm3sum()
-            .current_dir(d)
-            .args(["-c", "--ignore-missing", "allgone"]),
-        b"",
-    );
+    let out = check(&["--ignore-missing", "allgone"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(out.stderr).contains("allgone: no file was verified"));
     // No properly formatted line at all.
     std::fs::write(at(d, "junk"), "junk\n").unwrap();
-    let out = run(sm3sum().current_dir(d).args(["-c", "junk"]), b"");
+    let out = check(&["junk"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(out.stderr).contains("junk: no properly formatted checksum lines found"));
     // The list from standard input.

@@ -5,14 +5,14 @@
 mod common;
 
 use common::{
-    at, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server, under_ca,
+    at, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run, scratch, shangmi,
+    spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
 
 /// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
 fn make_pki(dir: &Path) {
-    let s = |p: &str| at(dir, p).to_str().expect("UTF-8 path").to_owned();
     make_ca(dir, "/C=CN/O=shangmi/CN=TLCP CLI test CA", &[]);
     for (side, subject) in [
         ("server", "/C=CN/O=shangmi/CN=localhost"),
@@ -20,48 +20,13 @@ fn make_pki(dir: &Path) {
     ] {
         make_tlcp_pair(dir, side, subject, &["--san", "DNS:localhost"]);
     }
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "keygen", "--out", &s("tls13.key")]);
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args([
-        "cert",
-        "req",
-        "--key",
-        &s("tls13.key"),
-        "--subject",
-        "/CN=localhost",
-    ])
-    .args(["--san", "DNS:localhost", "--out", &s("tls13.csr")]);
-    ok(cmd);
-    let (csr, crt) = (s("tls13.csr"), s("tls13.crt"));
-    let args = ["--csr", &csr, "--profile", "tls-server", "--out", &crt];
-    ok(under_ca(dir, "issue", &args));
-}
-
-fn pair_args(dir: &Path, side: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        out.push(flag.to_owned());
-        out.push(
-            at(dir, &format!("{side}/{file}"))
-                .to_str()
-                .expect("UTF-8 path")
-                .to_owned(),
-        );
-    }
-    out
+    make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
 }
 
 fn server(dir: &Path, port: u16, count: u32, extra: &[String]) -> Child {
     let mut cmd = shangmi();
     cmd.args(["tlcp", "server", "--listen", &format!("127.0.0.1:{port}")])
-        .args(pair_args(dir, "server"))
+        .args(pair_flags(dir, "server"))
         // One more connection for the readiness probe below.
         .args(["--count", &(count + 1).to_string()])
         .args(extra);
@@ -82,7 +47,7 @@ fn client(
         .arg("--ca")
         .arg(at(dir, "ca.crt"));
     if mutual {
-        cmd.args(pair_args(dir, "client"));
+        cmd.args(pair_flags(dir, "client"));
     }
     run(cmd, b"hello over TLCP\n")
 }

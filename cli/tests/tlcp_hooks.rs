@@ -6,7 +6,8 @@
 mod common;
 
 use common::{
-    at, finish_server, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi, spawn_server,
+    at, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run, scratch,
+    shangmi, spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
@@ -24,20 +25,6 @@ fn start(dir: &Path, port: u16, count: u32, args: &[String]) -> Child {
         .args(args)
         .env("SSLKEYLOGFILE", at(dir, "server.keys"));
     spawn_server(&mut cmd, port, Some(dir))
-}
-
-fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
-    let mut v = Vec::new();
-    for (flag, file) in [
-        ("--sign-cert", "sign.crt"),
-        ("--sign-key", "sign.key"),
-        ("--enc-cert", "enc.crt"),
-        ("--enc-key", "enc.key"),
-    ] {
-        v.push(flag.to_owned());
-        v.push(s(dir, &format!("{name}/{file}")));
-    }
-    v
 }
 
 /// `shangmi tlcp client` as `name`; its exit, standard output and error.
@@ -129,25 +116,7 @@ fn tls_sm_side_requires_a_client_certificate_from_the_client_ca() {
         ("tls13", "tls-server", "DNS:localhost"),
         ("client", "tls-client", "DNS:client.example"),
     ] {
-        let mut cmd = shangmi();
-        cmd.args(["sm2", "keygen", "--out", &s(dir, &format!("{name}.key"))]);
-        ok(cmd);
-        let mut cmd = shangmi();
-        cmd.args(["cert", "req", "--key", &s(dir, &format!("{name}.key"))])
-            .args(["--subject", &format!("/CN={name}"), "--san", san])
-            .args(["--out", &s(dir, &format!("{name}.csr"))]);
-        ok(cmd);
-        let mut cmd = shangmi();
-        cmd.args(["cert", "issue", "--ca", &s(dir, "ca.crt")])
-            .args(["--ca-key", &s(dir, "ca.key")])
-            .args(["--csr", &s(dir, &format!("{name}.csr"))])
-            .args([
-                "--profile",
-                profile,
-                "--out",
-                &s(dir, &format!("{name}.crt")),
-            ]);
-        ok(cmd);
+        make_leaf(dir, name, &format!("/CN={name}"), san, profile);
     }
     let port = free_port();
     let mut args = pair_flags(dir, "server");

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    at, bytes, finish_server, free_port, make_ca, make_tlcp_pair, ok, run, scratch, shangmi,
-    spawn_server,
+    at, bytes, cert_key_flags, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, run,
+    scratch, shangmi, spawn_server,
 };
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
@@ -33,19 +33,7 @@ fn make_pki(dir: &Path) {
         "/C=CN/O=shangmi/CN=localhost",
         &["--san", "DNS:localhost"],
     );
-    let mut cmd = shangmi();
-    cmd.args(["sm2", "keygen", "--out", &s(dir, "tls13.key")]);
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args(["cert", "req", "--key", &s(dir, "tls13.key")])
-        .args(["--subject", "/CN=localhost", "--san", "DNS:localhost"])
-        .args(["--out", &s(dir, "tls13.csr")]);
-    ok(cmd);
-    let mut cmd = shangmi();
-    cmd.args(["cert", "issue", "--ca", &s(dir, "ca.crt")])
-        .args(["--ca-key", &s(dir, "ca.key"), "--csr", &s(dir, "tls13.csr")])
-        .args(["--profile", "tls-server", "--out", &s(dir, "tls13.crt")]);
-    ok(cmd);
+    make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ordinary");
     for f in ["server.crt", "server.key"] {
         std::fs::copy(data.join(f), at(dir, &format!("ordinary-{f}"))).expect("copy");
@@ -55,19 +43,15 @@ fn make_pki(dir: &Path) {
 /// The certificate options both commands take.
 fn port_args(dir: &Path, port: u16) -> Vec<String> {
     let mut v: Vec<String> = vec!["--listen".into(), format!("127.0.0.1:{port}")];
-    for (flag, file) in [
-        ("--sign-cert", "server/sign.crt"),
-        ("--sign-key", "server/sign.key"),
-        ("--enc-cert", "server/enc.crt"),
-        ("--enc-key", "server/enc.key"),
-        ("--tls13-cert", "tls13.crt"),
-        ("--tls13-key", "tls13.key"),
-        ("--tls-cert", "ordinary-server.crt"),
-        ("--tls-key", "ordinary-server.key"),
-    ] {
-        v.push(flag.into());
-        v.push(s(dir, file));
-    }
+    v.extend(cert_key_flags(
+        dir,
+        &[
+            ("sign", "server/sign"),
+            ("enc", "server/enc"),
+            ("tls13", "tls13"),
+            ("tls", "ordinary-server"),
+        ],
+    ));
     v
 }
 
@@ -88,13 +72,16 @@ fn stop(child: Child, dir: &Path) -> String {
     log
 }
 
-fn ordinary_client() -> Arc<rustls::ClientConfig> {
+/// A TLS 1.3 client on `provider` trusting the CA certificates in `ca_pem`.
+fn tls13_client(
+    provider: rustls::crypto::CryptoProvider,
+    ca_pem: &[u8],
+) -> Arc<rustls::ClientConfig> {
     let mut roots = rustls::RootCertStore::empty();
-    for ca in rustls::pki_types::CertificateDer::pem_slice_iter(ORDINARY_CA) {
+    for ca in rustls::pki_types::CertificateDer::pem_slice_iter(ca_pem) {
         roots.add(ca.expect("PEM")).expect("root");
     }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(provider))
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
         .with_root_certificates(roots)
@@ -102,18 +89,13 @@ fn ordinary_client() -> Arc<rustls::ClientConfig> {
     Arc::new(config)
 }
 
+fn ordinary_client() -> Arc<rustls::ClientConfig> {
+    tls13_client(rustls::crypto::ring::default_provider(), ORDINARY_CA)
+}
+
 fn sm_client(dir: &Path) -> Arc<rustls::ClientConfig> {
-    let mut roots = rustls::RootCertStore::empty();
     let pem = std::fs::read(at(dir, "ca.crt")).expect("CA");
-    for ca in rustls::pki_types::CertificateDer::pem_slice_iter(&pem) {
-        roots.add(ca.expect("PEM")).expect("root");
-    }
-    let config = rustls::ClientConfig::builder_with_provider(Arc::new(shangmi_rustls::provider()))
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .expect("TLS 1.3")
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Arc::new(config)
+    tls13_client(shangmi_rustls::provider(), &pem)
 }
 
 fn tlcp_client(dir: &Path) -> Arc<shangmi_tlcp::ClientConfig> {

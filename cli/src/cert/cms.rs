@@ -48,6 +48,32 @@ struct Format {
     rfc5652: bool,
 }
 
+/// What `sign` and `encrypt` read and write: the content in, the message out and its
+/// encoding.
+#[derive(clap::Args)]
+struct Making {
+    #[command(flatten)]
+    format: Format,
+    /// The content (default: standard input).
+    #[arg(long = "in", value_name = "FILE")]
+    input: Option<PathBuf>,
+    /// Where to write the message (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+impl Making {
+    /// The content, read whole.
+    fn content(&self) -> Result<Vec<u8>, Failure> {
+        Input::open(self.input.as_deref())?.read_all()
+    }
+
+    /// Writes the message `der` in the chosen encoding.
+    fn write(&self, der: Vec<u8>) -> Result<(), Failure> {
+        write(self.out.as_deref(), &self.format.encode(der)?)
+    }
+}
+
 /// `--form`: what a SignedData signature covers, named by who reads it.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum FormName {
@@ -119,13 +145,7 @@ pub struct SignArgs {
     #[arg(long, conflicts_with = "form")]
     gmssl_compat: bool,
     #[command(flatten)]
-    format: Format,
-    /// The content (default: standard input).
-    #[arg(long = "in", value_name = "FILE")]
-    input: Option<PathBuf>,
-    /// Where to write the message (default: standard output).
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    io: Making,
 }
 
 #[derive(clap::Args)]
@@ -171,13 +191,7 @@ pub struct EncryptArgs {
     #[arg(long)]
     gmssl_compat: bool,
     #[command(flatten)]
-    format: Format,
-    /// The content (default: standard input).
-    #[arg(long = "in", value_name = "FILE")]
-    input: Option<PathBuf>,
-    /// Where to write the message (default: standard output).
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
+    io: Making,
 }
 
 #[derive(clap::Args)]
@@ -217,7 +231,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let cert = load_cert(&a.cert)?;
             let key = a.key.open(Some(KeyUsage::Sign))?;
             let chain = load_all(&a.chain)?;
-            let content = Input::open(a.input.as_deref())?.read_all()?;
+            let content = a.io.content()?;
             let form = if a.gmssl_compat {
                 SignatureForm::GmSsl3
             } else {
@@ -225,7 +239,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             };
             let opts = SignOptions {
                 detached: a.detached,
-                oids: a.format.oids(),
+                oids: a.io.format.oids(),
                 include_certificates: true,
                 signed_attributes: !a.no_attributes && form != SignatureForm::GmSsl3,
                 form,
@@ -245,7 +259,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 }
                 e => Failure::new(format!("signing: {e}")),
             })?;
-            write(a.out.as_deref(), &a.format.encode(der)?)?;
+            a.io.write(der)?;
         }
         Op::Verify(a) => {
             let msg = read_message(&a.input)?;
@@ -273,7 +287,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
         }
         Op::Encrypt(a) => {
             let recipients = load_all(&a.recipient)?;
-            let content = Input::open(a.input.as_deref())?.read_all()?;
+            let content = a.io.content()?;
             let key_algorithm = if a.gmssl_compat {
                 shangmi_pki::oid::SM2_ENCRYPT_GMSSL
             } else {
@@ -284,12 +298,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             let der = cms::encrypt_with_rng(
                 &content,
                 &recipients,
-                a.format.oids(),
+                a.io.format.oids(),
                 key_algorithm,
                 &mut crate::selftest::rng()?,
             )
             .map_err(|e| Failure::new(format!("encrypting: {e}")))?;
-            write(a.out.as_deref(), &a.format.encode(der)?)?;
+            a.io.write(der)?;
         }
         Op::Decrypt(a) => {
             let msg = read_message(&a.input)?;

@@ -188,26 +188,17 @@ mod tests {
 
     #[test]
     fn gnu_and_bsd_forms() {
-        assert_eq!(
-            line(false, false, false, b"f"),
-            format!("{ABC}  f\n").into_bytes()
-        );
-        assert_eq!(
-            line(false, true, false, b"f"),
-            format!("{ABC} *f\n").into_bytes()
-        );
-        assert_eq!(
-            line(true, false, false, b"f"),
-            format!("SM3 (f) = {ABC}\n").into_bytes()
-        );
-        assert_eq!(
-            line(false, false, false, b"a\nb"),
-            format!("\\{ABC}  a\\nb\n").into_bytes()
-        );
-        assert_eq!(
-            line(false, false, true, b"a\nb"),
-            format!("{ABC}  a\nb\0").into_bytes()
-        );
+        // (tag, binary, zero, name, the line)
+        let cases: [(bool, bool, bool, &[u8], String); 5] = [
+            (false, false, false, b"f", format!("{ABC}  f\n")),
+            (false, true, false, b"f", format!("{ABC} *f\n")),
+            (true, false, false, b"f", format!("SM3 (f) = {ABC}\n")),
+            (false, false, false, b"a\nb", format!("\\{ABC}  a\\nb\n")),
+            (false, false, true, b"a\nb", format!("{ABC}  a\nb\0")),
+        ];
+        for (tag, binary, zero, name, want) in cases {
+            assert_eq!(line(tag, binary, zero, name), want.as_bytes(), "{want:?}");
+        }
     }
 
     #[test]

@@ -124,6 +124,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
     let input = Input::open(options.io.input.as_deref())?;
     let mut output = Output::create(options.io.out.as_deref())?;
     let progress = Progress::bytes(input.size, if encrypt { "encrypt" } else { "decrypt" });
+    let flow = plain::Flow {
+        input,
+        output: &mut output,
+        progress: &progress,
+    };
     match (options.mode, iv) {
         (Mode::Gcm | Mode::Ccm, _) => {
             let aead = if options.mode == Mode::Gcm {
@@ -133,15 +138,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
             };
             let key = key16(&key)?;
             if encrypt {
-                stream::encrypt(aead, &key, input, &mut output, &progress)?;
+                stream::encrypt(aead, &key, flow.input, flow.output, flow.progress)?;
             } else {
-                stream::decrypt(aead, &key, input, &mut output, &progress)?;
+                stream::decrypt(aead, &key, flow.input, flow.output, flow.progress)?;
             }
         }
-        (Mode::Cbc, Some(iv)) => {
-            plain::cbc(&key16(&key)?, &iv, encrypt, input, &mut output, &progress)?
-        }
-        (Mode::Ctr, Some(iv)) => plain::ctr(&key16(&key)?, &iv, input, &mut output, &progress)?,
+        (Mode::Cbc, Some(iv)) => plain::cbc(&key16(&key)?, &iv, encrypt, flow)?,
+        (Mode::Ctr, Some(iv)) => plain::ctr(&key16(&key)?, &iv, flow)?,
         (Mode::Xts, Some(iv)) => {
             let key: [u8; 32] = key.as_slice().try_into().map_err(|_| {
                 Failure::usage(format!(
@@ -156,7 +159,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Failure> {
                 ));
             }
             let gb = options.xts == XtsStandard::Gb;
-            plain::xts(&key, &iv, gb, unit, encrypt, input, &mut output, &progress)?;
+            plain::xts(&key, &iv, gb, unit, encrypt, flow)?;
         }
         (_, None) => return Err(Failure::usage("--iv is needed for cbc, ctr and xts")),
     }

@@ -13,19 +13,32 @@ use crate::progress::Progress;
 /// size up to it).
 const BUFFER: usize = 1 << 20;
 
+/// One command's data: read from `input`, written to `output`, counted in `progress`.
+pub struct Flow<'a> {
+    /// What is read.
+    pub input: Input,
+    /// Where the result goes.
+    pub output: &'a mut Output,
+    /// The progress shown.
+    pub progress: &'a Progress,
+}
+
+impl Flow<'_> {
+    /// Runs [`pipeline`] over the flow in buffers of `buffer` bytes.
+    fn run<F>(self, buffer: usize, transform: F) -> Result<(), Failure>
+    where
+        F: FnMut(&mut Vec<u8>, bool, &mut Vec<u8>) -> Result<(), Failure>,
+    {
+        pipeline(self.input, self.output, buffer, self.progress, transform)
+    }
+}
+
 /// CBC with PKCS#7 padding, the format of `openssl enc -sm4-cbc`.
-pub fn cbc(
-    key: &[u8; 16],
-    iv: &[u8; 16],
-    encrypt: bool,
-    input: Input,
-    output: &mut Output,
-    progress: &Progress,
-) -> Result<(), Failure> {
-    let name = input.name.clone();
+pub fn cbc(key: &[u8; 16], iv: &[u8; 16], encrypt: bool, flow: Flow<'_>) -> Result<(), Failure> {
+    let name = flow.input.name.clone();
     if encrypt {
         let mut cbc = Sm4CbcEnc::new(key.into(), iv.into());
-        pipeline(input, output, BUFFER, progress, |data, last, out| {
+        flow.run(BUFFER, |data, last, out| {
             if last {
                 let pad = 16 - data.len() % 16;
                 data.resize(data.len() + pad, pad as u8);
@@ -37,7 +50,7 @@ pub fn cbc(
         })
     } else {
         let mut cbc = Sm4CbcDec::new(key.into(), iv.into());
-        pipeline(input, output, BUFFER, progress, |data, last, out| {
+        flow.run(BUFFER, |data, last, out| {
             if !data.len().is_multiple_of(16) || data.is_empty() {
                 return Err(Failure::new(format!(
                     "{name}: bad decrypt: the ciphertext is not a whole, non-zero number of \
@@ -76,16 +89,10 @@ fn unpad(data: &[u8]) -> Option<usize> {
 }
 
 /// CTR with a 128-bit big-endian counter starting at `iv`, as `openssl enc -sm4-ctr`.
-pub fn ctr(
-    key: &[u8; 16],
-    iv: &[u8; 16],
-    input: Input,
-    output: &mut Output,
-    progress: &Progress,
-) -> Result<(), Failure> {
+pub fn ctr(key: &[u8; 16], iv: &[u8; 16], flow: Flow<'_>) -> Result<(), Failure> {
     let sm4 = Sm4::new(key.into());
     let mut counter = *iv;
-    pipeline(input, output, BUFFER, progress, |data, _, out| {
+    flow.run(BUFFER, |data, _, out| {
         sm4.apply_ctr(CtrFlavor::Be128, &mut counter, data);
         std::mem::swap(data, out);
         Ok(())
@@ -94,23 +101,20 @@ pub fn ctr(
 
 /// XTS over data units of `unit` bytes, the first under tweak `iv`, the next ones under
 /// `iv` + 1, + 2, … (as 128-bit little-endian integers, as sector numbers are).
-#[allow(clippy::too_many_arguments)] // the options of one command, passed through once
 pub fn xts(
     key: &[u8; 32],
     iv: &[u8; 16],
     gb: bool,
     unit: usize,
     encrypt: bool,
-    input: Input,
-    output: &mut Output,
-    progress: &Progress,
+    flow: Flow<'_>,
 ) -> Result<(), Failure> {
     if gb {
         let xts = Sm4XtsGb::new(key).map_err(|e| Failure::usage(format!("xts key: {e}")))?;
-        xts_with(&xts, iv, unit, encrypt, input, output, progress)
+        xts_with(&xts, iv, unit, encrypt, flow)
     } else {
         let xts = Sm4XtsIeee::new(key).map_err(|e| Failure::usage(format!("xts key: {e}")))?;
-        xts_with(&xts, iv, unit, encrypt, input, output, progress)
+        xts_with(&xts, iv, unit, encrypt, flow)
     }
 }
 
@@ -119,14 +123,12 @@ fn xts_with<S: XtsStandard>(
     iv: &[u8; 16],
     unit: usize,
     encrypt: bool,
-    input: Input,
-    output: &mut Output,
-    progress: &Progress,
+    flow: Flow<'_>,
 ) -> Result<(), Failure> {
-    let name = input.name.clone();
+    let name = flow.input.name.clone();
     let mut tweak = u128::from_le_bytes(*iv);
     let buffer = BUFFER.max(unit).next_multiple_of(unit);
-    pipeline(input, output, buffer, progress, |data, _, out| {
+    flow.run(buffer, |data, _, out| {
         for chunk in data.chunks_mut(unit) {
             let t = tweak.to_le_bytes();
             let done = if encrypt {

@@ -64,14 +64,10 @@ fn clock_ghz() -> Option<f64> {
         unsafe {
             core::arch::asm!(
                 "2:",
+                // eight dependent products a pass (the assembler repeats the line)
+                ".rept 8",
                 "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
-                "imul {x}, {x}",
+                ".endr",
                 "dec {n}",
                 "jnz 2b",
                 x = inout(reg) x,

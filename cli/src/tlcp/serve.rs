@@ -390,20 +390,29 @@ fn current_thread() -> Result<tokio::runtime::Runtime, Failure> {
 /// How many threads accept and serve: one per core where listeners can share a port
 /// (SO_REUSEPORT), else one; one with `--count` (so that the count is exact).
 fn workers(args: &OnePortArgs) -> usize {
-    if args.count.is_some()
-        || !cfg!(all(
-            unix,
-            not(any(
-                target_os = "solaris",
-                target_os = "illumos",
-                target_os = "cygwin",
-                target_os = "nuttx"
-            ))
-        ))
-    {
+    if args.count.is_some() || port_sharing().is_none() {
         return 1;
     }
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// What lets listeners of this process share a port (SO_REUSEPORT), on the targets where
+/// tokio offers it; `None` elsewhere.
+#[allow(unreachable_code)] // the `None` after the targets' own return
+fn port_sharing() -> Option<fn(&tokio::net::TcpSocket) -> std::io::Result<()>> {
+    #[cfg(all(
+        unix,
+        not(any(
+            target_os = "solaris",
+            target_os = "illumos",
+            target_os = "cygwin",
+            target_os = "nuttx"
+        ))
+    ))]
+    {
+        return Some(|socket: &tokio::net::TcpSocket| socket.set_reuseport(true));
+    }
+    None
 }
 
 /// A listener on `addr` that other listeners of this process may share (SO_REUSEPORT).
@@ -416,16 +425,9 @@ async fn shared_listener(addr: &str) -> std::io::Result<TcpListener> {
             tokio::net::TcpSocket::new_v6()?
         };
         socket.set_reuseaddr(true)?;
-        #[cfg(all(
-            unix,
-            not(any(
-                target_os = "solaris",
-                target_os = "illumos",
-                target_os = "cygwin",
-                target_os = "nuttx"
-            ))
-        ))]
-        socket.set_reuseport(true)?;
+        if let Some(share) = port_sharing() {
+            share(&socket)?;
+        }
         match socket.bind(addr) {
             Ok(()) => return socket.listen(1024),
             Err(e) => last = Some(e),

@@ -68,6 +68,32 @@ pub fn ok(mut cmd: impl BorrowMut<Command>) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `cmd` and asserts success; returns standard output as text.
+pub fn ok_text(cmd: impl BorrowMut<Command>) -> String {
+    String::from_utf8(ok(cmd)).expect("UTF-8")
+}
+
+/// Asserts that `text` holds each of `wants`.
+pub fn assert_contains_all(text: &str, wants: &[&str]) {
+    for want in wants {
+        assert!(text.contains(want), "{want:?} not in:\n{text}");
+    }
+}
+
+/// Runs `cmd` and asserts that it exits with `code` (its standard error in the message);
+/// returns its output.
+pub fn exits_with(mut cmd: impl BorrowMut<Command>, code: i32) -> Output {
+    let cmd = cmd.borrow_mut();
+    let out = run(&mut *cmd, b"");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{cmd:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// A scratch directory removed at the end of the test.
 pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -133,6 +159,23 @@ pub fn finish_server(mut child: std::process::Child, dir: &Path) -> String {
     log
 }
 
+/// `shangmi` with `pin` in `SHANGMI_TEST_PIN` (the variable the test devices' URIs name).
+pub fn with_pin(pin: &str) -> Command {
+    let mut cmd = shangmi();
+    cmd.env("SHANGMI_TEST_PIN", pin);
+    cmd
+}
+
+/// `shangmi sm4 OP --mode MODE --key KEY --in INPUT --out OUT`.
+pub fn sm4(op: &str, mode: &str, key: &str, input: &Path, out: &Path) -> Command {
+    let mut cmd = shangmi();
+    cmd.args(["sm4", op, "--mode", mode, "--key", key, "--in"])
+        .arg(input)
+        .arg("--out")
+        .arg(out);
+    cmd
+}
+
 /// `shangmi cert ARGS…`.
 pub fn cert(args: &[&str]) -> Command {
     let mut cmd = shangmi();
@@ -147,6 +190,28 @@ pub fn under_ca(d: &Path, op: &str, args: &[&str]) -> Command {
     let mut c = cert(&[op, "--ca", ca.to_str().unwrap(), "--ca-key"]);
     c.arg(ca_key).args(args);
     c
+}
+
+/// `shangmi cert issue` of the request `csr` with `profile` into `out`, under the CA that
+/// [`make_ca`] made in `d`.
+pub fn issue(d: &Path, csr: &Path, profile: &str, out: &Path) -> Command {
+    let mut c = under_ca(d, "issue", &["--profile", profile, "--csr"]);
+    c.arg(csr).arg("--out").arg(out);
+    c
+}
+
+/// An SM2 leaf in `dir` under the CA of [`make_ca`] there: `NAME.key`, its request
+/// `NAME.csr` for `subject` with the subjectAltName `san`, and `NAME.crt` issued with
+/// `profile`.
+pub fn make_leaf(dir: &Path, name: &str, subject: &str, san: &str, profile: &str) {
+    let file = |ext: &str| dir.join(format!("{name}.{ext}"));
+    let mut keygen = shangmi();
+    keygen.args(["sm2", "keygen", "--out"]).arg(file("key"));
+    ok(keygen);
+    let mut req = cert(&["req", "--subject", subject, "--san", san, "--key"]);
+    req.arg(file("key")).arg("--out").arg(file("csr"));
+    ok(req);
+    ok(issue(dir, &file("csr"), profile, &file("crt")));
 }
 
 /// `shangmi cert ca` with `subject` (and `extra` options): `dir/ca.key` and `dir/ca.crt`.
@@ -172,6 +237,31 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
         .arg(dir.join(name))
         .args(extra);
     ok(cmd);
+}
+
+/// `--KIND-cert dir/STEM.crt --KIND-key dir/STEM.key` for each `(KIND, STEM)` of `kinds`.
+pub fn cert_key_flags(dir: &Path, kinds: &[(&str, &str)]) -> Vec<String> {
+    let path = |stem: &str, ext: &str| {
+        let file = dir.join(format!("{stem}.{ext}"));
+        file.to_str().unwrap().to_owned()
+    };
+    kinds
+        .iter()
+        .flat_map(|(kind, stem)| {
+            [
+                format!("--{kind}-cert"),
+                path(stem, "crt"),
+                format!("--{kind}-key"),
+                path(stem, "key"),
+            ]
+        })
+        .collect()
+}
+
+/// The options naming the pair that [`make_tlcp_pair`] made in `dir/name`: `--sign-cert`,
+/// `--sign-key`, `--enc-cert` and `--enc-key`, each with its file.
+pub fn pair_flags(dir: &Path, name: &str) -> Vec<String> {
+    cert_key_flags(&dir.join(name), &[("sign", "sign"), ("enc", "enc")])
 }
 
 mod testdevice;
