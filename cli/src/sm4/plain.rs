@@ -2,6 +2,7 @@
 //! by data units.
 
 use shangmi_sm4::{CtrFlavor, Sm4};
+use shangmi_sm4_modes::cipher::block_padding::{Padding, Pkcs7};
 use shangmi_sm4_modes::cipher::{Block, BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit};
 use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4Xts, Sm4XtsGb, Sm4XtsIeee, XtsStandard};
 
@@ -40,8 +41,10 @@ pub fn cbc(key: &[u8; 16], iv: &[u8; 16], encrypt: bool, flow: Flow<'_>) -> Resu
         let mut cbc = Sm4CbcEnc::new(key.into(), iv.into());
         flow.run(BUFFER, |data, last, out| {
             if last {
-                let pad = 16 - data.len() % 16;
-                data.resize(data.len() + pad, pad as u8);
+                let pos = data.len() % 16;
+                data.resize(data.len() - pos + 16, 0);
+                let tail = data.len() - 16;
+                Pkcs7::raw_pad(&mut data[tail..], pos);
             }
             let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
             cbc.encrypt_blocks(blocks);
@@ -60,7 +63,8 @@ pub fn cbc(key: &[u8; 16], iv: &[u8; 16], encrypt: bool, flow: Flow<'_>) -> Resu
             let (blocks, _) = Block::<Sm4>::slice_as_chunks_mut(data);
             cbc.decrypt_blocks(blocks);
             if last {
-                let len = unpad(data).ok_or_else(|| {
+                // (No secret to protect from timing here: the key holder decrypts.)
+                let len = Pkcs7::unpad_blocks(blocks).map(<[u8]>::len).map_err(|_| {
                     Failure::new(format!(
                         "{name}: bad decrypt: the padding is not PKCS#7 (wrong key or IV, or \
                          not SM4-CBC data)"
@@ -72,20 +76,6 @@ pub fn cbc(key: &[u8; 16], iv: &[u8; 16], encrypt: bool, flow: Flow<'_>) -> Resu
             Ok(())
         })
     }
-}
-
-/// The length of `data` without its PKCS#7 padding; `None` if the padding is malformed.
-/// (Decryption has no secret to protect from timing here: the key holder runs it.)
-fn unpad(data: &[u8]) -> Option<usize> {
-    let pad = usize::from(*data.last()?);
-    if pad == 0 || pad > 16 || pad > data.len() {
-        return None;
-    }
-    let body = data.len() - pad;
-    data[body..]
-        .iter()
-        .all(|&b| usize::from(b) == pad)
-        .then_some(body)
 }
 
 /// CTR with a 128-bit big-endian counter starting at `iv`, as `openssl enc -sm4-ctr`.
@@ -149,19 +139,4 @@ fn xts_with<S: XtsStandard>(
         std::mem::swap(data, out);
         Ok(())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::unpad;
-
-    #[test]
-    fn pkcs7_unpadding() {
-        assert_eq!(unpad(&[1, 2, 3, 1]), Some(3));
-        assert_eq!(unpad(&[16; 16]), Some(0));
-        assert_eq!(unpad(&[1, 2, 3, 2]), None, "inconsistent padding bytes");
-        assert_eq!(unpad(&[1, 2, 3, 0]), None, "zero pad byte");
-        assert_eq!(unpad(&[17; 32]), None, "pad longer than a block");
-        assert_eq!(unpad(&[]), None);
-    }
 }
