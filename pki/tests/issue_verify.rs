@@ -94,59 +94,82 @@ fn each_failure_has_its_error() {
     let inter = [p.inter.clone()];
     let roots = [p.root.clone()];
     let at = |t| Options::at(t, Purpose::TlsServer);
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(END + 10)),
-        Err(VerifyError::Expired { depth: 0 })
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(START - 10)),
-        Err(VerifyError::NotYetValid { depth: 0 })
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &[], &roots, &at(MID)),
-        Err(VerifyError::UnknownIssuer)
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &[], &at(MID)),
-        Err(VerifyError::UnknownIssuer)
-    );
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+    let none: [Certificate; 0] = [];
+    // (what the case changes, intermediates, roots, options, the error)
+    let cases = [
+        (
+            "expired",
+            &inter[..],
+            &roots[..],
+            at(END + 10),
+            VerifyError::Expired { depth: 0 },
+        ),
+        (
+            "not yet valid",
             &inter,
             &roots,
-            &at(MID).with_host("other.example.cn")
+            at(START - 10),
+            VerifyError::NotYetValid { depth: 0 },
         ),
-        Err(VerifyError::HostMismatch)
-    );
-    // a.b.api.example.cn: the wildcard covers one label only
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+        (
+            "no intermediate",
+            &none,
+            &roots,
+            at(MID),
+            VerifyError::UnknownIssuer,
+        ),
+        (
+            "no root",
+            &inter,
+            &none,
+            at(MID),
+            VerifyError::UnknownIssuer,
+        ),
+        (
+            "other host",
             &inter,
             &roots,
-            &at(MID).with_host("a.b.api.example.cn")
+            at(MID).with_host("other.example.cn"),
+            VerifyError::HostMismatch,
         ),
-        Err(VerifyError::HostMismatch)
-    );
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+        // a.b.api.example.cn: the wildcard covers one label only
+        (
+            "two labels under the wildcard",
             &inter,
             &roots,
-            &Options::at(MID, Purpose::TlsClient)
+            at(MID).with_host("a.b.api.example.cn"),
+            VerifyError::HostMismatch,
         ),
-        Err(VerifyError::WrongExtendedKeyUsage)
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &Options::at(MID, Purpose::TlcpEnc)),
-        Err(VerifyError::WrongKeyUsage)
-    );
-    // another distinguishing ID: every signature fails
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(MID).with_id(b"wrong id")),
-        Err(VerifyError::BadSignature { depth: 0 })
-    );
+        (
+            "client purpose",
+            &inter,
+            &roots,
+            Options::at(MID, Purpose::TlsClient),
+            VerifyError::WrongExtendedKeyUsage,
+        ),
+        (
+            "TLCP encryption purpose",
+            &inter,
+            &roots,
+            Options::at(MID, Purpose::TlcpEnc),
+            VerifyError::WrongKeyUsage,
+        ),
+        // another distinguishing ID: every signature fails
+        (
+            "another ID",
+            &inter,
+            &roots,
+            at(MID).with_id(b"wrong id"),
+            VerifyError::BadSignature { depth: 0 },
+        ),
+    ];
+    for (what, inter, roots, opts, err) in cases {
+        assert_eq!(
+            verify_chain(&p.leaf, inter, roots, &opts),
+            Err(err),
+            "{what}"
+        );
+    }
 }
 
 #[test]
