@@ -319,12 +319,10 @@ fn request_round_trip_and_issue() {
 
 #[test]
 fn name_constraints_apply() {
-    use der::Encode;
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
     // A CA with permitted dNSName example.cn, built through the builder with an extra extension.
     let (root_key, root) = root();
-    let nc_key = generate_key().unwrap();
     let nc = NameConstraints {
         permitted_subtrees: Some(vec![GeneralSubtree {
             base: GeneralName::DnsName(der::asn1::Ia5String::new("example.cn").unwrap()),
@@ -333,13 +331,7 @@ fn name_constraints_apply() {
         }]),
         excluded_subtrees: None,
     };
-    let ca = issue_with_extra(
-        &root,
-        &root_key,
-        &nc_key,
-        "/CN=constrained",
-        nc.to_der().unwrap(),
-    );
+    let (nc_key, ca) = constrained_ca(&root, &root_key, "/CN=constrained", &nc);
     let ok_key = generate_key().unwrap();
     let mut good = params("/CN=a.example.cn", Profile::TlsServer);
     good.sans = vec![San::Dns("a.example.cn".into())];
@@ -382,18 +374,20 @@ fn expect_name_constraints<T: std::fmt::Debug + PartialEq>(
     }
 }
 
-/// A CA certificate with one more (critical) extension: nameConstraints.
-fn issue_with_extra(
+/// A new key and its CA certificate named `dn` with one more (critical) extension: the
+/// name constraints `nc`.
+fn constrained_ca(
     issuer: &Certificate,
     issuer_key: &SecretKey,
-    key: &SecretKey,
     dn: &str,
-    nc_der: Vec<u8>,
-) -> Certificate {
+    nc: &x509_cert::ext::pkix::constraints::name::NameConstraints,
+) -> (SecretKey, Certificate) {
+    use der::Encode;
     use shangmi_sm2::dsa;
     use x509_cert::builder::{Builder, CertificateBuilder, profile::BuilderProfile};
     use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages};
     use x509_cert::ext::{Extension, ToExtension};
+    let key = generate_key().unwrap();
     struct P(x509_cert::name::Name, x509_cert::name::Name, Vec<u8>);
     impl BuilderProfile for P {
         fn get_issuer(&self, _: &x509_cert::name::Name) -> x509_cert::name::Name {
@@ -427,7 +421,7 @@ fn issue_with_extra(
     let profile = P(
         parse_dn(dn).unwrap(),
         issuer.tbs_certificate().subject().clone(),
-        nc_der,
+        nc.to_der().unwrap(),
     );
     let t = |s| {
         x509_cert::time::Time::from(
@@ -442,14 +436,13 @@ fn issue_with_extra(
     )
     .unwrap();
     let signer = dsa::SigningKey::new(issuer_key).unwrap();
-    builder.build::<_, dsa::Signature>(&signer).unwrap()
+    (key, builder.build::<_, dsa::Signature>(&signer).unwrap())
 }
 
 /// Name constraints beyond dNSName (RFC 5280 §4.2.1.10): rfc822Name (SAN and the subject's
 /// emailAddress), iPAddress with masks (v4 and v6), directoryName, permitted and excluded.
 #[test]
 fn name_constraints_email_ip_directory() {
-    use der::Encode;
     use der::asn1::{Ia5String, OctetString};
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
@@ -583,14 +576,7 @@ fn name_constraints_email_ip_directory() {
             permitted_subtrees: (!permitted.is_empty()).then_some(permitted),
             excluded_subtrees: (!excluded.is_empty()).then_some(excluded),
         };
-        let ca_key = generate_key().unwrap();
-        let ca = issue_with_extra(
-            &root,
-            &root_key,
-            &ca_key,
-            "/CN=constrained",
-            nc.to_der().unwrap(),
-        );
+        let (ca_key, ca) = constrained_ca(&root, &root_key, "/CN=constrained", &nc);
         let key = generate_key().unwrap();
         let mut p = params(subject, Profile::TlsClient);
         p.sans = san(sans);
@@ -612,7 +598,6 @@ fn name_constraints_email_ip_directory() {
 /// not taken for a host name (a CA has no CN fallback).
 #[test]
 fn name_constraints_bind_intermediates() {
-    use der::Encode;
     use der::asn1::Ia5String;
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
@@ -631,14 +616,7 @@ fn name_constraints_bind_intermediates() {
         ]),
         excluded_subtrees: None,
     };
-    let ca_key = generate_key().unwrap();
-    let ca = issue_with_extra(
-        &root,
-        &root_key,
-        &ca_key,
-        "/C=CN/O=Example/CN=constrained",
-        nc.to_der().unwrap(),
-    );
+    let (ca_key, ca) = constrained_ca(&root, &root_key, "/C=CN/O=Example/CN=constrained", &nc);
     let opts = Options::at(MID, Purpose::TlsServer);
     for (sub_name, accepted) in [
         ("/C=CN/O=Other/CN=Sub CA", false),
