@@ -200,21 +200,15 @@ fn path_length_and_ca_flag() {
     // intermediate with pathlen 0 issuing another CA: the sub-CA's leaf exceeds it
     let p = pki(Some(0));
     let sub_key = generate_key().unwrap();
-    let sub = issue::issue(
+    let sub = issue_to(
         &p.inter,
         &p.inter_key,
-        &sub_key.public_key(),
-        &params("/CN=sub CA", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let leaf_key = generate_key().unwrap();
-    let leaf = issue::issue(
-        &sub,
         &sub_key,
-        &leaf_key.public_key(),
-        &params("/CN=deep", Profile::TlsClient),
-    )
-    .unwrap();
+        "/CN=sub CA",
+        Profile::Ca { path_len: None },
+    );
+    let leaf_key = generate_key().unwrap();
+    let leaf = issue_to(&sub, &sub_key, &leaf_key, "/CN=deep", Profile::TlsClient);
     let opts = Options::at(MID, Purpose::TlsClient);
     assert_eq!(
         verify_chain(
@@ -227,29 +221,23 @@ fn path_length_and_ca_flag() {
     );
     // without the constraint it verifies
     let q = pki(None);
-    let sub2 = issue::issue(
+    let sub2 = issue_to(
         &q.inter,
         &q.inter_key,
-        &sub_key.public_key(),
-        &params("/CN=sub CA", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let leaf2 = issue::issue(
-        &sub2,
         &sub_key,
-        &leaf_key.public_key(),
-        &params("/CN=deep", Profile::TlsClient),
-    )
-    .unwrap();
+        "/CN=sub CA",
+        Profile::Ca { path_len: None },
+    );
+    let leaf2 = issue_to(&sub2, &sub_key, &leaf_key, "/CN=deep", Profile::TlsClient);
     verify_chain(&leaf2, &[sub2, q.inter.clone()], &[q.root.clone()], &opts).unwrap();
     // a leaf used as an issuer: not a CA
-    let fake = issue::issue(
+    let fake = issue_to(
         &p.leaf,
         &p.leaf_key,
-        &leaf_key.public_key(),
-        &params("/CN=fake", Profile::TlsClient),
-    )
-    .unwrap();
+        &leaf_key,
+        "/CN=fake",
+        Profile::TlsClient,
+    );
     assert_eq!(
         verify_chain(
             &fake,
@@ -372,6 +360,18 @@ fn expect_name_constraints<T: std::fmt::Debug + PartialEq>(
             "{what}"
         );
     }
+}
+
+/// The certificate of `key` named `dn` with `profile`, issued by `issuer` (its key
+/// `issuer_key`) for the validity `params` gives.
+fn issue_to(
+    issuer: &Certificate,
+    issuer_key: &SecretKey,
+    key: &SecretKey,
+    dn: &str,
+    profile: Profile,
+) -> Certificate {
+    issue::issue(issuer, issuer_key, &key.public_key(), &params(dn, profile)).unwrap()
 }
 
 /// A new key and its CA certificate named `dn` with one more (critical) extension: the
@@ -623,13 +623,13 @@ fn name_constraints_bind_intermediates() {
         ("/C=CN/O=Example/CN=Sub CA", true),
     ] {
         let sub_key = generate_key().unwrap();
-        let sub_ca = issue::issue(
+        let sub_ca = issue_to(
             &ca,
             &ca_key,
-            &sub_key.public_key(),
-            &params(sub_name, Profile::Ca { path_len: None }),
-        )
-        .unwrap();
+            &sub_key,
+            sub_name,
+            Profile::Ca { path_len: None },
+        );
         let key = generate_key().unwrap();
         let mut p = params("/C=CN/O=Example/CN=www.example.cn", Profile::TlsServer);
         p.sans = vec![San::Dns("www.example.cn".into())];
