@@ -508,19 +508,16 @@ fn diff_openssl_pkcs12() {
     let ours =
         shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
     write(p, "ours.p12", &ours);
-    let (ok, out) = openssl(
-        p,
-        &[
-            "pkcs12",
-            "-in",
-            "ours.p12",
-            "-passin",
-            "pass:pa55",
-            "-nodes",
-            "-out",
-            "all.pem",
-        ],
-    );
+    // `openssl pkcs12` reads ours with the password `pass`: key and certificates to all.pem
+    let read_ours = |pass: &str| {
+        openssl(
+            p,
+            &[
+                "pkcs12", "-in", "ours.p12", "-passin", pass, "-nodes", "-out", "all.pem",
+            ],
+        )
+    };
+    let (ok, out) = read_ours("pass:pa55");
     assert!(ok, "{out}");
     let pem = std::fs::read_to_string(p.join("all.pem")).unwrap();
     assert_eq!(pem.matches("BEGIN CERTIFICATE").count(), 2, "{pem}");
@@ -528,17 +525,7 @@ fn diff_openssl_pkcs12() {
         shangmi_sm2::keys::secret_key_from_pem(&pem[pem.find("-----BEGIN PRIVATE KEY").unwrap()..])
             .unwrap();
     assert_eq!(k.to_bytes(), key.to_bytes());
-    let (ok, _) = openssl(
-        p,
-        &[
-            "pkcs12",
-            "-in",
-            "ours.p12",
-            "-passin",
-            "pass:wrong",
-            "-nodes",
-        ],
-    );
+    let (ok, _) = read_ours("pass:wrong");
     assert!(!ok);
     // theirs
     write_pair(p, &key, &cert, &c.inter);
