@@ -92,6 +92,17 @@ pub struct Signer<'a, K: ?Sized = SecretKey> {
     pub chain: &'a [Certificate],
 }
 
+impl<'a, K: ?Sized> Signer<'a, K> {
+    /// A signer with no intermediate certificates to include.
+    pub fn new(cert: &'a Certificate, key: &'a K) -> Self {
+        Self {
+            cert,
+            key,
+            chain: &[],
+        }
+    }
+}
+
 impl<K: ?Sized> Clone for Signer<'_, K> {
     fn clone(&self) -> Self {
         *self

@@ -139,26 +139,12 @@ fn keys_and_serials_come_from_the_generator() {
 fn cms_envelopes_draw_key_iv_and_sm2_nonces_from_the_generator() {
     let (key, cert) = key_and_cert(5);
     let recipients = core::slice::from_ref(&cert);
-    let sealed = same_seed_same_bytes(|rng| {
-        cms::encrypt_with_rng(
-            b"module",
-            recipients,
-            cms::Oids::GmT0010,
-            crate::oid::SM2_ENCRYPT,
-            rng,
-        )
-        .unwrap()
-    });
+    let encrypt = |oids, rng: &mut Seeded| {
+        cms::encrypt_with_rng(b"module", recipients, oids, crate::oid::SM2_ENCRYPT, rng)
+    };
+    let sealed = same_seed_same_bytes(|rng| encrypt(cms::Oids::GmT0010, rng).unwrap());
     assert_eq!(cms::decrypt(&sealed, &cert, &key).unwrap(), b"module");
-    every_draw_fails_typed(|rng| {
-        cms::encrypt_with_rng(
-            b"module",
-            recipients,
-            cms::Oids::Rfc5652,
-            crate::oid::SM2_ENCRYPT,
-            rng,
-        )
-    });
+    every_draw_fails_typed(|rng| encrypt(cms::Oids::Rfc5652, rng));
 
     let (wrapped, _) = key_and_cert(6);
     let env = same_seed_same_bytes(|rng| {

@@ -56,11 +56,7 @@ fn opts() -> Options<'static> {
 fn signed_data_attached_detached_and_both_oid_sets() {
     let p = pki();
     let msg = b"GM/T 0010 signed message";
-    let signer = Signer {
-        cert: &p.a,
-        key: &p.a_key,
-        chain: &[],
-    };
+    let signer = Signer::new(&p.a, &p.a_key);
     for oids in [Oids::GmT0010, Oids::Rfc5652] {
         for signed_attributes in [true, false] {
             let o = SignOptions {
@@ -103,18 +99,7 @@ fn two_signers_and_failures() {
     // bob's certificate is an encryption certificate: keyUsage has no digitalSignature
     let der = cms::sign(
         msg,
-        &[
-            Signer {
-                cert: &p.a,
-                key: &p.a_key,
-                chain: &[],
-            },
-            Signer {
-                cert: &p.b,
-                key: &p.b_key,
-                chain: &[],
-            },
-        ],
+        &[Signer::new(&p.a, &p.a_key), Signer::new(&p.b, &p.b_key)],
         &SignOptions::default(),
     )
     .unwrap();
@@ -135,16 +120,7 @@ fn two_signers_and_failures() {
         include_certificates: false,
         ..SignOptions::default()
     };
-    let bare = cms::sign(
-        msg,
-        &[Signer {
-            cert: &p.a,
-            key: &p.a_key,
-            chain: &[],
-        }],
-        &o,
-    )
-    .unwrap();
+    let bare = cms::sign(msg, &[Signer::new(&p.a, &p.a_key)], &o).unwrap();
     assert_eq!(
         cms::verify(&bare, None, &[], &[p.root.clone()], &opts()).unwrap_err(),
         CmsVerifyError::Message(Error::SignerCertificateNotFound)
@@ -152,16 +128,7 @@ fn two_signers_and_failures() {
     cms::verify(&bare, None, &[p.a.clone()], &[p.root.clone()], &opts()).unwrap();
     // a key that is not the certificate's
     assert_eq!(
-        cms::sign(
-            msg,
-            &[Signer {
-                cert: &p.a,
-                key: &p.b_key,
-                chain: &[]
-            }],
-            &o
-        )
-        .unwrap_err(),
+        cms::sign(msg, &[Signer::new(&p.a, &p.b_key)], &o).unwrap_err(),
         Error::KeyMismatch
     );
 }
@@ -170,16 +137,7 @@ fn two_signers_and_failures() {
 fn tampered_signed_data_fails() {
     let p = pki();
     let msg = b"tamper with me, please";
-    let der = cms::sign(
-        msg,
-        &[Signer {
-            cert: &p.a,
-            key: &p.a_key,
-            chain: &[],
-        }],
-        &SignOptions::default(),
-    )
-    .unwrap();
+    let der = cms::sign(msg, &[Signer::new(&p.a, &p.a_key)], &SignOptions::default()).unwrap();
     let pos = der.windows(msg.len()).position(|w| w == msg).unwrap();
     let mut bad = der.clone();
     bad[pos] ^= 1;
@@ -231,11 +189,7 @@ fn every_signature_form_verifies_by_default() {
         for signed_attributes in [true, false] {
             let der = cms::sign(
                 b"forms",
-                &[Signer {
-                    cert: &p.a,
-                    key: &p.a_key,
-                    chain: &[],
-                }],
+                &[Signer::new(&p.a, &p.a_key)],
                 &SignOptions {
                     signed_attributes,
                     form,
@@ -252,11 +206,7 @@ fn every_signature_form_verifies_by_default() {
             }
             let detached = cms::sign(
                 b"forms",
-                &[Signer {
-                    cert: &p.a,
-                    key: &p.a_key,
-                    chain: &[],
-                }],
+                &[Signer::new(&p.a, &p.a_key)],
                 &SignOptions {
                     detached: true,
                     signed_attributes,

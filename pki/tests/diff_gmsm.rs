@@ -112,16 +112,7 @@ fn diff_gmsm_write_ours_for_gmsm() {
     )
     .unwrap();
     let content = b"GM/T 0010 message from shangmi-pki\n";
-    let signed = cms::sign(
-        content,
-        &[Signer {
-            cert: &cert,
-            key: &k,
-            chain: &[],
-        }],
-        &SignOptions::default(),
-    )
-    .unwrap();
+    let signed = cms::sign(content, &[Signer::new(&cert, &k)], &SignOptions::default()).unwrap();
     let enc = cms::encrypt(content, std::slice::from_ref(&cert), Oids::GmT0010).unwrap();
     let lines = [
         ("signer_key", k.to_bytes().to_vec()),

@@ -18,8 +18,9 @@ use std::process::Command;
 #[path = "support/chain.rs"]
 mod support;
 use support::{Chain, chain};
-
-const DISTID: &str = "distid:1234567812345678";
+#[path = "support/openssl.rs"]
+mod cli;
+use cli::{DISTID, openssl, request as their_request, self_signed, sign_request, verify};
 
 fn openssl_available() -> bool {
     match Command::new("openssl").arg("version").output() {
@@ -29,18 +30,6 @@ fn openssl_available() -> bool {
             false
         }
     }
-}
-
-/// Runs openssl in `dir`; (success, stdout + stderr).
-fn openssl(dir: &Path, args: &[&str]) -> (bool, String) {
-    let o = Command::new("openssl")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let mut text = String::from_utf8_lossy(&o.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&o.stderr));
-    (o.status.success(), text)
 }
 
 fn write(dir: &Path, name: &str, data: impl AsRef<[u8]>) -> PathBuf {
@@ -67,6 +56,12 @@ fn leaf(c: &Chain, dn: &str, profile: Profile) -> (SecretKey, Certificate) {
     (key, cert.unwrap())
 }
 
+/// A temporary directory and our chain for a test against `openssl`; `None` (the test
+/// skipped, with a message) when no `openssl` runs.
+fn setup() -> Option<(tempfile::TempDir, Chain)> {
+    openssl_available().then(|| (tempfile::tempdir().unwrap(), our_chain()))
+}
+
 fn our_chain() -> Chain {
     let names = [
         "/C=CN/O=shangmi/CN=shangmi root",
@@ -81,10 +76,9 @@ fn our_chain() -> Chain {
 
 #[test]
 fn diff_openssl_our_request_verifies() {
-    if !openssl_available() {
+    let Some((dir, _)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let key = generate_key().unwrap();
     let csr = req::create_request(
         &key,
@@ -126,11 +120,9 @@ fn diff_openssl_our_request_verifies() {
 
 #[test]
 fn diff_openssl_our_chain_verifies() {
-    if !openssl_available() {
+    let Some((dir, c)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let c = our_chain();
+    };
     let p = dir.path();
     write(p, "root.pem", cert_pem(&c.root));
     write(p, "inter.pem", cert_pem(&c.inter));
@@ -151,30 +143,12 @@ fn diff_openssl_our_chain_verifies() {
     // at 1 depth lookup"), for OpenSSL's own chains too. So each link is checked on its
     // own: the intermediate against the root, the leaf against the intermediate as a
     // partial-chain trust anchor.
-    let (ok, out) = openssl(
-        p,
-        &[
-            "verify",
-            "-vfyopt",
-            DISTID,
-            "-CAfile",
-            "root.pem",
-            "inter.pem",
-        ],
-    );
+    let (ok, out) = verify(p, "root.pem", &[], "inter.pem");
     assert!(ok && out.contains("OK"), "{out}");
     let verify = |extra: &[&str], leaf: &str| {
-        let mut args = vec![
-            "verify",
-            "-vfyopt",
-            DISTID,
-            "-partial_chain",
-            "-CAfile",
-            "inter.pem",
-        ];
+        let mut args = vec!["-partial_chain"];
         args.extend_from_slice(extra);
-        args.push(leaf);
-        openssl(p, &args)
+        verify(p, "inter.pem", &args, leaf)
     };
     let (ok, out) = verify(
         &[
@@ -239,25 +213,23 @@ fn diff_openssl_our_chain_verifies() {
 /// leaf with SAN); ours verifies the request and the chain and issues from the request.
 #[test]
 fn diff_openssl_their_request_and_chain_verified_by_us() {
-    if !openssl_available() {
+    let Some((dir, c)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path();
-    let run = |args: &[&str]| {
-        let (ok, out) = openssl(p, args);
-        assert!(ok, "openssl {args:?}: {out}");
     };
+    let p = dir.path();
     for k in ["ca.key", "inter.key", "leaf.key"] {
-        run(&[
-            "genpkey",
-            "-algorithm",
-            "EC",
-            "-pkeyopt",
-            "ec_paramgen_curve:SM2",
-            "-out",
-            k,
-        ]);
+        cli::run(
+            p,
+            &[
+                "genpkey",
+                "-algorithm",
+                "EC",
+                "-pkeyopt",
+                "ec_paramgen_curve:SM2",
+                "-out",
+                k,
+            ],
+        );
     }
     write(
         p,
@@ -274,85 +246,36 @@ fn diff_openssl_their_request_and_chain_verified_by_us() {
         "leaf.ext",
         "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:leaf.example.cn\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n",
     );
-    run(&[
-        "req",
-        "-new",
-        "-x509",
-        "-key",
+    self_signed(
+        p,
         "ca.key",
-        "-sm3",
-        "-sigopt",
-        DISTID,
-        "-subj",
         "/C=CN/O=OpenSSL/CN=OpenSSL SM2 root",
-        "-days",
         "30",
-        "-extensions",
-        "v3_ca",
-        "-out",
         "ca.crt",
-    ]);
-    for (name, subj) in [
-        ("inter", "/C=CN/O=OpenSSL/CN=OpenSSL SM2 intermediate"),
-        ("leaf", "/C=CN/O=OpenSSL/CN=leaf.example.cn"),
+    );
+    for (name, subj, ca, days_serial) in [
+        (
+            "inter",
+            "/C=CN/O=OpenSSL/CN=OpenSSL SM2 intermediate",
+            "ca",
+            ["20", "2"],
+        ),
+        (
+            "leaf",
+            "/C=CN/O=OpenSSL/CN=leaf.example.cn",
+            "inter",
+            ["10", "3"],
+        ),
     ] {
-        let key = format!("{name}.key");
-        let csr = format!("{name}.csr");
-        run(&[
-            "req", "-new", "-key", &key, "-sm3", "-sigopt", DISTID, "-subj", subj, "-out", &csr,
-        ]);
+        let (key, csr) = (format!("{name}.key"), format!("{name}.csr"));
+        their_request(p, &key, subj, &csr);
+        let (ext, crt) = (format!("{name}.ext"), format!("{name}.crt"));
+        sign_request(p, &csr, ca, &ext, days_serial, &crt);
     }
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "inter.csr",
-        "-CA",
-        "ca.crt",
-        "-CAkey",
-        "ca.key",
-        "-sm3",
-        "-sigopt",
-        DISTID,
-        "-vfyopt",
-        DISTID,
-        "-days",
-        "20",
-        "-set_serial",
-        "2",
-        "-extfile",
-        "inter.ext",
-        "-out",
-        "inter.crt",
-    ]);
-    run(&[
-        "x509",
-        "-req",
-        "-in",
-        "leaf.csr",
-        "-CA",
-        "inter.crt",
-        "-CAkey",
-        "inter.key",
-        "-sm3",
-        "-sigopt",
-        DISTID,
-        "-vfyopt",
-        DISTID,
-        "-days",
-        "10",
-        "-set_serial",
-        "3",
-        "-extfile",
-        "leaf.ext",
-        "-out",
-        "leaf.crt",
-    ]);
     // their request: our verifier takes it, and we issue from it
     let csr = request(&std::fs::read(p.join("leaf.csr")).unwrap()).unwrap();
     let public = req::verify_request(&csr).unwrap();
     assert!(req::verify_request_with_id(&csr, b"not the default").is_err());
-    let c = our_chain();
     let ours = issue::issue_from_request(
         &c.inter,
         &c.inter_key,
@@ -387,41 +310,18 @@ fn diff_openssl_their_request_and_chain_verified_by_us() {
         Err(VerifyError::BadSignature { depth: 0 })
     );
     // and OpenSSL agrees on its own chain, link by link (see diff_openssl_our_chain_verifies)
-    run(&[
-        "verify",
-        "-vfyopt",
-        DISTID,
-        "-CAfile",
-        "ca.crt",
-        "inter.crt",
-    ]);
-    run(&[
-        "verify",
-        "-vfyopt",
-        DISTID,
-        "-partial_chain",
-        "-CAfile",
-        "inter.crt",
-        "leaf.crt",
-    ]);
-    let (ok, _) = openssl(
-        p,
-        &[
-            "verify",
-            "-vfyopt",
-            DISTID,
-            "-CAfile",
-            "ca.crt",
-            "-untrusted",
-            "inter.crt",
-            "leaf.crt",
-        ],
-    );
+    for (ca, extra, cert) in [
+        ("ca.crt", &[][..], "inter.crt"),
+        ("inter.crt", &["-partial_chain"][..], "leaf.crt"),
+    ] {
+        let (ok, out) = verify(p, ca, extra, cert);
+        assert!(ok, "{cert}: {out}");
+    }
+    let (ok, _) = verify(p, "ca.crt", &["-untrusted", "inter.crt"], "leaf.crt");
     assert!(
         !ok,
         "OpenSSL now verifies a 3-level SM2 chain in one call: update the notes"
     );
-    let _ = c.root_key;
 }
 
 /// What OpenSSL 3.0's `cms` makes of SM2: it cannot sign or encrypt with an SM2 key (its
@@ -435,31 +335,30 @@ fn diff_openssl_their_request_and_chain_verified_by_us() {
 /// embedded in it.
 #[test]
 fn diff_openssl_cms() {
-    if !openssl_available() {
+    let Some((dir, c)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let p = dir.path();
-    let c = our_chain();
     let (key, cert) = leaf(&c, "/CN=cms signer", Profile::TlcpSign);
     write(p, "root.pem", cert_pem(&c.root));
     write(p, "signer.pem", cert_pem(&cert));
     write(p, "signer.key", key_pem(&key));
     write(p, "msg.txt", b"hello CMS\n");
     let msg = std::fs::read(p.join("msg.txt")).unwrap();
-    let signed = cms::sign(
-        &msg,
-        &[Signer {
+    // our SignedData of `msg` with the RFC 5652 OIDs and the other `options`
+    let sign = |options: SignOptions| {
+        let signer = Signer {
             cert: &cert,
             key: &key,
             chain: std::slice::from_ref(&c.inter),
-        }],
-        &SignOptions {
+        };
+        let options = SignOptions {
             oids: Oids::Rfc5652,
-            ..SignOptions::default()
-        },
-    )
-    .unwrap();
+            ..options
+        };
+        cms::sign(&msg, &[signer], &options).unwrap()
+    };
+    let signed = sign(SignOptions::default());
     write(p, "signed.p7", &signed);
     let (ok, out) = openssl(
         p,
@@ -474,23 +373,48 @@ fn diff_openssl_cms() {
         ],
     );
     assert!(ok && out.contains("sm3"), "{out}");
+    // `cms -verify` of `input` (DER) without the certificate check, the content to `out`
+    let cms_verify = |input: &str, out: &str| {
+        openssl(
+            p,
+            &[
+                "cms",
+                "-verify",
+                "-noverify",
+                "-binary",
+                "-inform",
+                "DER",
+                "-in",
+                input,
+                "-out",
+                out,
+            ],
+        )
+    };
+    // `cms -decrypt` of `input` (DER) with the signer's key, the content to `out`
+    let cms_decrypt = |input: &str, out: &str| {
+        openssl(
+            p,
+            &[
+                "cms",
+                "-decrypt",
+                "-binary",
+                "-inform",
+                "DER",
+                "-in",
+                input,
+                "-recip",
+                "signer.pem",
+                "-inkey",
+                "signer.key",
+                "-out",
+                out,
+            ],
+        )
+    };
     // OpenSSL 3.0 checks SM2 signatures in CMS with an empty ID (no way to pass
     // distid to `cms`): our default-ID signature fails there, as it must
-    let (ok, out) = openssl(
-        p,
-        &[
-            "cms",
-            "-verify",
-            "-noverify",
-            "-binary",
-            "-inform",
-            "DER",
-            "-in",
-            "signed.p7",
-            "-out",
-            "out.txt",
-        ],
-    );
+    let (ok, out) = cms_verify("signed.p7", "out.txt");
     assert!(
         !ok && out.contains("verification failure"),
         "OpenSSL now verifies SM2 CMS: {out}"
@@ -501,37 +425,13 @@ fn diff_openssl_cms() {
         ("empty-id.p7", SignatureForm::ZaEmptyId, true),
         ("plain.p7", SignatureForm::PlainSm3, false),
     ] {
-        let der = cms::sign(
-            &msg,
-            &[Signer {
-                cert: &cert,
-                key: &key,
-                chain: std::slice::from_ref(&c.inter),
-            }],
-            &SignOptions {
-                oids: Oids::Rfc5652,
-                signed_attributes,
-                form,
-                ..SignOptions::default()
-            },
-        )
-        .unwrap();
+        let der = sign(SignOptions {
+            signed_attributes,
+            form,
+            ..SignOptions::default()
+        });
         write(p, name, &der);
-        let (ok, out) = openssl(
-            p,
-            &[
-                "cms",
-                "-verify",
-                "-noverify",
-                "-binary",
-                "-inform",
-                "DER",
-                "-in",
-                name,
-                "-out",
-                "v.txt",
-            ],
-        );
+        let (ok, out) = cms_verify(name, "v.txt");
         assert!(ok, "{name}: {out}");
         assert_eq!(std::fs::read(p.join("v.txt")).unwrap(), msg);
     }
@@ -563,47 +463,13 @@ fn diff_openssl_cms() {
     // our EnvelopedData (sm2-3 key transport, SM4-CBC) decrypts in OpenSSL
     let enc = cms::encrypt(&msg, &[cert.clone(), c.inter.clone()], Oids::Rfc5652).unwrap();
     write(p, "enc.p7", &enc);
-    let (ok, out) = openssl(
-        p,
-        &[
-            "cms",
-            "-decrypt",
-            "-binary",
-            "-inform",
-            "DER",
-            "-in",
-            "enc.p7",
-            "-recip",
-            "signer.pem",
-            "-inkey",
-            "signer.key",
-            "-out",
-            "dec.txt",
-        ],
-    );
+    let (ok, out) = cms_decrypt("enc.p7", "dec.txt");
     assert!(ok, "{out}");
     assert_eq!(std::fs::read(p.join("dec.txt")).unwrap(), msg);
     // with the GM/T 0010 content types (1.2.156.10197.6.1.4.2.x) OpenSSL refuses the message
     let gm = cms::encrypt(&msg, &[cert.clone()], Oids::GmT0010).unwrap();
     write(p, "gm.p7", &gm);
-    let (ok, _) = openssl(
-        p,
-        &[
-            "cms",
-            "-decrypt",
-            "-binary",
-            "-inform",
-            "DER",
-            "-in",
-            "gm.p7",
-            "-recip",
-            "signer.pem",
-            "-inkey",
-            "signer.key",
-            "-out",
-            "gm.txt",
-        ],
-    );
+    let (ok, _) = cms_decrypt("gm.p7", "gm.txt");
     assert!(!ok);
     // it cannot encrypt to an SM2 certificate
     let (ok, out) = openssl(
@@ -634,29 +500,24 @@ fn diff_openssl_cms() {
 /// wrong password fails on both sides.
 #[test]
 fn diff_openssl_pkcs12() {
-    if !openssl_available() {
+    let Some((dir, c)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let p = dir.path();
-    let c = our_chain();
     let (key, cert) = leaf(&c, "/CN=p12", Profile::TlsClient);
     let ours =
         shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
     write(p, "ours.p12", &ours);
-    let (ok, out) = openssl(
-        p,
-        &[
-            "pkcs12",
-            "-in",
-            "ours.p12",
-            "-passin",
-            "pass:pa55",
-            "-nodes",
-            "-out",
-            "all.pem",
-        ],
-    );
+    // `openssl pkcs12` reads ours with the password `pass`: key and certificates to all.pem
+    let read_ours = |pass: &str| {
+        openssl(
+            p,
+            &[
+                "pkcs12", "-in", "ours.p12", "-passin", pass, "-nodes", "-out", "all.pem",
+            ],
+        )
+    };
+    let (ok, out) = read_ours("pass:pa55");
     assert!(ok, "{out}");
     let pem = std::fs::read_to_string(p.join("all.pem")).unwrap();
     assert_eq!(pem.matches("BEGIN CERTIFICATE").count(), 2, "{pem}");
@@ -664,17 +525,7 @@ fn diff_openssl_pkcs12() {
         shangmi_sm2::keys::secret_key_from_pem(&pem[pem.find("-----BEGIN PRIVATE KEY").unwrap()..])
             .unwrap();
     assert_eq!(k.to_bytes(), key.to_bytes());
-    let (ok, _) = openssl(
-        p,
-        &[
-            "pkcs12",
-            "-in",
-            "ours.p12",
-            "-passin",
-            "pass:wrong",
-            "-nodes",
-        ],
-    );
+    let (ok, _) = read_ours("pass:wrong");
     assert!(!ok);
     // theirs
     write_pair(p, &key, &cert, &c.inter);
@@ -754,12 +605,10 @@ fn diff_openssl_pkcs8_hmac_sm3_recorded() {
 /// an HMAC-SHA-1 MAC; ours reads each with the right password only.
 #[test]
 fn diff_openssl_pkcs12_legacy() {
-    if !openssl_available() {
+    let Some((dir, c)) = setup() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let p = dir.path();
-    let c = our_chain();
     let (key, cert) = leaf(&c, "/CN=legacy", Profile::TlsClient);
     write_pair(p, &key, &cert, &c.inter);
     for (keypbe, certpbe) in [

@@ -94,59 +94,82 @@ fn each_failure_has_its_error() {
     let inter = [p.inter.clone()];
     let roots = [p.root.clone()];
     let at = |t| Options::at(t, Purpose::TlsServer);
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(END + 10)),
-        Err(VerifyError::Expired { depth: 0 })
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(START - 10)),
-        Err(VerifyError::NotYetValid { depth: 0 })
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &[], &roots, &at(MID)),
-        Err(VerifyError::UnknownIssuer)
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &[], &at(MID)),
-        Err(VerifyError::UnknownIssuer)
-    );
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+    let none: [Certificate; 0] = [];
+    // (what the case changes, intermediates, roots, options, the error)
+    let cases = [
+        (
+            "expired",
+            &inter[..],
+            &roots[..],
+            at(END + 10),
+            VerifyError::Expired { depth: 0 },
+        ),
+        (
+            "not yet valid",
             &inter,
             &roots,
-            &at(MID).with_host("other.example.cn")
+            at(START - 10),
+            VerifyError::NotYetValid { depth: 0 },
         ),
-        Err(VerifyError::HostMismatch)
-    );
-    // a.b.api.example.cn: the wildcard covers one label only
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+        (
+            "no intermediate",
+            &none,
+            &roots,
+            at(MID),
+            VerifyError::UnknownIssuer,
+        ),
+        (
+            "no root",
+            &inter,
+            &none,
+            at(MID),
+            VerifyError::UnknownIssuer,
+        ),
+        (
+            "other host",
             &inter,
             &roots,
-            &at(MID).with_host("a.b.api.example.cn")
+            at(MID).with_host("other.example.cn"),
+            VerifyError::HostMismatch,
         ),
-        Err(VerifyError::HostMismatch)
-    );
-    assert_eq!(
-        verify_chain(
-            &p.leaf,
+        // a.b.api.example.cn: the wildcard covers one label only
+        (
+            "two labels under the wildcard",
             &inter,
             &roots,
-            &Options::at(MID, Purpose::TlsClient)
+            at(MID).with_host("a.b.api.example.cn"),
+            VerifyError::HostMismatch,
         ),
-        Err(VerifyError::WrongExtendedKeyUsage)
-    );
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &Options::at(MID, Purpose::TlcpEnc)),
-        Err(VerifyError::WrongKeyUsage)
-    );
-    // another distinguishing ID: every signature fails
-    assert_eq!(
-        verify_chain(&p.leaf, &inter, &roots, &at(MID).with_id(b"wrong id")),
-        Err(VerifyError::BadSignature { depth: 0 })
-    );
+        (
+            "client purpose",
+            &inter,
+            &roots,
+            Options::at(MID, Purpose::TlsClient),
+            VerifyError::WrongExtendedKeyUsage,
+        ),
+        (
+            "TLCP encryption purpose",
+            &inter,
+            &roots,
+            Options::at(MID, Purpose::TlcpEnc),
+            VerifyError::WrongKeyUsage,
+        ),
+        // another distinguishing ID: every signature fails
+        (
+            "another ID",
+            &inter,
+            &roots,
+            at(MID).with_id(b"wrong id"),
+            VerifyError::BadSignature { depth: 0 },
+        ),
+    ];
+    for (what, inter, roots, opts, err) in cases {
+        assert_eq!(
+            verify_chain(&p.leaf, inter, roots, &opts),
+            Err(err),
+            "{what}"
+        );
+    }
 }
 
 #[test]
@@ -177,21 +200,15 @@ fn path_length_and_ca_flag() {
     // intermediate with pathlen 0 issuing another CA: the sub-CA's leaf exceeds it
     let p = pki(Some(0));
     let sub_key = generate_key().unwrap();
-    let sub = issue::issue(
+    let sub = issue_to(
         &p.inter,
         &p.inter_key,
-        &sub_key.public_key(),
-        &params("/CN=sub CA", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let leaf_key = generate_key().unwrap();
-    let leaf = issue::issue(
-        &sub,
         &sub_key,
-        &leaf_key.public_key(),
-        &params("/CN=deep", Profile::TlsClient),
-    )
-    .unwrap();
+        "/CN=sub CA",
+        Profile::Ca { path_len: None },
+    );
+    let leaf_key = generate_key().unwrap();
+    let leaf = issue_to(&sub, &sub_key, &leaf_key, "/CN=deep", Profile::TlsClient);
     let opts = Options::at(MID, Purpose::TlsClient);
     assert_eq!(
         verify_chain(
@@ -204,29 +221,23 @@ fn path_length_and_ca_flag() {
     );
     // without the constraint it verifies
     let q = pki(None);
-    let sub2 = issue::issue(
+    let sub2 = issue_to(
         &q.inter,
         &q.inter_key,
-        &sub_key.public_key(),
-        &params("/CN=sub CA", Profile::Ca { path_len: None }),
-    )
-    .unwrap();
-    let leaf2 = issue::issue(
-        &sub2,
         &sub_key,
-        &leaf_key.public_key(),
-        &params("/CN=deep", Profile::TlsClient),
-    )
-    .unwrap();
+        "/CN=sub CA",
+        Profile::Ca { path_len: None },
+    );
+    let leaf2 = issue_to(&sub2, &sub_key, &leaf_key, "/CN=deep", Profile::TlsClient);
     verify_chain(&leaf2, &[sub2, q.inter.clone()], &[q.root.clone()], &opts).unwrap();
     // a leaf used as an issuer: not a CA
-    let fake = issue::issue(
+    let fake = issue_to(
         &p.leaf,
         &p.leaf_key,
-        &leaf_key.public_key(),
-        &params("/CN=fake", Profile::TlsClient),
-    )
-    .unwrap();
+        &leaf_key,
+        "/CN=fake",
+        Profile::TlsClient,
+    );
     assert_eq!(
         verify_chain(
             &fake,
@@ -296,12 +307,10 @@ fn request_round_trip_and_issue() {
 
 #[test]
 fn name_constraints_apply() {
-    use der::Encode;
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
     // A CA with permitted dNSName example.cn, built through the builder with an extra extension.
     let (root_key, root) = root();
-    let nc_key = generate_key().unwrap();
     let nc = NameConstraints {
         permitted_subtrees: Some(vec![GeneralSubtree {
             base: GeneralName::DnsName(der::asn1::Ia5String::new("example.cn").unwrap()),
@@ -310,13 +319,7 @@ fn name_constraints_apply() {
         }]),
         excluded_subtrees: None,
     };
-    let ca = issue_with_extra(
-        &root,
-        &root_key,
-        &nc_key,
-        "/CN=constrained",
-        nc.to_der().unwrap(),
-    );
+    let (nc_key, ca) = constrained_ca(&root, &root_key, "/CN=constrained", &nc);
     let ok_key = generate_key().unwrap();
     let mut good = params("/CN=a.example.cn", Profile::TlsServer);
     good.sans = vec![San::Dns("a.example.cn".into())];
@@ -359,18 +362,32 @@ fn expect_name_constraints<T: std::fmt::Debug + PartialEq>(
     }
 }
 
-/// A CA certificate with one more (critical) extension: nameConstraints.
-fn issue_with_extra(
+/// The certificate of `key` named `dn` with `profile`, issued by `issuer` (its key
+/// `issuer_key`) for the validity `params` gives.
+fn issue_to(
     issuer: &Certificate,
     issuer_key: &SecretKey,
     key: &SecretKey,
     dn: &str,
-    nc_der: Vec<u8>,
+    profile: Profile,
 ) -> Certificate {
+    issue::issue(issuer, issuer_key, &key.public_key(), &params(dn, profile)).unwrap()
+}
+
+/// A new key and its CA certificate named `dn` with one more (critical) extension: the
+/// name constraints `nc`.
+fn constrained_ca(
+    issuer: &Certificate,
+    issuer_key: &SecretKey,
+    dn: &str,
+    nc: &x509_cert::ext::pkix::constraints::name::NameConstraints,
+) -> (SecretKey, Certificate) {
+    use der::Encode;
     use shangmi_sm2::dsa;
     use x509_cert::builder::{Builder, CertificateBuilder, profile::BuilderProfile};
     use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages};
     use x509_cert::ext::{Extension, ToExtension};
+    let key = generate_key().unwrap();
     struct P(x509_cert::name::Name, x509_cert::name::Name, Vec<u8>);
     impl BuilderProfile for P {
         fn get_issuer(&self, _: &x509_cert::name::Name) -> x509_cert::name::Name {
@@ -404,7 +421,7 @@ fn issue_with_extra(
     let profile = P(
         parse_dn(dn).unwrap(),
         issuer.tbs_certificate().subject().clone(),
-        nc_der,
+        nc.to_der().unwrap(),
     );
     let t = |s| {
         x509_cert::time::Time::from(
@@ -419,14 +436,13 @@ fn issue_with_extra(
     )
     .unwrap();
     let signer = dsa::SigningKey::new(issuer_key).unwrap();
-    builder.build::<_, dsa::Signature>(&signer).unwrap()
+    (key, builder.build::<_, dsa::Signature>(&signer).unwrap())
 }
 
 /// Name constraints beyond dNSName (RFC 5280 §4.2.1.10): rfc822Name (SAN and the subject's
 /// emailAddress), iPAddress with masks (v4 and v6), directoryName, permitted and excluded.
 #[test]
 fn name_constraints_email_ip_directory() {
-    use der::Encode;
     use der::asn1::{Ia5String, OctetString};
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
@@ -560,14 +576,7 @@ fn name_constraints_email_ip_directory() {
             permitted_subtrees: (!permitted.is_empty()).then_some(permitted),
             excluded_subtrees: (!excluded.is_empty()).then_some(excluded),
         };
-        let ca_key = generate_key().unwrap();
-        let ca = issue_with_extra(
-            &root,
-            &root_key,
-            &ca_key,
-            "/CN=constrained",
-            nc.to_der().unwrap(),
-        );
+        let (ca_key, ca) = constrained_ca(&root, &root_key, "/CN=constrained", &nc);
         let key = generate_key().unwrap();
         let mut p = params(subject, Profile::TlsClient);
         p.sans = san(sans);
@@ -589,7 +598,6 @@ fn name_constraints_email_ip_directory() {
 /// not taken for a host name (a CA has no CN fallback).
 #[test]
 fn name_constraints_bind_intermediates() {
-    use der::Encode;
     use der::asn1::Ia5String;
     use x509_cert::ext::pkix::constraints::name::{GeneralSubtree, NameConstraints};
     use x509_cert::ext::pkix::name::GeneralName;
@@ -608,27 +616,20 @@ fn name_constraints_bind_intermediates() {
         ]),
         excluded_subtrees: None,
     };
-    let ca_key = generate_key().unwrap();
-    let ca = issue_with_extra(
-        &root,
-        &root_key,
-        &ca_key,
-        "/C=CN/O=Example/CN=constrained",
-        nc.to_der().unwrap(),
-    );
+    let (ca_key, ca) = constrained_ca(&root, &root_key, "/C=CN/O=Example/CN=constrained", &nc);
     let opts = Options::at(MID, Purpose::TlsServer);
     for (sub_name, accepted) in [
         ("/C=CN/O=Other/CN=Sub CA", false),
         ("/C=CN/O=Example/CN=Sub CA", true),
     ] {
         let sub_key = generate_key().unwrap();
-        let sub_ca = issue::issue(
+        let sub_ca = issue_to(
             &ca,
             &ca_key,
-            &sub_key.public_key(),
-            &params(sub_name, Profile::Ca { path_len: None }),
-        )
-        .unwrap();
+            &sub_key,
+            sub_name,
+            Profile::Ca { path_len: None },
+        );
         let key = generate_key().unwrap();
         let mut p = params("/C=CN/O=Example/CN=www.example.cn", Profile::TlsServer);
         p.sans = vec![San::Dns("www.example.cn".into())];

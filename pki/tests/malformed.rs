@@ -28,11 +28,7 @@ fn seeds() -> Seeds {
     let cert = issue::self_signed(&key, &params).unwrap();
     let csr =
         req::create_request(&key, &parse_dn("/CN=seed").unwrap(), &params.sans, None).unwrap();
-    let signer = Signer {
-        cert: &cert,
-        key: &key,
-        chain: &[],
-    };
+    let signer = Signer::new(&cert, &key);
     let signed = cms::sign(b"seed", &[signer], &SignOptions::default()).unwrap();
     let enveloped = cms::encrypt(b"seed", std::slice::from_ref(&cert), Oids::GmT0010).unwrap();
     let env = envelope::wrap(&key.public_key(), &key).unwrap();
@@ -168,11 +164,7 @@ fn write_fuzz_corpus() {
     let leaf = issue::issue(&anchor, &key, &leaf_key.public_key(), &lp).unwrap();
     let signed = cms::sign(
         b"fuzz",
-        &[Signer {
-            cert: &leaf,
-            key: &leaf_key,
-            chain: &[],
-        }],
+        &[Signer::new(&leaf, &leaf_key)],
         &SignOptions {
             detached: true,
             ..SignOptions::default()

@@ -6,24 +6,23 @@
 use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_pki::name::parse_dn;
 use shangmi_pki::pkcs12::{self, Scheme};
-use shangmi_pki::{Error, generate_key};
+use shangmi_pki::{Certificate, Error, SecretKey, generate_key};
 
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
 
+/// A new key and its self-signed CA certificate named `dn`, valid for 30 days.
+fn self_signed_ca(dn: &str) -> (SecretKey, Certificate) {
+    let key = generate_key().unwrap();
+    let params = CertParams::new(parse_dn(dn).unwrap(), Profile::Ca { path_len: None }, 30);
+    let cert = issue::self_signed(&key, &params).unwrap();
+    (key, cert)
+}
+
 #[test]
 fn sm_scheme_round_trip() {
-    let ca_key = generate_key().unwrap();
-    let ca = issue::self_signed(
-        &ca_key,
-        &CertParams::new(
-            parse_dn("/CN=P12 CA").unwrap(),
-            Profile::Ca { path_len: None },
-            30,
-        ),
-    )
-    .unwrap();
+    let (ca_key, ca) = self_signed_ca("/CN=P12 CA");
     let key = generate_key().unwrap();
     let leaf = issue::issue(
         &ca,
@@ -76,16 +75,7 @@ fn sm_scheme_round_trip() {
 
 #[test]
 fn sm_scheme_corrupted_mac_and_truncation() {
-    let key = generate_key().unwrap();
-    let cert = issue::self_signed(
-        &key,
-        &CertParams::new(
-            parse_dn("/CN=self").unwrap(),
-            Profile::Ca { path_len: None },
-            30,
-        ),
-    )
-    .unwrap();
+    let (key, cert) = self_signed_ca("/CN=self");
     let p12 = pkcs12::export_with(&cert, &key, &[], "pw", Scheme::Sm).unwrap();
     // the MAC digest sits before the 8-byte salt and the iteration count at the end
     let mut bad = p12.clone();

@@ -316,25 +316,31 @@ fn every_refusal_names_its_cause() {
     );
     // SEC1 whose public key is not d·G (one byte of the point changed; still on the curve?
     // No: then it is an invalid point. Swap in another valid key's point instead).
-    let mut mismatch = OPENSSL_SEC1_DER;
     let other = point(&SecretKey::from_bytes(&[7u8; 32].into()).unwrap());
-    mismatch[121 - 65..].copy_from_slice(&other);
-    assert_eq!(
-        keys::secret_key_from_sec1_der(&mismatch).unwrap_err(),
-        Error::PublicKeyMismatch
-    );
-    let mut off_curve = OPENSSL_SEC1_DER;
-    off_curve[120] ^= 1;
-    assert_eq!(
-        keys::secret_key_from_sec1_der(&off_curve).unwrap_err(),
-        Error::InvalidPoint
-    );
-    let mut zero = OPENSSL_SEC1_DER;
-    zero[7..39].fill(0);
-    assert_eq!(
-        keys::secret_key_from_sec1_der(&zero).unwrap_err(),
-        Error::InvalidSecretKey
-    );
+    // (what the edit does, the edit of OpenSSL's SEC1 key, the error)
+    type Edit<'a> = &'a dyn Fn(&mut [u8]);
+    let edits: [(&str, Edit, Error); 3] = [
+        (
+            "another key's point",
+            &|d| d[121 - 65..].copy_from_slice(&other),
+            Error::PublicKeyMismatch,
+        ),
+        ("off the curve", &|d| d[120] ^= 1, Error::InvalidPoint),
+        (
+            "zero secret",
+            &|d| d[7..39].fill(0),
+            Error::InvalidSecretKey,
+        ),
+    ];
+    for (what, edit, err) in edits {
+        let mut der = OPENSSL_SEC1_DER;
+        edit(&mut der);
+        assert_eq!(
+            keys::secret_key_from_sec1_der(&der).unwrap_err(),
+            err,
+            "{what}"
+        );
+    }
     let mut spki = OPENSSL_SPKI_DER;
     spki[90] ^= 1;
     assert_eq!(

@@ -18,24 +18,18 @@ fn eph(b: u8) -> [u8; 32] {
     r
 }
 
+/// `role`'s side of an exchange with the static key `key`, identifier `id` and the
+/// ephemeral secret `eph(e)`.
+fn party(role: Role, key: &SecretKey, id: &[u8], e: u8) -> KeyExchange {
+    KeyExchange::new_with_ephemeral(role, key, id, &eph(e).into()).unwrap()
+}
+
 #[test]
 fn parties_agree_and_confirm() {
     let (a, b) = (sk(1), sk(2));
     for klen in [0usize, 1, 16, 32, 33, 100] {
-        let alice = KeyExchange::new_with_ephemeral(
-            Role::Initiator,
-            &a,
-            b"ALICE123@YAHOO.COM",
-            &eph(3).into(),
-        )
-        .unwrap();
-        let bob = KeyExchange::new_with_ephemeral(
-            Role::Responder,
-            &b,
-            b"BILL456@YAHOO.COM",
-            &eph(4).into(),
-        )
-        .unwrap();
+        let alice = party(Role::Initiator, &a, b"ALICE123@YAHOO.COM", 3);
+        let bob = party(Role::Responder, &b, b"BILL456@YAHOO.COM", 4);
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let mut ka = vec![0u8; klen];
         let mut kb = vec![0u8; klen];
@@ -61,10 +55,8 @@ fn key_prefixes_are_consistent() {
     // The KDF output for a shorter klen is a prefix of a longer one.
     let (a, b) = (sk(5), sk(6));
     let run = |klen: usize| {
-        let alice =
-            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"a", &eph(7).into()).unwrap();
-        let bob =
-            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"b", &eph(8).into()).unwrap();
+        let alice = party(Role::Initiator, &a, b"a", 7);
+        let bob = party(Role::Responder, &b, b"b", 8);
         let mut k = vec![0u8; klen];
         alice
             .finish(&b.public_key(), b"b", &bob.ephemeral_public(), &mut k)
@@ -81,8 +73,8 @@ fn mismatches_fail() {
     let (a, b, c) = (sk(1), sk(2), sk(9));
     let setup = || {
         (
-            KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3).into()).unwrap(),
-            KeyExchange::new_with_ephemeral(Role::Responder, &b, b"bob", &eph(4).into()).unwrap(),
+            party(Role::Initiator, &a, b"alice", 3),
+            party(Role::Responder, &b, b"bob", 4),
         )
     };
     // Wrong peer identifier on one side.
@@ -114,9 +106,8 @@ fn mismatches_fail() {
     assert_ne!(ka, kb);
     assert!(cb.verify(ca.to_send()).is_err());
     // Both claim to be the initiator.
-    let alice =
-        KeyExchange::new_with_ephemeral(Role::Initiator, &a, b"alice", &eph(3).into()).unwrap();
-    let bob = KeyExchange::new_with_ephemeral(Role::Initiator, &b, b"bob", &eph(4).into()).unwrap();
+    let alice = party(Role::Initiator, &a, b"alice", 3);
+    let bob = party(Role::Initiator, &b, b"bob", 4);
     let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
     alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
     bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();

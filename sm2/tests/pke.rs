@@ -45,13 +45,19 @@ fn seeded(seed: u64) -> StdRng {
     StdRng::seed_from_u64(seed)
 }
 
-#[test]
-fn gbt32918_5_encryption_vector() {
+/// The GB/T 32918.5 vector's key and its ciphertext of `MSG` with the nonce `K` (C1C3C2).
+fn vector_ciphertext() -> (DecryptingKey, Vec<u8>) {
     let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
     let ct = dk
         .encrypting_key()
         .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2)
         .unwrap();
+    (dk, ct)
+}
+
+#[test]
+fn gbt32918_5_encryption_vector() {
+    let (dk, ct) = vector_ciphertext();
     assert_eq!(pke::c1c3c2_to_der(&ct).unwrap(), CT_DER);
     assert_eq!(pke::der_to_c1c3c2(&CT_DER).unwrap(), ct);
     assert_eq!(dk.decrypt_der(&CT_DER).unwrap(), MSG);
@@ -94,11 +100,7 @@ fn all_layouts_round_trip_and_convert() {
 
 #[test]
 fn rejects_bad_ciphertexts() {
-    let dk = DecryptingKey::from_bytes(&D.into()).unwrap();
-    let ct = dk
-        .encrypting_key()
-        .encrypt_with_nonce(&K.into(), MSG, Layout::C1C3C2)
-        .unwrap();
+    let (dk, ct) = vector_ciphertext();
     for i in 0..ct.len() {
         let mut bad = ct.clone();
         bad[i] ^= 0x01;

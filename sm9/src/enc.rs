@@ -103,17 +103,7 @@ fn all_zero(b: &[u8]) -> bool {
 pub(crate) use shangmi_dispatch::ct::eq as ct_eq;
 
 impl EncryptMasterKey {
-    /// A random master key.
-    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
-        Ok(Self::from_scalar(random_scalar(rng)?))
-    }
-
-    /// The master key from its 32-byte big-endian value ke ∈ [1, N-1].
-    pub fn from_bytes(ke: &[u8; 32]) -> Result<Self, Error> {
-        Ok(Self::from_scalar(
-            Fn::from_bytes_nonzero(ke).ok_or(Error::InvalidKey)?,
-        ))
-    }
+    master_key_constructors!("ke");
 
     #[cfg(feature = "zeroize")]
     pub(crate) fn ke_mut(&mut self) -> &mut Fn {

@@ -196,15 +196,11 @@ macro_rules! mont_field {
             /// whose skipped zero windows depend on `e` only, never on `self` (constant time
             /// in the base).
             pub(crate) fn pow_public(&self, e: &Limbs) -> Self {
-                let mut table = [Self::ONE; 16];
-                table[1] = *self;
-                for i in 2..16 {
-                    table[i] = table[i - 1].mul(self);
-                }
+                let table = crate::window::powers(Self::ONE, *self, Self::mul);
                 let mut r = Self::ONE;
                 for w in (0..64).rev() {
                     r = r.square().square().square().square();
-                    let nib = ((e[w / 16] >> ((w % 16) * 4)) & 0xf) as usize;
+                    let nib = crate::window::nibble(e, w) as usize;
                     if nib != 0 {
                         r = r.mul(&table[nib]);
                     }

@@ -7,6 +7,24 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
+/// `random` and `from_bytes` of a master key type (signing or encryption) that has a
+/// `from_scalar(Fn)`; `$name` names the secret in the docs (ks or ke).
+macro_rules! master_key_constructors {
+    ($name:literal) => {
+        /// A random master key.
+        pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
+            Ok(Self::from_scalar(random_scalar(rng)?))
+        }
+
+        #[doc = concat!("The master key from its 32-byte big-endian value ", $name, " ∈ [1, N-1].")]
+        pub fn from_bytes(secret: &[u8; 32]) -> Result<Self, Error> {
+            Ok(Self::from_scalar(
+                Fn::from_bytes_nonzero(secret).ok_or(Error::InvalidKey)?,
+            ))
+        }
+    };
+}
+
 mod curve;
 mod der;
 mod enc;

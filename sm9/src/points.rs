@@ -13,6 +13,22 @@ fn fp(b: &[u8]) -> Result<Fp, Error> {
     Fp::from_bytes(a).ok_or(Error::InvalidPoint)
 }
 
+/// 0x04 || `body` (`N` = 1 + its length).
+fn prefixed<const N: usize>(body: &[u8]) -> [u8; N] {
+    let mut out = [4u8; N];
+    out[1..].copy_from_slice(body);
+    out
+}
+
+/// The `n`-byte form in `b`, given as it is or as 0x04 || it.
+fn unprefixed(b: &[u8], n: usize) -> Result<&[u8], Error> {
+    match b.len() {
+        l if l == n => Ok(b),
+        l if l == n + 1 && b[0] == 4 => Ok(&b[1..]),
+        _ => Err(Error::InvalidPoint),
+    }
+}
+
 /// 64 bytes x || y.
 pub(crate) fn g1_to_bytes(p: &Affine<Fp>) -> [u8; 64] {
     let mut out = [0u8; 64];
@@ -23,19 +39,13 @@ pub(crate) fn g1_to_bytes(p: &Affine<Fp>) -> [u8; 64] {
 
 /// 0x04 || x || y.
 pub(crate) fn g1_to_uncompressed(p: &Affine<Fp>) -> [u8; 65] {
-    let mut out = [4u8; 65];
-    out[1..].copy_from_slice(&g1_to_bytes(p));
-    out
+    prefixed(&g1_to_bytes(p))
 }
 
 /// Parses x || y or 0x04 || x || y: coordinates below p and on the curve (G1 has
 /// cofactor 1, so that is the whole group check).
 pub(crate) fn g1_from_bytes(b: &[u8]) -> Result<Affine<Fp>, Error> {
-    let b = match b.len() {
-        64 => b,
-        65 if b[0] == 4 => &b[1..],
-        _ => return Err(Error::InvalidPoint),
-    };
+    let b = unprefixed(b, 64)?;
     let p = Affine {
         x: fp(&b[..32])?,
         y: fp(&b[32..])?,
@@ -59,19 +69,13 @@ pub(crate) fn g2_to_bytes(p: &Affine<Fp2>) -> [u8; 128] {
 
 /// 0x04 || x1 || x0 || y1 || y0.
 pub(crate) fn g2_to_uncompressed(p: &Affine<Fp2>) -> [u8; 129] {
-    let mut out = [4u8; 129];
-    out[1..].copy_from_slice(&g2_to_bytes(p));
-    out
+    prefixed(&g2_to_bytes(p))
 }
 
 /// Parses the 128-byte form or 0x04 || it: on the twist and in the order-N subgroup
 /// (variable time: for public keys).
 pub(crate) fn g2_from_bytes(b: &[u8]) -> Result<Affine<Fp2>, Error> {
-    let b = match b.len() {
-        128 => b,
-        129 if b[0] == 4 => &b[1..],
-        _ => return Err(Error::InvalidPoint),
-    };
+    let b = unprefixed(b, 128)?;
     let p = Affine {
         x: Fp2::new(fp(&b[32..64])?, fp(&b[..32])?),
         y: Fp2::new(fp(&b[96..])?, fp(&b[64..96])?),

@@ -70,17 +70,7 @@ pub struct Signature {
 }
 
 impl SignMasterKey {
-    /// A random master key.
-    pub fn random<R: TryCryptoRng + ?Sized>(rng: &mut R) -> Result<Self, Error> {
-        Ok(Self::from_scalar(random_scalar(rng)?))
-    }
-
-    /// The master key from its 32-byte big-endian value ks ∈ [1, N-1].
-    pub fn from_bytes(ks: &[u8; 32]) -> Result<Self, Error> {
-        Ok(Self::from_scalar(
-            Fn::from_bytes_nonzero(ks).ok_or(Error::InvalidKey)?,
-        ))
-    }
+    master_key_constructors!("ks");
 
     #[cfg(feature = "zeroize")]
     pub(crate) fn ks_mut(&mut self) -> &mut Fn {

@@ -388,11 +388,7 @@ impl Fp12 {
     /// read by a masked scan of all 16 entries (constant time in `k` and `self`).
     #[cfg(test)]
     pub(crate) fn pow_ct(&self, k: &Limbs) -> Self {
-        let mut table = [Self::ONE; 16];
-        table[1] = *self;
-        for i in 2..16 {
-            table[i] = table[i - 1].mul(self);
-        }
+        let table = crate::window::powers(Self::ONE, *self, Self::mul);
         let mut r = Self::ONE;
         for w in (0..64).rev() {
             if w != 63 {

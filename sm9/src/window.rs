@@ -9,6 +9,18 @@ pub(crate) fn nibble(k: &[u64], w: usize) -> u64 {
     (k[w / 16] >> ((w % 16) * 4)) & 0xf
 }
 
+/// The window table x^0 .. x^15 under the product `mul`, from its identity `one` (for the
+/// 4-bit windowed powers of `field.rs` and `tower.rs`).
+#[inline(always)]
+pub(crate) fn powers<T: Copy>(one: T, x: T, mul: impl Fn(&T, &T) -> T) -> [T; 16] {
+    let mut table = [one; 16];
+    table[1] = x;
+    for i in 2..16 {
+        table[i] = mul(&table[i - 1], &x);
+    }
+    table
+}
+
 /// Masked scan: `table[idx]` read by touching every entry (`table[0]` where `idx` is out of
 /// range).
 pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {

@@ -5,8 +5,8 @@
 
 use super::decode::{public_key_from_spki, secret_key_from_pki};
 use super::{ID_EC_PUBLIC_KEY, SM2_OID, SM2_WITH_SM3_OID};
-use crate::Error;
 use crate::dsa::{DerSignature, Signature, SigningKey, VerifyingKey};
+use crate::{Error, PublicKey, SecretKey};
 use elliptic_curve::pkcs8::der::AnyRef;
 use elliptic_curve::pkcs8::spki::{
     AlgorithmIdentifier, AlgorithmIdentifierRef, AssociatedAlgorithmIdentifier,
@@ -50,73 +50,96 @@ fn spki_error(alg: &AlgorithmIdentifierRef<'_>, e: Error) -> spki::Error {
     }
 }
 
-/// Either OID form; the signing key uses the default identifier.
-impl TryFrom<PrivateKeyInfoRef<'_>> for SigningKey {
-    type Error = pkcs8::Error;
+/// The pkcs8/spki traits of a private and a public key type: decoding from either OID form
+/// (the key made from the decoded secret or public key by `$from_secret`/`$from_public`;
+/// signing and verifying keys take the default identifier), encoding with `alloc` as
+/// id-ecPublicKey + SM2 (the point uncompressed), and the key algorithm; `$cfg` gates all.
+macro_rules! key_pair_traits {
+    ($(#[$cfg:meta])* $private:ty = $from_secret:expr, $public:ty = $from_public:expr) => {
+        /// Either OID form.
+        $(#[$cfg])*
+        impl TryFrom<PrivateKeyInfoRef<'_>> for $private {
+            type Error = pkcs8::Error;
 
-    fn try_from(pki: PrivateKeyInfoRef<'_>) -> pkcs8::Result<Self> {
-        let secret = secret_key_from_pki(&pki).map_err(|e| pkcs8_error(&pki.algorithm, e))?;
-        SigningKey::new(&secret).map_err(|e| pkcs8_error(&pki.algorithm, e))
-    }
+            fn try_from(pki: PrivateKeyInfoRef<'_>) -> pkcs8::Result<Self> {
+                let make: fn(SecretKey) -> Result<Self, Error> = $from_secret;
+                secret_key_from_pki(&pki)
+                    .and_then(make)
+                    .map_err(|e| pkcs8_error(&pki.algorithm, e))
+            }
+        }
+
+        /// Either OID form.
+        $(#[$cfg])*
+        impl TryFrom<SubjectPublicKeyInfoRef<'_>> for $public {
+            type Error = spki::Error;
+
+            fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
+                let make: fn(PublicKey) -> Self = $from_public;
+                let public =
+                    public_key_from_spki(&spki).map_err(|e| spki_error(&spki.algorithm, e))?;
+                Ok(make(public))
+            }
+        }
+
+        /// id-ecPublicKey + SM2 form.
+        #[cfg(feature = "alloc")]
+        $(#[$cfg])*
+        impl EncodePrivateKey for $private {
+            fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
+                self.secret_key().to_pkcs8_der()
+            }
+        }
+
+        /// id-ecPublicKey + SM2 form, uncompressed point.
+        #[cfg(feature = "alloc")]
+        $(#[$cfg])*
+        impl EncodePublicKey for $public {
+            fn to_public_key_der(&self) -> spki::Result<Document> {
+                self.public_key().to_public_key_der()
+            }
+        }
+
+        $(#[$cfg])*
+        impl AssociatedAlgorithmIdentifier for $private {
+            type Params = ObjectIdentifier;
+            const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
+        }
+
+        $(#[$cfg])*
+        impl AssociatedAlgorithmIdentifier for $public {
+            type Params = ObjectIdentifier;
+            const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
+        }
+    };
 }
 
-/// Either OID form; the verifying key uses the default identifier.
-impl TryFrom<SubjectPublicKeyInfoRef<'_>> for VerifyingKey {
-    type Error = spki::Error;
+key_pair_traits!(
+    SigningKey = |s| SigningKey::new(&s),
+    VerifyingKey = |p| VerifyingKey::new(&p)
+);
+key_pair_traits!(
+    #[cfg(feature = "alloc")]
+    DecryptingKey = |s| Ok(DecryptingKey::new(s)),
+    EncryptingKey = EncryptingKey::new
+);
 
-    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
-        let public = public_key_from_spki(&spki).map_err(|e| spki_error(&spki.algorithm, e))?;
-        Ok(VerifyingKey::new(&public))
-    }
+/// sm2-with-sm3 as the algorithm `$konst` of the trait `$trait` for each type.
+macro_rules! sm2_with_sm3 {
+    ($trait:ident::$konst:ident for $($ty:ty),+) => {
+        $(
+            impl $trait for $ty {
+                type Params = AnyRef<'static>;
+                const $konst: AlgorithmIdentifierRef<'static> = SIGNATURE_ALGORITHM;
+            }
+        )+
+    };
 }
 
-/// id-ecPublicKey + SM2 form.
-#[cfg(feature = "alloc")]
-impl EncodePrivateKey for SigningKey {
-    fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
-        self.secret_key().to_pkcs8_der()
-    }
-}
-
-/// id-ecPublicKey + SM2 form, uncompressed point.
-#[cfg(feature = "alloc")]
-impl EncodePublicKey for VerifyingKey {
-    fn to_public_key_der(&self) -> spki::Result<Document> {
-        self.public_key().to_public_key_der()
-    }
-}
-
-impl AssociatedAlgorithmIdentifier for SigningKey {
-    type Params = ObjectIdentifier;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
-}
-
-impl AssociatedAlgorithmIdentifier for VerifyingKey {
-    type Params = ObjectIdentifier;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
-}
-
-/// sm2-with-sm3 (`DynSignatureAlgorithmIdentifier` follows with `alloc`).
-impl SignatureAlgorithmIdentifier for SigningKey {
-    type Params = AnyRef<'static>;
-    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = SIGNATURE_ALGORITHM;
-}
-
-/// sm2-with-sm3 (`DynSignatureAlgorithmIdentifier` follows with `alloc`).
-impl SignatureAlgorithmIdentifier for VerifyingKey {
-    type Params = AnyRef<'static>;
-    const SIGNATURE_ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = SIGNATURE_ALGORITHM;
-}
-
-impl AssociatedAlgorithmIdentifier for Signature {
-    type Params = AnyRef<'static>;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = SIGNATURE_ALGORITHM;
-}
-
-impl AssociatedAlgorithmIdentifier for DerSignature {
-    type Params = AnyRef<'static>;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifierRef<'static> = SIGNATURE_ALGORITHM;
-}
+// The keys' signature algorithm (`DynSignatureAlgorithmIdentifier` follows with `alloc`)
+// and the signatures' algorithm.
+sm2_with_sm3!(SignatureAlgorithmIdentifier::SIGNATURE_ALGORITHM_IDENTIFIER for SigningKey, VerifyingKey);
+sm2_with_sm3!(AssociatedAlgorithmIdentifier::ALGORITHM_IDENTIFIER for Signature, DerSignature);
 
 /// The BIT STRING of an X.509 signature holds the DER form `SEQUENCE { r, s }`
 /// (GM/T 0009 §7.2, as ECDSA in RFC 5480), not the fixed 64 bytes.
@@ -133,54 +156,4 @@ impl SignatureBitStringEncoding for DerSignature {
     fn to_bitstring(&self) -> pkcs8::der::Result<BitString> {
         BitString::from_bytes(self.as_ref())
     }
-}
-
-/// Either OID form.
-#[cfg(feature = "alloc")]
-impl TryFrom<PrivateKeyInfoRef<'_>> for DecryptingKey {
-    type Error = pkcs8::Error;
-
-    fn try_from(pki: PrivateKeyInfoRef<'_>) -> pkcs8::Result<Self> {
-        let secret = secret_key_from_pki(&pki).map_err(|e| pkcs8_error(&pki.algorithm, e))?;
-        Ok(DecryptingKey::new(secret))
-    }
-}
-
-/// Either OID form.
-#[cfg(feature = "alloc")]
-impl TryFrom<SubjectPublicKeyInfoRef<'_>> for EncryptingKey {
-    type Error = spki::Error;
-
-    fn try_from(spki: SubjectPublicKeyInfoRef<'_>) -> spki::Result<Self> {
-        let public = public_key_from_spki(&spki).map_err(|e| spki_error(&spki.algorithm, e))?;
-        Ok(EncryptingKey::new(public))
-    }
-}
-
-/// id-ecPublicKey + SM2 form.
-#[cfg(feature = "alloc")]
-impl EncodePrivateKey for DecryptingKey {
-    fn to_pkcs8_der(&self) -> pkcs8::Result<SecretDocument> {
-        self.secret_key().to_pkcs8_der()
-    }
-}
-
-/// id-ecPublicKey + SM2 form, uncompressed point.
-#[cfg(feature = "alloc")]
-impl EncodePublicKey for EncryptingKey {
-    fn to_public_key_der(&self) -> spki::Result<Document> {
-        self.public_key().to_public_key_der()
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl AssociatedAlgorithmIdentifier for DecryptingKey {
-    type Params = ObjectIdentifier;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
-}
-
-#[cfg(feature = "alloc")]
-impl AssociatedAlgorithmIdentifier for EncryptingKey {
-    type Params = ObjectIdentifier;
-    const ALGORITHM_IDENTIFIER: AlgorithmIdentifier<ObjectIdentifier> = KEY_ALGORITHM;
 }
