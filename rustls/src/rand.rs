@@ -9,7 +9,16 @@
 use rustls::crypto::{GetRandomFailed, SecureRandom};
 use std::sync::Mutex;
 
-/// The operating system's random generator, through `getrandom`.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[allow(unsafe_code)] // the pool's page: mmap, madvise and munmap
+mod pool;
+
+/// The operating system's random generator, through `getrandom`. On Linux and Android a
+/// draw of up to 256 bytes comes from a per-thread pool the kernel refills 1024 bytes at a
+/// time (one system call per many draws): each byte is handed out once and cleared when
+/// taken, the pool is cleared when its thread ends, and it lives in a page the kernel wipes
+/// in a child after `fork` (`MADV_WIPEONFORK`), so a child never repeats its parent's
+/// bytes. Where that page cannot be had, every draw is a `getrandom` call.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct OsRandom;
 
@@ -18,6 +27,10 @@ pub static OS_RANDOM: OsRandom = OsRandom;
 
 impl SecureRandom for OsRandom {
     fn fill(&self, buf: &mut [u8]) -> Result<(), GetRandomFailed> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        if buf.len() <= pool::MAX_DRAW {
+            return pool::fill(buf);
+        }
         getrandom::fill(buf).map_err(|_| GetRandomFailed)
     }
 }
