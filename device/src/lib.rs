@@ -320,6 +320,30 @@ impl<E: shangmi_sm2::KeyOpError> shangmi_sm2::KeyAgreement for NoKeyExchange<E> 
     }
 }
 
+/// The key-exchange methods of `shangmi_sm2::PrivateKeyOps` for a device key without one
+/// (its `KeyExchange` a type with no values, such as [`NoKeyExchange`]): to be invoked
+/// inside the `impl PrivateKeyOps` block with that type, the error type, and the refusal
+/// `start_key_exchange` returns. `supports_key_exchange` is false, so a TLCP configuration
+/// leaves the ECDHE suites out. The caller depends on `rand_core`.
+#[macro_export]
+macro_rules! no_key_exchange {
+    ($exchange:ty, $error:ty, $refusal:expr) => {
+        /// False: this key has no key exchange (see its `KeyExchange` type).
+        fn supports_key_exchange(&self) -> bool {
+            false
+        }
+
+        fn start_key_exchange<R: ::rand_core::TryCryptoRng + ?Sized>(
+            &self,
+            _: &mut R,
+            _: ::shangmi_sm2::kx::Role,
+            _: &[u8],
+        ) -> ::core::result::Result<$exchange, $error> {
+            ::core::result::Result::Err($refusal)
+        }
+    };
+}
+
 /// A vendor's library loaded at run time (unloaded when dropped: keep it as long as any
 /// function copied out of it).
 pub struct Library(libloading::Library);

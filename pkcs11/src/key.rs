@@ -21,9 +21,7 @@ use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
 use cryptoki::mechanism::{Mechanism, MechanismType};
 use cryptoki::object::{Attribute, AttributeType, ObjectHandle};
 use cryptoki::session::Session;
-use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
-use shangmi_sm2::kx::Role;
 use shangmi_sm2::pke::Layout;
 use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
 use std::time::Duration;
@@ -447,21 +445,13 @@ impl PrivateKeyOps for Pkcs11Key {
         res
     }
 
-    /// False: see [`NoKeyExchange`].
-    fn supports_key_exchange(&self) -> bool {
-        false
-    }
-
-    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
-        &self,
-        _: &mut R,
-        _: Role,
-        _: &[u8],
-    ) -> Result<NoKeyExchange, Pkcs11Error> {
-        Err(Pkcs11Error::Unsupported(
+    shangmi_device::no_key_exchange!(
+        NoKeyExchange,
+        Pkcs11Error,
+        Pkcs11Error::Unsupported(
             "SM2 key exchange: PKCS#11 has no SM2 key exchange that returns key material",
-        ))
-    }
+        )
+    );
 }
 
 /// C2's length in a ciphertext of `layout` (C1 as the layout has it, C3 32 bytes).
