@@ -11,7 +11,9 @@
 //!   `ECCSIGNATUREBLOB`, `ECCCIPHERBLOB` field for field, with conversions that check what a
 //!   device returns (a point on the curve, r and s in range, nothing in the high halves);
 //! - [`Library`]: a vendor library loaded at run time and its symbols;
-//! - [`fmt_code`]: how a named return code prints.
+//! - [`fmt_code`]: how a named return code prints;
+//! - [`SessionPool`]: a key's fixed set of sessions, one caller at a time (also used by
+//!   `shangmi-pkcs11`).
 //!
 //! Facts from GmSSL 3.3's `sdf.h` and `skf.h` (GM/T 0018-2012, GM/T 0016-2012 names).
 //! `unsafe` is confined to [`Library`]'s loading and symbol lookup.
@@ -318,6 +320,30 @@ impl<E: shangmi_sm2::KeyOpError> shangmi_sm2::KeyAgreement for NoKeyExchange<E> 
     }
 }
 
+/// The key-exchange methods of `shangmi_sm2::PrivateKeyOps` for a device key without one
+/// (its `KeyExchange` a type with no values, such as [`NoKeyExchange`]): to be invoked
+/// inside the `impl PrivateKeyOps` block with that type, the error type, and the refusal
+/// `start_key_exchange` returns. `supports_key_exchange` is false, so a TLCP configuration
+/// leaves the ECDHE suites out. The caller depends on `rand_core`.
+#[macro_export]
+macro_rules! no_key_exchange {
+    ($exchange:ty, $error:ty, $refusal:expr) => {
+        /// False: this key has no key exchange (see its `KeyExchange` type).
+        fn supports_key_exchange(&self) -> bool {
+            false
+        }
+
+        fn start_key_exchange<R: ::rand_core::TryCryptoRng + ?Sized>(
+            &self,
+            _: &mut R,
+            _: ::shangmi_sm2::kx::Role,
+            _: &[u8],
+        ) -> ::core::result::Result<$exchange, $error> {
+            ::core::result::Result::Err($refusal)
+        }
+    };
+}
+
 /// A vendor's library loaded at run time (unloaded when dropped: keep it as long as any
 /// function copied out of it).
 pub struct Library(libloading::Library);
@@ -404,6 +430,57 @@ pub fn fmt_code(
     match name {
         Some(name) => write!(f, "{name} (0x{value:08X})"),
         None => write!(f, "vendor code 0x{value:08X}"),
+    }
+}
+
+/// A fixed set of sessions (or any handles to a device), each handed to one caller at a
+/// time: a caller waits up to the pool's wait for one to come back. A lock poisoned by a
+/// panicking caller is taken over (the sessions in it are still whole).
+pub struct SessionPool<S> {
+    idle: std::sync::Mutex<Vec<S>>,
+    ready: std::sync::Condvar,
+    wait: std::time::Duration,
+}
+
+impl<S> SessionPool<S> {
+    /// A pool of `sessions`, whose callers wait up to `wait` for a free one.
+    pub fn new(sessions: Vec<S>, wait: std::time::Duration) -> Self {
+        SessionPool {
+            idle: std::sync::Mutex::new(sessions),
+            ready: std::sync::Condvar::new(),
+            wait,
+        }
+    }
+
+    /// A free session, waiting up to the pool's wait for one; `None` if every one stayed
+    /// busy that long. Hand it back with [`SessionPool::give_back`].
+    pub fn take(&self) -> Option<S> {
+        use std::sync::PoisonError;
+        let deadline = std::time::Instant::now() + self.wait;
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(s) = idle.pop() {
+                return Some(s);
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            idle = self
+                .ready
+                .wait_timeout(idle, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    /// Hands `session` back and wakes one waiting caller.
+    pub fn give_back(&self, session: S) {
+        self.idle
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(session);
+        self.ready.notify_one();
     }
 }
 

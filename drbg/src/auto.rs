@@ -3,7 +3,7 @@
 
 use crate::{Drbg, Error};
 use core::fmt;
-use rand_core::{TryCryptoRng, TryRng, utils};
+use rand_core::TryCryptoRng;
 use zeroize::Zeroize;
 
 /// The longest entropy input [`AutoReseed`] draws: 256 bits, the largest security strength
@@ -129,18 +129,11 @@ impl<D: Drbg, E: TryCryptoRng> AutoReseed<D, E> {
     }
 }
 
-impl<D: Drbg, E: TryCryptoRng> TryRng for AutoReseed<D, E> {
-    type Error = E::Error;
+crate::try_rng_via_fill!(impl[D: Drbg, E: TryCryptoRng] AutoReseed<D, E>, E::Error, AutoReseed::fill);
 
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+impl<D: Drbg, E: TryCryptoRng> AutoReseed<D, E> {
+    /// One request, reseeding from the source whenever the DRBG asks.
+    fn fill(&mut self, dst: &mut [u8]) -> Result<(), E::Error> {
         for chunk in dst.chunks_mut(D::max_request_len()) {
             if self.drbg.reseed_required() {
                 self.reseed_from_source()?;

@@ -9,7 +9,7 @@
 //! reported to the consuming application, which stops using the source).
 
 use core::fmt;
-use rand_core::{TryCryptoRng, TryRng, utils};
+use rand_core::{TryCryptoRng, TryRng};
 use zeroize::Zeroize;
 
 /// The false-positive probability of each test per sample: 2^-40, the low end of SP 800-90B's
@@ -273,18 +273,11 @@ impl<E: TryRng> HealthTested<E> {
     }
 }
 
-impl<E: TryRng> TryRng for HealthTested<E> {
-    type Error = HealthError<E::Error>;
+crate::try_rng_via_fill!(impl[E: TryRng] HealthTested<E>, HealthError<E::Error>, HealthTested::fill);
 
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+impl<E: TryRng> HealthTested<E> {
+    /// One request from the source, scanned by both tests.
+    fn fill(&mut self, dst: &mut [u8]) -> Result<(), HealthError<E::Error>> {
         if let Some(t) = self.tripped {
             return Err(t.error());
         }
@@ -388,22 +381,19 @@ where
     }
 }
 
-impl<R, E> TryRng for OutputTested<R>
+crate::try_rng_via_fill!(
+    impl[R: TryRng<Error = HealthError<E>>, E: core::error::Error] OutputTested<R>,
+    HealthError<E>,
+    OutputTested::fill
+);
+
+impl<R, E> OutputTested<R>
 where
     R: TryRng<Error = HealthError<E>>,
     E: core::error::Error,
 {
-    type Error = HealthError<E>;
-
-    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+    /// One request in blocks, each compared with the block before it.
+    fn fill(&mut self, dst: &mut [u8]) -> Result<(), HealthError<E>> {
         if self.tripped {
             return Err(HealthError::RepeatedOutput);
         }

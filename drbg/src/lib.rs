@@ -27,7 +27,7 @@ pub use hmac::HmacDrbg;
 pub use profile::{GmLevel1, GmLevel2, Profile, Sp800_90a};
 pub use rand_core;
 
-use rand_core::{TryCryptoRng, TryRng, utils};
+use rand_core::TryCryptoRng;
 use shangmi_sm3::Sm3;
 use shangmi_sm4::Sm4;
 
@@ -159,27 +159,63 @@ fn fill<D: Drbg>(drbg: &mut D, dst: &mut [u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// The `rand_core` traits for one DRBG type (a blanket impl over [`Drbg`] is not allowed
-/// for a foreign trait, so each type gets the same three lines of delegation).
-macro_rules! rand_core_traits {
-    ($drbg:ident<$g:ident: $bound:path>) => {
-        /// A fallible `rand_core` RNG: fails with [`Error::ReseedRequired`] when the profile
-        /// asks for fresh entropy (wrap it in [`AutoReseed`] to reseed automatically).
-        impl<$g: $bound, P: Profile, C: Clock> TryRng for $drbg<$g, P, C> {
-            type Error = Error;
+/// Implements `rand_core`'s `TryRng` for a type whose every request goes through one fill
+/// function (`fn(&mut T, &mut [u8]) -> Result<(), E>`): the words are drawn through it as
+/// well (`rand_core::utils::next_word_via_fill`). The one owner of that delegation: this
+/// crate's generators and wrappers use it, and so do wrappers in other crates
+/// (`shangmi-selftest`'s module RNG). Outer attributes (docs) go on the `impl`.
+///
+/// ```
+/// use core::convert::Infallible;
+///
+/// /// Counts up from 1: a toy source.
+/// struct Counter(u8);
+///
+/// fn count(c: &mut Counter, dst: &mut [u8]) -> Result<(), Infallible> {
+///     for b in dst {
+///         c.0 = c.0.wrapping_add(1);
+///         *b = c.0;
+///     }
+///     Ok(())
+/// }
+///
+/// shangmi_drbg::try_rng_via_fill!(impl[] Counter, Infallible, count);
+///
+/// use shangmi_drbg::rand_core::TryRng;
+/// assert_eq!(Counter(0).try_next_u32(), Ok(u32::from_le_bytes([1, 2, 3, 4])));
+/// ```
+#[macro_export]
+macro_rules! try_rng_via_fill {
+    ($(#[$attr:meta])* impl[$($gen:tt)*] $ty:ty, $err:ty, $fill:expr) => {
+        $(#[$attr])*
+        impl<$($gen)*> $crate::rand_core::TryRng for $ty {
+            type Error = $err;
 
-            fn try_next_u32(&mut self) -> Result<u32, Error> {
-                utils::next_word_via_fill(self)
+            fn try_next_u32(&mut self) -> ::core::result::Result<u32, $err> {
+                $crate::rand_core::utils::next_word_via_fill(self)
             }
 
-            fn try_next_u64(&mut self) -> Result<u64, Error> {
-                utils::next_word_via_fill(self)
+            fn try_next_u64(&mut self) -> ::core::result::Result<u64, $err> {
+                $crate::rand_core::utils::next_word_via_fill(self)
             }
 
-            fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
-                fill(self, dst)
+            fn try_fill_bytes(&mut self, dst: &mut [u8]) -> ::core::result::Result<(), $err> {
+                $fill(self, dst)
             }
         }
+    };
+}
+
+/// The `rand_core` traits for one DRBG type (a blanket impl over [`Drbg`] is not allowed
+/// for a foreign trait, so each type gets them through [`try_rng_via_fill!`]).
+macro_rules! rand_core_traits {
+    ($drbg:ident<$g:ident: $bound:path>) => {
+        try_rng_via_fill!(
+            /// A fallible `rand_core` RNG: fails with [`Error::ReseedRequired`] when the
+            /// profile asks for fresh entropy (wrap it in [`AutoReseed`] to reseed
+            /// automatically).
+            impl[$g: $bound, P: Profile, C: Clock] $drbg<$g, P, C>, Error, fill
+        );
 
         impl<$g: $bound, P: Profile, C: Clock> TryCryptoRng for $drbg<$g, P, C> {}
     };

@@ -15,19 +15,16 @@
 use crate::error::{Pkcs11Error, ck};
 use crate::mechanisms::{Mechanisms, SignatureEncoding};
 use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one, login, public_key_of};
-use shangmi_device::Pin;
+use shangmi_device::{Pin, SessionPool};
 
 use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
 use cryptoki::mechanism::{Mechanism, MechanismType};
 use cryptoki::object::{Attribute, AttributeType, ObjectHandle};
 use cryptoki::session::Session;
-use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
-use shangmi_sm2::kx::Role;
 use shangmi_sm2::pke::Layout;
 use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
-use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use zeroize::Zeroize;
 
 /// The default identifier `1234567812345678` (GB/T 35276), the SM3-inside mechanism's
@@ -67,11 +64,7 @@ pub struct Capabilities {
 }
 
 /// A fixed set of sessions, handed to one caller at a time.
-pub(crate) struct Pool {
-    idle: Mutex<Vec<Session>>,
-    ready: Condvar,
-    wait: Duration,
-}
+pub(crate) struct Pool(SessionPool<Session>);
 
 impl Pool {
     /// Opens `options.sessions` (at least 1) sessions on the token in `slot_id` and logs
@@ -98,42 +91,64 @@ impl Pool {
         for _ in 1..options.sessions.max(1) {
             sessions.push(open()?);
         }
-        let pool = Pool {
-            idle: Mutex::new(sessions),
-            ready: Condvar::new(),
-            wait: options.wait,
-        };
-        Ok((t, pool))
+        Ok((t, Pool(SessionPool::new(sessions, options.wait))))
     }
 
     pub(crate) fn with<T>(
         &self,
         f: impl FnOnce(&Session) -> Result<T, Pkcs11Error>,
     ) -> Result<T, Pkcs11Error> {
-        let deadline = Instant::now() + self.wait;
-        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        let session = loop {
-            if let Some(s) = idle.pop() {
-                break s;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(Pkcs11Error::SessionsExhausted);
-            }
-            idle = self
-                .ready
-                .wait_timeout(idle, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        };
-        drop(idle);
+        let session = self.0.take().ok_or(Pkcs11Error::SessionsExhausted)?;
         let out = f(&session);
-        self.idle
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .push(session);
-        self.ready.notify_one();
+        self.0.give_back(session);
         out
+    }
+}
+
+/// A key object in a token and the pool of sessions it is used through: what
+/// [`Pkcs11Key`] and [`Pkcs11SecretKey`](crate::Pkcs11SecretKey) both hold.
+pub(crate) struct TokenObject {
+    pub(crate) slot_id: u64,
+    pub(crate) handle: ObjectHandle,
+    pub(crate) mechanisms: Mechanisms,
+    pub(crate) pool: Pool,
+}
+
+impl TokenObject {
+    /// Opens the one object of `kind` matching `query` (whatever `kind` it names) through
+    /// a new pool ([`Pool::open`]); `f` runs on the first session with the object's handle.
+    pub(crate) fn open<T>(
+        module: &Pkcs11Module,
+        slot_id: u64,
+        query: &ObjectQuery,
+        kind: ObjectKind,
+        pin: Pin,
+        options: KeyOptions,
+        f: impl FnOnce(&Session, ObjectHandle) -> Result<T, Pkcs11Error>,
+    ) -> Result<(Self, T), Pkcs11Error> {
+        let q = ObjectQuery {
+            kind: Some(kind),
+            ..query.clone()
+        };
+        let ((handle, t), pool) = Pool::open(module, slot_id, pin, &options, |first| {
+            let handle = find_one(first, &q)?;
+            Ok((handle, f(first, handle)?))
+        })?;
+        let object = TokenObject {
+            slot_id,
+            handle,
+            mechanisms: options.mechanisms,
+            pool,
+        };
+        Ok((object, t))
+    }
+
+    /// The `Debug` of the key type `name` holding this object: its slot and mechanism set.
+    pub(crate) fn debug(&self, name: &str, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct(name)
+            .field("slot_id", &self.slot_id)
+            .field("mechanisms", &self.mechanisms.name)
+            .finish_non_exhaustive()
     }
 }
 
@@ -179,22 +194,16 @@ fn with_id_parameter<R>(
 /// user. `Send + Sync`: each call takes a session of its own.
 pub struct Pkcs11Key {
     module: Pkcs11Module,
-    slot_id: u64,
-    handle: ObjectHandle,
-    mechanisms: Mechanisms,
+    object: TokenObject,
     capabilities: Capabilities,
     public: PublicKey,
     /// The public key with Z_A for the default identifier, computed once.
     default_id: VerifyingKey,
-    pool: Pool,
 }
 
 impl core::fmt::Debug for Pkcs11Key {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pkcs11Key")
-            .field("slot_id", &self.slot_id)
-            .field("mechanisms", &self.mechanisms.name)
-            .finish_non_exhaustive()
+        self.object.debug("Pkcs11Key", f)
     }
 }
 
@@ -228,34 +237,31 @@ impl Pkcs11Key {
         pin: Pin,
         options: KeyOptions,
     ) -> Result<Self, Pkcs11Error> {
-        let q = ObjectQuery {
-            kind: Some(ObjectKind::PrivateKey),
-            ..query.clone()
-        };
-        let ((handle, public, (can_sign, can_decrypt)), pool) =
-            Pool::open(module, slot_id, pin, &options, |first| {
-                let handle = find_one(first, &q)?;
-                let public = public_key_of(first, query)?;
-                Ok((handle, public, usage(first, handle)?))
-            })?;
+        let kind = ObjectKind::PrivateKey;
+        let (object, (public, (can_sign, can_decrypt))) = TokenObject::open(
+            module,
+            slot_id,
+            query,
+            kind,
+            pin,
+            options,
+            |first, handle| Ok((public_key_of(first, query)?, usage(first, handle)?)),
+        )?;
         // A module that cannot say (no C_GetMechanismInfo) is trusted with the
         // configuration.
         let has =
             |m: Option<u64>| m.is_some_and(|m| module.has_mechanism(slot_id, m).unwrap_or(true));
-        let m = options.mechanisms;
+        let m = &object.mechanisms;
         let capabilities = Capabilities {
             sign: can_sign != Some(false) && (has(m.sign_digest) || has(m.sign_sm3)),
             decrypt: can_decrypt != Some(false) && has(m.decrypt),
         };
         Ok(Pkcs11Key {
             module: module.clone(),
-            slot_id,
-            handle,
-            mechanisms: m,
+            object,
             capabilities,
             public,
             default_id: VerifyingKey::new(&public),
-            pool,
         })
     }
 
@@ -266,7 +272,7 @@ impl Pkcs11Key {
 
     /// The slot holding the token.
     pub fn slot_id(&self) -> u64 {
-        self.slot_id
+        self.object.slot_id
     }
 
     /// What the key can do here (known when it was opened).
@@ -276,7 +282,7 @@ impl Pkcs11Key {
 
     /// The mechanism numbers in use.
     pub fn mechanisms(&self) -> &Mechanisms {
-        &self.mechanisms
+        &self.object.mechanisms
     }
 
     /// Signs `data` with mechanism `number`, the signer's identifier `id` (if given) as
@@ -295,8 +301,9 @@ impl Pkcs11Key {
         }
         let ty = vendor_mechanism(number)?;
         let sign = |mech: &Mechanism<'_>| {
-            self.pool
-                .with(|s| s.sign(mech, self.handle, data).map_err(ck(NAME)))
+            self.object
+                .pool
+                .with(|s| s.sign(mech, self.object.handle, data).map_err(ck(NAME)))
         };
         let out = match id {
             None => sign(&Mechanism::VendorDefined(
@@ -310,7 +317,7 @@ impl Pkcs11Key {
             function: NAME,
             what,
         };
-        match self.mechanisms.signature {
+        match self.object.mechanisms.signature {
             SignatureEncoding::Raw => {
                 let raw: &[u8; 64] = out
                     .as_slice()
@@ -357,7 +364,10 @@ impl PrivateKeyOps for Pkcs11Key {
 
     /// With the default identifier's Z_A kept from [`Pkcs11Key::open`].
     fn sign(&self, msg: &[u8]) -> Result<Signature, Pkcs11Error> {
-        match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
+        match (
+            self.object.mechanisms.sign_digest,
+            self.object.mechanisms.sign_sm3,
+        ) {
             (None, Some(m)) => self.sign_with(m, Some(&DEFAULT_ID), msg),
             _ => self.sign_digest(&self.default_id.hash_message(msg)),
         }
@@ -369,7 +379,10 @@ impl PrivateKeyOps for Pkcs11Key {
     /// passed as its raw parameter (1 to [`MAX_MODULE_ID_LEN`] bytes; a longer one is
     /// [`Pkcs11Error::InvalidInput`]).
     fn sign_with_id(&self, id: &[u8], msg: &[u8]) -> Result<Signature, Pkcs11Error> {
-        match (self.mechanisms.sign_digest, self.mechanisms.sign_sm3) {
+        match (
+            self.object.mechanisms.sign_digest,
+            self.object.mechanisms.sign_sm3,
+        ) {
             (None, Some(m)) => self.sign_with(m, Some(id), msg),
             _ => {
                 let e = VerifyingKey::new_with_id(&self.public, id)?.hash_message(msg);
@@ -379,25 +392,34 @@ impl PrivateKeyOps for Pkcs11Key {
     }
 
     fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Pkcs11Error> {
-        let m = self.mechanisms.sign_digest.ok_or(Pkcs11Error::Unsupported(
-            "signing a prepared digest: no such mechanism configured",
-        ))?;
+        let m = self
+            .object
+            .mechanisms
+            .sign_digest
+            .ok_or(Pkcs11Error::Unsupported(
+                "signing a prepared digest: no such mechanism configured",
+            ))?;
         self.sign_with(m, None, e)
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Pkcs11Error> {
         const NAME: &str = "C_Decrypt";
-        let m = self.mechanisms.decrypt.ok_or(Pkcs11Error::Unsupported(
-            "SM2 decryption: no such mechanism configured",
-        ))?;
+        let m = self
+            .object
+            .mechanisms
+            .decrypt
+            .ok_or(Pkcs11Error::Unsupported(
+                "SM2 decryption: no such mechanism configured",
+            ))?;
         if !self.capabilities.decrypt {
             return Err(Pkcs11Error::Unsupported(
                 "this key does not decrypt (CKA_DECRYPT false, or the mechanism is not listed)",
             ));
         }
         // C1 uncompressed and checked on the curve, then in the module's layout.
-        let ct = shangmi_sm2::pke::convert(c1c3c2, Layout::C1C3C2, self.mechanisms.ciphertext)?;
-        let c2_len = c1c3c2_len(&ct, self.mechanisms.ciphertext);
+        let ct =
+            shangmi_sm2::pke::convert(c1c3c2, Layout::C1C3C2, self.object.mechanisms.ciphertext)?;
+        let c2_len = c1c3c2_len(&ct, self.object.mechanisms.ciphertext);
         if c2_len == 0 {
             return Err(shangmi_sm2::Error::EmptyMessage.into());
         }
@@ -407,8 +429,9 @@ impl PrivateKeyOps for Pkcs11Key {
         let ty = vendor_mechanism(m)?;
         let mech = Mechanism::VendorDefined(VendorDefinedMechanism::new::<u8>(ty, None));
         let mut plain = self
+            .object
             .pool
-            .with(|s| s.decrypt(&mech, self.handle, &ct).map_err(ck(NAME)))?;
+            .with(|s| s.decrypt(&mech, self.object.handle, &ct).map_err(ck(NAME)))?;
         let res = if plain.len() == c2_len {
             out[..c2_len].copy_from_slice(&plain);
             Ok(c2_len)
@@ -422,21 +445,13 @@ impl PrivateKeyOps for Pkcs11Key {
         res
     }
 
-    /// False: see [`NoKeyExchange`].
-    fn supports_key_exchange(&self) -> bool {
-        false
-    }
-
-    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
-        &self,
-        _: &mut R,
-        _: Role,
-        _: &[u8],
-    ) -> Result<NoKeyExchange, Pkcs11Error> {
-        Err(Pkcs11Error::Unsupported(
+    shangmi_device::no_key_exchange!(
+        NoKeyExchange,
+        Pkcs11Error,
+        Pkcs11Error::Unsupported(
             "SM2 key exchange: PKCS#11 has no SM2 key exchange that returns key material",
-        ))
-    }
+        )
+    );
 }
 
 /// C2's length in a ciphertext of `layout` (C1 as the layout has it, C3 32 bytes).

@@ -106,17 +106,18 @@ impl ObjectKind {
         }
     }
 
+    /// Every kind.
+    const ALL: [ObjectKind; 5] = [
+        ObjectKind::PrivateKey,
+        ObjectKind::PublicKey,
+        ObjectKind::Certificate,
+        ObjectKind::SecretKey,
+        ObjectKind::Data,
+    ];
+
     /// From RFC 7512's name.
     pub fn from_uri_name(name: &str) -> Option<Self> {
-        [
-            ObjectKind::PrivateKey,
-            ObjectKind::PublicKey,
-            ObjectKind::Certificate,
-            ObjectKind::SecretKey,
-            ObjectKind::Data,
-        ]
-        .into_iter()
-        .find(|k| k.uri_name() == name)
+        Self::ALL.into_iter().find(|k| k.uri_name() == name)
     }
 
     pub(crate) fn class(self) -> ObjectClass {
@@ -130,15 +131,7 @@ impl ObjectKind {
     }
 
     fn from_class(c: ObjectClass) -> Option<Self> {
-        [
-            ObjectKind::PrivateKey,
-            ObjectKind::PublicKey,
-            ObjectKind::Certificate,
-            ObjectKind::SecretKey,
-            ObjectKind::Data,
-        ]
-        .into_iter()
-        .find(|k| k.class() == c)
+        Self::ALL.into_iter().find(|k| k.class() == c)
     }
 }
 

@@ -7,12 +7,11 @@
 //! (`shangmi_sm4_modes::cipher::block_padding`). The CBC IV is the mechanism parameter.
 
 use crate::error::{Pkcs11Error, ck};
-use crate::key::{KeyOptions, Pool, vendor_mechanism};
+use crate::key::{KeyOptions, TokenObject, vendor_mechanism};
 use crate::mechanisms::Mechanisms;
-use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one};
+use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module};
 use cryptoki::mechanism::Mechanism;
 use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
-use cryptoki::object::ObjectHandle;
 use shangmi_device::Pin;
 
 impl Pkcs11Module {
@@ -81,18 +80,12 @@ enum Mode<'a> {
 /// An SM4 secret key object (`CKO_SECRET_KEY`) in a PKCS#11 token, with a pool of
 /// sessions logged in as the user. `Send + Sync`: each call takes a session of its own.
 pub struct Pkcs11SecretKey {
-    slot_id: u64,
-    handle: ObjectHandle,
-    mechanisms: Mechanisms,
-    pool: Pool,
+    object: TokenObject,
 }
 
 impl core::fmt::Debug for Pkcs11SecretKey {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pkcs11SecretKey")
-            .field("slot_id", &self.slot_id)
-            .field("mechanisms", &self.mechanisms.name)
-            .finish_non_exhaustive()
+        self.object.debug("Pkcs11SecretKey", f)
     }
 }
 
@@ -108,22 +101,15 @@ impl Pkcs11SecretKey {
         pin: Pin,
         options: KeyOptions,
     ) -> Result<Self, Pkcs11Error> {
-        let q = ObjectQuery {
-            kind: Some(ObjectKind::SecretKey),
-            ..query.clone()
-        };
-        let (handle, pool) = Pool::open(module, slot_id, pin, &options, |s| find_one(s, &q))?;
-        Ok(Pkcs11SecretKey {
-            slot_id,
-            handle,
-            mechanisms: options.mechanisms,
-            pool,
-        })
+        let kind = ObjectKind::SecretKey;
+        let (object, ()) =
+            TokenObject::open(module, slot_id, query, kind, pin, options, |_, _| Ok(()))?;
+        Ok(Pkcs11SecretKey { object })
     }
 
     /// The slot holding the token.
     pub fn slot_id(&self) -> u64 {
-        self.slot_id
+        self.object.slot_id
     }
 
     /// SM4-ECB encryption of whole blocks (`mechanisms.sm4_ecb`).
@@ -155,11 +141,11 @@ impl Pkcs11SecretKey {
         }
         let (number, what) = match mode {
             Mode::Ecb => (
-                self.mechanisms.sm4_ecb,
+                self.object.mechanisms.sm4_ecb,
                 "SM4-ECB: no such mechanism configured",
             ),
             Mode::Cbc(_) => (
-                self.mechanisms.sm4_cbc,
+                self.object.mechanisms.sm4_cbc,
                 "SM4-CBC: no such mechanism configured",
             ),
         };
@@ -168,11 +154,11 @@ impl Pkcs11SecretKey {
             Mode::Ecb => VendorDefinedMechanism::new::<u8>(ty, None),
             Mode::Cbc(iv) => VendorDefinedMechanism::new(ty, Some(iv)),
         });
-        let out = self.pool.with(|s| {
+        let out = self.object.pool.with(|s| {
             if encrypt {
-                s.encrypt(&mech, self.handle, data)
+                s.encrypt(&mech, self.object.handle, data)
             } else {
-                s.decrypt(&mech, self.handle, data)
+                s.decrypt(&mech, self.object.handle, data)
             }
             .map_err(ck(name))
         })?;

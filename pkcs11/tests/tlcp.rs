@@ -9,18 +9,10 @@
 
 mod support;
 
-use der::Encode;
 use shangmi_pkcs11::{KeyOptions, ObjectQuery, Pin, Pkcs11Key, Pkcs11Module};
-use shangmi_pki::issue::{self, CertParams, Profile, San};
-use shangmi_pki::name::parse_dn;
-use shangmi_sm2::PrivateKeyOps;
-use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientConfig, ClientConnection, Error, RootCertStore,
-    ServerConfig, ServerConnection, StreamOwned,
-};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use shangmi_tlcp::{CertificateDer, CipherSuite, Error, RootCertStore, ServerConfig};
 use std::sync::Arc;
+use support::device_keys::{TlcpCa, tlcp_echo_trusting, tlcp_server};
 use support::{PIN, module};
 
 fn key(label: &str) -> Arc<Pkcs11Key> {
@@ -35,66 +27,9 @@ fn key(label: &str) -> Arc<Pkcs11Key> {
 /// The server's configuration with the keys `sign`/`enc` of the token, certificates
 /// issued by the token's `ca` key, and the clients' roots.
 fn server(sign: &str, enc: &str) -> (Arc<ServerConfig>, RootCertStore) {
-    let (sign, enc, ca_key) = (key(sign), key(enc), key("ca"));
-    let ca = issue::self_signed(
-        &*ca_key,
-        &CertParams::new(
-            parse_dn("/CN=PKCS#11 Test CA").unwrap(),
-            Profile::Ca { path_len: None },
-            1,
-        ),
-    )
-    .unwrap();
-    let leaf = |public, profile| {
-        let mut params = CertParams::new(parse_dn("/CN=localhost").unwrap(), profile, 1);
-        params.sans.push(San::Dns("localhost".into()));
-        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
-        CertificateDer::from(cert.to_der().unwrap())
-    };
-    let sign_cert = leaf(sign.public_key(), Profile::TlcpSign);
-    let enc_cert = leaf(enc.public_key(), Profile::TlcpEnc);
-    let config = ServerConfig::builder()
-        .with_certs(vec![sign_cert], sign, enc_cert, enc)
-        .unwrap();
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from(ca.to_der().unwrap()))
-        .unwrap();
-    (Arc::new(config), roots)
-}
-
-/// One connection: the client sends 5 bytes, the server echoes them; each side's result.
-fn run(
-    config: Arc<ServerConfig>,
-    roots: RootCertStore,
-) -> (Result<(), String>, Result<Vec<u8>, String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let server = std::thread::spawn(move || -> Result<(), String> {
-        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
-        let conn = ServerConnection::new(config).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        tls.write_all(&buf).map_err(|e| e.to_string())?;
-        tls.close().map_err(|e| e.to_string())
-    });
-    let client = (|| -> Result<Vec<u8>, String> {
-        let config = Arc::new(
-            ClientConfig::builder(roots)
-                .build()
-                .map_err(|e| e.to_string())?,
-        );
-        let conn = ClientConnection::new(config, "localhost".try_into().unwrap())
-            .map_err(|e| e.to_string())?;
-        let sock = TcpStream::connect(addr).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        tls.write_all(b"hello").map_err(|e| e.to_string())?;
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        Ok(buf.to_vec())
-    })();
-    (server.join().unwrap(), client)
+    let ca_key = key("ca");
+    let ca = TlcpCa::new(&*ca_key, "/CN=PKCS#11 Test CA");
+    tlcp_server(key(sign), key(enc), &ca, None)
 }
 
 #[test]
@@ -106,7 +41,7 @@ fn full_handshake_with_the_server_keys_in_the_token() {
         "{:?}",
         config.suites
     );
-    let (server, client) = run(config, roots);
+    let (server, client) = tlcp_echo_trusting(config, roots);
     server.unwrap();
     assert_eq!(client.unwrap(), b"hello");
 }
@@ -115,7 +50,7 @@ fn full_handshake_with_the_server_keys_in_the_token() {
 fn token_failing_mid_handshake_fails_cleanly() {
     // `fault` answers the premaster decryption's size query, then CKR_DEVICE_ERROR.
     let (config, roots) = server("tlcp-sign", "fault");
-    let (server, client) = run(config, roots);
+    let (server, client) = tlcp_echo_trusting(config, roots);
     let server = server.unwrap_err();
     assert!(server.contains("holder failed"), "{server}");
     assert!(client.is_err());

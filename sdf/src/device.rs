@@ -4,10 +4,10 @@
 use crate::error::{SdfError, check};
 use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Functions, Handle, Library};
 use core::ffi::c_uint;
-use shangmi_device::c_text;
+use shangmi_device::{SessionPool, c_text};
 use shangmi_sm2::PublicKey;
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 pub use shangmi_device::{KeyUsage, Pin};
 
@@ -273,11 +273,7 @@ impl Default for PoolOptions {
 }
 
 /// A fixed set of sessions with the access right, handed to one caller at a time.
-pub(crate) struct Pool {
-    idle: Mutex<Vec<KeySession>>,
-    ready: Condvar,
-    wait: Duration,
-}
+pub(crate) struct Pool(SessionPool<KeySession>);
 
 impl Pool {
     /// Opens `options.sessions` sessions and gets the right to `index` on each with `pin`,
@@ -306,11 +302,7 @@ impl Pool {
             idle.push(KeySession { session, index });
         }
         drop(pin);
-        Ok(Pool {
-            idle: Mutex::new(idle),
-            ready: Condvar::new(),
-            wait: options.wait,
-        })
+        Ok(Pool(SessionPool::new(idle, options.wait)))
     }
 
     /// Runs `f` on a free session.
@@ -324,22 +316,7 @@ impl Pool {
     /// A free session, handed back when the lease is dropped (a key agreement keeps one
     /// from its start to its end: the device ties the agreement to its session).
     pub(crate) fn lease(self: &Arc<Self>) -> Result<Lease, SdfError> {
-        let deadline = Instant::now() + self.wait;
-        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        let session = loop {
-            if let Some(s) = idle.pop() {
-                break s;
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(SdfError::SessionsExhausted);
-            }
-            idle = self
-                .ready
-                .wait_timeout(idle, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        };
+        let session = self.0.take().ok_or(SdfError::SessionsExhausted)?;
         Ok(Lease {
             pool: self.clone(),
             session: Some(session),
@@ -368,12 +345,7 @@ impl core::ops::Deref for Lease {
 impl Drop for Lease {
     fn drop(&mut self) {
         if let Some(session) = self.session.take() {
-            self.pool
-                .idle
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .push(session);
-            self.pool.ready.notify_one();
+            self.pool.0.give_back(session);
         }
     }
 }

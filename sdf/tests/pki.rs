@@ -14,19 +14,12 @@ use shangmi_pki::issue::{self, CertParams, Profile, San};
 use shangmi_pki::name::parse_dn;
 use shangmi_pki::verify::{Options, Purpose};
 use shangmi_pki::{Error, req};
-use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
+use shangmi_sdf::{KeyUsage, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
-use support::library;
+use support::{library, open_key};
 
 fn open(device: &SdfDevice, index: u32, usage: KeyUsage) -> SdfKey {
-    SdfKey::open(
-        device,
-        index,
-        usage,
-        Pin::new("123456"),
-        PoolOptions::default(),
-    )
-    .unwrap()
+    open_key(device, index, usage).unwrap()
 }
 
 #[test]

@@ -13,14 +13,10 @@ use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
 use support::device_keys::{decrypts_like_memory, too_long_for_devices};
-use support::library;
-
-/// The test device's PIN (its default; see testdevice/sdf/src/lib.rs).
-const PIN: &str = "123456";
+use support::{PIN, library, open_key};
 
 fn open(index: u32, usage: KeyUsage) -> Result<SdfKey, SdfError> {
-    let device = SdfDevice::open(library())?;
-    SdfKey::open(&device, index, usage, Pin::new(PIN), PoolOptions::default())
+    open_key(&SdfDevice::open(library())?, index, usage)
 }
 
 #[test]

@@ -11,96 +11,40 @@
 
 mod support;
 
-use der::Encode;
-use shangmi_pki::issue::{self, CertParams, Profile, San};
-use shangmi_pki::name::parse_dn;
-use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
+use shangmi_pki::issue::Profile;
+use shangmi_sdf::{KeyUsage, SdfDevice, SdfKey};
 use shangmi_sm2::PrivateKeyOps;
 use shangmi_sm2::PublicKey;
 use shangmi_tlcp::{
     CertificateDer, CipherSuite, ClientAuth, ClientConfig, RootCertStore, ServerConfig,
-    ServerConnection, Sm2PrivateKey, StreamOwned,
+    Sm2PrivateKey,
 };
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::sync::Arc;
-use support::device_keys::tlcp_echo_client;
-use support::library;
+use support::device_keys::{TlcpCa, tlcp_echo, tlcp_echo_trusting, tlcp_server};
+use support::{library, open_key};
+
+/// The device's key at `index` for `usage`, opened with the test PIN.
+fn open(device: &SdfDevice, index: u32, usage: KeyUsage) -> Arc<SdfKey> {
+    Arc::new(open_key(device, index, usage).unwrap())
+}
 
 /// The server's config with the keys at `sign_index`/`enc_index`, and the clients' roots.
 fn server(sign_index: u32, enc_index: u32) -> (Arc<ServerConfig>, RootCertStore) {
     let device = SdfDevice::open(library()).unwrap();
-    let open = |index, usage| {
-        Arc::new(
-            SdfKey::open(
-                &device,
-                index,
-                usage,
-                Pin::new("123456"),
-                PoolOptions::default(),
-            )
-            .unwrap(),
-        )
-    };
-    let (sign, enc) = (
-        open(sign_index, KeyUsage::Sign),
-        open(enc_index, KeyUsage::Encrypt),
-    );
-    let ca_key = open(2, KeyUsage::Sign);
-    let ca = issue::self_signed(
-        &*ca_key,
-        &CertParams::new(
-            parse_dn("/CN=Test CA").unwrap(),
-            Profile::Ca { path_len: None },
-            1,
-        ),
+    let ca_key = open(&device, 2, KeyUsage::Sign);
+    let ca = TlcpCa::new(&*ca_key, "/CN=Test CA");
+    tlcp_server(
+        open(&device, sign_index, KeyUsage::Sign),
+        open(&device, enc_index, KeyUsage::Encrypt),
+        &ca,
+        None,
     )
-    .unwrap();
-    let leaf = |public, profile| {
-        let mut params = CertParams::new(parse_dn("/CN=localhost").unwrap(), profile, 1);
-        params.sans.push(San::Dns("localhost".into()));
-        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
-        CertificateDer::from(cert.to_der().unwrap())
-    };
-    let sign_cert = leaf(sign.public_key(), Profile::TlcpSign);
-    let enc_cert = leaf(enc.public_key(), Profile::TlcpEnc);
-    let config = ServerConfig::builder()
-        .with_certs(vec![sign_cert], sign, enc_cert, enc)
-        .unwrap();
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from(ca.to_der().unwrap()))
-        .unwrap();
-    (Arc::new(config), roots)
-}
-
-/// One connection: the client sends 5 bytes, the server echoes them; each side's result.
-fn run(
-    config: Arc<ServerConfig>,
-    roots: RootCertStore,
-) -> (Result<(), String>, Result<Vec<u8>, String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let server = std::thread::spawn(move || -> Result<(), String> {
-        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
-        let conn = ServerConnection::new(config).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        tls.write_all(&buf).map_err(|e| e.to_string())?;
-        tls.close().map_err(|e| e.to_string())
-    });
-    let client = ClientConfig::builder(roots)
-        .build()
-        .map_err(|e| e.to_string())
-        .and_then(|config| tlcp_echo_client(config, addr));
-    (server.join().unwrap(), client)
 }
 
 #[test]
 fn handshake_with_keys_in_the_device() {
     let (config, roots) = server(1, 1);
-    let (server, client) = run(config, roots);
+    let (server, client) = tlcp_echo_trusting(config, roots);
     server.unwrap();
     assert_eq!(client.unwrap(), b"hello");
 }
@@ -109,7 +53,7 @@ fn handshake_with_keys_in_the_device() {
 fn device_fault_mid_handshake_fails_cleanly() {
     // Index 8's decryption reports a wrong plaintext length.
     let (config, roots) = server(1, 8);
-    let (server, client) = run(config, roots);
+    let (server, client) = tlcp_echo_trusting(config, roots);
     let server = server.unwrap_err();
     assert!(server.contains("holder failed"), "{server}");
     assert!(client.is_err());
@@ -138,18 +82,7 @@ fn mutual_with(
     resolver: bool,
 ) -> (Arc<ServerConfig>, ClientConfig) {
     let device = SdfDevice::open(library()).unwrap();
-    let open = |index, usage| {
-        Arc::new(
-            SdfKey::open(
-                &device,
-                index,
-                usage,
-                Pin::new("123456"),
-                PoolOptions::default(),
-            )
-            .unwrap(),
-        )
-    };
+    let open = |index, usage| open(&device, index, usage);
     let memory = || {
         let secret = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
             &mut getrandom::SysRng,
@@ -172,31 +105,14 @@ fn mutual_with(
     };
     let (sign, ca_key) = (open(1, KeyUsage::Sign), open(2, KeyUsage::Sign));
     let (enc_public, enc) = enc_key(server_enc);
-    let ca = issue::self_signed(
-        &*ca_key,
-        &CertParams::new(
-            parse_dn("/CN=Test CA").unwrap(),
-            Profile::Ca { path_len: None },
-            1,
-        ),
-    )
-    .unwrap();
-    let leaf = |public, profile, cn| {
-        let mut params = CertParams::new(parse_dn(cn).unwrap(), profile, 1);
-        params.sans.push(San::Dns("localhost".into()));
-        let cert = issue::issue(&ca, &*ca_key, &public, &params).unwrap();
-        CertificateDer::from(cert.to_der().unwrap())
-    };
-    let mut roots = RootCertStore::empty();
-    roots
-        .add(CertificateDer::from(ca.to_der().unwrap()))
-        .unwrap();
+    let ca = TlcpCa::new(&*ca_key, "/CN=Test CA");
+    let roots = ca.roots();
     let builder = ServerConfig::builder()
         .suites(server_suites)
         .client_auth(ClientAuth::Required, roots.clone());
     let (sign_chain, enc_cert) = (
-        vec![leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
-        leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
+        vec![ca.leaf(sign.public_key(), Profile::TlcpSign, "/CN=localhost")],
+        ca.leaf(enc_public, Profile::TlcpEnc, "/CN=localhost"),
     );
     let server = if resolver {
         let mut sni = shangmi_tlcp::SniResolver::new();
@@ -213,38 +129,14 @@ fn mutual_with(
     let client = ClientConfig::builder(roots)
         .suites(client_suites)
         .client_certs(
-            vec![leaf(
-                client_sign.public_key(),
-                Profile::TlcpSign,
-                "/CN=client",
-            )],
+            vec![ca.leaf(client_sign.public_key(), Profile::TlcpSign, "/CN=client")],
             client_sign,
-            leaf(client_enc_public, Profile::TlcpEnc, "/CN=client"),
+            ca.leaf(client_enc_public, Profile::TlcpEnc, "/CN=client"),
             client_enc,
         )
         .build()
         .unwrap();
     (Arc::new(server), client)
-}
-
-/// One echo over loopback between the two configs; each side's result.
-fn run_with(
-    server: Arc<ServerConfig>,
-    client: ClientConfig,
-) -> (Result<(), String>, Result<Vec<u8>, String>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
-    let handle = std::thread::spawn(move || -> Result<(), String> {
-        let (sock, _) = listener.accept().map_err(|e| e.to_string())?;
-        let conn = ServerConnection::new(server).map_err(|e| e.to_string())?;
-        let mut tls = StreamOwned::new(conn, sock);
-        let mut buf = [0u8; 5];
-        tls.read_exact(&mut buf).map_err(|e| e.to_string())?;
-        tls.write_all(&buf).map_err(|e| e.to_string())?;
-        tls.close().map_err(|e| e.to_string())
-    });
-    let client = tlcp_echo_client(client, addr);
-    (handle.join().unwrap(), client)
 }
 
 /// TLCP's ECDHE suites with the server's encryption key in the device: the agreed
@@ -255,7 +147,7 @@ fn run_with(
 fn ecdhe_with_the_servers_enc_key_in_the_device() {
     for suite in [CipherSuite::EcdheSm4GcmSm3, CipherSuite::EcdheSm4CbcSm3] {
         let (server, client) = mutual(Some(1), None, &[suite]);
-        let (server, client) = run_with(server, client);
+        let (server, client) = tlcp_echo(server, client);
         server.unwrap();
         assert_eq!(client.unwrap(), b"hello", "{suite:?}");
     }
@@ -268,7 +160,7 @@ fn ecdhe_with_the_servers_enc_key_in_the_device() {
 fn ecdhe_with_the_clients_enc_key_in_the_device() {
     for server_enc in [None, Some(1)] {
         let (server, client) = mutual(server_enc, Some(2), &[CipherSuite::EcdheSm4GcmSm3]);
-        let (server, client) = run_with(server, client);
+        let (server, client) = tlcp_echo(server, client);
         server.unwrap();
         assert_eq!(client.unwrap(), b"hello", "{server_enc:?}");
     }
@@ -284,14 +176,7 @@ fn device_agreement_equals_memory() {
     use shangmi_sm2::kx::{KeyExchange, Role};
     use shangmi_sm2::{DEFAULT_ID, KeyAgreement};
     let device = SdfDevice::open(library()).unwrap();
-    let enc = SdfKey::open(
-        &device,
-        1,
-        KeyUsage::Encrypt,
-        Pin::new("123456"),
-        PoolOptions::default(),
-    )
-    .unwrap();
+    let enc = open(&device, 1, KeyUsage::Encrypt);
     let peer = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
         &mut getrandom::SysRng,
     )
@@ -335,7 +220,7 @@ fn device_agreement_equals_memory() {
 #[test]
 fn device_fault_mid_agreement_fails_cleanly() {
     let (server, client) = mutual(Some(10), None, &[CipherSuite::EcdheSm4GcmSm3]);
-    let (server, client) = run_with(server, client);
+    let (server, client) = tlcp_echo(server, client);
     let server = server.unwrap_err();
     assert!(server.contains("holder failed"), "{server}");
     let client = client.unwrap_err();
@@ -350,18 +235,7 @@ fn device_fault_mid_agreement_fails_cleanly() {
 fn ecdhe_without_the_device_functions_is_refused_at_config_time() {
     use shangmi_tlcp::Error;
     let device = SdfDevice::open(library()).unwrap();
-    let open = |index, usage| {
-        Arc::new(
-            SdfKey::open(
-                &device,
-                index,
-                usage,
-                Pin::new("123456"),
-                PoolOptions::default(),
-            )
-            .unwrap(),
-        )
-    };
+    let open = |index, usage| open(&device, index, usage);
     let (sign, enc) = (open(1, KeyUsage::Sign), open(9, KeyUsage::Encrypt));
     assert!(!enc.supports_key_exchange());
     assert!(!sign.supports_key_exchange());
@@ -408,11 +282,11 @@ fn resolved_pair_without_the_device_functions_falls_back_to_ecc() {
     // The server prefers ECDHE: without the fallback it would pick it.
     let both = [EcdheSm4GcmSm3, EccSm4GcmSm3];
     let (server, client) = mutual_with(Some(9), None, &both, &both, true);
-    let (server, client) = run_with(server, client);
+    let (server, client) = tlcp_echo(server, client);
     server.unwrap();
     assert_eq!(client.unwrap(), b"hello");
     let (server, client) = mutual_with(Some(9), None, &CipherSuite::ALL, &[EcdheSm4GcmSm3], true);
-    let (server, client) = run_with(server, client);
+    let (server, client) = tlcp_echo(server, client);
     let server = server.unwrap_err();
     assert!(
         server.contains("cannot run the SM2 key exchange"),

@@ -3,7 +3,7 @@
 
 use crate::{Error, Module};
 use core::fmt;
-use rand_core::{TryCryptoRng, TryRng, utils};
+use rand_core::{TryCryptoRng, TryRng};
 use shangmi_drbg::{
     AutoReseed, AutoReseedError, Clock, HealthError, HealthTested, OutputTested, Sm4CtrDrbg,
 };
@@ -47,18 +47,11 @@ impl<E: TryCryptoRng, C: Clock> ModuleRng<E, C> {
     }
 }
 
-impl<E: TryCryptoRng, C: Clock> TryRng for ModuleRng<E, C> {
-    type Error = Error;
+shangmi_drbg::try_rng_via_fill!(impl[E: TryCryptoRng, C: Clock] ModuleRng<E, C>, Error, ModuleRng::fill);
 
-    fn try_next_u32(&mut self) -> Result<u32, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_next_u64(&mut self) -> Result<u64, Error> {
-        utils::next_word_via_fill(self)
-    }
-
-    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Error> {
+impl<E: TryCryptoRng, C: Clock> ModuleRng<E, C> {
+    /// One request: the module must be operational, and a health failure fails it.
+    fn fill(&mut self, dst: &mut [u8]) -> Result<(), Error> {
         self.module.check()?;
         if crate::fault::injected("drbg-health") {
             return Err(self.module.fail(Error::RepeatedOutput));

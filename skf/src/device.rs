@@ -4,7 +4,7 @@
 //! USB keys serve one command at a time, and GM/T 0016 says nothing of threads, so every
 //! call into a library holds that library's lock: the handles below are `Send + Sync`.
 
-use crate::error::{SkfError, check};
+use crate::error::{SarCode, SkfError, check, check_open};
 use crate::ffi::{Bool, DevInfoRaw, EccPublicKey, Functions, Handle, Library, OPTIONAL, Ulong};
 use core::ffi::c_char;
 use shangmi_device::c_text;
@@ -233,19 +233,9 @@ impl SkfLibrary {
         let mut handle: Handle = core::ptr::null_mut();
         let _g = self.0.lock();
         // SAFETY: `c` is a NUL-terminated string and `handle` a valid out-parameter.
-        check("SKF_ConnectDev", unsafe {
-            (self.0.lib.fns.connect_dev)(c.as_ptr(), &mut handle)
-        })
-        .map_err(|e| match e {
-            SkfError::Device {
-                code: crate::SarCode::InvalidParam | crate::SarCode::DeviceRemoved,
-                ..
-            } => SkfError::NotFound {
-                kind: "device",
-                name: name.to_owned(),
-            },
-            e => e,
-        })?;
+        let rv = unsafe { (self.0.lib.fns.connect_dev)(c.as_ptr(), &mut handle) };
+        let absent = [SarCode::InvalidParam, SarCode::DeviceRemoved];
+        check_open("SKF_ConnectDev", rv, "device", name, &absent)?;
         Ok(SkfDevice(Arc::new(DevInner {
             handle,
             name: name.to_owned(),
@@ -359,19 +349,10 @@ impl SkfDevice {
         let mut handle: Handle = core::ptr::null_mut();
         let _g = shared.lock();
         // SAFETY: a connected device, a NUL-terminated name, a valid out-parameter.
-        check("SKF_OpenApplication", unsafe {
-            (shared.lib.fns.open_application)(self.0.handle, c.as_ptr(), &mut handle)
-        })
-        .map_err(|e| match e {
-            SkfError::Device {
-                code: crate::SarCode::ApplicationNotExists,
-                ..
-            } => SkfError::NotFound {
-                kind: "application",
-                name: name.to_owned(),
-            },
-            e => e,
-        })?;
+        let rv =
+            unsafe { (shared.lib.fns.open_application)(self.0.handle, c.as_ptr(), &mut handle) };
+        let absent = [SarCode::ApplicationNotExists];
+        check_open("SKF_OpenApplication", rv, "application", name, &absent)?;
         Ok(Application(Arc::new(AppInner {
             handle,
             name: name.to_owned(),
@@ -478,19 +459,9 @@ impl Application {
         let mut handle: Handle = core::ptr::null_mut();
         let _g = shared.lock();
         // SAFETY: an open application, a NUL-terminated name, a valid out-parameter.
-        check("SKF_OpenContainer", unsafe {
-            (shared.lib.fns.open_container)(self.0.handle, c.as_ptr(), &mut handle)
-        })
-        .map_err(|e| match e {
-            SkfError::Device {
-                code: crate::SarCode::InvalidParam | crate::SarCode::FileNotExist,
-                ..
-            } => SkfError::NotFound {
-                kind: "container",
-                name: name.to_owned(),
-            },
-            e => e,
-        })?;
+        let rv = unsafe { (shared.lib.fns.open_container)(self.0.handle, c.as_ptr(), &mut handle) };
+        let absent = [SarCode::InvalidParam, SarCode::FileNotExist];
+        check_open("SKF_OpenContainer", rv, "container", name, &absent)?;
         Ok(Container(Arc::new(ContInner {
             handle,
             name: name.to_owned(),

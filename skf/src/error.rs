@@ -245,6 +245,25 @@ pub(crate) fn check(function: &'static str, rv: u32) -> Result<(), SkfError> {
     }
 }
 
+/// [`check`] for a function that opens the `kind` (device, application, container) named
+/// `name`: the codes in `absent`, which is how devices say there is none, are
+/// [`SkfError::NotFound`].
+pub(crate) fn check_open(
+    function: &'static str,
+    rv: u32,
+    kind: &'static str,
+    name: &str,
+    absent: &[SarCode],
+) -> Result<(), SkfError> {
+    check(function, rv).map_err(|e| match e {
+        SkfError::Device { code, .. } if absent.contains(&code) => SkfError::NotFound {
+            kind,
+            name: name.to_owned(),
+        },
+        e => e,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,9 +8,7 @@
 use crate::device::{Container, ContainerType, KeyUsage};
 use crate::error::{SkfError, check};
 use crate::ffi::EccSignature;
-use rand_core::TryCryptoRng;
 use shangmi_sm2::dsa::Signature;
-use shangmi_sm2::kx::Role;
 use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
 pub use shangmi_device::MAX_PLAINTEXT;
@@ -143,19 +141,11 @@ impl PrivateKeyOps for SkfKey {
         )
     }
 
-    /// False: see [`NoKeyExchange`] (a TLCP configuration leaves the ECDHE suites out).
-    fn supports_key_exchange(&self) -> bool {
-        false
-    }
-
-    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
-        &self,
-        _: &mut R,
-        _: Role,
-        _: &[u8],
-    ) -> Result<NoKeyExchange, SkfError> {
-        Err(SkfError::Unsupported(
+    shangmi_device::no_key_exchange!(
+        NoKeyExchange,
+        SkfError,
+        SkfError::Unsupported(
             "SM2 key exchange: SKF's agreement functions return a key handle, not key material",
-        ))
-    }
+        )
+    );
 }

@@ -147,32 +147,37 @@ def tinv(a):
 for a in range(1, 256):
     assert tmul(a, tinv(a)) == 1
 
-# An element of T that is a root of POLY: the image of the polynomial basis' generator x.
-def tpow(a, k):
+def field_pow(mul, a, k):
     r = 1
     for _ in range(k):
-        r = tmul(r, a)
+        r = mul(r, a)
     return r
 
-def poly_at(b):
-    acc = 0
-    for k in range(9):
-        if (POLY >> k) & 1:
-            acc ^= tpow(b, k)
-    return acc
+def isomorphism(mul):
+    """The field isomorphism from S1's field (polynomial basis mod POLY) into the field
+    whose product is `mul`: x maps to the first root of POLY there (bit k of an element to
+    that root's k-th power). Returns the map, its inverse as a table, and the root."""
+    def poly_at(b):
+        acc = 0
+        for k in range(9):
+            if (POLY >> k) & 1:
+                acc ^= field_pow(mul, b, k)
+        return acc
+    root = next(b for b in range(2, 256) if poly_at(b) == 0)
+    cols = [field_pow(mul, root, k) for k in range(8)]
+    def iso(x):
+        r = 0
+        for k in range(8):
+            if (x >> k) & 1:
+                r ^= cols[k]
+        return r
+    inverse = [0] * 256
+    for x in range(256):
+        inverse[iso(x)] = x
+    return iso, inverse, root
 
-beta = next(b for b in range(2, 256) if poly_at(b) == 0)
-# phi: F_poly -> T, linear: bit k of x maps to beta^k.
-PHI_COLS = [tpow(beta, k) for k in range(8)]
-def phi(x):
-    r = 0
-    for k in range(8):
-        if (x >> k) & 1:
-            r ^= PHI_COLS[k]
-    return r
-PHI_INV = [0] * 256
-for x in range(256):
-    PHI_INV[phi(x)] = x
+# phi: F_poly -> T, linear: bit k of x maps to beta^k (beta a root of POLY in T).
+phi, PHI_INV, beta = isomorphism(tmul)
 assert all(phi(gmul(a, b, POLY)) == tmul(phi(a), phi(b)) for a in range(256) for b in range(0, 256, 7))
 
 IN_ROWS = rows_of(phi)
@@ -204,28 +209,7 @@ print("// all checks passed")
 # GF2P8AFFINEINVQB does the same on x^-1 in GF(2^8) mod 0x11B. With phi the isomorphism
 # from S1's field into the AES field: S1(x) = (A . phi^-1) . inv_AES(phi(x)) + 0x55.
 AES = 0x11B
-def apow(a, k):
-    r = 1
-    for _ in range(k):
-        r = gmul(r, a, AES)
-    return r
-def poly_at_aes(b):
-    acc = 0
-    for k in range(9):
-        if (POLY >> k) & 1:
-            acc ^= apow(b, k)
-    return acc
-gamma = next(b for b in range(2, 256) if poly_at_aes(b) == 0)
-PHI_AES_COLS = [apow(gamma, k) for k in range(8)]
-def phi_aes(x):
-    r = 0
-    for k in range(8):
-        if (x >> k) & 1:
-            r ^= PHI_AES_COLS[k]
-    return r
-PHI_AES_INV = [0] * 256
-for x in range(256):
-    PHI_AES_INV[phi_aes(x)] = x
+phi_aes, PHI_AES_INV, _ = isomorphism(lambda a, b: gmul(a, b, AES))
 INV_AES = [ginv(x, AES) for x in range(256)]
 
 def gfni_qword(rows):

@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used, dead_code)] // test helpers outside #[test] functions
 
+pub mod device_keys;
 mod testdevice;
 
 use std::path::PathBuf;

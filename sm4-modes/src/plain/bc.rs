@@ -9,49 +9,40 @@
 use cipher::{BlockCipherDecrypt, inout::InOutBuf};
 use shangmi_sm4::Sm4;
 
-use super::chained::{CHUNK, Decrypts, Direction, Encrypts, next_chunk, sealed, xor};
+use super::chained::{CHUNK, directions, next_chunk, xor};
 use cipher::Block;
 
-/// BC encryption: Ci = E(Pi ⊕ Fi), Fi+1 = Fi ⊕ Ci, F1 the IV.
-#[derive(Clone, Copy, Debug)]
-pub struct BcEncrypt;
-/// BC decryption: Pi = D(Ci) ⊕ Fi, Fi+1 = Fi ⊕ Ci, F1 the IV.
-#[derive(Clone, Copy, Debug)]
-pub struct BcDecrypt;
+directions! {
+    /// BC encryption: Ci = E(Pi ⊕ Fi), Fi+1 = Fi ⊕ Ci, F1 the IV.
+    BcEncrypt: Encrypts, "Sm4BcEnc", encrypt;
+    /// BC decryption: Pi = D(Ci) ⊕ Fi, Fi+1 = Fi ⊕ Ci, F1 the IV.
+    BcDecrypt: Decrypts, "Sm4BcDec", decrypt;
+}
 
-impl sealed::Sealed for BcEncrypt {}
-impl sealed::Sealed for BcDecrypt {}
-impl Encrypts for BcEncrypt {}
-impl Decrypts for BcDecrypt {}
-
-impl Direction for BcEncrypt {
-    const NAME: &'static str = "Sm4BcEnc";
-    fn run(cipher: &Sm4, f: &mut Block<Sm4>, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        for mut block in blocks {
-            let p = block.clone_in();
-            let mut c = *f;
-            cipher.cbc_chain(&mut c, core::slice::from_ref(&p));
-            *block.get_out() = c;
-            xor(f, &c);
-        }
+/// BC encryption with the chaining value `f`.
+fn encrypt(cipher: &Sm4, f: &mut Block<Sm4>, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+    for mut block in blocks {
+        let p = block.clone_in();
+        let mut c = *f;
+        cipher.cbc_chain(&mut c, core::slice::from_ref(&p));
+        *block.get_out() = c;
+        xor(f, &c);
     }
 }
 
-impl Direction for BcDecrypt {
-    const NAME: &'static str = "Sm4BcDec";
-    fn run(cipher: &Sm4, f: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        let mut input = [Block::<Sm4>::default(); CHUNK];
-        while !blocks.is_empty() {
-            let (head, n, rest) = next_chunk(blocks, &mut input);
-            let out = head.into_out_with_copied_in();
-            cipher.decrypt_blocks(out);
-            for (o, c) in out.iter_mut().zip(&input[..n]) {
-                xor(o, f);
-                xor(f, c);
-            }
-            blocks = rest;
+/// BC decryption with the chaining value `f`.
+fn decrypt(cipher: &Sm4, f: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
+    let mut input = [Block::<Sm4>::default(); CHUNK];
+    while !blocks.is_empty() {
+        let (head, n, rest) = next_chunk(blocks, &mut input);
+        let out = head.into_out_with_copied_in();
+        cipher.decrypt_blocks(out);
+        for (o, c) in out.iter_mut().zip(&input[..n]) {
+            xor(o, f);
+            xor(f, c);
         }
-        #[cfg(feature = "zeroize")]
-        zeroize::Zeroize::zeroize(&mut input);
+        blocks = rest;
     }
+    #[cfg(feature = "zeroize")]
+    zeroize::Zeroize::zeroize(&mut input);
 }

@@ -61,6 +61,31 @@ pub(super) mod sealed {
     impl Sealed for super::CfbEncrypt {}
 }
 
+/// Declares the direction types of a mode of its own module: each a sealed unit struct
+/// marked as one that [`Encrypts`] or [`Decrypts`], with its [`Direction::NAME`] and its
+/// [`Direction::run`] (a function or closure of `run`'s arguments).
+macro_rules! directions {
+    ($($(#[$doc:meta])* $name:ident: $marker:ident, $text:literal, $run:expr;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug)]
+        pub struct $name;
+        impl $crate::plain::chained::sealed::Sealed for $name {}
+        impl $crate::plain::chained::$marker for $name {}
+        impl $crate::plain::chained::Direction for $name {
+            const NAME: &'static str = $text;
+            #[inline]
+            fn run(
+                cipher: &::shangmi_sm4::Sm4,
+                iv: &mut ::cipher::Block<::shangmi_sm4::Sm4>,
+                blocks: ::cipher::inout::InOutBuf<'_, '_, ::cipher::Block<::shangmi_sm4::Sm4>>,
+            ) {
+                ($run)(cipher, iv, blocks)
+            }
+        }
+    )*};
+}
+pub(super) use directions;
+
 /// CBC encryption: Ci = E(Pi ⊕ Ci−1), C0 the IV.
 #[derive(Clone, Copy, Debug)]
 pub struct CbcEncrypt;

@@ -12,32 +12,17 @@ use cipher::{
 };
 use shangmi_sm4::Sm4;
 
-use super::chained::{CHUNK, Decrypts, Direction, Encrypts, sealed};
+use super::chained::{CHUNK, directions};
 
-/// OFBNLF encryption: Ki = E_K(Ki−1), Ci = E_Ki(Pi).
-#[derive(Clone, Copy, Debug)]
-pub struct OfbnlfEncrypt;
-/// OFBNLF decryption: Ki = E_K(Ki−1), Pi = D_Ki(Ci).
-#[derive(Clone, Copy, Debug)]
-pub struct OfbnlfDecrypt;
-
-impl sealed::Sealed for OfbnlfEncrypt {}
-impl sealed::Sealed for OfbnlfDecrypt {}
-impl Encrypts for OfbnlfEncrypt {}
-impl Decrypts for OfbnlfDecrypt {}
-
-impl Direction for OfbnlfEncrypt {
-    const NAME: &'static str = "Sm4OfbnlfEnc";
-    fn run(cipher: &Sm4, k: &mut Block<Sm4>, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        run(cipher, k, blocks, |c, b| c.encrypt_block_inout(b));
-    }
-}
-
-impl Direction for OfbnlfDecrypt {
-    const NAME: &'static str = "Sm4OfbnlfDec";
-    fn run(cipher: &Sm4, k: &mut Block<Sm4>, blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        run(cipher, k, blocks, |c, b| c.decrypt_block_inout(b));
-    }
+directions! {
+    /// OFBNLF encryption: Ki = E_K(Ki−1), Ci = E_Ki(Pi).
+    OfbnlfEncrypt: Encrypts, "Sm4OfbnlfEnc", |cipher, k, blocks| {
+        run(cipher, k, blocks, |c: &Sm4, b| c.encrypt_block_inout(b))
+    };
+    /// OFBNLF decryption: Ki = E_K(Ki−1), Pi = D_Ki(Ci).
+    OfbnlfDecrypt: Decrypts, "Sm4OfbnlfDec", |cipher, k, blocks| {
+        run(cipher, k, blocks, |c: &Sm4, b| c.decrypt_block_inout(b))
+    };
 }
 
 /// Derives the keys of a chunk at a time from the feedback value `k` and applies `crypt`

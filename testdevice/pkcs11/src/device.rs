@@ -181,8 +181,7 @@ struct State {
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
-    let mut g = STATE.lock().unwrap_or_else(PoisonError::into_inner);
-    f(g.get_or_insert_with(State::default))
+    crate::common::with_state(&STATE, f)
 }
 
 /// Runs `f` on an open session of an initialised library.
@@ -203,21 +202,15 @@ fn rv(r: Result<(), CK_RV>) -> CK_RV {
     r.err().unwrap_or(CKR_OK)
 }
 
+const SEED_VAR: &str = "SHANGMI_TESTP11_SEED";
+const SEED_DEFAULT: &str = "shangmi test pkcs11";
+
 fn seed() -> String {
-    std::env::var("SHANGMI_TESTP11_SEED").unwrap_or_else(|_| "shangmi test pkcs11".into())
+    crate::common::seed(SEED_VAR, SEED_DEFAULT)
 }
 
 fn secret(label: &str) -> SecretKey {
-    let seed = seed();
-    (0u32..)
-        .find_map(|counter| {
-            use shangmi_sm3::Digest;
-            let mut h = shangmi_sm3::Sm3::new();
-            h.update(seed.as_bytes());
-            h.update(label.as_bytes());
-            h.update(counter.to_be_bytes());
-            SecretKey::from_bytes(&h.finalize()).ok()
-        })
+    crate::common::derive(SEED_VAR, SEED_DEFAULT, &[label.as_bytes()])
         .unwrap_or_else(|| unreachable!("SM3 outputs are valid scalars but for 2^-128"))
 }
 
@@ -940,6 +933,26 @@ pub unsafe extern "C" fn C_FindObjectsFinal(h: CK_SESSION_HANDLE) -> CK_RV {
     }))
 }
 
+/// Starts the operation `op` makes (from the session and who is logged in) on the session,
+/// which must have none active.
+fn start_op(
+    h: CK_SESSION_HANDLE,
+    op: impl FnOnce(&Sess, &[bool; 2]) -> Result<Op, CK_RV>,
+) -> CK_RV {
+    rv(with_session(h, |s, logged| {
+        if s.op.is_some() {
+            return Err(CKR_OPERATION_ACTIVE);
+        }
+        s.op = Some(op(s, logged)?);
+        Ok(())
+    }))
+}
+
+/// The session's active operation.
+fn current_op(h: CK_SESSION_HANDLE) -> Result<Op, CK_RV> {
+    with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED))
+}
+
 /// Ends the session's operation.
 fn end_op(h: CK_SESSION_HANDLE) {
     let _ = with_session(h, |s, _| {
@@ -977,11 +990,10 @@ pub unsafe extern "C" fn C_SignInit(
     mech: *mut CK_MECHANISM,
     key: CK_OBJECT_HANDLE,
 ) -> CK_RV {
-    if mech.is_null() {
+    // SAFETY: readable (if not null) by the caller's contract.
+    let Some(m) = (unsafe { mech.as_ref() }) else {
         return CKR_ARGUMENTS_BAD;
-    }
-    // SAFETY: readable by the caller's contract.
-    let m = unsafe { &*mech };
+    };
     let id = match m.mechanism {
         CKM_SM2_SIGN if m.ulParameterLen == 0 => None,
         CKM_SM2_SIGN => return CKR_MECHANISM_PARAM_INVALID,
@@ -989,14 +1001,10 @@ pub unsafe extern "C" fn C_SignInit(
         CKM_SM3_SM2 => Some(unsafe { bytes(m.pParameter.cast(), m.ulParameterLen) }.to_vec()),
         _ => return CKR_MECHANISM_INVALID,
     };
-    rv(with_session(h, |s, logged| {
-        if s.op.is_some() {
-            return Err(CKR_OPERATION_ACTIVE);
-        }
+    start_op(h, |s, logged| {
         let pair = private_key(s, logged, key, true)?;
-        s.op = Some(Op::Sign { pair, id });
-        Ok(())
-    }))
+        Ok(Op::Sign { pair, id })
+    })
 }
 
 /// Signs: a 32-byte digest, or the message with Z_A from the identifier; `r ‖ s`.
@@ -1011,33 +1019,19 @@ pub unsafe extern "C" fn C_Sign(
     sig: *mut CK_BYTE,
     sig_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let op = current_op(h);
     let Ok(Op::Sign { pair, id }) = op else {
         return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
     };
     let label = PAIRS[pair].label;
     let size = if label == "garbage" { 71 } else { 64 };
-    // The size query and a short buffer leave the operation active.
-    if sig.is_null() || sig_len.is_null() {
-        // SAFETY: forwarded.
-        return rv(
-            unsafe { put(&vec![0; size], core::ptr::null_mut(), sig_len, None) }.map(|_| ()),
-        );
-    }
-    // SAFETY: `sig_len` is valid.
-    if (unsafe { *sig_len } as usize) < size {
-        // SAFETY: forwarded (a short buffer: only the length is written).
-        return rv(unsafe { put(&vec![0; size], sig, sig_len, None) }.map(|_| ()));
-    }
-    end_op(h);
-    if label == "fault" {
-        return CKR_DEVICE_ERROR;
-    }
+    // SAFETY: forwarded.
+    let keys = match unsafe { one_shot_output(h, label, size, sig, sig_len, None) } {
+        Ok(keys) => keys,
+        Err(rv) => return rv,
+    };
     // SAFETY: readable for `len` bytes by the caller's contract.
     let msg = unsafe { bytes(data, len) };
-    let Some(keys) = loaded(label) else {
-        return CKR_GENERAL_ERROR;
-    };
     let e: [u8; 32] = match id {
         None => match msg.try_into() {
             Ok(e) => e,
@@ -1064,6 +1058,40 @@ pub unsafe extern "C" fn C_Sign(
     rv(unsafe { put(&out, sig, sig_len, None) }.map(|_| ()))
 }
 
+/// What `C_Sign` and `C_Decrypt` do alike before their output of `size` bytes: the size
+/// query and a short buffer answer the length (`claim`, if given, instead of `size`) and
+/// leave the operation active; otherwise the operation ends, the `fault` pair fails as the
+/// device, and the pair's keys are returned. `Err`: the value to return.
+///
+/// # Safety
+/// `out_len`, if not null, valid; `out`, if not null, writable for `*out_len` bytes.
+unsafe fn one_shot_output(
+    h: CK_SESSION_HANDLE,
+    label: &'static str,
+    size: usize,
+    out: *mut u8,
+    out_len: *mut CK_ULONG,
+    claim: Option<usize>,
+) -> Result<std::sync::Arc<Loaded>, CK_RV> {
+    if out.is_null() || out_len.is_null() {
+        // SAFETY: forwarded.
+        let written = unsafe { put(&vec![0; size], core::ptr::null_mut(), out_len, claim) };
+        return Err(rv(written.map(|_| ())));
+    }
+    // SAFETY: `out_len` is valid.
+    if (unsafe { *out_len } as usize) < size {
+        // SAFETY: forwarded (a short buffer: only the length is written).
+        return Err(rv(
+            unsafe { put(&vec![0; size], out, out_len, claim) }.map(|_| ())
+        ));
+    }
+    end_op(h);
+    if label == "fault" {
+        return Err(CKR_DEVICE_ERROR);
+    }
+    loaded(label).ok_or(CKR_GENERAL_ERROR)
+}
+
 /// Starts an SM2 decryption (`CKM_SM2_RAW`, C1C3C2).
 ///
 /// # Safety
@@ -1073,23 +1101,18 @@ pub unsafe extern "C" fn C_DecryptInit(
     mech: *mut CK_MECHANISM,
     key: CK_OBJECT_HANDLE,
 ) -> CK_RV {
-    if mech.is_null() {
+    // SAFETY: readable (if not null) by the caller's contract.
+    let Some(m) = (unsafe { mech.as_ref() }) else {
         return CKR_ARGUMENTS_BAD;
-    }
-    // SAFETY: readable by the caller's contract.
-    let m = unsafe { &*mech };
+    };
     if m.mechanism != CKM_SM2_RAW {
         // SAFETY: forwarded.
         return unsafe { sm4_init(h, m, key, false) };
     }
-    rv(with_session(h, |s, logged| {
-        if s.op.is_some() {
-            return Err(CKR_OPERATION_ACTIVE);
-        }
+    start_op(h, |s, logged| {
         let pair = private_key(s, logged, key, false)?;
-        s.op = Some(Op::Decrypt { pair });
-        Ok(())
-    }))
+        Ok(Op::Decrypt { pair })
+    })
 }
 
 /// Starts an SM4 operation: `CKM_SM4_ECB` (no parameter) or `CKM_SM4_CBC` (the 16-byte
@@ -1114,10 +1137,7 @@ unsafe fn sm4_init(
         CKM_SM4_ECB => return CKR_MECHANISM_PARAM_INVALID,
         _ => return CKR_MECHANISM_INVALID,
     };
-    rv(with_session(h, |s, logged| {
-        if s.op.is_some() {
-            return Err(CKR_OPERATION_ACTIVE);
-        }
+    start_op(h, |s, logged| {
         if !logged[s.slot as usize] {
             return Err(CKR_USER_NOT_LOGGED_IN);
         }
@@ -1126,14 +1146,13 @@ unsafe fn sm4_init(
             Some(_) => return Err(CKR_KEY_TYPE_INCONSISTENT),
             None => return Err(CKR_KEY_HANDLE_INVALID),
         };
-        s.op = Some(Op::Sm4 {
+        Ok(Op::Sm4 {
             key,
             mode,
             encrypt,
             parts: Vec::new(),
-        });
-        Ok(())
-    }))
+        })
+    })
 }
 
 /// SM4-ECB or SM4-CBC over whole blocks, in place.
@@ -1191,7 +1210,7 @@ unsafe fn sm4_run(
 
 /// The session's SM4 operation in direction `encrypt`, with its buffered parts.
 fn sm4_op(h: CK_SESSION_HANDLE, encrypt: bool) -> Result<(usize, Sm4Mode, Vec<u8>), CK_RV> {
-    match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED))? {
+    match current_op(h)? {
         Op::Sm4 {
             key,
             mode,
@@ -1351,7 +1370,7 @@ pub unsafe extern "C" fn C_DigestFinal(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let parts = match with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED)) {
+    let parts = match current_op(h) {
         Ok(Op::Digest { parts }) => parts,
         Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
         Err(e) => return e,
@@ -1380,11 +1399,12 @@ pub unsafe extern "C" fn C_EncryptInit(
     mech: *mut CK_MECHANISM,
     key: CK_OBJECT_HANDLE,
 ) -> CK_RV {
-    if mech.is_null() {
+    // SAFETY: readable (if not null) by the caller's contract.
+    let Some(m) = (unsafe { mech.as_ref() }) else {
         return CKR_ARGUMENTS_BAD;
-    }
-    // SAFETY: readable by the caller's contract; forwarded.
-    unsafe { sm4_init(h, &*mech, key, true) }
+    };
+    // SAFETY: forwarded.
+    unsafe { sm4_init(h, m, key, true) }
 }
 
 /// Encrypts whole blocks with SM4.
@@ -1399,7 +1419,7 @@ pub unsafe extern "C" fn C_Encrypt(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let op = current_op(h);
     match op {
         Ok(Op::Sm4 {
             key,
@@ -1422,24 +1442,17 @@ pub unsafe extern "C" fn C_Encrypt(
 /// # Safety
 /// `mech` readable.
 pub unsafe extern "C" fn C_DigestInit(h: CK_SESSION_HANDLE, mech: *mut CK_MECHANISM) -> CK_RV {
-    if mech.is_null() {
+    // SAFETY: readable (if not null) by the caller's contract.
+    let Some(m) = (unsafe { mech.as_ref() }) else {
         return CKR_ARGUMENTS_BAD;
-    }
-    // SAFETY: readable by the caller's contract.
-    let m = unsafe { &*mech };
+    };
     if m.mechanism != CKM_SM3_HASH {
         return CKR_MECHANISM_INVALID;
     }
     if m.ulParameterLen != 0 {
         return CKR_MECHANISM_PARAM_INVALID;
     }
-    rv(with_session(h, |s, _| {
-        if s.op.is_some() {
-            return Err(CKR_OPERATION_ACTIVE);
-        }
-        s.op = Some(Op::Digest { parts: Vec::new() });
-        Ok(())
-    }))
+    start_op(h, |_, _| Ok(Op::Digest { parts: Vec::new() }))
 }
 
 /// The SM3 digest of `data`, in one part.
@@ -1454,7 +1467,7 @@ pub unsafe extern "C" fn C_Digest(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let op = current_op(h);
     match op {
         Ok(Op::Digest { .. }) => {}
         Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
@@ -1479,7 +1492,7 @@ pub unsafe extern "C" fn C_Decrypt(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let op = with_session(h, |s, _| s.op.clone().ok_or(CKR_OPERATION_NOT_INITIALIZED));
+    let op = current_op(h);
     if let Ok(Op::Sm4 {
         key,
         mode,
@@ -1503,23 +1516,10 @@ pub unsafe extern "C" fn C_Decrypt(
         return CKR_ENCRYPTED_DATA_LEN_RANGE;
     };
     let claim = (label == "garbage").then_some(size + 1000);
-    if out.is_null() || out_len.is_null() {
-        // SAFETY: forwarded.
-        return rv(
-            unsafe { put(&vec![0; size], core::ptr::null_mut(), out_len, claim) }.map(|_| ()),
-        );
-    }
-    // SAFETY: `out_len` is valid.
-    if (unsafe { *out_len } as usize) < size {
-        // SAFETY: forwarded (a short buffer: only the length is written).
-        return rv(unsafe { put(&vec![0; size], out, out_len, claim) }.map(|_| ()));
-    }
-    end_op(h);
-    if label == "fault" {
-        return CKR_DEVICE_ERROR;
-    }
-    let Some(keys) = loaded(label) else {
-        return CKR_GENERAL_ERROR;
+    // SAFETY: forwarded.
+    let keys = match unsafe { one_shot_output(h, label, size, out, out_len, claim) } {
+        Ok(keys) => keys,
+        Err(rv) => return rv,
     };
     let Ok(plain) = keys.decrypt.decrypt(ct, Layout::C1C3C2) else {
         return CKR_ENCRYPTED_DATA_INVALID;

@@ -38,6 +38,8 @@
 //!
 //! Threads: one lock around the whole state, so any number of sessions may call at once.
 
+#[path = "../../common.rs"]
+mod common;
 mod device;
 
 use cryptoki_sys::*;

@@ -28,6 +28,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Mutex, PoisonError};
 
+#[allow(dead_code)] // its `with_state`: this device's state is a constant, not made on first use
+#[path = "../../common.rs"]
+mod common;
+
 const SDR_OK: c_int = 0;
 const SDR_BASE: c_int = 0x0100_0000;
 const SDR_NOTSUPPORT: c_int = SDR_BASE + 2;
@@ -120,6 +124,10 @@ fn state() -> std::sync::MutexGuard<'static, State> {
     STATE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Where the keys' seed comes from, and the seed without it.
+const SEED_VAR: &str = "SHANGMI_TESTSDF_SEED";
+const SEED_DEFAULT: &str = "shangmi test device";
+
 /// The secret of the pair (`sign` or not) at `index`, if there is one.
 fn secret(index: c_uint, sign: bool) -> Option<SecretKey> {
     let index = match index {
@@ -127,17 +135,8 @@ fn secret(index: c_uint, sign: bool) -> Option<SecretKey> {
         FAULT_OUTPUT | FAULT_NO_KX | FAULT_KX => 1,
         _ => return None,
     };
-    let seed =
-        std::env::var("SHANGMI_TESTSDF_SEED").unwrap_or_else(|_| "shangmi test device".into());
-    (0u32..).take(16).find_map(|counter| {
-        use shangmi_sm3::Digest;
-        let mut h = shangmi_sm3::Sm3::new();
-        h.update(seed.as_bytes());
-        h.update(if sign { b"sign" } else { b"enc " });
-        h.update(index.to_be_bytes());
-        h.update(counter.to_be_bytes());
-        SecretKey::from_bytes(&h.finalize()).ok()
-    })
+    let usage = if sign { b"sign" } else { b"enc " };
+    common::derive(SEED_VAR, SEED_DEFAULT, &[usage, &index.to_be_bytes()])
 }
 
 /// The two pairs of an index as key objects, made once per (seed, index) and kept, as a
@@ -151,8 +150,7 @@ struct Loaded {
 fn loaded(index: c_uint) -> Result<Option<std::sync::Arc<Loaded>>, ()> {
     type Cache = BTreeMap<(String, c_uint), std::sync::Arc<Loaded>>;
     static CACHE: Mutex<Cache> = Mutex::new(BTreeMap::new());
-    let seed =
-        std::env::var("SHANGMI_TESTSDF_SEED").unwrap_or_else(|_| "shangmi test device".into());
+    let seed = common::seed(SEED_VAR, SEED_DEFAULT);
     let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(keys) = cache.get(&(seed.clone(), index)) {
         return Ok(Some(keys.clone()));

@@ -6,5 +6,7 @@
 // The helpers that only `SKF_ECCDecrypt` (../skf/src/decrypt.rs) uses are unused here.
 #![allow(dead_code)]
 
+#[path = "../../common.rs"]
+mod common;
 #[path = "../../skf/src/device.rs"]
 mod device;

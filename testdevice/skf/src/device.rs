@@ -9,7 +9,7 @@ use shangmi_sm2::dsa::SigningKey;
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, OnceLock};
 use x509_cert::name::Name;
 
 pub(crate) const SAR_OK: u32 = 0;
@@ -90,8 +90,7 @@ struct State {
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
 fn with_state<T>(f: impl FnOnce(&mut State) -> T) -> T {
-    let mut g = STATE.lock().unwrap_or_else(PoisonError::into_inner);
-    f(g.get_or_insert_with(State::default))
+    crate::common::with_state(&STATE, f)
 }
 
 fn new_handle(s: &mut State) -> usize {
@@ -99,22 +98,13 @@ fn new_handle(s: &mut State) -> usize {
     s.next
 }
 
-fn seed() -> String {
-    std::env::var("SHANGMI_TESTSKF_SEED").unwrap_or_else(|_| "shangmi test skf".into())
-}
-
 fn derive(label: &str) -> SecretKey {
-    let seed = seed();
-    (0u32..)
-        .find_map(|counter| {
-            use shangmi_sm3::Digest;
-            let mut h = shangmi_sm3::Sm3::new();
-            h.update(seed.as_bytes());
-            h.update(label.as_bytes());
-            h.update(counter.to_be_bytes());
-            SecretKey::from_bytes(&h.finalize()).ok()
-        })
-        .unwrap_or_else(|| unreachable!("SM3 outputs are valid scalars but for 2^-128"))
+    crate::common::derive(
+        "SHANGMI_TESTSKF_SEED",
+        "shangmi test skf",
+        &[label.as_bytes()],
+    )
+    .unwrap_or_else(|| unreachable!("SM3 outputs are valid scalars but for 2^-128"))
 }
 
 /// The secret of the container's pair (`sign` or not), if it has keys.
@@ -348,31 +338,47 @@ pub unsafe extern "C" fn SKF_OpenApplication(
     name: *const c_char,
     ph_app: *mut usize,
 ) -> u32 {
-    // SAFETY: by the caller's contract.
-    let name = unsafe { name_of(name) };
-    let Some(&app) = APPS.iter().find(|a| Some(**a) == name) else {
-        return SAR_APPLICATION_NOT_EXISTS;
-    };
-    if ph_app.is_null() {
-        return SAR_INVALIDPARAMERR;
-    }
-    let Some(h) = with_state(|s| {
-        s.devices.contains_key(&h_dev).then(|| {
-            let h = new_handle(s);
-            s.apps.insert(
-                h,
-                App {
+    // SAFETY: forwarded.
+    unsafe {
+        open_named(name, &APPS, SAR_APPLICATION_NOT_EXISTS, ph_app, |s, app| {
+            s.devices.contains_key(&h_dev).then(|| {
+                let h = new_handle(s);
+                let app = App {
                     name: app,
                     logged_in: false,
-                },
-            );
-            h
+                };
+                s.apps.insert(h, app);
+                h
+            })
         })
-    }) else {
+    }
+}
+
+/// Opens the object named by C string `name` among `known` (else `missing`): `insert`
+/// makes its handle (`None`: the parent handle is not open), written to `out`.
+///
+/// # Safety
+/// `name` a C string or null, `out` writable or null.
+unsafe fn open_named(
+    name: *const c_char,
+    known: &[&'static str],
+    missing: u32,
+    out: *mut usize,
+    insert: impl FnOnce(&mut State, &'static str) -> Option<usize>,
+) -> u32 {
+    // SAFETY: by the caller's contract.
+    let name = unsafe { name_of(name) };
+    let Some(&found) = known.iter().find(|k| Some(**k) == name) else {
+        return missing;
+    };
+    if out.is_null() {
+        return SAR_INVALIDPARAMERR;
+    }
+    let Some(h) = with_state(|s| insert(s, found)) else {
         return SAR_INVALIDHANDLEERR;
     };
     // SAFETY: non-null and writable.
-    unsafe { *ph_app = h };
+    unsafe { *out = h };
     SAR_OK
 }
 
@@ -466,26 +472,22 @@ pub unsafe extern "C" fn SKF_OpenContainer(
     name: *const c_char,
     ph_container: *mut usize,
 ) -> u32 {
-    // SAFETY: by the caller's contract.
-    let name = unsafe { name_of(name) };
-    let Some(&c) = CONTAINERS.iter().find(|c| Some(**c) == name) else {
-        return SAR_FILE_NOT_EXIST;
-    };
-    if ph_container.is_null() {
-        return SAR_INVALIDPARAMERR;
+    // SAFETY: forwarded.
+    unsafe {
+        open_named(
+            name,
+            &CONTAINERS,
+            SAR_FILE_NOT_EXIST,
+            ph_container,
+            |s, c| {
+                s.apps.contains_key(&h_app).then(|| {
+                    let h = new_handle(s);
+                    s.containers.insert(h, (h_app, c));
+                    h
+                })
+            },
+        )
     }
-    let Some(h) = with_state(|s| {
-        s.apps.contains_key(&h_app).then(|| {
-            let h = new_handle(s);
-            s.containers.insert(h, (h_app, c));
-            h
-        })
-    }) else {
-        return SAR_INVALIDHANDLEERR;
-    };
-    // SAFETY: non-null and writable.
-    unsafe { *ph_container = h };
-    SAR_OK
 }
 
 /// Closes a container.

@@ -26,5 +26,7 @@
 //!
 //! Structures as GM/T 0016 defines them (field layout from GmSSL 3.3's `skf.h`).
 
+#[path = "../../common.rs"]
+mod common;
 mod decrypt;
 mod device;
