@@ -329,13 +329,18 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     let pad = data[n - 1] as u32;
     // The padding, its length byte and the MAC must fit.
     let mut good = ct_lt(pad + MAC_LEN as u32, n32);
+    // The padding scan over the last min(255, n − 1) bytes before the length byte: every
+    // byte at distance i ≤ pad from it must equal pad. Masks in plain arithmetic, ORed
+    // into one accumulator (the compiler vectorises it: no branch, no per-byte barrier).
     let scan = core::cmp::min(255, n - 1);
-    for i in 1..=scan {
-        let in_pad = !ct_lt(pad, i as u32);
-        let diff = (data[n - 1 - i] as u32) ^ pad;
-        let nonzero = opaque_u32(0u32.wrapping_sub(diff.wrapping_neg() >> 31));
-        good &= !(in_pad & nonzero);
+    let mut bad = 0u32;
+    for (k, &b) in data[n - 1 - scan..n - 1].iter().enumerate() {
+        let i = (scan - k) as u32;
+        // pad − i wraps (top bit set) exactly when i > pad: then the mask is zero.
+        let in_pad = (pad.wrapping_sub(i) >> 31).wrapping_sub(1);
+        bad |= (u32::from(b) ^ pad) & in_pad;
     }
+    good &= ct_eq(opaque_u32(bad), 0);
     // Plaintext length: as if there were no padding when the padding is bad.
     let max_len = n32 - MAC_LEN as u32 - 1;
     let plen = (good & max_len.wrapping_sub(pad)) | (!good & max_len);
@@ -358,17 +363,33 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     dummy.update_blocks(&zeros[..(k as usize).min(zeros.len())]);
     black_box(dummy);
 
-    // Extract the received MAC at offset plen by scanning every possible offset.
-    let mut received = [0u8; MAC_LEN];
+    // Extract the received MAC at offset plen without a secret index: every byte it
+    // could lie on (from the lowest possible start to the padding's end) is ORed, masked
+    // to [plen, plen + 32), into lane (position − lo) mod 32, so lane t holds MAC byte
+    // (t − r) mod 32 with r = (plen − lo) mod 32; five masked rotations by 1, 2, 4, 8, 16
+    // then rotate the lanes by r. Vectorised 32 bytes at a time.
     let lo = (max_len as usize).saturating_sub(255);
-    for j in lo..=max_len as usize {
-        let m = ct_eq(j as u32, plen) as u8;
-        // The same 32 bytes read at every offset, whatever the mask (vectorised: the
-        // window's bounds are checked once, on public values).
-        for (r, d) in received.iter_mut().zip(&data[j..j + MAC_LEN]) {
-            *r |= d & m;
+    let plen_o = opaque_u32(plen);
+    let mut lanes = [0u8; MAC_LEN];
+    for (c, chunk) in data[lo..n - 1].chunks(MAC_LEN).enumerate() {
+        let base = (lo + c * MAC_LEN) as u32;
+        for (t, (l, &d)) in lanes.iter_mut().zip(chunk).enumerate() {
+            let from = (base + t as u32).wrapping_sub(plen_o);
+            // from < 32 as two sign tests (both terms below 2^31 in magnitude).
+            let inside = (!from & from.wrapping_sub(MAC_LEN as u32)) >> 31;
+            *l |= d & (inside as u8).wrapping_neg();
         }
     }
+    let r = plen_o.wrapping_sub(lo as u32) % MAC_LEN as u32;
+    for bit in 0..5 {
+        let m = (((r >> bit) & 1) as u8).wrapping_neg();
+        let by = 1usize << bit;
+        let prev = lanes;
+        for (t, l) in lanes.iter_mut().enumerate() {
+            *l = (prev[(t + by) % MAC_LEN] & m) | (prev[t] & !m);
+        }
+    }
+    let received = lanes;
     let mut diff = 0u32;
     for (a, b) in received.iter().zip(expected.iter()) {
         diff |= (a ^ b) as u32;
@@ -438,6 +459,57 @@ mod tests {
             let mut bad_mac = body.clone();
             bad_mac[msg.len()] ^= 1;
             assert_eq!(cbc_check(&key, 1, 23, &bad_mac), Err(Error::DecryptError));
+        }
+    }
+
+    /// The vectorised check against the textbook one (read the padding byte, check the
+    /// padding, compare the MAC where it says) on every padding length 0..=255 of bodies
+    /// from 48 to 336 bytes (past 288 the MAC scan starts after byte 0): well formed, one
+    /// padding byte or one MAC byte changed (each MAC byte in turn), and a padding byte too
+    /// long for the body. Every offset of the MAC modulo 32 occurs, so every rotation.
+    #[test]
+    fn cbc_check_agrees_with_textbook_check() {
+        let key = [0x3cu8; 32];
+        let textbook = |body: &[u8]| -> Result<usize, Error> {
+            let n = body.len();
+            let pad = usize::from(body[n - 1]);
+            if pad + 1 + MAC_LEN > n || body[n - 1 - pad..].iter().any(|&b| usize::from(b) != pad) {
+                return Err(Error::DecryptError);
+            }
+            let plen = n - 1 - pad - MAC_LEN;
+            let mac = crate::prf::hmac_sm3(&key, &[&mac_header(4, 23, plen), &body[..plen]]);
+            if body[plen..plen + MAC_LEN] == mac[..] {
+                Ok(plen)
+            } else {
+                Err(Error::DecryptError)
+            }
+        };
+        for n in (48..=336).step_by(16) {
+            for pad in 0..=255usize {
+                let mut body: Vec<u8> = (0..n).map(|i| (i * 31 + pad) as u8).collect();
+                body[n - 1] = pad as u8;
+                if pad + 1 + MAC_LEN <= n {
+                    let plen = n - 1 - pad - MAC_LEN;
+                    body[plen + MAC_LEN..].fill(pad as u8);
+                    let mac =
+                        crate::prf::hmac_sm3(&key, &[&mac_header(4, 23, plen), &body[..plen]]);
+                    body[plen..plen + MAC_LEN].copy_from_slice(&mac);
+                    assert_eq!(cbc_check(&key, 4, 23, &body), Ok(plen), "n {n} pad {pad}");
+                    let mut bad = body.clone();
+                    bad[plen + (pad % MAC_LEN)] ^= 0x80;
+                    assert_eq!(cbc_check(&key, 4, 23, &bad), Err(Error::DecryptError));
+                    if pad > 0 {
+                        let mut bad = body.clone();
+                        bad[n - 1 - pad] ^= 1;
+                        assert_eq!(cbc_check(&key, 4, 23, &bad), Err(Error::DecryptError));
+                    }
+                }
+                assert_eq!(
+                    cbc_check(&key, 4, 23, &body),
+                    textbook(&body),
+                    "n {n} pad {pad}"
+                );
+            }
         }
     }
 
