@@ -19,8 +19,13 @@
 //! 11.1 in the chain (its dependency path alone is 9), `Rotated` 10.3 (path 7; the extra
 //! work competes for the same ports), against 13.5 for the generic single block.
 //!
+//! On AMD Zen 4 (`benches/examples/floors.rs`): the dependency path is 6.0 cycles a round
+//! (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1), and `Rotated`'s round, whose
+//! rotations the compiler makes `vprold` on the two units of `gf2p8affineinvqb`, ran 8.3–8.5
+//! cycles in the chain; so `Rotated` is `asm!` ([`round_rotated`]; PLACEHOLDER).
+//!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
-//! on `gfni-avx2`), which carry its token, so this file needs no `unsafe`.
+//! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
 
 use core::arch::x86_64::__m128i;
 
@@ -221,8 +226,10 @@ struct State {
 /// In `asm!` because the compiler lowers every byte rotation to `vprold`, which runs on the
 /// two units of `gf2p8affineinvqb` (Zen 4): five S-box steps and three rotations on those
 /// two units took 7.0 cycles a round, above the 6.0-cycle dependency path. Here two of the
-/// four rotations are `vpshufb` (another unit), and the order is fixed: the S-box steps of
-/// the longest chains first (`benches/examples/floors.rs` measures it).
+/// four rotations are `vpshufb` (another unit): r1's by 16 and o's by 24. Of the splits
+/// timed as the kernel's loop of four rounds (`benches/examples/floors.rs`, Zen 4), this
+/// one ran 7.8 cycles a round; r1's by 8 and r3's by 16 on `vpshufb` 8.0–8.1, three
+/// `vprold` and o's on `vpshufb` 8.1–8.3, all four `vprold` (the compiler's) 8.3.
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
 fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pair: __m128i) {
@@ -242,16 +249,16 @@ fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pa
             // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
             "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
             "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
-            "vpshufb {t:x}, {r1:x}, {m8:x}",
-            "vprold {r1:x}, {r1:x}, 16",
-            "vpshufb {r3:x}, {r3:x}, {m16:x}",
+            "vprold {t:x}, {r1:x}, 8",
+            "vpshufb {r1:x}, {r1:x}, {m16:x}",
+            "vprold {r3:x}, {r3:x}, 16",
             // u' and v'.
             "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
             "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
             // X_{i+4}, o and o24 of the next round.
             "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
             "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
-            "vprold {o24:x}, {k2:x}, 24",
+            "vpshufb {o24:x}, {k2:x}, {m24:x}",
             u = in(zmm_reg) st.u,
             v = inout(zmm_reg) st.v,
             o = in(zmm_reg) st.o,
@@ -264,8 +271,8 @@ fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pa
             g0 = in(zmm_reg) k.g0,
             g1 = in(zmm_reg) k.g1,
             g3 = in(zmm_reg) k.g3,
-            m8 = in(zmm_reg) k.rot8,
             m16 = in(zmm_reg) k.rot16,
+            m24 = in(zmm_reg) k.rot24,
             c0 = const G0_C,
             c1 = const G1_C,
             c3 = const G3_C,
@@ -299,8 +306,8 @@ struct AsmConsts {
     g0: __m128i,
     g1: __m128i,
     g3: __m128i,
-    rot8: __m128i,
     rot16: __m128i,
+    rot24: __m128i,
 }
 
 impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
@@ -328,8 +335,8 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
             g0: k.g0.raw(),
             g1: k.g1.raw(),
             g3: k.g3.raw(),
-            rot8: k.rot8.raw(),
             rot16: k.rot16.raw(),
+            rot24: k.rot24.raw(),
         };
         let mut st = State {
             y: y.map(|w| w.raw()),
