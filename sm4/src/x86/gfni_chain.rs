@@ -19,15 +19,24 @@
 //! 11.1 in the chain (its dependency path alone is 9), `Rotated` 10.3 (path 7; the extra
 //! work competes for the same ports), against 13.5 for the generic single block.
 //!
+//! On AMD Zen 4 (`benches/examples/floors.rs`): the dependency path is 6.0 cycles a round
+//! (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1), and `Rotated`'s round, whose
+//! rotations the compiler makes `vprold` on the two units of `gf2p8affineinvqb`, ran 8.3–8.5
+//! cycles in the chain; so `Rotated` is `asm!` ([`round_rotated`]), with two of its four
+//! rotations on `vpshufb`: 8.2 cycles a round in the chain, its loop of four rounds alone
+//! 7.8 (against 8.3), both in one alternated run on a busy machine.
+//!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
-//! on `gfni-avx2`), which carry its token, so this file needs no `unsafe`.
+//! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
+
+use core::arch::x86_64::__m128i;
 
 use cipher::Block;
 
 use crate::simd::{BSWAP32, Single, Word};
 use crate::{Sm4, key::RoundKeys};
 
-use super::words::GfniAffine;
+use super::words::{Avx512vl, Gfni, GfniAffine, Raw, Vl128};
 use crate::simd::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part, matrix};
 
 /// P·C_d·POST, the matrix taking inv(u) to P·C_d·S's output.
@@ -132,61 +141,6 @@ fn round_direct<W: GfniAffine, const I: usize>(
     y[I] = y[I].xor3(r0, a).xor3(b, c);
 }
 
-/// The chain's registers between two rounds i − 1 and i: the words, in the P domain and
-/// rotated by 24 bits, and round i's S-box input `u`, its rotation `v`, and what round i
-/// XORs into the next input (`o`, rotated `o24`).
-struct State<W> {
-    y: [W; 4],
-    y24: [W; 4],
-    u: W,
-    v: W,
-    o: W,
-    o24: W,
-}
-
-/// Round `I` (mod 4) of [`Rotated`], with `keys[i]` = P·rk_i ⊕ c and
-/// `pairs[i]` = `keys[i] ⊕ keys[i + 1]` (and `pairs24` rotated).
-///
-/// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2),
-/// and each r_d commutes with rotations (a bytewise map), so rot24(r3) is P·C_3·S(v):
-/// from `v` it needs no rotation after the S-box. The next input u' = o ⊕ r0 ⊕ rot24(r3)
-/// (one three-way XOR as soon as the S-box is done) ⊕ rot8(r1) ⊕ rot16(r1): S-box,
-/// rotation, three-way XOR. rot24 of it comes the same way (rot24(P·L(S(u))) =
-/// rot24(r0) ⊕ r1 ⊕ rot8(r1) ⊕ rot16(r3), rot24(r0) from `v`). The next round's `o` is u'
-/// ⊕ two older words and two keys (rotated: v' ⊕ the same rotated), so nothing else
-/// waits for u'.
-#[inline(always)]
-fn round_rotated<W: GfniAffine, const I: usize>(
-    k: &Consts<W>,
-    st: &mut State<W>,
-    key: W,
-    pair: W,
-    pair24: W,
-) {
-    let (u, v) = (st.u, st.v);
-    let (r0, r1, r3) = (
-        u.affine_inv::<G0_C>(k.g0),
-        u.affine_inv::<G1_C>(k.g1),
-        u.affine_inv::<G3_C>(k.g3),
-    );
-    let (r0_24, r3_24) = (v.affine_inv::<G0_C>(k.g0), v.affine_inv::<G3_C>(k.g3));
-    let (r1_8, r1_16, r3_16) = (r1.shuffle(k.rot8), r1.shuffle(k.rot16), r3.shuffle(k.rot16));
-    let u = st.o.xor3(r0, r3_24).xor3(r1_8, r1_16);
-    let v = st.o24.xor3(r0_24, r1).xor3(r1_8, r3_16);
-    // With X_j the words (y[I] = X_i, …): u' = X_{i+2} ⊕ X_{i+3} ⊕ X_{i+4} ⊕ key_{i+1}.
-    let (x1, x2, x3) = (st.y[(I + 1) % 4], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
-    let x4 = u.xor3(x2, x3.xor(key));
-    // The next round's o = X_{i+3} ⊕ X_{i+4} ⊕ X_{i+1} ⊕ key_{i+2} = u' ⊕ X_{i+1} ⊕ X_{i+2}
-    // ⊕ key_{i+1} ⊕ key_{i+2}.
-    let (y24_1, y24_2) = (st.y24[(I + 1) % 4], st.y24[(I + 2) % 4]);
-    st.o = u.xor3(x1, x2.xor(pair));
-    st.o24 = v.xor3(y24_1, y24_2.xor(pair24));
-    st.y[I] = x4;
-    st.y24[I] = x4.shuffle(k.rot24);
-    st.u = u;
-    st.v = v;
-}
-
 /// The 32 rounds of one block in the P domain, in one of two shapes.
 pub(super) trait Rounds<W> {
     /// The round keys in the form the rounds use.
@@ -236,58 +190,167 @@ impl<W: GfniAffine> Rounds<W> for Direct {
 
 /// The round that also carries its input rotated by 24 bits, so that one S-box output
 /// needs no rotation and the input of the next round is one three-way XOR after the
-/// rotations instead of two: for kernels with `vpternlogd` (`gfni-avx512`).
+/// rotations instead of two: for kernels with `vpternlogd` (`gfni-avx512`), in `asm!`
+/// ([`round_rotated`]).
 pub(super) struct Rotated;
 
-/// [`Rotated`]'s keys: P·rk_i ⊕ c, the sums of neighbours and those rotated by 24 bits.
-pub(super) struct RotatedKeys<W> {
-    keys: [W; 32],
-    pairs: [W; 32],
-    pairs24: [W; 32],
+/// [`Rotated`]'s keys: P·rk_i ⊕ c, and the sums of neighbours `pairs[i]` = `keys[i + 1] ⊕
+/// keys[i + 2]`.
+pub(super) struct RotatedKeys {
+    keys: [__m128i; 32],
+    pairs: [__m128i; 32],
 }
 
-impl<W: GfniAffine> Rounds<W> for Rotated {
-    type Keys = RotatedKeys<W>;
+/// The chain's registers between two rounds i − 1 and i: the words in the P domain, round
+/// i's S-box input `u` and its rotation by 24 bits `v`, and what round i XORs into the
+/// next input (`o`, and `o24` rotated by 24 bits).
+struct State {
+    y: [__m128i; 4],
+    u: __m128i,
+    v: __m128i,
+    o: __m128i,
+    o24: __m128i,
+}
+
+/// Round `I` (mod 4) of [`Rotated`] on `gfni-avx512`'s registers, with `key` = P·rk_{i+1}
+/// ⊕ c and `pair` = `key` ⊕ P·rk_{i+2} ⊕ c.
+///
+/// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2),
+/// and each r_d commutes with rotations (a bytewise map), so rot24(r3) is P·C_3·S(v):
+/// from `v` it needs no rotation after the S-box. The next input u' = o ⊕ r0 ⊕ rot24(r3)
+/// (one three-way XOR as soon as the S-box is done) ⊕ rot8(r1) ⊕ rot16(r1): S-box,
+/// rotation, three-way XOR. v' = rot24(u') comes the same way (rot24(P·L(S(u))) =
+/// rot24(r0) ⊕ r1 ⊕ rot8(r1) ⊕ rot16(r3), rot24(r0) from `v`). With X_j the words
+/// (`y[I]` = X_i, …), the new word X_{i+4} = u' ⊕ X_{i+2} ⊕ X_{i+3} ⊕ key_{i+1}, and the
+/// next round's o = X_{i+3} ⊕ X_{i+4} ⊕ X_{i+1} ⊕ key_{i+2} = u' ⊕ X_{i+1} ⊕ X_{i+2} ⊕
+/// pair, o24 = rot24(o): nothing else waits for u'.
+///
+/// In `asm!` because the compiler lowers every byte rotation to `vprold`, which runs on the
+/// two units of `gf2p8affineinvqb` (Zen 4): five S-box steps and three rotations on those
+/// two units took 7.0 cycles a round, above the 6.0-cycle dependency path. Here two of the
+/// four rotations are `vpshufb` (another unit): r1's by 16 and o's by 24. Of the splits
+/// timed as the kernel's loop of four rounds (`benches/examples/floors.rs`, Zen 4), this
+/// one ran 7.8 cycles a round; r1's by 8 and r3's by 16 on `vpshufb` 8.0–8.1, three
+/// `vprold` and o's on `vpshufb` 8.1–8.3, all four `vprold` (the compiler's) 8.3.
+#[target_feature(enable = "avx512f,avx512vl,gfni")]
+#[inline]
+fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pair: __m128i) {
+    let (x1, x2, x3) = (st.y[(I + 1) % 4], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
+    let (u, x4);
+    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
+    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
+    unsafe {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
+            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
+            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
+            "vpxord {k2:x}, {x2:x}, {pair:x}",
+            "vpxord {k3:x}, {x3:x}, {key:x}",
+            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
+            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
+            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
+            "vprold {t:x}, {r1:x}, 8",
+            "vpshufb {r1:x}, {r1:x}, {m16:x}",
+            "vprold {r3:x}, {r3:x}, 16",
+            // u' and v'.
+            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
+            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
+            // X_{i+4}, o and o24 of the next round.
+            "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
+            "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
+            "vpshufb {o24:x}, {k2:x}, {m24:x}",
+            u = in(zmm_reg) st.u,
+            v = inout(zmm_reg) st.v,
+            o = in(zmm_reg) st.o,
+            o24 = inout(zmm_reg) st.o24,
+            x1 = in(zmm_reg) x1,
+            x2 = in(zmm_reg) x2,
+            x3 = in(zmm_reg) x3,
+            key = in(zmm_reg) key,
+            pair = in(zmm_reg) pair,
+            g0 = in(zmm_reg) k.g0,
+            g1 = in(zmm_reg) k.g1,
+            g3 = in(zmm_reg) k.g3,
+            m16 = in(zmm_reg) k.rot16,
+            m24 = in(zmm_reg) k.rot24,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            r0 = out(zmm_reg) u,
+            r1 = out(zmm_reg) _,
+            r3 = out(zmm_reg) _,
+            t = out(zmm_reg) _,
+            k2 = out(zmm_reg) st.o,
+            k3 = out(zmm_reg) x4,
+            options(pure, nomem, nostack),
+        );
+    }
+    st.u = u;
+    st.y[I] = x4;
+}
+
+/// [`Rotated`]'s 32 rounds, `keys` and `pairs` as in [`RotatedKeys`].
+#[target_feature(enable = "avx512f,avx512vl,gfni")]
+#[inline]
+fn rotated_rounds(k: &AsmConsts, st: &mut State, keys: &[__m128i; 32], pairs: &[__m128i; 32]) {
+    for r in (0..32).step_by(4) {
+        round_rotated::<0>(k, st, keys[r + 1], pairs[r]);
+        round_rotated::<1>(k, st, keys[r + 2], pairs[r + 1]);
+        round_rotated::<2>(k, st, keys[r + 3], pairs[r + 2]);
+        round_rotated::<3>(k, st, keys[(r + 4) % 32], pairs[r + 3]);
+    }
+}
+
+/// [`Consts`] as raw vectors for [`round_rotated`].
+struct AsmConsts {
+    g0: __m128i,
+    g1: __m128i,
+    g3: __m128i,
+    rot16: __m128i,
+    rot24: __m128i,
+}
+
+impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
+    type Keys = RotatedKeys;
     #[inline(always)]
-    fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> RotatedKeys<W> {
+    fn keys(cpu: <Vl128<F> as Word>::Cpu, k: &Consts<Vl128<F>>, rk: &RoundKeys) -> RotatedKeys {
         let keys = p_keys(cpu, k, rk);
-        let mut pairs = [k.pre; 32];
-        let mut pairs24 = [k.pre; 32];
-        for i in 0..32 {
-            pairs[i] = keys[(i + 1) % 32].xor(keys[(i + 2) % 32]);
-            pairs24[i] = pairs[i].shuffle(k.rot24);
+        let mut pairs = [k.pre.raw(); 32];
+        for (i, pair) in pairs.iter_mut().enumerate() {
+            *pair = keys[(i + 1) % 32].xor(keys[(i + 2) % 32]).raw();
         }
         RotatedKeys {
-            keys,
+            keys: keys.map(|k| k.raw()),
             pairs,
-            pairs24,
         }
     }
     #[inline(always)]
-    fn encrypt(k: &Consts<W>, keys: &RotatedKeys<W>, y: [W; 4]) -> [W; 4] {
-        let (p, p24, keys) = (&keys.pairs, &keys.pairs24, &keys.keys);
-        let u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
-        let o = y[2].xor3(y[3], keys[1].xor(y[0]));
-        let mut st = State {
-            y,
-            y24: [
-                y[0].shuffle(k.rot24),
-                y[1].shuffle(k.rot24),
-                y[2].shuffle(k.rot24),
-                y[3].shuffle(k.rot24),
-            ],
-            u,
-            v: u.shuffle(k.rot24),
-            o,
-            o24: o.shuffle(k.rot24),
+    fn encrypt(k: &Consts<Vl128<F>>, keys: &RotatedKeys, y: [Vl128<F>; 4]) -> [Vl128<F>; 4] {
+        let (p, keys) = (&keys.pairs, &keys.keys);
+        let (k0, k1) = (y[0].with(keys[0]), y[0].with(keys[1]));
+        let u = y[1].xor(y[2]).xor(k0.xor(y[3]));
+        let o = y[2].xor3(y[3], k1.xor(y[0]));
+        let (v, o24) = (u.shuffle(k.rot24), o.shuffle(k.rot24));
+        let ak = AsmConsts {
+            g0: k.g0.raw(),
+            g1: k.g1.raw(),
+            g3: k.g3.raw(),
+            rot16: k.rot16.raw(),
+            rot24: k.rot24.raw(),
         };
-        for r in (0..32).step_by(4) {
-            round_rotated::<W, 0>(k, &mut st, keys[r + 1], p[r], p24[r]);
-            round_rotated::<W, 1>(k, &mut st, keys[r + 2], p[r + 1], p24[r + 1]);
-            round_rotated::<W, 2>(k, &mut st, keys[r + 3], p[r + 2], p24[r + 2]);
-            round_rotated::<W, 3>(k, &mut st, keys[(r + 4) % 32], p[r + 3], p24[r + 3]);
-        }
-        [st.y[3], st.y[2], st.y[1], st.y[0]]
+        let mut st = State {
+            y: y.map(|w| w.raw()),
+            u: u.raw(),
+            v: v.raw(),
+            o: o.raw(),
+            o24: o24.raw(),
+        };
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
+        unsafe { rotated_rounds(&ak, &mut st, keys, p) };
+        let w = |v| u.with(v);
+        [w(st.y[3]), w(st.y[2]), w(st.y[1]), w(st.y[0])]
     }
 }
 
