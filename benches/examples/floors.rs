@@ -258,6 +258,18 @@ mod x86 {
             "path (1'): E's loop as a chain (add rorx add, P0 rorx xor xor)",
             e_loop,
         );
+        // The kernel's E loop also carries GG_{j+1} = ch(E_{j+1}, F, G) (`and`, `xor` on
+        // the new E, `rounds_asm::next!`): GG and SS1 are both ready two cycles after E, so
+        // TT2 = (H + W + GG) + SS1 takes two adds after them, one more than above.
+        // (`crate::rounds::Word::p0_ch`'s split takes GG off this loop for two more ALU
+        // instructions a round.)
+        let e_loop_gg = c.cy(best(eight!(
+            "mov edx, r14d\nadd edx, eax\nrorx edx, edx, 25\nmov ecx, eax\nand ecx, r14d\nxor ecx, r13d\nadd ecx, r12d\nadd ecx, edx\nrorx edx, ecx, 23\nrorx edi, ecx, 15\nxor edx, edi\nxor ecx, edx\nmov eax, ecx"
+        ))) / 8.0;
+        row(
+            "path (1''): E's loop with GG from the new E (the kernel's)",
+            e_loop_gg,
+        );
         let rorx = c.cy(best(eight!("rorx eax, eax, 20"))) / 8.0;
         let lea = c.cy(best(eight!("lea eax, [rax + 0x79cc4519]"))) / 8.0;
         let lea3 = c.cy(best(eight!("lea eax, [rax + rcx + 0x79cc4519]"))) / 8.0;
