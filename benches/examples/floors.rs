@@ -139,456 +139,99 @@ mod x86 {
         println!("  {name:<66} {cycles:>7.2}");
     }
 
-    /// The kernel's rounds alone (`sm3::x86::rounds_asm::round!`, FF the majority and GG
-    /// the choice, rounds 16..63), four a loop iteration on W and W' from a buffer, without
-    /// the message expansion that runs beside them in the kernel; cycles per round.
-    fn sm3_rounds(c: &Clock) -> f64 {
-        let run = |iters: u64| {
-            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
-            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
-            buf[75] = iters;
-            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
-            // caller detected) on the clobbered registers; reads of `buf` below byte 600
-            // and the counter at 600 read and written; no stack.
-            unsafe {
-                asm!(
-                    "2:",
-                    "rorx ecx, r8d, 20",
-                    "lea edx, [rcx + 0x79cc4519]",
-                    "add edx, r12d",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r15d, dword ptr [rsi + 0]",
-                    "add r15d, eax",
-                    "add r11d, dword ptr [rsi + 272]",
-                    "mov edi, r9d",
-                    "and edi, r10d",
-                    "add r11d, edi",
-                    "mov edi, r9d",
-                    "xor edi, r10d",
-                    "and edi, r8d",
-                    "add r11d, edi",
-                    "rorx r9d, r9d, 23",
-                    "rorx r13d, r13d, 13",
-                    "mov eax, r12d",
-                    "xor eax, r13d",
-                    "add r15d, edx",
-                    "add r11d, ecx",
-                    "rorx ecx, r15d, 23",
-                    "rorx edx, r15d, 15",
-                    "xor ecx, edx",
-                    "xor r15d, ecx",
-                    "and eax, r15d",
-                    "xor eax, r13d",
-                    "rorx ecx, r11d, 20",
-                    "lea edx, [rcx - 0xc6775ce]",
-                    "add edx, r15d",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r14d, dword ptr [rsi + 4]",
-                    "add r14d, eax",
-                    "add r10d, dword ptr [rsi + 276]",
-                    "mov edi, r8d",
-                    "and edi, r9d",
-                    "add r10d, edi",
-                    "mov edi, r8d",
-                    "xor edi, r9d",
-                    "and edi, r11d",
-                    "add r10d, edi",
-                    "rorx r8d, r8d, 23",
-                    "rorx r12d, r12d, 13",
-                    "mov eax, r15d",
-                    "xor eax, r12d",
-                    "add r14d, edx",
-                    "add r10d, ecx",
-                    "rorx ecx, r14d, 23",
-                    "rorx edx, r14d, 15",
-                    "xor ecx, edx",
-                    "xor r14d, ecx",
-                    "and eax, r14d",
-                    "xor eax, r12d",
-                    "rorx ecx, r10d, 20",
-                    "lea edx, [rcx - 0x18ceeb9b]",
-                    "add edx, r14d",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r13d, dword ptr [rsi + 8]",
-                    "add r13d, eax",
-                    "add r9d, dword ptr [rsi + 280]",
-                    "mov edi, r11d",
-                    "and edi, r8d",
-                    "add r9d, edi",
-                    "mov edi, r11d",
-                    "xor edi, r8d",
-                    "and edi, r10d",
-                    "add r9d, edi",
-                    "rorx r11d, r11d, 23",
-                    "rorx r15d, r15d, 13",
-                    "mov eax, r14d",
-                    "xor eax, r15d",
-                    "add r13d, edx",
-                    "add r9d, ecx",
-                    "rorx ecx, r13d, 23",
-                    "rorx edx, r13d, 15",
-                    "xor ecx, edx",
-                    "xor r13d, ecx",
-                    "and eax, r13d",
-                    "xor eax, r15d",
-                    "rorx ecx, r9d, 20",
-                    "lea edx, [rcx - 0x319dd735]",
-                    "add edx, r13d",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r12d, dword ptr [rsi + 12]",
-                    "add r12d, eax",
-                    "add r8d, dword ptr [rsi + 284]",
-                    "mov edi, r10d",
-                    "and edi, r11d",
-                    "add r8d, edi",
-                    "mov edi, r10d",
-                    "xor edi, r11d",
-                    "and edi, r9d",
-                    "add r8d, edi",
-                    "rorx r10d, r10d, 23",
-                    "rorx r14d, r14d, 13",
-                    "mov eax, r13d",
-                    "xor eax, r14d",
-                    "add r12d, edx",
-                    "add r8d, ecx",
-                    "rorx ecx, r12d, 23",
-                    "rorx edx, r12d, 15",
-                    "xor ecx, edx",
-                    "xor r12d, ecx",
-                    "and eax, r12d",
-                    "xor eax, r14d",
-                    "dec qword ptr [rsi + 600]",
-                    "jnz 2b",
-                    in("rsi") buf.as_mut_ptr(),
-                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
-                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
-                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _,
-                    options(nostack),
-                );
-            }
-            std::hint::black_box(buf);
+    /// One of the kernel's rounds (`sm3::x86::rounds_asm::round!`, FF the majority and GG
+    /// the choice, rounds 16..63) on the registers named A..H, W_j at `$w` and W'_j at `$wp`
+    /// in the buffer at rsi, `$k` the displacement of T_j <<< j; `$v0`..`$v7` (asm lines, or
+    /// empty) interleaved after the round's 3rd, 6th, 9th, 12th, 15th, 18th, 21st and 24th
+    /// instructions.
+    #[rustfmt::skip]
+    macro_rules! sm3_round {
+        ($a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal,
+         $g:literal, $h:literal, $w:literal, $wp:literal, $k:literal,
+         $v0:literal, $v1:literal, $v2:literal, $v3:literal, $v4:literal, $v5:literal,
+         $v6:literal, $v7:literal) => {
+            concat!(
+                "rorx ecx, ", $a, ", 20\n",
+                "lea edx, [rcx ", $k, "]\n",
+                "add edx, ", $e, "\n",
+                $v0, "\n",
+                "rorx edx, edx, 25\n",
+                "xor ecx, edx\n",
+                "add ", $h, ", dword ptr [rsi + ", $w, "]\n",
+                $v1, "\n",
+                "add ", $h, ", eax\n",
+                "add ", $d, ", dword ptr [rsi + ", $wp, "]\n",
+                "mov edi, ", $b, "\n",
+                $v2, "\n",
+                "and edi, ", $c, "\n",
+                "add ", $d, ", edi\n",
+                "mov edi, ", $b, "\n",
+                $v3, "\n",
+                "xor edi, ", $c, "\n",
+                "and edi, ", $a, "\n",
+                "add ", $d, ", edi\n",
+                $v4, "\n",
+                "rorx ", $b, ", ", $b, ", 23\n",
+                "rorx ", $f, ", ", $f, ", 13\n",
+                "mov eax, ", $e, "\n",
+                $v5, "\n",
+                "xor eax, ", $f, "\n",
+                "add ", $h, ", edx\n",
+                "add ", $d, ", ecx\n",
+                $v6, "\n",
+                "rorx ecx, ", $h, ", 23\n",
+                "rorx edx, ", $h, ", 15\n",
+                "xor ecx, edx\n",
+                $v7, "\n",
+                "xor ", $h, ", ecx\n",
+                "and eax, ", $h, "\n",
+                "xor eax, ", $f, "\n",
+            )
         };
-        c.cy(best(run)) / 4.0
     }
 
-    /// [`sm3_rounds`] with 8 independent vector instructions a round interleaved.
-    fn sm3_rounds_v8(c: &Clock) -> f64 {
-        let run = |iters: u64| {
-            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
-            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
-            buf[75] = iters;
-            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
-            // caller detected) on the clobbered registers; reads of `buf` below byte 600
-            // and the counter at 600 read and written; no stack.
-            unsafe {
-                asm!(
-                    "vpxor xmm10, xmm10, xmm10",
-                    "vpxor xmm11, xmm11, xmm11",
-                    "2:",
-                    "rorx ecx, r8d, 20",
-                    "lea edx, [rcx + 0x79cc4519]",
-                    "add edx, r12d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r15d, dword ptr [rsi + 0]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r15d, eax",
-                    "add r11d, dword ptr [rsi + 272]",
-                    "mov edi, r9d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r10d",
-                    "add r11d, edi",
-                    "mov edi, r9d",
-                    "vpxor xmm3, xmm10, xmm11",
-                    "xor edi, r10d",
-                    "and edi, r8d",
-                    "add r11d, edi",
-                    "vpslld xmm4, xmm10, 15",
-                    "rorx r9d, r9d, 23",
-                    "rorx r13d, r13d, 13",
-                    "mov eax, r12d",
-                    "vpsrld xmm5, xmm10, 17",
-                    "xor eax, r13d",
-                    "add r15d, edx",
-                    "add r11d, ecx",
-                    "vpor xmm6, xmm10, xmm11",
-                    "rorx ecx, r15d, 23",
-                    "rorx edx, r15d, 15",
-                    "xor ecx, edx",
-                    "vpxor xmm7, xmm10, xmm11",
-                    "xor r15d, ecx",
-                    "and eax, r15d",
-                    "xor eax, r13d",
-                    "rorx ecx, r11d, 20",
-                    "lea edx, [rcx - 0xc6775ce]",
-                    "add edx, r15d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r14d, dword ptr [rsi + 4]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r14d, eax",
-                    "add r10d, dword ptr [rsi + 276]",
-                    "mov edi, r8d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r9d",
-                    "add r10d, edi",
-                    "mov edi, r8d",
-                    "vpxor xmm3, xmm10, xmm11",
-                    "xor edi, r9d",
-                    "and edi, r11d",
-                    "add r10d, edi",
-                    "vpslld xmm4, xmm10, 15",
-                    "rorx r8d, r8d, 23",
-                    "rorx r12d, r12d, 13",
-                    "mov eax, r15d",
-                    "vpsrld xmm5, xmm10, 17",
-                    "xor eax, r12d",
-                    "add r14d, edx",
-                    "add r10d, ecx",
-                    "vpor xmm6, xmm10, xmm11",
-                    "rorx ecx, r14d, 23",
-                    "rorx edx, r14d, 15",
-                    "xor ecx, edx",
-                    "vpxor xmm7, xmm10, xmm11",
-                    "xor r14d, ecx",
-                    "and eax, r14d",
-                    "xor eax, r12d",
-                    "rorx ecx, r10d, 20",
-                    "lea edx, [rcx - 0x18ceeb9b]",
-                    "add edx, r14d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r13d, dword ptr [rsi + 8]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r13d, eax",
-                    "add r9d, dword ptr [rsi + 280]",
-                    "mov edi, r11d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r8d",
-                    "add r9d, edi",
-                    "mov edi, r11d",
-                    "vpxor xmm3, xmm10, xmm11",
-                    "xor edi, r8d",
-                    "and edi, r10d",
-                    "add r9d, edi",
-                    "vpslld xmm4, xmm10, 15",
-                    "rorx r11d, r11d, 23",
-                    "rorx r15d, r15d, 13",
-                    "mov eax, r14d",
-                    "vpsrld xmm5, xmm10, 17",
-                    "xor eax, r15d",
-                    "add r13d, edx",
-                    "add r9d, ecx",
-                    "vpor xmm6, xmm10, xmm11",
-                    "rorx ecx, r13d, 23",
-                    "rorx edx, r13d, 15",
-                    "xor ecx, edx",
-                    "vpxor xmm7, xmm10, xmm11",
-                    "xor r13d, ecx",
-                    "and eax, r13d",
-                    "xor eax, r15d",
-                    "rorx ecx, r9d, 20",
-                    "lea edx, [rcx - 0x319dd735]",
-                    "add edx, r13d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r12d, dword ptr [rsi + 12]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r12d, eax",
-                    "add r8d, dword ptr [rsi + 284]",
-                    "mov edi, r10d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r11d",
-                    "add r8d, edi",
-                    "mov edi, r10d",
-                    "vpxor xmm3, xmm10, xmm11",
-                    "xor edi, r11d",
-                    "and edi, r9d",
-                    "add r8d, edi",
-                    "vpslld xmm4, xmm10, 15",
-                    "rorx r10d, r10d, 23",
-                    "rorx r14d, r14d, 13",
-                    "mov eax, r13d",
-                    "vpsrld xmm5, xmm10, 17",
-                    "xor eax, r14d",
-                    "add r12d, edx",
-                    "add r8d, ecx",
-                    "vpor xmm6, xmm10, xmm11",
-                    "rorx ecx, r12d, 23",
-                    "rorx edx, r12d, 15",
-                    "xor ecx, edx",
-                    "vpxor xmm7, xmm10, xmm11",
-                    "xor r12d, ecx",
-                    "and eax, r12d",
-                    "xor eax, r14d",
-                    "dec qword ptr [rsi + 600]",
-                    "jnz 2b",
-                    in("rsi") buf.as_mut_ptr(),
-                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
-                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
-                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _, out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _, out("xmm10") _, out("xmm11") _,
-                    options(nostack),
-                );
-            }
-            std::hint::black_box(buf);
-        };
-        c.cy(best(run)) / 4.0
-    }
-
-    /// [`sm3_rounds`] with 3 independent vector instructions a round interleaved.
-    fn sm3_rounds_v3(c: &Clock) -> f64 {
-        let run = |iters: u64| {
-            // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
-            let mut buf = [0x0123_4567_89ab_cdefu64; 80];
-            buf[75] = iters;
-            // SAFETY: register-only instructions (x86-64 base and BMI2 `rorx`, which the
-            // caller detected) on the clobbered registers; reads of `buf` below byte 600
-            // and the counter at 600 read and written; no stack.
-            unsafe {
-                asm!(
-                    "vpxor xmm10, xmm10, xmm10",
-                    "vpxor xmm11, xmm11, xmm11",
-                    "2:",
-                    "rorx ecx, r8d, 20",
-                    "lea edx, [rcx + 0x79cc4519]",
-                    "add edx, r12d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r15d, dword ptr [rsi + 0]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r15d, eax",
-                    "add r11d, dword ptr [rsi + 272]",
-                    "mov edi, r9d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r10d",
-                    "add r11d, edi",
-                    "mov edi, r9d",
-                    "xor edi, r10d",
-                    "and edi, r8d",
-                    "add r11d, edi",
-                    "rorx r9d, r9d, 23",
-                    "rorx r13d, r13d, 13",
-                    "mov eax, r12d",
-                    "xor eax, r13d",
-                    "add r15d, edx",
-                    "add r11d, ecx",
-                    "rorx ecx, r15d, 23",
-                    "rorx edx, r15d, 15",
-                    "xor ecx, edx",
-                    "xor r15d, ecx",
-                    "and eax, r15d",
-                    "xor eax, r13d",
-                    "rorx ecx, r11d, 20",
-                    "lea edx, [rcx - 0xc6775ce]",
-                    "add edx, r15d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r14d, dword ptr [rsi + 4]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r14d, eax",
-                    "add r10d, dword ptr [rsi + 276]",
-                    "mov edi, r8d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r9d",
-                    "add r10d, edi",
-                    "mov edi, r8d",
-                    "xor edi, r9d",
-                    "and edi, r11d",
-                    "add r10d, edi",
-                    "rorx r8d, r8d, 23",
-                    "rorx r12d, r12d, 13",
-                    "mov eax, r15d",
-                    "xor eax, r12d",
-                    "add r14d, edx",
-                    "add r10d, ecx",
-                    "rorx ecx, r14d, 23",
-                    "rorx edx, r14d, 15",
-                    "xor ecx, edx",
-                    "xor r14d, ecx",
-                    "and eax, r14d",
-                    "xor eax, r12d",
-                    "rorx ecx, r10d, 20",
-                    "lea edx, [rcx - 0x18ceeb9b]",
-                    "add edx, r14d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r13d, dword ptr [rsi + 8]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r13d, eax",
-                    "add r9d, dword ptr [rsi + 280]",
-                    "mov edi, r11d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r8d",
-                    "add r9d, edi",
-                    "mov edi, r11d",
-                    "xor edi, r8d",
-                    "and edi, r10d",
-                    "add r9d, edi",
-                    "rorx r11d, r11d, 23",
-                    "rorx r15d, r15d, 13",
-                    "mov eax, r14d",
-                    "xor eax, r15d",
-                    "add r13d, edx",
-                    "add r9d, ecx",
-                    "rorx ecx, r13d, 23",
-                    "rorx edx, r13d, 15",
-                    "xor ecx, edx",
-                    "xor r13d, ecx",
-                    "and eax, r13d",
-                    "xor eax, r15d",
-                    "rorx ecx, r9d, 20",
-                    "lea edx, [rcx - 0x319dd735]",
-                    "add edx, r13d",
-                    "vpslld xmm0, xmm10, 7",
-                    "rorx edx, edx, 25",
-                    "xor ecx, edx",
-                    "add r12d, dword ptr [rsi + 12]",
-                    "vpsrld xmm1, xmm10, 25",
-                    "add r12d, eax",
-                    "add r8d, dword ptr [rsi + 284]",
-                    "mov edi, r10d",
-                    "vpor xmm2, xmm10, xmm11",
-                    "and edi, r11d",
-                    "add r8d, edi",
-                    "mov edi, r10d",
-                    "xor edi, r11d",
-                    "and edi, r9d",
-                    "add r8d, edi",
-                    "rorx r10d, r10d, 23",
-                    "rorx r14d, r14d, 13",
-                    "mov eax, r13d",
-                    "xor eax, r14d",
-                    "add r12d, edx",
-                    "add r8d, ecx",
-                    "rorx ecx, r12d, 23",
-                    "rorx edx, r12d, 15",
-                    "xor ecx, edx",
-                    "xor r12d, ecx",
-                    "and eax, r12d",
-                    "xor eax, r14d",
-                    "dec qword ptr [rsi + 600]",
-                    "jnz 2b",
-                    in("rsi") buf.as_mut_ptr(),
-                    out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
-                    out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
-                    out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _, out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _, out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _, out("xmm10") _, out("xmm11") _,
-                    options(nostack),
-                );
-            }
-            std::hint::black_box(buf);
-        };
-        c.cy(best(run)) / 4.0
+    /// The kernel's rounds alone, four a loop iteration on W and W' from a buffer, without
+    /// the message expansion that runs beside them in the kernel, with the eight asm lines
+    /// (vector instructions on xmm0..xmm7 from xmm10 and xmm11, which start at zero; or
+    /// empty) interleaved in every round ([`sm3_round!`]); cycles per round.
+    macro_rules! sm3_rounds {
+        ($c:expr, $($v:literal),+ $(,)?) => {{
+            let run = |iters: u64| {
+                // W_0..W_3 at 0, W'_0..W'_3 at 272, the loop counter at 600.
+                let mut buf = [0x0123_4567_89ab_cdefu64; 80];
+                buf[75] = iters;
+                // SAFETY: register-only instructions (x86-64 base, BMI2 `rorx` and AVX on
+                // xmm, which the caller detected) on the clobbered registers; reads of
+                // `buf` below byte 600 and the counter at 600 read and written; no stack.
+                unsafe {
+                    asm!(
+                        "vpxor xmm10, xmm10, xmm10",
+                        "vpxor xmm11, xmm11, xmm11",
+                        "2:",
+                        sm3_round!("r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d",
+                            "0", "272", "+ 0x79cc4519", $($v),+),
+                        sm3_round!("r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d",
+                            "4", "276", "- 0xc6775ce", $($v),+),
+                        sm3_round!("r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d",
+                            "8", "280", "- 0x18ceeb9b", $($v),+),
+                        sm3_round!("r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d",
+                            "12", "284", "- 0x319dd735", $($v),+),
+                        "dec qword ptr [rsi + 600]",
+                        "jnz 2b",
+                        in("rsi") buf.as_mut_ptr(),
+                        out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
+                        out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
+                        out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _,
+                        out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+                        out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
+                        out("xmm10") _, out("xmm11") _,
+                        options(nostack),
+                    );
+                }
+                std::hint::black_box(buf);
+            };
+            $c.cy(best(run)) / 4.0
+        }};
     }
 
     fn sm3(c: &Clock) {
@@ -614,6 +257,18 @@ mod x86 {
         row(
             "path (1'): E's loop as a chain (add rorx add, P0 rorx xor xor)",
             e_loop,
+        );
+        // The kernel's E loop also carries GG_{j+1} = ch(E_{j+1}, F, G) (`and`, `xor` on
+        // the new E, `rounds_asm::next!`): GG and SS1 are both ready two cycles after E, so
+        // TT2 = (H + W + GG) + SS1 takes two adds after them, one more than above.
+        // (`crate::rounds::Word::p0_ch`'s split takes GG off this loop for two more ALU
+        // instructions a round.)
+        let e_loop_gg = c.cy(best(eight!(
+            "mov edx, r14d\nadd edx, eax\nrorx edx, edx, 25\nmov ecx, eax\nand ecx, r14d\nxor ecx, r13d\nadd ecx, r12d\nadd ecx, edx\nrorx edx, ecx, 23\nrorx edi, ecx, 15\nxor edx, edi\nxor ecx, edx\nmov eax, ecx"
+        ))) / 8.0;
+        row(
+            "path (1''): E's loop with GG from the new E (the kernel's)",
+            e_loop_gg,
         );
         let rorx = c.cy(best(eight!("rorx eax, eax, 20"))) / 8.0;
         let lea = c.cy(best(eight!("lea eax, [rax + 0x79cc4519]"))) / 8.0;
@@ -797,7 +452,7 @@ mod x86 {
         }
         row(
             "the kernel's rounds alone, four a loop (no message expansion)",
-            sm3_rounds(c),
+            sm3_rounds!(c, "", "", "", "", "", "", "", ""),
         );
         // The kernel runs about 8 vector instructions of message expansion beside each
         // round (shifts, ORs, XORs, byte shifts, stores): the same rounds with 8 and 3
@@ -805,11 +460,31 @@ mod x86 {
         // instructions fewer a round, left the kernel at 7.33 cycles on Zen 4.)
         row(
             "the rounds with 8 vector ops a round beside",
-            sm3_rounds_v8(c),
+            sm3_rounds!(
+                c,
+                "vpslld xmm0, xmm10, 7",
+                "vpsrld xmm1, xmm10, 25",
+                "vpor xmm2, xmm10, xmm11",
+                "vpxor xmm3, xmm10, xmm11",
+                "vpslld xmm4, xmm10, 15",
+                "vpsrld xmm5, xmm10, 17",
+                "vpor xmm6, xmm10, xmm11",
+                "vpxor xmm7, xmm10, xmm11",
+            ),
         );
         row(
             "the rounds with 3 vector ops a round beside",
-            sm3_rounds_v3(c),
+            sm3_rounds!(
+                c,
+                "vpslld xmm0, xmm10, 7",
+                "vpsrld xmm1, xmm10, 25",
+                "vpor xmm2, xmm10, xmm11",
+                "",
+                "",
+                "",
+                "",
+                "",
+            ),
         );
         let floor = a_loop.max(mix);
         let kernel = [shangmi_sm3::Backend::Avx512, shangmi_sm3::Backend::Avx2]
