@@ -25,11 +25,7 @@ fn main() -> Result<(), String> {
         );
     };
     let setup = Setup {
-        role: if role == "server" {
-            Role::Server
-        } else {
-            Role::Client
-        },
+        role: Role::from_name(role)?,
         gcm: suite == "gcm",
         hybrid: group == "sm2-mlkem768",
         mutual: auth == "mutual",

@@ -99,11 +99,7 @@ fn main() -> Result<(), String> {
         );
     };
     let setup = Setup {
-        role: if role == "server" {
-            Role::Server
-        } else {
-            Role::Client
-        },
+        role: Role::from_name(role)?,
         suite: recorded::suite_from_name(suite).ok_or_else(|| format!("suite {suite:?}"))?,
         mutual: auth == "mutual",
         gmssl: note.first().is_some_and(|n| n == "--gmssl"),
