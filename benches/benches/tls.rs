@@ -183,35 +183,30 @@ fn ring_configs() -> (Arc<ClientConfig>, Arc<ServerConfig>) {
 fn pump(client: &mut ClientConnection, server: &mut ServerConnection) {
     let mut buf = Vec::new();
     loop {
-        let mut moved = false;
-        buf.clear();
-        while client.wants_write() {
-            client.write_tls(&mut buf).expect("write");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                server.read_tls(&mut rd).expect("read");
-                server.process_new_packets().expect("server");
-            }
-        }
-        buf.clear();
-        while server.wants_write() {
-            server.write_tls(&mut buf).expect("write");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                client.read_tls(&mut rd).expect("read");
-                client.process_new_packets().expect("client");
-            }
-        }
-        if !moved {
+        let to_server = flight(client, server, &mut buf);
+        let to_client = flight(server, client, &mut buf);
+        if !to_server && !to_client {
             return;
         }
     }
+}
+
+/// Moves what `from` has to send to `to` (through `buf`); whether anything moved.
+fn flight<A, B>(
+    from: &mut rustls::ConnectionCommon<A>,
+    to: &mut rustls::ConnectionCommon<B>,
+    buf: &mut Vec<u8>,
+) -> bool {
+    buf.clear();
+    while from.wants_write() {
+        from.write_tls(buf).expect("write");
+    }
+    let mut rd = &buf[..];
+    while !rd.is_empty() {
+        to.read_tls(&mut rd).expect("read");
+        to.process_new_packets().expect("process");
+    }
+    !buf.is_empty()
 }
 
 fn handshake(

@@ -151,6 +151,23 @@ def ratios(a, b):
     return f"{med:.2f}x" if len(rs) == 1 else f"{med:.2f}x ({min(rs):.2f}–{max(rs):.2f})"
 
 
+def header(*columns):
+    """A table's first two lines: "work", then the right-aligned `columns`."""
+    print("| work | " + " | ".join(columns) + " |")
+    print("|---|" + "--:|" * len(columns))
+
+
+def column(runs, key):
+    """`key`'s value in each round (None where a round lacks it)."""
+    return [r.get(key) for r in runs]
+
+
+def typical(values):
+    """The median over the rounds that have a value, formatted."""
+    found = [x for x in values if x]
+    return fmt(statistics.median(found) if found else None)
+
+
 def main():
     work, rounds, cpus = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
     read = lambda name: (work / name).read_text() if (work / name).exists() else ""
@@ -158,7 +175,6 @@ def main():
     gmsm = [parse_gmsm(read(f"gmsm.{r}"), cpus) for r in range(1, rounds + 1)]
     ossl = [parse_openssl(read(f"openssl.{r}")) for r in range(1, rounds + 1)]
     gmssl = [parse_gmssl(read(f"gmssl.{r}")) for r in range(1, rounds + 1)]
-    med = lambda vs: statistics.median(vs) if vs else None
     machine = next(
         (l.removeprefix("shangmi speed on ").strip()
          for l in read("ours.1").splitlines()
@@ -171,47 +187,37 @@ def main():
     print(f"Measured on {machine}.")
     print(f"{rounds} rounds, alternated; MB/s unless marked; median over rounds, ratio per round")
     print()
-    print("| work | ours | gmsm v0.44 | ours/gmsm | OpenSSL | ours/OpenSSL |")
-    print("|---|--:|--:|--:|--:|--:|")
+    header("ours", "gmsm v0.44", "ours/gmsm", "OpenSSL", "ours/OpenSSL")
     for label, row, size in ROWS:
-        a = [o.get((row, size)) for o in ours]
-        b = [g.get((row, size)) for g in gmsm]
+        a, b = column(ours, (row, size)), column(gmsm, (row, size))
         key = OPENSSL.get((row, size))
-        c = [o.get(key) for o in ossl] if key else []
-        a_ok, b_ok, c_ok = [x for x in a if x], [x for x in b if x], [x for x in c if x]
+        c = column(ossl, key) if key else []
         print(
-            f"| {label} | {fmt(med(a_ok))} | {fmt(med(b_ok))} | {ratios(a, b)} "
-            f"| {fmt(med(c_ok))} | {ratios(a, c) if c_ok else '—'} |"
+            f"| {label} | {typical(a)} | {typical(b)} | {ratios(a, b)} "
+            f"| {typical(c)} | {ratios(a, c) if any(c) else '—'} |"
         )
 
     if any(gmssl):
         print()
         print("SM2 against GmSSL (op/s; GMSSL_BENCH, same rounds):")
         print()
-        print("| work | ours | GmSSL | ours/GmSSL |")
-        print("|---|--:|--:|--:|")
+        header("ours", "GmSSL", "ours/GmSSL")
         for label, row, theirs in GMSSL_ROWS:
-            a = [o.get((row, None)) for o in ours]
-            b = [g.get((theirs, None)) for g in gmssl]
-            print(
-                f"| {label} | {fmt(med([x for x in a if x]))} "
-                f"| {fmt(med([x for x in b if x]))} | {ratios(a, b)} |"
-            )
+            a, b = column(ours, (row, None)), column(gmssl, (theirs, None))
+            print(f"| {label} | {typical(a)} | {typical(b)} | {ratios(a, b)} |")
 
     # The same-size reference: a 256-bit prime curve in OpenSSL's hand-written assembly,
     # against which both SM2 implementations can be placed.
     print()
     print("Reference, OpenSSL ECDSA P-256 (op/s), a 256-bit prime curve like SM2's:")
     print()
-    print("| work | ours SM2 | gmsm SM2 | OpenSSL P-256 | ours/P-256 | gmsm/P-256 |")
-    print("|---|--:|--:|--:|--:|--:|")
+    header("ours SM2", "gmsm SM2", "OpenSSL P-256", "ours/P-256", "gmsm/P-256")
     for op in ("sign", "verify"):
-        a = [o.get((f"sm2-{op}", None)) for o in ours]
-        b = [g.get((f"sm2-{op}", None)) for g in gmsm]
-        c = [o.get(f"ecdsap256 {op}") for o in ossl]
+        a, b = column(ours, (f"sm2-{op}", None)), column(gmsm, (f"sm2-{op}", None))
+        c = column(ossl, f"ecdsap256 {op}")
         print(
-            f"| {op} | {fmt(med([x for x in a if x]))} | {fmt(med([x for x in b if x]))} "
-            f"| {fmt(med([x for x in c if x]))} | {ratios(a, c)} | {ratios(b, c)} |"
+            f"| {op} | {typical(a)} | {typical(b)} "
+            f"| {typical(c)} | {ratios(a, c)} | {ratios(b, c)} |"
         )
 
     # Our own modes against our own engine calls, same process and round: CBC decryption
@@ -220,15 +226,14 @@ def main():
     print("Ours against ours (ratio per round, median (min-max)):")
     print()
     sizes = [16, 64, 256, 1024, 8192, 16384]
-    print("| work | " + " | ".join(f"{s} B" for s in sizes) + " |")
-    print("|---|" + "--:|" * len(sizes))
+    header(*(f"{s} B" for s in sizes))
     for label, row, base in (
         ("CBC decrypt / ECB decrypt", "sm4-cbc-dec", "sm4-ecb-dec"),
         ("GCM seal / CTR", "sm4-gcm-seal", "sm4-ctr"),
         ("GCM open / CTR", "sm4-gcm-open", "sm4-ctr"),
     ):
         cells = [
-            ratios([o.get((row, s)) for o in ours], [o.get((base, s)) for o in ours])
+            ratios(column(ours, (row, s)), column(ours, (base, s)))
             for s in sizes
         ]
         print(f"| {label} | " + " | ".join(cells) + " |")

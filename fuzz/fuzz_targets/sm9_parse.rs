@@ -20,6 +20,52 @@ struct Keys {
     bob: EncryptPrivateKey,
 }
 
+/// A master private key: what DER decodes re-encodes to the same key; a 32-byte scalar
+/// that decodes encodes back to itself.
+macro_rules! master_key {
+    ($t:ty, $input:expr) => {{
+        if let Ok(m) = <$t>::from_der($input) {
+            let again = <$t>::from_der(&m.to_der()).expect("re-encoded key");
+            assert_eq!(again.to_bytes(), m.to_bytes());
+        }
+        if let Ok(b) = <[u8; 32]>::try_from($input) {
+            if let Ok(m) = <$t>::from_bytes(&b) {
+                assert_eq!(m.to_bytes(), b);
+            }
+        }
+    }};
+}
+
+/// A master public key: what DER or the raw form decodes re-encodes to the same key.
+macro_rules! master_public_key {
+    ($t:ty, $input:expr) => {{
+        if let Ok(p) = <$t>::from_der($input) {
+            let again = <$t>::from_der(&p.to_der()).expect("re-encoded key");
+            assert_eq!(again.to_bytes(), p.to_bytes());
+        }
+        if let Ok(p) = <$t>::from_bytes($input) {
+            let again = <$t>::from_bytes(&p.to_bytes()).expect("re-encoded");
+            assert_eq!(again.to_bytes(), p.to_bytes());
+        }
+    }};
+}
+
+/// A user private key under `master`: what DER or the raw form decodes re-encodes to the
+/// same key.
+macro_rules! user_key {
+    ($t:ty, $input:expr, $master:expr) => {{
+        let master = $master;
+        if let Ok(u) = <$t>::from_der($input, master) {
+            let again = <$t>::from_der(&u.to_der(), master).expect("re-encoded key");
+            assert_eq!(again.to_uncompressed(), u.to_uncompressed());
+        }
+        if let Ok(u) = <$t>::from_bytes($input, master) {
+            let again = <$t>::from_bytes(&u.to_uncompressed(), master).expect("re-encoded");
+            assert_eq!(again.to_uncompressed(), u.to_uncompressed());
+        }
+    }};
+}
+
 fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| {
@@ -51,73 +97,12 @@ fuzz_target!(|data: &[u8]| {
                 let _ = k.sign.public_key().verify(b"Alice", 1, b"msg", &sig);
             }
         }
-        2 => {
-            if let Ok(m) = SignMasterKey::from_der(input) {
-                let again = SignMasterKey::from_der(&m.to_der()).expect("re-encoded key");
-                assert_eq!(again.to_bytes(), m.to_bytes());
-            }
-            if let Ok(b) = <[u8; 32]>::try_from(input) {
-                if let Ok(m) = SignMasterKey::from_bytes(&b) {
-                    assert_eq!(m.to_bytes(), b);
-                }
-            }
-        }
-        3 => {
-            if let Ok(p) = SignMasterPublicKey::from_der(input) {
-                let again = SignMasterPublicKey::from_der(&p.to_der()).expect("re-encoded key");
-                assert_eq!(again.to_bytes(), p.to_bytes());
-            }
-            if let Ok(p) = SignMasterPublicKey::from_bytes(input) {
-                let again = SignMasterPublicKey::from_bytes(&p.to_bytes()).expect("re-encoded");
-                assert_eq!(again.to_bytes(), p.to_bytes());
-            }
-        }
-        4 => {
-            let master = k.sign.public_key();
-            if let Ok(u) = SigningKey::from_der(input, master) {
-                let again = SigningKey::from_der(&u.to_der(), master).expect("re-encoded key");
-                assert_eq!(again.to_uncompressed(), u.to_uncompressed());
-            }
-            if let Ok(u) = SigningKey::from_bytes(input, master) {
-                let again =
-                    SigningKey::from_bytes(&u.to_uncompressed(), master).expect("re-encoded");
-                assert_eq!(again.to_uncompressed(), u.to_uncompressed());
-            }
-        }
-        5 => {
-            if let Ok(m) = EncryptMasterKey::from_der(input) {
-                let again = EncryptMasterKey::from_der(&m.to_der()).expect("re-encoded key");
-                assert_eq!(again.to_bytes(), m.to_bytes());
-            }
-            if let Ok(b) = <[u8; 32]>::try_from(input) {
-                if let Ok(m) = EncryptMasterKey::from_bytes(&b) {
-                    assert_eq!(m.to_bytes(), b);
-                }
-            }
-        }
-        6 => {
-            if let Ok(p) = EncryptMasterPublicKey::from_der(input) {
-                let again = EncryptMasterPublicKey::from_der(&p.to_der()).expect("re-encoded key");
-                assert_eq!(again.to_bytes(), p.to_bytes());
-            }
-            if let Ok(p) = EncryptMasterPublicKey::from_bytes(input) {
-                let again = EncryptMasterPublicKey::from_bytes(&p.to_bytes()).expect("re-encoded");
-                assert_eq!(again.to_bytes(), p.to_bytes());
-            }
-        }
-        7 => {
-            let master = k.enc.public_key();
-            if let Ok(u) = EncryptPrivateKey::from_der(input, master) {
-                let again =
-                    EncryptPrivateKey::from_der(&u.to_der(), master).expect("re-encoded key");
-                assert_eq!(again.to_uncompressed(), u.to_uncompressed());
-            }
-            if let Ok(u) = EncryptPrivateKey::from_bytes(input, master) {
-                let again = EncryptPrivateKey::from_bytes(&u.to_uncompressed(), master)
-                    .expect("re-encoded");
-                assert_eq!(again.to_uncompressed(), u.to_uncompressed());
-            }
-        }
+        2 => master_key!(SignMasterKey, input),
+        3 => master_public_key!(SignMasterPublicKey, input),
+        4 => user_key!(SigningKey, input, k.sign.public_key()),
+        5 => master_key!(EncryptMasterKey, input),
+        6 => master_public_key!(EncryptMasterPublicKey, input),
+        7 => user_key!(EncryptPrivateKey, input, k.enc.public_key()),
         8 => {
             let _ = k.bob.decrypt(b"Bob", input);
         }

@@ -14,34 +14,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::replay::{self, Chunk, Role, Setup, Transcript, Wire};
-use std::io::{Read, Write};
-use std::net::TcpStream;
-
-struct Live {
-    sock: TcpStream,
-    chunks: Vec<Chunk>,
-}
-
-impl Wire for Live {
-    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.chunks.push(Chunk::Ours(bytes.to_vec()));
-        // A peer that already closed may refuse the last write (our close_notify): the
-        // recording keeps what we wrote either way, as the replay will.
-        let _ = self.sock.write_all(bytes);
-        Ok(())
-    }
-
-    fn recv(&mut self) -> Result<Vec<u8>, String> {
-        let mut buf = vec![0u8; 1 << 16];
-        let n = self.sock.read(&mut buf).unwrap_or(0);
-        buf.truncate(n);
-        if n > 0 {
-            self.chunks.push(Chunk::Peer(buf.clone()));
-        }
-        Ok(buf)
-    }
-}
+use common::replay::{self, Live, Role, Setup, Transcript};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -52,27 +25,13 @@ fn main() -> Result<(), String> {
         );
     };
     let setup = Setup {
-        role: if role == "server" {
-            Role::Server
-        } else {
-            Role::Client
-        },
+        role: Role::from_name(role)?,
         gcm: suite == "gcm",
         hybrid: group == "sm2-mlkem768",
         mutual: auth == "mutual",
     };
     let pki = common::pki::Pki::recorded();
-    let sock = match setup.role {
-        Role::Client => TcpStream::connect(addr).map_err(|e| e.to_string())?,
-        Role::Server => {
-            let listener = std::net::TcpListener::bind(addr).map_err(|e| e.to_string())?;
-            listener.accept().map_err(|e| e.to_string())?.0
-        }
-    };
-    let mut live = Live {
-        sock,
-        chunks: Vec::new(),
-    };
+    let mut live = Live::open(setup.role, addr)?;
     let mut conn = replay::connection(&pki, &setup);
     let result = replay::drive(&mut conn, setup.role, &mut live);
     let plain = result.clone().unwrap_or_default();

@@ -55,6 +55,17 @@ pub struct Sm2Sm3 {
     signature_alg: &'static [u8],
 }
 
+impl Sm2Sm3 {
+    /// A certificate-signature form: the default ID with these AlgorithmIdentifiers.
+    const fn certificate(public_key_alg: &'static [u8], signature_alg: &'static [u8]) -> Self {
+        Sm2Sm3 {
+            id: DEFAULT_ID,
+            public_key_alg,
+            signature_alg,
+        }
+    }
+}
+
 impl SignatureVerificationAlgorithm for Sm2Sm3 {
     fn verify_signature(
         &self,
@@ -78,29 +89,13 @@ impl SignatureVerificationAlgorithm for Sm2Sm3 {
 }
 
 /// Certificate signatures: default ID, id-ecPublicKey SPKI, no parameters.
-pub static CERT_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
-    id: DEFAULT_ID,
-    public_key_alg: SPKI_EC_SM2,
-    signature_alg: SIG_SM2_SM3,
-};
+pub static CERT_SM2_SM3: Sm2Sm3 = Sm2Sm3::certificate(SPKI_EC_SM2, SIG_SM2_SM3);
 /// Certificate signatures: default ID, id-ecPublicKey SPKI, NULL parameters.
-pub static CERT_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3 {
-    id: DEFAULT_ID,
-    public_key_alg: SPKI_EC_SM2,
-    signature_alg: SIG_SM2_SM3_NULL,
-};
+pub static CERT_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3::certificate(SPKI_EC_SM2, SIG_SM2_SM3_NULL);
 /// Certificate signatures: default ID, bare SM2 OID SPKI, no parameters.
-pub static CERT_BARE_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
-    id: DEFAULT_ID,
-    public_key_alg: SPKI_BARE_SM2,
-    signature_alg: SIG_SM2_SM3,
-};
+pub static CERT_BARE_SM2_SM3: Sm2Sm3 = Sm2Sm3::certificate(SPKI_BARE_SM2, SIG_SM2_SM3);
 /// Certificate signatures: default ID, bare SM2 OID SPKI, NULL parameters.
-pub static CERT_BARE_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3 {
-    id: DEFAULT_ID,
-    public_key_alg: SPKI_BARE_SM2,
-    signature_alg: SIG_SM2_SM3_NULL,
-};
+pub static CERT_BARE_SM2_SM3_NULL: Sm2Sm3 = Sm2Sm3::certificate(SPKI_BARE_SM2, SIG_SM2_SM3_NULL);
 /// TLS 1.3 CertificateVerify: ID `TLSv1.3+GM+Cipher+Suite`, id-ecPublicKey SPKI.
 pub static TLS13_SM2_SM3: Sm2Sm3 = Sm2Sm3 {
     id: TLS13_ID,

@@ -97,14 +97,26 @@ fn refused(
 
 const REVOKED: rustls::Error = rustls::Error::InvalidCertificate(CertificateError::Revoked);
 
-#[test]
-fn revoked_server_refused() {
+/// The side whose CRLs (a fresh one of the CA) list the other side's certificate refuses it
+/// with certificate_revoked: `server_side` names the revoked peer.
+fn revoked_refused(server_side: bool) {
     let t = now() - 60;
+    let (revoked, by) = if server_side {
+        (&pki().server, Failed::Client(REVOKED))
+    } else {
+        (&pki().client, Failed::Server(REVOKED))
+    };
+    let list = crl(&[revoked], t, 7);
+    let (client_crls, server_crls) = if server_side {
+        (list, vec![])
+    } else {
+        (vec![], list)
+    };
     let (failed, alert) = refused(
-        configs(crl(&[&pki().server], t, 7), vec![]).0,
-        configs(vec![], vec![]).1,
+        configs(client_crls, vec![]).0,
+        configs(vec![], server_crls).1,
     );
-    assert_eq!(failed, Failed::Client(REVOKED));
+    assert_eq!(failed, by);
     assert_eq!(
         alert,
         rustls::Error::AlertReceived(AlertDescription::CertificateRevoked)
@@ -112,17 +124,13 @@ fn revoked_server_refused() {
 }
 
 #[test]
+fn revoked_server_refused() {
+    revoked_refused(true);
+}
+
+#[test]
 fn revoked_client_refused() {
-    let t = now() - 60;
-    let (failed, alert) = refused(
-        configs(vec![], vec![]).0,
-        configs(vec![], crl(&[&pki().client], t, 7)).1,
-    );
-    assert_eq!(failed, Failed::Server(REVOKED));
-    assert_eq!(
-        alert,
-        rustls::Error::AlertReceived(AlertDescription::CertificateRevoked)
-    );
+    revoked_refused(false);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Differential test against emmansun/gmsm v0.44.0: `tests/data/gmsm_sm9.txt` holds its
-//! outputs for seeded random inputs (written by `tests/gmsm_vectors/main.go`, see there):
+//! outputs for seeded random inputs (written by `benches/peers/gmsm_vectors/sm9.go`, see there):
 //! master keys, user keys and ciphertexts in gmsm's DER forms, its signatures and KEM
 //! keys, SM4-ECB/CBC ciphertexts. We must parse every key, extract the same user keys from the same master keys,
 //! verify its signatures, decrypt its ciphertexts (raw and DER) and decapsulate its keys.

@@ -26,36 +26,8 @@ mod common;
 #[path = "../tests/recorded/mod.rs"]
 mod recorded;
 
-use recorded::{Chunk, Role, Setup, Transcript, Wire};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use recorded::{Live, Role, Setup, Transcript};
 use std::path::Path;
-
-/// A socket that keeps what went each way.
-struct Live {
-    sock: TcpStream,
-    chunks: Vec<Chunk>,
-}
-
-impl Wire for Live {
-    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.chunks.push(Chunk::Ours(bytes.to_vec()));
-        // A peer that already closed may refuse our last write (close_notify): the recording
-        // keeps what we wrote either way, as the replay will.
-        let _ = self.sock.write_all(bytes);
-        Ok(())
-    }
-
-    fn recv(&mut self) -> Result<Vec<u8>, String> {
-        let mut buf = vec![0u8; 1 << 16];
-        let n = self.sock.read(&mut buf).unwrap_or(0);
-        buf.truncate(n);
-        if n > 0 {
-            self.chunks.push(Chunk::Peer(buf.clone()));
-        }
-        Ok(buf)
-    }
-}
 
 fn write_pki(dir: &Path) -> Result<(), String> {
     use shangmi_sm2::keys::{AlgorithmForm, secret_key_to_pkcs8_pem};
@@ -127,27 +99,13 @@ fn main() -> Result<(), String> {
         );
     };
     let setup = Setup {
-        role: if role == "server" {
-            Role::Server
-        } else {
-            Role::Client
-        },
+        role: Role::from_name(role)?,
         suite: recorded::suite_from_name(suite).ok_or_else(|| format!("suite {suite:?}"))?,
         mutual: auth == "mutual",
         gmssl: note.first().is_some_and(|n| n == "--gmssl"),
     };
     let note = if setup.gmssl { &note[1..] } else { note };
-    let sock = match setup.role {
-        Role::Client => TcpStream::connect(addr).map_err(|e| e.to_string())?,
-        Role::Server => {
-            let listener = TcpListener::bind(addr).map_err(|e| e.to_string())?;
-            listener.accept().map_err(|e| e.to_string())?.0
-        }
-    };
-    let mut live = Live {
-        sock,
-        chunks: Vec::new(),
-    };
+    let mut live = Live::open(setup.role, addr)?;
     let (finished, plain) = recorded::run(&setup, &mut live)?;
     if !finished {
         return Err("the handshake did not finish".into());

@@ -15,22 +15,26 @@ fn unhex(s: &str) -> Vec<u8> {
 fn prf_matches_openssl_tls1_prf_sm3() {
     let secret = unhex("0102030405060708090a0b0c0d0e0f10");
     let seed = unhex("00112233445566778899aabbccddeeff");
-    let mut ms = [0u8; 48];
-    prf(&secret, b"master secret", &seed, &mut ms);
-    assert_eq!(
-        ms.to_vec(),
-        unhex(
-            "1C6CA52DE0BEDBD505A3AF9CFE2A78FACF39EDAA8AF08DF37C78A47ABCC4B018193F53EB63EB7AA36B4B43D9F419F9D8"
-        )
-    );
-    let mut kb = [0u8; 100];
-    prf(&secret, b"key expansion", &seed, &mut kb);
-    assert_eq!(
-        kb.to_vec(),
-        unhex(
-            "027E7E662BBA6C38E74E54F12D2DBEF8CDBD82E43EC564A13C17D7D30F94CA880C63CCEC122921B8DF311D7325D95B8D86FDC58812CA27C34FFDF60F03FAEB158D621DF7BAB035C3550E1335F5EC7393619999B55D282F16AEB757B881F72CD75DDEB083"
-        )
-    );
+    // (label, OpenSSL's output); each output as long as its hex.
+    let outputs = [
+        (
+            &b"master secret"[..],
+            "1C6CA52DE0BEDBD505A3AF9CFE2A78FACF39EDAA8AF08DF37C78A47ABCC4B018193F53EB63EB7AA36B4B43D9F419F9D8",
+        ),
+        (
+            b"key expansion",
+            "027E7E662BBA6C38E74E54F12D2DBEF8CDBD82E43EC564A13C17D7D30F94CA880C63CCEC122921B8DF311D7325D95B8D86FDC58812CA27C34FFDF60F03FAEB158D621DF7BAB035C3550E1335F5EC7393619999B55D282F16AEB757B881F72CD75DDEB083",
+        ),
+    ]
+    .map(|(label, expected)| {
+        let expected = unhex(expected);
+        let mut out = vec![0u8; expected.len()];
+        prf(&secret, label, &seed, &mut out);
+        assert_eq!(out, expected, "{}", String::from_utf8_lossy(label));
+        out
+    });
+    assert_eq!((outputs[0].len(), outputs[1].len()), (48, 100));
+    let kb = &outputs[1];
     // A prefix of a longer output is the shorter output (P_hash is a stream).
     let mut short = [0u8; 12];
     prf(&secret, b"key expansion", &seed, &mut short);

@@ -1,9 +1,10 @@
 // Writes outputs of emmansun/gmsm v0.44.0 (through its public API) for seeded random
-// inputs, for shangmi-sm4-modes' differential tests, which read the committed output and
-// need no Go:
+// inputs, for shangmi-sm4-modes' and shangmi-sm9's differential tests, which read the
+// committed output and need no Go:
 //
 //	go run ./gmsm_vectors modes > ../../sm4-modes/tests/data/gmsm_17964_modes.txt
 //	go run ./gmsm_vectors macs  > ../../sm4-modes/tests/data/gmsm_15852_macs.txt
+//	go run ./gmsm_vectors sm9   > ../../sm9/tests/data/gmsm_sm9.txt (see sm9.go)
 //
 // modes: "mode key iv-or-hashkey tweak plaintext ciphertext" (BC, OFBNLF, HCTR).
 // macs:  "algorithm padding key1 key2 message tag", hex, "-" for an empty field.
@@ -124,11 +125,16 @@ func macs(r *rand.Rand) {
 }
 
 func main() {
-	r := rand.New(rand.NewSource(17964))
-	if len(os.Args) > 1 && os.Args[1] == "macs" {
-		r = rand.New(rand.NewSource(15852))
-		macs(r)
-		return
+	mode := ""
+	if len(os.Args) > 1 {
+		mode = os.Args[1]
 	}
-	modes(r)
+	switch mode {
+	case "macs":
+		macs(rand.New(rand.NewSource(15852)))
+	case "sm9":
+		sm9Vectors(rand.New(rand.NewSource(20261127)))
+	default:
+		modes(rand.New(rand.NewSource(17964)))
+	}
 }

@@ -1,9 +1,17 @@
 //! What the two handshake targets (`tlcp_handshake`, `tls_handshake`) share: the fuzzer's
 //! edits to the bytes in flight and the loop that moves flights between a client and a
-//! server in memory, applying them. Each target makes its connection types a [`Wire`]
-//! with [`wire!`].
+//! server in memory, applying them, and the check both run over it ([`check`]). Each
+//! target makes its connection types a [`Wire`] with [`wire!`].
 
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
+
+/// A handshake target's input: which configuration (each target reads its bits its own
+/// way), and the edits.
+#[derive(Arbitrary, Debug)]
+pub struct Input {
+    pub config: u8,
+    pub edits: Vec<Edit>,
+}
 
 /// One change to the bytes of flight `flight` (the n-th batch of records moved, in either
 /// direction).
@@ -51,11 +59,17 @@ pub trait Wire {
     fn write_to(&mut self, out: &mut Vec<u8>);
     /// Reads `data` and processes it; false when it refuses it.
     fn read_from(&mut self, data: &[u8]) -> bool;
+    /// Whether the handshake is still running.
+    fn handshaking(&self) -> bool;
+    /// Queues `data` as application data.
+    fn send_plain(&mut self, data: &[u8]);
+    /// The application data received so far (what reads before an error or the end).
+    fn recv_plain(&mut self) -> Vec<u8>;
 }
 
 /// Makes each connection type a [`Wire`] through the methods rustls' and shangmi-tlcp's
-/// connections both have (`wants_write`, `write_tls`, `read_tls`, `process_new_packets`;
-/// the caller brings them in scope).
+/// connections both have (`wants_write`, `write_tls`, `read_tls`, `process_new_packets`,
+/// `is_handshaking`, `writer`, `reader`; the caller brings them in scope).
 macro_rules! wire {
     ($($t:ty),*) => {$(
         impl edits::Wire for $t {
@@ -74,6 +88,17 @@ macro_rules! wire {
                     }
                 }
                 true
+            }
+            fn handshaking(&self) -> bool {
+                self.is_handshaking()
+            }
+            fn send_plain(&mut self, data: &[u8]) {
+                std::io::Write::write_all(&mut self.writer(), data).expect("buffer");
+            }
+            fn recv_plain(&mut self) -> Vec<u8> {
+                let mut got = Vec::new();
+                let _ = std::io::Read::read_to_end(&mut self.reader(), &mut got);
+                got
             }
         }
     )*};
@@ -121,4 +146,40 @@ pub fn pump(
         }
     }
     true
+}
+
+/// The check of both handshake targets: runs the handshake with the edits, then
+/// application data both ways (edited too). Nothing may panic; with no edits the handshake
+/// completes and both messages arrive; with edits, each side reads the exact message sent
+/// or nothing.
+pub fn check(client: &mut dyn Wire, server: &mut dyn Wire, edits: &[Edit]) {
+    let edited = !edits.is_empty();
+    let mut flight = 0;
+    let ok = pump(client, server, &mut flight, edits);
+    let done = ok && !client.handshaking() && !server.handshaking();
+    if !edited {
+        assert!(done, "an untouched handshake must complete");
+    }
+    if !done {
+        return;
+    }
+    client.send_plain(b"ping from the client");
+    server.send_plain(b"pong from the server");
+    let ok = pump(client, server, &mut flight, edits);
+    let got = server.recv_plain();
+    assert!(
+        got.is_empty() || got == b"ping from the client",
+        "server read {got:?}"
+    );
+    let got_client = client.recv_plain();
+    assert!(
+        got_client.is_empty() || got_client == b"pong from the server",
+        "client read {got_client:?}"
+    );
+    if !edited {
+        assert!(
+            ok && !got.is_empty() && !got_client.is_empty(),
+            "data must arrive"
+        );
+    }
 }

@@ -153,51 +153,42 @@ pub fn pump(client: &mut ClientConnection, server: &mut ServerConnection) -> Res
 pub fn pump_collect(
     client: &mut ClientConnection,
     server: &mut ServerConnection,
-    mut sinks: Option<(&mut Vec<u8>, &mut Vec<u8>)>,
+    sinks: Option<(&mut Vec<u8>, &mut Vec<u8>)>,
 ) -> Result<(), Failed> {
-    use std::io::Read;
-    fn drain(reader: &mut rustls::Reader<'_>, sink: &mut Vec<u8>) {
-        let mut buf = [0u8; 1 << 14];
-        while let Ok(n @ 1..) = reader.read(&mut buf) {
-            sink.extend_from_slice(&buf[..n]);
-        }
-    }
+    let (mut to_server, mut to_client) = sinks.unzip();
     loop {
-        let mut moved = false;
-        let mut buf = Vec::new();
-        while client.wants_write() {
-            client.write_tls(&mut buf).expect("write to Vec");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                server.read_tls(&mut rd).expect("read from slice");
-                server.process_new_packets().map_err(Failed::Server)?;
-                if let Some((to_server, _)) = sinks.as_mut() {
-                    drain(&mut server.reader(), to_server);
-                }
-            }
-        }
-        let mut buf = Vec::new();
-        while server.wants_write() {
-            server.write_tls(&mut buf).expect("write to Vec");
-        }
-        if !buf.is_empty() {
-            moved = true;
-            let mut rd = &buf[..];
-            while !rd.is_empty() {
-                client.read_tls(&mut rd).expect("read from slice");
-                client.process_new_packets().map_err(Failed::Client)?;
-                if let Some((_, to_client)) = sinks.as_mut() {
-                    drain(&mut client.reader(), to_client);
-                }
-            }
-        }
-        if !moved {
+        let to_server = flight(client, server, to_server.as_deref_mut()).map_err(Failed::Server)?;
+        let to_client = flight(server, client, to_client.as_deref_mut()).map_err(Failed::Client)?;
+        if !to_server && !to_client {
             return Ok(());
         }
     }
+}
+
+/// Moves what `from` has to send to `to` (draining the plaintext `to` receives into `sink`
+/// as it arrives); whether anything moved, or `to`'s error.
+fn flight<A, B>(
+    from: &mut rustls::ConnectionCommon<A>,
+    to: &mut rustls::ConnectionCommon<B>,
+    mut sink: Option<&mut Vec<u8>>,
+) -> Result<bool, rustls::Error> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    while from.wants_write() {
+        from.write_tls(&mut buf).expect("write to Vec");
+    }
+    let mut rd = &buf[..];
+    while !rd.is_empty() {
+        to.read_tls(&mut rd).expect("read from slice");
+        to.process_new_packets()?;
+        if let Some(sink) = sink.as_deref_mut() {
+            let mut chunk = [0u8; 1 << 14];
+            while let Ok(n @ 1..) = to.reader().read(&mut chunk) {
+                sink.extend_from_slice(&chunk[..n]);
+            }
+        }
+    }
+    Ok(!buf.is_empty())
 }
 
 /// After a failure on one side, delivers that side's alert and returns what the other

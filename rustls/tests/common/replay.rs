@@ -23,7 +23,7 @@ use std::sync::Arc;
 #[allow(unused_imports)] // the replay tests use it
 pub(crate) use super::wire::recordings;
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use super::wire::{Chunk, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
+pub use super::wire::{Chunk, Live, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
 
 /// A deterministic generator: SM3 in counter mode over a seed. Predictable by design, so
 /// that a replayed handshake draws the same key shares, randoms and nonces as the live one.

@@ -223,6 +223,52 @@ macro_rules! recordings {
 #[allow(unused_imports)]
 pub(crate) use recordings;
 
+/// A live socket that keeps what went each way (the `record` examples of both crates).
+pub struct Live {
+    sock: std::net::TcpStream,
+    /// What each side wrote, in order.
+    pub chunks: Vec<Chunk>,
+}
+
+impl Live {
+    /// As client, connects to `addr`; as server, accepts one connection on it.
+    pub fn open(role: Role, addr: &str) -> Result<Self, String> {
+        let sock = match role {
+            Role::Client => std::net::TcpStream::connect(addr).map_err(|e| e.to_string())?,
+            Role::Server => {
+                let listener = std::net::TcpListener::bind(addr).map_err(|e| e.to_string())?;
+                listener.accept().map_err(|e| e.to_string())?.0
+            }
+        };
+        Ok(Live {
+            sock,
+            chunks: Vec::new(),
+        })
+    }
+}
+
+impl Wire for Live {
+    fn send(&mut self, bytes: &[u8]) -> Result<(), String> {
+        use std::io::Write;
+        self.chunks.push(Chunk::Ours(bytes.to_vec()));
+        // A peer that already closed may refuse the last write (our close_notify): the
+        // recording keeps what we wrote either way, as the replay will.
+        let _ = self.sock.write_all(bytes);
+        Ok(())
+    }
+
+    fn recv(&mut self) -> Result<Vec<u8>, String> {
+        use std::io::Read;
+        let mut buf = vec![0u8; 1 << 16];
+        let n = self.sock.read(&mut buf).unwrap_or(0);
+        buf.truncate(n);
+        if n > 0 {
+            self.chunks.push(Chunk::Peer(buf.clone()));
+        }
+        Ok(buf)
+    }
+}
+
 /// Replays a recording: the peer's chunks go in, ours must come out byte for byte.
 pub struct Replay<'a> {
     chunks: std::slice::Iter<'a, Chunk>,

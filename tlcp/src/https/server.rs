@@ -95,6 +95,46 @@ where
     F: Future<Output = ()>,
 {
     let (stop, stopping) = watch::channel(false);
+    // One connection: handshake, then HTTP/1.1 until the client closes or the server
+    // stops (a closure, so that it runs under this function's bounds on the service).
+    let connection = |sock: ::tokio::net::TcpStream,
+                      remote_addr: SocketAddr,
+                      mut stopping: watch::Receiver<bool>| {
+        let (acceptor, service) = (acceptor.clone(), service.clone());
+        async move {
+            let mut stop = pin!(async move {
+                let _ = stopping.wait_for(|s| *s).await;
+            });
+            let handshake = pin!(acceptor.accept(sock));
+            let stream = match first(handshake, stop.as_mut()).await {
+                First::Left(Ok(stream)) => stream,
+                First::Left(Err(_)) | First::Right(()) => return,
+            };
+            let context = ConnectionContext {
+                remote_addr,
+                info: Arc::new(stream.info()),
+            };
+            let hyper_service =
+                hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                    request.extensions_mut().insert(context.clone());
+                    let mut service = service.clone();
+                    async move {
+                        poll_fn(|cx| service.poll_ready(cx)).await?;
+                        service.call(request).await
+                    }
+                });
+            let mut conn = pin!(
+                hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .serve_connection(TokioIo::new(stream), hyper_service)
+                    .with_upgrades()
+            );
+            if let First::Right(()) = first(conn.as_mut(), stop.as_mut()).await {
+                conn.as_mut().graceful_shutdown();
+                let _ = conn.await;
+            }
+        }
+    };
     let mut tasks = JoinSet::new();
     let mut shutdown = pin!(shutdown);
     loop {
@@ -111,13 +151,7 @@ where
             None => break,
             Some(Ok((sock, remote_addr))) => {
                 let _ = sock.set_nodelay(true);
-                tasks.spawn(connection(
-                    sock,
-                    remote_addr,
-                    acceptor.clone(),
-                    service.clone(),
-                    stopping.clone(),
-                ));
+                tasks.spawn(connection(sock, remote_addr, stopping.clone()));
             }
             Some(Err(_)) => ::tokio::time::sleep(Duration::from_millis(50)).await,
         }
@@ -126,51 +160,4 @@ where
     let _ = stop.send(true);
     while tasks.join_next().await.is_some() {}
     Ok(())
-}
-
-/// One connection: handshake, then HTTP/1.1 until the client closes or the server stops.
-async fn connection<S, B>(
-    sock: ::tokio::net::TcpStream,
-    remote_addr: SocketAddr,
-    acceptor: Arc<OnePortAcceptor>,
-    service: S,
-    mut stopping: watch::Receiver<bool>,
-) where
-    S: tower_service::Service<Request<Incoming>, Response = Response<B>> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-    B: http_body::Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
-{
-    let mut stop = pin!(async move {
-        let _ = stopping.wait_for(|s| *s).await;
-    });
-    let handshake = pin!(acceptor.accept(sock));
-    let stream = match first(handshake, stop.as_mut()).await {
-        First::Left(Ok(stream)) => stream,
-        First::Left(Err(_)) | First::Right(()) => return,
-    };
-    let context = ConnectionContext {
-        remote_addr,
-        info: Arc::new(stream.info()),
-    };
-    let hyper_service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
-        request.extensions_mut().insert(context.clone());
-        let mut service = service.clone();
-        async move {
-            poll_fn(|cx| service.poll_ready(cx)).await?;
-            service.call(request).await
-        }
-    });
-    let mut conn = pin!(
-        hyper::server::conn::http1::Builder::new()
-            .timer(TokioTimer::new())
-            .serve_connection(TokioIo::new(stream), hyper_service)
-            .with_upgrades()
-    );
-    if let First::Right(()) = first(conn.as_mut(), stop.as_mut()).await {
-        conn.as_mut().graceful_shutdown();
-        let _ = conn.await;
-    }
 }

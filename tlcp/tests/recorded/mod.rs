@@ -19,7 +19,7 @@ mod wire;
 #[allow(unused_imports)] // the replay tests use it
 pub(crate) use wire::recordings;
 #[allow(unused_imports)] // each test binary and example uses a different part
-pub use wire::{Chunk, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
+pub use wire::{Chunk, Live, Peer, REQUEST, Replay, Role, Settings, Wire, drive};
 
 /// The clock of every recording: 2026-06-01T00:00:00Z, inside the test PKI's validity.
 pub const NOW: u64 = 1_780_272_000;

@@ -1,8 +1,19 @@
-// Writes outputs of emmansun/gmsm v0.44.0's public sm9 API for seeded random inputs, for
-// shangmi-sm9's differential test (tests/gmsm_differential.rs), which reads the committed
-// file and needs no Go:
+package main
+
+import (
+	"fmt"
+	"math/rand"
+
+	"github.com/emmansun/gmsm/padding"
+	"github.com/emmansun/gmsm/sm4"
+	"github.com/emmansun/gmsm/sm9"
+)
+
+// sm9Vectors writes emmansun/gmsm v0.44.0's public sm9 API outputs for shangmi-sm9's
+// differential test (sm9/tests/gmsm_differential.rs), which reads the committed file and
+// needs no Go:
 //
-//	go run . > ../data/gmsm_sm9.txt
+//	go run ./gmsm_vectors sm9 > ../../sm9/tests/data/gmsm_sm9.txt
 //
 // Lines (hex fields, "-" for empty):
 //
@@ -14,40 +25,7 @@
 // Identities stay shorter than 60 bytes: gmsm's assembly SM3 KDF is wrong when its input
 // length mod 64 is 60-63 and more than 96 bytes are asked for (issue 29's note), and the
 // KDF input here is 448 bytes plus the identity.
-package main
-
-import (
-	"encoding/hex"
-	"fmt"
-	"math/rand"
-
-	"github.com/emmansun/gmsm/padding"
-	"github.com/emmansun/gmsm/sm4"
-	"github.com/emmansun/gmsm/sm9"
-)
-
-func h(b []byte) string {
-	if len(b) == 0 {
-		return "-"
-	}
-	return hex.EncodeToString(b)
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}
-
-func bytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	r.Read(b)
-	return b
-}
-
-func main() {
-	r := rand.New(rand.NewSource(20261127))
+func sm9Vectors(r *rand.Rand) {
 	fmt.Println("# emmansun/gmsm v0.44.0 sm9 (public API), seeded math/rand inputs")
 	for i := 0; i < 8; i++ {
 		m := must(sm9.GenerateSignMasterKey(r))
