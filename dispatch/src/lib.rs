@@ -6,6 +6,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 #[macro_use]
 mod family;
+pub mod bitslice;
 mod cell;
 mod cpu;
 pub mod ct;
