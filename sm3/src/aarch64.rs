@@ -14,19 +14,11 @@
 use core::arch::aarch64::*;
 use core::arch::asm;
 
-use crate::{Backend, consts::K, engine::Kernel};
+use crate::{Backend, consts::K};
 
-shangmi_dispatch::kernel_token! {
+instruction_kernel! {
     /// `aarch64-sm3` (see the module documentation).
-    pub(crate) struct Aarch64Sm3 = Backend::Aarch64Sm3;
-}
-
-impl Kernel for Aarch64Sm3 {
-    #[inline(always)]
-    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        // SAFETY: `self` proves FEAT_SM3 (module comment).
-        unsafe { compress(state, blocks) }
-    }
+    Aarch64Sm3 = Aarch64Sm3,
 }
 
 /// SS1 of the round whose constant (T_j <<< j) is in lane 3 of `k`.
