@@ -16,9 +16,12 @@ use core::arch::asm;
 
 use crate::{Backend, consts::K};
 
-instruction_kernel! {
+shangmi_dispatch::kernel_token! {
     /// `aarch64-sm3` (see the module documentation).
-    Aarch64Sm3 = Aarch64Sm3,
+    pub(crate) struct Aarch64Sm3 = Backend::Aarch64Sm3;
+    impl crate::engine::Kernel {
+        fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]);
+    }
 }
 
 /// SS1 of the round whose constant (T_j <<< j) is in lane 3 of `k`.

@@ -28,35 +28,6 @@ pub(crate) trait Kernel: Copy {
     }
 }
 
-/// Defines kernel `$Kernel` of backend `$backend` whose `compress` is the module's
-/// `unsafe` entry `compress` (its `#[target_feature]`s or `asm!` need the backend's CPU
-/// features): its token (`shangmi_dispatch::kernel_token!`) and its `Kernel` implementation.
-#[cfg_attr(
-    not(any(
-        target_arch = "aarch64",
-        target_arch = "riscv32",
-        target_arch = "riscv64"
-    )),
-    allow(unused_macros)
-)]
-macro_rules! instruction_kernel {
-    ($(#[$doc:meta])* $Kernel:ident = $backend:ident $(,)?) => {
-        shangmi_dispatch::kernel_token! {
-            $(#[$doc])*
-            pub(crate) struct $Kernel = Backend::$backend;
-        }
-
-        impl $crate::engine::Kernel for $Kernel {
-            #[inline(always)]
-            fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-                // SAFETY: `self` exists only for an `Available` backend of this kernel,
-                // whose probe found the features `compress` needs.
-                unsafe { compress(state, blocks) }
-            }
-        }
-    };
-}
-
 /// The portable kernel: runs everywhere, needs no proof.
 #[derive(Clone, Copy)]
 pub(crate) struct Soft;

@@ -4,11 +4,10 @@
 
 pub use digest::{self, Digest};
 
-#[macro_use]
-mod engine;
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 mod consts;
+mod engine;
 pub mod hazmat;
 pub mod kdf;
 mod multi;

@@ -20,11 +20,14 @@ use core::arch::asm;
 
 use crate::Backend;
 
-instruction_kernel! {
+shangmi_dispatch::kernel_token! {
     /// `riscv-zvksh`: made only from an `Available` backend of its kind, so the dispatch
     /// probe (Linux `riscv_hwprobe`, or the compiled-in target features) found V, Zvksh
     /// and Zvkb.
-    RiscvZvksh = RiscvZvksh,
+    pub(crate) struct RiscvZvksh = Backend::RiscvZvksh;
+    impl crate::engine::Kernel {
+        fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]);
+    }
 }
 
 /// Rounds 8k..8k+7 with W_8k.. in `$wa` and W_8k+8.. in `$wb` (`$r0`..`$r3` = 4k..4k+3, the

@@ -36,28 +36,16 @@ macro_rules! instruction_kernel {
         shangmi_dispatch::kernel_token! {
             $(#[$doc])*
             pub(crate) struct $Kernel = Backend::$backend;
-        }
-
-        impl $crate::engine::Kernel for $Kernel {
-            type ParBlocks = $Par;
-            #[inline(always)]
-            fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>) {
-                // SAFETY: `self` exists only for an `Available` backend of this kernel, whose
-                // probe found the features `crypt` needs.
-                unsafe { crypt(rk, blocks) }
-            }
-            #[inline(always)]
-            fn ctr32(
-                self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
-                blocks: &mut [cipher::Block<$crate::Sm4>],
-            ) {
-                // SAFETY: as for `crypt`.
-                unsafe { ctr32(rk, ctr, blocks) }
-            }
-            #[inline(always)]
-            fn expand_key(self, key: &[u8; 16]) -> $crate::key::RoundKeys {
-                // SAFETY: as for `crypt`.
-                unsafe { expand_key(key) }
+            impl $crate::engine::Kernel {
+                type ParBlocks = $Par;
+                fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>);
+                fn ctr32(
+                    self,
+                    rk: &$crate::key::RoundKeys,
+                    ctr: &mut [u32; 4],
+                    blocks: &mut [cipher::Block<$crate::Sm4>],
+                );
+                fn expand_key(self, key: &[u8; 16]) -> $crate::key::RoundKeys;
             }
         }
     };
