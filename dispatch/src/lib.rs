@@ -6,6 +6,7 @@ use core::sync::atomic::{AtomicU8, Ordering};
 
 #[macro_use]
 mod family;
+pub mod bitslice;
 mod cell;
 mod cpu;
 pub mod ct;
@@ -139,8 +140,36 @@ impl<B: Family> fmt::Display for Available<B> {
 /// }
 /// assert!(SoftKernel::new(Available::portable()).is_some());
 /// ```
+///
+/// Followed by `impl Trait { type ..; fn f(self, args..) -> R; .. }`, it also implements
+/// the crate's kernel trait on the token, each method calling the invoking module's `unsafe`
+/// function of the same name with the same arguments (an entry with `#[target_feature]`s or
+/// `asm!` that needs the backend's CPU features, which the token proves).
 #[macro_export]
 macro_rules! kernel_token {
+    (
+        $(#[$doc:meta])* $vis:vis struct $Kernel:ident = $Family:ident :: $Variant:ident;
+        impl $Trait:path {
+            $(type $Assoc:ident = $AssocTy:ty;)*
+            $(fn $f:ident(self $(, $arg:ident: $ArgTy:ty)* $(,)?) $(-> $Ret:ty)?;)+
+        }
+    ) => {
+        $crate::kernel_token! {
+            $(#[$doc])* $vis struct $Kernel = $Family::$Variant;
+        }
+
+        impl $Trait for $Kernel {
+            $(type $Assoc = $AssocTy;)*
+            $(
+                #[inline(always)]
+                fn $f(self $(, $arg: $ArgTy)*) $(-> $Ret)? {
+                    // SAFETY: `self` exists only for an `Available` backend of this kernel,
+                    // whose probe found the features the module's entry needs.
+                    unsafe { $f($($arg),*) }
+                }
+            )+
+        }
+    };
     ($(#[$doc:meta])* $vis:vis struct $Kernel:ident = $Family:ident :: $Variant:ident;) => {
         $(#[$doc])*
         #[derive(Clone, Copy)]

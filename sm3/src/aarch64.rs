@@ -14,18 +14,13 @@
 use core::arch::aarch64::*;
 use core::arch::asm;
 
-use crate::{Backend, consts::K, engine::Kernel};
+use crate::{Backend, consts::K};
 
 shangmi_dispatch::kernel_token! {
     /// `aarch64-sm3` (see the module documentation).
     pub(crate) struct Aarch64Sm3 = Backend::Aarch64Sm3;
-}
-
-impl Kernel for Aarch64Sm3 {
-    #[inline(always)]
-    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        // SAFETY: `self` proves FEAT_SM3 (module comment).
-        unsafe { compress(state, blocks) }
+    impl crate::engine::Kernel {
+        fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]);
     }
 }
 
@@ -55,34 +50,31 @@ fn round<const I: usize, const MAJ: bool>(
     wp: uint32x4_t,
 ) {
     let s = ss1(*abcd, *efgh, k);
-    // `asm!` needs the lane index and the mnemonic as literals: one arm per combination.
+    // `asm!` needs the lane index and the mnemonic as literals: one arm per combination,
+    // each a row of this table (pattern, then the mnemonics' suffix and the lane).
+    macro_rules! tt {
+        ($($arm:pat => $sfx:literal $lane:literal;)*) => {
+            match (MAJ, I) {
+                $($arm => asm!(
+                    concat!("sm3tt1", $sfx, " {a:v}.4s, {s:v}.4s, {p:v}.s[", $lane, "]"),
+                    concat!("sm3tt2", $sfx, " {e:v}.4s, {s:v}.4s, {w:v}.s[", $lane, "]"),
+                    a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp,
+                    w = in(vreg) w, options(pure, nomem, nostack, preserves_flags)
+                ),)*
+            }
+        };
+    }
     // SAFETY: see the module comment.
     unsafe {
-        match (MAJ, I) {
-            (false, 0) => {
-                asm!("sm3tt1a {a:v}.4s, {s:v}.4s, {p:v}.s[0]", "sm3tt2a {e:v}.4s, {s:v}.4s, {w:v}.s[0]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (false, 1) => {
-                asm!("sm3tt1a {a:v}.4s, {s:v}.4s, {p:v}.s[1]", "sm3tt2a {e:v}.4s, {s:v}.4s, {w:v}.s[1]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (false, 2) => {
-                asm!("sm3tt1a {a:v}.4s, {s:v}.4s, {p:v}.s[2]", "sm3tt2a {e:v}.4s, {s:v}.4s, {w:v}.s[2]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (false, _) => {
-                asm!("sm3tt1a {a:v}.4s, {s:v}.4s, {p:v}.s[3]", "sm3tt2a {e:v}.4s, {s:v}.4s, {w:v}.s[3]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (true, 0) => {
-                asm!("sm3tt1b {a:v}.4s, {s:v}.4s, {p:v}.s[0]", "sm3tt2b {e:v}.4s, {s:v}.4s, {w:v}.s[0]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (true, 1) => {
-                asm!("sm3tt1b {a:v}.4s, {s:v}.4s, {p:v}.s[1]", "sm3tt2b {e:v}.4s, {s:v}.4s, {w:v}.s[1]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (true, 2) => {
-                asm!("sm3tt1b {a:v}.4s, {s:v}.4s, {p:v}.s[2]", "sm3tt2b {e:v}.4s, {s:v}.4s, {w:v}.s[2]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
-            (true, _) => {
-                asm!("sm3tt1b {a:v}.4s, {s:v}.4s, {p:v}.s[3]", "sm3tt2b {e:v}.4s, {s:v}.4s, {w:v}.s[3]", a = inout(vreg) *abcd, e = inout(vreg) *efgh, s = in(vreg) s, p = in(vreg) wp, w = in(vreg) w, options(pure, nomem, nostack, preserves_flags))
-            }
+        tt! {
+            (false, 0) => "a" 0;
+            (false, 1) => "a" 1;
+            (false, 2) => "a" 2;
+            (false, _) => "a" 3;
+            (true, 0) => "b" 0;
+            (true, 1) => "b" 1;
+            (true, 2) => "b" 2;
+            (true, _) => "b" 3;
         }
     }
 }

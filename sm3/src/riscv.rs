@@ -26,6 +26,18 @@ impl Kernel for RiscvZksh {
     }
 }
 
+/// The permutation instruction `$insn` (`sm3p0` or `sm3p1`) on the word `$x`.
+macro_rules! perm {
+    ($insn:literal, $x:expr) => {{
+        let r: usize;
+        // SAFETY: see the module comment.
+        unsafe {
+            asm!(concat!($insn, " {r}, {x}"), r = lateout(reg) r, x = in(reg) $x.0 as usize, options(pure, nomem, nostack))
+        };
+        Zksh(r as u32)
+    }};
+}
+
 /// A word whose P0 and P1 are the Zksh instructions.
 #[derive(Clone, Copy)]
 struct Zksh(u32);
@@ -57,21 +69,11 @@ impl Word for Zksh {
     }
     #[inline(always)]
     fn p0(self) -> Self {
-        let r: usize;
-        // SAFETY: see the module comment.
-        unsafe {
-            asm!("sm3p0 {r}, {x}", r = lateout(reg) r, x = in(reg) self.0 as usize, options(pure, nomem, nostack))
-        };
-        Zksh(r as u32)
+        perm!("sm3p0", self)
     }
     #[inline(always)]
     fn p1(self) -> Self {
-        let r: usize;
-        // SAFETY: see the module comment.
-        unsafe {
-            asm!("sm3p1 {r}, {x}", r = lateout(reg) r, x = in(reg) self.0 as usize, options(pure, nomem, nostack))
-        };
-        Zksh(r as u32)
+        perm!("sm3p1", self)
     }
 }
 

@@ -18,20 +18,15 @@
 
 use core::arch::asm;
 
-use crate::{Backend, engine::Kernel};
+use crate::Backend;
 
 shangmi_dispatch::kernel_token! {
     /// `riscv-zvksh`: made only from an `Available` backend of its kind, so the dispatch
     /// probe (Linux `riscv_hwprobe`, or the compiled-in target features) found V, Zvksh
     /// and Zvkb.
     pub(crate) struct RiscvZvksh = Backend::RiscvZvksh;
-}
-
-impl Kernel for RiscvZvksh {
-    #[inline(always)]
-    fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        // SAFETY: `self` proves V, Zvksh and Zvkb (see the type).
-        unsafe { compress(state, blocks) }
+    impl crate::engine::Kernel {
+        fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]);
     }
 }
 

@@ -13,6 +13,26 @@
 
 use crate::consts::K;
 
+/// Marks the items used only by the x86 lanes and the Zksh engine as such: elsewhere they
+/// are dead code.
+macro_rules! lanes_only {
+    ($($item:item)*) => {
+        $(
+            #[cfg_attr(
+                not(any(
+                    target_arch = "x86_64",
+                    all(
+                        any(target_arch = "riscv32", target_arch = "riscv64"),
+                        target_feature = "zksh"
+                    )
+                )),
+                allow(dead_code)
+            )]
+            $item
+        )*
+    };
+}
+
 /// A 32-bit word, or a SIMD register of 32-bit lanes, with the operations SM3 needs.
 ///
 /// Implementations are `#[inline(always)]`; a SIMD register carries the proof that its
@@ -101,28 +121,20 @@ impl Word for u32 {
     }
 }
 
-/// Expands W_0..W_15 (already in `w[..16]`) into W_16..W_67 and W'_0..W'_63.
-#[inline(always)]
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksh"
-        )
-    )),
-    allow(dead_code)
-)] // used by the x86 lanes and the Zksh engine
-pub(crate) fn expand<W: Word>(w: &mut [W; 68], wp: &mut [W; 64]) {
-    for j in 16..68 {
-        w[j] = W::xor3(
-            W::xor3(w[j - 16], w[j - 9], w[j - 3].rotl::<15>()).p1(),
-            w[j - 13].rotl::<7>(),
-            w[j - 6],
-        );
-    }
-    for j in 0..64 {
-        wp[j] = w[j].xor(w[j + 4]);
+lanes_only! {
+    /// Expands W_0..W_15 (already in `w[..16]`) into W_16..W_67 and W'_0..W'_63.
+    #[inline(always)]
+    pub(crate) fn expand<W: Word>(w: &mut [W; 68], wp: &mut [W; 64]) {
+        for j in 16..68 {
+            w[j] = W::xor3(
+                W::xor3(w[j - 16], w[j - 9], w[j - 3].rotl::<15>()).p1(),
+                w[j - 13].rotl::<7>(),
+                w[j - 6],
+            );
+        }
+        for j in 0..64 {
+            wp[j] = w[j].xor(w[j + 4]);
+        }
     }
 }
 
@@ -203,21 +215,13 @@ macro_rules! round4 {
     };
 }
 
-/// Runs the 64 rounds on `state` with the expanded message `w` (W_0..W_63 are used) and
-/// `wp` (W'_j = W_j ^ W_{j+4}), then applies the feed-forward V ^= ABCDEFGH.
-#[inline(always)]
-#[cfg_attr(
-    not(any(
-        target_arch = "x86_64",
-        all(
-            any(target_arch = "riscv32", target_arch = "riscv64"),
-            target_feature = "zksh"
-        )
-    )),
-    allow(dead_code)
-)] // used by the x86 lanes and the Zksh engine
-pub(crate) fn rounds<W: Word>(state: &mut [W; 8], w: &[W; 68], wp: &[W; 64]) {
-    rounds_with(state, &mut Expanded { w, wp }, &K);
+lanes_only! {
+    /// Runs the 64 rounds on `state` with the expanded message `w` (W_0..W_63 are used) and
+    /// `wp` (W'_j = W_j ^ W_{j+4}), then applies the feed-forward V ^= ABCDEFGH.
+    #[inline(always)]
+    pub(crate) fn rounds<W: Word>(state: &mut [W; 8], w: &[W; 68], wp: &[W; 64]) {
+        rounds_with(state, &mut Expanded { w, wp }, &K);
+    }
 }
 
 /// Where the rounds get W_j and W'_j from, and independent work to interleave with them.

@@ -36,28 +36,16 @@ macro_rules! instruction_kernel {
         shangmi_dispatch::kernel_token! {
             $(#[$doc])*
             pub(crate) struct $Kernel = Backend::$backend;
-        }
-
-        impl $crate::engine::Kernel for $Kernel {
-            type ParBlocks = $Par;
-            #[inline(always)]
-            fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>) {
-                // SAFETY: `self` exists only for an `Available` backend of this kernel, whose
-                // probe found the features `crypt` needs.
-                unsafe { crypt(rk, blocks) }
-            }
-            #[inline(always)]
-            fn ctr32(
-                self, rk: &$crate::key::RoundKeys, ctr: &mut [u32; 4],
-                blocks: &mut [cipher::Block<$crate::Sm4>],
-            ) {
-                // SAFETY: as for `crypt`.
-                unsafe { ctr32(rk, ctr, blocks) }
-            }
-            #[inline(always)]
-            fn expand_key(self, key: &[u8; 16]) -> $crate::key::RoundKeys {
-                // SAFETY: as for `crypt`.
-                unsafe { expand_key(key) }
+            impl $crate::engine::Kernel {
+                type ParBlocks = $Par;
+                fn crypt(self, rk: &$crate::key::RoundKeys, blocks: $crate::engine::Blocks<'_, '_>);
+                fn ctr32(
+                    self,
+                    rk: &$crate::key::RoundKeys,
+                    ctr: &mut [u32; 4],
+                    blocks: &mut [cipher::Block<$crate::Sm4>],
+                );
+                fn expand_key(self, key: &[u8; 16]) -> $crate::key::RoundKeys;
             }
         }
     };
@@ -197,54 +185,53 @@ impl<K: Kernel> ParBlocksSizeUser for Keyed<'_, K> {
     type ParBlocksSize = K::ParBlocks;
 }
 
-impl<K: Kernel> BlockCipherEncBackend for Keyed<'_, K> {
-    #[inline(always)]
-    fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-        *block.get_out() = self.kernel.crypt_one(self.rk, block.get_in());
-    }
-    #[inline(always)]
-    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.kernel.crypt(self.rk, blocks.into_buf());
-    }
-    #[inline(always)]
-    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.kernel.crypt(self.rk, blocks);
-    }
+/// The cipher's backend traits for [`Keyed`], one per direction: SM4 decrypts with the
+/// same rounds as it encrypts (the round keys come reversed), so both run the kernel.
+macro_rules! keyed_backend {
+    ($($trait:ident: $one:ident, $par:ident, $tail:ident;)*) => {$(
+        impl<K: Kernel> $trait for Keyed<'_, K> {
+            #[inline(always)]
+            fn $one(&self, mut block: InOut<'_, '_, Block<Self>>) {
+                *block.get_out() = self.kernel.crypt_one(self.rk, block.get_in());
+            }
+            #[inline(always)]
+            fn $par(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                self.kernel.crypt(self.rk, blocks.into_buf());
+            }
+            #[inline(always)]
+            fn $tail(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+                self.kernel.crypt(self.rk, blocks);
+            }
+        }
+    )*};
 }
 
-impl<K: Kernel> BlockCipherDecBackend for Keyed<'_, K> {
-    #[inline(always)]
-    fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
-        *block.get_out() = self.kernel.crypt_one(self.rk, block.get_in());
-    }
-    #[inline(always)]
-    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        self.kernel.crypt(self.rk, blocks.into_buf());
-    }
-    #[inline(always)]
-    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        self.kernel.crypt(self.rk, blocks);
-    }
+keyed_backend! {
+    BlockCipherEncBackend: encrypt_block, encrypt_par_blocks, encrypt_tail_blocks;
+    BlockCipherDecBackend: decrypt_block, decrypt_par_blocks, decrypt_tail_blocks;
 }
 
-/// An encryption closure from [`cipher::BlockCipherEncrypt`], with the encryption keys.
-pub(crate) struct Encrypt<'a, F>(pub(crate) &'a RoundKeys, pub(crate) F);
-impl<F: BlockCipherEncClosure<BlockSize = U16>> Call for Encrypt<'_, F> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, kernel: K) {
-        self.1.call(&Keyed { rk: self.0, kernel });
-    }
+/// A closure of one direction with that direction's round keys, called on the kernel as a
+/// [`Keyed`] backend.
+macro_rules! keyed_closure {
+    ($($(#[$doc:meta])* $Name:ident: $Closure:ident;)*) => {$(
+        $(#[$doc])*
+        pub(crate) struct $Name<'a, F>(pub(crate) &'a RoundKeys, pub(crate) F);
+        impl<F: $Closure<BlockSize = U16>> Call for $Name<'_, F> {
+            type Output = ();
+            #[inline(always)]
+            fn call<K: Kernel>(self, kernel: K) {
+                self.1.call(&Keyed { rk: self.0, kernel });
+            }
+        }
+    )*};
 }
 
-/// A decryption closure from [`cipher::BlockCipherDecrypt`], with the decryption keys.
-pub(crate) struct Decrypt<'a, F>(pub(crate) &'a RoundKeys, pub(crate) F);
-impl<F: BlockCipherDecClosure<BlockSize = U16>> Call for Decrypt<'_, F> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, kernel: K) {
-        self.1.call(&Keyed { rk: self.0, kernel });
-    }
+keyed_closure! {
+    /// An encryption closure from [`cipher::BlockCipherEncrypt`], with the encryption keys.
+    Encrypt: BlockCipherEncClosure;
+    /// A decryption closure from [`cipher::BlockCipherDecrypt`], with the decryption keys.
+    Decrypt: BlockCipherDecClosure;
 }
 
 /// [`Kernel::ctr32`].

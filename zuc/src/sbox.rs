@@ -16,6 +16,9 @@
 //! Every constant comes from `tools/derive_sbox.py`, which checks each circuit exhaustively
 //! against the specification's tables; the unit test below checks the Rust circuits the same way.
 
+// Product in GF(16) = GF(2)[z]/(z^4 + z + 1), shared with SM4's S-box circuit.
+use shangmi_dispatch::bitslice::gf16_mul as mul16;
+
 /// Bit planes of the eight bytes (plane k = the packed word shifted right by k).
 type Planes = [u64; 8];
 type Nibble = [u64; 4];
@@ -94,20 +97,6 @@ fn nibble_function(anf: &[u16; 4], x: &Nibble) -> Nibble {
 #[inline(always)]
 fn xor4(a: &Nibble, b: &Nibble) -> Nibble {
     [a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]]
-}
-
-/// Product in GF(16) = GF(2)\[z\]/(z^4 + z + 1).
-#[inline(always)]
-fn mul16(a: &Nibble, b: &Nibble) -> Nibble {
-    let c0 = a[0] & b[0];
-    let c1 = (a[0] & b[1]) ^ (a[1] & b[0]);
-    let c2 = (a[0] & b[2]) ^ (a[1] & b[1]) ^ (a[2] & b[0]);
-    let c3 = (a[0] & b[3]) ^ (a[1] & b[2]) ^ (a[2] & b[1]) ^ (a[3] & b[0]);
-    let c4 = (a[1] & b[3]) ^ (a[2] & b[2]) ^ (a[3] & b[1]);
-    let c5 = (a[2] & b[3]) ^ (a[3] & b[2]);
-    let c6 = a[3] & b[3];
-    // z^4 = z + 1, z^5 = z^2 + z, z^6 = z^3 + z^2.
-    [c0 ^ c4, c1 ^ c4 ^ c5, c2 ^ c5 ^ c6, c3 ^ c6]
 }
 
 /// S0 on every lane of the planes.

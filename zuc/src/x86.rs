@@ -166,19 +166,7 @@ const fn s1_out(y: u8) -> u8 {
 /// `gf2p8affineqb` takes it: row i (output bit i) in byte 7 - i, bit j of a row for input
 /// bit j.
 const fn matrix(images: [u8; 8]) -> i64 {
-    let mut q = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        let mut row = 0u64;
-        let mut j = 0;
-        while j < 8 {
-            row |= (((images[j] >> i) & 1) as u64) << j;
-            j += 1;
-        }
-        q |= row << (8 * (7 - i));
-        i += 1;
-    }
-    q as i64
+    shangmi_dispatch::bitslice::byte_matrix(images) as i64
 }
 
 /// The images of the basis under `f` (one list per map: `const fn` cannot take a function).

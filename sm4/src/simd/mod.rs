@@ -190,26 +190,17 @@ fn rounds_with<W, P, S, const N: usize, const M: usize, B: Between>(
     for (i, k) in rk.chunks_exact(4).enumerate() {
         // Plain loops, no closures: a closure handed to a std adaptor may stay out of line,
         // outside the `target_feature` context, and lose its intrinsics' inlining.
-        let (key, side) = (W::splat(cpu, k[0]), P::splat(cpu, k[0]));
-        round_n::<W, S, 0, N>(x, key);
-        for g in y.iter_mut() {
-            round::<P, S, 0>(g, side);
+        // Round r of the four with key k[r], on the wide registers and on the side ones.
+        macro_rules! quarter {
+            ($($r:literal)*) => {$(
+                let (key, side) = (W::splat(cpu, k[$r]), P::splat(cpu, k[$r]));
+                round_n::<W, S, $r, N>(x, key);
+                for g in y.iter_mut() {
+                    round::<P, S, $r>(g, side);
+                }
+            )*};
         }
-        let (key, side) = (W::splat(cpu, k[1]), P::splat(cpu, k[1]));
-        round_n::<W, S, 1, N>(x, key);
-        for g in y.iter_mut() {
-            round::<P, S, 1>(g, side);
-        }
-        let (key, side) = (W::splat(cpu, k[2]), P::splat(cpu, k[2]));
-        round_n::<W, S, 2, N>(x, key);
-        for g in y.iter_mut() {
-            round::<P, S, 2>(g, side);
-        }
-        let (key, side) = (W::splat(cpu, k[3]), P::splat(cpu, k[3]));
-        round_n::<W, S, 3, N>(x, key);
-        for g in y.iter_mut() {
-            round::<P, S, 3>(g, side);
-        }
+        quarter!(0 1 2 3);
         between.step(i, prev, cur);
     }
 }

@@ -33,21 +33,7 @@ pub(crate) const fn apply(a: u64, x: u8) -> u8 {
 }
 
 /// The matrix (Intel layout) of the bytewise linear map sending bit k to `img[k]`.
-pub(crate) const fn matrix(img: [u8; 8]) -> u64 {
-    let mut a = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        let mut row = 0u8;
-        let mut k = 0;
-        while k < 8 {
-            row |= ((img[k] >> i) & 1) << k;
-            k += 1;
-        }
-        a |= (row as u64) << (8 * (7 - i));
-        i += 1;
-    }
-    a
-}
+pub(crate) use shangmi_dispatch::bitslice::byte_matrix as matrix;
 
 /// C_d: what L sends from byte i of a word to byte i + d (L = Σ_d rot_{8d} ∘ C_d; from its
 /// rotations by 0, 2, 10, 18 and 24 bits). C_1 = C_2.

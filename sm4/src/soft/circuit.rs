@@ -5,6 +5,9 @@
 
 use core::ops::{BitAnd, BitXor};
 
+// Product in GF(2^4) = GF(2)[w]/(w^4 + w + 1), shared with ZUC's S1 circuit.
+use shangmi_dispatch::bitslice::gf16_mul as mul16;
+
 /// A word the circuit runs on: every gate is bitwise, so bit j of every output plane
 /// depends only on bit j of the input planes.
 pub(super) trait Plane: Copy + BitAnd<Output = Self> + BitXor<Output = Self> {
@@ -57,19 +60,6 @@ fn affine<W: Plane>(rows: &[u8; 8], konst: u8, x: &Planes<W>) -> Planes<W> {
         *o = acc;
     }
     out
-}
-
-/// Product in GF(2^4) = GF(2)[w]/(w^4 + w + 1).
-#[inline(always)]
-fn mul16<W: Plane>(a: &Nibble<W>, b: &Nibble<W>) -> Nibble<W> {
-    let c0 = a[0] & b[0];
-    let c1 = (a[0] & b[1]) ^ (a[1] & b[0]);
-    let c2 = (a[0] & b[2]) ^ (a[1] & b[1]) ^ (a[2] & b[0]);
-    let c3 = (a[0] & b[3]) ^ (a[1] & b[2]) ^ (a[2] & b[1]) ^ (a[3] & b[0]);
-    let c4 = (a[1] & b[3]) ^ (a[2] & b[2]) ^ (a[3] & b[1]);
-    let c5 = (a[2] & b[3]) ^ (a[3] & b[2]);
-    let c6 = a[3] & b[3];
-    [c0 ^ c4, c1 ^ c4 ^ c5, c2 ^ c5 ^ c6, c3 ^ c6]
 }
 
 /// Square in GF(2^4) (a linear map).

@@ -35,24 +35,32 @@ simd_kernel! {
     chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::Direct>,
 }
 
-simd_kernel! {
+/// The AES-NI S-box kernels on 256-bit registers: one source, compiled for each
+/// backend's features (with VAES, the compiler runs AESENCLAST on whole registers).
+macro_rules! aes_avx2_kernel {
+    ($(#[$doc:meta])* $Kernel:ident, enable $features:literal) => {
+        simd_kernel! {
+            $(#[$doc])*
+            $Kernel = $Kernel, enable $features, par_blocks U32,
+            sbox AesSbox, one (X128, AesSboxBroadcast),
+            wide X256, partial X128,
+            chain aes_chain::chain_body::<X128<$Kernel>, aes_chain::MixColumns>,
+        }
+    };
+}
+
+aes_avx2_kernel! {
     /// `vaes-avx2`: `aesni-avx2` with the S-box's AESENCLAST on whole 256-bit registers
     /// (VAES) instead of on each 128-bit half: ECB and CTR 1.2-1.3x `aesni-avx2` on Zen 3, the
     /// CPU it is for (VAES, no GFNI).
-    VaesAvx2 = VaesAvx2, enable "avx2,aes,vaes", par_blocks U32,
-    sbox AesSbox, one (X128, AesSboxBroadcast),
-    wide X256, partial X128,
-    chain aes_chain::chain_body::<X128<VaesAvx2>, aes_chain::MixColumns>,
+    VaesAvx2, enable "avx2,aes,vaes"
 }
 
-simd_kernel! {
+aes_avx2_kernel! {
     /// `aesni-avx2`: the AES-NI S-box (affine maps by `pshufb`, inversion by AESENCLAST)
     /// on 256-bit registers, 32 blocks per step in four interleaved groups (the design
     /// point of the Linux kernel's sm4-aesni-avx2).
-    AesniAvx2 = AesniAvx2, enable "avx2,aes", par_blocks U32,
-    sbox AesSbox, one (X128, AesSboxBroadcast),
-    wide X256, partial X128,
-    chain aes_chain::chain_body::<X128<AesniAvx2>, aes_chain::MixColumns>,
+    AesniAvx2, enable "avx2,aes"
 }
 
 impl GfniAvx512 {
