@@ -7,51 +7,14 @@
 //! an `Available` backend of its own kind (`shangmi_dispatch::kernel_token!`), so holding
 //! one proves that its CPU features are present. The generator's rounds (`State`'s
 //! `*_with` functions) and the MAC's word loop are generic over the token's [`Ops`] (its
-//! S-boxes and the MAC's window sum), which a kernel's entry points run under its target
-//! features, where the token's operations inline.
+//! S-boxes and the MAC's window sum), all in `generic`, below this module; a kernel's entry
+//! points run them under its target features, where the token's operations inline.
 
-use crate::{Backend, mac::Engine, sbox, state::State};
-use shangmi_dispatch::ct::opaque_u32;
-
-/// The two primitives a backend supplies to the shared code: inlined into the kernel's
-/// entry points (see the module documentation).
-pub(crate) trait Ops: Copy {
-    /// S = (S0, S1, S0, S1) on the bytes of `u` and `v`, as [`sbox::sbox_pair`].
-    fn sbox_pair(self, u: u32, v: u32) -> (u32, u32);
-
-    /// Sixteen rounds of the generator (see [`State::rounds16_with`], which is the
-    /// portable form): 16 key words into `out`, or with `INIT` initialisation rounds.
-    #[inline(always)]
-    fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
-        state.rounds16_with::<Self, INIT>(self, out);
-    }
-
-    /// The MAC steps for sixteen whole message words: word i with the window of key words
-    /// `z[i..=i + N]` (as [`Ops::mac_sum`] with 32 bits each).
-    #[inline(always)]
-    fn mac_sum16<const N: usize>(self, tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
-        for (i, &m) in block.iter().enumerate() {
-            let mut window = [0u32; 5];
-            window.copy_from_slice(&z[i..i + 5]);
-            self.mac_sum(tag, &window, u32::from_be_bytes(m), 32);
-        }
-    }
-
-    /// The MAC step for the first `bits` (1..=32) bits of message word `m`, most
-    /// significant first: for every bit j that is 1, XOR into tag word w the 32-bit
-    /// keystream window starting j bits into key word w.
-    #[inline(always)]
-    fn mac_sum<const N: usize>(self, tag: &mut [u32; N], window: &[u32; 5], m: u32, bits: u32) {
-        for j in 0..bits {
-            // No branch on message or keystream bits: each bit selects its window by mask.
-            let mask = opaque_u32(0u32.wrapping_sub((m >> (31 - j)) & 1));
-            for (w, t) in tag.iter_mut().enumerate() {
-                let pair = (u64::from(window[w]) << 32) | u64::from(window[w + 1]);
-                *t ^= ((pair >> (32 - j)) as u32) & mask;
-            }
-        }
-    }
-}
+use crate::{
+    Backend,
+    generic::{Engine, Ops, State},
+    sbox,
+};
 
 /// One backend's code. Implementations are zero-sized tokens that prove the backend runs
 /// here, so the methods are safe; a SIMD kernel overrides each with an entry compiled for

@@ -20,6 +20,7 @@
 
 mod eea3;
 mod engine;
+mod generic;
 mod mac;
 mod many;
 mod sbox;

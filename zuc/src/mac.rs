@@ -6,6 +6,8 @@
 //! the first t keystream bits.
 //!
 //! Every message bit selects its window through a mask (no branch on message or keystream).
+//! The MAC state and its word loop are `generic`'s [`Engine`]; the methods here start it,
+//! buffer partial words and run the loop on the generator's backend.
 
 use core::marker::PhantomData;
 
@@ -19,25 +21,13 @@ use shangmi_dispatch::Available;
 
 use crate::{
     Backend, BackendError, Error,
-    engine::{MacBits, MacWords, Ops, run},
-    state::{D256, State},
+    engine::{MacBits, MacWords, run},
+    generic::{Engine, State},
+    state::D256,
 };
 
 /// A final partial byte and how many of its bits (1..=7) count.
 type Partial = Option<(u8, u32)>;
-
-/// The shared MAC state: `N` tag words (1, 2 or 4), a window of `N + 1` key words.
-#[derive(Clone)]
-pub(crate) struct Engine<const N: usize> {
-    state: State,
-    tag: [u32; N],
-    /// Key words from the current message word on: `window[0..=N]`.
-    window: [u32; 5],
-    pending: [u8; 4],
-    pending_len: usize,
-    /// Message bits absorbed in full 32-bit words.
-    words: u64,
-}
 
 impl<const N: usize> Engine<N> {
     /// `tag_from_keystream`: the ZUC-256 MAC's initial tag (the first N key words) rather
@@ -61,50 +51,6 @@ impl<const N: usize> Engine<N> {
             pending_len: 0,
             words: 0,
         }
-    }
-
-    /// The t-bit window starting `j` bits (0..32) into the current key word.
-    #[inline(always)]
-    fn window_at(&self, j: u32) -> [u32; N] {
-        let mut out = [0u32; N];
-        for (w, o) in out.iter_mut().enumerate() {
-            let pair = (u64::from(self.window[w]) << 32) | u64::from(self.window[w + 1]);
-            *o = (pair >> (32 - j)) as u32;
-        }
-        out
-    }
-
-    /// Absorbs the first `bits` (1..=32) bits of `m`, most significant first, with kernel
-    /// `k`'s window sum.
-    #[inline(always)]
-    pub(crate) fn absorb_bits_with<K: Ops>(&mut self, k: K, m: u32, bits: u32) {
-        k.mac_sum(&mut self.tag, &self.window, m, bits);
-    }
-
-    /// Absorbs full message words (big-endian), sliding the window by one key word after
-    /// each, with kernel `k`'s window sum and S-boxes.
-    #[inline(always)]
-    pub(crate) fn absorb_words_with<K: Ops>(&mut self, k: K, words: &[[u8; 4]]) {
-        let (blocks, rest) = words.as_chunks::<16>();
-        for block in blocks {
-            // Sixteen key words at once: z holds the window (z_q ..= z_{q+N}) and the next
-            // sixteen, so message word i's window is z[i..=i + N].
-            let mut ks = [[0u8; 4]; 16];
-            k.rounds16::<false>(&mut self.state, &mut ks);
-            let mut z = [0u32; 21];
-            z[..=N].copy_from_slice(&self.window[..=N]);
-            for (d, w) in z[N + 1..N + 17].iter_mut().zip(ks) {
-                *d = u32::from_be_bytes(w);
-            }
-            k.mac_sum16(&mut self.tag, &z, block);
-            self.window[..=N].copy_from_slice(&z[16..=16 + N]);
-        }
-        for &w in rest {
-            k.mac_sum(&mut self.tag, &self.window, u32::from_be_bytes(w), 32);
-            self.window.copy_within(1..=N, 0);
-            self.window[N] = self.state.next_word_with(k);
-        }
-        self.words += words.len() as u64;
     }
 
     /// Absorbs full message words on the state's backend.
@@ -153,16 +99,6 @@ impl<const N: usize> Engine<N> {
             *t ^= w;
         }
         (self.tag, bits)
-    }
-}
-
-#[cfg(feature = "zeroize")]
-impl<const N: usize> Drop for Engine<N> {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.tag.zeroize();
-        self.window.zeroize();
-        self.pending.zeroize();
     }
 }
 

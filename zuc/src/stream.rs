@@ -18,10 +18,7 @@ use cipher::{
 
 use shangmi_dispatch::Available;
 
-use crate::{
-    Backend, BackendError,
-    state::{D256, State},
-};
+use crate::{Backend, BackendError, generic::State, state::D256};
 
 pub(crate) mod sealed {
     use cipher::array::{Array, ArraySize};
@@ -39,7 +36,7 @@ pub(crate) mod sealed {
             key: &Array<u8, Self::KeySize>,
             iv: &Array<u8, Self::IvSize>,
             backend: shangmi_dispatch::Available<crate::Backend>,
-        ) -> crate::state::State;
+        ) -> crate::generic::State;
     }
 }
 

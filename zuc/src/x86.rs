@@ -27,9 +27,8 @@ use core::arch::{asm, x86_64::*};
 
 use crate::{
     Backend,
-    engine::{Kernel, Ops},
-    mac::Engine,
-    state::State,
+    engine::Kernel,
+    generic::{Engine, Ops, State},
 };
 
 shangmi_dispatch::kernel_token! {
