@@ -60,6 +60,20 @@ macro_rules! bench_open {
     }};
 }
 
+/// A client connection to "localhost" on `$client` and a server connection on `$server`
+/// (both `&Arc` configurations), handshaken over memory by `$pump(&mut c, &mut s)`. The
+/// `ServerName`, `ClientConnection` and `ServerConnection` are those in scope where it is
+/// used: rustls' here, TLCP's in `tls/tlcp.rs`.
+macro_rules! handshake_pair {
+    ($client:expr, $server:expr, $pump:expr) => {{
+        let name = ServerName::try_from("localhost").expect("name");
+        let mut c = ClientConnection::new($client.clone(), name).expect("client");
+        let mut s = ServerConnection::new($server.clone()).expect("server");
+        $pump(&mut c, &mut s);
+        (c, s)
+    }};
+}
+
 #[path = "tls/tlcp.rs"]
 mod tlcp;
 
@@ -213,10 +227,7 @@ fn handshake(
     client: &Arc<ClientConfig>,
     server: &Arc<ServerConfig>,
 ) -> (ClientConnection, ServerConnection) {
-    let name = ServerName::try_from("localhost").expect("name");
-    let mut c = ClientConnection::new(client.clone(), name).expect("client");
-    let mut s = ServerConnection::new(server.clone()).expect("server");
-    pump(&mut c, &mut s);
+    let (c, s) = handshake_pair!(client, server, pump);
     assert!(!c.is_handshaking());
     (c, s)
 }

@@ -28,14 +28,15 @@ fn connect(
     client: &Arc<ClientConfig>,
     server: &Arc<ServerConfig>,
 ) -> (ClientConnection, ServerConnection) {
-    let name = ServerName::try_from("localhost").expect("name");
-    let mut c = ClientConnection::new(client.clone(), name).expect("client");
-    let mut s = ServerConnection::new(server.clone()).expect("server");
+    handshake_pair!(client, server, pump)
+}
+
+/// Delivers flights both ways until neither side has anything left to say.
+fn pump(c: &mut ClientConnection, s: &mut ServerConnection) {
     while c.is_handshaking() || s.is_handshaking() || c.wants_write() || s.wants_write() {
-        deliver(&mut c, &mut s).expect("to server");
-        deliver(&mut s, &mut c).expect("to client");
+        deliver(c, s).expect("to server");
+        deliver(s, c).expect("to client");
     }
-    (c, s)
 }
 
 /// A client that keeps no sessions, so that every handshake is a full one.
