@@ -12,7 +12,7 @@ use std::future::poll_fn;
 use std::io::{self, Read, Write};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, ready};
 
 /// Makes client connections.
 #[derive(Clone, Debug)]
@@ -185,15 +185,25 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> TlcpStream<IO, C
             if !self.conn.is_handshaking() {
                 return self.poll_write_all_tls(cx);
             }
-            match self.poll_read_tls(cx) {
-                Poll::Ready(Ok(0)) => {
-                    return Poll::Ready(Err(crate::Error::UnexpectedEof.into()));
-                }
-                Poll::Ready(Ok(_)) => {}
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Pending => return Poll::Pending,
+            if ready!(self.poll_read_tls(cx))? == 0 {
+                return Poll::Ready(Err(crate::Error::UnexpectedEof.into()));
             }
         }
+    }
+
+    /// Writes plaintext with `write` (one buffer or several): pushes out what is waiting
+    /// first, so that at most one batch stays queued, then the records just sealed.
+    fn poll_write_with(
+        &mut self,
+        cx: &mut Context<'_>,
+        write: impl FnOnce(&mut C) -> io::Result<usize>,
+    ) -> Poll<io::Result<usize>> {
+        ready!(self.poll_write_all_tls(cx))?;
+        let n = write(&mut self.conn)?;
+        if let Poll::Ready(Err(e)) = self.poll_write_all_tls(cx) {
+            return Poll::Ready(Err(e));
+        }
+        Poll::Ready(Ok(n))
     }
 }
 
@@ -219,11 +229,7 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncRead for Tl
             if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
                 return Poll::Ready(Err(e));
             }
-            match this.poll_read_tls(cx) {
-                Poll::Ready(Ok(_)) => {}
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
-                Poll::Pending => return Poll::Pending,
-            }
+            ready!(this.poll_read_tls(cx))?;
         }
     }
 }
@@ -234,17 +240,8 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncWrite for T
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        // Keep at most one batch queued: push out what is waiting first.
-        match this.poll_write_all_tls(cx) {
-            Poll::Ready(Ok(())) => {}
-            other => return other.map(|r| r.map(|()| 0)),
-        }
-        let n = this.conn.write_plain(buf)?;
-        if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
-            return Poll::Ready(Err(e));
-        }
-        Poll::Ready(Ok(n))
+        self.get_mut()
+            .poll_write_with(cx, |conn| conn.write_plain(buf))
     }
 
     /// Every buffer at once: records span them (hyper's head and body go out as one
@@ -254,16 +251,8 @@ impl<IO: AsyncRead + AsyncWrite + Unpin, C: Connection + Unpin> AsyncWrite for T
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let this = self.get_mut();
-        match this.poll_write_all_tls(cx) {
-            Poll::Ready(Ok(())) => {}
-            other => return other.map(|r| r.map(|()| 0)),
-        }
-        let n = this.conn.write_plain_vectored(bufs)?;
-        if let Poll::Ready(Err(e)) = this.poll_write_all_tls(cx) {
-            return Poll::Ready(Err(e));
-        }
-        Poll::Ready(Ok(n))
+        self.get_mut()
+            .poll_write_with(cx, |conn| conn.write_plain_vectored(bufs))
     }
 
     fn is_write_vectored(&self) -> bool {
