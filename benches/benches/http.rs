@@ -1,8 +1,10 @@
 //! HTTP/1.1 requests per second over one kept-alive connection: hyper's server
 //! (`shangmi_tlcp::https::serve` on the one-port acceptor) over TLCP (ECC_SM4_GCM_SM3 and
 //! ECC_SM4_CBC_SM3, server certificates only) against the same hyper server over plain
-//! TCP, with hyper-util's client and `shangmi_tlcp::https::HttpsConnector` for both (so the
-//! client side differs only by the record layer). Bodies of 100 B and 16 KiB.
+//! TCP (configured as `serve` configures hyper: a timer bounding each request head,
+//! upgrades, one extension inserted per request), with hyper-util's client and
+//! `shangmi_tlcp::https::HttpsConnector` for both (so the client side differs only by the
+//! record layer). Bodies of 100 B and 16 KiB.
 //!
 //! Client and server share one current-thread tokio runtime on loopback, so a request's
 //! time is all the work both sides do for it (the handshake is in the warm-up). The three
@@ -34,7 +36,7 @@ use http::{Request, Response};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::Client;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use shangmi_tlcp::https::{HttpsConnector, Policy, serve};
 use shangmi_tlcp::oneport::OnePortAcceptor;
 use shangmi_tlcp::{CipherSuite, ClientAuth};
@@ -88,16 +90,22 @@ async fn start(transport: Transport, body: Bytes) -> String {
     match transport {
         Transport::Tcp => {
             tokio::spawn(async move {
-                while let Ok((sock, _)) = listener.accept().await {
+                while let Ok((sock, remote_addr)) = listener.accept().await {
                     sock.set_nodelay(true).expect("nodelay");
                     let service = Fixed(body.clone());
+                    // The HTTP side as `serve` runs it: a request-head timer, upgrades, and
+                    // a per-request extension (here the peer's address), so that the two
+                    // servers differ only by the transport.
                     tokio::spawn(async move {
-                        let service = hyper::service::service_fn(move |req| {
+                        let service = hyper::service::service_fn(move |mut req| {
+                            req.extensions_mut().insert(remote_addr);
                             let mut s = service.clone();
                             tower_service::Service::call(&mut s, req)
                         });
                         let _ = hyper::server::conn::http1::Builder::new()
+                            .timer(TokioTimer::new())
                             .serve_connection(TokioIo::new(sock), service)
+                            .with_upgrades()
                             .await;
                     });
                 }
