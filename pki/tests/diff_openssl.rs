@@ -62,6 +62,16 @@ fn setup() -> Option<(tempfile::TempDir, Chain)> {
     openssl_available().then(|| (tempfile::tempdir().unwrap(), our_chain()))
 }
 
+/// [`setup`] and a leaf of `dn` under `profile` issued by its intermediate ([`leaf`]).
+fn setup_leaf(
+    dn: &str,
+    profile: Profile,
+) -> Option<(tempfile::TempDir, Chain, SecretKey, Certificate)> {
+    let (dir, c) = setup()?;
+    let (key, cert) = leaf(&c, dn, profile);
+    Some((dir, c, key, cert))
+}
+
 fn our_chain() -> Chain {
     let names = [
         "/C=CN/O=shangmi/CN=shangmi root",
@@ -335,11 +345,10 @@ fn diff_openssl_their_request_and_chain_verified_by_us() {
 /// embedded in it.
 #[test]
 fn diff_openssl_cms() {
-    let Some((dir, c)) = setup() else {
+    let Some((dir, c, key, cert)) = setup_leaf("/CN=cms signer", Profile::TlcpSign) else {
         return;
     };
     let p = dir.path();
-    let (key, cert) = leaf(&c, "/CN=cms signer", Profile::TlcpSign);
     write(p, "root.pem", cert_pem(&c.root));
     write(p, "signer.pem", cert_pem(&cert));
     write(p, "signer.key", key_pem(&key));
@@ -500,11 +509,10 @@ fn diff_openssl_cms() {
 /// wrong password fails on both sides.
 #[test]
 fn diff_openssl_pkcs12() {
-    let Some((dir, c)) = setup() else {
+    let Some((dir, c, key, cert)) = setup_leaf("/CN=p12", Profile::TlsClient) else {
         return;
     };
     let p = dir.path();
-    let (key, cert) = leaf(&c, "/CN=p12", Profile::TlsClient);
     let ours =
         shangmi_pki::pkcs12::export(&cert, &key, std::slice::from_ref(&c.inter), "pa55").unwrap();
     write(p, "ours.p12", &ours);
@@ -605,11 +613,10 @@ fn diff_openssl_pkcs8_hmac_sm3_recorded() {
 /// an HMAC-SHA-1 MAC; ours reads each with the right password only.
 #[test]
 fn diff_openssl_pkcs12_legacy() {
-    let Some((dir, c)) = setup() else {
+    let Some((dir, c, key, cert)) = setup_leaf("/CN=legacy", Profile::TlsClient) else {
         return;
     };
     let p = dir.path();
-    let (key, cert) = leaf(&c, "/CN=legacy", Profile::TlsClient);
     write_pair(p, &key, &cert, &c.inter);
     for (keypbe, certpbe) in [
         ("PBE-SHA1-3DES", "PBE-SHA1-RC2-40"),
