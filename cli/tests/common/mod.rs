@@ -107,6 +107,7 @@ pub fn at(dir: &Path, name: &str) -> PathBuf {
 mod test_bytes;
 
 /// Deterministic test bytes (not random: failures reproduce).
+#[allow(unused_imports)] // each test file uses a different subset (as the `dead_code` above)
 pub use test_bytes::bytes;
 
 /// A free loopback port (bound, read, released).
