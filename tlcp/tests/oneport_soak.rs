@@ -16,6 +16,8 @@
 
 mod common;
 mod oneport_support;
+#[path = "common/test_bytes.rs"]
+mod test_bytes;
 
 use oneport_support::*;
 use shangmi_tlcp::oneport::OnePortAcceptor;
@@ -92,15 +94,7 @@ fn open_fds() -> usize {
 
 /// Seeded junk (xorshift): no randomness, failures reproduce.
 fn junk(seed: u32, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 24) as u8
-        })
-        .collect()
+    test_bytes::bytes(len, seed)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

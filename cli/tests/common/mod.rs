@@ -104,18 +104,11 @@ pub fn at(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
 
+mod test_bytes;
+
 /// Deterministic test bytes (not random: failures reproduce).
-pub fn bytes(len: usize, seed: u32) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+#[allow(unused_imports)] // each test file uses a different subset (as the `dead_code` above)
+pub use test_bytes::bytes;
 
 /// A free loopback port (bound, read, released).
 pub fn free_port() -> u16 {

@@ -15,22 +15,12 @@ use x509_cert::Certificate;
 #[path = "test_pki.rs"]
 mod test_pki;
 pub use test_pki::key;
+use test_pki::params;
 
 /// The validity window of the live certificates (2025-01-01 to 2045-01-01), unix seconds.
 const VALID: (u64, u64) = (1_735_689_600, 2_366_841_600);
 /// An expired window (2020-01-01 to 2021-01-01).
 const EXPIRED: (u64, u64) = (1_577_836_800, 1_609_459_200);
-
-/// The parameters of one certificate (a one-byte serial).
-fn params(
-    subject: &str,
-    profile: Profile,
-    dns: Option<&str>,
-    serial: u8,
-    validity: (u64, u64),
-) -> CertParams {
-    test_pki::params(subject, profile, dns, &[serial], validity)
-}
 
 /// `cert` with its signature replaced by one of `key` under the signer ID `id` (the issuer
 /// keeps its name and key, only the ID differs).
@@ -79,17 +69,18 @@ impl Pki {
         let server_key = key("shangmi test server key");
         let client_key = key("shangmi test client key");
         let ca_profile = Profile::Ca { path_len: None };
-        let ca =
-            issue::self_signed(&ca_key, &params(CA_NAME, ca_profile, None, 1, VALID)).expect("CA");
+        let ca = issue::self_signed(&ca_key, &params(CA_NAME, ca_profile, None, &[1], VALID))
+            .expect("CA");
         let leaf = |key: &SecretKey, params: CertParams| {
             issue::issue(&ca, &ca_key, &key.public_key(), &params).expect("certificate")
         };
-        let server_params = |serial, validity| {
+        // One-byte serial numbers.
+        let server_params = |serial: u8, validity| {
             params(
                 SERVER_NAME,
                 Profile::TlsServer,
                 Some("localhost"),
-                serial,
+                &[serial],
                 validity,
             )
         };
@@ -98,7 +89,7 @@ impl Pki {
         let other_id = leaf(&server_key, server_params(5, VALID));
         let client = leaf(
             &client_key,
-            params(CLIENT_NAME, Profile::TlsClient, None, 3, VALID),
+            params(CLIENT_NAME, Profile::TlsClient, None, &[3], VALID),
         );
         let der = |c: &Certificate| c.to_der().expect("DER");
         Self {

@@ -8,7 +8,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use der::{Decode, Encode};
-use shangmi_pki::issue::{self, CertParams, Profile};
+use shangmi_pki::issue::{self, Profile};
 use shangmi_sm2::SecretKey;
 use shangmi_tlcp::*;
 use std::sync::{Arc, Mutex};
@@ -16,22 +16,16 @@ use x509_cert::Certificate;
 
 mod test_pki;
 pub use test_pki::key;
+use test_pki::params;
 
 // Ten years less a few days: GmSSL 3.3 refuses validity periods over 3,653 days.
 pub const VALID: (u64, u64) = (1_735_689_600, 2_051_049_600); // 2025-01-01 .. 2034-12-30
 pub const EXPIRED: (u64, u64) = (1_577_836_800, 1_609_459_200); // 2020-01-01 .. 2021-01-01
 
-/// The parameters of one certificate.
-fn params(
-    subject: &str,
-    profile: Profile,
-    dns: Option<&str>,
-    serial: u32,
-    validity: (u64, u64),
-) -> CertParams {
-    // Four-byte serial numbers: GmSSL 3.3 refuses shorter ones ("not enough randomness").
-    let serial = (0x5a00_0000 | serial).to_be_bytes();
-    test_pki::params(subject, profile, dns, &serial, validity)
+/// A certificate's serial number `n` in four bytes: GmSSL 3.3 refuses shorter ones ("not
+/// enough randomness").
+fn serial4(n: u32) -> [u8; 4] {
+    (0x5a00_0000 | n).to_be_bytes()
 }
 
 fn der(cert: &Certificate) -> CertificateDer<'static> {
@@ -89,7 +83,7 @@ fn pair(
     // One subject for both leaves: GmSSL 3.3 refuses a pair whose subjects differ.
     let subject = format!("CN={cn},O=shangmi");
     let leaf = |key: &SecretKey, profile, serial| {
-        let p = params(&subject, profile, dns, serial, validity);
+        let p = params(&subject, profile, dns, &serial4(serial), validity);
         der(&issue::issue(ca.0, ca.1, &key.public_key(), &p).expect("certificate"))
     };
     Pair {
@@ -102,7 +96,13 @@ fn pair(
 
 /// A self-signed root (serial 1, ten years) of `subject` under `key`.
 fn root(subject: &str, key: &SecretKey) -> Certificate {
-    let p = params(subject, Profile::Ca { path_len: None }, None, 1, VALID);
+    let p = params(
+        subject,
+        Profile::Ca { path_len: None },
+        None,
+        &serial4(1),
+        VALID,
+    );
     issue::self_signed(key, &p).expect("root")
 }
 

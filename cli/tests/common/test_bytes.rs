@@ -1,0 +1,1 @@
+../../../testsupport/test_bytes.rs
