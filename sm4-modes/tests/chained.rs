@@ -13,7 +13,7 @@ use cipher::{
 use cmac::digest::{Mac, common::InnerInit};
 use hex_literal::hex;
 use proptest::prelude::*;
-use shangmi_sm4::{Backend, Sm4};
+use shangmi_sm4::Sm4;
 use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4CfbEnc, Sm4Cmac};
 
 type TheirCbcEnc = cbc::Encryptor<rustcrypto_sm4::Sm4>;
@@ -21,17 +21,9 @@ type TheirCbcDec = cbc::Decryptor<rustcrypto_sm4::Sm4>;
 type TheirCfbEnc = cfb_mode::Encryptor<rustcrypto_sm4::Sm4>;
 type TheirCmac = cmac::Cmac<rustcrypto_sm4::Sm4>;
 
-fn ciphers(key: &[u8; 16]) -> Vec<(&'static str, Sm4)> {
-    Backend::available()
-        .map(|b| (b.name(), Sm4::with_backend(&(*key).into(), b).unwrap()))
-        .collect()
-}
-
-fn blocks(data: &[u8]) -> Vec<Block<Sm4>> {
-    data.chunks_exact(16)
-        .map(|c| Block::<Sm4>::try_from(c).unwrap())
-        .collect()
-}
+#[path = "support/engines.rs"]
+mod engines;
+use engines::{ciphers, flat, to_blocks as blocks};
 
 /// `data` through `mode` in pieces cut at `cuts` (block counts), as a stream would.
 fn in_pieces(mut f: impl FnMut(&mut [Block<Sm4>]), data: &[u8], cuts: &[usize]) -> Vec<u8> {
@@ -43,7 +35,7 @@ fn in_pieces(mut f: impl FnMut(&mut [Block<Sm4>]), data: &[u8], cuts: &[usize]) 
         rest = tail;
     }
     f(rest);
-    b.iter().flat_map(|b| b.iter().copied()).collect()
+    flat(&b)
 }
 
 #[test]

@@ -15,28 +15,16 @@ use cipher::{
 };
 use hex_literal::hex;
 use proptest::prelude::*;
-use shangmi_sm4::{Backend, Sm4};
+use shangmi_sm4::Sm4;
 use shangmi_sm4_modes::{
     GhashBackend, HctrError, Sm4BcDec, Sm4BcEnc, Sm4Hctr, Sm4OfbnlfDec, Sm4OfbnlfEnc,
 };
 
 type Theirs = rustcrypto_sm4::Sm4;
 
-fn ciphers(key: &[u8; 16]) -> Vec<(&'static str, Sm4)> {
-    Backend::available()
-        .map(|b| (b.name(), Sm4::with_backend(&(*key).into(), b).unwrap()))
-        .collect()
-}
-
-fn to_blocks(data: &[u8]) -> Vec<Block<Sm4>> {
-    data.chunks_exact(16)
-        .map(|c| Block::<Sm4>::try_from(c).unwrap())
-        .collect()
-}
-
-fn flat(b: &[Block<Sm4>]) -> Vec<u8> {
-    b.iter().flat_map(|b| b.iter().copied()).collect()
-}
+#[path = "support/engines.rs"]
+mod engines;
+use engines::{ciphers, flat, to_blocks};
 
 #[derive(Clone, Copy, Debug)]
 enum Mode {

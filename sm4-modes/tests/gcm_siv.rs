@@ -8,8 +8,10 @@
 
 use aead::{Aead, AeadInOut, KeyInit, Payload};
 use proptest::prelude::*;
-use shangmi_sm4::{Backend, Sm4};
-use shangmi_sm4_modes::{GhashBackend, Sm4GcmSiv};
+use shangmi_sm4_modes::Sm4GcmSiv;
+
+#[path = "support/engines.rs"]
+mod engines;
 
 /// SM4-GCM-SIV values of github.com/emmansun/gmsm v0.44.0 (`cipher/gcmsiv_sm4_test.go`,
 /// RFC 8452 Appendix C.1's inputs with SM4): key, nonce, AAD, plaintext, ciphertext ‖ tag.
@@ -193,17 +195,9 @@ const GMSM: [(&str, &str, &str, &str, &str); 25] = [
 
 /// Every (SM4 engine, POLYVAL engine) pair this CPU runs.
 fn all_sivs(key: &[u8]) -> Vec<(String, Sm4GcmSiv)> {
-    let mut v = Vec::new();
-    for b in Backend::available() {
-        let c = Sm4::with_backend(key.try_into().unwrap(), b).unwrap();
-        for g in GhashBackend::available() {
-            v.push((
-                format!("{}+{}", b.name(), g.name()),
-                Sm4GcmSiv::with_ghash_backend(c.clone(), g).unwrap(),
-            ));
-        }
-    }
-    v
+    engines::with_every_ghash(key.try_into().unwrap(), |c, g| {
+        Sm4GcmSiv::with_ghash_backend(c, g).unwrap()
+    })
 }
 
 #[test]
