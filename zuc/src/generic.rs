@@ -132,7 +132,7 @@ impl State {
         let mut scratch = [[0u8; 4]; 16];
         k.rounds16::<true>(self, &mut scratch);
         k.rounds16::<true>(self, &mut scratch);
-        let _ = self.round(k);
+        let _ = self.round(k, 0);
         self.lfsr_step(0);
     }
 
@@ -159,35 +159,25 @@ impl State {
     /// Round i of [`State::rounds16_with`] (`i` a constant after inlining).
     #[inline(always)]
     fn round_at<K: Ops, const INIT: bool>(&mut self, k: K, i: usize, o: &mut [u8; 4]) {
-        {
-            let s = &self.s;
-            let at = |j: usize| s[(i + j) % 16];
-            let x0 = ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff);
-            let x1 = (at(11) << 16) | (at(9) >> 15);
-            let x2 = (at(7) << 16) | (at(5) >> 15);
-            let x3 = (at(2) << 16) | (at(0) >> 15);
-            let w = (x0 ^ self.r1).wrapping_add(self.r2);
-            let w1 = self.r1.wrapping_add(x1);
-            let w2 = self.r2 ^ x2;
-            let (r1, r2) = k.sbox_pair(l1((w1 << 16) | (w2 >> 16)), l2((w2 << 16) | (w1 >> 16)));
-            self.r1 = r1;
-            self.r2 = r2;
-            let next = lfsr_next(&self.s, i, if INIT { w >> 1 } else { 0 });
-            self.s[i] = next;
-            if !INIT {
-                *o = (w ^ x3).to_be_bytes();
-            }
+        let (x3, w) = self.round(k, i);
+        let next = lfsr_next(&self.s, i, if INIT { w >> 1 } else { 0 });
+        self.s[i] = next;
+        if !INIT {
+            *o = (w ^ x3).to_be_bytes();
         }
     }
 
-    /// Bit reorganisation and F: returns (X3, W) and updates R1, R2.
+    /// Bit reorganisation and F on the cells as they stand `i` rounds into a
+    /// [`State::rounds16_with`] block (cell s_j at index (i + j) mod 16; 0 when the cells
+    /// are in order; `i` a constant after inlining): returns (X3, W) and updates R1, R2.
     #[inline(always)]
-    fn round<K: Ops>(&mut self, k: K) -> (u32, u32) {
+    fn round<K: Ops>(&mut self, k: K, i: usize) -> (u32, u32) {
         let s = &self.s;
-        let x0 = ((s[15] & 0x7fff_8000) << 1) | (s[14] & 0xffff);
-        let x1 = (s[11] << 16) | (s[9] >> 15);
-        let x2 = (s[7] << 16) | (s[5] >> 15);
-        let x3 = (s[2] << 16) | (s[0] >> 15);
+        let at = |j: usize| s[(i + j) % 16];
+        let x0 = ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff);
+        let x1 = (at(11) << 16) | (at(9) >> 15);
+        let x2 = (at(7) << 16) | (at(5) >> 15);
+        let x3 = (at(2) << 16) | (at(0) >> 15);
         let w = (x0 ^ self.r1).wrapping_add(self.r2);
         let w1 = self.r1.wrapping_add(x1);
         let w2 = self.r2 ^ x2;
@@ -225,7 +215,7 @@ impl State {
     /// The next 32-bit key word with one kernel's S-boxes.
     #[inline(always)]
     pub(crate) fn next_word_with<K: Ops>(&mut self, k: K) -> u32 {
-        let (x3, w) = self.round(k);
+        let (x3, w) = self.round(k, 0);
         self.lfsr_step(0);
         w ^ x3
     }
