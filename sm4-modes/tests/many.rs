@@ -19,6 +19,8 @@ use shangmi_sm4_modes::{
 type TheirCbcEnc = cbc::Encryptor<rustcrypto_sm4::Sm4>;
 type TheirCmac = cmac::Cmac<rustcrypto_sm4::Sm4>;
 
+#[path = "support/draft_ribose.rs"]
+mod draft_ribose;
 #[path = "support/engines.rs"]
 mod engines;
 use engines::ciphers;
@@ -108,30 +110,27 @@ fn check_batch(
 fn draft_ribose_cbc_vector_as_a_lane() {
     // draft-ribose-cfrg-sm4-10 Appendix A.2.2.1 (CBC, example 1), as message 3 of 7 whose
     // other lanes are longer, shorter and empty, so it runs among busy lanes.
-    let key = hex!("0123456789ABCDEFFEDCBA9876543210");
-    let iv = hex!("000102030405060708090A0B0C0D0E0F");
-    let pt = hex!("AAAAAAAABBBBBBBBCCCCCCCCDDDDDDDDEEEEEEEEFFFFFFFFAAAAAAAABBBBBBBB");
-    let ct = hex!("78EBB11CC40B0A48312AAEB2040244CB4CB7016951909226979B0D15DC6A8F6D");
+    use draft_ribose::{CBC_CT as CT, IV, KEY, PT};
     let others: Vec<Vec<u8>> = [64usize, 16, 0, 0, 160, 48, 32]
         .iter()
         .map(|&n| vec![0x3C; n])
         .collect();
-    for (name, c) in ciphers(&key) {
+    for (name, c) in ciphers(&KEY) {
         for pos in [0, 3, 6] {
             let mut msgs = others.clone();
-            msgs[pos] = pt.to_vec();
+            msgs[pos] = PT.to_vec();
             let ivs: Vec<[u8; 16]> = (0..msgs.len())
-                .map(|i| if i == pos { iv } else { [i as u8; 16] })
+                .map(|i| if i == pos { IV } else { [i as u8; 16] })
                 .collect();
             let refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
             let mut outs: Vec<Vec<u8>> = msgs.iter().map(|m| vec![0; m.len()]).collect();
             let mut out_refs: Vec<&mut [u8]> = outs.iter_mut().map(|o| o.as_mut_slice()).collect();
             cbc_encrypt_many(&c, &ivs, &refs, &mut out_refs).unwrap();
-            assert_eq!(outs[pos], ct, "{name} lane {pos}");
+            assert_eq!(outs[pos], CT, "{name} lane {pos}");
             // Alone: the single-message path of the scheduler.
             let mut one = [0u8; 32];
-            cbc_encrypt_many(&c, &[iv], &[&pt], &mut [&mut one]).unwrap();
-            assert_eq!(one, ct, "{name} alone");
+            cbc_encrypt_many(&c, &[IV], &[&PT], &mut [&mut one]).unwrap();
+            assert_eq!(one, CT, "{name} alone");
         }
     }
 }

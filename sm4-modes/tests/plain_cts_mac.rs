@@ -7,7 +7,6 @@
 use aead::{AeadInOut, KeyInit};
 use cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher};
 use cmac::digest::Mac;
-use hex_literal::hex;
 #[cfg(target_arch = "x86_64")]
 use openssl::symm::{Cipher, Crypter, Mode};
 use proptest::prelude::*;
@@ -18,21 +17,9 @@ use shangmi_sm4_modes::{
 };
 
 // draft-ribose-cfrg-sm4-10 Appendix A.2, example 1 of each mode.
-const KEY: [u8; 16] = hex!("0123456789ABCDEFFEDCBA9876543210");
-const IV: [u8; 16] = hex!("000102030405060708090A0B0C0D0E0F");
-const PT: [u8; 32] = hex!("AAAAAAAABBBBBBBBCCCCCCCCDDDDDDDDEEEEEEEEFFFFFFFFAAAAAAAABBBBBBBB");
-const ECB_CT: [u8; 32] = hex!("5EC8143DE509CFF7B5179F8F474B86192F1D305A7FB17DF985F81C8482192304"); // A.2.1.1
-const CBC_CT: [u8; 32] = hex!("78EBB11CC40B0A48312AAEB2040244CB4CB7016951909226979B0D15DC6A8F6D"); // A.2.2.1
-const OFB_CT: [u8; 32] = hex!("AC3236CB861DD316E6413B4E3C7524B71D01ACA2487CA582CBF5463E6698539B"); // A.2.3.1
-const CFB_CT: [u8; 32] = hex!("AC3236CB861DD316E6413B4E3C7524B769D4C54ED433B9A0346009BEB37B2B3F"); // A.2.4.1
-const CTR_PT: [u8; 64] = hex!(
-    "AAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDD"
-    "EEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBB"
-);
-const CTR_CT: [u8; 64] = hex!(
-    "AC3236CB970CC20791364C395A1342D1A3CBC1878C6F30CD074CCE385CDD70C7"
-    "F234BC0E24C11980FD1286310CE37B926E02FCD0FAA0BAF38B2933851D824514"
-); // A.2.5.1
+#[path = "support/draft_ribose.rs"]
+mod draft_ribose;
+use draft_ribose::{CBC_CT, CFB_CT, CTR_CT, CTR_PT, ECB_CT, IV, KEY, OFB_CT, PT};
 
 /// Whole blocks through a block mode's encryption.
 fn enc(c: impl BlockModeEncrypt, mut b: [u8; 32]) -> [u8; 32] {
