@@ -16,6 +16,47 @@
 
 use std::time::{Duration, Instant};
 
+/// |t| above this flags a leak.
+pub const THRESHOLD: f64 = 10.0;
+
+/// Runs one check (`run(seed)`), prints its line under `name` and says whether it is
+/// flagged (|t| above [`THRESHOLD`]). `leaky` is what the check expects (`Some(false)`: a
+/// constant-time engine, `Some(true)`: a negative control, `None`: reported only). A second
+/// run (`seed + 1`) decides when the first disagrees with the expectation: an engine is
+/// flagged when both runs exceed the threshold (a burst of noise rarely comes twice), a
+/// control passes when either does.
+pub fn flagged(
+    name: &str,
+    seed: u64,
+    leaky: Option<bool>,
+    mut run: impl FnMut(u64) -> Outcome,
+) -> bool {
+    let first = run(seed);
+    let second = leaky
+        .is_some_and(|leaky| (first.max_t > THRESHOLD) != leaky)
+        .then(|| run(seed + 1));
+    let flagged = second.map_or(first.max_t > THRESHOLD, |s| s.max_t > THRESHOLD);
+    println!(
+        "{name:<62} |t| = {:>7.2}{} ({} samples, median {} cycles){}",
+        first.max_t,
+        second.map_or(String::new(), |s| format!(", again {:.2}", s.max_t)),
+        first.samples,
+        first.median,
+        if flagged { "  LEAK" } else { "" }
+    );
+    flagged
+}
+
+/// Whether timings mean something in this build: true in an optimised build; in a debug
+/// build it says so on stdout and returns false, and the calling test returns unchecked.
+pub fn timing_build() -> bool {
+    if cfg!(debug_assertions) {
+        println!("timing checks run in release builds only (cargo test --release)");
+        return false;
+    }
+    true
+}
+
 /// Number of cropping levels (dudect's `DUDECT_NUMBER_PERCENTILES`).
 const CROPS: usize = 100;
 

@@ -17,12 +17,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use aead::AeadInOut;
-use shangmi_checks::{Budget, Outcome, Rng, check};
+use shangmi_checks::{Budget, Outcome, Rng, check, flagged, timing_build};
 use shangmi_sm2::{PublicKey, SecretKey};
 use shangmi_sm3::Digest;
-
-/// |t| above this flags a leak.
-const THRESHOLD: f64 = 10.0;
 
 /// Time and sample bounds of one run of one check.
 fn budget(seconds: f64, max_samples: usize, batch: usize) -> Budget {
@@ -448,8 +445,7 @@ fn controls() -> Vec<Check> {
 
 #[test]
 fn engines_show_no_timing_leak() {
-    if cfg!(debug_assertions) {
-        println!("timing checks run in release builds only (cargo test --release)");
+    if !timing_build() {
         return;
     }
     let mut checks = controls();
@@ -465,26 +461,12 @@ fn engines_show_no_timing_leak() {
     }
     let mut failures = Vec::new();
     for (i, c) in checks.iter().enumerate() {
-        // A second run decides when the first disagrees with the expectation: an engine is
-        // flagged when both runs exceed the threshold (a burst of noise rarely comes twice),
-        // a control passes when either does.
-        let seed = 0x5EED_0000 + 2 * i as u64;
-        let first = (c.run)(seed);
-        let second = match c.expect {
-            Expect::ConstantTime if first.max_t > THRESHOLD => Some((c.run)(seed + 1)),
-            Expect::Leak if first.max_t <= THRESHOLD => Some((c.run)(seed + 1)),
-            _ => None,
+        let leaky = match c.expect {
+            Expect::ConstantTime => Some(false),
+            Expect::Leak => Some(true),
+            Expect::Report => None,
         };
-        let flagged = second.map_or(first.max_t > THRESHOLD, |s| s.max_t > THRESHOLD);
-        println!(
-            "{:<62} |t| = {:>7.2}{} ({} samples, median {} cycles){}",
-            c.name,
-            first.max_t,
-            second.map_or(String::new(), |s| format!(", again {:.2}", s.max_t)),
-            first.samples,
-            first.median,
-            if flagged { "  LEAK" } else { "" }
-        );
+        let flagged = flagged(&c.name, 0x5EED_0000 + 2 * i as u64, leaky, &c.run);
         let failed = match c.expect {
             Expect::ConstantTime => flagged,
             Expect::Leak => !flagged,

@@ -21,11 +21,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use rand::{SeedableRng, rngs::StdRng};
-use shangmi_checks::{Budget, Outcome, Rng, check};
+use shangmi_checks::{Budget, Rng, check, timing_build};
 use shangmi_sm2::keys::KeyPool;
-
-/// |t| above this flags a leak (as in `dudect.rs`).
-const THRESHOLD: f64 = 10.0;
 
 /// A generator for one refill: a fixed seed in the fixed class (the same 32 secrets every
 /// time, of typical weight), a fresh one otherwise.
@@ -37,35 +34,22 @@ fn generator(fixed: bool, rng: &mut Rng) -> u64 {
     }
 }
 
-/// Runs `op` on both classes, twice if the first run disagrees with `leaky`; true if the
-/// outcome is flagged.
+/// Runs `op` on both classes, twice if the first run disagrees with `leaky`
+/// ([`shangmi_checks::flagged`]); true if the outcome is flagged.
 fn flagged(name: &str, seconds: u64, seed: u64, op: &dyn Fn(&u64), leaky: bool) -> bool {
-    let run = |seed| -> Outcome {
+    shangmi_checks::flagged(name, seed, Some(leaky), |seed| {
         let budget = Budget {
             time: Duration::from_secs(seconds),
             batch: 200,
             max_samples: 200_000,
         };
         check(budget, seed, generator, op)
-    };
-    let first = run(seed);
-    let second = ((first.max_t > THRESHOLD) != leaky).then(|| run(seed + 1));
-    let flagged = second.map_or(first.max_t > THRESHOLD, |s| s.max_t > THRESHOLD);
-    println!(
-        "{name:<62} |t| = {:>7.2}{} ({} samples, median {} cycles){}",
-        first.max_t,
-        second.map_or(String::new(), |s| format!(", again {:.2}", s.max_t)),
-        first.samples,
-        first.median,
-        if flagged { "  LEAK" } else { "" }
-    );
-    flagged
+    })
 }
 
 #[test]
 fn eight_lane_key_generation_shows_no_timing_leak() {
-    if cfg!(debug_assertions) {
-        println!("timing checks run in release builds only (cargo test --release)");
+    if !timing_build() {
         return;
     }
     let backend = shangmi_dispatch::sm2_lanes::Backend::best();
@@ -110,8 +94,7 @@ fn eight_lane_key_generation_shows_no_timing_leak() {
 
 #[test]
 fn eight_lane_ecdh_shows_no_timing_leak() {
-    if cfg!(debug_assertions) {
-        println!("timing checks run in release builds only (cargo test --release)");
+    if !timing_build() {
         return;
     }
     use rand::Rng as _; // fill_bytes
