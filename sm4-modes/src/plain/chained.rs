@@ -207,34 +207,30 @@ impl<D: Direction> Backend<'_, D> {
     }
 }
 
-impl<D: Direction> BlockModeEncBackend for Backend<'_, D> {
-    #[inline(always)]
-    fn encrypt_block(&mut self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block);
-    }
-    #[inline(always)]
-    fn encrypt_par_blocks(&mut self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        D::run(self.cipher, self.iv, blocks.into_buf());
-    }
-    #[inline(always)]
-    fn encrypt_tail_blocks(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        D::run(self.cipher, self.iv, blocks);
-    }
+/// The encryption and the decryption backend: the same three calls under each trait's
+/// names, every one going to [`Direction::run`] (through [`Backend::one`] for one block).
+macro_rules! mode_backends {
+    ($($Trait:ident { $block:ident, $par:ident, $tail:ident })*) => {$(
+        impl<D: Direction> $Trait for Backend<'_, D> {
+            #[inline(always)]
+            fn $block(&mut self, block: InOut<'_, '_, Block<Self>>) {
+                self.one(block);
+            }
+            #[inline(always)]
+            fn $par(&mut self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+                D::run(self.cipher, self.iv, blocks.into_buf());
+            }
+            #[inline(always)]
+            fn $tail(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+                D::run(self.cipher, self.iv, blocks);
+            }
+        }
+    )*};
 }
 
-impl<D: Direction> BlockModeDecBackend for Backend<'_, D> {
-    #[inline(always)]
-    fn decrypt_block(&mut self, block: InOut<'_, '_, Block<Self>>) {
-        self.one(block);
-    }
-    #[inline(always)]
-    fn decrypt_par_blocks(&mut self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
-        D::run(self.cipher, self.iv, blocks.into_buf());
-    }
-    #[inline(always)]
-    fn decrypt_tail_blocks(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
-        D::run(self.cipher, self.iv, blocks);
-    }
+mode_backends! {
+    BlockModeEncBackend { encrypt_block, encrypt_par_blocks, encrypt_tail_blocks }
+    BlockModeDecBackend { decrypt_block, decrypt_par_blocks, decrypt_tail_blocks }
 }
 
 impl<D: Direction> Chained<D> {
