@@ -71,59 +71,27 @@ shangmi_dispatch::kernel_dispatch! {
     x86::{GfniAvx512, AesniSse},
 }
 
-/// [`Kernel::initialise`].
-pub(crate) struct Initialise<'a>(pub(crate) &'a mut State);
-impl Call for Initialise<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, k: K) {
-        k.initialise(self.0);
-    }
+/// One [`Call`] per kernel operation: a struct of the operation's arguments whose `call`
+/// hands them to the [`Kernel`] method of the same name.
+macro_rules! calls {
+    ($($Name:ident $(<const $N:ident>)? ($($arg:ident: $T:ty),+) => $Out:ty = $method:ident;)*) => {$(
+        #[doc = concat!("[`Kernel::", stringify!($method), "`].")]
+        pub(crate) struct $Name<'a $(, const $N: usize)?>($(pub(crate) $T),+);
+        impl<'a $(, const $N: usize)?> Call for $Name<'a $(, $N)?> {
+            type Output = $Out;
+            #[inline(always)]
+            fn call<K: Kernel>(self, k: K) -> Self::Output {
+                let Self($($arg),+) = self;
+                k.$method($($arg),+)
+            }
+        }
+    )*};
 }
 
-/// [`Kernel::next_word`].
-pub(crate) struct NextWord<'a>(pub(crate) &'a mut State);
-impl Call for NextWord<'_> {
-    type Output = u32;
-    #[inline(always)]
-    fn call<K: Kernel>(self, k: K) -> u32 {
-        k.next_word(self.0)
-    }
-}
-
-/// [`Kernel::fill`].
-pub(crate) struct Fill<'a>(pub(crate) &'a mut State, pub(crate) &'a mut [[u8; 4]]);
-impl Call for Fill<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, k: K) {
-        k.fill(self.0, self.1);
-    }
-}
-
-/// [`Kernel::mac_words`].
-pub(crate) struct MacWords<'a, const N: usize>(
-    pub(crate) &'a mut Engine<N>,
-    pub(crate) &'a [[u8; 4]],
-);
-impl<const N: usize> Call for MacWords<'_, N> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, k: K) {
-        k.mac_words(self.0, self.1);
-    }
-}
-
-/// [`Kernel::mac_bits`].
-pub(crate) struct MacBits<'a, const N: usize>(
-    pub(crate) &'a mut Engine<N>,
-    pub(crate) u32,
-    pub(crate) u32,
-);
-impl<const N: usize> Call for MacBits<'_, N> {
-    type Output = ();
-    #[inline(always)]
-    fn call<K: Kernel>(self, k: K) {
-        k.mac_bits(self.0, self.1, self.2);
-    }
+calls! {
+    Initialise(state: &'a mut State) => () = initialise;
+    NextWord(state: &'a mut State) => u32 = next_word;
+    Fill(state: &'a mut State, out: &'a mut [[u8; 4]]) => () = fill;
+    MacWords<const N>(engine: &'a mut Engine<N>, words: &'a [[u8; 4]]) => () = mac_words;
+    MacBits<const N>(engine: &'a mut Engine<N>, m: u32, bits: u32) => () = mac_bits;
 }
