@@ -207,7 +207,7 @@ const M25: &[u8] = b"This is the test message ";
 /// GB/T 15852.1-2020 Appendix B with SM4 (values as gmsm v0.44.0 `cbcmac/cbcmac_test.go`
 /// gives them): algorithm, padding method, message, tag. Keys K1 (and K2 for algorithms 2
 /// to 4).
-const APPENDIX_B: [(u8, u8, &[u8], [u8; 16]); 42] = [
+const APPENDIX_B: [(u8, u8, &[u8], [u8; 16]); 34] = [
     (1, 2, b"", hex!("8c338e5a27e349beae39214feda97099")),
     (1, 2, M32, hex!("4b6553af3c4e27448412315ac7849535")),
     (1, 2, M25, hex!("421ad1690aa152e2846fa2a5d83445a9")),
@@ -243,16 +243,6 @@ const APPENDIX_B: [(u8, u8, &[u8], [u8; 16]); 42] = [
     (8, 4, b"", hex!("909f5e6ed15518c01252302383c63e8c")),
     (8, 4, M32, hex!("e40ed79c3149a1c9d42f04c423049935")),
     (8, 4, M25, hex!("a99d13013e892ee2c25be2daaa6c82e8")),
-    // The same examples through the aliases' default padding method 2 (gmsm's TestEMAC,
-    // TestANSIRetailMAC, TestMACDES and TestLMAC without a padding argument).
-    (2, 2, M25, hex!("f02625cead008d4efbf3f0b2b0c2a75b")),
-    (3, 2, M25, hex!("197247229ce9d7b6ae405bf885b27057")),
-    (4, 2, M25, hex!("949476d35f17261e1fb8c4396d62dc05")),
-    (6, 2, M25, hex!("60dd955ed0ca3d7a64227174dd98dd81")),
-    (1, 2, M32, hex!("4b6553af3c4e27448412315ac7849535")),
-    (2, 2, M32, hex!("e423e35599afd948aec50bdee838e9ea")),
-    (3, 2, M32, hex!("51e9928c2238330c3231b8752a9afd7f")),
-    (6, 2, M32, hex!("a0c465ee5896972f8337aa1f92c99d10")),
 ];
 
 fn expected(alg: u8, tag: &[u8; 16]) -> &[u8] {
@@ -277,65 +267,44 @@ fn appendix_b_on_every_engine_and_in_the_model() {
     }
 }
 
+/// [`APPENDIX_B`]'s tag for algorithm `alg`, padding method `pad` and `msg`.
+fn appendix_b(alg: u8, pad: u8, msg: &[u8]) -> &'static [u8] {
+    let row = APPENDIX_B
+        .iter()
+        .find(|r| (r.0, r.1, r.2) == (alg, pad, msg));
+    expected(alg, &row.unwrap().3)
+}
+
+/// The tag of MAC `M` (an alias, with its default padding and engine) under `key` over `msg`.
+fn alias_tag<M: KeyInit + Mac>(key: &[u8], msg: &[u8]) -> Vec<u8> {
+    <M as KeyInit>::new_from_slice(key)
+        .unwrap()
+        .chain_update(msg)
+        .finalize()
+        .into_bytes()
+        .to_vec()
+}
+
 #[test]
 fn aliases_default_to_padding_2_and_the_best_engine() {
     let kk: [u8; 32] = [K1, K2].concat().try_into().unwrap();
-    assert_eq!(
-        <Sm4CbcMac>::new(&K1.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("421ad1690aa152e2846fa2a5d83445a9")
-    );
-    assert_eq!(
-        <Sm4Emac>::new(&kk.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("f02625cead008d4efbf3f0b2b0c2a75b")
-    );
-    assert_eq!(
-        <Sm4AnsiRetailMac>::new(&kk.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("197247229ce9d7b6ae405bf885b27057")
-    );
-    assert_eq!(
-        <Sm4MacDes>::new(&kk.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("949476d35f17261e1fb8c4396d62dc05")
-    );
-    assert_eq!(
-        <Sm4Lmac>::new(&K1.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("60dd955ed0ca3d7a64227174dd98dd81")
-    );
-    assert_eq!(
-        <Sm4TrCbc>::new(&K1.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("846fa2a5d83445a9")
-    );
-    assert_eq!(
-        Sm4Cbcr::new(&K1.into())
-            .chain_update(M25)
-            .finalize()
-            .into_bytes()
-            .to_vec(),
-        hex!("a99d13013e892ee2c25be2daaa6c82e8")
-    );
+    // Appendix B's examples through the aliases with their default padding: method 2,
+    // TrCBC and CBCR method 4 (gmsm's TestEMAC, TestANSIRetailMAC, TestMACDES and TestLMAC
+    // run the method-2 ones without a padding argument).
+    for msg in [M25, M32] {
+        let tags: [(u8, u8, Vec<u8>); 7] = [
+            (1, 2, alias_tag::<Sm4CbcMac>(&K1, msg)),
+            (2, 2, alias_tag::<Sm4Emac>(&kk, msg)),
+            (3, 2, alias_tag::<Sm4AnsiRetailMac>(&kk, msg)),
+            (4, 2, alias_tag::<Sm4MacDes>(&kk, msg)),
+            (6, 2, alias_tag::<Sm4Lmac>(&K1, msg)),
+            (7, 4, alias_tag::<Sm4TrCbc>(&K1, msg)),
+            (8, 4, alias_tag::<Sm4Cbcr>(&K1, msg)),
+        ];
+        for (alg, pad, got) in tags {
+            assert_eq!(got, appendix_b(alg, pad, msg), "{alg}/{pad} {msg:?}");
+        }
+    }
     // verify, truncated tags, reset.
     let mut m = <Sm4CbcMac>::new(&K1.into());
     m.update(M25);
