@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use shangmi_zuc::{
-    Eia3, TagSize, Zuc128, Zuc256, Zuc256Mac,
+    Eia3, Zuc128, Zuc256, Zuc256Mac,
     cipher::{KeyIvInit, StreamCipher, StreamCipherSeek},
     digest::{
         Mac,
@@ -29,24 +29,9 @@ fn peer_words(mut next: impl FnMut() -> u32, n: usize) -> Vec<u8> {
     out
 }
 
-/// Our ZUC-256 MAC with `T`-byte tags over the first `bits` bits of `data`: the first
-/// `split` bytes through `Mac::update`, the rest through `finalize_bits`.
-fn ours_zuc256<T: TagSize>(
-    key: &[u8; 32],
-    iv: &[u8; 25],
-    data: &[u8],
-    bits: usize,
-    split: usize,
-) -> Vec<u8> {
-    let mut m = Zuc256Mac::<T>::new(&(*key).into(), &(*iv).into());
-    Mac::update(&mut m, &data[..split]);
-    m.finalize_bits(&data[split..], bits - 8 * split)
-        .unwrap()
-        .to_vec()
-}
-
-/// The 32-, 64- and 128-bit ZUC-256 tags over the first `bits` bits of `data`: (name, ours
-/// as [`ours_zuc256`] computes it, the peer's).
+/// The 32-, 64- and 128-bit ZUC-256 tags over the first `bits` bits of `data`: (name, ours,
+/// the peer's). Ours takes the first `split` bytes through `Mac::update` and the rest
+/// through `finalize_bits`.
 fn zuc256_tags(
     key: &[u8; 32],
     packed: &[u8; 23],
@@ -54,30 +39,20 @@ fn zuc256_tags(
     bits: usize,
     split: usize,
 ) -> [(&'static str, Vec<u8>, Vec<u8>); 3] {
-    use zuc::zuc256::Zuc256Mac as Peer;
     let iv = zuc256_iv_from_packed(packed);
+    macro_rules! tags {
+        ($what:literal, $Size:ty, $Word:ty) => {{
+            let mut m = Zuc256Mac::<$Size>::new(&(*key).into(), &iv.into());
+            Mac::update(&mut m, &data[..split]);
+            let ours = m.finalize_bits(&data[split..], bits - 8 * split).unwrap();
+            let peer = zuc::zuc256::Zuc256Mac::<$Word>::compute(key, packed, data, bits);
+            ($what, ours.to_vec(), peer.to_be_bytes().to_vec())
+        }};
+    }
     [
-        (
-            "mac32",
-            ours_zuc256::<U4>(key, &iv, data, bits, split),
-            Peer::<u32>::compute(key, packed, data, bits)
-                .to_be_bytes()
-                .to_vec(),
-        ),
-        (
-            "mac64",
-            ours_zuc256::<U8>(key, &iv, data, bits, split),
-            Peer::<u64>::compute(key, packed, data, bits)
-                .to_be_bytes()
-                .to_vec(),
-        ),
-        (
-            "mac128",
-            ours_zuc256::<U16>(key, &iv, data, bits, split),
-            Peer::<u128>::compute(key, packed, data, bits)
-                .to_be_bytes()
-                .to_vec(),
-        ),
+        tags!("mac32", U4, u32),
+        tags!("mac64", U8, u64),
+        tags!("mac128", U16, u128),
     ]
 }
 
