@@ -67,24 +67,28 @@ pub const fn mac(acc: u64, a: u64, b: u64, carry: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
+/// The four-limb chain of `$op` ([`adc`] or [`sbb`]) over `$a` and `$b`, least significant
+/// limb first: (the four result limbs, the final carry or borrow), written out limb by limb.
+macro_rules! chain4 {
+    ($op:ident, $a:ident, $b:ident) => {{
+        let (r0, c) = $op($a[0], $b[0], 0);
+        let (r1, c) = $op($a[1], $b[1], c);
+        let (r2, c) = $op($a[2], $b[2], c);
+        let (r3, c) = $op($a[3], $b[3], c);
+        ([r0, r1, r2, r3], c)
+    }};
+}
+
 /// `a + b`, returning (sum mod 2^256, carry).
 #[inline(always)]
 pub const fn add(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, c) = adc(a[0], b[0], 0);
-    let (r1, c) = adc(a[1], b[1], c);
-    let (r2, c) = adc(a[2], b[2], c);
-    let (r3, c) = adc(a[3], b[3], c);
-    ([r0, r1, r2, r3], c)
+    chain4!(adc, a, b)
 }
 
 /// `a - b`, returning (difference mod 2^256, borrow).
 #[inline(always)]
 pub const fn sub(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
-    let (r0, c) = sbb(a[0], b[0], 0);
-    let (r1, c) = sbb(a[1], b[1], c);
-    let (r2, c) = sbb(a[2], b[2], c);
-    let (r3, c) = sbb(a[3], b[3], c);
-    ([r0, r1, r2, r3], c)
+    chain4!(sbb, a, b)
 }
 
 /// `a` where `mask` is all ones, `b` where it is zero, the mask first hidden from the
