@@ -40,152 +40,114 @@ trait Lanes: Copy {
 
 const REV: [i8; 16] = [15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0];
 
-// SAFETY (every `unsafe` block in the three impls): the intrinsics need PCLMULQDQ, SSSE3
-// and SSE4.1 (`__m128i`), AVX2 and VPCLMULQDQ (`__m256i`), AVX-512F/BW and VPCLMULQDQ
-// (`__m512i`); each impl is used only by the `update_*` entry of its width, whose
-// `#[target_feature]` enables them and whose caller holds the engine's probe result.
-impl Lanes for __m128i {
-    const BLOCKS: usize = 1;
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the caller's promise.
-        unsafe { _mm_loadu_si128(p.cast()) }
-    }
-    #[inline(always)]
-    fn bswap(self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm_shuffle_epi8(self, _mm_loadu_si128(REV.as_ptr().cast())) }
-    }
-    #[inline(always)]
-    fn swap(self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm_shuffle_epi32::<0x4e>(self) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm_xor_si128(self, o) }
-    }
-    #[inline(always)]
-    fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm_clmulepi64_si128::<IMM>(self, o) }
-    }
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm_setzero_si128() }
-    }
-    #[inline(always)]
-    fn low(x: __m128i) -> Self {
-        x
-    }
-    #[inline(always)]
-    fn fold(self) -> __m128i {
-        self
-    }
+/// The [`Lanes`] impl of one register type: `load`, `swap`, `xor`, `clmul` and `zero` are
+/// that width's intrinsics of the same meaning; `bswap`, `low` and `fold` are given as
+/// bodies on the value named in their parentheses.
+///
+/// SAFETY (every `unsafe` block of the three impls, the bodies given included): the
+/// intrinsics need PCLMULQDQ, SSSE3 and SSE4.1 (`__m128i`), AVX2 and VPCLMULQDQ
+/// (`__m256i`), AVX-512F/BW and VPCLMULQDQ (`__m512i`); each impl is used only by the
+/// `update_*` entry of its width, whose `#[target_feature]` enables them and whose caller
+/// holds the engine's probe result.
+macro_rules! lanes {
+    (
+        $T:ty, $blocks:literal: $load:ident, $swap:ident, $xor:ident, $clmul:ident, $zero:ident;
+        bswap($b:ident) $bswap:block
+        low($l:ident) $low:block
+        fold($f:ident) $fold:block
+    ) => {
+        impl Lanes for $T {
+            const BLOCKS: usize = $blocks;
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: the caller's promise.
+                unsafe { $load(p.cast()) }
+            }
+            #[inline(always)]
+            fn bswap(self) -> Self {
+                let $b = self;
+                $bswap
+            }
+            #[inline(always)]
+            fn swap(self) -> Self {
+                // SAFETY: see the macro comment.
+                unsafe { $swap::<0x4e>(self) }
+            }
+            #[inline(always)]
+            fn xor(self, o: Self) -> Self {
+                // SAFETY: see the macro comment.
+                unsafe { $xor(self, o) }
+            }
+            #[inline(always)]
+            fn clmul<const IMM: i32>(self, o: Self) -> Self {
+                // SAFETY: see the macro comment.
+                unsafe { $clmul::<IMM>(self, o) }
+            }
+            #[inline(always)]
+            fn zero() -> Self {
+                // SAFETY: see the macro comment.
+                unsafe { $zero() }
+            }
+            #[inline(always)]
+            fn low($l: __m128i) -> Self $low
+            #[inline(always)]
+            fn fold(self) -> __m128i {
+                let $f = self;
+                $fold
+            }
+        }
+    };
 }
 
-impl Lanes for __m256i {
-    const BLOCKS: usize = 2;
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the caller's promise.
-        unsafe { _mm256_loadu_si256(p.cast()) }
+lanes! {
+    __m128i, 1: _mm_loadu_si128, _mm_shuffle_epi32, _mm_xor_si128, _mm_clmulepi64_si128,
+        _mm_setzero_si128;
+    bswap(v) {
+        // SAFETY: see the macro comment.
+        unsafe { _mm_shuffle_epi8(v, _mm_loadu_si128(REV.as_ptr().cast())) }
     }
-    #[inline(always)]
-    fn bswap(self) -> Self {
-        // SAFETY: see the impl comment.
+    low(x) { x }
+    fold(v) { v }
+}
+
+lanes! {
+    __m256i, 2: _mm256_loadu_si256, _mm256_shuffle_epi32, _mm256_xor_si256,
+        _mm256_clmulepi64_epi128, _mm256_setzero_si256;
+    bswap(v) {
+        // SAFETY: see the macro comment.
         unsafe {
             let rev = _mm256_broadcastsi128_si256(_mm_loadu_si128(REV.as_ptr().cast()));
-            _mm256_shuffle_epi8(self, rev)
+            _mm256_shuffle_epi8(v, rev)
         }
     }
-    #[inline(always)]
-    fn swap(self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm256_shuffle_epi32::<0x4e>(self) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm256_xor_si256(self, o) }
-    }
-    #[inline(always)]
-    fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm256_clmulepi64_epi128::<IMM>(self, o) }
-    }
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm256_setzero_si256() }
-    }
-    #[inline(always)]
-    fn low(x: __m128i) -> Self {
-        // SAFETY: see the impl comment.
+    low(x) {
+        // SAFETY: see the macro comment.
         unsafe { _mm256_zextsi128_si256(x) }
     }
-    #[inline(always)]
-    fn fold(self) -> __m128i {
-        // SAFETY: see the impl comment.
-        unsafe {
-            _mm_xor_si128(
-                _mm256_castsi256_si128(self),
-                _mm256_extracti128_si256::<1>(self),
-            )
-        }
+    fold(v) {
+        // SAFETY: see the macro comment.
+        unsafe { _mm_xor_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v)) }
     }
 }
 
-impl Lanes for __m512i {
-    const BLOCKS: usize = 4;
-    #[inline(always)]
-    unsafe fn load(p: *const u8) -> Self {
-        // SAFETY: the caller's promise.
-        unsafe { _mm512_loadu_si512(p.cast()) }
-    }
-    #[inline(always)]
-    fn bswap(self) -> Self {
-        // SAFETY: see the impl comment.
+lanes! {
+    __m512i, 4: _mm512_loadu_si512, _mm512_shuffle_epi32, _mm512_xor_si512,
+        _mm512_clmulepi64_epi128, _mm512_setzero_si512;
+    bswap(v) {
+        // SAFETY: see the macro comment.
         unsafe {
             let rev = _mm512_broadcast_i32x4(_mm_loadu_si128(REV.as_ptr().cast()));
-            _mm512_shuffle_epi8(self, rev)
+            _mm512_shuffle_epi8(v, rev)
         }
     }
-    #[inline(always)]
-    fn swap(self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm512_shuffle_epi32::<0x4e>(self) }
-    }
-    #[inline(always)]
-    fn xor(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm512_xor_si512(self, o) }
-    }
-    #[inline(always)]
-    fn clmul<const IMM: i32>(self, o: Self) -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm512_clmulepi64_epi128::<IMM>(self, o) }
-    }
-    #[inline(always)]
-    fn zero() -> Self {
-        // SAFETY: see the impl comment.
-        unsafe { _mm512_setzero_si512() }
-    }
-    #[inline(always)]
-    fn low(x: __m128i) -> Self {
-        // SAFETY: see the impl comment.
+    low(x) {
+        // SAFETY: see the macro comment.
         unsafe { _mm512_zextsi128_si512(x) }
     }
-    #[inline(always)]
-    fn fold(self) -> __m128i {
-        // SAFETY: see the impl comment.
+    fold(v) {
+        // SAFETY: see the macro comment.
         unsafe {
-            let y = _mm256_xor_si256(
-                _mm512_castsi512_si256(self),
-                _mm512_extracti64x4_epi64::<1>(self),
-            );
+            let y = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64::<1>(v));
             _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
         }
     }
