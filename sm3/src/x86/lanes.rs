@@ -130,29 +130,50 @@ fn load_transposed_8(cpu: Avx2, lanes: &[&[u8]; 8], k: usize, w: &mut [Y; 68]) {
     }
 }
 
-/// Compresses `n` blocks of each of 8 lanes into the lane-major `state`
+/// The multi-lane compression entry of one register width `$W` (kernel token `$Cpu`,
+/// `$lanes` lanes): compresses `n` blocks of each lane into the lane-major `state`
 /// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
-#[target_feature(enable = "avx2,bmi1,bmi2")]
-pub(super) fn many_avx2(cpu: Avx2, state: &mut [[u32; 8]; 8], lanes: &[&[u8]; 8], n: usize) {
-    // SAFETY: `cpu` proves AVX2 (module comment); every load and store covers exactly one
-    // `[u32; 8]` (32 bytes).
-    unsafe {
-        let zero = Y(_mm256_setzero_si256(), cpu);
-        let mut s = [zero; 8];
-        for (v, row) in s.iter_mut().zip(state.iter()) {
-            v.0 = _mm256_loadu_si256(row.as_ptr().cast());
+macro_rules! many {
+    (
+        $(#[$attr:meta])*
+        fn $name:ident($Cpu:ident, $W:ident, $lanes:literal):
+            $setzero:ident, $load:ident, $store:ident, $transposed:ident;
+    ) => {
+        $(#[$attr])*
+        pub(super) fn $name(
+            cpu: $Cpu,
+            state: &mut [[u32; $lanes]; 8],
+            lanes: &[&[u8]; $lanes],
+            n: usize,
+        ) {
+            // SAFETY: `cpu` proves the width's features (module comment); every load and
+            // store covers exactly one `[u32; $lanes]` (one register).
+            unsafe {
+                let zero = $W($setzero(), cpu);
+                let mut s = [zero; 8];
+                for (v, row) in s.iter_mut().zip(state.iter()) {
+                    v.0 = $load(row.as_ptr().cast());
+                }
+                let mut w = [zero; 68];
+                let mut wp = [zero; 64];
+                for k in 0..n {
+                    $transposed(cpu, lanes, k, &mut w);
+                    expand(&mut w, &mut wp);
+                    rounds(&mut s, &w, &wp);
+                }
+                for (v, row) in s.iter().zip(state.iter_mut()) {
+                    $store(row.as_mut_ptr().cast(), v.0);
+                }
+            }
         }
-        let mut w = [zero; 68];
-        let mut wp = [zero; 64];
-        for k in 0..n {
-            load_transposed_8(cpu, lanes, k, &mut w);
-            expand(&mut w, &mut wp);
-            rounds(&mut s, &w, &wp);
-        }
-        for (v, row) in s.iter().zip(state.iter_mut()) {
-            _mm256_storeu_si256(row.as_mut_ptr().cast(), v.0);
-        }
-    }
+    };
+}
+
+many! {
+    /// The 8-lane (AVX2) entry of `many!`.
+    #[target_feature(enable = "avx2,bmi1,bmi2")]
+    fn many_avx2(Avx2, Y, 8):
+        _mm256_setzero_si256, _mm256_loadu_si256, _mm256_storeu_si256, load_transposed_8;
 }
 
 /// Loads block `k` of the 16 lanes and transposes it in registers so `w[j]` holds word j
@@ -198,27 +219,9 @@ fn load_transposed_16(cpu: Avx512, lanes: &[&[u8]; 16], k: usize, w: &mut [Z; 68
     }
 }
 
-/// Compresses `n` blocks of each of 16 lanes into the lane-major `state`
-/// (`state[word][lane]`). Lane slices hold `64 * n` bytes, or 64 bytes reused each step.
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
-pub(super) fn many_avx512(cpu: Avx512, state: &mut [[u32; 16]; 8], lanes: &[&[u8]; 16], n: usize) {
-    // SAFETY: `cpu` proves AVX-512F/BW (module comment); every load and store covers
-    // exactly one `[u32; 16]` (64 bytes).
-    unsafe {
-        let zero = Z(_mm512_setzero_si512(), cpu);
-        let mut s = [zero; 8];
-        for (v, row) in s.iter_mut().zip(state.iter()) {
-            v.0 = _mm512_loadu_si512(row.as_ptr().cast());
-        }
-        let mut w = [zero; 68];
-        let mut wp = [zero; 64];
-        for k in 0..n {
-            load_transposed_16(cpu, lanes, k, &mut w);
-            expand(&mut w, &mut wp);
-            rounds(&mut s, &w, &wp);
-        }
-        for (v, row) in s.iter().zip(state.iter_mut()) {
-            _mm512_storeu_si512(row.as_mut_ptr().cast(), v.0);
-        }
-    }
+many! {
+    /// The 16-lane (AVX-512) entry of `many!`.
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx2,bmi1,bmi2")]
+    fn many_avx512(Avx512, Z, 16):
+        _mm512_setzero_si512, _mm512_loadu_si512, _mm512_storeu_si512, load_transposed_16;
 }
