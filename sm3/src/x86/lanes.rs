@@ -93,6 +93,24 @@ fn lane_block(s: &[u8], k: usize) -> &[u8] {
     &s[off..off + 64]
 }
 
+/// The 4x4 word transpose inside each 128-bit chunk (`vpunpck*`: the width's unpack-low
+/// and -high intrinsics on 32- and 64-bit elements): for every group g, chunk c of
+/// `$b[g][m]` gets word m of chunk c of each of the four registers `$r[4g..4g+4]`.
+macro_rules! transpose_in_chunks {
+    ($r:ident, $b:ident: $lo32:ident, $hi32:ident, $lo64:ident, $hi64:ident) => {
+        for (g, bg) in $b.iter_mut().enumerate() {
+            let a0 = $lo32($r[4 * g], $r[4 * g + 1]);
+            let a1 = $hi32($r[4 * g], $r[4 * g + 1]);
+            let a2 = $lo32($r[4 * g + 2], $r[4 * g + 3]);
+            let a3 = $hi32($r[4 * g + 2], $r[4 * g + 3]);
+            bg[0] = $lo64(a0, a2);
+            bg[1] = $hi64(a0, a2);
+            bg[2] = $lo64(a1, a3);
+            bg[3] = $hi64(a1, a3);
+        }
+    };
+}
+
 /// Loads block `k` of the 8 lanes and transposes it in registers so `w[j]` holds word j
 /// (big-endian) of every lane: per half block, a 4x4 word transpose inside each 128-bit
 /// chunk (`vpunpck*`), then the chunks swapped across registers (`vperm2i128`).
@@ -112,16 +130,8 @@ fn load_transposed_8(cpu: Avx2, lanes: &[&[u8]; 8], k: usize, w: &mut [Y; 68]) {
             }
             // b[g][m]: chunk c holds word 8 * half + 4c + m of lanes 4g..4g+4.
             let mut b = [[_mm256_setzero_si256(); 4]; 2];
-            for (g, bg) in b.iter_mut().enumerate() {
-                let a0 = _mm256_unpacklo_epi32(r[4 * g], r[4 * g + 1]);
-                let a1 = _mm256_unpackhi_epi32(r[4 * g], r[4 * g + 1]);
-                let a2 = _mm256_unpacklo_epi32(r[4 * g + 2], r[4 * g + 3]);
-                let a3 = _mm256_unpackhi_epi32(r[4 * g + 2], r[4 * g + 3]);
-                bg[0] = _mm256_unpacklo_epi64(a0, a2);
-                bg[1] = _mm256_unpackhi_epi64(a0, a2);
-                bg[2] = _mm256_unpacklo_epi64(a1, a3);
-                bg[3] = _mm256_unpackhi_epi64(a1, a3);
-            }
+            transpose_in_chunks!(r, b: _mm256_unpacklo_epi32, _mm256_unpackhi_epi32,
+                _mm256_unpacklo_epi64, _mm256_unpackhi_epi64);
             for m in 0..4 {
                 w[8 * half + m] = Y(_mm256_permute2x128_si256::<0x20>(b[0][m], b[1][m]), cpu);
                 w[8 * half + 4 + m] = Y(_mm256_permute2x128_si256::<0x31>(b[0][m], b[1][m]), cpu);
@@ -196,16 +206,8 @@ fn load_transposed_16(cpu: Avx512, lanes: &[&[u8]; 16], k: usize, w: &mut [Z; 68
         }
         // b[g][m]: chunk c holds word 4c + m of lanes 4g..4g+4.
         let mut b = [[_mm512_setzero_si512(); 4]; 4];
-        for (g, bg) in b.iter_mut().enumerate() {
-            let a0 = _mm512_unpacklo_epi32(r[4 * g], r[4 * g + 1]);
-            let a1 = _mm512_unpackhi_epi32(r[4 * g], r[4 * g + 1]);
-            let a2 = _mm512_unpacklo_epi32(r[4 * g + 2], r[4 * g + 3]);
-            let a3 = _mm512_unpackhi_epi32(r[4 * g + 2], r[4 * g + 3]);
-            bg[0] = _mm512_unpacklo_epi64(a0, a2);
-            bg[1] = _mm512_unpackhi_epi64(a0, a2);
-            bg[2] = _mm512_unpacklo_epi64(a1, a3);
-            bg[3] = _mm512_unpackhi_epi64(a1, a3);
-        }
+        transpose_in_chunks!(r, b: _mm512_unpacklo_epi32, _mm512_unpackhi_epi32,
+            _mm512_unpacklo_epi64, _mm512_unpackhi_epi64);
         for m in 0..4 {
             let s0 = _mm512_shuffle_i32x4::<0x44>(b[0][m], b[1][m]);
             let s1 = _mm512_shuffle_i32x4::<0xee>(b[0][m], b[1][m]);
