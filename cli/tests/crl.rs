@@ -54,6 +54,13 @@ fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `openssl ARGS` run in `d` (its file names relative to the test's directory).
+fn openssl_in(d: &Path, args: &[&str]) -> Command {
+    let mut o = Command::new("openssl");
+    o.current_dir(d).args(args);
+    o
+}
+
 /// The serial of a certificate file, in hex.
 fn serial_hex(path: &Path) -> String {
     let pem = std::fs::read(path).unwrap();
@@ -243,20 +250,21 @@ fn diff_openssl_crl_both_ways() {
          [e]\nauthorityKeyIdentifier = keyid:always\n",
     )
     .unwrap();
-    let mut o = Command::new("openssl");
-    o.current_dir(d).args([
-        "ca",
-        "-config",
-        "ca.cnf",
-        "-gencrl",
-        "-cert",
-        "ca.crt",
-        "-keyfile",
-        "ca.key",
-        "-out",
-        "theirs.crl",
-    ]);
-    ok(o);
+    ok(openssl_in(
+        d,
+        &[
+            "ca",
+            "-config",
+            "ca.cnf",
+            "-gencrl",
+            "-cert",
+            "ca.crt",
+            "-keyfile",
+            "ca.key",
+            "-out",
+            "theirs.crl",
+        ],
+    ));
     let theirs = shangmi_pki::crl::Crl::parse_all(&std::fs::read(at(d, "theirs.crl")).unwrap())
         .unwrap()
         .remove(0);
@@ -278,19 +286,23 @@ fn diff_openssl_crl_both_ways() {
     );
     // and with its own CRL, `openssl verify -crl_check` refuses alice, accepts bob
     for (leaf, good) in [("alice/sign.crt", false), ("bob/sign.crt", true)] {
-        let mut o = Command::new("openssl");
-        o.current_dir(d).args([
-            "verify",
-            "-vfyopt",
-            "distid:1234567812345678",
-            "-crl_check",
-            "-CRLfile",
-            "theirs.crl",
-            "-CAfile",
-            "ca.crt",
-            leaf,
-        ]);
-        let out = run(o, b"");
+        let out = run(
+            openssl_in(
+                d,
+                &[
+                    "verify",
+                    "-vfyopt",
+                    "distid:1234567812345678",
+                    "-crl_check",
+                    "-CRLfile",
+                    "theirs.crl",
+                    "-CAfile",
+                    "ca.crt",
+                    leaf,
+                ],
+            ),
+            b"",
+        );
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),

@@ -4,7 +4,9 @@
 
 mod common;
 
-use common::{assert_contains_all, at, exits_with, ok, ok_text, run, scratch, shangmi};
+use common::{
+    assert_contains_all, at, exits_with, ok, ok_text, run, scratch, scratch_with, shangmi,
+};
 
 /// The test token's module.
 fn module() -> String {
@@ -59,10 +61,8 @@ fn list_shows_tokens_mechanisms_and_keys() {
 
 #[test]
 fn sign_with_a_token_key_verifies_with_its_public_key() {
-    let dir = scratch();
+    let (dir, msg) = scratch_with("msg", b"signed inside a PKCS#11 token");
     let d = dir.path();
-    let msg = at(d, "msg");
-    std::fs::write(&msg, b"signed inside a PKCS#11 token").expect("write");
     let p = |p: &std::path::Path| p.to_str().expect("UTF-8 path").to_owned();
     let mut cmd = shangmi();
     cmd.args([

@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{at, exits_with, ok, run, scratch, shangmi};
+use common::{at, exits_with, ok, run, scratch, scratch_with, shangmi};
 
 /// The power-on tests of this build, as the library lists them (`selftest/tests/module.rs`
 /// pins the names), then the two conditional tests the command adds.
@@ -121,10 +121,8 @@ fn commands_work_in_module_mode() {
 /// module. Outside module mode the same variable changes nothing.
 #[test]
 fn a_failed_self_test_refuses_the_command() {
-    let dir = scratch();
+    let (dir, msg) = scratch_with("m.txt", b"x");
     let d = dir.path();
-    let msg = at(d, "m.txt");
-    std::fs::write(&msg, b"x").unwrap();
     let public = at(d, "p.pem");
     let mut cmd = shangmi();
     cmd.args(["sm2", "keygen", "--out"]).arg(at(d, "s.pem"));

@@ -8,7 +8,7 @@ mod testskf;
 
 use common::{
     assert_contains_all, at, exits_with, issue, make_ca, make_tlcp_pair, ok, ok_text, run, scratch,
-    shangmi, with_pin,
+    scratch_with, shangmi, with_pin,
 };
 use std::path::Path;
 use std::process::Stdio;
@@ -105,10 +105,8 @@ fn ca_certificate(lib: &str) -> String {
 #[test]
 fn sm2_sign_and_a_request_with_a_usb_key() {
     let lib = library();
-    let dir = scratch();
+    let (dir, msg) = scratch_with("msg.txt", b"signed in the USB key\n");
     let d = dir.path();
-    let msg = at(d, "msg.txt");
-    std::fs::write(&msg, b"signed in the USB key\n").expect("write");
     let mut cmd = with_pin(PIN);
     cmd.args(["sm2", "sign", "--key", &uri(&lib, "SHANGMI", None)])
         .args(["--out", p(&at(d, "msg.sig"))])

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, bytes, exits_with, ok, openssl, run, scratch, shangmi};
+use common::{at, bytes, exits_with, ok, openssl, run, scratch, scratch_with, shangmi};
 
 /// The standard's default distinguishing ID (GB/T 32918.2), what `--id` defaults to.
 const DEFAULT_ID: &str = "distid:1234567812345678";
@@ -207,10 +207,8 @@ fn diff_openssl_sm2_both_ways() {
         cmd.args(args);
         ok(&mut cmd)
     };
-    let dir = scratch();
+    let (dir, msg) = scratch_with("msg", bytes(5000, 3));
     let d = dir.path();
-    let msg = at(d, "msg");
-    std::fs::write(&msg, bytes(5000, 3)).unwrap();
     let (ours, ours_pub) = (at(d, "ours.pem"), at(d, "ours.pub"));
     let (theirs, theirs_pub) = (at(d, "theirs.pem"), at(d, "theirs.pub"));
     ok(&mut sm2(&[
@@ -452,10 +450,8 @@ fn diff_openssl_sm2_both_ways() {
 
 #[test]
 fn encrypted_keys_round_trip_in_both_schemes() {
-    let dir = scratch();
+    let (dir, msg) = scratch_with("msg", b"firmware image");
     let d = dir.path();
-    let msg = at(d, "msg");
-    std::fs::write(&msg, b"firmware image").unwrap();
     std::fs::write(at(d, "passfile"), b"from a file\nsecond line ignored\n").unwrap();
     for scheme in ["sm4", "aes"] {
         let (key, public) = (at(d, "key.pem"), at(d, "pub.pem"));

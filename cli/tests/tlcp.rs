@@ -11,8 +11,11 @@ use common::{
 use std::path::Path;
 use std::process::Child;
 
-/// The CA, a server pair for `localhost`, a client pair and a TLS 1.3 leaf, made by the CLI.
-fn make_pki(dir: &Path) {
+/// A scratch directory with the CA, a server pair for `localhost`, a client pair and a TLS
+/// 1.3 leaf, made by the CLI.
+fn with_pki() -> tempfile::TempDir {
+    let tmp = scratch();
+    let dir = tmp.path();
     make_ca(dir, "/C=CN/O=shangmi/CN=TLCP CLI test CA", &[]);
     for (side, subject) in [
         ("server", "/C=CN/O=shangmi/CN=localhost"),
@@ -21,6 +24,7 @@ fn make_pki(dir: &Path) {
         make_tlcp_pair(dir, side, subject, &["--san", "DNS:localhost"]);
     }
     make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
+    tmp
 }
 
 fn server(dir: &Path, port: u16, count: u32, extra: &[String]) -> Child {
@@ -54,9 +58,8 @@ fn client(
 
 #[test]
 fn every_suite_with_resumption_and_tls13_on_the_same_port() {
-    let dir = scratch();
+    let dir = with_pki();
     let dir = dir.path();
-    make_pki(dir);
     let ca = at(dir, "ca.crt").to_str().expect("UTF-8 path").to_owned();
     let t13 = |f: &str| at(dir, f).to_str().expect("UTF-8 path").to_owned();
     let port = free_port();
@@ -109,9 +112,8 @@ fn every_suite_with_resumption_and_tls13_on_the_same_port() {
 
 #[test]
 fn server_only_and_refusals() {
-    let dir = scratch();
+    let dir = with_pki();
     let dir = dir.path();
-    make_pki(dir);
     let port = free_port();
     // No --client-ca: ECC suites without client certificates; ECDHE is not offered.
     let mut srv = server(dir, port, 3, &[]);

@@ -23,9 +23,12 @@ fn s(dir: &Path, name: &str) -> String {
     at(dir, name).to_str().expect("UTF-8 path").to_owned()
 }
 
-/// A CA, a TLCP server pair and an RFC 8998 TLS 1.3 leaf for `localhost`, made by the CLI;
+/// A scratch directory with a CA, a TLCP server pair and an RFC 8998 TLS 1.3 leaf for
+/// `localhost`, made by the CLI;
 /// the ordinary P-256 pair copied from the test data.
-fn make_pki(dir: &Path) {
+fn with_pki() -> tempfile::TempDir {
+    let tmp = scratch();
+    let dir = tmp.path();
     make_ca(dir, "/C=CN/O=shangmi/CN=one-port CA", &[]);
     make_tlcp_pair(
         dir,
@@ -38,6 +41,7 @@ fn make_pki(dir: &Path) {
     for f in ["server.crt", "server.key"] {
         std::fs::copy(data.join(f), at(dir, &format!("ordinary-{f}"))).expect("copy");
     }
+    tmp
 }
 
 /// The certificate options both commands take.
@@ -142,9 +146,8 @@ fn client_page(protocol: &str, dir: &Path, port: u16, request: &[u8]) -> String 
 
 #[test]
 fn server_answers_http_on_one_port_beside_an_idle_client() {
-    let dir = scratch();
+    let dir = with_pki();
     let dir = dir.path();
-    make_pki(dir);
     let port = free_port();
     let mut args = vec!["server".to_owned(), "--http".into()];
     args.extend(port_args(dir, port));
@@ -316,9 +319,8 @@ fn echo_proxy(dir: &Path, extra: [&str; 2]) -> (u16, Child) {
 
 #[test]
 fn proxy_soak_of_mixed_clients_to_an_echo_service() {
-    let dir = scratch();
+    let dir = with_pki();
     let dir = dir.path();
-    make_pki(dir);
     let (port, proxy) = echo_proxy(dir, ["--handshake-timeout", "1"]);
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let configs = Arc::new(Configs {
@@ -364,9 +366,8 @@ fn proxy_soak_of_mixed_clients_to_an_echo_service() {
 
 #[test]
 fn proxy_closes_a_connection_idle_past_its_bound() {
-    let dir = scratch();
+    let dir = with_pki();
     let dir = dir.path();
-    make_pki(dir);
     let (port, proxy) = echo_proxy(dir, ["--idle-timeout", "1"]);
     let sock = TcpStream::connect(("127.0.0.1", port)).expect("connect");
     // Only bounds the test: without the idle bound the proxy would keep the connection.

@@ -245,6 +245,41 @@ impl PyPrivateKey {
     pub(crate) fn secret(&self) -> SecretKey {
         self.dk.secret_key().clone()
     }
+
+    /// The key as PKCS#8 by `plain`, or, with `password`, as encrypted PKCS#8 by
+    /// `encrypted` (PBKDF2-HMAC-SM3, SM4-CBC, as GmSSL; a fresh salt and IV).
+    fn pkcs8<T>(
+        &self,
+        password: Option<&Bound<'_, PyAny>>,
+        plain: impl FnOnce(&SecretKey) -> Result<T, shangmi_sm2::Error>,
+        encrypted: impl FnOnce(
+            &SecretKey,
+            &[u8],
+            EncryptionScheme,
+            &mut getrandom::SysRng,
+        ) -> Result<T, shangmi_sm2::Error>,
+    ) -> PyResult<T> {
+        let s = self.secret();
+        match password {
+            Some(p) => encrypted(
+                &s,
+                buf(p)?.as_slice(),
+                EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations: 65_536 },
+                &mut getrandom::SysRng,
+            ),
+            None => plain(&s),
+        }
+        .map_err(sm2_err)
+    }
+}
+
+/// A signature as DER, or as 64 bytes r‖s when `der` is false.
+fn signature_bytes<'py>(py: Python<'py>, sig: &Signature, der: bool) -> Bound<'py, PyBytes> {
+    if der {
+        bytes(py, sig.to_der().as_ref())
+    } else {
+        bytes(py, &sig.to_bytes())
+    }
 }
 
 #[pymethods]
@@ -328,41 +363,24 @@ impl PyPrivateKey {
     /// PKCS#8 DER; with `password`, encrypted PKCS#8 (PBKDF2-HMAC-SM3, SM4-CBC, as GmSSL).
     #[pyo3(signature = (password=None))]
     fn to_der<'py>(&self, py: Python<'py>, password: Option<&Bound<'py, PyAny>>) -> PyOut<'py> {
-        let s = self.secret();
-        let doc = match password {
-            Some(p) => {
-                let p = buf(p)?;
-                keys::secret_key_to_encrypted_pkcs8_der(
-                    &s,
-                    p.as_slice(),
-                    EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations: 65_536 },
-                    &mut getrandom::SysRng,
-                )
-            }
-            None => keys::secret_key_to_pkcs8_der(&s, AlgorithmForm::EcPublicKey),
-        }
-        .map_err(sm2_err)?;
+        let doc = self.pkcs8(
+            password,
+            |s| keys::secret_key_to_pkcs8_der(s, AlgorithmForm::EcPublicKey),
+            |s, p, scheme, rng| keys::secret_key_to_encrypted_pkcs8_der(s, p, scheme, rng),
+        )?;
         Ok(bytes(py, doc.as_bytes()))
     }
 
     /// PKCS#8 PEM; with `password`, `ENCRYPTED PRIVATE KEY` (PBKDF2-HMAC-SM3, SM4-CBC).
     #[pyo3(signature = (password=None))]
     fn to_pem(&self, password: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
-        let s = self.secret();
-        let pem = match password {
-            Some(p) => {
-                let p = buf(p)?;
-                keys::secret_key_to_encrypted_pkcs8_pem(
-                    &s,
-                    p.as_slice(),
-                    EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations: 65_536 },
-                    &mut getrandom::SysRng,
-                    LineEnding::LF,
-                )
-            }
-            None => keys::secret_key_to_pkcs8_pem(&s, AlgorithmForm::EcPublicKey, LineEnding::LF),
-        }
-        .map_err(sm2_err)?;
+        let pem = self.pkcs8(
+            password,
+            |s| keys::secret_key_to_pkcs8_pem(s, AlgorithmForm::EcPublicKey, LineEnding::LF),
+            |s, p, scheme, rng| {
+                keys::secret_key_to_encrypted_pkcs8_pem(s, p, scheme, rng, LineEnding::LF)
+            },
+        )?;
         Ok(pem.to_string())
     }
 
@@ -397,11 +415,7 @@ impl PyPrivateKey {
         let sig = py
             .detach(|| sk.try_sign_e_with_rng(&mut getrandom::SysRng, &vk.hash_message(d)))
             .map_err(sm2_err)?;
-        Ok(if der {
-            bytes(py, sig.to_der().as_ref())
-        } else {
-            bytes(py, &sig.to_bytes())
-        })
+        Ok(signature_bytes(py, &sig, der))
     }
 
     /// Signs a precomputed 32-byte e (hazmat). With `k` (32 bytes, in [1, n-1]) the
@@ -431,11 +445,7 @@ impl PyPrivateKey {
                 .try_sign_e_with_rng(&mut getrandom::SysRng, &e)
                 .map_err(sm2_err)?,
         };
-        Ok(if der {
-            bytes(py, sig.to_der().as_ref())
-        } else {
-            bytes(py, &sig.to_bytes())
-        })
+        Ok(signature_bytes(py, &sig, der))
     }
 
     /// SM2 decryption of `data` in `layout` (see `PublicKey.encrypt`); raises `InvalidTag`

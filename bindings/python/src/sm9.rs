@@ -29,73 +29,117 @@ fn master_bytes(data: &Bound<'_, PyAny>) -> PyResult<zeroize::Zeroizing<[u8; 32]
     )?))
 }
 
-/// The signing master key of a key generation centre: `generate()`, `from_bytes(32)`,
-/// `to_bytes()`, `public_key()`, `extract(id)`.
-#[pyclass(name = "SM9SignMasterKey", module = "shangmi", frozen)]
-struct PySignMaster {
-    k: SignMasterKey,
+/// A user's key (either kind) read from `d` under its master public key, off the GIL.
+fn user_key<K: Send, M: Sync>(
+    py: Python<'_>,
+    d: &[u8],
+    master: &M,
+    from_bytes: fn(&[u8], &M) -> Result<K, shangmi_sm9::Error>,
+) -> PyResult<K> {
+    py.detach(|| from_bytes(d, master)).map_err(sm9_err)
 }
 
-#[pymethods]
-impl PySignMaster {
-    #[staticmethod]
-    fn generate(py: Python<'_>) -> PyResult<Self> {
-        let k = py
-            .detach(|| SignMasterKey::random(&mut getrandom::SysRng))
-            .map_err(sm9_err)?;
-        Ok(PySignMaster { k })
-    }
-
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let b = master_bytes(data)?;
-        let k = py
-            .detach(|| SignMasterKey::from_bytes(&b))
-            .map_err(sm9_err)?;
-        Ok(PySignMaster { k })
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &zeroize::Zeroizing::new(self.k.to_bytes())[..])
-    }
-
-    fn public_key(&self) -> PySignMasterPublic {
-        PySignMasterPublic {
-            k: self.k.public_key().clone(),
+/// A frozen class `$py` (Python name `$name`) holding one `$key` as `k`, with `methods`.
+macro_rules! sm9_class {
+    ($(#[$doc:meta])* $py:ident($name:literal, $key:ident); $($methods:tt)*) => {
+        $(#[$doc])*
+        #[pyclass(name = $name, module = "shangmi", frozen)]
+        struct $py {
+            k: $key,
         }
-    }
 
+        #[pymethods]
+        impl $py {
+            $($methods)*
+        }
+    };
+}
+
+/// A master key class (signing or encryption): `generate()`, `from_bytes(32)`,
+/// `to_bytes()`, `public_key()` (the class `$public`) and `extract(id)` (the class `$user`,
+/// made by its `extracted`).
+macro_rules! master_key {
+    (
+        $(#[$doc:meta])* $py:ident($name:literal, $key:ident) -> $public:ident;
+        $(#[$extract_doc:meta])* extract -> $user:ident
+    ) => {
+        sm9_class! {
+            $(#[$doc])*
+            $py($name, $key);
+
+            #[staticmethod]
+            fn generate(py: Python<'_>) -> PyResult<Self> {
+                let k = py
+                    .detach(|| $key::random(&mut getrandom::SysRng))
+                    .map_err(sm9_err)?;
+                Ok($py { k })
+            }
+
+            #[staticmethod]
+            fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+                let b = master_bytes(data)?;
+                let k = py.detach(|| $key::from_bytes(&b)).map_err(sm9_err)?;
+                Ok($py { k })
+            }
+
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes(py, &zeroize::Zeroizing::new(self.k.to_bytes())[..])
+            }
+
+            fn public_key(&self) -> $public {
+                $public {
+                    k: self.k.public_key().clone(),
+                }
+            }
+
+            $(#[$extract_doc])*
+            fn extract(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<$user> {
+                let id = buf(id)?;
+                let (k, id) = (&self.k, id.as_slice());
+                let k = py.detach(|| k.extract(id)).map_err(sm9_err)?;
+                Ok($user::extracted(k, id))
+            }
+        }
+    };
+}
+
+/// A master public key class (signing or encryption): `from_bytes`, `to_bytes`, and the
+/// methods given (`verify` or `encrypt`).
+macro_rules! master_public {
+    ($(#[$doc:meta])* $py:ident($name:literal, $key:ident); $($methods:tt)*) => {
+        sm9_class! {
+            $(#[$doc])*
+            $py($name, $key);
+
+            #[staticmethod]
+            fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+                let d = buf(data)?;
+                let d = d.as_slice();
+                let k = py.detach(|| $key::from_bytes(d)).map_err(sm9_err)?;
+                Ok($py { k })
+            }
+
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes(py, &self.k.to_bytes())
+            }
+
+            $($methods)*
+        }
+    };
+}
+
+master_key! {
+    /// The signing master key of a key generation centre: `generate()`, `from_bytes(32)`,
+    /// `to_bytes()`, `public_key()`, `extract(id)`.
+    PySignMaster("SM9SignMasterKey", SignMasterKey) -> PySignMasterPublic;
     /// The signing key of the user `id` (hid 0x01).
-    fn extract(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PySigningKey> {
-        let id = buf(id)?;
-        let (k, id) = (&self.k, id.as_slice());
-        let k = py.detach(|| k.extract(id)).map_err(sm9_err)?;
-        Ok(PySigningKey { k })
-    }
+    extract -> PySigningKey
 }
 
-/// The signing master public key: `from_bytes` (128 or 129 bytes), `to_bytes`,
-/// `verify(id, data, signature)` (DER or 96-byte h‖S; raises `InvalidSignature`).
-#[pyclass(name = "SM9SignMasterPublicKey", module = "shangmi", frozen)]
-struct PySignMasterPublic {
-    k: SignMasterPublicKey,
-}
-
-#[pymethods]
-impl PySignMasterPublic {
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let d = buf(data)?;
-        let d = d.as_slice();
-        let k = py
-            .detach(|| SignMasterPublicKey::from_bytes(d))
-            .map_err(sm9_err)?;
-        Ok(PySignMasterPublic { k })
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.k.to_bytes())
-    }
+master_public! {
+    /// The signing master public key: `from_bytes` (128 or 129 bytes), `to_bytes`,
+    /// `verify(id, data, signature)` (DER or 96-byte h‖S; raises `InvalidSignature`).
+    PySignMasterPublic("SM9SignMasterPublicKey", SignMasterPublicKey);
 
     fn verify(
         &self,
@@ -121,6 +165,13 @@ struct PySigningKey {
     k: SigningKey,
 }
 
+impl PySigningKey {
+    /// The key `extract` made (a signing key does not keep its identity).
+    fn extracted(k: SigningKey, _id: &[u8]) -> Self {
+        PySigningKey { k }
+    }
+}
+
 #[pymethods]
 impl PySigningKey {
     #[staticmethod]
@@ -130,10 +181,7 @@ impl PySigningKey {
         master: &PySignMasterPublic,
     ) -> PyResult<Self> {
         let d = buf(data)?;
-        let d = d.as_slice();
-        let k = py
-            .detach(|| SigningKey::from_bytes(d, &master.k))
-            .map_err(sm9_err)?;
+        let k = user_key(py, d.as_slice(), &master.k, SigningKey::from_bytes)?;
         Ok(PySigningKey { k })
     }
 
@@ -164,76 +212,18 @@ impl PySigningKey {
     }
 }
 
-/// The encryption master key of a key generation centre: `generate()`,
-/// `from_bytes(32)`, `to_bytes()`, `public_key()`, `extract(id)`.
-#[pyclass(name = "SM9EncryptMasterKey", module = "shangmi", frozen)]
-struct PyEncMaster {
-    k: EncryptMasterKey,
-}
-
-#[pymethods]
-impl PyEncMaster {
-    #[staticmethod]
-    fn generate(py: Python<'_>) -> PyResult<Self> {
-        let k = py
-            .detach(|| EncryptMasterKey::random(&mut getrandom::SysRng))
-            .map_err(sm9_err)?;
-        Ok(PyEncMaster { k })
-    }
-
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let b = master_bytes(data)?;
-        let k = py
-            .detach(|| EncryptMasterKey::from_bytes(&b))
-            .map_err(sm9_err)?;
-        Ok(PyEncMaster { k })
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &zeroize::Zeroizing::new(self.k.to_bytes())[..])
-    }
-
-    fn public_key(&self) -> PyEncMasterPublic {
-        PyEncMasterPublic {
-            k: self.k.public_key().clone(),
-        }
-    }
-
+master_key! {
+    /// The encryption master key of a key generation centre: `generate()`,
+    /// `from_bytes(32)`, `to_bytes()`, `public_key()`, `extract(id)`.
+    PyEncMaster("SM9EncryptMasterKey", EncryptMasterKey) -> PyEncMasterPublic;
     /// The decryption key of the user `id` (hid 0x03).
-    fn extract(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyEncKey> {
-        let id = buf(id)?;
-        let (k, idb) = (&self.k, id.as_slice());
-        let k = py.detach(|| k.extract(idb)).map_err(sm9_err)?;
-        Ok(PyEncKey {
-            k,
-            id: idb.to_vec(),
-        })
-    }
+    extract -> PyEncKey
 }
 
-/// The encryption master public key: `from_bytes` (64 or 65 bytes), `to_bytes`,
-/// `encrypt(id, data, der=False)` (C1‖C3‖C2, or GmSSL's DER).
-#[pyclass(name = "SM9EncryptMasterPublicKey", module = "shangmi", frozen)]
-struct PyEncMasterPublic {
-    k: EncryptMasterPublicKey,
-}
-
-#[pymethods]
-impl PyEncMasterPublic {
-    #[staticmethod]
-    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let d = buf(data)?;
-        let d = d.as_slice();
-        let k = py
-            .detach(|| EncryptMasterPublicKey::from_bytes(d))
-            .map_err(sm9_err)?;
-        Ok(PyEncMasterPublic { k })
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.k.to_bytes())
-    }
+master_public! {
+    /// The encryption master public key: `from_bytes` (64 or 65 bytes), `to_bytes`,
+    /// `encrypt(id, data, der=False)` (C1‖C3‖C2, or GmSSL's DER).
+    PyEncMasterPublic("SM9EncryptMasterPublicKey", EncryptMasterPublicKey);
 
     #[pyo3(signature = (id, data, der=false))]
     fn encrypt<'py>(
@@ -266,6 +256,13 @@ struct PyEncKey {
     id: Vec<u8>,
 }
 
+impl PyEncKey {
+    /// The key `extract` (or `from_bytes`) made for `id`, which decryption needs.
+    fn extracted(k: EncryptPrivateKey, id: &[u8]) -> Self {
+        PyEncKey { k, id: id.to_vec() }
+    }
+}
+
 #[pymethods]
 impl PyEncKey {
     #[staticmethod]
@@ -276,14 +273,8 @@ impl PyEncKey {
         id: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let (d, id) = (buf(data)?, buf(id)?);
-        let d = d.as_slice();
-        let k = py
-            .detach(|| EncryptPrivateKey::from_bytes(d, &master.k))
-            .map_err(sm9_err)?;
-        Ok(PyEncKey {
-            k,
-            id: id.as_slice().to_vec(),
-        })
+        let k = user_key(py, d.as_slice(), &master.k, EncryptPrivateKey::from_bytes)?;
+        Ok(PyEncKey::extracted(k, id.as_slice()))
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {

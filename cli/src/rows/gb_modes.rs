@@ -16,18 +16,11 @@ use shangmi_sm4_modes::{
     cmac::digest::Mac,
 };
 
-use super::Row;
+use super::{Row, SM4_KEY, sm4_on};
 
-const KEY: [u8; 16] = [0x42; 16];
 const KEY2: [u8; 32] = [0x42; 32];
 const IV: [u8; 16] = [0x24; 16];
 const TWEAK: [u8; 16] = [0x11; 16];
-
-/// Our SM4 on `engine`, which the caller checked is available.
-fn cipher(engine: Backend) -> Sm4 {
-    Sm4::with_backend(&KEY.into(), engine)
-        .unwrap_or_else(|e| panic!("engine checked by the caller: {e}"))
-}
 
 /// For `unwrap_or_else` on an engine the caller checked.
 fn checked<T>(e: BackendError) -> T {
@@ -48,8 +41,8 @@ fn mac<M: Mac + 'static>(name: &'static str, make: impl Fn() -> M + 'static) -> 
 
 /// The rows with SM4 on `engine`, which the caller checked is available.
 pub fn rows(engine: Backend) -> Vec<Row> {
-    let (bc_enc, bc_dec, ofbnlf) = (cipher(engine), cipher(engine), cipher(engine));
-    let hctr_enc = Sm4Hctr::from_cipher(cipher(engine), &TWEAK);
+    let (bc_enc, bc_dec, ofbnlf) = (sm4_on(engine), sm4_on(engine), sm4_on(engine));
+    let hctr_enc = Sm4Hctr::from_cipher(sm4_on(engine), &TWEAK);
     let hctr_dec = hctr_enc.clone();
     vec![
         Row::new("sm4-bc-enc", 16, move |buf| {
@@ -68,19 +61,19 @@ pub fn rows(engine: Backend) -> Vec<Row> {
             hctr_dec.decrypt(&TWEAK, buf).expect("at least one block")
         }),
         mac("sm4-cbcmac", move || {
-            <Sm4CbcMac>::with_backend(&KEY.into(), engine).unwrap_or_else(checked)
+            <Sm4CbcMac>::with_backend(&SM4_KEY.into(), engine).unwrap_or_else(checked)
         }),
         mac("sm4-emac", move || {
             <Sm4Emac>::with_backend(&KEY2.into(), engine).unwrap_or_else(checked)
         }),
         mac("sm4-lmac", move || {
-            <Sm4Lmac>::with_backend(&KEY.into(), engine).unwrap_or_else(checked)
+            <Sm4Lmac>::with_backend(&SM4_KEY.into(), engine).unwrap_or_else(checked)
         }),
         mac("sm4-trcbc", move || {
-            <Sm4TrCbc>::with_backend(&KEY.into(), engine).unwrap_or_else(checked)
+            <Sm4TrCbc>::with_backend(&SM4_KEY.into(), engine).unwrap_or_else(checked)
         }),
         mac("sm4-cbcr", move || {
-            Sm4Cbcr::with_backend(&KEY.into(), engine).unwrap_or_else(checked)
+            Sm4Cbcr::with_backend(&SM4_KEY.into(), engine).unwrap_or_else(checked)
         }),
     ]
 }

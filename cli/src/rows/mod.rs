@@ -25,6 +25,15 @@ mod zuc;
 
 use crate::speed::choice::Backends;
 
+/// The key of every SM4 row (sm4, modes, gb_modes).
+const SM4_KEY: [u8; 16] = [0x42; 16];
+
+/// Our SM4 under [`SM4_KEY`] on `engine`, which the caller checked is available.
+fn sm4_on(engine: shangmi_sm4::Backend) -> shangmi_sm4::Sm4 {
+    shangmi_sm4::Sm4::with_backend(&SM4_KEY.into(), engine)
+        .unwrap_or_else(|e| panic!("engine checked by the caller: {e}"))
+}
+
 /// A row's work: processes the whole buffer in place.
 pub type Work = Box<dyn FnMut(&mut [u8])>;
 

@@ -16,15 +16,14 @@
 
 use shangmi_sm4::Backend;
 use shangmi_sm4_modes::{
-    Sm4, Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsIeee,
+    Sm4Ccm, Sm4Cmac, Sm4Gcm, Sm4GcmSiv, Sm4XtsIeee,
     aead::{AeadInOut, Tag, consts::U12},
     cmac::digest::{InnerInit, Mac},
     cmac_many,
 };
 
-use super::Row;
+use super::{Row, sm4_on};
 
-const KEY: [u8; 16] = [0x42; 16];
 const XTS_KEY: [u8; 32] = [
     0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42, 0x42,
     0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24, 0x24,
@@ -32,12 +31,6 @@ const XTS_KEY: [u8; 32] = [
 const NONCE: [u8; 12] = [0x24; 12];
 const AAD: [u8; 16] = [0x17; 16];
 const TWEAK: [u8; 16] = [0x11; 16];
-
-/// Our SM4 on `engine`, which the caller checked is available.
-fn cipher(engine: Backend) -> Sm4 {
-    Sm4::with_backend(&KEY.into(), engine)
-        .unwrap_or_else(|e| panic!("engine checked by the caller: {e}"))
-}
 
 /// A seal row: one in-place seal per call.
 fn seal<A: AeadInOut<NonceSize = U12> + 'static>(name: &'static str, a: A) -> Row {
@@ -87,21 +80,21 @@ fn open<A: AeadInOut<NonceSize = U12> + 'static>(name: &'static str, a: A) -> Ro
 
 /// The mode rows with SM4 on `engine`, which the caller checked is available.
 pub fn rows(engine: Backend) -> Vec<Row> {
-    let gcm = || Sm4Gcm::from_cipher(cipher(engine));
-    let ccm = || Sm4Ccm::from_cipher(cipher(engine));
+    let gcm = || Sm4Gcm::from_cipher(sm4_on(engine));
+    let ccm = || Sm4Ccm::from_cipher(sm4_on(engine));
     let xts = || {
         Sm4XtsIeee::with_backend(&XTS_KEY, engine)
             .unwrap_or_else(|e| panic!("engine checked by the caller: {e}"))
     };
     let (xts_enc, xts_dec) = (xts(), xts());
-    let cmac_cipher = cipher(engine);
-    let cmac_many_cipher = cipher(engine);
+    let cmac_cipher = sm4_on(engine);
+    let cmac_many_cipher = sm4_on(engine);
     vec![
         seal("sm4-gcm-seal", gcm()),
         open("sm4-gcm-open", gcm()),
         seal("sm4-ccm-seal", ccm()),
         open("sm4-ccm-open", ccm()),
-        seal("sm4-gcm-siv-seal", Sm4GcmSiv::from_cipher(cipher(engine))),
+        seal("sm4-gcm-siv-seal", Sm4GcmSiv::from_cipher(sm4_on(engine))),
         Row::new("sm4-xts-enc", 16, move |buf| {
             xts_enc.encrypt(&TWEAK, buf).expect("16 bytes to 16 MiB")
         }),

@@ -10,9 +10,8 @@ use shangmi_sm4::{
 };
 use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, cbc_encrypt_many_in_place};
 
-use super::Row;
+use super::{Row, sm4_on};
 
-const KEY: [u8; 16] = [0x42; 16];
 const IV: [u8; 16] = [0x24; 16];
 
 /// The buffer as whole blocks (the table only passes multiples of the block size).
@@ -22,8 +21,7 @@ fn blocks(buf: &mut [u8]) -> &mut [Block<Sm4>] {
 
 /// The SM4 rows with the cipher on `engine`, which the caller checked is available.
 pub fn rows(engine: Backend) -> Vec<Row> {
-    let sm4 = Sm4::with_backend(&KEY.into(), engine)
-        .unwrap_or_else(|e| panic!("engine checked by the caller: {e}"));
+    let sm4 = sm4_on(engine);
     let cbc_many = sm4.clone();
     let (ecb_enc, ecb_dec, cbc_enc, cbc_dec, ctr) =
         (sm4.clone(), sm4.clone(), sm4.clone(), sm4.clone(), sm4);

@@ -99,6 +99,14 @@ pub fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
+/// A scratch directory holding one input file `name` with `contents`, and that file's path.
+pub fn scratch_with(name: &str, contents: impl AsRef<[u8]>) -> (tempfile::TempDir, PathBuf) {
+    let dir = scratch();
+    let file = at(dir.path(), name);
+    std::fs::write(&file, contents).unwrap();
+    (dir, file)
+}
+
 /// `dir/name` as a path.
 pub fn at(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
