@@ -124,10 +124,14 @@ fn tlv(tag: u8, value: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A SEQUENCE of the given encoded fields.
+fn sequence(fields: &[Vec<u8>]) -> Vec<u8> {
+    tlv(0x30, &fields.concat())
+}
+
 /// The ciphertext SEQUENCE from the contents of its four fields.
 fn ciphertext_der(x: &[u8], y: &[u8], hash: &[u8], c2: &[u8]) -> Vec<u8> {
-    let body = [tlv(0x02, x), tlv(0x02, y), tlv(0x04, hash), tlv(0x04, c2)].concat();
-    tlv(0x30, &body)
+    sequence(&[tlv(0x02, x), tlv(0x02, y), tlv(0x04, hash), tlv(0x04, c2)])
 }
 
 #[test]
@@ -183,27 +187,25 @@ fn ciphertext_der_is_strict() {
         ("33-byte x", ciphertext_der(&[0x01; 33], &y, &hash, &c2)),
         ("31-byte hash", ciphertext_der(&x, &y, &hash[1..], &c2)),
         ("33-byte hash", ciphertext_der(&x, &y, &[0x11; 33], &c2)),
-        ("fields out of order", {
-            let body = [
+        (
+            "fields out of order",
+            sequence(&[
                 tlv(0x02, &x),
                 tlv(0x04, &hash),
                 tlv(0x02, &y),
                 tlv(0x04, &c2),
-            ]
-            .concat();
-            tlv(0x30, &body)
-        }),
-        ("a fifth field", {
-            let body = [
+            ]),
+        ),
+        (
+            "a fifth field",
+            sequence(&[
                 tlv(0x02, &x),
                 tlv(0x02, &y),
                 tlv(0x04, &hash),
                 tlv(0x04, &c2),
                 tlv(0x04, &[]),
-            ]
-            .concat();
-            tlv(0x30, &body)
-        }),
+            ]),
+        ),
         ("SET instead of SEQUENCE", {
             let mut v = good.clone();
             v[0] = 0x31;
