@@ -545,26 +545,14 @@ impl EncryptPrivateKey {
         })
     }
 
-    /// de as 0x04 || x || y.
-    pub fn to_uncompressed(&self) -> [u8; 129] {
-        g2_to_uncompressed(&self.de)
-    }
-
-    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
-    #[cfg(feature = "alloc")]
-    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        der::write::key_bit_string(&self.to_uncompressed())
-    }
-
-    /// Parses BIT STRING de.
-    pub fn from_der(input: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
-        Self::from_bytes(der::point_key(input)?, master)
-    }
-
-    /// The master public key this key belongs to.
-    pub fn master_public_key(&self) -> &EncryptMasterPublicKey {
-        &self.master
-    }
+    user_key_encodings!(
+        EncryptMasterPublicKey,
+        de,
+        129,
+        g2_to_uncompressed,
+        "de",
+        ""
+    );
 
     /// w = e(C, de) and the KDF stream over C || w || ID.
     fn kdf_for(&self, id: &[u8], c: &[u8]) -> Result<KdfStream, Error> {

@@ -25,6 +25,35 @@ macro_rules! master_key_constructors {
     };
 }
 
+/// The encodings of a user private key type (signing ds in G1, encryption de in G2) that
+/// has `from_bytes(&[u8], &$master)` and the fields `$point` and `master`: the point as
+/// 0x04 || x || y (`$len` bytes, written by `$uncompressed`), DER as gmsm writes it, that
+/// DER parsed, and the master public key. `$name` names the point in the docs.
+macro_rules! user_key_encodings {
+    ($master:ty, $point:ident, $len:literal, $uncompressed:path, $name:literal, $form:literal) => {
+        #[doc = concat!($name, " as 0x04 || x || y.")]
+        pub fn to_uncompressed(&self) -> [u8; $len] {
+            $uncompressed(&self.$point)
+        }
+
+        /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
+        #[cfg(feature = "alloc")]
+        pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+            der::write::key_bit_string(&self.to_uncompressed())
+        }
+
+        #[doc = concat!("Parses BIT STRING ", $name, $form, ".")]
+        pub fn from_der(input: &[u8], master: &$master) -> Result<Self, Error> {
+            Self::from_bytes(der::point_key(input)?, master)
+        }
+
+        /// The master public key this key belongs to.
+        pub fn master_public_key(&self) -> &$master {
+            &self.master
+        }
+    };
+}
+
 mod curve;
 mod der;
 mod enc;

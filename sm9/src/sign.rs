@@ -255,26 +255,14 @@ impl SigningKey {
         Ok(Self::new(ds, master))
     }
 
-    /// ds as 0x04 || x || y.
-    pub fn to_uncompressed(&self) -> [u8; 65] {
-        g1_to_uncompressed(&self.ds)
-    }
-
-    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
-    #[cfg(feature = "alloc")]
-    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        der::write::key_bit_string(&self.to_uncompressed())
-    }
-
-    /// Parses BIT STRING ds (gmsm's form).
-    pub fn from_der(input: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
-        Self::from_bytes(der::point_key(input)?, master)
-    }
-
-    /// The master public key this key belongs to.
-    pub fn master_public_key(&self) -> &SignMasterPublicKey {
-        &self.master
-    }
+    user_key_encodings!(
+        SignMasterPublicKey,
+        ds,
+        65,
+        g1_to_uncompressed,
+        "ds",
+        " (gmsm's form)"
+    );
 
     /// Signs with a random r (GM/T 0044-2016 part 2, 6.2).
     pub fn sign_with_rng<R: TryCryptoRng + ?Sized>(
