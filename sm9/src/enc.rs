@@ -119,20 +119,14 @@ impl EncryptMasterKey {
         }
     }
 
-    /// ke as 32 big-endian bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ke.to_bytes()
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &EncryptMasterPublicKey {
-        &self.public
-    }
-
-    /// Extracts the encryption key of `id` (hid 0x03, [`hid::ENCRYPT`]).
-    pub fn extract(&self, id: &[u8]) -> Result<EncryptPrivateKey, Error> {
-        self.extract_with_hid(id, hid::ENCRYPT)
-    }
+    master_key_accessors!(
+        ke,
+        EncryptMasterPublicKey,
+        EncryptPrivateKey,
+        ENCRYPT,
+        "0x03",
+        "encryption key"
+    );
 
     /// Extracts the private key of `id` under a given hid (0x02 for key exchange).
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncryptPrivateKey, Error> {
@@ -675,17 +669,7 @@ impl EncryptPrivateKey {
     }
 }
 
-impl core::fmt::Debug for EncryptMasterKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncryptMasterKey").finish_non_exhaustive()
-    }
-}
-
-impl core::fmt::Debug for EncryptPrivateKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncryptPrivateKey").finish_non_exhaustive()
-    }
-}
+debug_name_only!(EncryptMasterKey, EncryptPrivateKey);
 
 #[cfg(test)]
 mod tests {

@@ -364,11 +364,7 @@ impl GtBase {
     }
 }
 
-impl core::fmt::Debug for GtBase {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("GtBase").finish_non_exhaustive()
-    }
-}
+debug_name_only!(GtBase);
 
 /// k·Q for Q in G2 and a secret k < 2^256: k = k0 + k1·λ, kQ = k0·Q + k1·ψ(Q), both
 /// tables scanned in full, complete formulas (constant time in k and Q).

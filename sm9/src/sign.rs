@@ -87,20 +87,14 @@ impl SignMasterKey {
         }
     }
 
-    /// ks as 32 big-endian bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ks.to_bytes()
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &SignMasterPublicKey {
-        &self.public
-    }
-
-    /// Extracts the signing key of `id` (hid 0x01, [`hid::SIGN`]).
-    pub fn extract(&self, id: &[u8]) -> Result<SigningKey, Error> {
-        self.extract_with_hid(id, hid::SIGN)
-    }
+    master_key_accessors!(
+        ks,
+        SignMasterPublicKey,
+        SigningKey,
+        SIGN,
+        "0x01",
+        "signing key"
+    );
 
     /// Extracts the signing key of `id` under a given hid.
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<SigningKey, Error> {
@@ -398,14 +392,4 @@ impl signature::Verifier<Signature> for VerifyingKey<'_> {
     }
 }
 
-impl core::fmt::Debug for SignMasterKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SignMasterKey").finish_non_exhaustive()
-    }
-}
-
-impl core::fmt::Debug for SigningKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SigningKey").finish_non_exhaustive()
-    }
-}
+debug_name_only!(SignMasterKey, SigningKey);
