@@ -63,6 +63,13 @@ fn opts(crls: &[Crl]) -> Options<'_> {
     Options::now(Purpose::Any).with_crls(crls)
 }
 
+/// [`opts`] under the default revocation policy as `change` alters it.
+fn opts_with(crls: &[Crl], change: impl FnOnce(&mut RevocationPolicy)) -> Options<'_> {
+    let mut policy = RevocationPolicy::default();
+    change(&mut policy);
+    opts(crls).with_revocation(policy)
+}
+
 #[test]
 fn issue_parse_round_trip() {
     let ca = root("CRL CA");
@@ -158,17 +165,8 @@ fn verify_refuses_revoked() {
         verify_chain(&good.cert, &[], &roots, &opts(&theirs)).unwrap_err(),
         VerifyError::RevocationStatusUnknown { depth: 0 }
     );
-    let lenient = RevocationPolicy {
-        allow_unknown: true,
-        ..Default::default()
-    };
-    verify_chain(
-        &good.cert,
-        &[],
-        &roots,
-        &opts(&theirs).with_revocation(lenient),
-    )
-    .unwrap();
+    let lenient = opts_with(&theirs, |p| p.allow_unknown = true);
+    verify_chain(&good.cert, &[], &roots, &lenient).unwrap();
 }
 
 #[test]
@@ -218,17 +216,8 @@ fn chain_policy_covers_intermediates() {
         verify_chain(&leaf.cert, &untrusted, &roots, &opts(&crls)).unwrap_err(),
         VerifyError::RevocationStatusUnknown { depth: 1 }
     );
-    let leaf_only = RevocationPolicy {
-        end_entity_only: true,
-        ..Default::default()
-    };
-    verify_chain(
-        &leaf.cert,
-        &untrusted,
-        &roots,
-        &opts(&crls).with_revocation(leaf_only),
-    )
-    .unwrap();
+    let leaf_only = opts_with(&crls, |p| p.end_entity_only = true);
+    verify_chain(&leaf.cert, &untrusted, &roots, &leaf_only).unwrap();
     // the root's CRL revokes the intermediate
     let crls = [
         inter_crl.clone(),

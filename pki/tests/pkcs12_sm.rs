@@ -8,6 +8,10 @@ use shangmi_pki::name::parse_dn;
 use shangmi_pki::pkcs12::{self, Scheme};
 use shangmi_pki::{Certificate, Error, SecretKey, generate_key};
 
+#[path = "support/issue.rs"]
+mod issuing;
+use issuing::issue_new;
+
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
     hay.windows(needle.len()).any(|w| w == needle)
 }
@@ -23,14 +27,7 @@ fn self_signed_ca(dn: &str) -> (SecretKey, Certificate) {
 #[test]
 fn sm_scheme_round_trip() {
     let (ca_key, ca) = self_signed_ca("/CN=P12 CA");
-    let key = generate_key().unwrap();
-    let leaf = issue::issue(
-        &ca,
-        &ca_key,
-        &key.public_key(),
-        &CertParams::new(parse_dn("/CN=leaf").unwrap(), Profile::TlsClient, 30),
-    )
-    .unwrap();
+    let (key, leaf) = issue_new(&ca, &ca_key, "/CN=leaf", Profile::TlsClient, 30);
     let p12 =
         pkcs12::export_with(&leaf, &key, std::slice::from_ref(&ca), "口令pw", Scheme::Sm).unwrap();
     // hmacWithSM3 as OpenSSL 3.x names it (1.2.156.10197.1.401.3.1), not GmSSL's

@@ -156,6 +156,17 @@ fn openssl_fixed_vectors() {
 
 // ---- a small DER writer for the files OpenSSL cannot make ----
 
+/// `file` opens with the password "pw" to `plain`, and a wrong password ("pW") is refused
+/// as `WrongPassword`; `what` names the case.
+fn assert_opens(file: &[u8], plain: &[u8], what: &str) {
+    assert_eq!(&decrypt_der(file, b"pw").unwrap()[..], plain, "{what}");
+    assert_eq!(
+        decrypt_der(file, b"pW").unwrap_err(),
+        Error::WrongPassword,
+        "{what}"
+    );
+}
+
 fn tlv(tag: u8, body: &[u8]) -> Vec<u8> {
     let mut out = vec![tag];
     let n = body.len();
@@ -248,12 +259,11 @@ fn sm4_gcm_pbkdf2_sm3_built_with_rustcrypto() {
         &alg("1.2.156.10197.1.104.8", &gcm_params()),
         &ct,
     );
-    assert_eq!(&decrypt_der(&file, b"pw").unwrap()[..], &plain[..]);
+    assert_opens(&file, &plain, "SM4-GCM");
     assert_eq!(
         secret_key_from_der(&file, b"pw").unwrap().to_bytes(),
         key.to_bytes()
     );
-    assert_eq!(decrypt_der(&file, b"pW").unwrap_err(), Error::WrongPassword);
     // a flipped ciphertext bit fails the tag
     let mut bad = file.clone();
     let n = bad.len();
@@ -308,12 +318,7 @@ fn aes_gcm_pbkdf2_sha256_built_with_rustcrypto() {
         };
         let kdf = pbkdf2_alg(PBKDF2, &SALT, 1000, "1.2.840.113549.2.9");
         let file = epki(PBES2, &kdf, &alg(oid_s, &gcm_params()), &ct);
-        assert_eq!(
-            &decrypt_der(&file, b"pw").unwrap()[..],
-            &plain[..],
-            "{oid_s}"
-        );
-        assert_eq!(decrypt_der(&file, b"px").unwrap_err(), Error::WrongPassword);
+        assert_opens(&file, &plain, oid_s);
     }
 }
 
@@ -335,31 +340,26 @@ fn gmt_0091_oids_built_with_rustcrypto() {
         .unwrap()
         .len();
     ct.truncate(n);
-    let kdf = pbkdf2_alg(
+    let gmt_kdf = pbkdf2_alg(
         "1.2.156.10197.6.1.4.1.5.1",
         &SALT,
         1000,
         "1.2.156.10197.1.401.3.1",
     );
-    for pbes2 in [PBES2, "1.2.156.10197.6.1.4.1.5.2"] {
-        let file = epki(
-            pbes2,
-            &kdf,
-            &alg("1.2.156.10197.6.1.4.1.12.1.1", &octets(&iv)),
-            &ct,
-        );
-        assert_eq!(&decrypt_der(&file, b"pw").unwrap()[..], &plain[..]);
-        assert_eq!(decrypt_der(&file, b"p").unwrap_err(), Error::WrongPassword);
-    }
     // GmSSL's spelling: PBKDF2 of RFC 8018 with HMAC-SM3 1.2.156.10197.1.401.2, SM4-CBC .104.2
-    let kdf = pbkdf2_alg(PBKDF2, &SALT, 1000, "1.2.156.10197.1.401.2");
-    let file = epki(
-        PBES2,
-        &kdf,
-        &alg("1.2.156.10197.1.104.2", &octets(&iv)),
-        &ct,
-    );
-    assert_eq!(&decrypt_der(&file, b"pw").unwrap()[..], &plain[..]);
+    let gmssl_kdf = pbkdf2_alg(PBKDF2, &SALT, 1000, "1.2.156.10197.1.401.2");
+    for (pbes2, kdf, cipher) in [
+        (PBES2, &gmt_kdf, "1.2.156.10197.6.1.4.1.12.1.1"),
+        (
+            "1.2.156.10197.6.1.4.1.5.2",
+            &gmt_kdf,
+            "1.2.156.10197.6.1.4.1.12.1.1",
+        ),
+        (PBES2, &gmssl_kdf, "1.2.156.10197.1.104.2"),
+    ] {
+        let file = epki(pbes2, kdf, &alg(cipher, &octets(&iv)), &ct);
+        assert_opens(&file, &plain, &format!("{pbes2} {cipher}"));
+    }
 }
 
 #[test]

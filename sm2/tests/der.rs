@@ -124,10 +124,19 @@ fn tlv(tag: u8, value: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A SEQUENCE of the given encoded fields.
+fn sequence(fields: &[&[u8]]) -> Vec<u8> {
+    tlv(0x30, &fields.concat())
+}
+
 /// The ciphertext SEQUENCE from the contents of its four fields.
 fn ciphertext_der(x: &[u8], y: &[u8], hash: &[u8], c2: &[u8]) -> Vec<u8> {
-    let body = [tlv(0x02, x), tlv(0x02, y), tlv(0x04, hash), tlv(0x04, c2)].concat();
-    tlv(0x30, &body)
+    sequence(&[
+        &tlv(0x02, x),
+        &tlv(0x02, y),
+        &tlv(0x04, hash),
+        &tlv(0x04, c2),
+    ])
 }
 
 #[test]
@@ -150,6 +159,13 @@ fn ciphertext_der_is_strict() {
     });
     // A 200-byte C2: a long-form length, minimal.
     assert!(pke::der_to_c1c3c2(&ciphertext_der(&x, &y, &hash, &[7u8; 200])).is_ok());
+    // The four fields encoded, for the cases that reorder them or add one.
+    let [fx, fy, fh, fc] = [
+        tlv(0x02, &x),
+        tlv(0x02, &y),
+        tlv(0x04, &hash),
+        tlv(0x04, &c2),
+    ];
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("trailing byte", [good.clone(), vec![0]].concat()),
         ("long-form outer length where the short form fits", {
@@ -183,27 +199,11 @@ fn ciphertext_der_is_strict() {
         ("33-byte x", ciphertext_der(&[0x01; 33], &y, &hash, &c2)),
         ("31-byte hash", ciphertext_der(&x, &y, &hash[1..], &c2)),
         ("33-byte hash", ciphertext_der(&x, &y, &[0x11; 33], &c2)),
-        ("fields out of order", {
-            let body = [
-                tlv(0x02, &x),
-                tlv(0x04, &hash),
-                tlv(0x02, &y),
-                tlv(0x04, &c2),
-            ]
-            .concat();
-            tlv(0x30, &body)
-        }),
-        ("a fifth field", {
-            let body = [
-                tlv(0x02, &x),
-                tlv(0x02, &y),
-                tlv(0x04, &hash),
-                tlv(0x04, &c2),
-                tlv(0x04, &[]),
-            ]
-            .concat();
-            tlv(0x30, &body)
-        }),
+        ("fields out of order", sequence(&[&fx, &fh, &fy, &fc])),
+        (
+            "a fifth field",
+            sequence(&[&fx, &fy, &fh, &fc, &tlv(0x04, &[])]),
+        ),
         ("SET instead of SEQUENCE", {
             let mut v = good.clone();
             v[0] = 0x31;

@@ -5,8 +5,8 @@
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
-use shangmi_sm2::SecretKey;
 use shangmi_sm2::kx::{KeyExchange, Role};
+use shangmi_sm2::{PublicKey, SecretKey};
 
 fn sk(b: u8) -> SecretKey {
     SecretKey::from_bytes(&[b; 32].into()).unwrap()
@@ -71,47 +71,41 @@ fn key_prefixes_are_consistent() {
 #[test]
 fn mismatches_fail() {
     let (a, b, c) = (sk(1), sk(2), sk(9));
-    let setup = || {
-        (
-            party(Role::Initiator, &a, b"alice", 3),
-            party(Role::Responder, &b, b"bob", 4),
-        )
+    // One exchange in which Alice finishes with `bob_public`, `bob_id` and Bob's ephemeral
+    // point (or `fake_rb` in its place) and Bob sees Alice as she is: the keys must differ
+    // and neither side may accept the other's confirmation.
+    let mismatch = |alice: KeyExchange,
+                    bob: KeyExchange,
+                    bob_public: &PublicKey,
+                    bob_id: &[u8],
+                    fake_rb: Option<PublicKey>| {
+        let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
+        let (mut ka, mut kb) = ([0u8; 32], [0u8; 32]);
+        let ca = alice
+            .finish(bob_public, bob_id, &fake_rb.unwrap_or(rb), &mut ka)
+            .unwrap();
+        let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+        assert_ne!(ka, kb);
+        assert!(ca.verify(cb.to_send()).is_err());
+        assert!(cb.verify(ca.to_send()).is_err());
     };
+    let alice = || party(Role::Initiator, &a, b"alice", 3);
+    let bob = || party(Role::Responder, &b, b"bob", 4);
     // Wrong peer identifier on one side.
-    let (alice, bob) = setup();
-    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
-    let (mut ka, mut kb) = ([0u8; 32], [0u8; 32]);
-    let ca = alice
-        .finish(&b.public_key(), b"bob!", &rb, &mut ka)
-        .unwrap();
-    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
-    assert_ne!(ka, kb);
-    assert!(ca.verify(cb.to_send()).is_err());
-    assert!(cb.verify(ca.to_send()).is_err());
+    mismatch(alice(), bob(), &b.public_key(), b"bob!", None);
     // Wrong static key (a man in the middle with key c).
-    let (alice, bob) = setup();
-    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
-    let ca = alice.finish(&c.public_key(), b"bob", &rb, &mut ka).unwrap();
-    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
-    assert_ne!(ka, kb);
-    assert!(ca.verify(cb.to_send()).is_err());
+    mismatch(alice(), bob(), &c.public_key(), b"bob", None);
     // Substituted ephemeral point.
-    let (alice, bob) = setup();
-    let ra = alice.ephemeral_public();
-    let fake = sk(11).public_key();
-    let ca = alice
-        .finish(&b.public_key(), b"bob", &fake, &mut ka)
-        .unwrap();
-    let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
-    assert_ne!(ka, kb);
-    assert!(cb.verify(ca.to_send()).is_err());
+    mismatch(
+        alice(),
+        bob(),
+        &b.public_key(),
+        b"bob",
+        Some(sk(11).public_key()),
+    );
     // Both claim to be the initiator.
-    let alice = party(Role::Initiator, &a, b"alice", 3);
-    let bob = party(Role::Initiator, &b, b"bob", 4);
-    let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
-    alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
-    bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
-    assert_ne!(ka, kb);
+    let both_initiators = party(Role::Initiator, &b, b"bob", 4);
+    mismatch(alice(), both_initiators, &b.public_key(), b"bob", None);
 }
 
 #[test]

@@ -26,86 +26,57 @@ pub(crate) trait Coord: Copy + PartialEq {
 
 const B3: Fp = Fp::from_u64(15);
 
-impl Coord for Fp {
-    const ZERO: Self = Fp::ZERO;
-    const ONE: Self = Fp::ONE;
-    #[inline(always)]
-    fn mul_b3(&self) -> Self {
-        self.mul(&B3)
-    }
-    fn b() -> Self {
-        Fp::B
-    }
-    #[inline(always)]
-    fn add(&self, o: &Self) -> Self {
-        Fp::add(self, o)
-    }
-    #[inline(always)]
-    fn sub(&self, o: &Self) -> Self {
-        Fp::sub(self, o)
-    }
-    #[inline(always)]
-    fn mul(&self, o: &Self) -> Self {
-        Fp::mul(self, o)
-    }
-    #[inline(always)]
-    fn square(&self) -> Self {
-        Fp::square(self)
-    }
-    fn neg(&self) -> Self {
-        Fp::neg(self)
-    }
-    fn invert(&self) -> Self {
-        Fp::invert(self)
-    }
-    fn is_zero_mask(&self) -> u64 {
-        Fp::is_zero_mask(self)
-    }
-    fn select(mask: u64, a: &Self, b: &Self) -> Self {
-        Fp::select(mask, a, b)
-    }
+/// `Coord` for a field type `$t` whose inherent methods carry the same names: the constants
+/// and the arithmetic forwarded to them (the four the point formulas run most inlined as
+/// before), with `mul_b3` (of `$s`, the element) and `b` given.
+macro_rules! coord_impl {
+    ($t:ident, |$s:ident| $mul_b3:expr, $b:expr) => {
+        impl Coord for $t {
+            const ZERO: Self = $t::ZERO;
+            const ONE: Self = $t::ONE;
+            #[inline(always)]
+            fn mul_b3(&self) -> Self {
+                let $s = self;
+                $mul_b3
+            }
+            fn b() -> Self {
+                $b
+            }
+            #[inline(always)]
+            fn add(&self, o: &Self) -> Self {
+                $t::add(self, o)
+            }
+            #[inline(always)]
+            fn sub(&self, o: &Self) -> Self {
+                $t::sub(self, o)
+            }
+            #[inline(always)]
+            fn mul(&self, o: &Self) -> Self {
+                $t::mul(self, o)
+            }
+            #[inline(always)]
+            fn square(&self) -> Self {
+                $t::square(self)
+            }
+            fn neg(&self) -> Self {
+                $t::neg(self)
+            }
+            fn invert(&self) -> Self {
+                $t::invert(self)
+            }
+            fn is_zero_mask(&self) -> u64 {
+                $t::is_zero_mask(self)
+            }
+            fn select(mask: u64, a: &Self, b: &Self) -> Self {
+                $t::select(mask, a, b)
+            }
+        }
+    };
 }
 
-impl Coord for Fp2 {
-    const ZERO: Self = Fp2::ZERO;
-    const ONE: Self = Fp2::ONE;
-    #[inline(always)]
-    fn mul_b3(&self) -> Self {
-        // 15u · (a0 + a1u) = -30a1 + 15a0·u.
-        self.mul_u().mul_fp(&B3)
-    }
-    fn b() -> Self {
-        Fp2::new(Fp::ZERO, Fp::B)
-    }
-    #[inline(always)]
-    fn add(&self, o: &Self) -> Self {
-        Fp2::add(self, o)
-    }
-    #[inline(always)]
-    fn sub(&self, o: &Self) -> Self {
-        Fp2::sub(self, o)
-    }
-    #[inline(always)]
-    fn mul(&self, o: &Self) -> Self {
-        Fp2::mul(self, o)
-    }
-    #[inline(always)]
-    fn square(&self) -> Self {
-        Fp2::square(self)
-    }
-    fn neg(&self) -> Self {
-        Fp2::neg(self)
-    }
-    fn invert(&self) -> Self {
-        Fp2::invert(self)
-    }
-    fn is_zero_mask(&self) -> u64 {
-        Fp2::is_zero_mask(self)
-    }
-    fn select(mask: u64, a: &Self, b: &Self) -> Self {
-        Fp2::select(mask, a, b)
-    }
-}
+coord_impl!(Fp, |x| Fp::mul(x, &B3), Fp::B);
+// 15u · (a0 + a1u) = -30a1 + 15a0·u.
+coord_impl!(Fp2, |x| x.mul_u().mul_fp(&B3), Fp2::new(Fp::ZERO, Fp::B));
 
 /// A point (X : Y : Z) with x = X/Z, y = Y/Z; the identity is (0 : 1 : 0).
 #[derive(Clone, Copy, Debug)]
@@ -145,6 +116,13 @@ pub(crate) const P2: Affine<Fp2> = Affine {
 };
 
 impl<F: Coord> Affine<F> {
+    /// (0, 0), on neither curve: what a wiped key's point is overwritten with.
+    #[cfg(feature = "zeroize")]
+    pub(crate) const WIPED: Self = Self {
+        x: F::ZERO,
+        y: F::ZERO,
+    };
+
     /// True if y² = x³ + b.
     pub(crate) fn is_on_curve(&self) -> bool {
         self.y.square() == self.x.square().mul(&self.x).add(&F::b())
@@ -278,20 +256,15 @@ impl<F: Coord> Point<F> {
     /// k·self for a 256-bit integer k: fixed 4-bit windows, each table entry read by a
     /// masked scan of all 16 (constant time in k and in the point).
     pub(crate) fn mul_ct(&self, k: &Limbs) -> Self {
-        let mut table = [Self::IDENTITY; 16];
-        table[1] = *self;
-        for i in 2..16 {
-            table[i] = if i % 2 == 0 {
-                table[i / 2].double()
-            } else {
-                table[i - 1].add(self)
-            };
-        }
+        let table = crate::window::powers_squaring(Self::IDENTITY, *self, Self::double, Self::add);
         let mut r = Self::IDENTITY;
         for w in (0..64).rev() {
             r = r.double().double().double().double();
-            let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
-            r = r.add(&crate::window::scan(&table, nib, Self::select));
+            r = r.add(&crate::window::scan(
+                &table,
+                crate::window::nibble(k, w),
+                Self::select,
+            ));
         }
         r
     }

@@ -119,20 +119,14 @@ impl EncryptMasterKey {
         }
     }
 
-    /// ke as 32 big-endian bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ke.to_bytes()
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &EncryptMasterPublicKey {
-        &self.public
-    }
-
-    /// Extracts the encryption key of `id` (hid 0x03, [`hid::ENCRYPT`]).
-    pub fn extract(&self, id: &[u8]) -> Result<EncryptPrivateKey, Error> {
-        self.extract_with_hid(id, hid::ENCRYPT)
-    }
+    master_key_accessors!(
+        ke,
+        EncryptMasterPublicKey,
+        EncryptPrivateKey,
+        ENCRYPT,
+        "0x03",
+        "encryption key"
+    );
 
     /// Extracts the private key of `id` under a given hid (0x02 for key exchange).
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<EncryptPrivateKey, Error> {
@@ -545,26 +539,14 @@ impl EncryptPrivateKey {
         })
     }
 
-    /// de as 0x04 || x || y.
-    pub fn to_uncompressed(&self) -> [u8; 129] {
-        g2_to_uncompressed(&self.de)
-    }
-
-    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
-    #[cfg(feature = "alloc")]
-    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        der::write::key_bit_string(&self.to_uncompressed())
-    }
-
-    /// Parses BIT STRING de.
-    pub fn from_der(input: &[u8], master: &EncryptMasterPublicKey) -> Result<Self, Error> {
-        Self::from_bytes(der::point_key(input)?, master)
-    }
-
-    /// The master public key this key belongs to.
-    pub fn master_public_key(&self) -> &EncryptMasterPublicKey {
-        &self.master
-    }
+    user_key_encodings!(
+        EncryptMasterPublicKey,
+        de,
+        129,
+        g2_to_uncompressed,
+        "de",
+        ""
+    );
 
     /// w = e(C, de) and the KDF stream over C || w || ID.
     fn kdf_for(&self, id: &[u8], c: &[u8]) -> Result<KdfStream, Error> {
@@ -687,17 +669,7 @@ impl EncryptPrivateKey {
     }
 }
 
-impl core::fmt::Debug for EncryptMasterKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncryptMasterKey").finish_non_exhaustive()
-    }
-}
-
-impl core::fmt::Debug for EncryptPrivateKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("EncryptPrivateKey").finish_non_exhaustive()
-    }
-}
+debug_name_only!(EncryptMasterKey, EncryptPrivateKey);
 
 #[cfg(test)]
 mod tests {

@@ -103,11 +103,7 @@ impl G1Base {
     }
 }
 
-impl core::fmt::Debug for G1Base {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("G1Base").finish_non_exhaustive()
-    }
-}
+debug_name_only!(G1Base);
 
 #[cfg(all(test, feature = "alloc"))]
 mod tests {

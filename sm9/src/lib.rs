@@ -25,6 +25,72 @@ macro_rules! master_key_constructors {
     };
 }
 
+/// `Debug` that names the type and nothing else, for the types whose contents are secret
+/// (the private keys) or too large to be worth printing (the fixed-base tables).
+macro_rules! debug_name_only {
+    ($($t:ident),+) => {
+        $(
+            impl core::fmt::Debug for $t {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    f.debug_struct(stringify!($t)).finish_non_exhaustive()
+                }
+            }
+        )+
+    };
+}
+
+/// `to_bytes`, `public_key` and `extract` of a master key type (signing or encryption)
+/// whose secret is the field `$secret` and whose public key, the field `public`, is a
+/// `$public`; `extract` runs its `extract_with_hid` with `hid::$hid` (`$hid_value`) and
+/// gives a `$user`, `$what` in the docs.
+macro_rules! master_key_accessors {
+    ($secret:ident, $public:ty, $user:ty, $hid:ident, $hid_value:literal, $what:literal) => {
+        #[doc = concat!(stringify!($secret), " as 32 big-endian bytes.")]
+        pub fn to_bytes(&self) -> [u8; 32] {
+            self.$secret.to_bytes()
+        }
+
+        /// The master public key.
+        pub fn public_key(&self) -> &$public {
+            &self.public
+        }
+
+        #[doc = concat!("Extracts the ", $what, " of `id` (hid ", $hid_value, ", [`hid::", stringify!($hid), "`]).")]
+        pub fn extract(&self, id: &[u8]) -> Result<$user, Error> {
+            self.extract_with_hid(id, hid::$hid)
+        }
+    };
+}
+
+/// The encodings of a user private key type (signing ds in G1, encryption de in G2) that
+/// has `from_bytes(&[u8], &$master)` and the fields `$point` and `master`: the point as
+/// 0x04 || x || y (`$len` bytes, written by `$uncompressed`), DER as gmsm writes it, that
+/// DER parsed, and the master public key. `$name` names the point in the docs.
+macro_rules! user_key_encodings {
+    ($master:ty, $point:ident, $len:literal, $uncompressed:path, $name:literal, $form:literal) => {
+        #[doc = concat!($name, " as 0x04 || x || y.")]
+        pub fn to_uncompressed(&self) -> [u8; $len] {
+            $uncompressed(&self.$point)
+        }
+
+        /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
+        #[cfg(feature = "alloc")]
+        pub fn to_der(&self) -> alloc::vec::Vec<u8> {
+            der::write::key_bit_string(&self.to_uncompressed())
+        }
+
+        #[doc = concat!("Parses BIT STRING ", $name, $form, ".")]
+        pub fn from_der(input: &[u8], master: &$master) -> Result<Self, Error> {
+            Self::from_bytes(der::point_key(input)?, master)
+        }
+
+        /// The master public key this key belongs to.
+        pub fn master_public_key(&self) -> &$master {
+            &self.master
+        }
+    };
+}
+
 mod curve;
 mod der;
 mod enc;
@@ -97,13 +163,7 @@ zeroize_key!(SignMasterKey, |s| {
 });
 #[cfg(feature = "zeroize")]
 zeroize_key!(SigningKey, |s| {
-    wipe(
-        s.ds_mut(),
-        curve::Affine {
-            x: field::Fp::ZERO,
-            y: field::Fp::ZERO,
-        },
-    );
+    wipe(s.ds_mut(), curve::Affine::WIPED);
     s.ds_table_mut().wipe();
 });
 #[cfg(feature = "zeroize")]
@@ -112,13 +172,7 @@ zeroize_key!(EncryptMasterKey, |s| {
 });
 #[cfg(feature = "zeroize")]
 zeroize_key!(EncryptPrivateKey, |s| {
-    wipe(
-        &mut s.de,
-        curve::Affine {
-            x: tower::Fp2::ZERO,
-            y: tower::Fp2::ZERO,
-        },
-    );
+    wipe(&mut s.de, curve::Affine::WIPED);
     s.prep.wipe();
 });
 

@@ -29,12 +29,29 @@ fn unprefixed(b: &[u8], n: usize) -> Result<&[u8], Error> {
     }
 }
 
+/// The coordinates `coords`, each 32 bytes big-endian, one after the other (`N` = 32 × their
+/// number).
+fn coords_to_bytes<const N: usize>(coords: &[&Fp]) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (chunk, c) in out.chunks_exact_mut(32).zip(coords) {
+        chunk.copy_from_slice(&c.to_bytes());
+    }
+    out
+}
+
+/// `K` coordinates below p from their 32·K-byte form (given as it is or as 0x04 || it).
+fn coords_from_bytes<const K: usize>(b: &[u8]) -> Result<[Fp; K], Error> {
+    let b = unprefixed(b, 32 * K)?;
+    let mut out = [Fp::ZERO; K];
+    for (c, chunk) in out.iter_mut().zip(b.chunks_exact(32)) {
+        *c = fp(chunk)?;
+    }
+    Ok(out)
+}
+
 /// 64 bytes x || y.
 pub(crate) fn g1_to_bytes(p: &Affine<Fp>) -> [u8; 64] {
-    let mut out = [0u8; 64];
-    out[..32].copy_from_slice(&p.x.to_bytes());
-    out[32..].copy_from_slice(&p.y.to_bytes());
-    out
+    coords_to_bytes(&[&p.x, &p.y])
 }
 
 /// 0x04 || x || y.
@@ -45,11 +62,8 @@ pub(crate) fn g1_to_uncompressed(p: &Affine<Fp>) -> [u8; 65] {
 /// Parses x || y or 0x04 || x || y: coordinates below p and on the curve (G1 has
 /// cofactor 1, so that is the whole group check).
 pub(crate) fn g1_from_bytes(b: &[u8]) -> Result<Affine<Fp>, Error> {
-    let b = unprefixed(b, 64)?;
-    let p = Affine {
-        x: fp(&b[..32])?,
-        y: fp(&b[32..])?,
-    };
+    let [x, y] = coords_from_bytes(b)?;
+    let p = Affine { x, y };
     if p.is_on_curve() {
         Ok(p)
     } else {
@@ -59,12 +73,7 @@ pub(crate) fn g1_from_bytes(b: &[u8]) -> Result<Affine<Fp>, Error> {
 
 /// 128 bytes x1 || x0 || y1 || y0.
 pub(crate) fn g2_to_bytes(p: &Affine<Fp2>) -> [u8; 128] {
-    let mut out = [0u8; 128];
-    out[..32].copy_from_slice(&p.x.c1.to_bytes());
-    out[32..64].copy_from_slice(&p.x.c0.to_bytes());
-    out[64..96].copy_from_slice(&p.y.c1.to_bytes());
-    out[96..].copy_from_slice(&p.y.c0.to_bytes());
-    out
+    coords_to_bytes(&[&p.x.c1, &p.x.c0, &p.y.c1, &p.y.c0])
 }
 
 /// 0x04 || x1 || x0 || y1 || y0.
@@ -75,10 +84,10 @@ pub(crate) fn g2_to_uncompressed(p: &Affine<Fp2>) -> [u8; 129] {
 /// Parses the 128-byte form or 0x04 || it: on the twist and in the order-N subgroup
 /// (variable time: for public keys).
 pub(crate) fn g2_from_bytes(b: &[u8]) -> Result<Affine<Fp2>, Error> {
-    let b = unprefixed(b, 128)?;
+    let [x1, x0, y1, y0] = coords_from_bytes(b)?;
     let p = Affine {
-        x: Fp2::new(fp(&b[32..64])?, fp(&b[..32])?),
-        y: Fp2::new(fp(&b[96..])?, fp(&b[64..96])?),
+        x: Fp2::new(x0, x1),
+        y: Fp2::new(y0, y1),
     };
     if !p.is_on_curve() || !G2::from(p).mul_ct(&Fn::MODULUS).is_identity() {
         return Err(Error::InvalidPoint);

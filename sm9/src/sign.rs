@@ -87,20 +87,14 @@ impl SignMasterKey {
         }
     }
 
-    /// ks as 32 big-endian bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ks.to_bytes()
-    }
-
-    /// The master public key.
-    pub fn public_key(&self) -> &SignMasterPublicKey {
-        &self.public
-    }
-
-    /// Extracts the signing key of `id` (hid 0x01, [`hid::SIGN`]).
-    pub fn extract(&self, id: &[u8]) -> Result<SigningKey, Error> {
-        self.extract_with_hid(id, hid::SIGN)
-    }
+    master_key_accessors!(
+        ks,
+        SignMasterPublicKey,
+        SigningKey,
+        SIGN,
+        "0x01",
+        "signing key"
+    );
 
     /// Extracts the signing key of `id` under a given hid.
     pub fn extract_with_hid(&self, id: &[u8], hid: u8) -> Result<SigningKey, Error> {
@@ -255,26 +249,14 @@ impl SigningKey {
         Ok(Self::new(ds, master))
     }
 
-    /// ds as 0x04 || x || y.
-    pub fn to_uncompressed(&self) -> [u8; 65] {
-        g1_to_uncompressed(&self.ds)
-    }
-
-    /// DER as gmsm writes it: BIT STRING 0x04 || x || y.
-    #[cfg(feature = "alloc")]
-    pub fn to_der(&self) -> alloc::vec::Vec<u8> {
-        der::write::key_bit_string(&self.to_uncompressed())
-    }
-
-    /// Parses BIT STRING ds (gmsm's form).
-    pub fn from_der(input: &[u8], master: &SignMasterPublicKey) -> Result<Self, Error> {
-        Self::from_bytes(der::point_key(input)?, master)
-    }
-
-    /// The master public key this key belongs to.
-    pub fn master_public_key(&self) -> &SignMasterPublicKey {
-        &self.master
-    }
+    user_key_encodings!(
+        SignMasterPublicKey,
+        ds,
+        65,
+        g1_to_uncompressed,
+        "ds",
+        " (gmsm's form)"
+    );
 
     /// Signs with a random r (GM/T 0044-2016 part 2, 6.2).
     pub fn sign_with_rng<R: TryCryptoRng + ?Sized>(
@@ -410,14 +392,4 @@ impl signature::Verifier<Signature> for VerifyingKey<'_> {
     }
 }
 
-impl core::fmt::Debug for SignMasterKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SignMasterKey").finish_non_exhaustive()
-    }
-}
-
-impl core::fmt::Debug for SigningKey {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SigningKey").finish_non_exhaustive()
-    }
-}
+debug_name_only!(SignMasterKey, SigningKey);

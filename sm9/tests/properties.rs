@@ -173,19 +173,23 @@ fn short_and_empty_inputs_are_errors() {
 
 #[test]
 fn keys_round_trip_through_der() {
+    // `$key` through its DER and `$ty::from_der` (with the master public key a user key
+    // needs) must give the same `$bytes`; the parsed key is returned.
+    macro_rules! round_trip {
+        ($key:expr, $ty:ident $(, $master:expr)?; $bytes:ident) => {{
+            let key = $key;
+            let back = $ty::from_der(&key.to_der() $(, $master)?).unwrap();
+            assert_eq!(back.$bytes(), key.$bytes());
+            back
+        }};
+    }
     let k = keys();
-    let m = SignMasterKey::from_der(&k.sign.to_der()).unwrap();
-    assert_eq!(m.to_bytes(), k.sign.to_bytes());
-    let mp = SignMasterPublicKey::from_der(&k.sign.public_key().to_der()).unwrap();
-    assert_eq!(mp.to_bytes(), k.sign.public_key().to_bytes());
-    let a = SigningKey::from_der(&k.alice.to_der(), &mp).unwrap();
-    assert_eq!(a.to_uncompressed(), k.alice.to_uncompressed());
-    let e = EncryptMasterKey::from_der(&k.enc.to_der()).unwrap();
-    assert_eq!(e.to_bytes(), k.enc.to_bytes());
-    let ep = EncryptMasterPublicKey::from_der(&k.enc.public_key().to_der()).unwrap();
-    assert_eq!(ep.to_bytes(), k.enc.public_key().to_bytes());
-    let b = EncryptPrivateKey::from_der(&k.bob.to_der(), &ep).unwrap();
-    assert_eq!(b.to_uncompressed(), k.bob.to_uncompressed());
+    round_trip!(&k.sign, SignMasterKey; to_bytes);
+    let mp = round_trip!(k.sign.public_key(), SignMasterPublicKey; to_bytes);
+    round_trip!(&k.alice, SigningKey, &mp; to_uncompressed);
+    round_trip!(&k.enc, EncryptMasterKey; to_bytes);
+    let ep = round_trip!(k.enc.public_key(), EncryptMasterPublicKey; to_bytes);
+    round_trip!(&k.bob, EncryptPrivateKey, &ep; to_uncompressed);
     // Trailing data is refused.
     let mut d = k.sign.to_der();
     d.push(0);

@@ -3,6 +3,7 @@
 
 use super::lazy::{Lazy256, limbs_from_words, words_from_limbs};
 use super::nonce::NonceGen;
+use super::verifying::prehash_e;
 use super::{DerSignature, Signature, VerifyingKey};
 use crate::arith::limbs::{self, Limbs};
 use crate::arith::mul::mul_g;
@@ -11,7 +12,6 @@ use crate::arith::scalar::{N, is_in_range};
 use crate::hash::{DEFAULT_ID, Sm3};
 use crate::{Error, FieldBytes, PublicKey, Scalar, SecretKey, curve};
 use core::fmt;
-use digest::{Digest, Update};
 use rand_core::TryCryptoRng;
 use signature::hazmat::{PrehashSigner, RandomizedPrehashSigner};
 use signature::{
@@ -278,8 +278,7 @@ impl RandomizedMultipartSigner<Signature> for SigningKey {
 /// The prehash is e = SM3(Z_A ‖ M), 32 bytes.
 impl PrehashSigner<Signature> for SigningKey {
     fn sign_prehash(&self, prehash: &[u8]) -> Result<Signature, signature::Error> {
-        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
-        Ok(self.sign_e(e))
+        Ok(self.sign_e(prehash_e(prehash)?))
     }
 }
 
@@ -289,8 +288,7 @@ impl RandomizedPrehashSigner<Signature> for SigningKey {
         rng: &mut R,
         prehash: &[u8],
     ) -> Result<Signature, signature::Error> {
-        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
-        Ok(self.try_sign_e_with_rng(rng, e)?)
+        Ok(self.try_sign_e_with_rng(rng, prehash_e(prehash)?)?)
     }
 }
 
@@ -300,10 +298,7 @@ impl DigestSigner<Sm3, Signature> for SigningKey {
         &self,
         f: F,
     ) -> Result<Signature, signature::Error> {
-        let mut h = Sm3::new();
-        Update::update(&mut h, &self.verifying_key.za());
-        f(&mut h)?;
-        Ok(self.sign_e(&h.finalize().into()))
+        Ok(self.sign_e(&self.verifying_key.hash_fed(f)?))
     }
 }
 

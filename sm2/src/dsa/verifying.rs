@@ -165,6 +165,18 @@ impl VerifyingKey {
         h.finalize().into()
     }
 
+    /// e = SM3(Z_A ‖ what `feed` writes): the digest the `Digest*` traits of both the signer
+    /// and the verifier start with Z_A and let the caller finish.
+    pub(crate) fn hash_fed<F: Fn(&mut Sm3) -> Result<(), signature::Error>>(
+        &self,
+        feed: F,
+    ) -> Result<[u8; 32], signature::Error> {
+        let mut h = Sm3::new();
+        Update::update(&mut h, &self.za());
+        feed(&mut h)?;
+        Ok(h.finalize().into())
+    }
+
     /// The key for `public` (whose affine form is `point`) and identifier `id`.
     pub(crate) fn from_parts(public: PublicKey, point: Affine, id: &[u8]) -> Result<Self, Error> {
         let mut key = VerifyingKey {
@@ -260,11 +272,16 @@ impl MultipartVerifier<Signature> for VerifyingKey {
     }
 }
 
+/// The 32-byte e of the `Prehash*` traits (signer and verifier); another length is
+/// `Error::InvalidPrehash`.
+pub(crate) fn prehash_e(prehash: &[u8]) -> Result<&[u8; 32], Error> {
+    prehash.try_into().map_err(|_| Error::InvalidPrehash)
+}
+
 /// The prehash is e = SM3(Z_A ‖ M), 32 bytes.
 impl PrehashVerifier<Signature> for VerifyingKey {
     fn verify_prehash(&self, prehash: &[u8], sig: &Signature) -> Result<(), signature::Error> {
-        let e: &[u8; 32] = prehash.try_into().map_err(|_| Error::InvalidPrehash)?;
-        Ok(self.verify_e(e, sig)?)
+        Ok(self.verify_e(prehash_e(prehash)?, sig)?)
     }
 }
 
@@ -275,9 +292,6 @@ impl DigestVerifier<Sm3, Signature> for VerifyingKey {
         f: F,
         sig: &Signature,
     ) -> Result<(), signature::Error> {
-        let mut h = Sm3::new();
-        Update::update(&mut h, &self.za());
-        f(&mut h)?;
-        Ok(self.verify_e(&h.finalize().into(), sig)?)
+        Ok(self.verify_e(&self.hash_fed(f)?, sig)?)
     }
 }
