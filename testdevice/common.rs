@@ -1,5 +1,5 @@
 //! What the test devices share, included by each (`#[path = "../../common.rs"] mod common;`):
-//! the seeded key derivation and the library state behind one lock.
+//! the seeded key derivation, the library state behind one lock, and random bytes.
 
 use shangmi_sm2::SecretKey;
 use std::sync::{Mutex, PoisonError};
@@ -32,4 +32,15 @@ pub fn seed(var: &str, default: &str) -> String {
 pub fn with_state<S: Default, T>(state: &Mutex<Option<S>>, f: impl FnOnce(&mut S) -> T) -> T {
     let mut g = state.lock().unwrap_or_else(PoisonError::into_inner);
     f(g.get_or_insert_with(S::default))
+}
+
+/// Fills the `len` bytes at `buf` from the operating system's generator (each device's
+/// random function); false if that fails.
+///
+/// # Safety
+/// `buf` is non-null and writable for `len` bytes.
+pub unsafe fn os_random(buf: *mut u8, len: usize) -> bool {
+    // SAFETY: writable for `len` bytes by the caller's contract.
+    let out = unsafe { core::slice::from_raw_parts_mut(buf, len) };
+    getrandom::fill(out).is_ok()
 }

@@ -344,6 +344,42 @@ macro_rules! no_key_exchange {
     };
 }
 
+/// The conversions a device crate's error type makes like every other's: a library that
+/// does not load ([`LoadError`]), a ciphertext refused before the device
+/// ([`CipherRefused`]) and an SM2 error of this side. The type must have the variants
+/// `Load(String)`, `MissingSymbol(&'static str)`, `Unsupported(&'static str)` and
+/// `Sm2(shangmi_sm2::Error)`; the caller depends on `shangmi_sm2`.
+#[macro_export]
+macro_rules! error_conversions {
+    ($error:ident) => {
+        impl ::core::convert::From<$crate::LoadError> for $error {
+            fn from(e: $crate::LoadError) -> Self {
+                match e {
+                    $crate::LoadError::Library(why) => $error::Load(why),
+                    $crate::LoadError::MissingSymbol(name) => $error::MissingSymbol(name),
+                }
+            }
+        }
+
+        impl ::core::convert::From<$crate::CipherRefused> for $error {
+            fn from(e: $crate::CipherRefused) -> Self {
+                match e {
+                    $crate::CipherRefused::Sm2(e) => $error::Sm2(e),
+                    $crate::CipherRefused::TooLong => {
+                        $error::Unsupported("SM2 plaintexts over 1024 bytes")
+                    }
+                }
+            }
+        }
+
+        impl ::core::convert::From<::shangmi_sm2::Error> for $error {
+            fn from(e: ::shangmi_sm2::Error) -> Self {
+                $error::Sm2(e)
+            }
+        }
+    };
+}
+
 /// A vendor's library loaded at run time (unloaded when dropped: keep it as long as any
 /// function copied out of it).
 pub struct Library(libloading::Library);
@@ -418,6 +454,70 @@ impl Library {
         // SAFETY: forwarded from the caller.
         unsafe { self.symbol(name) }.ok_or(MissingSymbol(name))
     }
+}
+
+/// Declares a table of C functions copied out of a [`Library`], and its resolver.
+///
+/// Each field is `name: required Type = "C_Name"` (a function the caller cannot do
+/// without: the field has type `Type`) or `name: optional Type = "C_Name"` (the field is an
+/// `Option<Type>`, `None` when the library does not export it). `Type` is the function's
+/// exact `unsafe extern "C" fn` type. The macro writes the struct as declared and an
+/// `unsafe fn resolve(lib: &Library) -> Result<Self, MissingSymbol>` that looks every field
+/// up by its C name ([`Library::required`], [`Library::symbol`]); its safety contract is
+/// theirs: every `Type` must be its function's true C signature, and no pointer may be
+/// called after the library is dropped ([`Loaded`] keeps the two together).
+///
+/// ```
+/// use core::ffi::c_int;
+/// shangmi_device::function_table! {
+///     /// Two functions of a C library.
+///     struct Table {
+///         pub open: required unsafe extern "C" fn() -> c_int = "Lib_Open",
+///         pub info: optional unsafe extern "C" fn(c_int) -> c_int = "Lib_Info",
+///     }
+/// }
+/// fn load(path: &std::ffi::OsStr) -> Result<shangmi_device::Loaded<Table>, shangmi_device::LoadError> {
+///     // SAFETY: the types above are the C signatures; `Loaded` keeps the library loaded.
+///     shangmi_device::Loaded::load(path, |lib| unsafe { Table::resolve(lib) })
+/// }
+/// # let _ = load;
+/// ```
+#[macro_export]
+macro_rules! function_table {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident {
+            $($fvis:vis $field:ident: $kind:ident $ty:ty = $cname:literal,)*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $($fvis $field: $crate::function_table!(@type $kind $ty),)*
+        }
+
+        impl $name {
+            /// Looks every function of the table up in `lib` by its C name; the first
+            /// missing required one is the error, a missing optional one is `None`.
+            ///
+            /// # Safety
+            /// Every field's type must be its function's true C signature (as declared
+            /// above), and no pointer may be called after `lib` is dropped.
+            $vis unsafe fn resolve(
+                lib: &$crate::Library,
+            ) -> ::core::result::Result<Self, $crate::MissingSymbol> {
+                // SAFETY: forwarded from the caller (the declared types, the lifetime).
+                unsafe {
+                    ::core::result::Result::Ok($name {
+                        $($field: $crate::function_table!(@get $kind lib $cname),)*
+                    })
+                }
+            }
+        }
+    };
+    (@type required $ty:ty) => { $ty };
+    (@type optional $ty:ty) => { ::core::option::Option<$ty> };
+    (@get required $lib:ident $cname:literal) => { $lib.required($cname)? };
+    (@get optional $lib:ident $cname:literal) => { $lib.symbol($cname) };
 }
 
 /// How a return code prints: `NAME (0x0A000024)` for a named one, `vendor code

@@ -175,26 +175,35 @@ fn entropy_and_nonce_minimums() {
     );
 
     let e = [1u8; 64];
-    assert_eq!(
-        Sm4CtrDrbg::new(&e[..31], &e[..16], b"", c).err(),
-        Some(Error::EntropyTooShort)
-    );
-    assert_eq!(
-        Sm4CtrDrbg::new(&e[..32], &e[..15], b"", c).err(),
-        Some(Error::NonceTooShort)
-    );
-    assert_eq!(
-        Sm3HashDrbg::new(&e[..31], &e[..16], b"", c).err(),
-        Some(Error::EntropyTooShort)
-    );
-    assert_eq!(
-        Sm3HashDrbg::new(&e[..32], &e[..8], b"", c).err(),
-        Some(Error::NonceTooShort)
-    );
-    assert_eq!(
-        Sm3HmacDrbg::new(&[], &e[..16], b"", c).err(),
-        Some(Error::EntropyTooShort)
-    );
+    for (case, got, want) in [
+        (
+            "SM4 CTR, short entropy",
+            Sm4CtrDrbg::new(&e[..31], &e[..16], b"", c).err(),
+            Error::EntropyTooShort,
+        ),
+        (
+            "SM4 CTR, short nonce",
+            Sm4CtrDrbg::new(&e[..32], &e[..15], b"", c).err(),
+            Error::NonceTooShort,
+        ),
+        (
+            "SM3 Hash, short entropy",
+            Sm3HashDrbg::new(&e[..31], &e[..16], b"", c).err(),
+            Error::EntropyTooShort,
+        ),
+        (
+            "SM3 Hash, short nonce",
+            Sm3HashDrbg::new(&e[..32], &e[..8], b"", c).err(),
+            Error::NonceTooShort,
+        ),
+        (
+            "SM3 HMAC, no entropy",
+            Sm3HmacDrbg::new(&[], &e[..16], b"", c).err(),
+            Error::EntropyTooShort,
+        ),
+    ] {
+        assert_eq!(got, Some(want), "{case}");
+    }
     let mut drbg = Sm3HashDrbg::new(&e[..32], &e[..16], b"", c).unwrap();
     assert_eq!(drbg.reseed(&e[..16], b""), Err(Error::EntropyTooShort));
     drbg.reseed(&e[..32], b"").unwrap();

@@ -41,6 +41,17 @@ impl core::fmt::Display for SourceFailed {
 
 impl core::error::Error for SourceFailed {}
 
+impl Counting {
+    /// A source that counts up from 0 (or fails every draw, if `fail`).
+    fn new(fail: bool) -> Self {
+        Counting {
+            next: 0,
+            drawn: 0,
+            fail,
+        }
+    }
+}
+
 impl TryRng for Counting {
     type Error = SourceFailed;
 
@@ -111,11 +122,7 @@ fn fallible_drbg_stops_at_the_reseed_counter() {
 
 #[test]
 fn auto_reseed_draws_entropy_when_the_counter_requires() {
-    let source = Counting {
-        next: 0,
-        drawn: 0,
-        fail: false,
-    };
+    let source = Counting::new(false);
     let mut rng = AutoReseed::<CtrDrbg<Sm4, GmLevel2, Fixed>, _>::new(source, b"", Fixed).unwrap();
     // 2^10 blocks per seed: 3 * 2^10 + 1 blocks need the instantiate draws (entropy and
     // nonce) and 3 reseeds.
@@ -130,14 +137,7 @@ fn auto_reseed_draws_entropy_when_the_counter_requires() {
     for _ in 0..1 << 10 {
         drbg.generate(&mut [0; 16], b"").unwrap();
     }
-    let mut failing = AutoReseed::from_parts(
-        drbg,
-        Counting {
-            next: 0,
-            drawn: 0,
-            fail: true,
-        },
-    );
+    let mut failing = AutoReseed::from_parts(drbg, Counting::new(true));
     assert!(matches!(
         failing.try_fill_bytes(&mut buf[..16]),
         Err(SourceFailed)
@@ -151,20 +151,12 @@ fn rng_source_draws(rng: &AutoReseed<CtrDrbg<Sm4, GmLevel2, Fixed>, Counting>) -
 
 #[test]
 fn auto_reseed_construction_errors() {
-    let failing = Counting {
-        next: 0,
-        drawn: 0,
-        fail: true,
-    };
+    let failing = Counting::new(true);
     assert!(matches!(
         AutoReseed::<Sm3HashDrbg<Fixed>, _>::new(failing, b"", Fixed),
         Err(shangmi_drbg::AutoReseedError::Source(SourceFailed))
     ));
-    let ok = Counting {
-        next: 0,
-        drawn: 0,
-        fail: false,
-    };
+    let ok = Counting::new(false);
     assert!(matches!(
         AutoReseed::<Sm3HashDrbg<NoClock>, _>::new(ok, b"", NoClock),
         Err(shangmi_drbg::AutoReseedError::Drbg(Error::ClockRequired))
@@ -239,11 +231,7 @@ impl Clock for Manual<'_> {
 #[test]
 fn auto_reseed_reseeds_when_the_time_limit_passes() {
     let clock = core::cell::Cell::new(5);
-    let source = Counting {
-        next: 0,
-        drawn: 0,
-        fail: false,
-    };
+    let source = Counting::new(false);
     let mut rng =
         AutoReseed::<HashDrbg<Sm3, GmLevel2, _>, _>::new(source, b"", Manual(&clock)).unwrap();
     let draws = |rng: &AutoReseed<HashDrbg<Sm3, GmLevel2, Manual>, Counting>| rng.source().drawn;

@@ -32,6 +32,18 @@ fn open_with(l: &str, options: KeyOptions) -> Result<Pkcs11Key, Pkcs11Error> {
     Pkcs11Key::open(&m, 0, &label(l), Pin::new(PIN), options)
 }
 
+/// The key `l` opened with the token's mechanisms named by `mechanisms`.
+fn open_mechanisms(l: &str, mechanisms: Mechanisms) -> Pkcs11Key {
+    open_with(
+        l,
+        KeyOptions {
+            mechanisms,
+            ..KeyOptions::default()
+        },
+    )
+    .unwrap()
+}
+
 fn open(l: &str) -> Pkcs11Key {
     open_with(l, KeyOptions::default()).unwrap()
 }
@@ -140,14 +152,7 @@ fn signs_with_both_mechanisms_and_verifies_in_memory() {
         sign_digest: None,
         ..Mechanisms::SANSEC
     };
-    let key2 = open_with(
-        "tlcp-sign",
-        KeyOptions {
-            mechanisms: sm3_inside,
-            ..KeyOptions::default()
-        },
-    )
-    .unwrap();
+    let key2 = open_mechanisms("tlcp-sign", sm3_inside);
     let sig = key2.sign(b"inside").unwrap();
     vk.verify_e(&vk.hash_message(b"inside"), &sig).unwrap();
     // A non-default identifier through SM3 inside: its raw bytes as the parameter. The
@@ -172,17 +177,13 @@ fn signs_with_both_mechanisms_and_verifies_in_memory() {
     // With a sign-a-digest mechanism (the default) any identifier takes the host's Z_A,
     // also one longer than the SM3-inside parameter takes; shown without an SM3-inside
     // mechanism configured at all.
-    let digest_only = open_with(
+    let digest_only = open_mechanisms(
         "tlcp-sign",
-        KeyOptions {
-            mechanisms: Mechanisms {
-                sign_sm3: None,
-                ..Mechanisms::SANSEC
-            },
-            ..KeyOptions::default()
+        Mechanisms {
+            sign_sm3: None,
+            ..Mechanisms::SANSEC
         },
-    )
-    .unwrap();
+    );
     let long_id = [0x5C; 300];
     let sig = digest_only.sign_with_id(&long_id, b"host").unwrap();
     let with_id = VerifyingKey::new_with_id(&public, &long_id).unwrap();
@@ -223,14 +224,7 @@ fn decrypts_sm2_ciphertexts() {
     assert!(e.is_refused_input(), "{e:?}");
     assert!(matches!(key.sign(b"m"), Err(Pkcs11Error::Unsupported(_))));
     // A module whose configuration has no decryption mechanism says so.
-    let luna = open_with(
-        "tlcp-enc",
-        KeyOptions {
-            mechanisms: Mechanisms::LUNA,
-            ..KeyOptions::default()
-        },
-    )
-    .unwrap();
+    let luna = open_mechanisms("tlcp-enc", Mechanisms::LUNA);
     assert!(!luna.capabilities().decrypt && !luna.capabilities().sign);
     assert!(matches!(
         luna.decrypt(&ct),
@@ -378,14 +372,7 @@ fn faults_and_garbage_are_typed_errors_without_panics() {
         signature: shangmi_pkcs11::SignatureEncoding::Der,
         ..Mechanisms::SANSEC
     };
-    let key = open_with(
-        "tlcp-sign",
-        KeyOptions {
-            mechanisms: der,
-            ..KeyOptions::default()
-        },
-    )
-    .unwrap();
+    let key = open_mechanisms("tlcp-sign", der);
     assert!(matches!(key.sign(b"m"), Err(Pkcs11Error::BadOutput { .. })));
 }
 

@@ -33,35 +33,18 @@ use std::sync::Arc;
 /// starts (`uiKeyBits`), before the caller of [`KeyAgreement::finish_held`] names it.
 pub(crate) const AGREED_BITS: c_uint = 384;
 
-/// The agreement and keyed-hash functions, if the library exports them all.
-#[derive(Clone, Copy)]
-pub(crate) struct KxFunctions {
-    start: GenerateAgreementData,
-    finish: GenerateKeyWithEcc,
-    respond: Option<GenerateAgreementDataAndKey>,
-    hmac_init: HmacInit,
-    hmac_update: HmacUpdate,
-    hmac_final: HmacFinal,
-    destroy: DestroyKey,
-}
-
-impl KxFunctions {
-    /// Resolves the functions from `lib`; `None` if one is missing. The pointers must not
-    /// be called after the library is unloaded (a key keeps its device, hence its library).
-    pub(crate) fn resolve(lib: &shangmi_device::Library) -> Option<Self> {
-        // SAFETY: each type is the named function's C signature (GM/T 0018-2012 §6.3 and
-        // GM/T 0018-2023 §6.6); callers keep the library loaded while they use the table.
-        unsafe {
-            Some(KxFunctions {
-                start: lib.symbol("SDF_GenerateAgreementDataWithECC")?,
-                finish: lib.symbol("SDF_GenerateKeyWithECC")?,
-                respond: lib.symbol("SDF_GenerateAgreementDataAndKeyWithECC"),
-                hmac_init: lib.symbol("SDF_HMACInit")?,
-                hmac_update: lib.symbol("SDF_HMACUpdate")?,
-                hmac_final: lib.symbol("SDF_HMACFinal")?,
-                destroy: lib.symbol("SDF_DestroyKey")?,
-            })
-        }
+shangmi_device::function_table! {
+    /// The agreement and keyed-hash functions (GM/T 0018-2012 §6.3, GM/T 0018-2023 §6.6);
+    /// a device key has them if the library exports all the required ones.
+    #[derive(Clone, Copy)]
+    pub(crate) struct KxFunctions {
+        start: required GenerateAgreementData = "SDF_GenerateAgreementDataWithECC",
+        finish: required GenerateKeyWithEcc = "SDF_GenerateKeyWithECC",
+        respond: optional GenerateAgreementDataAndKey = "SDF_GenerateAgreementDataAndKeyWithECC",
+        hmac_init: required HmacInit = "SDF_HMACInit",
+        hmac_update: required HmacUpdate = "SDF_HMACUpdate",
+        hmac_final: required HmacFinal = "SDF_HMACFinal",
+        destroy: required DestroyKey = "SDF_DestroyKey",
     }
 }
 

@@ -247,22 +247,7 @@ impl fmt::Display for SdfError {
 
 impl std::error::Error for SdfError {}
 
-impl From<shangmi_device::CipherRefused> for SdfError {
-    fn from(e: shangmi_device::CipherRefused) -> Self {
-        match e {
-            shangmi_device::CipherRefused::Sm2(e) => SdfError::Sm2(e),
-            shangmi_device::CipherRefused::TooLong => {
-                SdfError::Unsupported("SM2 plaintexts over 1024 bytes")
-            }
-        }
-    }
-}
-
-impl From<shangmi_sm2::Error> for SdfError {
-    fn from(e: shangmi_sm2::Error) -> Self {
-        SdfError::Sm2(e)
-    }
-}
+shangmi_device::error_conversions!(SdfError);
 
 impl shangmi_sm2::KeyOpError for SdfError {
     fn is_refused_input(&self) -> bool {

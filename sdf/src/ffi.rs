@@ -56,60 +56,39 @@ type InternalVerify =
 type InternalDecrypt =
     unsafe extern "C" fn(Handle, c_uint, c_uint, *const EccCipher, *mut u8, *mut c_uint) -> c_int;
 
-/// The functions this crate calls, copied out of the library (which [`Library`] keeps
-/// loaded as long as the table lives).
-pub(crate) struct Functions {
-    pub open_device: OpenDevice,
-    pub close_device: CloseHandle,
-    pub open_session: OpenSession,
-    pub close_session: CloseHandle,
-    pub get_device_info: Option<GetDeviceInfo>,
-    pub generate_random: GenerateRandom,
-    pub get_access_right: GetAccessRight,
-    pub release_access_right: ReleaseAccessRight,
-    pub export_sign_public: ExportPublicKey,
-    pub export_enc_public: ExportPublicKey,
-    pub internal_sign: InternalSign,
-    pub internal_verify: Option<InternalVerify>,
-    pub internal_decrypt: Option<InternalDecrypt>,
+shangmi_device::function_table! {
+    /// The functions this crate calls, copied out of the library (which [`Library`] keeps
+    /// loaded as long as the table lives): a missing required function is
+    /// [`SdfError::MissingSymbol`] when the library loads, optional ones
+    /// (`SDF_GetDeviceInfo`, `SDF_InternalVerify_ECC`, `SDF_InternalDecrypt_ECC`) are left
+    /// empty and reported when used.
+    pub(crate) struct Functions {
+        pub open_device: required OpenDevice = "SDF_OpenDevice",
+        pub close_device: required CloseHandle = "SDF_CloseDevice",
+        pub open_session: required OpenSession = "SDF_OpenSession",
+        pub close_session: required CloseHandle = "SDF_CloseSession",
+        pub get_device_info: optional GetDeviceInfo = "SDF_GetDeviceInfo",
+        pub generate_random: required GenerateRandom = "SDF_GenerateRandom",
+        pub get_access_right: required GetAccessRight = "SDF_GetPrivateKeyAccessRight",
+        pub release_access_right: required ReleaseAccessRight = "SDF_ReleasePrivateKeyAccessRight",
+        pub export_sign_public: required ExportPublicKey = "SDF_ExportSignPublicKey_ECC",
+        pub export_enc_public: required ExportPublicKey = "SDF_ExportEncPublicKey_ECC",
+        pub internal_sign: required InternalSign = "SDF_InternalSign_ECC",
+        pub internal_verify: optional InternalVerify = "SDF_InternalVerify_ECC",
+        pub internal_decrypt: optional InternalDecrypt = "SDF_InternalDecrypt_ECC",
+    }
 }
 
 /// A loaded vendor library and its function table.
 pub(crate) type Library = shangmi_device::Loaded<Functions>;
 
-impl From<shangmi_device::LoadError> for SdfError {
-    fn from(e: shangmi_device::LoadError) -> Self {
-        match e {
-            shangmi_device::LoadError::Library(why) => SdfError::Load(why),
-            shangmi_device::LoadError::MissingSymbol(name) => SdfError::MissingSymbol(name),
-        }
-    }
-}
-
 impl Functions {
-    /// Loads the library at `path` and resolves the table; a missing required function is
-    /// [`SdfError::MissingSymbol`], optional ones (`SDF_GetDeviceInfo`,
-    /// `SDF_InternalVerify_ECC`, `SDF_InternalDecrypt_ECC`) are left empty and reported
-    /// when used.
+    /// Loads the library at `path` and resolves the table.
     pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SdfError> {
-        // SAFETY: each type below is the GM/T 0018 signature of the named function; the
-        // table lives in `Loaded` beside the library, which outlives it.
+        // SAFETY: each type in the table is the GM/T 0018 signature of the named function;
+        // the table lives in `Loaded` beside the library, which outlives it.
         Ok(Library::load(path, |lib| unsafe {
-            Ok(Functions {
-                open_device: lib.required("SDF_OpenDevice")?,
-                close_device: lib.required("SDF_CloseDevice")?,
-                open_session: lib.required("SDF_OpenSession")?,
-                close_session: lib.required("SDF_CloseSession")?,
-                get_device_info: lib.symbol("SDF_GetDeviceInfo"),
-                generate_random: lib.required("SDF_GenerateRandom")?,
-                get_access_right: lib.required("SDF_GetPrivateKeyAccessRight")?,
-                release_access_right: lib.required("SDF_ReleasePrivateKeyAccessRight")?,
-                export_sign_public: lib.required("SDF_ExportSignPublicKey_ECC")?,
-                export_enc_public: lib.required("SDF_ExportEncPublicKey_ECC")?,
-                internal_sign: lib.required("SDF_InternalSign_ECC")?,
-                internal_verify: lib.symbol("SDF_InternalVerify_ECC"),
-                internal_decrypt: lib.symbol("SDF_InternalDecrypt_ECC"),
-            })
+            Functions::resolve(lib)
         })?)
     }
 }

@@ -59,7 +59,10 @@ impl SdfKey {
         let public = export_public(&device.session()?, index, usage)?;
         let pool = Arc::new(Pool::open(device, index, pin, options)?);
         let kx = match usage {
-            KeyUsage::Encrypt => KxFunctions::resolve(device.0.lib.library())
+            // SAFETY: the table's types are the GM/T 0018 signatures (`agree.rs`); the key
+            // keeps its device, hence the library, as long as it keeps the table.
+            KeyUsage::Encrypt => unsafe { KxFunctions::resolve(device.0.lib.library()) }
+                .ok()
                 .filter(|&fns| crate::agree::probe(fns, &pool, index)),
             KeyUsage::Sign => None,
         };

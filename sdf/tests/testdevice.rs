@@ -13,6 +13,7 @@ use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
 use support::device_keys::{decrypts_like_memory, too_long_for_devices};
+use support::device_threads::signs_from_threads;
 use support::{PIN, library, open_key};
 
 fn open(index: u32, usage: KeyUsage) -> Result<SdfKey, SdfError> {
@@ -198,23 +199,5 @@ fn threads_share_one_pool() {
         )
         .unwrap(),
     );
-    let vk = VerifyingKey::new(&key.public_key());
-    let threads: Vec<_> = (0..6u8)
-        .map(|t| {
-            let key = key.clone();
-            std::thread::spawn(move || {
-                (0..8u8)
-                    .map(|i| {
-                        let msg = [t, i];
-                        (msg, key.sign(&msg).unwrap())
-                    })
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
-    for t in threads {
-        for (msg, sig) in t.join().unwrap() {
-            vk.verify_e(&vk.hash_message(&msg), &sig).unwrap();
-        }
-    }
+    signs_from_threads(&key, 6, 8);
 }

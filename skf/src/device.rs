@@ -5,7 +5,10 @@
 //! call into a library holds that library's lock: the handles below are `Send + Sync`.
 
 use crate::error::{SarCode, SkfError, check, check_open};
-use crate::ffi::{Bool, DevInfoRaw, EccPublicKey, Functions, Handle, Library, OPTIONAL, Ulong};
+use crate::ffi::{
+    Bool, DevInfoRaw, EccPublicKey, EnumNames, Functions, Handle, Library, OPTIONAL, OpenByName,
+    Ulong,
+};
 use core::ffi::c_char;
 use shangmi_device::c_text;
 use shangmi_sm2::PublicKey;
@@ -115,7 +118,66 @@ impl Shared {
     pub(crate) fn lock(&self) -> MutexGuard<'_, ()> {
         self.lock.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The names of the children (applications, containers) of the open object `parent`,
+    /// as `enumerate` (the C function `function`) lists them.
+    fn child_names(
+        &self,
+        function: &'static str,
+        enumerate: EnumNames,
+        parent: Handle,
+    ) -> Result<Vec<String>, SkfError> {
+        let _g = self.lock();
+        // SAFETY: `parent` is open (its owner holds it); `buf`/`size` as `names` guarantees.
+        names(function, |buf, size| unsafe {
+            enumerate(parent, buf, size)
+        })
+    }
+
+    /// Opens the `child` named `name` of the open object `parent` with `open`.
+    fn open_child(
+        &self,
+        child: &Child,
+        open: OpenByName,
+        parent: Handle,
+        name: &str,
+    ) -> Result<Handle, SkfError> {
+        let c = c_name(name, child.label)?;
+        let mut handle: Handle = core::ptr::null_mut();
+        let _g = self.lock();
+        // SAFETY: an open parent, a NUL-terminated name, a valid out-parameter.
+        let rv = unsafe { open(parent, c.as_ptr(), &mut handle) };
+        check_open(child.function, rv, child.kind, name, child.absent)?;
+        Ok(handle)
+    }
 }
+
+/// A kind of object opened by name inside another (an application in a device, a
+/// container in an application).
+struct Child {
+    /// The C function that opens it.
+    function: &'static str,
+    /// What [`SkfError::NotFound`] calls it.
+    kind: &'static str,
+    /// What [`SkfError::InteriorNul`] calls its name.
+    label: &'static str,
+    /// The answers of `function` that mean no such object.
+    absent: &'static [SarCode],
+}
+
+const APPLICATION: Child = Child {
+    function: "SKF_OpenApplication",
+    kind: "application",
+    label: "application name",
+    absent: &[SarCode::ApplicationNotExists],
+};
+
+const CONTAINER: Child = Child {
+    function: "SKF_OpenContainer",
+    kind: "container",
+    label: "container name",
+    absent: &[SarCode::InvalidParam, SarCode::FileNotExist],
+};
 
 // SAFETY: the function table is plain function pointers; every call through it holds
 // `lock`, so the library sees one call at a time from whichever thread.
@@ -264,24 +326,34 @@ impl Drop for DevInner {
     }
 }
 
+/// `Debug` (the name only) and `name()` for a handle type over an `Arc` of its state, whose
+/// `name` field it shows; `$what` names the object in the method's documentation.
+macro_rules! named_handle {
+    ($handle:ident, $what:literal) => {
+        impl core::fmt::Debug for $handle {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($handle))
+                    .field("name", &self.0.name)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl $handle {
+            #[doc = concat!("The ", $what, "'s name.")]
+            pub fn name(&self) -> &str {
+                &self.0.name
+            }
+        }
+    };
+}
+
 /// A connected device (cheap to clone; disconnected when the last clone is dropped).
 #[derive(Clone)]
 pub struct SkfDevice(Arc<DevInner>);
 
-impl core::fmt::Debug for SkfDevice {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("SkfDevice")
-            .field("name", &self.0.name)
-            .finish_non_exhaustive()
-    }
-}
+named_handle!(SkfDevice, "device");
 
 impl SkfDevice {
-    /// The device's name.
-    pub fn name(&self) -> &str {
-        &self.0.name
-    }
-
     /// The device's description (`SKF_GetDevInfo`).
     pub fn info(&self) -> Result<DeviceInfo, SkfError> {
         let shared = &self.0.shared;
@@ -334,25 +406,15 @@ impl SkfDevice {
     pub fn applications(&self) -> Result<Vec<String>, SkfError> {
         let shared = &self.0.shared;
         let f = shared.lib.fns.enum_application;
-        let _g = shared.lock();
-        // SAFETY: a connected device; `buf`/`size` as `names` guarantees.
-        names("SKF_EnumApplication", |buf, size| unsafe {
-            f(self.0.handle, buf, size)
-        })
+        shared.child_names("SKF_EnumApplication", f, self.0.handle)
     }
 
     /// Opens the application `name` (`SKF_OpenApplication`); nothing private is usable
     /// before [`Application::verify_pin`].
     pub fn open_application(&self, name: &str) -> Result<Application, SkfError> {
-        let c = c_name(name, "application name")?;
         let shared = &self.0.shared;
-        let mut handle: Handle = core::ptr::null_mut();
-        let _g = shared.lock();
-        // SAFETY: a connected device, a NUL-terminated name, a valid out-parameter.
-        let rv =
-            unsafe { (shared.lib.fns.open_application)(self.0.handle, c.as_ptr(), &mut handle) };
-        let absent = [SarCode::ApplicationNotExists];
-        check_open("SKF_OpenApplication", rv, "application", name, &absent)?;
+        let open = shared.lib.fns.open_application;
+        let handle = shared.open_child(&APPLICATION, open, self.0.handle, name)?;
         Ok(Application(Arc::new(AppInner {
             handle,
             name: name.to_owned(),
@@ -391,23 +453,12 @@ impl Drop for AppInner {
 #[derive(Clone)]
 pub struct Application(Arc<AppInner>);
 
-impl core::fmt::Debug for Application {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Application")
-            .field("name", &self.0.name)
-            .finish_non_exhaustive()
-    }
-}
+named_handle!(Application, "application");
 
 /// `USER_TYPE` (GM/T 0016: `ADMIN_TYPE` 0, `USER_TYPE` 1).
 const USER_TYPE: Ulong = 1;
 
 impl Application {
-    /// The application's name.
-    pub fn name(&self) -> &str {
-        &self.0.name
-    }
-
     /// Verifies the user PIN (`SKF_VerifyPIN`; the PIN is zeroized when this returns). A
     /// wrong PIN is [`SkfError::WrongPin`] with the attempts the device says are left,
     /// or [`SkfError::PinLocked`].
@@ -445,23 +496,14 @@ impl Application {
     pub fn containers(&self) -> Result<Vec<String>, SkfError> {
         let shared = &self.0.device.shared;
         let f = shared.lib.fns.enum_container;
-        let _g = shared.lock();
-        // SAFETY: an open application; `buf`/`size` as `names` guarantees.
-        names("SKF_EnumContainer", |buf, size| unsafe {
-            f(self.0.handle, buf, size)
-        })
+        shared.child_names("SKF_EnumContainer", f, self.0.handle)
     }
 
     /// Opens the container `name` (`SKF_OpenContainer`).
     pub fn open_container(&self, name: &str) -> Result<Container, SkfError> {
-        let c = c_name(name, "container name")?;
         let shared = &self.0.device.shared;
-        let mut handle: Handle = core::ptr::null_mut();
-        let _g = shared.lock();
-        // SAFETY: an open application, a NUL-terminated name, a valid out-parameter.
-        let rv = unsafe { (shared.lib.fns.open_container)(self.0.handle, c.as_ptr(), &mut handle) };
-        let absent = [SarCode::InvalidParam, SarCode::FileNotExist];
-        check_open("SKF_OpenContainer", rv, "container", name, &absent)?;
+        let open = shared.lib.fns.open_container;
+        let handle = shared.open_child(&CONTAINER, open, self.0.handle, name)?;
         Ok(Container(Arc::new(ContInner {
             handle,
             name: name.to_owned(),
@@ -501,20 +543,9 @@ impl Drop for ContInner {
 #[derive(Clone)]
 pub struct Container(pub(crate) Arc<ContInner>);
 
-impl core::fmt::Debug for Container {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Container")
-            .field("name", &self.0.name)
-            .finish_non_exhaustive()
-    }
-}
+named_handle!(Container, "container");
 
 impl Container {
-    /// The container's name.
-    pub fn name(&self) -> &str {
-        &self.0.name
-    }
-
     /// The library's capabilities (what its keys can do).
     pub fn capabilities(&self) -> Capabilities {
         SkfLibrary(self.0.app.device.shared.clone()).capabilities()

@@ -203,22 +203,7 @@ impl fmt::Display for SkfError {
 
 impl std::error::Error for SkfError {}
 
-impl From<shangmi_device::CipherRefused> for SkfError {
-    fn from(e: shangmi_device::CipherRefused) -> Self {
-        match e {
-            shangmi_device::CipherRefused::Sm2(e) => SkfError::Sm2(e),
-            shangmi_device::CipherRefused::TooLong => {
-                SkfError::Unsupported("SM2 plaintexts over 1024 bytes")
-            }
-        }
-    }
-}
-
-impl From<shangmi_sm2::Error> for SkfError {
-    fn from(e: shangmi_sm2::Error) -> Self {
-        SkfError::Sm2(e)
-    }
-}
+shangmi_device::error_conversions!(SkfError);
 
 impl shangmi_sm2::KeyOpError for SkfError {
     fn is_refused_input(&self) -> bool {

@@ -52,12 +52,12 @@ pub(crate) struct DevInfoRaw {
 
 const _: () = assert!(core::mem::size_of::<DevInfoRaw>() == 294);
 
-type EnumNames = unsafe extern "C" fn(Handle, *mut c_char, *mut Ulong) -> Ulong;
+pub(crate) type EnumNames = unsafe extern "C" fn(Handle, *mut c_char, *mut Ulong) -> Ulong;
 type EnumDev = unsafe extern "C" fn(Bool, *mut c_char, *mut Ulong) -> Ulong;
 type ConnectDev = unsafe extern "C" fn(*const c_char, *mut Handle) -> Ulong;
 type CloseHandle = unsafe extern "C" fn(Handle) -> Ulong;
 type GetDevInfo = unsafe extern "C" fn(Handle, *mut DevInfoRaw) -> Ulong;
-type OpenByName = unsafe extern "C" fn(Handle, *const c_char, *mut Handle) -> Ulong;
+pub(crate) type OpenByName = unsafe extern "C" fn(Handle, *const c_char, *mut Handle) -> Ulong;
 type VerifyPin = unsafe extern "C" fn(Handle, Ulong, *const c_char, *mut Ulong) -> Ulong;
 type GetContainerType = unsafe extern "C" fn(Handle, *mut Ulong) -> Ulong;
 type ExportBytes = unsafe extern "C" fn(Handle, Bool, *mut u8, *mut Ulong) -> Ulong;
@@ -65,27 +65,32 @@ type EccSignData = unsafe extern "C" fn(Handle, *const u8, Ulong, *mut EccSignat
 type EccDecrypt = unsafe extern "C" fn(Handle, *const EccCipher, *mut u8, *mut Ulong) -> Ulong;
 type GenRandom = unsafe extern "C" fn(Handle, *mut u8, Ulong) -> Ulong;
 
-/// The functions this crate calls, copied out of the library (which [`Library`] keeps
-/// loaded as long as the table lives).
-pub(crate) struct Functions {
-    pub enum_dev: EnumDev,
-    pub connect_dev: ConnectDev,
-    pub disconnect_dev: CloseHandle,
-    pub get_dev_info: Option<GetDevInfo>,
-    pub enum_application: EnumNames,
-    pub open_application: OpenByName,
-    pub close_application: CloseHandle,
-    pub verify_pin: VerifyPin,
-    pub clear_secure_state: Option<CloseHandle>,
-    pub enum_container: EnumNames,
-    pub open_container: OpenByName,
-    pub close_container: CloseHandle,
-    pub get_container_type: Option<GetContainerType>,
-    pub export_public_key: ExportBytes,
-    pub export_certificate: Option<ExportBytes>,
-    pub ecc_sign_data: Option<EccSignData>,
-    pub ecc_decrypt: Option<EccDecrypt>,
-    pub gen_random: Option<GenRandom>,
+shangmi_device::function_table! {
+    /// The functions this crate calls, copied out of the library (which [`Library`] keeps
+    /// loaded as long as the table lives): a missing required function (enumeration,
+    /// connection, applications, PIN, containers, public keys) is
+    /// [`SkfError::MissingSymbol`] when the library loads; the optional ones ([`OPTIONAL`])
+    /// are left empty and reported by [`Capabilities`](crate::Capabilities) and when used.
+    pub(crate) struct Functions {
+        pub enum_dev: required EnumDev = "SKF_EnumDev",
+        pub connect_dev: required ConnectDev = "SKF_ConnectDev",
+        pub disconnect_dev: required CloseHandle = "SKF_DisConnectDev",
+        pub get_dev_info: optional GetDevInfo = "SKF_GetDevInfo",
+        pub enum_application: required EnumNames = "SKF_EnumApplication",
+        pub open_application: required OpenByName = "SKF_OpenApplication",
+        pub close_application: required CloseHandle = "SKF_CloseApplication",
+        pub verify_pin: required VerifyPin = "SKF_VerifyPIN",
+        pub clear_secure_state: optional CloseHandle = "SKF_ClearSecureState",
+        pub enum_container: required EnumNames = "SKF_EnumContainer",
+        pub open_container: required OpenByName = "SKF_OpenContainer",
+        pub close_container: required CloseHandle = "SKF_CloseContainer",
+        pub get_container_type: optional GetContainerType = "SKF_GetContainerType",
+        pub export_public_key: required ExportBytes = "SKF_ExportPublicKey",
+        pub export_certificate: optional ExportBytes = "SKF_ExportCertificate",
+        pub ecc_sign_data: optional EccSignData = "SKF_ECCSignData",
+        pub ecc_decrypt: optional EccDecrypt = "SKF_ECCDecrypt",
+        pub gen_random: optional GenRandom = "SKF_GenRandom",
+    }
 }
 
 /// The optional functions, by name, and whether the library has each.
@@ -102,44 +107,13 @@ pub(crate) const OPTIONAL: [&str; 7] = [
 /// A loaded vendor library and its function table.
 pub(crate) type Library = shangmi_device::Loaded<Functions>;
 
-impl From<shangmi_device::LoadError> for SkfError {
-    fn from(e: shangmi_device::LoadError) -> Self {
-        match e {
-            shangmi_device::LoadError::Library(why) => SkfError::Load(why),
-            shangmi_device::LoadError::MissingSymbol(name) => SkfError::MissingSymbol(name),
-        }
-    }
-}
-
 impl Functions {
-    /// Loads the library at `path` and resolves the table: a missing required function
-    /// (enumeration, connection, applications, PIN, containers, public keys) is
-    /// [`SkfError::MissingSymbol`] now; the optional ones ([`OPTIONAL`]) are left empty and
-    /// reported by [`Capabilities`](crate::Capabilities) and when used.
+    /// Loads the library at `path` and resolves the table.
     pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SkfError> {
-        // SAFETY: each type below is the GM/T 0016 signature of the named function; the
-        // table lives in `Loaded` beside the library, which outlives it.
+        // SAFETY: each type in the table is the GM/T 0016 signature of the named function;
+        // the table lives in `Loaded` beside the library, which outlives it.
         Ok(Library::load(path, |lib| unsafe {
-            Ok(Functions {
-                enum_dev: lib.required("SKF_EnumDev")?,
-                connect_dev: lib.required("SKF_ConnectDev")?,
-                disconnect_dev: lib.required("SKF_DisConnectDev")?,
-                get_dev_info: lib.symbol("SKF_GetDevInfo"),
-                enum_application: lib.required("SKF_EnumApplication")?,
-                open_application: lib.required("SKF_OpenApplication")?,
-                close_application: lib.required("SKF_CloseApplication")?,
-                verify_pin: lib.required("SKF_VerifyPIN")?,
-                clear_secure_state: lib.symbol("SKF_ClearSecureState"),
-                enum_container: lib.required("SKF_EnumContainer")?,
-                open_container: lib.required("SKF_OpenContainer")?,
-                close_container: lib.required("SKF_CloseContainer")?,
-                get_container_type: lib.symbol("SKF_GetContainerType"),
-                export_public_key: lib.required("SKF_ExportPublicKey")?,
-                export_certificate: lib.symbol("SKF_ExportCertificate"),
-                ecc_sign_data: lib.symbol("SKF_ECCSignData"),
-                ecc_decrypt: lib.symbol("SKF_ECCDecrypt"),
-                gen_random: lib.symbol("SKF_GenRandom"),
-            })
+            Functions::resolve(lib)
         })?)
     }
 

@@ -5,9 +5,9 @@
 //! default identifier `1234567812345678` with [`PrivateKeyOps::sign`]). `SKF_ECCDecrypt`
 //! takes the ciphertext as an `ECCCIPHERBLOB` (C1's coordinates, C3, then C2).
 
-use crate::device::{Container, ContainerType, KeyUsage};
+use crate::device::{ContInner, Container, ContainerType, KeyUsage};
 use crate::error::{SkfError, check};
-use crate::ffi::EccSignature;
+use crate::ffi::{EccSignature, Functions};
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
@@ -71,6 +71,23 @@ impl SkfKey {
     pub fn certificate(&self) -> Result<Option<Vec<u8>>, SkfError> {
         self.container.certificate(self.usage)
     }
+
+    /// The open container and the optional function `pick` takes from the table (its C
+    /// name `name`) for an operation of a `usage` pair; another pair is `refusal`.
+    fn function<T>(
+        &self,
+        usage: KeyUsage,
+        refusal: &'static str,
+        name: &'static str,
+        pick: impl FnOnce(&Functions) -> Option<T>,
+    ) -> Result<(&ContInner, T), SkfError> {
+        if self.usage != usage {
+            return Err(SkfError::Unsupported(refusal));
+        }
+        let c = &self.container.0;
+        let f = pick(&c.shared().lib.fns).ok_or(SkfError::MissingSymbol(name))?;
+        Ok((c, f))
+    }
 }
 
 /// No key exchange: GM/T 0016's agreement functions return a key handle, never key
@@ -87,16 +104,9 @@ impl PrivateKeyOps for SkfKey {
 
     fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, SkfError> {
         const NAME: &str = "SKF_ECCSignData";
-        if self.usage != KeyUsage::Sign {
-            return Err(SkfError::Unsupported("an SKF encryption key does not sign"));
-        }
-        let c = &self.container.0;
+        let refusal = "an SKF encryption key does not sign";
+        let (c, f) = self.function(KeyUsage::Sign, refusal, NAME, |f| f.ecc_sign_data)?;
         let shared = c.shared();
-        let f = shared
-            .lib
-            .fns
-            .ecc_sign_data
-            .ok_or(SkfError::MissingSymbol(NAME))?;
         let mut sig = EccSignature::ZERO;
         {
             let _g = shared.lock();
@@ -112,16 +122,9 @@ impl PrivateKeyOps for SkfKey {
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SkfError> {
         const NAME: &str = "SKF_ECCDecrypt";
-        if self.usage != KeyUsage::Encrypt {
-            return Err(SkfError::Unsupported("an SKF sign key does not decrypt"));
-        }
-        let c = &self.container.0;
+        let refusal = "an SKF sign key does not decrypt";
+        let (c, f) = self.function(KeyUsage::Encrypt, refusal, NAME, |f| f.ecc_decrypt)?;
         let shared = c.shared();
-        let f = shared
-            .lib
-            .fns
-            .ecc_decrypt
-            .ok_or(SkfError::MissingSymbol(NAME))?;
         shangmi_device::decrypt_through(
             c1c3c2,
             out,

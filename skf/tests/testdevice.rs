@@ -20,6 +20,7 @@ use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
 use support::device_keys::{decrypts_like_memory, too_long_for_devices};
+use support::device_threads::signs_from_threads;
 use support::{PIN, ca_certificate, library, library_named};
 
 const DEVICE: &str = "shangmi-skf-0";
@@ -292,22 +293,7 @@ fn malformed_output_is_refused() {
 #[test]
 fn threads_share_a_key() {
     let key = Arc::new(SkfKey::open(&container("tlcp-client"), KeyUsage::Sign).unwrap());
-    let vk = VerifyingKey::new(&key.public_key());
-    let threads: Vec<_> = (0..8u8)
-        .map(|t| {
-            let key = key.clone();
-            std::thread::spawn(move || {
-                (0..10u8)
-                    .map(|i| (vec![t, i], key.sign(&[t, i]).unwrap()))
-                    .collect::<Vec<_>>()
-            })
-        })
-        .collect();
-    for t in threads {
-        for (msg, sig) in t.join().unwrap() {
-            vk.verify_e(&vk.hash_message(&msg), &sig).unwrap();
-        }
-    }
+    signs_from_threads(&key, 8, 10);
     // Libraries, devices and containers opened and dropped from several threads at once.
     let openers: Vec<_> = (0..4)
         .map(|_| std::thread::spawn(|| container("tlcp-client").public_key(KeyUsage::Encrypt)))

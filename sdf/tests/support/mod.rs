@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file uses a subset
 
 pub mod device_keys;
+pub mod device_threads;
 mod testdevice;
 
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, dead_code)] // test helpers outside #[test] functions
 
 pub mod device_keys;
+pub mod device_threads;
 mod testdevice;
 mod testskf;
 

@@ -1370,13 +1370,28 @@ pub unsafe extern "C" fn C_DigestFinal(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
+    // SAFETY: forwarded from the caller.
+    unsafe { digest_out(h, |parts| parts, out, out_len) }
+}
+
+/// Ends an SM3 digest (`C_Digest`, `C_DigestFinal`): the digest of `input`, given the
+/// parts buffered so far, to `out`.
+///
+/// # Safety
+/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+unsafe fn digest_out(
+    h: CK_SESSION_HANDLE,
+    input: impl FnOnce(Vec<u8>) -> Vec<u8>,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> CK_RV {
     let parts = match current_op(h) {
         Ok(Op::Digest { parts }) => parts,
         Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
         Err(e) => return e,
     };
     use shangmi_sm3::Digest;
-    let d = shangmi_sm3::Sm3::digest(&parts);
+    let d = shangmi_sm3::Sm3::digest(input(parts));
     // SAFETY: forwarded from the caller.
     finish(h, unsafe { put(&d, out, out_len, None) })
 }
@@ -1420,21 +1435,42 @@ pub unsafe extern "C" fn C_Encrypt(
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
     let op = current_op(h);
-    match op {
-        Ok(Op::Sm4 {
-            key,
-            mode,
-            encrypt: true,
-            ..
-        }) => {
-            // SAFETY: readable for `len` bytes by the caller's contract.
-            let data = unsafe { bytes(data, len) }.to_vec();
-            // SAFETY: forwarded.
-            unsafe { sm4_run(h, (key, mode, true), data, out, out_len) }
-        }
-        Ok(_) => CKR_OPERATION_NOT_INITIALIZED,
-        Err(e) => e,
+    // SAFETY: forwarded from the caller.
+    unsafe { sm4_one_shot(h, &op, true, data, len, out, out_len) }
+        .unwrap_or_else(|| op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED))
+}
+
+/// `C_Encrypt` and `C_Decrypt` of an SM4 operation in direction `encrypt`: `None` if the
+/// session's operation `op` is not that one.
+///
+/// # Safety
+/// `data` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
+/// `*out_len` bytes.
+unsafe fn sm4_one_shot(
+    h: CK_SESSION_HANDLE,
+    op: &Result<Op, CK_RV>,
+    encrypt: bool,
+    data: *mut CK_BYTE,
+    len: CK_ULONG,
+    out: *mut CK_BYTE,
+    out_len: *mut CK_ULONG,
+) -> Option<CK_RV> {
+    let Ok(Op::Sm4 {
+        key,
+        mode,
+        encrypt: e,
+        ..
+    }) = *op
+    else {
+        return None;
+    };
+    if e != encrypt {
+        return None;
     }
+    // SAFETY: readable for `len` bytes by the caller's contract.
+    let data = unsafe { bytes(data, len) }.to_vec();
+    // SAFETY: forwarded.
+    Some(unsafe { sm4_run(h, (key, mode, encrypt), data, out, out_len) })
 }
 
 /// Starts an SM3 digest (`CKM_SM3_HASH`, no parameter; no login needed).
@@ -1467,17 +1503,8 @@ pub unsafe extern "C" fn C_Digest(
     out: *mut CK_BYTE,
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
-    let op = current_op(h);
-    match op {
-        Ok(Op::Digest { .. }) => {}
-        Ok(_) => return CKR_OPERATION_NOT_INITIALIZED,
-        Err(e) => return e,
-    }
-    use shangmi_sm3::Digest;
-    // SAFETY: readable for `len` bytes by the caller's contract.
-    let d = shangmi_sm3::Sm3::digest(unsafe { bytes(data, len) });
-    // SAFETY: forwarded from the caller.
-    finish(h, unsafe { put(&d, out, out_len, None) })
+    // SAFETY: readable for `len` bytes by the caller's contract; the rest forwarded.
+    unsafe { digest_out(h, |_| bytes(data, len).to_vec(), out, out_len) }
 }
 
 /// Decrypts a C1C3C2 ciphertext.
@@ -1493,17 +1520,9 @@ pub unsafe extern "C" fn C_Decrypt(
     out_len: *mut CK_ULONG,
 ) -> CK_RV {
     let op = current_op(h);
-    if let Ok(Op::Sm4 {
-        key,
-        mode,
-        encrypt: false,
-        ..
-    }) = op
-    {
-        // SAFETY: readable for `len` bytes by the caller's contract.
-        let data = unsafe { bytes(ct, len) }.to_vec();
-        // SAFETY: forwarded.
-        return unsafe { sm4_run(h, (key, mode, false), data, out, out_len) };
+    // SAFETY: forwarded from the caller.
+    if let Some(rv) = unsafe { sm4_one_shot(h, &op, false, ct, len, out, out_len) } {
+        return rv;
     }
     let Ok(Op::Decrypt { pair }) = op else {
         return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
@@ -1546,10 +1565,10 @@ pub unsafe extern "C" fn C_GenerateRandom(
     if len == 0 {
         return CKR_OK;
     }
-    // SAFETY: writable for `len` bytes by the caller's contract.
-    let out = unsafe { core::slice::from_raw_parts_mut(buf, len as usize) };
-    match getrandom::fill(out) {
-        Ok(()) => CKR_OK,
-        Err(_) => CKR_FUNCTION_FAILED,
+    // SAFETY: non-null and writable for `len` bytes by the caller's contract.
+    if unsafe { crate::common::os_random(buf, len as usize) } {
+        CKR_OK
+    } else {
+        CKR_FUNCTION_FAILED
     }
 }

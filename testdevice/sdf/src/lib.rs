@@ -21,9 +21,8 @@
 
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::SigningKey;
-use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::kx::{KeyExchange, Role};
-use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
+use shangmi_sm2::pke::{DecryptingKey, Layout};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Mutex, PoisonError};
@@ -31,6 +30,10 @@ use std::sync::{Mutex, PoisonError};
 #[allow(dead_code)] // its `with_state`: this device's state is a constant, not made on first use
 #[path = "../../common.rs"]
 mod common;
+#[path = "../../ecc.rs"]
+mod ecc;
+
+use ecc::{EccCipherHead, EccPublicKey, EccSignature};
 
 const SDR_OK: c_int = 0;
 const SDR_BASE: c_int = 0x0100_0000;
@@ -52,30 +55,6 @@ const SDR_OUTARGERR: c_int = SDR_BASE + 0x1E;
 const SGD_SM2_1: c_uint = 0x0002_0200;
 const SGD_SM2_3: c_uint = 0x0002_0800;
 const SGD_SM3: c_uint = 0x0000_0001;
-
-/// `ECCrefPublicKey`.
-#[repr(C)]
-pub struct EccRefPublicKey {
-    bits: c_uint,
-    x: [u8; 64],
-    y: [u8; 64],
-}
-
-/// `ECCSignature`.
-#[repr(C)]
-pub struct EccSignature {
-    r: [u8; 64],
-    s: [u8; 64],
-}
-
-/// `ECCCipher`'s head; C2 (`L` bytes) follows it.
-#[repr(C)]
-pub struct EccCipher {
-    x: [u8; 64],
-    y: [u8; 64],
-    m: [u8; 32],
-    l: c_uint,
-}
 
 /// `DEVICEINFO`.
 #[repr(C)]
@@ -183,6 +162,16 @@ fn authorized(session: *mut c_void, index: c_uint) -> Result<(), c_int> {
         Some(rights) if rights.contains(&index) => Ok(()),
         Some(_) => Err(SDR_PARDENY),
     }
+}
+
+/// Whether the session may start or answer an agreement with the key at `index`: it has
+/// the access right ([`authorized`]) and the key is not the one that refuses agreements.
+fn agreement_allowed(session: *mut c_void, index: c_uint) -> Result<(), c_int> {
+    authorized(session, index)?;
+    if index == FAULT_NO_KX {
+        return Err(SDR_NOTSUPPORT);
+    }
+    Ok(())
 }
 
 fn session_open(session: *mut c_void) -> bool {
@@ -311,11 +300,11 @@ pub unsafe extern "C" fn SDF_GenerateRandom(
     if out.is_null() {
         return SDR_OUTARGERR;
     }
-    // SAFETY: writable for `len` bytes by the caller's contract.
-    let out = unsafe { std::slice::from_raw_parts_mut(out, len as usize) };
-    match getrandom::fill(out) {
-        Ok(()) => SDR_OK,
-        Err(_) => SDR_RANDERR,
+    // SAFETY: non-null and writable for `len` bytes by the caller's contract.
+    if unsafe { common::os_random(out, len as usize) } {
+        SDR_OK
+    } else {
+        SDR_RANDERR
     }
 }
 
@@ -367,7 +356,7 @@ pub unsafe extern "C" fn SDF_ReleasePrivateKeyAccessRight(
     }
 }
 
-fn export(h_session: *mut c_void, index: c_uint, sign: bool, out: *mut EccRefPublicKey) -> c_int {
+fn export(h_session: *mut c_void, index: c_uint, sign: bool, out: *mut EccPublicKey) -> c_int {
     if !session_open(h_session) {
         return SDR_OPENSESSION;
     }
@@ -377,14 +366,8 @@ fn export(h_session: *mut c_void, index: c_uint, sign: bool, out: *mut EccRefPub
     let Some(key) = secret(index, sign) else {
         return SDR_KEYNOTEXIST;
     };
-    let point = key.public_key().to_sec1_point(false);
-    let mut p = EccRefPublicKey {
-        bits: if index == FAULT_EXPORT { 1024 } else { 256 },
-        x: [0; 64],
-        y: [0; 64],
-    };
-    p.x[32..].copy_from_slice(&point.as_bytes()[1..33]);
-    p.y[32..].copy_from_slice(&point.as_bytes()[33..65]);
+    let bits = if index == FAULT_EXPORT { 1024 } else { 256 };
+    let p = EccPublicKey::new(&key.public_key(), bits);
     // SAFETY: non-null; the exported functions' callers promise it is writable.
     unsafe { out.write(p) };
     SDR_OK
@@ -398,7 +381,7 @@ fn export(h_session: *mut c_void, index: c_uint, sign: bool, out: *mut EccRefPub
 pub unsafe extern "C" fn SDF_ExportSignPublicKey_ECC(
     h_session: *mut c_void,
     index: c_uint,
-    out: *mut EccRefPublicKey,
+    out: *mut EccPublicKey,
 ) -> c_int {
     export(h_session, index, true, out)
 }
@@ -411,7 +394,7 @@ pub unsafe extern "C" fn SDF_ExportSignPublicKey_ECC(
 pub unsafe extern "C" fn SDF_ExportEncPublicKey_ECC(
     h_session: *mut c_void,
     index: c_uint,
-    out: *mut EccRefPublicKey,
+    out: *mut EccPublicKey,
 ) -> c_int {
     export(h_session, index, false, out)
 }
@@ -445,13 +428,7 @@ pub unsafe extern "C" fn SDF_InternalSign_ECC(
     let mut e = [0u8; 32];
     // SAFETY: readable for `len` = 32 bytes by the caller's contract.
     e.copy_from_slice(unsafe { std::slice::from_raw_parts(data, 32) });
-    let signature = key.sign.sign_e(&e);
-    let mut out = EccSignature {
-        r: [0; 64],
-        s: [0; 64],
-    };
-    out.r[32..].copy_from_slice(signature.r());
-    out.s[32..].copy_from_slice(signature.s());
+    let mut out = EccSignature::new(&key.sign.sign_e(&e));
     if index == FAULT_OUTPUT {
         out.r[0] = 0xFF;
     }
@@ -506,7 +483,7 @@ pub unsafe extern "C" fn SDF_InternalDecrypt_ECC(
     h_session: *mut c_void,
     index: c_uint,
     alg: c_uint,
-    cipher: *const EccCipher,
+    cipher: *const EccCipherHead,
     out: *mut u8,
     out_len: *mut c_uint,
 ) -> c_int {
@@ -525,24 +502,12 @@ pub unsafe extern "C" fn SDF_InternalDecrypt_ECC(
         Err(()) => return SDR_ENCDATAERR,
     };
     // SAFETY: readable as an `ECCCipher` head by the caller's contract.
-    let head = unsafe { &*cipher };
-    let l = head.l as usize;
+    let l = unsafe { (*cipher).len } as usize;
     if l == 0 || l > 1 << 16 {
         return SDR_INARGERR;
     }
     // SAFETY: C2's `L` bytes follow the head (caller's contract).
-    let c2 =
-        unsafe { std::slice::from_raw_parts(cipher.cast::<u8>().add(size_of::<EccCipher>()), l) };
-    let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
-    x.copy_from_slice(&head.x[32..]);
-    y.copy_from_slice(&head.y[32..]);
-    let ct = Parts {
-        x,
-        y,
-        c3: &head.m,
-        c2,
-    }
-    .join(Layout::C1C3C2);
+    let ct = unsafe { EccCipherHead::c1c3c2(cipher) };
     let Ok(plain) = key.enc.decrypt(&ct, Layout::C1C3C2) else {
         return SDR_ENCDATAERR;
     };
@@ -558,7 +523,7 @@ pub unsafe extern "C" fn SDF_InternalDecrypt_ECC(
 ///
 /// # Safety
 /// `p` readable as an `ECCrefPublicKey` (or null).
-unsafe fn read_public(p: *const EccRefPublicKey) -> Option<shangmi_sm2::PublicKey> {
+unsafe fn read_public(p: *const EccPublicKey) -> Option<shangmi_sm2::PublicKey> {
     if p.is_null() {
         return None;
     }
@@ -573,16 +538,8 @@ unsafe fn read_public(p: *const EccRefPublicKey) -> Option<shangmi_sm2::PublicKe
     shangmi_sm2::keys::public_key_from_sec1(&sec1).ok()
 }
 
-fn write_public(key: &shangmi_sm2::PublicKey) -> EccRefPublicKey {
-    let point = key.to_sec1_point(false);
-    let mut p = EccRefPublicKey {
-        bits: 256,
-        x: [0; 64],
-        y: [0; 64],
-    };
-    p.x[32..].copy_from_slice(&point.as_bytes()[1..33]);
-    p.y[32..].copy_from_slice(&point.as_bytes()[33..65]);
-    p
+fn write_public(key: &shangmi_sm2::PublicKey) -> EccPublicKey {
+    EccPublicKey::new(key, 256)
 }
 
 /// `len` bytes at `p` (empty for a null `p` with `len` 0).
@@ -629,15 +586,12 @@ pub unsafe extern "C" fn SDF_GenerateAgreementDataWithECC(
     key_bits: c_uint,
     id: *const u8,
     id_len: c_uint,
-    own_public: *mut EccRefPublicKey,
-    own_ephemeral: *mut EccRefPublicKey,
+    own_public: *mut EccPublicKey,
+    own_ephemeral: *mut EccPublicKey,
     ph_agreement: *mut *mut c_void,
 ) -> c_int {
-    if let Err(rv) = authorized(h_session, index) {
+    if let Err(rv) = agreement_allowed(h_session, index) {
         return rv;
-    }
-    if index == FAULT_NO_KX {
-        return SDR_NOTSUPPORT;
     }
     // SAFETY: readable for `id_len` bytes by the caller's contract.
     let Some(id) = (unsafe { bytes(id, id_len) }) else {
@@ -693,8 +647,8 @@ pub unsafe extern "C" fn SDF_GenerateKeyWithECC(
     h_session: *mut c_void,
     id: *const u8,
     id_len: c_uint,
-    peer_public: *const EccRefPublicKey,
-    peer_ephemeral: *const EccRefPublicKey,
+    peer_public: *const EccPublicKey,
+    peer_ephemeral: *const EccPublicKey,
     h_agreement: *mut c_void,
     ph_key: *mut *mut c_void,
 ) -> c_int {
@@ -756,17 +710,14 @@ pub unsafe extern "C" fn SDF_GenerateAgreementDataAndKeyWithECC(
     own_id_len: c_uint,
     sponsor_id: *const u8,
     sponsor_id_len: c_uint,
-    sponsor_public: *const EccRefPublicKey,
-    sponsor_ephemeral: *const EccRefPublicKey,
-    own_public: *mut EccRefPublicKey,
-    own_ephemeral: *mut EccRefPublicKey,
+    sponsor_public: *const EccPublicKey,
+    sponsor_ephemeral: *const EccPublicKey,
+    own_public: *mut EccPublicKey,
+    own_ephemeral: *mut EccPublicKey,
     ph_key: *mut *mut c_void,
 ) -> c_int {
-    if let Err(rv) = authorized(h_session, index) {
+    if let Err(rv) = agreement_allowed(h_session, index) {
         return rv;
-    }
-    if index == FAULT_NO_KX {
-        return SDR_NOTSUPPORT;
     }
     // SAFETY: readable by the caller's contract.
     let (own_id, sponsor_id, sp, se) = unsafe {

@@ -10,3 +10,5 @@
 mod common;
 #[path = "../../skf/src/device.rs"]
 mod device;
+#[path = "../../ecc.rs"]
+mod ecc;

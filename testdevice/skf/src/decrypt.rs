@@ -1,7 +1,8 @@
 //! `SKF_ECCDecrypt` (left out of `testdevice/skf-nodecrypt`).
 
-use crate::device::{EccCipherHead, SAR_INDATAERR, SAR_INVALIDPARAMERR, SAR_OK, container, secret};
-use shangmi_sm2::pke::{DecryptingKey, Layout, Parts};
+use crate::device::{SAR_INDATAERR, SAR_INVALIDPARAMERR, SAR_OK, private_key};
+use crate::ecc::EccCipherHead;
+use shangmi_sm2::pke::{DecryptingKey, Layout};
 
 /// Decrypts an `ECCCIPHERBLOB` with the container's encryption key.
 ///
@@ -18,30 +19,13 @@ pub unsafe extern "C" fn SKF_ECCDecrypt(
     if cipher.is_null() || plain.is_null() || plain_len.is_null() {
         return SAR_INVALIDPARAMERR;
     }
-    let (name, _) = match container(h_container, true) {
-        Ok(c) => c,
+    let (name, key) = match private_key(h_container, false, SAR_INVALIDPARAMERR) {
+        Ok(k) => k,
         Err(rv) => return rv,
     };
-    let Some(key) = secret(name, false) else {
-        return SAR_INVALIDPARAMERR;
-    };
-    // SAFETY: non-null and an `ECCCIPHERBLOB` head by the caller's contract.
-    let head = unsafe { &*cipher };
-    let n = head.cipher_len as usize;
-    let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
-    x.copy_from_slice(&head.x[32..]);
-    y.copy_from_slice(&head.y[32..]);
-    // SAFETY: C2 follows the head for `CipherLen` bytes by the caller's contract.
-    let c2 = unsafe {
-        core::slice::from_raw_parts(cipher.cast::<u8>().add(size_of::<EccCipherHead>()), n)
-    };
-    let ct = Parts {
-        x,
-        y,
-        c3: &head.hash,
-        c2,
-    }
-    .join(Layout::C1C3C2);
+    // SAFETY: non-null, an `ECCCIPHERBLOB` head followed by `CipherLen` bytes of C2 by the
+    // caller's contract.
+    let ct = unsafe { EccCipherHead::c1c3c2(cipher) };
     let Ok(msg) = DecryptingKey::new(key).decrypt(&ct, Layout::C1C3C2) else {
         return SAR_INDATAERR;
     };

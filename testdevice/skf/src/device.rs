@@ -1,12 +1,12 @@
 //! Everything of the test device but `SKF_ECCDecrypt` (see the crate's documentation).
 //! Handles are counters (never 0) passed as `usize`, which has `void *`'s size and ABI.
 
+use crate::ecc::{EccPublicKey, EccSignature};
 use der::Encode;
 use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_pki::name::parse_dn;
 use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::SigningKey;
-use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char};
 use std::sync::{Mutex, OnceLock};
@@ -32,30 +32,6 @@ const APPS: [&str; 2] = ["SHANGMI", "LOCKOUT"];
 const CONTAINERS: [&str; 4] = ["tlcp-client", "garbage", "offcurve", "empty"];
 const MAX_RETRIES: u32 = 6;
 const USER_TYPE: u32 = 1;
-
-/// `ECCPUBLICKEYBLOB`.
-#[repr(C)]
-pub struct EccPublicKeyBlob {
-    bit_len: u32,
-    x: [u8; 64],
-    y: [u8; 64],
-}
-
-/// `ECCSIGNATUREBLOB`.
-#[repr(C)]
-pub struct EccSignatureBlob {
-    r: [u8; 64],
-    s: [u8; 64],
-}
-
-/// `ECCCIPHERBLOB`'s head; `CipherLen` bytes of C2 follow it.
-#[repr(C)]
-pub struct EccCipherHead {
-    pub(crate) x: [u8; 64],
-    pub(crate) y: [u8; 64],
-    pub(crate) hash: [u8; 32],
-    pub(crate) cipher_len: u32,
-}
 
 /// `DEVINFO` (packed).
 #[repr(C, packed)]
@@ -167,6 +143,17 @@ fn certs() -> Option<&'static Certs> {
             })
         })
         .as_ref()
+}
+
+/// The open, logged-in container `h` and the secret of its sign (`sign`) or encryption
+/// pair; a container without that pair is `missing`.
+pub(crate) fn private_key(
+    h: usize,
+    sign: bool,
+    missing: u32,
+) -> Result<(&'static str, SecretKey), u32> {
+    let (name, _) = container(h, true)?;
+    Ok((name, secret(name, sign).ok_or(missing)?))
 }
 
 /// The name of the open container `h` and whether its application is logged in, after
@@ -303,11 +290,11 @@ pub unsafe extern "C" fn SKF_GenRandom(h_dev: usize, buf: *mut u8, len: u32) -> 
     if buf.is_null() || !with_state(|s| s.devices.contains_key(&h_dev)) {
         return SAR_INVALIDPARAMERR;
     }
-    // SAFETY: writable for `len` bytes by the caller's contract.
-    let out = unsafe { core::slice::from_raw_parts_mut(buf, len as usize) };
-    match getrandom::fill(out) {
-        Ok(()) => SAR_OK,
-        Err(_) => SAR_FAIL,
+    // SAFETY: non-null and writable for `len` bytes by the caller's contract.
+    if unsafe { crate::common::os_random(buf, len as usize) } {
+        SAR_OK
+    } else {
+        SAR_FAIL
     }
 }
 
@@ -321,11 +308,22 @@ pub unsafe extern "C" fn SKF_EnumApplication(
     names: *mut c_char,
     size: *mut u32,
 ) -> u32 {
-    if !with_state(|s| s.devices.contains_key(&h_dev)) {
+    let known = with_state(|s| s.devices.contains_key(&h_dev));
+    // SAFETY: forwarded.
+    unsafe { put_names(known, &APPS, names, size) }
+}
+
+/// `SKF_EnumApplication` and `SKF_EnumContainer`: `items` as a name list, for a `known`
+/// handle.
+///
+/// # Safety
+/// As [`put`].
+unsafe fn put_names(known: bool, items: &[&str], names: *mut c_char, size: *mut u32) -> u32 {
+    if !known {
         return SAR_INVALIDHANDLEERR;
     }
     // SAFETY: forwarded.
-    unsafe { put(&list(&APPS), names.cast(), size) }
+    unsafe { put(&list(items), names.cast(), size) }
 }
 
 /// Opens an application (not logged in).
@@ -455,11 +453,9 @@ pub unsafe extern "C" fn SKF_EnumContainer(
     names: *mut c_char,
     size: *mut u32,
 ) -> u32 {
-    if !with_state(|s| s.apps.contains_key(&h_app)) {
-        return SAR_INVALIDHANDLEERR;
-    }
+    let known = with_state(|s| s.apps.contains_key(&h_app));
     // SAFETY: forwarded.
-    unsafe { put(&list(&CONTAINERS), names.cast(), size) }
+    unsafe { put_names(known, &CONTAINERS, names, size) }
 }
 
 /// Opens a container.
@@ -532,25 +528,23 @@ pub unsafe extern "C" fn SKF_ExportPublicKey(
         Ok(c) => c,
         Err(rv) => return rv,
     };
-    let mut out = EccPublicKeyBlob {
-        bit_len: 256,
-        x: [0; 64],
-        y: [0; 64],
-    };
-    if name == "offcurve" {
+    let out = if name == "offcurve" {
+        let mut out = EccPublicKey {
+            bits: 256,
+            x: [0; 64],
+            y: [0; 64],
+        };
         out.x[63] = 1;
         out.y[63] = 1;
+        out
     } else {
         let Some(key) = secret(name, sign != 0) else {
             return SAR_KEYNOTFOUNTERR;
         };
-        let point = key.public_key().to_sec1_point(false);
-        let b = point.as_bytes();
-        out.x[32..].copy_from_slice(&b[1..33]);
-        out.y[32..].copy_from_slice(&b[33..65]);
-    }
+        EccPublicKey::new(&key.public_key(), 256)
+    };
     let mut bytes = Vec::with_capacity(132);
-    bytes.extend_from_slice(&out.bit_len.to_ne_bytes());
+    bytes.extend_from_slice(&out.bits.to_ne_bytes());
     bytes.extend_from_slice(&out.x);
     bytes.extend_from_slice(&out.y);
     // SAFETY: forwarded.
@@ -603,17 +597,14 @@ pub unsafe extern "C" fn SKF_ECCSignData(
     h_container: usize,
     digest: *const u8,
     len: u32,
-    sig: *mut EccSignatureBlob,
+    sig: *mut EccSignature,
 ) -> u32 {
     if digest.is_null() || sig.is_null() || len != 32 {
         return SAR_INVALIDPARAMERR;
     }
-    let (name, _) = match container(h_container, true) {
-        Ok(c) => c,
+    let (name, key) = match private_key(h_container, true, SAR_KEYNOTFOUNTERR) {
+        Ok(k) => k,
         Err(rv) => return rv,
-    };
-    let Some(key) = secret(name, true) else {
-        return SAR_KEYNOTFOUNTERR;
     };
     let Ok(sk) = SigningKey::new(&key) else {
         return SAR_FAIL;
@@ -621,13 +612,7 @@ pub unsafe extern "C" fn SKF_ECCSignData(
     let mut e = [0u8; 32];
     // SAFETY: readable for 32 bytes by the caller's contract.
     e.copy_from_slice(unsafe { core::slice::from_raw_parts(digest, 32) });
-    let s = sk.sign_e(&e);
-    let mut out = EccSignatureBlob {
-        r: [0; 64],
-        s: [0; 64],
-    };
-    out.r[32..].copy_from_slice(s.r());
-    out.s[32..].copy_from_slice(s.s());
+    let mut out = EccSignature::new(&sk.sign_e(&e));
     if name == "garbage" {
         // r = n, the group order: out of range.
         out.r[32..].copy_from_slice(&[

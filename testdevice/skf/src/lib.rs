@@ -30,3 +30,5 @@
 mod common;
 mod decrypt;
 mod device;
+#[path = "../../ecc.rs"]
+mod ecc;

@@ -1,0 +1,1 @@
+../../../testsupport/device_threads.rs
