@@ -136,8 +136,17 @@ macro_rules! proves {
 proves! {
     GfniAvx512: Ssse3, Avx2, Avx512bw, Avx512vl, words::Gfni;
     GfniAvx2: Ssse3, Avx2, words::Gfni;
-    AesniAvx2: Ssse3, Avx2, Aes;
-    VaesAvx2: Ssse3, Avx2;
+    AesniAvx2: Avx2, Aes;
+    VaesAvx2: Avx2;
+}
+// SAFETY: the `aesni-avx2` and `vaes-avx2` probes check AVX2 (see above), which
+// `LANES_BY_LOADS` asks for.
+unsafe impl Ssse3 for AesniAvx2 {
+    const LANES_BY_LOADS: bool = true;
+}
+// SAFETY: as for `AesniAvx2`.
+unsafe impl Ssse3 for VaesAvx2 {
+    const LANES_BY_LOADS: bool = true;
 }
 // SAFETY: the `vaes-avx2` probe checks AES-NI and VAES (see above).
 unsafe impl Aes for VaesAvx2 {

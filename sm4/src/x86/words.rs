@@ -16,8 +16,15 @@ use crate::simd::{Single, Word};
 /// The kernel's backend has SSSE3 (`pshufb`; every CPU with AVX2 has it).
 ///
 /// # Safety
-/// Implement only for kernel tokens whose backend's probe implies SSSE3.
-pub(crate) unsafe trait Ssse3: Copy {}
+/// Implement only for kernel tokens whose backend's probe implies SSSE3, and with
+/// `LANES_BY_LOADS` true only where it also found AVX2.
+pub(crate) unsafe trait Ssse3: Copy {
+    /// `Single::lanes` on 128-bit registers by four `vpbroadcastd` loads from a copy of
+    /// the register in memory (AVX2) instead of `pshufd`s: the load ports do the
+    /// broadcasts, leaving the shuffle pipes to a serial chain's lookups (the AES-NI CBC
+    /// chain's per-block entry). Only where the probe also found AVX2.
+    const LANES_BY_LOADS: bool = false;
+}
 /// The kernel's backend has AVX2.
 ///
 /// # Safety
@@ -291,13 +298,36 @@ gfni_affine! {
     X512: Avx512bw => _mm512_gf2p8affine_epi64_epi8, _mm512_gf2p8affineinv_epi64_epi8;
 }
 
-/// `pshufd` broadcasts of each lane.
+/// `pshufd` broadcasts of each lane, or broadcast loads (`Ssse3::LANES_BY_LOADS`).
 macro_rules! single {
     ($($W:ident: $($bound:path),+;)*) => {$(
         impl<F: $($bound +)+> Single for $W<F> {
             #[inline(always)]
             fn lanes(self) -> [Self; 4] {
                 let (x, c) = (self.0, self.1);
+                if F::LANES_BY_LOADS {
+                    // SAFETY: `__m128i` and `[u32; 4]` are 16 plain bytes.
+                    let words: [u32; 4] = unsafe { core::mem::transmute(x) };
+                    let (a, b, d, e): (__m128i, __m128i, __m128i, __m128i);
+                    // SAFETY: AVX2 (`vpbroadcastd` from memory), which `LANES_BY_LOADS`
+                    // promises (the `Ssse3` contract); the loads read the 16 bytes of
+                    // `words`, a live local, and nothing else.
+                    unsafe {
+                        core::arch::asm!(
+                            "vpbroadcastd {a}, dword ptr [{p}]",
+                            "vpbroadcastd {b}, dword ptr [{p} + 4]",
+                            "vpbroadcastd {d}, dword ptr [{p} + 8]",
+                            "vpbroadcastd {e}, dword ptr [{p} + 12]",
+                            a = out(xmm_reg) a,
+                            b = out(xmm_reg) b,
+                            d = out(xmm_reg) d,
+                            e = out(xmm_reg) e,
+                            p = in(reg) words.as_ptr(),
+                            options(pure, readonly, nostack, preserves_flags),
+                        );
+                    }
+                    return [$W(a, c), $W(b, c), $W(d, c), $W(e, c)];
+                }
                 // SAFETY: `self` carries its proof (module comment).
                 unsafe {
                     [
