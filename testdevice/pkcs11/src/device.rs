@@ -487,13 +487,12 @@ fn slot_ok(slot: CK_SLOT_ID) -> Result<usize, CK_RV> {
 /// # Safety
 /// `info` writable.
 pub unsafe extern "C" fn C_GetSlotInfo(slot: CK_SLOT_ID, info: *mut CK_SLOT_INFO) -> CK_RV {
-    let s = match slot_ok(slot) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if info.is_null() {
-        return CKR_ARGUMENTS_BAD;
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { slot_info(slot, info, slot_description) }
+}
+
+/// What `C_GetSlotInfo` says of slot `s`.
+fn slot_description(s: usize) -> CK_SLOT_INFO {
     let mut i = CK_SLOT_INFO {
         slotDescription: [0; 64],
         manufacturerID: [0; 32],
@@ -503,8 +502,23 @@ pub unsafe extern "C" fn C_GetSlotInfo(slot: CK_SLOT_ID, info: *mut CK_SLOT_INFO
     };
     text(&mut i.slotDescription, &format!("shangmi test slot {s}"));
     text(&mut i.manufacturerID, "shangmi");
+    i
+}
+
+/// `C_GetSlotInfo` and `C_GetTokenInfo`: `describe` of the slot's index, written to `info`.
+///
+/// # Safety
+/// `info`, if not null, writable.
+unsafe fn slot_info<T>(slot: CK_SLOT_ID, info: *mut T, describe: impl FnOnce(usize) -> T) -> CK_RV {
+    let s = match slot_ok(slot) {
+        Ok(s) => s,
+        Err(e) => return e,
+    };
+    if info.is_null() {
+        return CKR_ARGUMENTS_BAD;
+    }
     // SAFETY: non-null and writable by the caller's contract.
-    unsafe { info.write(i) };
+    unsafe { info.write(describe(s)) };
     CKR_OK
 }
 
@@ -513,13 +527,12 @@ pub unsafe extern "C" fn C_GetSlotInfo(slot: CK_SLOT_ID, info: *mut CK_SLOT_INFO
 /// # Safety
 /// `info` writable.
 pub unsafe extern "C" fn C_GetTokenInfo(slot: CK_SLOT_ID, info: *mut CK_TOKEN_INFO) -> CK_RV {
-    let s = match slot_ok(slot) {
-        Ok(s) => s,
-        Err(e) => return e,
-    };
-    if info.is_null() {
-        return CKR_ARGUMENTS_BAD;
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { slot_info(slot, info, token_description) }
+}
+
+/// What `C_GetTokenInfo` says of the token in slot `s`.
+fn token_description(s: usize) -> CK_TOKEN_INFO {
     let left = with_state(|st| st.retries.get(&s).copied().unwrap_or(MAX_RETRIES));
     let mut flags = CKF_RNG | CKF_LOGIN_REQUIRED | CKF_USER_PIN_INITIALIZED | CKF_TOKEN_INITIALIZED;
     if left < MAX_RETRIES {
@@ -555,9 +568,7 @@ pub unsafe extern "C" fn C_GetTokenInfo(slot: CK_SLOT_ID, info: *mut CK_TOKEN_IN
     text(&mut i.manufacturerID, "shangmi");
     text(&mut i.model, "soft p11");
     text(&mut i.serialNumber, &format!("000{s}"));
-    // SAFETY: non-null and writable by the caller's contract.
-    unsafe { info.write(i) };
-    CKR_OK
+    i
 }
 
 /// Lists the SM2, SM3 and SM4 mechanisms.
