@@ -64,7 +64,8 @@ impl<F: words::Aes + Avx2> AesMix for X128<F> {
     /// low nibble's, the rotation's shifts, two XORs), and with Q's instructions (on that
     /// path) ahead of R's the round runs in 13.0 cycles alone, against 14.0 in the order
     /// LLVM chose, which also fused the rotation's two shifts into a `vpshufb` (13.3 as
-    /// shifts); measured in a loop of the round alone.
+    /// shifts); measured in a loop of the round alone, with the rotation as two shifts
+    /// (now one `vpalignr`, see below).
     ///
     /// The chain's bookkeeping (the previous round's word, this round's `partial` and
     /// `others`: three XORs) comes after the AES instructions: placed before them, as the
