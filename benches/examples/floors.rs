@@ -45,12 +45,12 @@ mod x86 {
             / ITERS as f64
     }
 
-    /// A counted loop of `$body` (asm lines, eight copies of one step for the chains),
-    /// with every general register the bodies name as a clobber (eax, ecx, edx, edi,
-    /// r8d..r13d written; r14d the constant source; rsi the 64-byte buffer) and xmm0..xmm15
-    /// clobbered (xmm10..xmm15 start at zero as sources).
+    /// A counted loop of `$body` (asm lines or macros giving them, eight copies of one step
+    /// for the chains), with every general register the bodies name as a clobber (eax, ecx,
+    /// edx, edi, r8d..r13d written; r14d the constant source; rsi the 64-byte buffer) and
+    /// xmm0..xmm15 clobbered (xmm10..xmm15 start at zero as sources).
     macro_rules! looped {
-        ($($body:literal),+ $(,)?) => {
+        ($($body:expr),+ $(,)?) => {
             |iters: u64| {
                 let buf = [0x0123_4567u32; 16];
                 let mut n = iters;
@@ -97,7 +97,7 @@ mod x86 {
 
     /// Two rounds' instruction mix an iteration.
     macro_rules! twice {
-        ($($i:literal),+ $(,)?) => {
+        ($($i:expr),+ $(,)?) => {
             looped!($($i),+, $($i),+)
         };
     }
@@ -110,6 +110,13 @@ mod x86 {
                 $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn,
                 $insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn
             )
+        };
+    }
+
+    /// Eight independent adds (eax, ecx, edx, edi, r8d..r11d += r14d) as asm lines.
+    macro_rules! adds8 {
+        () => {
+            "add eax, r14d\nadd ecx, r14d\nadd edx, r14d\nadd edi, r14d\nadd r8d, r14d\nadd r9d, r14d\nadd r10d, r14d\nadd r11d, r14d"
         };
     }
 
@@ -414,30 +421,9 @@ mod x86 {
                 "vmovd xmm0, eax\nvprold xmm0, xmm0, 9\nvmovd eax, xmm0"
             ))) / 8.0;
             let with = c.cy(best(twice!(
-                "add eax, r14d",
-                "add ecx, r14d",
-                "add edx, r14d",
-                "add edi, r14d",
-                "add r8d, r14d",
-                "add r9d, r14d",
-                "add r10d, r14d",
-                "add r11d, r14d",
-                "add eax, r14d",
-                "add ecx, r14d",
-                "add edx, r14d",
-                "add edi, r14d",
-                "add r8d, r14d",
-                "add r9d, r14d",
-                "add r10d, r14d",
-                "add r11d, r14d",
-                "add eax, r14d",
-                "add ecx, r14d",
-                "add edx, r14d",
-                "add edi, r14d",
-                "add r8d, r14d",
-                "add r9d, r14d",
-                "add r10d, r14d",
-                "add r11d, r14d",
+                adds8!(),
+                adds8!(),
+                adds8!(),
                 "vmovd xmm0, r12d",
                 "vprold xmm0, xmm0, 9",
                 "vmovd r12d, xmm0",
@@ -586,6 +572,23 @@ mod x86 {
             "  latencies: gf2p8affineinvqb {aff:.2}, vpshufb {shuf:.2}, vpternlogd {tern:.2}, vpxor {vxor:.2}"
         );
         row("path (2): sum of the three latencies", aff + shuf + tern);
+        // Other ways to move bytes within a 32-bit word: vprold and vpalignr (on a word
+        // broadcast to the register) take as long as vpshufb; vpshuflw (rotation by 16 of
+        // the low 64 bits' words, which hold the chain's word) and the whole-word or qword
+        // moves take one cycle, but a rotation by 8 or 24 has no one-cycle form. With
+        // every rotation by 16 (a sixth S-box step on the rotated copy, all four terms from
+        // u and rot24(u)) the round's path is still 6: the next input XORs four S-box
+        // outputs and o, two levels of vpternlogd, and two units finish only two S-box
+        // steps a cycle; one level would need all four in the same cycle. (On Zen 4 that
+        // round, six S-box steps and three vpshuflw, ran its loop at 7.3-7.7 cycles by code
+        // placement and the CBC chain at 8.45, against 7.78 and 8.1 for the kernel's.)
+        let lw = c.cy(best(eight!("vpshuflw xmm0, xmm0, 0xb1"))) / 8.0;
+        let align = c.cy(best(eight!("vpalignr xmm0, xmm0, xmm0, 1"))) / 8.0;
+        let dword = c.cy(best(eight!("vpshufd xmm0, xmm0, 0x39"))) / 8.0;
+        let qshift = c.cy(best(eight!("vpsrlq xmm0, xmm0, 8"))) / 8.0;
+        println!(
+            "  latencies: vpshuflw (rot16) {lw:.2}, vpalignr {align:.2}, vpshufd {dword:.2}, vpsrlq {qshift:.2}"
+        );
         macro_rules! ten {
             ($($i:literal),+) => {
                 c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
