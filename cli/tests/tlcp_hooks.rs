@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    at, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, pair_flags, run, scratch,
-    shangmi, spawn_server,
+    at, finish_server, free_port, make_ca, make_ca_and_localhost_pair, make_leaf, make_tlcp_pair,
+    pair_flags, run, scratch, shangmi, spawn_server,
 };
 use std::path::Path;
 use std::process::Child;
@@ -104,13 +104,7 @@ fn sni_pairs_beside_the_default_and_key_log_lines_agree() {
 fn tls_sm_side_requires_a_client_certificate_from_the_client_ca() {
     let dir = scratch();
     let dir = dir.path();
-    make_ca(dir, "/C=CN/O=shangmi/CN=hooks CA", &[]);
-    make_tlcp_pair(
-        dir,
-        "server",
-        "/C=CN/O=shangmi/CN=localhost",
-        &["--san", "DNS:localhost"],
-    );
+    make_ca_and_localhost_pair(dir, "/C=CN/O=shangmi/CN=hooks CA");
     // The TLS 1.3 SM leaves: the server's and a client's, from the same CA.
     for (name, profile, san) in [
         ("tls13", "tls-server", "DNS:localhost"),

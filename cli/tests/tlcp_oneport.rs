@@ -6,8 +6,8 @@
 mod common;
 
 use common::{
-    at, bytes, cert_key_flags, finish_server, free_port, make_ca, make_leaf, make_tlcp_pair, run,
-    scratch, shangmi, spawn_server,
+    at, bytes, cert_key_flags, finish_server, free_port, make_ca_and_localhost_pair, make_leaf,
+    run, scratch, shangmi, spawn_server,
 };
 use rustls::pki_types::pem::PemObject;
 use std::io::{Read, Write};
@@ -29,13 +29,7 @@ fn s(dir: &Path, name: &str) -> String {
 fn with_pki() -> tempfile::TempDir {
     let tmp = scratch();
     let dir = tmp.path();
-    make_ca(dir, "/C=CN/O=shangmi/CN=one-port CA", &[]);
-    make_tlcp_pair(
-        dir,
-        "server",
-        "/C=CN/O=shangmi/CN=localhost",
-        &["--san", "DNS:localhost"],
-    );
+    make_ca_and_localhost_pair(dir, "/C=CN/O=shangmi/CN=one-port CA");
     make_leaf(dir, "tls13", "/CN=localhost", "DNS:localhost", "tls-server");
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ordinary");
     for f in ["server.crt", "server.key"] {

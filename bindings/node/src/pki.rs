@@ -8,7 +8,7 @@ use crate::{core, err};
 use der::{Decode, Encode};
 use napi::bindgen_prelude::{Result, Uint8Array};
 use napi_derive::napi;
-use shangmi_pki::verify::{self, Options};
+use shangmi_pki::verify;
 use shangmi_pki::{CertReq, Certificate, cms, crl, issue, name, pkcs12, req};
 use x509_cert::ext::pkix::{BasicConstraints, KeyUsage, KeyUsages, SubjectAltName};
 use zeroize::Zeroizing;
@@ -144,23 +144,6 @@ fn parse_name(s: &str) -> Result<x509_cert::name::Name> {
     pki_text::distinguished_name(s).map_err(err)
 }
 
-fn params(
-    subject: x509_cert::name::Name,
-    profile: &str,
-    days: u32,
-    sans: &[String],
-    path_len: Option<u32>,
-) -> Result<issue::CertParams> {
-    let path_len = path_len
-        .map(u8::try_from)
-        .transpose()
-        .map_err(|_| err("pathLen must be at most 255".into()))?;
-    let p = pki_text::profile(profile, path_len).map_err(err)?;
-    let mut p = issue::CertParams::new(subject, p, days);
-    p.sans = pki_text::sans(sans).map_err(err)?;
-    Ok(p)
-}
-
 /// A certificate (DER) for `public_key` issued by `issuer` with its key `d`, or self-signed
 /// by `d` when neither is given.
 #[napi]
@@ -175,7 +158,12 @@ pub fn cert_issue(
     sans: Vec<String>,
     path_len: Option<u32>,
 ) -> Result<Uint8Array> {
-    let p = params(parse_name(&subject)?, &profile, days, &sans, path_len)?;
+    let subject = parse_name(&subject)?;
+    let path_len = path_len
+        .map(u8::try_from)
+        .transpose()
+        .map_err(|_| err("pathLen must be at most 255".into()))?;
+    let p = pki_text::cert_params(subject, &profile, days, &sans, path_len).map_err(err)?;
     let sk = secret(&d)?;
     let c = match (issuer, public_key) {
         (None, None) => issue::self_signed(&sk, &p),
@@ -206,7 +194,8 @@ pub fn cert_issue_from_request(
     days: u32,
 ) -> Result<Uint8Array> {
     let r = request(&csr)?;
-    let p = params(r.info.subject.clone(), &profile, days, &[], None)?;
+    let p =
+        pki_text::cert_params(r.info.subject.clone(), &profile, days, &[], None).map_err(err)?;
     cert_der(&issue::issue_from_request(&cert(&issuer)?, &secret(&d)?, &r, &p).map_err(pki_err)?)
 }
 
@@ -278,22 +267,14 @@ fn crls(list: &[Uint8Array]) -> Result<Vec<crl::Crl>> {
         .collect()
 }
 
-fn options<'a>(
-    purpose: &str,
-    time: Option<f64>,
-    host: Option<&'a str>,
-    crls: &'a [crl::Crl],
-) -> Result<Options<'a>> {
-    let p = pki_text::purpose(purpose).map_err(err)?;
-    let mut o = match time {
-        Some(t) if t.is_finite() && t >= 0.0 => Options::at(t as u64, p),
-        Some(_) => return Err(err("time must be unix seconds".into())),
-        None => Options::now(p),
-    };
-    if let Some(h) = host {
-        o = o.with_host(h);
+/// `time` (unix seconds from JavaScript) as whole seconds; a negative or non-finite one
+/// is refused.
+fn unix_time(time: Option<f64>) -> Result<Option<u64>> {
+    match time {
+        Some(t) if t.is_finite() && t >= 0.0 => Ok(Some(t as u64)),
+        Some(_) => Err(err("time must be unix seconds".into())),
+        None => Ok(None),
     }
-    Ok(o.with_crls(crls))
 }
 
 /// Verifies `leaf` up to one of `roots` through `intermediates` against `crls` (DER);
@@ -311,7 +292,8 @@ pub fn verify_chain(
 ) -> Result<Vec<Uint8Array>> {
     let (leaf, roots, inter) = (cert(&leaf)?, certs(&roots)?, certs(&intermediates)?);
     let crls = crls(&crl_list)?;
-    let opts = options(&purpose, time, host.as_deref(), &crls)?;
+    let opts = pki_text::verify_options(&purpose, unix_time(time)?, host.as_deref(), &crls)
+        .map_err(err)?;
     let path = verify::verify_chain(&leaf, &inter, &roots, &opts)
         .map_err(|e| err(format!("certificate verification failed: {e}")))?;
     path.iter().map(cert_der).collect()
@@ -328,17 +310,9 @@ pub fn cms_sign(
     rfc5652: bool,
 ) -> Result<Uint8Array> {
     let (c, chain, k) = (cert(&signer)?, certs(&chain)?, secret(&d)?);
-    let s = cms::Signer {
-        cert: &c,
-        key: &k,
-        chain: &chain,
-    };
-    let opts = cms::SignOptions {
-        detached,
-        oids: oids(rfc5652),
-        ..cms::SignOptions::default()
-    };
-    cms::sign(&content, &[s], &opts).map(u8a).map_err(pki_err)
+    pki_text::cms_sign_one(&content, &c, &k, &chain, detached, rfc5652)
+        .map(u8a)
+        .map_err(pki_err)
 }
 
 /// What a verified SignedData holds.
@@ -362,7 +336,7 @@ pub fn cms_verify(
 ) -> Result<CmsVerified> {
     let der = cms::from_der_or_pem(&message).map_err(pki_err)?;
     let (roots, extra) = (certs(&roots)?, certs(&extra)?);
-    let opts = options(&purpose, time, None, &[])?;
+    let opts = pki_text::verify_options(&purpose, unix_time(time)?, None, &[]).map_err(err)?;
     let v = cms::verify(&der, detached.as_deref(), &extra, &roots, &opts)
         .map_err(|e| err(format!("CMS verification failed: {e}")))?;
     Ok(CmsVerified {

@@ -10,8 +10,8 @@ use crate::{core, err};
 use napi::bindgen_prelude::{Result, Uint8Array};
 use napi_derive::napi;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
-    ServerName, Sm2PrivateKey,
+    CertificateDer, ClientConfig, ClientConnection, NameCheck, RootCertStore, ServerName,
+    Sm2PrivateKey,
 };
 use std::io::{self, Read, Write};
 use std::sync::Arc;
@@ -61,20 +61,6 @@ pub struct TlcpClientOptions {
     pub enc_key: Option<Uint8Array>,
 }
 
-fn suite(name: &str) -> Result<CipherSuite> {
-    CipherSuite::ALL
-        .into_iter()
-        .find(|s| {
-            s.name().eq_ignore_ascii_case(name) || s.openssl_name().eq_ignore_ascii_case(name)
-        })
-        .ok_or_else(|| {
-            err(format!(
-                "unknown TLCP suite '{name}' (ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, \
-                 ECDHE_SM4_GCM_SM3, ECDHE_SM4_CBC_SM3)"
-            ))
-        })
-}
-
 /// One TLCP client connection's state machine: record bytes in (`feed`), record bytes out
 /// (`takeOutgoing`), plaintext in (`write`), plaintext out (what `feed` returns).
 #[napi]
@@ -113,8 +99,7 @@ impl TlcpClient {
             .name_check(check)
             .enable_sni(o.sni);
         if let Some(names) = &o.suites {
-            let s = names.iter().map(|n| suite(n)).collect::<Result<Vec<_>>>()?;
-            b = b.suites(&s);
+            b = b.suites(&crate::pki_text::suites(names).map_err(err)?);
         }
         if let Some(p) = o.alpn {
             b = b.alpn_protocols(p.into_iter().map(String::into_bytes).collect());

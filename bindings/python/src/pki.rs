@@ -9,7 +9,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
-use shangmi_pki::verify::{self, Options};
+use shangmi_pki::verify;
 use shangmi_pki::{CertReq, Certificate, cms, crl, issue, name, pkcs12, req};
 use x509_cert::ext::pkix::{BasicConstraints, SubjectAltName};
 
@@ -310,19 +310,6 @@ fn parse_name(s: &str) -> PyResult<x509_cert::name::Name> {
     pki_text::distinguished_name(s).map_err(value_err)
 }
 
-fn params(
-    subject: x509_cert::name::Name,
-    profile_name: &str,
-    days: u32,
-    sans: Option<Vec<String>>,
-    path_len: Option<u8>,
-) -> PyResult<issue::CertParams> {
-    let profile = pki_text::profile(profile_name, path_len).map_err(value_err)?;
-    let mut p = issue::CertParams::new(subject, profile, days);
-    p.sans = parse_sans(sans)?;
-    Ok(p)
-}
-
 /// A self-signed certificate for `key` (a root CA with the default profile "ca").
 #[pyfunction]
 #[pyo3(signature = (key, subject, profile="ca", days=3650, sans=None, path_len=None))]
@@ -334,7 +321,8 @@ fn cert_self_signed(
     sans: Option<Vec<String>>,
     path_len: Option<u8>,
 ) -> PyResult<PyCertificate> {
-    let p = params(parse_name(subject)?, profile, days, sans, path_len)?;
+    let (subject, sans) = (parse_name(subject)?, sans.unwrap_or_default());
+    let p = pki_text::cert_params(subject, profile, days, &sans, path_len).map_err(value_err)?;
     PyCertificate::of(issue::self_signed(&key.secret(), &p).map_err(pki_err)?)
 }
 
@@ -353,7 +341,8 @@ fn cert_issue(
     sans: Option<Vec<String>>,
     path_len: Option<u8>,
 ) -> PyResult<PyCertificate> {
-    let p = params(parse_name(subject)?, profile, days, sans, path_len)?;
+    let (subject, sans) = (parse_name(subject)?, sans.unwrap_or_default());
+    let p = pki_text::cert_params(subject, profile, days, &sans, path_len).map_err(value_err)?;
     let c = issue::issue(&issuer.c, &issuer_key.secret(), public_key.sm2(), &p).map_err(pki_err)?;
     PyCertificate::of(c)
 }
@@ -368,7 +357,8 @@ fn cert_issue_from_request(
     profile: &str,
     days: u32,
 ) -> PyResult<PyCertificate> {
-    let p = params(request.r.info.subject.clone(), profile, days, None, None)?;
+    let subject = request.r.info.subject.clone();
+    let p = pki_text::cert_params(subject, profile, days, &[], None).map_err(value_err)?;
     let c = issue::issue_from_request(&issuer.c, &issuer_key.secret(), &request.r, &p)
         .map_err(pki_err)?;
     PyCertificate::of(c)
@@ -415,23 +405,6 @@ fn crls(list: Option<Vec<Bound<'_, PyAny>>>) -> PyResult<Vec<crl::Crl>> {
     Ok(out)
 }
 
-fn options<'a>(
-    purpose_name: &str,
-    time: Option<u64>,
-    host: Option<&'a str>,
-    crls: &'a [crl::Crl],
-) -> PyResult<Options<'a>> {
-    let p = pki_text::purpose(purpose_name).map_err(value_err)?;
-    let mut o = match time {
-        Some(t) => Options::at(t, p),
-        None => Options::now(p),
-    };
-    if let Some(h) = host {
-        o = o.with_host(h);
-    }
-    Ok(o.with_crls(crls))
-}
-
 /// Verifies `leaf` up to one of `roots` through `intermediates`, at `time` (unix seconds;
 /// now by default), for `purpose`, optionally for `host` and against `crls` (DER or PEM);
 /// returns the path leaf first, or raises `CertificateError`.
@@ -451,7 +424,7 @@ fn verify_chain(
     let roots = certs(Some(roots));
     let inter = certs(intermediates);
     let crls = self::crls(crls)?;
-    let opts = options(purpose, time, host, &crls)?;
+    let opts = pki_text::verify_options(purpose, time, host, &crls).map_err(value_err)?;
     let path = py
         .detach(|| verify::verify_chain(&leaf.c, &inter, &roots, &opts))
         .map_err(|e| CertificateError::new_err(e.to_string()))?;
@@ -474,17 +447,15 @@ fn cms_sign<'py>(
     let content = buf(content)?;
     let chain = certs(chain);
     let secret = key.secret();
-    let signer = cms::Signer {
-        cert: &cert.c,
-        key: &secret,
-        chain: &chain,
-    };
-    let opts = cms::SignOptions {
+    let der = pki_text::cms_sign_one(
+        content.as_slice(),
+        &cert.c,
+        &secret,
+        &chain,
         detached,
-        oids: oids(rfc5652),
-        ..cms::SignOptions::default()
-    };
-    let der = cms::sign(content.as_slice(), &[signer], &opts).map_err(pki_err)?;
+        rfc5652,
+    )
+    .map_err(pki_err)?;
     Ok(bytes(py, &der))
 }
 
@@ -507,7 +478,7 @@ fn cms_verify<'py>(
     let detached = detached.map(buf).transpose()?;
     let roots = self::certs(Some(roots));
     let extra = self::certs(certs);
-    let opts = options(purpose, time, None, &[])?;
+    let opts = pki_text::verify_options(purpose, time, None, &[]).map_err(value_err)?;
     let v = cms::verify(
         &der,
         detached.as_ref().map(|d| d.as_slice()),

@@ -1,11 +1,11 @@
-//! The words both packages' PKI functions take and give: profile, purpose and SAN names,
-//! distinguished names, general names as text, the CMS OID set. Plain Rust over
-//! `shangmi-pki` (errors are the messages), so that the Python module (here) and the Node
-//! addon (`bindings/node`, which includes this file with `#[path]`) read them alike; each
-//! face maps a message to its own error type.
+//! The words both packages' PKI and TLCP functions take and give: profile, purpose and SAN
+//! names, distinguished names, general names as text, the CMS OID set, TLCP suite names.
+//! Plain Rust over `shangmi-pki` and `shangmi-tlcp` (errors are the messages), so that the
+//! Python module (here) and the Node addon (`bindings/node`, which includes this file with
+//! `#[path]`) read them alike; each face maps a message to its own error type.
 
-use shangmi_pki::verify::Purpose;
-use shangmi_pki::{cms, issue, name};
+use shangmi_pki::verify::{Options, Purpose};
+use shangmi_pki::{cms, crl, issue, name};
 use x509_cert::ext::pkix::name::GeneralName;
 
 /// Bytes as lower-case hex.
@@ -69,6 +69,20 @@ pub(crate) fn profile(name: &str, path_len: Option<u8>) -> Result<issue::Profile
     }
 }
 
+/// A certificate's issuing parameters for `subject`: the profile by name (a CA's path
+/// length `path_len`), `days` of validity, the subject alternative names as text.
+pub(crate) fn cert_params(
+    subject: x509_cert::name::Name,
+    profile_name: &str,
+    days: u32,
+    san_list: &[String],
+    path_len: Option<u8>,
+) -> Result<issue::CertParams, String> {
+    let mut p = issue::CertParams::new(subject, profile(profile_name, path_len)?, days);
+    p.sans = sans(san_list)?;
+    Ok(p)
+}
+
 /// A verification purpose by name.
 pub(crate) fn purpose(name: &str) -> Result<Purpose, String> {
     Purpose::from_name(name).ok_or_else(|| {
@@ -78,6 +92,45 @@ pub(crate) fn purpose(name: &str) -> Result<Purpose, String> {
     })
 }
 
+/// Chain verification options: the purpose by name, at `time` (unix seconds; now when
+/// `None`), for `host` when one is given, against `crls`.
+pub(crate) fn verify_options<'a>(
+    purpose_name: &str,
+    time: Option<u64>,
+    host: Option<&'a str>,
+    crls: &'a [crl::Crl],
+) -> Result<Options<'a>, String> {
+    let p = purpose(purpose_name)?;
+    let mut o = match time {
+        Some(t) => Options::at(t, p),
+        None => Options::now(p),
+    };
+    if let Some(h) = host {
+        o = o.with_host(h);
+    }
+    Ok(o.with_crls(crls))
+}
+
+/// A CMS SignedData (DER) over `content` by one signer, `cert` with its key `key` and the
+/// intermediates `chain`: the content `detached` or carried, under RFC 5652's OIDs or GM/T
+/// 0010's.
+pub(crate) fn cms_sign_one(
+    content: &[u8],
+    cert: &shangmi_pki::Certificate,
+    key: &shangmi_sm2::SecretKey,
+    chain: &[shangmi_pki::Certificate],
+    detached: bool,
+    rfc5652: bool,
+) -> Result<Vec<u8>, shangmi_pki::Error> {
+    let signer = cms::Signer { cert, key, chain };
+    let opts = cms::SignOptions {
+        detached,
+        oids: oids(rfc5652),
+        ..cms::SignOptions::default()
+    };
+    cms::sign(content, &[signer], &opts)
+}
+
 /// The CMS OID set: RFC 5652's, or GM/T 0010's.
 pub(crate) fn oids(rfc5652: bool) -> cms::Oids {
     if rfc5652 {
@@ -85,4 +138,25 @@ pub(crate) fn oids(rfc5652: bool) -> cms::Oids {
     } else {
         cms::Oids::GmT0010
     }
+}
+
+/// TLCP cipher suites by name, the standard's (`ECC_SM4_GCM_SM3`) or OpenSSL's, in any case.
+pub(crate) fn suites(names: &[String]) -> Result<Vec<shangmi_tlcp::CipherSuite>, String> {
+    names
+        .iter()
+        .map(|name| {
+            shangmi_tlcp::CipherSuite::ALL
+                .into_iter()
+                .find(|s| {
+                    s.name().eq_ignore_ascii_case(name)
+                        || s.openssl_name().eq_ignore_ascii_case(name)
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "unknown TLCP suite '{name}' (ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, \
+                         ECDHE_SM4_GCM_SM3, ECDHE_SM4_CBC_SM3)"
+                    )
+                })
+        })
+        .collect()
 }

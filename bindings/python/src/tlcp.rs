@@ -9,8 +9,8 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientConfig, ClientConnection, NameCheck, RootCertStore,
-    ServerName, Sm2PrivateKey, StreamOwned,
+    CertificateDer, ClientConfig, ClientConnection, NameCheck, RootCertStore, ServerName,
+    Sm2PrivateKey, StreamOwned,
 };
 use std::io::{self, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -40,20 +40,6 @@ fn io_err(e: io::Error) -> PyErr {
 
 fn tlcp_err(e: shangmi_tlcp::Error) -> PyErr {
     TLCPError::new_err(e.to_string())
-}
-
-fn suite(name: &str) -> PyResult<CipherSuite> {
-    CipherSuite::ALL
-        .into_iter()
-        .find(|s| {
-            s.name().eq_ignore_ascii_case(name) || s.openssl_name().eq_ignore_ascii_case(name)
-        })
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "unknown TLCP suite '{name}' (ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, \
-                 ECDHE_SM4_GCM_SM3, ECDHE_SM4_CBC_SM3)"
-            ))
-        })
 }
 
 fn cert_der(c: &PyCertificate) -> CertificateDer<'static> {
@@ -270,11 +256,7 @@ fn tlcp_connect(
         .enable_sni(sni)
         .gmssl_compat(gmssl_compat);
     if let Some(names) = suites {
-        let s = names
-            .iter()
-            .map(|n| suite(n))
-            .collect::<PyResult<Vec<_>>>()?;
-        b = b.suites(&s);
+        b = b.suites(&crate::pki_text::suites(&names).map_err(PyValueError::new_err)?);
     }
     if let Some(p) = alpn {
         b = b.alpn_protocols(p.into_iter().map(String::into_bytes).collect());

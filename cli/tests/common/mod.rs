@@ -240,6 +240,18 @@ pub fn make_tlcp_pair(dir: &Path, name: &str, subject: &str, extra: &[&str]) {
     ok(cmd);
 }
 
+/// A CA (`ca_subject`) in `dir` and under it the TLCP pair `dir/server/` for `localhost`
+/// (subject `/C=CN/O=shangmi/CN=localhost`, SAN `DNS:localhost`), as the servers' tests use.
+pub fn make_ca_and_localhost_pair(dir: &Path, ca_subject: &str) {
+    make_ca(dir, ca_subject, &[]);
+    make_tlcp_pair(
+        dir,
+        "server",
+        "/C=CN/O=shangmi/CN=localhost",
+        &["--san", "DNS:localhost"],
+    );
+}
+
 /// `--KIND-cert dir/STEM.crt --KIND-key dir/STEM.key` for each `(KIND, STEM)` of `kinds`.
 pub fn cert_key_flags(dir: &Path, kinds: &[(&str, &str)]) -> Vec<String> {
     let path = |stem: &str, ext: &str| {
