@@ -208,26 +208,8 @@ impl Jacobian {
         let s2 = zz.multiply(&self.z).multiply(&q.y);
         let h = u2.sub(&self.x);
         let r = s2.sub(&self.y);
-        Self::add_tail(&self.x, &self.y, &h, &r, |h| h.multiply(&self.z))
-    }
-
-    /// The common end of both additions: with U1, S1 the first point's X, Y scaled to the
-    /// common denominator, X3 = R² - H³ - 2·U1·H², Y3 = R·(U1·H² - X3) - S1·H³, then Z3 =
-    /// `z3(H)`; the point with the masks of H = 0 and R = 0.
-    #[inline(always)]
-    fn add_tail(
-        u1: &FieldElement,
-        s1: &FieldElement,
-        h: &FieldElement,
-        r: &FieldElement,
-        z3: impl FnOnce(&FieldElement) -> FieldElement,
-    ) -> (Jacobian, u64, u64) {
-        let hh = h.square();
-        let hhh = hh.multiply(h);
-        let v = hh.multiply(u1);
-        let x3 = r.square().sub(&hhh).sub(&v.double());
-        let y3 = v.sub(&x3).multiply(r).sub(&hhh.multiply(s1));
-        let z3 = z3(h);
+        let (x3, y3) = Self::add_tail(&self.x, &self.y, &h, &r);
+        let z3 = h.multiply(&self.z);
         (
             Jacobian {
                 x: x3,
@@ -237,6 +219,23 @@ impl Jacobian {
             h.is_zero_mask(),
             r.is_zero_mask(),
         )
+    }
+
+    /// The common end of both additions: with U1, S1 the first point's X, Y scaled to the
+    /// common denominator, X3 = R² - H³ - 2·U1·H² and Y3 = R·(U1·H² - X3) - S1·H³.
+    #[inline(always)]
+    fn add_tail(
+        u1: &FieldElement,
+        s1: &FieldElement,
+        h: &FieldElement,
+        r: &FieldElement,
+    ) -> (FieldElement, FieldElement) {
+        let hh = h.square();
+        let hhh = hh.multiply(h);
+        let v = hh.multiply(u1);
+        let x3 = r.square().sub(&hhh).sub(&v.double());
+        let y3 = v.sub(&x3).multiply(r).sub(&hhh.multiply(s1));
+        (x3, y3)
     }
 
     /// Full addition with no case handling, the second point's Z² and Z³ given (11M + 3S), as
@@ -253,7 +252,17 @@ impl Jacobian {
         let s2 = z1z1.multiply(&self.z).multiply(&q.p.y);
         let h = u2.sub(&u1);
         let r = s2.sub(&s1);
-        Self::add_tail(&u1, &s1, &h, &r, |h| h.multiply(&self.z.multiply(&q.p.z)))
+        let (x3, y3) = Self::add_tail(&u1, &s1, &h, &r);
+        let z3 = h.multiply(&self.z.multiply(&q.p.z));
+        (
+            Jacobian {
+                x: x3,
+                y: y3,
+                z: z3,
+            },
+            h.is_zero_mask(),
+            r.is_zero_mask(),
+        )
     }
 
     /// Addition of a [`Cached`] point handling every case, variable time (public data only).
