@@ -13,6 +13,10 @@ use shangmi_pki::cms::{self, Oids, SignOptions, Signer};
 use shangmi_pki::verify::{Options, Purpose};
 use shangmi_pki::{Certificate, SecretKey, envelope};
 
+#[path = "support/by_hand.rs"]
+mod by_hand;
+use by_hand::out_var;
+
 /// 2026-01-01, inside the certificate's 2025–2045 validity.
 const T: u64 = 1_767_225_600;
 
@@ -95,8 +99,7 @@ fn diff_gmsm_enveloped_data() {
 #[test]
 #[ignore]
 fn diff_gmsm_write_ours_for_gmsm() {
-    let Ok(path) = std::env::var("GMSM_CHECK_OUT") else {
-        eprintln!("set GMSM_CHECK_OUT=FILE");
+    let Some(path) = out_var("GMSM_CHECK_OUT", "FILE") else {
         return;
     };
     use shangmi_pki::issue::{self, CertParams, Profile};

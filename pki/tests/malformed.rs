@@ -11,6 +11,10 @@ use shangmi_pki::name::parse_dn;
 use shangmi_pki::verify::{Options, Purpose, verify_chain};
 use shangmi_pki::{CertReq, Certificate, SecretKey, envelope, pem, req};
 
+#[path = "support/by_hand.rs"]
+mod by_hand;
+use by_hand::out_var;
+
 struct Seeds {
     key: SecretKey,
     cert: Certificate,
@@ -135,8 +139,7 @@ fn oversized_lengths_and_non_minimal_der() {
 #[test]
 #[ignore]
 fn write_fuzz_corpus() {
-    let Ok(dir) = std::env::var("PKI_CORPUS_DIR") else {
-        eprintln!("set PKI_CORPUS_DIR");
+    let Some(dir) = out_var("PKI_CORPUS_DIR", "DIR") else {
         return;
     };
     let dir = std::path::Path::new(&dir);

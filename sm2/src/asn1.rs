@@ -27,35 +27,53 @@ fn to_32(v: UintRef<'_>) -> der::Result<[u8; 32]> {
     Ok(out)
 }
 
-/// `SEQUENCE { r INTEGER, s INTEGER }`.
-struct SignatureDer<'a> {
-    r: UintRef<'a>,
-    s: UintRef<'a>,
+/// A struct read and written as the DER `SEQUENCE` of its fields in order: the struct,
+/// `FixedTag`, `DecodeValue` and `EncodeValue` (what `der`'s `Sequence` derive would write,
+/// without its proc macro), each under the attributes given.
+macro_rules! der_sequence {
+    ($(#[$attr:meta])* struct $name:ident<'a> { $($field:ident: $ty:ty),+ $(,)? }) => {
+        $(#[$attr])*
+        struct $name<'a> {
+            $($field: $ty),+
+        }
+
+        $(#[$attr])*
+        impl FixedTag for $name<'_> {
+            const TAG: Tag = Tag::Sequence;
+        }
+
+        $(#[$attr])*
+        impl<'a> DecodeValue<'a> for $name<'a> {
+            type Error = der::Error;
+
+            fn decode_value<R: Reader<'a>>(reader: &mut R, _header: Header) -> der::Result<Self> {
+                Ok($name {
+                    $($field: reader.decode()?),+
+                })
+            }
+        }
+
+        $(#[$attr])*
+        impl EncodeValue for $name<'_> {
+            fn value_len(&self) -> der::Result<Length> {
+                let mut len = Length::ZERO;
+                $(len = (len + self.$field.encoded_len()?)?;)+
+                Ok(len)
+            }
+
+            fn encode_value(&self, writer: &mut impl Writer) -> der::Result<()> {
+                $(self.$field.encode(writer)?;)+
+                Ok(())
+            }
+        }
+    };
 }
 
-impl FixedTag for SignatureDer<'_> {
-    const TAG: Tag = Tag::Sequence;
-}
-
-impl<'a> DecodeValue<'a> for SignatureDer<'a> {
-    type Error = der::Error;
-
-    fn decode_value<R: Reader<'a>>(reader: &mut R, _header: Header) -> der::Result<Self> {
-        Ok(SignatureDer {
-            r: reader.decode()?,
-            s: reader.decode()?,
-        })
-    }
-}
-
-impl EncodeValue for SignatureDer<'_> {
-    fn value_len(&self) -> der::Result<Length> {
-        self.r.encoded_len()? + self.s.encoded_len()?
-    }
-
-    fn encode_value(&self, writer: &mut impl Writer) -> der::Result<()> {
-        self.r.encode(writer)?;
-        self.s.encode(writer)
+der_sequence! {
+    /// `SEQUENCE { r INTEGER, s INTEGER }`.
+    struct SignatureDer<'a> {
+        r: UintRef<'a>,
+        s: UintRef<'a>,
     }
 }
 
@@ -78,46 +96,14 @@ pub(crate) fn encode_signature(
     Ok(sig.encode_to_slice(out)?.len())
 }
 
-/// `SEQUENCE { x INTEGER, y INTEGER, hash OCTET STRING, ciphertext OCTET STRING }`.
-#[cfg(feature = "alloc")]
-struct CiphertextDer<'a> {
-    x: UintRef<'a>,
-    y: UintRef<'a>,
-    hash: &'a OctetStringRef,
-    c2: &'a OctetStringRef,
-}
-
-#[cfg(feature = "alloc")]
-impl FixedTag for CiphertextDer<'_> {
-    const TAG: Tag = Tag::Sequence;
-}
-
-#[cfg(feature = "alloc")]
-impl<'a> DecodeValue<'a> for CiphertextDer<'a> {
-    type Error = der::Error;
-
-    fn decode_value<R: Reader<'a>>(reader: &mut R, _header: Header) -> der::Result<Self> {
-        Ok(CiphertextDer {
-            x: reader.decode()?,
-            y: reader.decode()?,
-            hash: reader.decode()?,
-            c2: reader.decode()?,
-        })
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl EncodeValue for CiphertextDer<'_> {
-    fn value_len(&self) -> der::Result<Length> {
-        ((self.x.encoded_len()? + self.y.encoded_len()?)? + self.hash.encoded_len()?)?
-            + self.c2.encoded_len()?
-    }
-
-    fn encode_value(&self, writer: &mut impl Writer) -> der::Result<()> {
-        self.x.encode(writer)?;
-        self.y.encode(writer)?;
-        self.hash.encode(writer)?;
-        self.c2.encode(writer)
+der_sequence! {
+    /// `SEQUENCE { x INTEGER, y INTEGER, hash OCTET STRING, ciphertext OCTET STRING }`.
+    #[cfg(feature = "alloc")]
+    struct CiphertextDer<'a> {
+        x: UintRef<'a>,
+        y: UintRef<'a>,
+        hash: &'a OctetStringRef,
+        c2: &'a OctetStringRef,
     }
 }
 

@@ -256,15 +256,20 @@ impl<F: Coord> Point<F> {
     /// k·self for a 256-bit integer k: fixed 4-bit windows, each table entry read by a
     /// masked scan of all 16 (constant time in k and in the point).
     pub(crate) fn mul_ct(&self, k: &Limbs) -> Self {
-        let table = crate::window::powers_squaring(Self::IDENTITY, *self, Self::double, Self::add);
+        let mut table = [Self::IDENTITY; 16];
+        table[1] = *self;
+        for i in 2..16 {
+            table[i] = if i % 2 == 0 {
+                table[i / 2].double()
+            } else {
+                table[i - 1].add(self)
+            };
+        }
         let mut r = Self::IDENTITY;
         for w in (0..64).rev() {
             r = r.double().double().double().double();
-            r = r.add(&crate::window::scan(
-                &table,
-                crate::window::nibble(k, w),
-                Self::select,
-            ));
+            let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
+            r = r.add(&crate::window::scan(&table, nib, Self::select));
         }
         r
     }

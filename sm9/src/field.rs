@@ -294,25 +294,31 @@ fn fp_mul(a: &Limbs, b: &Limbs) -> Limbs {
     mont_mul(a, b, &Fp::MODULUS, Fp::MINV)
 }
 
-/// a + b mod p: the x86-64 `asm!` form (plain x86-64, no extension needed) unless the
-/// build forces the portable backend.
-#[inline(always)]
-fn fp_add(a: &Limbs, b: &Limbs) -> Limbs {
-    #[cfg(target_arch = "x86_64")]
-    if !FORCED_PORTABLE {
-        return shangmi_limbs::x86::add_mod(a, b, &crate::field_x86::P);
-    }
-    add_mod(a, b, &Fp::MODULUS)
+/// `$name(a, b)` mod p through `$op` of `shangmi_limbs`: its x86-64 `asm!` form (plain
+/// x86-64, no extension needed) unless the build forces the portable backend, else its
+/// portable form.
+macro_rules! fp_add_sub {
+    ($(#[$doc:meta])* fn $name:ident => $op:ident) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name(a: &Limbs, b: &Limbs) -> Limbs {
+            #[cfg(target_arch = "x86_64")]
+            if !FORCED_PORTABLE {
+                return shangmi_limbs::x86::$op(a, b, &crate::field_x86::P);
+            }
+            $op(a, b, &Fp::MODULUS)
+        }
+    };
 }
 
-/// a - b mod p, chosen as [`fp_add`] is.
-#[inline(always)]
-fn fp_sub(a: &Limbs, b: &Limbs) -> Limbs {
-    #[cfg(target_arch = "x86_64")]
-    if !FORCED_PORTABLE {
-        return shangmi_limbs::x86::sub_mod(a, b, &crate::field_x86::P);
-    }
-    sub_mod(a, b, &Fp::MODULUS)
+fp_add_sub! {
+    /// a + b mod p.
+    fn fp_add => add_mod
+}
+
+fp_add_sub! {
+    /// a - b mod p.
+    fn fp_sub => sub_mod
 }
 
 /// a + b mod n (portable).

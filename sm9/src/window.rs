@@ -21,29 +21,6 @@ pub(crate) fn powers<T: Copy>(one: T, x: T, mul: impl Fn(&T, &T) -> T) -> [T; 16
     table
 }
 
-/// [`powers`] with each even entry the square of its half (`square`: a point doubling or a
-/// cyclotomic squaring, cheaper than the product) and each odd one the product of the entry
-/// before it and x (for the G1/G2 multiplications of `curve.rs` and `pairing.rs` and the G_T
-/// power).
-#[inline(always)]
-pub(crate) fn powers_squaring<T: Copy>(
-    one: T,
-    x: T,
-    square: impl Fn(&T) -> T,
-    mul: impl Fn(&T, &T) -> T,
-) -> [T; 16] {
-    let mut table = [one; 16];
-    table[1] = x;
-    for i in 2..16 {
-        table[i] = if i % 2 == 0 {
-            square(&table[i / 2])
-        } else {
-            mul(&table[i - 1], &x)
-        };
-    }
-    table
-}
-
 /// Masked scan: `table[idx]` read by touching every entry (`table[0]` where `idx` is out of
 /// range).
 pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {

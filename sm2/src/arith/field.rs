@@ -16,6 +16,25 @@ use primefield::{
 };
 use shangmi_dispatch::ct;
 
+/// The product's and the square's inlining, written once for both: `inline(always)` into
+/// the point formulas, `inline(never)` in the size profile and on WebAssembly (see
+/// [`FieldElement::multiply`]).
+macro_rules! product_inlining {
+    ($($item:item)+) => {
+        $(
+            #[cfg_attr(
+                not(any(shangmi_sm2_profile = "size", target_family = "wasm")),
+                inline(always)
+            )]
+            #[cfg_attr(
+                any(shangmi_sm2_profile = "size", target_family = "wasm"),
+                inline(never)
+            )]
+            $item
+        )+
+    };
+}
+
 /// p, little-endian limbs.
 pub const P: Limbs = [
     0xFFFF_FFFF_FFFF_FFFF,
@@ -103,34 +122,21 @@ impl FieldElement {
         limbs::to_be_bytes(&self.to_canonical_limbs())
     }
 
-    /// Product. With the x86-64 assembly `self` reaches it in registers and `rhs` through
-    /// memory, so the point formulas pass the value computed last as `self`. Inlined into the
-    /// point formulas, except in the size profile and on WebAssembly (one shared copy: there
-    /// the portable 64-bit limb code inlined into every formula made the fast profile's
-    /// module 763 KB, and the call costs little against the product's 128-bit arithmetic).
-    #[cfg_attr(
-        not(any(shangmi_sm2_profile = "size", target_family = "wasm")),
-        inline(always)
-    )]
-    #[cfg_attr(
-        any(shangmi_sm2_profile = "size", target_family = "wasm"),
-        inline(never)
-    )]
-    pub fn multiply(&self, rhs: &Self) -> Self {
-        Self::from_limbs(field_impl::mul(&self.limbs(), &rhs.limbs_at()))
-    }
+    product_inlining! {
+        /// Product. With the x86-64 assembly `self` reaches it in registers and `rhs` through
+        /// memory, so the point formulas pass the value computed last as `self`. Inlined into
+        /// the point formulas, except in the size profile and on WebAssembly (one shared copy:
+        /// there the portable 64-bit limb code inlined into every formula made the fast
+        /// profile's module 763 KB, and the call costs little against the product's 128-bit
+        /// arithmetic).
+        pub fn multiply(&self, rhs: &Self) -> Self {
+            Self::from_limbs(field_impl::mul(&self.limbs(), &rhs.limbs_at()))
+        }
 
-    /// Square (out of line in the size profile and on WebAssembly, as [`Self::multiply`]).
-    #[cfg_attr(
-        not(any(shangmi_sm2_profile = "size", target_family = "wasm")),
-        inline(always)
-    )]
-    #[cfg_attr(
-        any(shangmi_sm2_profile = "size", target_family = "wasm"),
-        inline(never)
-    )]
-    pub fn square(&self) -> Self {
-        Self::from_limbs(field_impl::sqr(&self.limbs_at()))
+        /// Square (out of line in the size profile and on WebAssembly, as [`Self::multiply`]).
+        pub fn square(&self) -> Self {
+            Self::from_limbs(field_impl::sqr(&self.limbs_at()))
+        }
     }
 
     /// `self^(2^k)`.
