@@ -14,6 +14,10 @@
 //!
 //! `cargo bench -p shangmi-benches --bench sdf`
 
+// The TLCP tests' in-memory driver (`connect`: one full handshake over memory).
+#[path = "../../tlcp/tests/common/mod.rs"]
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use der::Encode;
 use shangmi_pki::issue::{self, CertParams, Profile, San};
@@ -22,8 +26,8 @@ use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfKey};
 use shangmi_sm2::pke::EncryptingKey;
 use shangmi_sm2::{PrivateKeyOps, SecretKey};
 use shangmi_tlcp::{
-    CertificateDer, CipherSuite, ClientConfig, ClientConnection, Connection, RootCertStore,
-    ServerConfig, ServerConnection, ServerName, Sm2EncKey, Sm2PrivateKey, Sm2SignKey,
+    CertificateDer, CipherSuite, ClientConfig, RootCertStore, ServerConfig, Sm2EncKey,
+    Sm2PrivateKey, Sm2SignKey,
 };
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -155,30 +159,6 @@ fn server(
     (Arc::new(config), roots)
 }
 
-/// Moves every pending byte of `from` into `to`.
-fn deliver<A: Connection, B: Connection>(from: &mut A, to: &mut B) {
-    let mut buf = Vec::new();
-    while from.wants_write() {
-        from.write_tls(&mut buf).expect("write_tls");
-    }
-    let mut rd = &buf[..];
-    while !rd.is_empty() {
-        to.read_tls(&mut rd).expect("read_tls");
-        to.process_new_packets().expect("handshake");
-    }
-}
-
-/// One full handshake over memory.
-fn handshake(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) {
-    let name = ServerName::try_from("localhost").expect("name");
-    let mut c = ClientConnection::new(client.clone(), name).expect("client");
-    let mut s = ServerConnection::new(server.clone()).expect("server");
-    while c.is_handshaking() || s.is_handshaking() || c.wants_write() || s.wants_write() {
-        deliver(&mut c, &mut s);
-        deliver(&mut s, &mut c);
-    }
-}
-
 fn handshakes(c: &mut Criterion, device: &SdfDevice) {
     let (sign, enc) = (memory_key(b"sign"), memory_key(b"enc"));
     let (sign_public, enc_public) = (sign.public_key(), enc.public_key());
@@ -210,10 +190,10 @@ fn handshakes(c: &mut Criterion, device: &SdfDevice) {
         .measurement_time(Duration::from_secs(3));
     for round in ["", " (again)"] {
         g.bench_function(format!("memory{round}"), |b| {
-            b.iter(|| handshake(&memory_client, &memory.0))
+            b.iter(|| common::connect(&memory_client, &memory.0))
         });
         g.bench_function(format!("device{round}"), |b| {
-            b.iter(|| handshake(&device_client, &in_device.0))
+            b.iter(|| common::connect(&device_client, &in_device.0))
         });
     }
     g.finish();

@@ -35,78 +35,82 @@ fn group<'a>(c: &'a mut Criterion, mode: &str, size: usize) -> Group<'a> {
     g
 }
 
-/// Seals `size` bytes in place with any `aead` 0.6 AEAD with a 12-byte nonce.
-fn seal_with<A: AeadInOut<NonceSize = aead::consts::U12>>(
+/// Seals `size` bytes in place, or with `open` opens a valid `size`-byte message
+/// (decrypting the same ciphertext each time), with any `aead` 0.6 AEAD with a 12-byte
+/// nonce.
+fn aead_with<A: AeadInOut<NonceSize = aead::consts::U12>>(
     g: &mut Group,
     name: &str,
     a: &A,
     size: usize,
+    open: bool,
 ) {
     let mut buf = vec![0u8; size];
     let nonce = NONCE.into();
-    g.bench_function(name, |b| {
-        b.iter(|| a.encrypt_inout_detached(&nonce, &AAD, (&mut buf[..]).into()))
-    });
-}
-
-/// Opens a valid `size`-byte message (decrypting the same ciphertext each time).
-fn open_with<A: AeadInOut<NonceSize = aead::consts::U12>>(
-    g: &mut Group,
-    name: &str,
-    a: &A,
-    size: usize,
-) {
-    let mut ct = vec![0u8; size];
-    let nonce = NONCE.into();
+    if !open {
+        g.bench_function(name, |b| {
+            b.iter(|| a.encrypt_inout_detached(&nonce, &AAD, (&mut buf[..]).into()))
+        });
+        return;
+    }
     let tag = a
-        .encrypt_inout_detached(&nonce, &AAD, (&mut ct[..]).into())
+        .encrypt_inout_detached(&nonce, &AAD, (&mut buf[..]).into())
         .expect("seal");
     let mut out = vec![0u8; size];
     g.bench_function(name, |b| {
         b.iter(|| {
-            let io = aead::inout::InOutBuf::new(&ct, &mut out).expect("same length");
+            let io = aead::inout::InOutBuf::new(&buf, &mut out).expect("same length");
             a.decrypt_inout_detached(&nonce, &AAD, io, &tag)
                 .expect("valid tag")
         })
     });
 }
 
+/// One group per size of `mode`: ours (named by its engine) and RustCrypto's composition
+/// seal, or with `open` open, `size` bytes.
+#[allow(clippy::too_many_arguments)]
+fn aead_rows<A, T>(
+    c: &mut Criterion,
+    mode: &str,
+    sizes: &[usize],
+    engine: &str,
+    ours: &A,
+    theirs: &T,
+    open: bool,
+) where
+    A: AeadInOut<NonceSize = aead::consts::U12>,
+    T: AeadInOut<NonceSize = aead::consts::U12>,
+{
+    let name = format!("shangmi-{engine}");
+    for &size in sizes {
+        let mut g = group(c, mode, size);
+        aead_with(&mut g, &name, ours, size, open);
+        aead_with(&mut g, "rustcrypto", theirs, size, open);
+        g.finish();
+    }
+}
+
 fn gcm(c: &mut Criterion) {
     let ours = Sm4Gcm::new(&KEY.into());
     let theirs = aes_gcm::AesGcm::<rustcrypto_sm4::Sm4, aead::consts::U12>::new(&KEY.into());
-    for size in GCM_SIZES {
-        let mut g = group(c, "gcm-seal", size);
-        seal_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
-        seal_with(&mut g, "rustcrypto", &theirs, size);
-        g.finish();
-        let mut g = group(c, "gcm-open", size);
-        open_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
-        open_with(&mut g, "rustcrypto", &theirs, size);
-        g.finish();
-    }
+    let engine = ours.backend().to_string();
+    aead_rows(c, "gcm-seal", &GCM_SIZES, &engine, &ours, &theirs, false);
+    aead_rows(c, "gcm-open", &GCM_SIZES, &engine, &ours, &theirs, true);
 }
 
 fn gcm_siv(c: &mut Criterion) {
     let ours = Sm4GcmSiv::new(&KEY.into());
     let theirs = aes_gcm_siv::AesGcmSiv::<rustcrypto_sm4::Sm4>::new(&KEY.into());
-    for size in SIZES {
-        let mut g = group(c, "gcm-siv-seal", size);
-        seal_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
-        seal_with(&mut g, "rustcrypto", &theirs, size);
-        g.finish();
-    }
+    let engine = ours.backend().to_string();
+    aead_rows(c, "gcm-siv-seal", &SIZES, &engine, &ours, &theirs, false);
 }
 
 fn ccm(c: &mut Criterion) {
     let ours = Sm4Ccm::new(&KEY.into());
     let theirs =
         ccm::Ccm::<rustcrypto_sm4::Sm4, aead::consts::U16, aead::consts::U12>::new(&KEY.into());
-    for size in SIZES {
-        let mut g = group(c, "ccm-seal", size);
-        seal_with(&mut g, &format!("shangmi-{}", ours.backend()), &ours, size);
-        seal_with(&mut g, "rustcrypto", &theirs, size);
-        g.finish();
-    }
+    let engine = ours.backend().to_string();
+    aead_rows(c, "ccm-seal", &SIZES, &engine, &ours, &theirs, false);
 }
 
 fn xts(c: &mut Criterion) {

@@ -27,6 +27,9 @@ mod x86 {
             / (ROUNDS * 8) as f64
     }
 
+    /// A table row: the instruction's name and its chain (a `chain!`).
+    type Chain = (&'static str, fn(u64));
+
     /// A chain of eight copies of one instruction (or of a short sequence: a round's
     /// dependency path) in a counted loop; the instructions name only registers (`{x}` a
     /// general register, `{e}` its low 32 bits, xmm0..xmm5, ymm0, zmm0; xmm1..xmm5 start
@@ -75,8 +78,13 @@ mod x86 {
             "{:<52} {:>12} {:>12}",
             "instruction (dependent chain)", "cycles/imul", "cycles/add"
         );
-        let row = |name: &str, t: f64| {
-            println!("{name:<52} {:>12.2} {:>12.2}", 3.0 * t / imul, t / add);
+        // Each chain's time per instruction over `per` (the chains run side by side), in
+        // imul's and add's cycles.
+        let rows = |per: f64, chains: &[Chain]| {
+            for &(name, f) in chains {
+                let t = best(f) / per;
+                println!("{name:<52} {:>12.2} {:>12.2}", 3.0 * t / imul, t / add);
+            }
         };
         let has = |f: bool, name: &str, what: &str| {
             if !f {
@@ -84,99 +92,102 @@ mod x86 {
             }
             f
         };
-        row("vpxor xmm", best(chain!("vpxor xmm0, xmm0, xmm1")));
-        row("vpxor ymm", best(chain!("vpxor ymm0, ymm0, ymm1")));
-        row("vpand xmm", best(chain!("vpand xmm0, xmm0, xmm1")));
-        row("vpaddd xmm", best(chain!("vpaddd xmm0, xmm0, xmm1")));
-        row("vpor xmm", best(chain!("vpor xmm0, xmm0, xmm1")));
-        row("vpsrld xmm, imm", best(chain!("vpsrld xmm0, xmm0, 7")));
-        row("vpsrlw xmm, imm", best(chain!("vpsrlw xmm0, xmm0, 4")));
-        row("vpslld ymm, imm", best(chain!("vpslld ymm0, ymm0, 7")));
-        row(
-            "pshufb xmm (SSE encoding)",
-            best(chain!("pshufb xmm0, xmm1")),
-        );
-        row(
-            "vpshufb xmm (data as index)",
-            best(chain!("vpshufb xmm0, xmm1, xmm0")),
-        );
-        row(
-            "vpshufb xmm (data as table)",
-            best(chain!("vpshufb xmm0, xmm0, xmm1")),
-        );
-        row("vpshufb ymm", best(chain!("vpshufb ymm0, ymm0, ymm1")));
-        row("vpshufd xmm", best(chain!("vpshufd xmm0, xmm0, 0x39")));
-        row("vpalignr xmm", best(chain!("vpalignr xmm0, xmm0, xmm0, 1")));
-        row(
-            "vpunpckldq xmm",
-            best(chain!("vpunpckldq xmm0, xmm0, xmm1")),
-        );
-        row(
-            "vpblendvb xmm",
-            best(chain!("vpblendvb xmm0, xmm0, xmm1, xmm2")),
+        rows(
+            1.0,
+            &[
+                ("vpxor xmm", chain!("vpxor xmm0, xmm0, xmm1")),
+                ("vpxor ymm", chain!("vpxor ymm0, ymm0, ymm1")),
+                ("vpand xmm", chain!("vpand xmm0, xmm0, xmm1")),
+                ("vpaddd xmm", chain!("vpaddd xmm0, xmm0, xmm1")),
+                ("vpor xmm", chain!("vpor xmm0, xmm0, xmm1")),
+                ("vpsrld xmm, imm", chain!("vpsrld xmm0, xmm0, 7")),
+                ("vpsrlw xmm, imm", chain!("vpsrlw xmm0, xmm0, 4")),
+                ("vpslld ymm, imm", chain!("vpslld ymm0, ymm0, 7")),
+                ("pshufb xmm (SSE encoding)", chain!("pshufb xmm0, xmm1")),
+                (
+                    "vpshufb xmm (data as index)",
+                    chain!("vpshufb xmm0, xmm1, xmm0"),
+                ),
+                (
+                    "vpshufb xmm (data as table)",
+                    chain!("vpshufb xmm0, xmm0, xmm1"),
+                ),
+                ("vpshufb ymm", chain!("vpshufb ymm0, ymm0, ymm1")),
+                ("vpshufd xmm", chain!("vpshufd xmm0, xmm0, 0x39")),
+                ("vpalignr xmm", chain!("vpalignr xmm0, xmm0, xmm0, 1")),
+                ("vpunpckldq xmm", chain!("vpunpckldq xmm0, xmm0, xmm1")),
+                ("vpblendvb xmm", chain!("vpblendvb xmm0, xmm0, xmm1, xmm2")),
+            ],
         );
         if has(is_x86_feature_detected!("aes"), "aesenclast", "no AES-NI") {
-            row(
-                "aesenclast xmm (SSE encoding)",
-                best(chain!("aesenclast xmm0, xmm1")),
+            rows(
+                1.0,
+                &[
+                    (
+                        "aesenclast xmm (SSE encoding)",
+                        chain!("aesenclast xmm0, xmm1"),
+                    ),
+                    ("vaesenclast xmm", chain!("vaesenclast xmm0, xmm0, xmm1")),
+                    ("aesenc xmm", chain!("aesenc xmm0, xmm1")),
+                ],
             );
-            row(
-                "vaesenclast xmm",
-                best(chain!("vaesenclast xmm0, xmm0, xmm1")),
-            );
-            row("aesenc xmm", best(chain!("aesenc xmm0, xmm1")));
         }
         if is_x86_feature_detected!("pclmulqdq") {
-            row(
-                "vpclmulqdq xmm",
-                best(chain!("vpclmulqdq xmm0, xmm0, xmm1, 0")),
+            rows(
+                1.0,
+                &[("vpclmulqdq xmm", chain!("vpclmulqdq xmm0, xmm0, xmm1, 0"))],
             );
         }
-        row(
-            "vmovq r64, xmm + vmovq xmm, r64 (round trip)",
-            best(chain!("vmovq {x}, xmm0\nvmovq xmm0, {x}")),
-        );
-        row(
-            "movd r32, xmm + pinsrd xmm, r32, 0 (round trip)",
-            best(chain!("movd {x:e}, xmm0\npinsrd xmm0, {x:e}, 0")),
-        );
-        row(
-            "vpextrd r32, xmm, 3 + vpinsrd (round trip)",
-            best(chain!(
-                "vpextrd {x:e}, xmm0, 3\nvpinsrd xmm0, xmm0, {x:e}, 3"
-            )),
-        );
-        row(
-            "vmovd xmm, r32 + vpbroadcastd + vmovd r32 (trip)",
-            best(chain!(
-                "vmovd xmm0, {x:e}\nvpbroadcastd xmm0, xmm0\nvmovd {x:e}, xmm0"
-            )),
+        rows(
+            1.0,
+            &[
+                (
+                    "vmovq r64, xmm + vmovq xmm, r64 (round trip)",
+                    chain!("vmovq {x}, xmm0\nvmovq xmm0, {x}"),
+                ),
+                (
+                    "movd r32, xmm + pinsrd xmm, r32, 0 (round trip)",
+                    chain!("movd {x:e}, xmm0\npinsrd xmm0, {x:e}, 0"),
+                ),
+                (
+                    "vpextrd r32, xmm, 3 + vpinsrd (round trip)",
+                    chain!("vpextrd {x:e}, xmm0, 3\nvpinsrd xmm0, xmm0, {x:e}, 3"),
+                ),
+                (
+                    "vmovd xmm, r32 + vpbroadcastd + vmovd r32 (trip)",
+                    chain!("vmovd xmm0, {x:e}\nvpbroadcastd xmm0, xmm0\nvmovd {x:e}, xmm0"),
+                ),
+            ],
         );
         if has(
             is_x86_feature_detected!("gfni"),
             "gf2p8affine(inv)qb",
             "no GFNI",
         ) {
-            row(
-                "gf2p8affineqb xmm",
-                best(chain!("gf2p8affineqb xmm0, xmm1, 0")),
-            );
-            row(
-                "gf2p8affineinvqb xmm",
-                best(chain!("gf2p8affineinvqb xmm0, xmm1, 0")),
+            rows(
+                1.0,
+                &[
+                    ("gf2p8affineqb xmm", chain!("gf2p8affineqb xmm0, xmm1, 0")),
+                    (
+                        "gf2p8affineinvqb xmm",
+                        chain!("gf2p8affineinvqb xmm0, xmm1, 0"),
+                    ),
+                ],
             );
         }
         let avx512 = is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512vl");
         if has(avx512, "vprold / vpternlogd", "no AVX-512") {
-            row(
-                "vprold xmm (AVX-512VL)",
-                best(chain!("vprold xmm0, xmm0, 7")),
+            rows(
+                1.0,
+                &[
+                    ("vprold xmm (AVX-512VL)", chain!("vprold xmm0, xmm0, 7")),
+                    (
+                        "vpternlogd xmm",
+                        chain!("vpternlogd xmm0, xmm1, xmm2, 0x96"),
+                    ),
+                    ("vpxord zmm", chain!("vpxord zmm0, zmm0, zmm1")),
+                ],
             );
-            row(
-                "vpternlogd xmm",
-                best(chain!("vpternlogd xmm0, xmm1, xmm2, 0x96")),
-            );
-            row("vpxord zmm", best(chain!("vpxord zmm0, zmm0, zmm1")));
         }
 
         // Independent instructions: six chains of one instruction interleaved, so a
@@ -185,47 +196,62 @@ mod x86 {
             "{:<52} {:>12} {:>12}",
             "instruction (6 independent chains), per insn", "cycles/imul", "cycles/add"
         );
-        let six = |a: f64| a / 6.0;
-        row(
-            "vpshufb xmm",
-            six(best(chain!(
-                "vpshufb xmm0, xmm0, xmm1\nvpshufb xmm2, xmm2, xmm1\nvpshufb xmm3, xmm3, xmm1\nvpshufb xmm4, xmm4, xmm1\nvpshufb xmm5, xmm5, xmm1\nvpshufb xmm6, xmm6, xmm1"
-            ))),
-        );
-        row(
-            "vpxor xmm",
-            six(best(chain!(
-                "vpxor xmm0, xmm0, xmm1\nvpxor xmm2, xmm2, xmm1\nvpxor xmm3, xmm3, xmm1\nvpxor xmm4, xmm4, xmm1\nvpxor xmm5, xmm5, xmm1\nvpxor xmm6, xmm6, xmm1"
-            ))),
+        rows(
+            6.0,
+            &[
+                (
+                    "vpshufb xmm",
+                    chain!(
+                        "vpshufb xmm0, xmm0, xmm1\nvpshufb xmm2, xmm2, xmm1\nvpshufb xmm3, xmm3, xmm1\nvpshufb xmm4, xmm4, xmm1\nvpshufb xmm5, xmm5, xmm1\nvpshufb xmm6, xmm6, xmm1"
+                    ),
+                ),
+                (
+                    "vpxor xmm",
+                    chain!(
+                        "vpxor xmm0, xmm0, xmm1\nvpxor xmm2, xmm2, xmm1\nvpxor xmm3, xmm3, xmm1\nvpxor xmm4, xmm4, xmm1\nvpxor xmm5, xmm5, xmm1\nvpxor xmm6, xmm6, xmm1"
+                    ),
+                ),
+            ],
         );
         if is_x86_feature_detected!("aes") {
-            row(
-                "vaesenclast xmm",
-                six(best(chain!(
-                    "vaesenclast xmm0, xmm0, xmm1\nvaesenclast xmm2, xmm2, xmm1\nvaesenclast xmm3, xmm3, xmm1\nvaesenclast xmm4, xmm4, xmm1\nvaesenclast xmm5, xmm5, xmm1\nvaesenclast xmm6, xmm6, xmm1"
-                ))),
+            rows(
+                6.0,
+                &[(
+                    "vaesenclast xmm",
+                    chain!(
+                        "vaesenclast xmm0, xmm0, xmm1\nvaesenclast xmm2, xmm2, xmm1\nvaesenclast xmm3, xmm3, xmm1\nvaesenclast xmm4, xmm4, xmm1\nvaesenclast xmm5, xmm5, xmm1\nvaesenclast xmm6, xmm6, xmm1"
+                    ),
+                )],
             );
         }
         if is_x86_feature_detected!("gfni") {
-            row(
-                "gf2p8affineinvqb xmm",
-                six(best(chain!(
-                    "gf2p8affineinvqb xmm0, xmm1, 0\ngf2p8affineinvqb xmm2, xmm1, 0\ngf2p8affineinvqb xmm3, xmm1, 0\ngf2p8affineinvqb xmm4, xmm1, 0\ngf2p8affineinvqb xmm5, xmm1, 0\ngf2p8affineinvqb xmm6, xmm1, 0"
-                ))),
+            rows(
+                6.0,
+                &[(
+                    "gf2p8affineinvqb xmm",
+                    chain!(
+                        "gf2p8affineinvqb xmm0, xmm1, 0\ngf2p8affineinvqb xmm2, xmm1, 0\ngf2p8affineinvqb xmm3, xmm1, 0\ngf2p8affineinvqb xmm4, xmm1, 0\ngf2p8affineinvqb xmm5, xmm1, 0\ngf2p8affineinvqb xmm6, xmm1, 0"
+                    ),
+                )],
             );
         }
         if avx512 {
-            row(
-                "vpternlogd xmm",
-                six(best(chain!(
-                    "vpternlogd xmm0, xmm1, xmm1, 0x96\nvpternlogd xmm2, xmm1, xmm1, 0x96\nvpternlogd xmm3, xmm1, xmm1, 0x96\nvpternlogd xmm4, xmm1, xmm1, 0x96\nvpternlogd xmm5, xmm1, xmm1, 0x96\nvpternlogd xmm6, xmm1, xmm1, 0x96"
-                ))),
-            );
-            row(
-                "vprold xmm",
-                six(best(chain!(
-                    "vprold xmm0, xmm0, 7\nvprold xmm2, xmm2, 7\nvprold xmm3, xmm3, 7\nvprold xmm4, xmm4, 7\nvprold xmm5, xmm5, 7\nvprold xmm6, xmm6, 7"
-                ))),
+            rows(
+                6.0,
+                &[
+                    (
+                        "vpternlogd xmm",
+                        chain!(
+                            "vpternlogd xmm0, xmm1, xmm1, 0x96\nvpternlogd xmm2, xmm1, xmm1, 0x96\nvpternlogd xmm3, xmm1, xmm1, 0x96\nvpternlogd xmm4, xmm1, xmm1, 0x96\nvpternlogd xmm5, xmm1, xmm1, 0x96\nvpternlogd xmm6, xmm1, xmm1, 0x96"
+                        ),
+                    ),
+                    (
+                        "vprold xmm",
+                        chain!(
+                            "vprold xmm0, xmm0, 7\nvprold xmm2, xmm2, 7\nvprold xmm3, xmm3, 7\nvprold xmm4, xmm4, 7\nvprold xmm5, xmm5, 7\nvprold xmm6, xmm6, 7"
+                        ),
+                    ),
+                ],
             );
         }
 
@@ -236,50 +262,61 @@ mod x86 {
             "SM4 round dependency path (per round)", "cycles/imul", "cycles/add"
         );
         if is_x86_feature_detected!("aes") {
-            // `sm4::simd::aes_chain` before 2026-11-29: AESENCLAST, the high nibble
-            // (shift, mask), its table, XOR with the low nibble's, a byte rotation, two
-            // XOR levels.
-            row(
-                "aes_chain (aesenclast, nibble tables, rotation)",
-                best(chain!(
-                    "vaesenclast xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm2, xmm2, xmm5\nvpxor xmm0, xmm2, xmm4"
-                )),
-            );
-        }
-        if is_x86_feature_detected!("aes") {
-            // `sm4::simd::aes_chain::MixColumns`: AESENC, the high nibble, its table, the
-            // XOR with the low nibble's, a byte rotation, one XOR.
-            row(
-                "aes_chain MixColumns (aesenc, tables, rotation)",
-                best(chain!(
-                    "vaesenc xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm0, xmm2, xmm5"
-                )),
+            rows(
+                1.0,
+                &[
+                    // `sm4::simd::aes_chain` before 2026-11-29: AESENCLAST, the high
+                    // nibble (shift, mask), its table, XOR with the low nibble's, a byte
+                    // rotation, two XOR levels.
+                    (
+                        "aes_chain (aesenclast, nibble tables, rotation)",
+                        chain!(
+                            "vaesenclast xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm2, xmm2, xmm5\nvpxor xmm0, xmm2, xmm4"
+                        ),
+                    ),
+                    // `sm4::simd::aes_chain::MixColumns`: AESENC, the high nibble, its
+                    // table, the XOR with the low nibble's, a byte rotation, one XOR.
+                    (
+                        "aes_chain MixColumns (aesenc, tables, rotation)",
+                        chain!(
+                            "vaesenc xmm0, xmm0, xmm1\nvpsrlw xmm2, xmm0, 4\nvpand xmm2, xmm2, xmm3\nvpshufb xmm2, xmm4, xmm2\nvpxor xmm2, xmm2, xmm5\nvpshufb xmm2, xmm2, xmm3\nvpxor xmm0, xmm2, xmm5"
+                        ),
+                    ),
+                ],
             );
         }
         if is_x86_feature_detected!("bmi2") {
             // SM3's loop-carried chain per round (GB/T 32905): A <<< 12, + T_j, + E,
             // <<< 7 = SS1, ^ (A <<< 12) = SS2, + (FF + D + W') = TT1, the next A.
-            row(
-                "SM3 round (rorx, add, add, rorx, xor, add)",
-                best(chain!(
-                    "rorx {x:e}, {x:e}, 20\nadd {x:e}, 7\nadd {x:e}, {x:e}\nrorx {x:e}, {x:e}, 25\nxor {x:e}, 9\nadd {x:e}, 11"
-                )),
+            rows(
+                1.0,
+                &[(
+                    "SM3 round (rorx, add, add, rorx, xor, add)",
+                    chain!(
+                        "rorx {x:e}, {x:e}, 20\nadd {x:e}, 7\nadd {x:e}, {x:e}\nrorx {x:e}, {x:e}, 25\nxor {x:e}, 9\nadd {x:e}, 11"
+                    ),
+                )],
             );
         }
         if is_x86_feature_detected!("gfni") && avx512 {
-            // `sm4::x86::gfni_chain::Rotated`: GF2P8AFFINEINVQB, a byte rotation, one
-            // three-way XOR.
-            row(
-                "gfni_chain Rotated (affineinv, rotation, xor3)",
-                best(chain!(
-                    "gf2p8affineinvqb xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
-                )),
-            );
-            row(
-                "GFNI without rotation (affineinv, 2 xor3)",
-                best(chain!(
-                    "gf2p8affineinvqb xmm0, xmm1, 0\nvpternlogd xmm0, xmm3, xmm4, 0x96\nvpternlogd xmm0, xmm3, xmm4, 0x96"
-                )),
+            rows(
+                1.0,
+                &[
+                    // `sm4::x86::gfni_chain::Rotated`: GF2P8AFFINEINVQB, a byte rotation,
+                    // one three-way XOR.
+                    (
+                        "gfni_chain Rotated (affineinv, rotation, xor3)",
+                        chain!(
+                            "gf2p8affineinvqb xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                        ),
+                    ),
+                    (
+                        "GFNI without rotation (affineinv, 2 xor3)",
+                        chain!(
+                            "gf2p8affineinvqb xmm0, xmm1, 0\nvpternlogd xmm0, xmm3, xmm4, 0x96\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                        ),
+                    ),
+                ],
             );
         }
     }

@@ -25,6 +25,15 @@ import (
 
 var key = []byte("0123456789abcdef")
 
+// must returns v, or panics on err (which fails the benchmark): for the setup of the
+// public-key benchmarks.
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func block(b *testing.B) cipher.Block {
 	c, err := sm4.NewCipher(key)
 	if err != nil {
@@ -201,14 +210,8 @@ func BenchmarkSM3(b *testing.B) {
 
 func BenchmarkSM2(b *testing.B) {
 	msg := []byte("shangmi speed: the message signed")
-	priv, err := sm2.GenerateKey(rand.Reader)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sig, err := priv.SignWithSM2(rand.Reader, nil, msg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	priv := must(sm2.GenerateKey(rand.Reader))
+	sig := must(priv.SignWithSM2(rand.Reader, nil, msg))
 	op(b, "sm2-keygen", func(b *testing.B) {
 		if _, err := sm2.GenerateKey(rand.Reader); err != nil {
 			b.Fatal(err)
@@ -236,30 +239,12 @@ func BenchmarkSM9(b *testing.B) {
 	for i := range msg {
 		msg[i] = 0x5A
 	}
-	signMaster, err := sm9.GenerateSignMasterKey(rand.Reader)
-	if err != nil {
-		b.Fatal(err)
-	}
-	alice, err := signMaster.GenerateUserKey([]byte("Alice"), 0x01)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sig, err := sm9.SignASN1(rand.Reader, alice, msg) // also fills gmsm's precomputed tables
-	if err != nil {
-		b.Fatal(err)
-	}
-	encMaster, err := sm9.GenerateEncryptMasterKey(rand.Reader)
-	if err != nil {
-		b.Fatal(err)
-	}
-	bob, err := encMaster.GenerateUserKey([]byte("Bob"), 0x03)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ct, err := sm9.Encrypt(rand.Reader, encMaster.PublicKey(), []byte("Bob"), 0x03, msg, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	signMaster := must(sm9.GenerateSignMasterKey(rand.Reader))
+	alice := must(signMaster.GenerateUserKey([]byte("Alice"), 0x01))
+	sig := must(sm9.SignASN1(rand.Reader, alice, msg)) // also fills gmsm's precomputed tables
+	encMaster := must(sm9.GenerateEncryptMasterKey(rand.Reader))
+	bob := must(encMaster.GenerateUserKey([]byte("Bob"), 0x03))
+	ct := must(sm9.Encrypt(rand.Reader, encMaster.PublicKey(), []byte("Bob"), 0x03, msg, nil))
 	op(b, "sm9-sign", func(b *testing.B) {
 		if _, err := sm9.SignASN1(rand.Reader, alice, msg); err != nil {
 			b.Fatal(err)

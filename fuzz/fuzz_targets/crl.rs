@@ -7,23 +7,21 @@
 
 use std::sync::OnceLock;
 
+use fixed_ca::fixed_ca;
 use libfuzzer_sys::fuzz_target;
+use shangmi_pki::Certificate;
 use shangmi_pki::crl::Crl;
-use shangmi_pki::issue::{self, CertParams, Profile};
+use shangmi_pki::issue::{self, Profile};
 use shangmi_pki::verify::{Options, Purpose, verify_chain};
-use shangmi_pki::{Certificate, SecretKey};
+
+#[path = "shared/fixed_ca.rs"]
+mod fixed_ca;
 
 /// A fixed CA and a leaf it issued.
 fn fixture() -> &'static (Certificate, Certificate) {
     static F: OnceLock<(Certificate, Certificate)> = OnceLock::new();
     F.get_or_init(|| {
-        let key = SecretKey::from_slice(&[7u8; 32]).expect("key");
-        let name = shangmi_pki::name::parse_dn("/CN=fuzz CA").expect("name");
-        let mut params = CertParams::new(name, Profile::Ca { path_len: None }, 30);
-        params.not_before = 1_700_000_000;
-        params.not_after = 2_000_000_000;
-        params.serial = Some(vec![1]);
-        let ca = issue::self_signed(&key, &params).expect("CA");
+        let (key, ca, mut params) = fixed_ca("/CN=fuzz CA");
         params.subject = shangmi_pki::name::parse_dn("/CN=fuzz leaf").expect("name");
         params.profile = Profile::TlsServer;
         params.serial = Some(vec![2]);

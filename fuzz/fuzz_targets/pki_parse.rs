@@ -11,22 +11,19 @@
 use std::sync::OnceLock;
 
 use der::Decode;
+use fixed_ca::fixed_ca;
 use libfuzzer_sys::fuzz_target;
-use shangmi_pki::issue::{self, CertParams, Profile};
 use shangmi_pki::verify::{Options, Purpose, verify_chain};
 use shangmi_pki::{CertReq, Certificate, SecretKey, cms, envelope, pem, req};
+
+#[path = "shared/fixed_ca.rs"]
+mod fixed_ca;
 
 /// A fixed key and its self-signed CA certificate (the decryption key and trust anchor).
 fn fixture() -> &'static (SecretKey, Certificate) {
     static F: OnceLock<(SecretKey, Certificate)> = OnceLock::new();
     F.get_or_init(|| {
-        let key = SecretKey::from_slice(&[7u8; 32]).expect("key");
-        let name = shangmi_pki::name::parse_dn("/CN=fuzz").expect("name");
-        let mut params = CertParams::new(name, Profile::Ca { path_len: None }, 30);
-        params.not_before = 1_700_000_000;
-        params.not_after = 2_000_000_000;
-        params.serial = Some(vec![1]);
-        let cert = issue::self_signed(&key, &params).expect("certificate");
+        let (key, cert, _) = fixed_ca("/CN=fuzz");
         (key, cert)
     })
 }

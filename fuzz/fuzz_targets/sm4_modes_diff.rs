@@ -66,6 +66,45 @@ fn tamper<A: AeadInOut>(
     assert_eq!(buf, before, "a failed open must leave the ciphertext");
 }
 
+/// What the AEADs seal: the input's nonce, AAD and message, and which bit of ciphertext ‖
+/// tag to flip.
+struct Sealing<'a> {
+    nonce: &'a [u8; 12],
+    aad: &'a [u8],
+    msg: &'a [u8],
+    bit: u8,
+}
+
+/// `x.msg` sealed by `a`: the ciphertext and the tag.
+fn seal<A: AeadInOut<NonceSize = aead::consts::U12>>(
+    a: &A,
+    x: &Sealing<'_>,
+) -> (Vec<u8>, aead::Tag<A>) {
+    let mut ct = x.msg.to_vec();
+    let tag = a
+        .encrypt_inout_detached(&(*x.nonce).into(), x.aad, (&mut ct[..]).into())
+        .expect("seal");
+    (ct, tag)
+}
+
+/// `a` seals `x.msg` to `want` (ciphertext and tag; `what` names the mode and engine),
+/// refuses its seal with bit `x.bit` flipped, and opens it to `x.msg`.
+fn sealed_as<A: AeadInOut<NonceSize = aead::consts::U12>>(
+    a: &A,
+    x: &Sealing<'_>,
+    want: &(Vec<u8>, aead::Tag<A>),
+    what: &str,
+) {
+    let (mut buf, tag) = seal(a, x);
+    assert_eq!(buf, want.0, "{what}: ciphertext");
+    assert_eq!(tag, want.1, "{what}: tag");
+    let nonce = (*x.nonce).into();
+    tamper(a, &nonce, x.aad, &buf, &tag, x.bit);
+    a.decrypt_inout_detached(&nonce, x.aad, (&mut buf[..]).into(), &tag)
+        .expect("open");
+    assert_eq!(buf, x.msg, "{what}: opened");
+}
+
 fn xor16(a: &mut [u8; 16], b: &[u8]) {
     for (a, b) in a.iter_mut().zip(b) {
         *a ^= b;
@@ -233,78 +272,45 @@ fuzz_target!(|input: &[u8]| {
 
     // GCM: every engine, RustCrypto, and OpenSSL's SM4-CTR from J0 + 1.
     let theirs = aes_gcm::AesGcm::<rustcrypto_sm4::Sm4, aead::consts::U12>::new(&(*key).into());
-    let mut want = msg.to_vec();
-    let want_tag = theirs
-        .encrypt_inout_detached(&(*nonce).into(), aad, (&mut want[..]).into())
-        .expect("seal");
+    let x = Sealing {
+        nonce,
+        aad,
+        msg,
+        bit,
+    };
+    let want = seal(&theirs, &x);
     let mut ctr_iv = [0u8; 16];
     ctr_iv[..12].copy_from_slice(nonce);
     ctr_iv[15] = 2;
     assert_eq!(
         openssl_ctr(key, &ctr_iv, msg),
-        want,
+        want.0,
         "GCM keystream vs OpenSSL SM4-CTR"
     );
     for b in Backend::available() {
         let gcm = Sm4Gcm::from_cipher(Sm4::with_backend(&(*key).into(), b).expect("available"));
-        let mut buf = msg.to_vec();
-        let tag = gcm
-            .encrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into())
-            .expect("seal");
-        assert_eq!(buf, want, "GCM ciphertext on {}", b.name());
-        assert_eq!(tag, want_tag, "GCM tag on {}", b.name());
-        tamper(&gcm, &(*nonce).into(), aad, &buf, &tag, bit);
-        gcm.decrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into(), &tag)
-            .expect("open");
-        assert_eq!(buf, msg);
+        sealed_as(&gcm, &x, &want, &format!("GCM on {}", b.name()));
     }
 
     // GCM on every GHASH engine (best SM4 engine).
     for g in GhashBackend::available() {
         let gcm = Sm4Gcm::with_ghash_backend(Sm4::new(&(*key).into()), g).expect("available");
-        let mut buf = msg.to_vec();
-        let tag = gcm
-            .encrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into())
-            .expect("seal");
-        assert_eq!(buf, want, "GCM ciphertext with GHASH on {g}");
-        assert_eq!(tag, want_tag, "GCM tag with GHASH on {g}");
+        sealed_as(&gcm, &x, &want, &format!("GCM with GHASH on {g}"));
     }
 
     // GCM-SIV against RustCrypto's generic `aes-gcm-siv` over its SM4, every POLYVAL engine.
     let theirs = aes_gcm_siv::AesGcmSiv::<rustcrypto_sm4::Sm4>::new(&(*key).into());
-    let mut want = msg.to_vec();
-    let want_tag = theirs
-        .encrypt_inout_detached(&(*nonce).into(), aad, (&mut want[..]).into())
-        .expect("seal");
+    let want = seal(&theirs, &x);
     for g in GhashBackend::available() {
         let siv = Sm4GcmSiv::with_ghash_backend(Sm4::new(&(*key).into()), g).expect("available");
-        let mut buf = msg.to_vec();
-        let tag = siv
-            .encrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into())
-            .expect("seal");
-        assert_eq!(buf, want, "GCM-SIV ciphertext with POLYVAL on {g}");
-        assert_eq!(tag, want_tag, "GCM-SIV tag with POLYVAL on {g}");
-        tamper(&siv, &(*nonce).into(), aad, &buf, &tag, bit);
-        siv.decrypt_inout_detached(&(*nonce).into(), aad, (&mut buf[..]).into(), &tag)
-            .expect("open");
-        assert_eq!(buf, msg);
+        sealed_as(&siv, &x, &want, &format!("GCM-SIV with POLYVAL on {g}"));
     }
 
     // CCM against RustCrypto's `ccm`.
     let ccm = Sm4Ccm::new(&(*key).into());
     let theirs =
         ccm::Ccm::<rustcrypto_sm4::Sm4, aead::consts::U16, aead::consts::U12>::new(&(*key).into());
-    let mut ours_ct = msg.to_vec();
-    let tag = ccm
-        .encrypt_inout_detached(&(*nonce).into(), aad, (&mut ours_ct[..]).into())
-        .expect("seal");
-    let mut their_ct = msg.to_vec();
-    let their_tag = theirs
-        .encrypt_inout_detached(&(*nonce).into(), aad, (&mut their_ct[..]).into())
-        .expect("seal");
-    assert_eq!(ours_ct, their_ct, "CCM ciphertext");
-    assert_eq!(tag, their_tag, "CCM tag");
-    tamper(&ccm, &(*nonce).into(), aad, &ours_ct, &tag, bit);
+    sealed_as(&ccm, &x, &seal(&theirs, &x), "CCM");
 
     // XTS: IEEE against `xts-mode`, GB round trip.
     let mut xkey = [0u8; 32];

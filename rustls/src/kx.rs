@@ -151,6 +151,13 @@ fn sm2_secret(secret: &SecretKey, share: &[u8]) -> Result<ecdh::SharedSecret, Er
     ecdh::diffie_hellman_sec1(secret, share).map_err(|_| PeerMisbehaved::InvalidKeyShare.into())
 }
 
+/// [`sm2_secret`] as rustls' shared secret: curveSM2's, and the hybrid's SM2 component.
+fn sm2_shared(secret: &SecretKey, share: &[u8]) -> Result<SharedSecret, Error> {
+    Ok(SharedSecret::from(
+        &sm2_secret(secret, share)?.as_bytes()[..],
+    ))
+}
+
 impl SupportedKxGroup for CurveSm2 {
     fn start(&self) -> Result<Box<dyn ActiveKeyExchange>, Error> {
         let (secret, public) = ephemeral_sm2(self.random, self.pool)?;
@@ -174,9 +181,7 @@ struct Sm2Exchange {
 
 impl ActiveKeyExchange for Sm2Exchange {
     fn complete(self: Box<Self>, peer_pub_key: &[u8]) -> Result<SharedSecret, Error> {
-        Ok(SharedSecret::from(
-            &sm2_secret(&self.secret, peer_pub_key)?.as_bytes()[..],
-        ))
+        sm2_shared(&self.secret, peer_pub_key)
     }
 
     fn pub_key(&self) -> &[u8] {
@@ -279,9 +284,7 @@ impl ActiveKeyExchange for HybridExchange {
         self: Box<Self>,
         peer_pub_key: &[u8],
     ) -> Result<SharedSecret, Error> {
-        Ok(SharedSecret::from(
-            &sm2_secret(&self.secret, peer_pub_key)?.as_bytes()[..],
-        ))
+        sm2_shared(&self.secret, peer_pub_key)
     }
 
     fn pub_key(&self) -> &[u8] {

@@ -120,15 +120,8 @@ pub(crate) mod tests {
         pub(crate) fail: bool,
     }
 
-    impl rand_core::TryRng for Counting {
-        type Error = RandFailed;
-        fn try_next_u32(&mut self) -> Result<u32, RandFailed> {
-            rand_core::utils::next_word_via_fill(self)
-        }
-        fn try_next_u64(&mut self) -> Result<u64, RandFailed> {
-            rand_core::utils::next_word_via_fill(self)
-        }
-        fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), RandFailed> {
+    impl Counting {
+        fn fill(&mut self, dst: &mut [u8]) -> Result<(), RandFailed> {
             if self.fail {
                 return Err(RandFailed);
             }
@@ -137,6 +130,8 @@ pub(crate) mod tests {
             Ok(())
         }
     }
+
+    shangmi_drbg::try_rng_via_fill!(impl[] Counting, RandFailed, Counting::fill);
 
     impl rand_core::TryCryptoRng for Counting {}
 

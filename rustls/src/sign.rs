@@ -60,12 +60,21 @@ impl core::fmt::Debug for Sm2SigningKey {
     }
 }
 
+/// `SigningKey::choose_scheme` of every SM2 key: sm2sig_sm3 when the peer offers it, signing
+/// with what `signer` makes.
+fn sm2_sm3(
+    offered: &[SignatureScheme],
+    signer: impl FnOnce() -> Box<dyn Signer>,
+) -> Option<Box<dyn Signer>> {
+    offered.contains(&SM2_SM3).then(signer)
+}
+
 impl SigningKey for Sm2SigningKey {
     fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
-        offered.contains(&SM2_SM3).then(|| {
+        sm2_sm3(offered, || {
             Box::new(Sm2Signer {
                 key: Arc::clone(&self.key),
-            }) as Box<dyn Signer>
+            })
         })
     }
 
@@ -144,11 +153,11 @@ impl<K> core::fmt::Debug for DeviceKey<K> {
 
 impl<K: PrivateKeyOps + Send + Sync + 'static> SigningKey for DeviceKey<K> {
     fn choose_scheme(&self, offered: &[SignatureScheme]) -> Option<Box<dyn Signer>> {
-        offered.contains(&SM2_SM3).then(|| {
+        sm2_sm3(offered, || {
             Box::new(DeviceSigner {
                 key: Arc::clone(&self.key),
                 verifying: Arc::clone(&self.verifying),
-            }) as Box<dyn Signer>
+            })
         })
     }
 

@@ -109,40 +109,50 @@ fn first_answer_is_hrr(
     answer.len() > 43 && answer[11..43] == HRR_RANDOM
 }
 
+/// A client preferring `first` to `second` (the shares it sends follow from them) against
+/// a server taking only `second`: the server's first answer is a HelloRetryRequest exactly
+/// when `hrr`, the handshake then ends on `second` on both sides, and data goes through.
+fn server_takes_second(
+    first: &'static dyn SupportedKxGroup,
+    second: &'static dyn SupportedKxGroup,
+    auth: Auth,
+    hrr: bool,
+) {
+    let client = provider_with(suites::ALL, &[first, second]);
+    let server = provider_with(suites::ALL, &[second]);
+    let client = Arc::new(common::client_config(pki(), client, auth));
+    let server = Arc::new(common::server_config(pki(), server, auth));
+    let (mut c, mut s) = connect(&client, &server);
+    assert_eq!(first_answer_is_hrr(&mut c, &mut s), hrr);
+    pump(&mut c, &mut s).expect("handshake");
+    for negotiated in [
+        c.negotiated_key_exchange_group(),
+        s.negotiated_key_exchange_group(),
+    ] {
+        assert_eq!(negotiated.map(|g| g.name()), Some(second.name()));
+    }
+    echo(&mut c, &mut s, b"after the key share");
+}
+
 #[test]
 fn hello_retry_request_when_the_first_share_is_refused() {
     // The client's first group is curveSM2 (it sends that share), the server takes only the
     // hybrid: the server must ask again, and the second ClientHello must then succeed.
-    let client = provider_with(suites::ALL, &[&kx::CURVE_SM2, &kx::CURVE_SM2_MLKEM768]);
-    let server = provider_with(suites::ALL, &[&kx::CURVE_SM2_MLKEM768]);
-    let client = Arc::new(common::client_config(pki(), client, Auth::Mutual));
-    let server = Arc::new(common::server_config(pki(), server, Auth::Mutual));
-    let (mut c, mut s) = connect(&client, &server);
-    assert!(first_answer_is_hrr(&mut c, &mut s));
-    pump(&mut c, &mut s).expect("handshake after the retry");
-    assert_eq!(
-        c.negotiated_key_exchange_group().map(|g| g.name()),
-        Some(kx::CURVE_SM2_MLKEM768_ID)
-    );
-    echo(&mut c, &mut s, b"after HRR");
+    server_takes_second(&kx::CURVE_SM2, &kx::CURVE_SM2_MLKEM768, Auth::Mutual, true);
+    assert_eq!(kx::CURVE_SM2_MLKEM768.name(), kx::CURVE_SM2_MLKEM768_ID);
 }
 
 #[test]
 fn hybrid_client_also_offers_curve_sm2_without_a_retry() {
     // A client preferring the hybrid sends its SM2 half as a curveSM2 share too, so a
     // curveSM2-only server (GmSSL's kind) answers with a ServerHello at once.
-    let client = provider_with(suites::ALL, &[&kx::CURVE_SM2_MLKEM768, &kx::CURVE_SM2]);
-    let server = provider_with(suites::ALL, &[&kx::CURVE_SM2]);
-    let client = Arc::new(common::client_config(pki(), client, Auth::ServerOnly));
-    let server = Arc::new(common::server_config(pki(), server, Auth::ServerOnly));
-    let (mut c, mut s) = connect(&client, &server);
-    assert!(!first_answer_is_hrr(&mut c, &mut s));
-    pump(&mut c, &mut s).expect("handshake");
-    assert_eq!(
-        s.negotiated_key_exchange_group().map(|g| g.name()),
-        Some(kx::CURVE_SM2_ID)
+    server_takes_second(
+        &kx::CURVE_SM2_MLKEM768,
+        &kx::CURVE_SM2,
+        Auth::ServerOnly,
+        false,
     );
-    echo(&mut c, &mut s, b"curveSM2 from the hybrid's component");
+    assert_eq!(kx::CURVE_SM2.name(), kx::CURVE_SM2_ID);
 }
 
 fn resume(server_config: rustls::ServerConfig) {

@@ -8,10 +8,11 @@
 mod common;
 
 use common::pki::Pki;
-use common::{Failed, pkcs8, pump, roots};
+use common::{Auth, Failed, pump, roots};
 use der::Decode;
-use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, ServerName};
-use rustls::{AlertDescription, CertificateError, ClientConfig, ServerConfig};
+use rustls::pki_types::{CertificateRevocationListDer, ServerName};
+use rustls::time_provider::DefaultTimeProvider;
+use rustls::{AlertDescription, CertificateError};
 use shangmi_pki::crl::{self, CrlParams, Reason, Revoked};
 use std::sync::{Arc, OnceLock};
 
@@ -54,29 +55,21 @@ fn configs(
 ) -> (rustls::ClientConnection, rustls::ServerConnection) {
     let p = pki();
     let provider = common::provider();
-    let client = ClientConfig::builder_with_provider(provider.clone())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .dangerous()
-        .with_custom_certificate_verifier(
-            shangmi_rustls::verify::server_verifier(roots(&p.ca), client_crls).unwrap(),
-        )
-        .with_client_auth_cert(
-            vec![CertificateDer::from(p.client.clone())],
-            pkcs8(&p.client_key),
-        )
-        .unwrap();
-    let server = ServerConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .with_client_cert_verifier(
-            shangmi_rustls::verify::client_verifier(roots(&p.ca), server_crls).unwrap(),
-        )
-        .with_single_cert(
-            vec![CertificateDer::from(p.server.clone())],
-            pkcs8(&p.server_key),
-        )
-        .unwrap();
+    let time = Arc::new(DefaultTimeProvider);
+    let client = common::client_config_verified(
+        p,
+        provider.clone(),
+        time.clone(),
+        shangmi_rustls::verify::server_verifier(roots(&p.ca), client_crls).unwrap(),
+        Auth::Mutual,
+    );
+    let server = common::server_config_verified(
+        p,
+        provider,
+        time,
+        Some(shangmi_rustls::verify::client_verifier(roots(&p.ca), server_crls).unwrap()),
+        &p.server,
+    );
     let name = ServerName::try_from("localhost").unwrap();
     (
         rustls::ClientConnection::new(Arc::new(client), name).unwrap(),

@@ -16,6 +16,23 @@ use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+/// Builder methods that set one field to their argument (or to `Some(argument)` with
+/// `= Some`) and return the builder: each written as its docs, `fn name(arg: Type) =>
+/// field.path`. The configuration builders here and in `oneport` and `https` use it.
+macro_rules! setters {
+    ($(
+        $(#[$m:meta])*
+        fn $name:ident($arg:ident: $ty:ty) => $($field:ident).+ $(= $some:ident)?;
+    )+) => {$(
+        $(#[$m])*
+        pub fn $name(mut self, $arg: $ty) -> Self {
+            self.$($field).+ = $($some)?($arg);
+            self
+        }
+    )+};
+}
+pub(crate) use setters;
+
 /// Why ECDHE suites were all that was asked for and none can run.
 const NO_KX: &str = "ECDHE suites need an encryption key that runs the SM2 key exchange; this \
      one cannot (a GM/T 0018 device returns the agreed key as a handle, never its bytes): \
@@ -338,55 +355,39 @@ impl ClientConfigBuilder {
         self
     }
 
-    /// Checks the server's certificates with `verifier` instead of the default
-    /// [`WebPkiVerifier`](crate::WebPkiVerifier) over the roots (which may then be empty).
-    pub fn custom_certificate_verifier(mut self, verifier: Arc<dyn CertVerifier>) -> Self {
-        self.config.verifier = Some(verifier);
-        self
-    }
+    crate::config::setters! {
+        /// Checks the server's certificates with `verifier` instead of the default
+        /// [`WebPkiVerifier`](crate::WebPkiVerifier) over the roots (which may then be empty).
+        fn custom_certificate_verifier(verifier: Arc<dyn CertVerifier>) => config.verifier = Some;
 
-    /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile), which
-    /// appends `CLIENT_RANDOM <client random> <master secret>` lines, hex, to the file
-    /// `SSLKEYLOGFILE` names — what Wireshark reads to decrypt TLCP as TLS 1.2).
-    ///
-    /// ```no_run
-    /// # fn main() -> Result<(), shangmi_tlcp::Error> {
-    /// use shangmi_tlcp::{ClientConfig, KeyLogFile, RootCertStore};
-    /// use std::sync::Arc;
-    /// let mut roots = RootCertStore::empty();
-    /// roots.add_pem(&std::fs::read("ca.pem").expect("CA"))?;
-    /// let config = ClientConfig::builder(roots)
-    ///     .key_log(Arc::new(KeyLogFile::new()))
-    ///     .build()?;
-    /// # Ok(()) }
-    /// ```
-    pub fn key_log(mut self, key_log: Arc<dyn KeyLog>) -> Self {
-        self.config.key_log = key_log;
-        self
-    }
+        /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile), which
+        /// appends `CLIENT_RANDOM <client random> <master secret>` lines, hex, to the file
+        /// `SSLKEYLOGFILE` names — what Wireshark reads to decrypt TLCP as TLS 1.2).
+        ///
+        /// ```no_run
+        /// # fn main() -> Result<(), shangmi_tlcp::Error> {
+        /// use shangmi_tlcp::{ClientConfig, KeyLogFile, RootCertStore};
+        /// use std::sync::Arc;
+        /// let mut roots = RootCertStore::empty();
+        /// roots.add_pem(&std::fs::read("ca.pem").expect("CA"))?;
+        /// let config = ClientConfig::builder(roots)
+        ///     .key_log(Arc::new(KeyLogFile::new()))
+        ///     .build()?;
+        /// # Ok(()) }
+        /// ```
+        fn key_log(key_log: Arc<dyn KeyLog>) => config.key_log;
 
-    /// Sends the connection's events to `handler`.
-    pub fn events(mut self, handler: Arc<dyn EventHandler>) -> Self {
-        self.config.events = Some(handler);
-        self
-    }
+        /// Sends the connection's events to `handler`.
+        fn events(handler: Arc<dyn EventHandler>) => config.events = Some;
 
-    /// The session store.
-    pub fn session_store(mut self, store: Arc<dyn ClientSessionStore>) -> Self {
-        self.config.session_store = store;
-        self
-    }
+        /// The session store.
+        fn session_store(store: Arc<dyn ClientSessionStore>) => config.session_store;
 
-    /// ALPN protocols to offer.
-    pub fn alpn_protocols(mut self, protocols: Vec<Vec<u8>>) -> Self {
-        self.config.alpn_protocols = protocols;
-        self
-    }
+        /// ALPN protocols to offer.
+        fn alpn_protocols(protocols: Vec<Vec<u8>>) => config.alpn_protocols;
 
-    /// Whether to send SNI.
-    pub fn enable_sni(mut self, on: bool) -> Self {
-        self.config.enable_sni = on;
-        self
+        /// Whether to send SNI.
+        fn enable_sni(on: bool) => config.enable_sni;
     }
 
     /// Accept certificates whatever their key usages say (legacy PKIs).
@@ -395,33 +396,23 @@ impl ClientConfigBuilder {
         self
     }
 
-    /// Speak GmSSL 3.3's dialect (see [`ClientConfig::gmssl_compat`]).
-    pub fn gmssl_compat(mut self, on: bool) -> Self {
-        self.config.gmssl_compat = on;
-        self
-    }
+    crate::config::setters! {
+        /// Speak GmSSL 3.3's dialect (see [`ClientConfig::gmssl_compat`]).
+        fn gmssl_compat(on: bool) => config.gmssl_compat;
 
-    /// Whether to ask for and offer session tickets (see
-    /// [`ClientConfig::session_tickets`]; on by default).
-    pub fn session_tickets(mut self, on: bool) -> Self {
-        self.config.session_tickets = on;
-        self
-    }
+        /// Whether to ask for and offer session tickets (see
+        /// [`ClientConfig::session_tickets`]; on by default).
+        fn session_tickets(on: bool) => config.session_tickets;
 
-    /// The randomness source (by default the OS generator). Every CBC record's explicit
-    /// IV is then drawn from it with a call of its own, so a device's generator sees every
-    /// IV and a seeded one gives reproducible records; the default generator instead gives
-    /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
-    /// OS randomness, as RFC 5246 §6.2.3.2 asks).
-    pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
-        self.config.rng = rng;
-        self
-    }
+        /// The randomness source (by default the OS generator). Every CBC record's explicit
+        /// IV is then drawn from it with a call of its own, so a device's generator sees every
+        /// IV and a seeded one gives reproducible records; the default generator instead gives
+        /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
+        /// OS randomness, as RFC 5246 §6.2.3.2 asks).
+        fn rng(rng: Arc<dyn SecureRandom>) => config.rng;
 
-    /// The clock.
-    pub fn time(mut self, time: Arc<dyn TimeProvider>) -> Self {
-        self.config.time = time;
-        self
+        /// The clock.
+        fn time(time: Arc<dyn TimeProvider>) => config.time;
     }
 
     /// The configuration.
@@ -581,22 +572,15 @@ impl ServerConfigBuilder {
         self
     }
 
-    /// Chooses a whole configuration per ClientHello (see [`ResolvesServerConfig`]).
-    pub fn config_resolver(mut self, resolver: Arc<dyn ResolvesServerConfig>) -> Self {
-        self.config_resolver = Some(resolver);
-        self
-    }
+    crate::config::setters! {
+        /// Chooses a whole configuration per ClientHello (see [`ResolvesServerConfig`]).
+        fn config_resolver(resolver: Arc<dyn ResolvesServerConfig>) => config_resolver = Some;
 
-    /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile)).
-    pub fn key_log(mut self, key_log: Arc<dyn KeyLog>) -> Self {
-        self.key_log = key_log;
-        self
-    }
+        /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile)).
+        fn key_log(key_log: Arc<dyn KeyLog>) => key_log;
 
-    /// Sends the connection's events to `handler`.
-    pub fn events(mut self, handler: Arc<dyn EventHandler>) -> Self {
-        self.events = Some(handler);
-        self
+        /// Sends the connection's events to `handler`.
+        fn events(handler: Arc<dyn EventHandler>) => events = Some;
     }
 
     /// The suites to accept, in order of preference.
@@ -612,16 +596,12 @@ impl ServerConfigBuilder {
         self
     }
 
-    /// The session cache.
-    pub fn session_cache(mut self, cache: Arc<dyn ServerSessionStore>) -> Self {
-        self.session_cache = cache;
-        self
-    }
+    crate::config::setters! {
+        /// The session cache.
+        fn session_cache(cache: Arc<dyn ServerSessionStore>) => session_cache;
 
-    /// ALPN protocols.
-    pub fn alpn_protocols(mut self, protocols: Vec<Vec<u8>>) -> Self {
-        self.alpn_protocols = protocols;
-        self
+        /// ALPN protocols.
+        fn alpn_protocols(protocols: Vec<Vec<u8>>) => alpn_protocols;
     }
 
     /// Session tickets (RFC 5077) with a key of this configuration's own, drawn from its
@@ -649,20 +629,16 @@ impl ServerConfigBuilder {
         self
     }
 
-    /// The randomness source (by default the OS generator). Every CBC record's explicit
-    /// IV is then drawn from it with a call of its own, so a device's generator sees every
-    /// IV and a seeded one gives reproducible records; the default generator instead gives
-    /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
-    /// OS randomness, as RFC 5246 §6.2.3.2 asks).
-    pub fn rng(mut self, rng: Arc<dyn SecureRandom>) -> Self {
-        self.rng = rng;
-        self
-    }
+    crate::config::setters! {
+        /// The randomness source (by default the OS generator). Every CBC record's explicit
+        /// IV is then drawn from it with a call of its own, so a device's generator sees every
+        /// IV and a seeded one gives reproducible records; the default generator instead gives
+        /// each connection 32 IVs per call (one system call per 32 records, each IV still fresh
+        /// OS randomness, as RFC 5246 §6.2.3.2 asks).
+        fn rng(rng: Arc<dyn SecureRandom>) => rng;
 
-    /// The clock.
-    pub fn time(mut self, time: Arc<dyn TimeProvider>) -> Self {
-        self.time = time;
-        self
+        /// The clock.
+        fn time(time: Arc<dyn TimeProvider>) => time;
     }
 
     /// Finishes with the server's certificates: the sign certificate (then its chain) with

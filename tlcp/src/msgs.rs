@@ -214,25 +214,37 @@ pub trait HandshakeMessage: Codec {
     }
 }
 
-fn read_version(r: &mut Reader<'_>, why: &'static str) -> Result<(), Error> {
+/// The start both hellos share: the version (refused with `why` unless TLCP's), the
+/// random and the session ID.
+fn read_hello_start(r: &mut Reader<'_>, why: &'static str) -> Result<([u8; 32], Vec<u8>), Error> {
     if r.u16()? != VERSION {
         return Err(bad(AlertDescription::ProtocolVersion, why));
     }
-    Ok(())
-}
-
-fn read_random(r: &mut Reader<'_>) -> Result<[u8; 32], Error> {
     let mut random = [0u8; 32];
     random.copy_from_slice(r.take(32)?);
-    Ok(random)
-}
-
-fn read_session_id(r: &mut Reader<'_>) -> Result<Vec<u8>, Error> {
     let sid = r.vec8()?;
     if sid.len() > MAX_SESSION_ID {
         return Err(decode("session ID too long"));
     }
-    Ok(sid.to_vec())
+    Ok((random, sid.to_vec()))
+}
+
+/// Writes what [`read_hello_start`] reads.
+fn put_hello_start(out: &mut Vec<u8>, random: &[u8; 32], session_id: &[u8]) {
+    put_u16(out, VERSION);
+    out.extend_from_slice(random);
+    put_vec8(out, session_id);
+}
+
+/// Writes a hello's extension block, if it has one (`put` writes one extension).
+fn put_extensions<E>(out: &mut Vec<u8>, exts: &Option<Vec<E>>, put: impl Fn(&E, &mut Vec<u8>)) {
+    if let Some(exts) = exts {
+        put_list16(out, |l| {
+            for e in exts {
+                put(e, l);
+            }
+        });
+    }
 }
 
 /// A ClientHello extension (RFC 6066 server_name, RFC 7301 ALPN, RFC 5077 session_ticket;
@@ -398,27 +410,17 @@ pub struct ClientHello {
 
 impl Codec for ClientHello {
     fn encode(&self, out: &mut Vec<u8>) {
-        put_u16(out, VERSION);
-        out.extend_from_slice(&self.random);
-        put_vec8(out, &self.session_id);
+        put_hello_start(out, &self.random, &self.session_id);
         put_u16(out, (self.cipher_suites.len() * 2) as u16);
         for s in &self.cipher_suites {
             put_u16(out, *s);
         }
         put_vec8(out, &self.compression_methods);
-        if let Some(exts) = &self.extensions {
-            put_list16(out, |l| {
-                for e in exts {
-                    e.encode(l);
-                }
-            });
-        }
+        put_extensions(out, &self.extensions, ClientExtension::encode);
     }
 
     fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        read_version(r, "client version is not TLCP 1.1")?;
-        let random = read_random(r)?;
-        let session_id = read_session_id(r)?;
+        let (random, session_id) = read_hello_start(r, "client version is not TLCP 1.1")?;
         let suite_bytes = r.vec16()?;
         if suite_bytes.is_empty() || suite_bytes.len() % 2 != 0 {
             return Err(decode("cipher suite list"));
@@ -523,24 +525,14 @@ pub struct ServerHello {
 
 impl Codec for ServerHello {
     fn encode(&self, out: &mut Vec<u8>) {
-        put_u16(out, VERSION);
-        out.extend_from_slice(&self.random);
-        put_vec8(out, &self.session_id);
+        put_hello_start(out, &self.random, &self.session_id);
         put_u16(out, self.cipher_suite);
         out.push(self.compression_method);
-        if let Some(exts) = &self.extensions {
-            put_list16(out, |l| {
-                for e in exts {
-                    e.encode(l);
-                }
-            });
-        }
+        put_extensions(out, &self.extensions, ServerExtension::encode);
     }
 
     fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        read_version(r, "server version is not TLCP 1.1")?;
-        let random = read_random(r)?;
-        let session_id = read_session_id(r)?;
+        let (random, session_id) = read_hello_start(r, "server version is not TLCP 1.1")?;
         let cipher_suite = r.u16()?;
         let compression_method = r.u8()?;
         let extensions = read_extensions(r, ServerExtension::read)?;
@@ -647,56 +639,65 @@ impl Codec for EcdheParams {
     }
 }
 
-/// ServerKeyExchange of the ECC suites: the sign key's SM2 signature (DER) over
-/// client_random ‖ server_random ‖ u24-length encryption certificate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerKeyExchangeEcc {
-    /// DER SM2 signature (u16 length).
-    pub signature: Vec<u8>,
+/// A handshake message whose body is its fields in order: the struct (with the docs
+/// given), its [`Codec`] and its [`HandshakeMessage`] type. Each field says how it is
+/// carried: `vec16` (bytes after a u16 length), `rest` (the rest of the body), `u32` (big
+/// endian) or `codec` (the field type's own [`Codec`]).
+macro_rules! message {
+    ($(
+        $(#[$m:meta])*
+        $name:ident = $typ:ident {
+            $($(#[$fm:meta])* $field:ident: $fty:ty => $how:ident,)+
+        }
+    )+) => {$(
+        $(#[$m])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name {
+            $($(#[$fm])* pub $field: $fty,)+
+        }
+
+        impl Codec for $name {
+            fn encode(&self, out: &mut Vec<u8>) {
+                $(message!(@put $how, out, &self.$field);)+
+            }
+
+            fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
+                Ok($name {
+                    $($field: message!(@read $how, $fty, r),)+
+                })
+            }
+        }
+
+        impl HandshakeMessage for $name {
+            const TYPE: HandshakeType = HandshakeType::$typ;
+        }
+    )+};
+    (@put vec16, $out:ident, $v:expr) => { put_vec16($out, $v) };
+    (@put rest, $out:ident, $v:expr) => { $out.extend_from_slice($v) };
+    (@put u32, $out:ident, $v:expr) => { $out.extend_from_slice(&$v.to_be_bytes()) };
+    (@put codec, $out:ident, $v:expr) => { $v.encode($out) };
+    (@read vec16, $t:ty, $r:ident) => { $r.vec16()?.to_vec() };
+    (@read rest, $t:ty, $r:ident) => { $r.rest().to_vec() };
+    (@read u32, $t:ty, $r:ident) => { $r.u32()? };
+    (@read codec, $t:ty, $r:ident) => { <$t>::read($r)? };
 }
 
-impl Codec for ServerKeyExchangeEcc {
-    fn encode(&self, out: &mut Vec<u8>) {
-        put_vec16(out, &self.signature);
+message! {
+    /// ServerKeyExchange of the ECC suites: the sign key's SM2 signature (DER) over
+    /// client_random ‖ server_random ‖ u24-length encryption certificate.
+    ServerKeyExchangeEcc = ServerKeyExchange {
+        /// DER SM2 signature (u16 length).
+        signature: Vec<u8> => vec16,
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(ServerKeyExchangeEcc {
-            signature: r.vec16()?.to_vec(),
-        })
+    /// ServerKeyExchange of the ECDHE suites: the server's ephemeral point and the sign
+    /// key's signature over client_random ‖ server_random ‖ the parameters' bytes.
+    ServerKeyExchangeEcdhe = ServerKeyExchange {
+        /// The parameters (signed as encoded).
+        params: EcdheParams => codec,
+        /// DER SM2 signature (u16 length).
+        signature: Vec<u8> => vec16,
     }
-}
-
-impl HandshakeMessage for ServerKeyExchangeEcc {
-    const TYPE: HandshakeType = HandshakeType::ServerKeyExchange;
-}
-
-/// ServerKeyExchange of the ECDHE suites: the server's ephemeral point and the sign key's
-/// signature over client_random ‖ server_random ‖ the parameters' bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ServerKeyExchangeEcdhe {
-    /// The parameters (signed as encoded).
-    pub params: EcdheParams,
-    /// DER SM2 signature (u16 length).
-    pub signature: Vec<u8>,
-}
-
-impl Codec for ServerKeyExchangeEcdhe {
-    fn encode(&self, out: &mut Vec<u8>) {
-        self.params.encode(out);
-        put_vec16(out, &self.signature);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(ServerKeyExchangeEcdhe {
-            params: EcdheParams::read(r)?,
-            signature: r.vec16()?.to_vec(),
-        })
-    }
-}
-
-impl HandshakeMessage for ServerKeyExchangeEcdhe {
-    const TYPE: HandshakeType = HandshakeType::ServerKeyExchange;
 }
 
 /// CertificateRequest: certificate types (at least one; 1 rsa_sign, 64 ecdsa_sign) and
@@ -756,28 +757,13 @@ impl HandshakeMessage for ServerHelloDone {
     const TYPE: HandshakeType = HandshakeType::ServerHelloDone;
 }
 
-/// ClientKeyExchange of the ECC suites: the 48-byte premaster (01 01 ‖ 46 random bytes)
-/// SM2-encrypted (DER C1C3C2) to the server's encryption certificate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClientKeyExchangeEcc {
-    /// DER SM2 ciphertext (u16 length).
-    pub ciphertext: Vec<u8>,
-}
-
-impl Codec for ClientKeyExchangeEcc {
-    fn encode(&self, out: &mut Vec<u8>) {
-        put_vec16(out, &self.ciphertext);
+message! {
+    /// ClientKeyExchange of the ECC suites: the 48-byte premaster (01 01 ‖ 46 random bytes)
+    /// SM2-encrypted (DER C1C3C2) to the server's encryption certificate.
+    ClientKeyExchangeEcc = ClientKeyExchange {
+        /// DER SM2 ciphertext (u16 length).
+        ciphertext: Vec<u8> => vec16,
     }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(ClientKeyExchangeEcc {
-            ciphertext: r.vec16()?.to_vec(),
-        })
-    }
-}
-
-impl HandshakeMessage for ClientKeyExchangeEcc {
-    const TYPE: HandshakeType = HandshakeType::ClientKeyExchange;
 }
 
 /// ClientKeyExchange of the ECDHE suites: the client's ephemeral point, as 69 bytes
@@ -817,78 +803,27 @@ impl HandshakeMessage for ClientKeyExchangeEcdhe {
     const TYPE: HandshakeType = HandshakeType::ClientKeyExchange;
 }
 
-/// CertificateVerify: the client's SM2 signature over the transcript.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CertificateVerify {
-    /// DER SM2 signature (u16 length).
-    pub signature: Vec<u8>,
-}
-
-impl Codec for CertificateVerify {
-    fn encode(&self, out: &mut Vec<u8>) {
-        put_vec16(out, &self.signature);
+message! {
+    /// CertificateVerify: the client's SM2 signature over the transcript.
+    CertificateVerify = CertificateVerify {
+        /// DER SM2 signature (u16 length).
+        signature: Vec<u8> => vec16,
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(CertificateVerify {
-            signature: r.vec16()?.to_vec(),
-        })
-    }
-}
-
-impl HandshakeMessage for CertificateVerify {
-    const TYPE: HandshakeType = HandshakeType::CertificateVerify;
-}
-
-/// Finished: verify_data (12 bytes when sent; read as whatever the body holds, so that a
-/// wrong length is refused by the comparison, with decrypt_error).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Finished {
-    /// PRF(master_secret, label, SM3(transcript)).
-    pub verify_data: Vec<u8>,
-}
-
-impl Codec for Finished {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.verify_data);
+    /// Finished: verify_data (12 bytes when sent; read as whatever the body holds, so that
+    /// a wrong length is refused by the comparison, with decrypt_error).
+    Finished = Finished {
+        /// PRF(master_secret, label, SM3(transcript)).
+        verify_data: Vec<u8> => rest,
     }
 
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(Finished {
-            verify_data: r.rest().to_vec(),
-        })
+    /// NewSessionTicket (RFC 5077 §3.3): lifetime hint and ticket (empty: none after all).
+    NewSessionTicket = NewSessionTicket {
+        /// Seconds the ticket may be kept (0: unspecified).
+        lifetime_hint: u32 => u32,
+        /// The opaque ticket (u16 length).
+        ticket: Vec<u8> => vec16,
     }
-}
-
-impl HandshakeMessage for Finished {
-    const TYPE: HandshakeType = HandshakeType::Finished;
-}
-
-/// NewSessionTicket (RFC 5077 §3.3): lifetime hint and ticket (empty: none after all).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewSessionTicket {
-    /// Seconds the ticket may be kept (0: unspecified).
-    pub lifetime_hint: u32,
-    /// The opaque ticket (u16 length).
-    pub ticket: Vec<u8>,
-}
-
-impl Codec for NewSessionTicket {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.lifetime_hint.to_be_bytes());
-        put_vec16(out, &self.ticket);
-    }
-
-    fn read(r: &mut Reader<'_>) -> Result<Self, Error> {
-        Ok(NewSessionTicket {
-            lifetime_hint: r.u32()?,
-            ticket: r.vec16()?.to_vec(),
-        })
-    }
-}
-
-impl HandshakeMessage for NewSessionTicket {
-    const TYPE: HandshakeType = HandshakeType::NewSessionTicket;
 }
 
 /// Appends a handshake header for a body of `len` bytes (used for raw messages).

@@ -77,33 +77,23 @@ pub struct OnePortBuilder {
 }
 
 impl OnePortBuilder {
-    /// Serves TLCP clients with this configuration.
-    pub fn tlcp(mut self, config: Arc<ServerConfig>) -> Self {
-        self.tlcp = Some(config);
-        self
-    }
+    crate::config::setters! {
+        /// Serves TLCP clients with this configuration.
+        fn tlcp(config: Arc<ServerConfig>) => tlcp = Some;
 
-    /// Serves TLS clients that offer an SM suite and sm2sig_sm3 with this configuration
-    /// (shangmi-rustls' provider, an SM2 certificate); every TLS client when no ordinary
-    /// configuration is given.
-    pub fn tls_sm(mut self, config: Arc<rustls::ServerConfig>) -> Self {
-        self.tls_sm = Some(config);
-        self
-    }
+        /// Serves TLS clients that offer an SM suite and sm2sig_sm3 with this configuration
+        /// (shangmi-rustls' provider, an SM2 certificate); every TLS client when no ordinary
+        /// configuration is given.
+        fn tls_sm(config: Arc<rustls::ServerConfig>) => tls_sm = Some;
 
-    /// Serves the other TLS clients (browsers, curl) with this configuration (rustls'
-    /// default provider, an ECDSA or RSA certificate); every TLS client when no SM
-    /// configuration is given.
-    pub fn tls(mut self, config: Arc<rustls::ServerConfig>) -> Self {
-        self.tls = Some(config);
-        self
-    }
+        /// Serves the other TLS clients (browsers, curl) with this configuration (rustls'
+        /// default provider, an ECDSA or RSA certificate); every TLS client when no SM
+        /// configuration is given.
+        fn tls(config: Arc<rustls::ServerConfig>) => tls = Some;
 
-    /// Bounds each handshake (and its wait for a permit), first byte to last flight
-    /// (default [`DEFAULT_HANDSHAKE_TIMEOUT`]).
-    pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
-        self.handshake_timeout = timeout;
-        self
+        /// Bounds each handshake (and its wait for a permit), first byte to last flight
+        /// (default [`DEFAULT_HANDSHAKE_TIMEOUT`]).
+        fn handshake_timeout(timeout: Duration) => handshake_timeout;
     }
 
     /// Bounds the handshakes in progress at once (default [`DEFAULT_MAX_HANDSHAKES`];
@@ -371,9 +361,7 @@ impl<IO> OnePortStream<IO> {
                 ConnectionInfo {
                     served: Served::Tlcp,
                     version: "TLCP 1.1",
-                    suite: conn
-                        .negotiated_cipher_suite()
-                        .map_or_else(String::new, |s| s.name().to_owned()),
+                    suite: crate::suites::tlcp_suite_name(conn.negotiated_cipher_suite()),
                     peer_certificates: conn.peer_certificates().unwrap_or_default().to_vec(),
                     server_name: conn.server_name().map(str::to_owned),
                     resumed: conn.is_resumed(),
@@ -381,18 +369,14 @@ impl<IO> OnePortStream<IO> {
             }
             OnePortStream::Tls { stream, sm } => {
                 let conn = stream.get_ref().1;
+                let (version, suite, resumed) = crate::suites::tls_summary(conn);
                 ConnectionInfo {
                     served: if *sm { Served::TlsSm } else { Served::Tls },
-                    version: match conn.protocol_version() {
-                        Some(rustls::ProtocolVersion::TLSv1_2) => "TLS 1.2",
-                        _ => "TLS 1.3",
-                    },
-                    suite: conn
-                        .negotiated_cipher_suite()
-                        .map_or_else(String::new, |s| crate::suites::tls_suite_name(s.suite())),
+                    version,
+                    suite,
                     peer_certificates: conn.peer_certificates().unwrap_or_default().to_vec(),
                     server_name: conn.server_name().map(str::to_owned),
-                    resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+                    resumed,
                 }
             }
         }

@@ -89,6 +89,29 @@ impl core::fmt::Display for CipherSuite {
     }
 }
 
+/// The name of a TLCP connection's suite (empty before one is chosen), as the one-port
+/// acceptor and the HTTPS connector report it.
+#[cfg(any(feature = "one-port", feature = "hyper-client"))]
+pub(crate) fn tlcp_suite_name(suite: Option<CipherSuite>) -> String {
+    suite.map_or_else(String::new, |s| s.name().to_owned())
+}
+
+/// What the one-port acceptor and the HTTPS connector report of a rustls connection: its
+/// version's name, its suite's name (empty before one is chosen) and whether it resumed a
+/// session.
+#[cfg(any(feature = "one-port", feature = "hyper-client"))]
+pub(crate) fn tls_summary(conn: &rustls::CommonState) -> (&'static str, String, bool) {
+    let version = match conn.protocol_version() {
+        Some(rustls::ProtocolVersion::TLSv1_2) => "TLS 1.2",
+        _ => "TLS 1.3",
+    };
+    let suite = conn
+        .negotiated_cipher_suite()
+        .map_or_else(String::new, |s| tls_suite_name(s.suite()));
+    let resumed = conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+    (version, suite, resumed)
+}
+
 /// A rustls suite's name, with RFC 8998's that rustls 0.23 does not know.
 #[cfg(any(feature = "one-port", feature = "hyper-client"))]
 pub(crate) fn tls_suite_name(suite: rustls::CipherSuite) -> String {

@@ -26,6 +26,14 @@ fn client_for(name: &str, cc: ClientConfig) -> ClientConnection {
     ClientConnection::new(Arc::new(cc), ServerName::try_from(name.to_owned()).unwrap()).unwrap()
 }
 
+/// A handshake of a client for `name` that fails: the failing side's error and what the
+/// other side received.
+fn refused(name: &str, cc: ClientConfig, sc: Arc<ServerConfig>) -> (Failure, Option<Error>) {
+    let mut c = client_for(name, cc);
+    let mut s = ServerConnection::new(sc).unwrap();
+    handshake(&mut c, &mut s).unwrap_err()
+}
+
 /// A server choosing a or b by SNI, with `default` for others.
 fn sni_server(default: Option<&Pair>) -> Arc<ServerConfig> {
     let mut sni = SniResolver::new();
@@ -65,9 +73,7 @@ fn unknown_sni_gets_the_default_or_unrecognized_name() {
     assert_eq!(c.peer_certificates().unwrap()[0], pki().server.sign);
 
     // Without a default: unrecognized_name, both sides know it.
-    let mut c = client_for("localhost", client_config(GCM, false));
-    let mut s = ServerConnection::new(sni_server(None)).unwrap();
-    let (failed, peer) = handshake(&mut c, &mut s).unwrap_err();
+    let (failed, peer) = refused("localhost", client_config(GCM, false), sni_server(None));
     assert!(
         matches!(
             failed,
@@ -82,9 +88,7 @@ fn unknown_sni_gets_the_default_or_unrecognized_name() {
 
     // No SNI at all and no default: handshake_failure.
     let cc = client_config_with(GCM, false, |b| b.enable_sni(false));
-    let mut c = client_for("localhost", cc);
-    let mut s = ServerConnection::new(sni_server(None)).unwrap();
-    let (failed, peer) = handshake(&mut c, &mut s).unwrap_err();
+    let (failed, peer) = refused("localhost", cc, sni_server(None));
     assert!(
         matches!(failed, Failure::Server(Error::HandshakeFailure(_))),
         "{failed:?}"
@@ -145,9 +149,7 @@ fn config_resolver_chooses_the_whole_configuration() {
         assert_eq!(c.negotiated_cipher_suite(), Some(suite), "{name}");
     }
     let cc = client_config_with(both, false, |b| b.name_check(NameCheck::DangerousNone));
-    let mut c = client_for("deny.example", cc);
-    let mut s = ServerConnection::new(base).unwrap();
-    let (_, peer) = handshake(&mut c, &mut s).unwrap_err();
+    let (_, peer) = refused("deny.example", cc, base);
     assert_eq!(
         peer,
         Some(Error::AlertReceived(AlertDescription::AccessDenied))
@@ -222,9 +224,7 @@ fn client_pair_resolver_sees_the_request_and_its_pair_is_used() {
     let r = resolver.clone();
     let cc = client_config_with(GCM, false, |b| b.client_pair_resolver(r));
     let sc = Arc::new(server_config(GCM, ClientAuth::Required));
-    let mut c = client_for("localhost", cc);
-    let mut s = ServerConnection::new(sc).unwrap();
-    let (failed, _) = handshake(&mut c, &mut s).unwrap_err();
+    let (failed, _) = refused("localhost", cc, sc);
     assert!(
         matches!(failed, Failure::Server(Error::HandshakeFailure(_))),
         "{failed:?}"
@@ -296,9 +296,8 @@ fn custom_verifiers_accept_and_refuse_with_their_alerts() {
     let cc = client_config_with(GCM, false, |b| {
         b.custom_certificate_verifier(Decides::new(Some(refusal.clone())))
     });
-    let mut c = client_for("localhost", cc);
-    let mut s = ServerConnection::new(Arc::new(server_config(GCM, ClientAuth::None))).unwrap();
-    let (failed, peer) = handshake(&mut c, &mut s).unwrap_err();
+    let plain = Arc::new(server_config(GCM, ClientAuth::None));
+    let (failed, peer) = refused("localhost", cc, plain);
     assert!(
         matches!(&failed, Failure::Client(e) if *e == refusal),
         "{failed:?}"
@@ -314,9 +313,7 @@ fn custom_verifiers_accept_and_refuse_with_their_alerts() {
         .suites(GCM)
         .client_cert_verifier(ClientAuth::Required, v.clone());
     let sc = Arc::new(server_builder_for(&pki().server)(sc));
-    let mut c = client_for("localhost", client_config(GCM, true));
-    let mut s = ServerConnection::new(sc).unwrap();
-    let (failed, peer) = handshake(&mut c, &mut s).unwrap_err();
+    let (failed, peer) = refused("localhost", client_config(GCM, true), sc);
     assert!(
         matches!(
             failed,
@@ -342,9 +339,8 @@ fn default_verifier_is_webpki_over_the_roots() {
         client_config_with(GCM, false, |b| b.custom_certificate_verifier(explicit)),
         ClientConfig::builder(other).suites(GCM).build().unwrap(),
     ] {
-        let mut c = client_for("localhost", cc);
-        let mut s = ServerConnection::new(Arc::new(server_config(GCM, ClientAuth::None))).unwrap();
-        let (failed, _) = handshake(&mut c, &mut s).unwrap_err();
+        let sc = Arc::new(server_config(GCM, ClientAuth::None));
+        let (failed, _) = refused("localhost", cc, sc);
         assert!(
             matches!(
                 failed,

@@ -25,22 +25,21 @@ fn pair_of(cc: ClientConfig, sc: ServerConfig) -> (ClientConnection, ServerConne
     )
 }
 
-/// The client refuses: its error carries `alert`, and the server receives that alert.
-fn expect_client_refuses(mut c: ClientConnection, mut s: ServerConnection, alert: A) -> Error {
-    let (failure, peer) = handshake(&mut c, &mut s).expect_err("handshake must fail");
-    let Failure::Client(e) = failure else {
-        panic!("expected the client to fail, got {failure:?}")
-    };
-    assert_eq!(e.alert(), Some(alert), "{e:?}");
-    assert_eq!(peer, Some(Error::AlertReceived(alert)));
-    e
+/// Which side of a handshake refuses it.
+#[derive(Clone, Copy, Debug)]
+enum Side {
+    Client,
+    Server,
 }
 
-/// The server refuses: its error carries `alert`, and the client receives that alert.
-fn expect_server_refuses(mut c: ClientConnection, mut s: ServerConnection, alert: A) -> Error {
+/// A handshake between `cc` and `sc` that `side` refuses: its error carries `alert`, and
+/// the other side receives that alert. Returns the refusing side's error.
+fn refused(side: Side, cc: ClientConfig, sc: ServerConfig, alert: A) -> Error {
+    let (mut c, mut s) = pair_of(cc, sc);
     let (failure, peer) = handshake(&mut c, &mut s).expect_err("handshake must fail");
-    let Failure::Server(e) = failure else {
-        panic!("expected the server to fail, got {failure:?}")
+    let e = match (side, failure) {
+        (Side::Client, Failure::Client(e)) | (Side::Server, Failure::Server(e)) => e,
+        (_, failure) => panic!("expected the {side:?} side to fail, got {failure:?}"),
     };
     assert_eq!(e.alert(), Some(alert), "{e:?}");
     assert_eq!(peer, Some(Error::AlertReceived(alert)));
@@ -128,11 +127,9 @@ fn server_choosing_unoffered_suite_refused() {
 
 #[test]
 fn no_common_suite_refused() {
-    let (c, s) = pair_of(
-        client_config(&[CBC], false),
-        server_config(&[GCM], ClientAuth::None),
-    );
-    expect_server_refuses(c, s, A::HandshakeFailure);
+    let cc = client_config(&[CBC], false);
+    let sc = server_config(&[GCM], ClientAuth::None);
+    refused(Side::Server, cc, sc, A::HandshakeFailure);
 }
 
 /// The server's transcript differs from the client's (an offered but unchosen suite was
@@ -370,11 +367,9 @@ fn oversized_record_refused() {
 
 #[test]
 fn swapped_key_usages_refused() {
-    let (c, s) = pair_of(
-        client_config(&[GCM], false),
-        server_config_with(&pki().server_swapped, &[GCM], ClientAuth::None, |b| b),
-    );
-    let e = expect_client_refuses(c, s, A::UnsupportedCertificate);
+    let cc = client_config(&[GCM], false);
+    let sc = server_config_with(&pki().server_swapped, &[GCM], ClientAuth::None, |b| b);
+    let e = refused(Side::Client, cc, sc, A::UnsupportedCertificate);
     assert_eq!(e, Error::InvalidCertificate(CertificateError::BadKeyUsage));
     // A legacy client that relaxes the check accepts them.
     let cc = Arc::new(client_config_with(&[GCM], false, |b| b.relaxed_key_usage()));
@@ -464,11 +459,9 @@ fn name_checks_on_legacy_certificates() {
 
 #[test]
 fn expired_certificate_refused() {
-    let (c, s) = pair_of(
-        client_config(&[GCM], false),
-        server_config_with(&pki().server_expired, &[GCM], ClientAuth::None, |b| b),
-    );
-    let e = expect_client_refuses(c, s, A::CertificateExpired);
+    let cc = client_config(&[GCM], false);
+    let sc = server_config_with(&pki().server_expired, &[GCM], ClientAuth::None, |b| b);
+    let e = refused(Side::Client, cc, sc, A::CertificateExpired);
     assert_eq!(e, Error::InvalidCertificate(CertificateError::Expired));
 }
 
@@ -477,8 +470,8 @@ fn unknown_ca_refused() {
     let mut roots = RootCertStore::empty();
     roots.add(pki().other_ca.clone()).unwrap();
     let cc = ClientConfig::builder(roots).suites(&[GCM]).build().unwrap();
-    let (c, s) = pair_of(cc, server_config(&[GCM], ClientAuth::None));
-    expect_client_refuses(c, s, A::UnknownCa);
+    let sc = server_config(&[GCM], ClientAuth::None);
+    refused(Side::Client, cc, sc, A::UnknownCa);
 }
 
 #[test]
@@ -486,11 +479,8 @@ fn leaves_from_different_issuers_refused() {
     let mut roots = pki().roots();
     roots.add(pki().other_ca.clone()).unwrap();
     let cc = ClientConfig::builder(roots).suites(&[GCM]).build().unwrap();
-    let (c, s) = pair_of(
-        cc,
-        server_config_with(&pki().server_other_issuer, &[GCM], ClientAuth::None, |b| b),
-    );
-    let e = expect_client_refuses(c, s, A::BadCertificate);
+    let sc = server_config_with(&pki().server_other_issuer, &[GCM], ClientAuth::None, |b| b);
+    let e = refused(Side::Client, cc, sc, A::BadCertificate);
     assert_eq!(
         e,
         Error::InvalidCertificate(CertificateError::IssuerMismatch)
@@ -499,11 +489,9 @@ fn leaves_from_different_issuers_refused() {
 
 #[test]
 fn missing_client_certificate_refused() {
-    let (c, s) = pair_of(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::Required),
-    );
-    expect_server_refuses(c, s, A::HandshakeFailure);
+    let cc = client_config(&[GCM], false);
+    let sc = server_config(&[GCM], ClientAuth::Required);
+    refused(Side::Server, cc, sc, A::HandshakeFailure);
 }
 
 /// Client certificates are checked like the server's: a client presenting the server's
@@ -521,8 +509,8 @@ fn client_certificate_with_wrong_purpose_refused() {
         )
         .build()
         .unwrap();
-    let (c, s) = pair_of(cc, server_config(&[GCM], ClientAuth::Required));
-    expect_server_refuses(c, s, A::BadCertificate);
+    let sc = server_config(&[GCM], ClientAuth::Required);
+    refused(Side::Server, cc, sc, A::BadCertificate);
 }
 
 #[test]

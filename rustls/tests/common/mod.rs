@@ -8,9 +8,11 @@ pub mod replay;
 pub mod wire;
 
 use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::ServerCertVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
+use rustls::server::danger::ClientCertVerifier;
 use rustls::time_provider::{DefaultTimeProvider, TimeProvider};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, ServerConfig, ServerConnection};
 use shangmi_sm2::SecretKey;
@@ -65,6 +67,17 @@ pub fn client_config_with(
     let verifier = WebPkiServerVerifier::builder_with_provider(roots(&pki.ca), provider.clone())
         .build()
         .expect("verifier");
+    client_config_verified(pki, provider, time, verifier, auth)
+}
+
+/// [`client_config_with`] checking the server with `verifier`.
+pub fn client_config_verified(
+    pki: &pki::Pki,
+    provider: Arc<CryptoProvider>,
+    time: Arc<dyn TimeProvider>,
+    verifier: Arc<dyn ServerCertVerifier>,
+    auth: Auth,
+) -> ClientConfig {
     let builder = ClientConfig::builder_with_details(provider, time)
         .with_protocol_versions(&[&rustls::version::TLS13])
         .expect("TLS 1.3")
@@ -99,16 +112,32 @@ pub fn server_config_with(
     auth: Auth,
     cert: &[u8],
 ) -> ServerConfig {
-    let builder = ServerConfig::builder_with_details(provider.clone(), time)
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .expect("TLS 1.3");
-    let builder = match auth {
-        Auth::ServerOnly => builder.with_no_client_auth(),
-        Auth::Mutual => builder.with_client_cert_verifier(
-            WebPkiClientVerifier::builder_with_provider(roots(&pki.ca), provider)
+    let verifier = match auth {
+        Auth::ServerOnly => None,
+        Auth::Mutual => Some(
+            WebPkiClientVerifier::builder_with_provider(roots(&pki.ca), provider.clone())
                 .build()
                 .expect("client verifier"),
         ),
+    };
+    server_config_verified(pki, provider, time, verifier, cert)
+}
+
+/// [`server_config_with`] asking for a client certificate exactly when given a
+/// `verifier` for it.
+pub fn server_config_verified(
+    pki: &pki::Pki,
+    provider: Arc<CryptoProvider>,
+    time: Arc<dyn TimeProvider>,
+    verifier: Option<Arc<dyn ClientCertVerifier>>,
+    cert: &[u8],
+) -> ServerConfig {
+    let builder = ServerConfig::builder_with_details(provider, time)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .expect("TLS 1.3");
+    let builder = match verifier {
+        None => builder.with_no_client_auth(),
+        Some(verifier) => builder.with_client_cert_verifier(verifier),
     };
     builder
         .with_single_cert(
@@ -198,22 +227,10 @@ pub fn deliver_alert(
     client: &mut ClientConnection,
     server: &mut ServerConnection,
 ) -> rustls::Error {
-    let mut buf = Vec::new();
-    if from_client {
-        while client.wants_write() {
-            client.write_tls(&mut buf).expect("write");
-        }
-        server.read_tls(&mut &buf[..]).expect("read");
-        server
-            .process_new_packets()
-            .expect_err("the alert is an error")
+    let delivered = if from_client {
+        flight(client, server, None)
     } else {
-        while server.wants_write() {
-            server.write_tls(&mut buf).expect("write");
-        }
-        client.read_tls(&mut &buf[..]).expect("read");
-        client
-            .process_new_packets()
-            .expect_err("the alert is an error")
-    }
+        flight(server, client, None)
+    };
+    delivered.expect_err("the alert is an error")
 }

@@ -157,24 +157,17 @@ pub struct HttpsConnectorBuilder {
 }
 
 impl HttpsConnectorBuilder {
-    /// Opens TLCP connections with this configuration.
-    pub fn tlcp(mut self, config: Arc<ClientConfig>) -> Self {
-        self.tlcp = Some(config);
-        self
-    }
+    crate::config::setters! {
+        /// Opens TLCP connections with this configuration.
+        fn tlcp(config: Arc<ClientConfig>) => tlcp = Some;
 
-    /// Opens TLS connections with this configuration (for RFC 8998, a configuration on
-    /// `shangmi_rustls::provider()` with TLS 1.3; no ALPN, or `http/1.1`).
-    pub fn tls(mut self, config: Arc<rustls::ClientConfig>) -> Self {
-        self.tls = Some(config);
-        self
-    }
+        /// Opens TLS connections with this configuration (for RFC 8998, a configuration on
+        /// `shangmi_rustls::provider()` with TLS 1.3; no ALPN, or `http/1.1`).
+        fn tls(config: Arc<rustls::ClientConfig>) => tls = Some;
 
-    /// The policy of the hosts not named by [`host`](Self::host). Default:
-    /// [`Policy::PreferTlcp`] with both configurations, else the one protocol given.
-    pub fn policy(mut self, policy: Policy) -> Self {
-        self.policy = Some(policy);
-        self
+        /// The policy of the hosts not named by [`host`](Self::host). Default:
+        /// [`Policy::PreferTlcp`] with both configurations, else the one protocol given.
+        fn policy(policy: Policy) => policy = Some;
     }
 
     /// The policy of one host, as it appears in URLs (compared without regard to case;
@@ -357,9 +350,7 @@ impl Inner {
                 let negotiated = Negotiated {
                     protocol: Protocol::Tlcp,
                     version: "TLCP 1.1",
-                    suite: conn
-                        .negotiated_cipher_suite()
-                        .map_or_else(String::new, |s| s.name().to_owned()),
+                    suite: crate::suites::tlcp_suite_name(conn.negotiated_cipher_suite()),
                     peer_certificates: conn.peer_certificates().unwrap_or_default().into(),
                     resumed: conn.is_resumed(),
                     fell_back: false,
@@ -394,17 +385,13 @@ impl Inner {
             .await
             .map_err(ConnectError::from_io)?;
         let conn = stream.get_ref().1;
+        let (version, suite, resumed) = crate::suites::tls_summary(conn);
         let negotiated = Negotiated {
             protocol: Protocol::Tls,
-            version: match conn.protocol_version() {
-                Some(rustls::ProtocolVersion::TLSv1_2) => "TLS 1.2",
-                _ => "TLS 1.3",
-            },
-            suite: conn
-                .negotiated_cipher_suite()
-                .map_or_else(String::new, |s| crate::suites::tls_suite_name(s.suite())),
+            version,
+            suite,
             peer_certificates: conn.peer_certificates().unwrap_or_default().into(),
-            resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+            resumed,
             fell_back,
         };
         Ok(HttpsStream {
