@@ -28,7 +28,12 @@
 //! the P domain takes one `gf2p8affineqb` a block each way (P is bytewise, so it maps the
 //! whole block around the byte shuffles), three fewer instructions each way on the S-box
 //! units beside the chain: CBC encryption 8 KiB 8.03–8.13 → 8.06 cycles a round, CBC-MAC
-//! 8.01 → 7.95 (Zen 4, three alternated runs).
+//! 8.01 → 7.95 (Zen 4, three alternated runs). The chain runs the rounds as
+//! [`round_paired`] (three XORs at a round's end instead of four) and starts each block
+//! beside the last round of the one before ([`rotated_chain`]): CBC encryption 8 KiB
+//! 8.06 → 7.97 cycles a round, CBC-MAC 7.95 → 7.86 (Zen 4, best of 300 in each of two
+//! alternated runs; the output's place in the next block and the loop's split moved CBC
+//! between 7.85 and 8.7, so they are the measured best).
 //!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
 //! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
@@ -149,9 +154,16 @@ pub(super) trait Rounds<W> {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> Self::Keys
     where
         W: Word;
-    /// Encrypts the block whose words (P domain) are `y`; returns the output words in
-    /// order.
-    fn encrypt(k: &Consts<W>, keys: &Self::Keys, y: [W; 4]) -> [W; 4];
+    fn chain(
+        cpu: W::Cpu,
+        k: &Consts<W>,
+        keys: &Self::Keys,
+        y: [W; 4],
+        blocks: &[Block<Sm4>],
+        out: &mut [Block<Sm4>],
+    ) -> [W; 4]
+    where
+        W: Single + GfniAffine;
 }
 
 /// P·rk ⊕ the input map's constant, per round (a plain loop: see `crate::simd`).
@@ -175,16 +187,36 @@ impl<W: GfniAffine> Rounds<W> for Direct {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
         p_keys(cpu, k, rk)
     }
+    /// Block after block.
     #[inline(always)]
-    fn encrypt(k: &Consts<W>, keys: &[W; 32], mut y: [W; 4]) -> [W; 4] {
-        let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
-        for r in (0..32).step_by(4) {
-            round_direct::<W, 0>(k, &mut y, &mut u, keys[r + 1]);
-            round_direct::<W, 1>(k, &mut y, &mut u, keys[r + 2]);
-            round_direct::<W, 2>(k, &mut y, &mut u, keys[r + 3]);
-            round_direct::<W, 3>(k, &mut y, &mut u, keys[(r + 4) % 32]);
+    fn chain(
+        cpu: W::Cpu,
+        k: &Consts<W>,
+        keys: &[W; 32],
+        mut x: [W; 4],
+        blocks: &[Block<Sm4>],
+        out: &mut [Block<Sm4>],
+    ) -> [W; 4]
+    where
+        W: Single,
+    {
+        let mut out = out.iter_mut();
+        for block in blocks {
+            let m = lanes_p(cpu, k, block);
+            let mut y = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
+            let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
+            for r in (0..32).step_by(4) {
+                round_direct::<W, 0>(k, &mut y, &mut u, keys[r + 1]);
+                round_direct::<W, 1>(k, &mut y, &mut u, keys[r + 2]);
+                round_direct::<W, 2>(k, &mut y, &mut u, keys[r + 3]);
+                round_direct::<W, 3>(k, &mut y, &mut u, keys[(r + 4) % 32]);
+            }
+            x = [y[3], y[2], y[1], y[0]];
+            if let Some(o) = out.next() {
+                *o = leave_p(cpu, k, &x);
+            }
         }
-        [y[3], y[2], y[1], y[0]]
+        x
     }
 }
 
@@ -291,15 +323,108 @@ fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pa
     st.y[I] = x4;
 }
 
-/// [`Rotated`]'s 32 rounds, `keys` and `pairs` as in [`RotatedKeys`].
+/// Round `I` (mod 4) of [`Rotated`] as the chain runs it: [`round_rotated`]'s S-box steps,
+/// rotations and next input, with the words kept so that the round ends in three XOR
+/// instructions instead of four.
+///
+/// With D_j = X_j ⊕ X_{j+1} (`d[j % 2]` holds the one the next round but one needs): the
+/// next round's o = u' ⊕ D_{i+1} ⊕ `pair`, D_{i+3} = u' ⊕ X_{i+2} ⊕ `key` (X_{i+2}, dead
+/// after this round, is overwritten), and X_{i+4} = D_{i+3} ⊕ X_{i+3}: the same values as
+/// [`round_rotated`]'s (u' ⊕ X_{i+1} ⊕ X_{i+2} ⊕ `pair` and u' ⊕ X_{i+2} ⊕ X_{i+3} ⊕
+/// `key`), without its two key XORs; the new word waits one XOR more, off the chain.
+/// Loop of four rounds alone on Zen 4 (timed as in `benches/examples/floors.rs`): 7.5
+/// cycles a round against [`round_rotated`]'s 7.78; the order of the last four instructions matters
+/// (`o24`'s shuffle before D's XOR: 7.8).
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
-fn rotated_rounds(k: &AsmConsts, st: &mut State, keys: &[__m128i; 32], pairs: &[__m128i; 32]) {
-    for r in (0..32).step_by(4) {
-        round_rotated::<0>(k, st, keys[r + 1], pairs[r]);
-        round_rotated::<1>(k, st, keys[r + 2], pairs[r + 1]);
-        round_rotated::<2>(k, st, keys[r + 3], pairs[r + 2]);
-        round_rotated::<3>(k, st, keys[(r + 4) % 32], pairs[r + 3]);
+fn round_paired<const I: usize>(
+    k: &AsmConsts,
+    st: &mut State,
+    d: &mut [__m128i; 2],
+    key: __m128i,
+    pair: __m128i,
+) {
+    let (d1, x2, x3) = (d[(I + 1) % 2], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
+    let (u, x4, o, d3);
+    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
+    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
+    unsafe {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
+            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
+            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
+            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
+            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
+            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
+            "vprold {t:x}, {r1:x}, 8",
+            "vpshufb {r1:x}, {r1:x}, {m16:x}",
+            "vprold {r3:x}, {r3:x}, 16",
+            // u' and v'.
+            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
+            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
+            // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
+            "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
+            "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
+            "vpshufb {o24:x}, {d1:x}, {m24:x}",
+            "vpxord {x4:x}, {x2:x}, {x3:x}",
+            u = in(zmm_reg) st.u,
+            v = inout(zmm_reg) st.v,
+            o = in(zmm_reg) st.o,
+            o24 = inout(zmm_reg) st.o24,
+            d1 = inout(zmm_reg) d1 => o,
+            x2 = inout(zmm_reg) x2 => d3,
+            x3 = in(zmm_reg) x3,
+            key = in(zmm_reg) key,
+            pair = in(zmm_reg) pair,
+            g0 = in(zmm_reg) k.g0,
+            g1 = in(zmm_reg) k.g1,
+            g3 = in(zmm_reg) k.g3,
+            m16 = in(zmm_reg) k.rot16,
+            m24 = in(zmm_reg) k.rot24,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            r0 = out(zmm_reg) u,
+            r1 = out(zmm_reg) _,
+            r3 = out(zmm_reg) _,
+            t = out(zmm_reg) _,
+            x4 = out(zmm_reg) x4,
+            options(pure, nomem, nostack),
+        );
+    }
+    st.u = u;
+    st.o = o;
+    st.y[I] = x4;
+    d[(I + 1) % 2] = d3;
+}
+
+/// [`Rotated`]'s rounds `FROM` to `TO` − 1 ([`round_paired`]; `FROM` and `TO` multiples
+/// of 4, with round 31 only if `ALL`, by [`round_rotated`]); `keys` and `pairs` as in
+/// [`RotatedKeys`], `d` as [`round_paired`] leaves it.
+#[target_feature(enable = "avx512f,avx512vl,gfni")]
+#[inline]
+fn rotated_rounds<const FROM: usize, const TO: usize, const ALL: bool>(
+    k: &AsmConsts,
+    st: &mut State,
+    d: &mut [__m128i; 2],
+    keys: &[__m128i; 32],
+    pairs: &[__m128i; 32],
+) {
+    for r in (FROM..TO.min(28)).step_by(4) {
+        round_paired::<0>(k, st, d, keys[r + 1], pairs[r]);
+        round_paired::<1>(k, st, d, keys[r + 2], pairs[r + 1]);
+        round_paired::<2>(k, st, d, keys[r + 3], pairs[r + 2]);
+        round_paired::<3>(k, st, d, keys[r + 4], pairs[r + 3]);
+    }
+    if TO == 32 {
+        round_paired::<0>(k, st, d, keys[29], pairs[28]);
+        round_paired::<1>(k, st, d, keys[30], pairs[29]);
+        round_paired::<2>(k, st, d, keys[31], pairs[30]);
+        if ALL {
+            round_rotated::<3>(k, st, keys[0], pairs[31]);
+        }
     }
 }
 
@@ -326,31 +451,142 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
             pairs,
         }
     }
+    /// [`rotated_chain`]; where there is no output (CBC-MAC, CMAC, CCM's MAC) with the
+    /// loop of rounds split after round 3, else after round 15 (Zen 4: each the faster
+    /// for its case).
     #[inline(always)]
-    fn encrypt(k: &Consts<Vl128<F>>, keys: &RotatedKeys, y: [Vl128<F>; 4]) -> [Vl128<F>; 4] {
-        let (p, keys) = (&keys.pairs, &keys.keys);
-        let (k0, k1) = (y[0].with(keys[0]), y[0].with(keys[1]));
-        let u = y[1].xor(y[2]).xor(k0.xor(y[3]));
-        let o = y[2].xor3(y[3], k1.xor(y[0]));
-        let (v, o24) = (u.shuffle(k.rot24), o.shuffle(k.rot24));
-        let ak = AsmConsts {
+    fn chain(
+        cpu: <Vl128<F> as Word>::Cpu,
+        k: &Consts<Vl128<F>>,
+        keys: &RotatedKeys,
+        y: [Vl128<F>; 4],
+        blocks: &[Block<Sm4>],
+        out: &mut [Block<Sm4>],
+    ) -> [Vl128<F>; 4] {
+        if out.is_empty() {
+            rotated_chain::<F, 4>(cpu, k, keys, y, blocks, out)
+        } else {
+            rotated_chain::<F, 16>(cpu, k, keys, y, blocks, out)
+        }
+    }
+}
+
+/// [`Rounds::chain`] for [`Rotated`]: block after block, but each block after the first
+/// starts from round 30's outputs of the one before, beside that block's round 31 (the
+/// next S-box input does not need round 31). With m the next block's words (P domain),
+/// its first S-box input is u₃₁ ⊕ key₃₁ ⊕ key₀ ⊕ m₁ ⊕ m₂ ⊕ m₃ (u₃₁ = X₃₂ ⊕ X₃₃ ⊕ X₃₄ ⊕
+/// key₃₁, its words X₃₄ ⊕ m₁, X₃₃ ⊕ m₂, X₃₂ ⊕ m₃), one XOR after round 30 instead of the
+/// new words' XORs and a rotation; and round 31's `o` (u'₃₁ ⊕ X₃₂ ⊕ X₃₃ ⊕ `pair`, with
+/// X₃₂ replaced by X₃₂ ⊕ X₃₃ ⊕ X₃₄ ⊕ m₀ ⊕ m₂ ⊕ m₃) is the next block's first `o`, X₃₅ ⊕
+/// m₀ ⊕ X₃₃ ⊕ m₂ ⊕ X₃₂ ⊕ m₃ ⊕ key₁ (X₃₅ = u'₃₁ ⊕ X₃₃ ⊕ X₃₄ ⊕ key₀), its rotation as in
+/// every round.
+///
+/// Each block's output is written `SPLIT` rounds (a multiple of 4) into the next block.
+#[inline(always)]
+fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
+    cpu: F,
+    k: &Consts<Vl128<F>>,
+    keys: &RotatedKeys,
+    y: [Vl128<F>; 4],
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) -> [Vl128<F>; 4] {
+    let Some((first, rest)) = blocks.split_first() else {
+        return y;
+    };
+    let (p, kr) = (&keys.pairs, &keys.keys);
+    let w = |v| y[0].with(v);
+    // [X₂ ⊕ X₃, X₁ ⊕ X₂] of the words [X₀, X₁, X₂, X₃], as `round_paired` takes them.
+    let pairs_of = |y: &[__m128i; 4]| [w(y[2]).xor(w(y[3])).raw(), w(y[1]).xor(w(y[2])).raw()];
+    let m = lanes_p(cpu, k, first);
+    let mut st = rotated_entry(k, keys, [0, 1, 2, 3].map(|i| y[i].xor(m[i])));
+    let mut d = pairs_of(&st.y);
+    let ak = AsmConsts::new(k);
+    let ends = w(kr[31]).xor(w(kr[0]));
+    let mut out = out.iter_mut();
+    let mut write = |x: &[Vl128<F>; 4]| {
+        if let Some(o) = out.next() {
+            *o = leave_p(cpu, k, x);
+        }
+    };
+    let mut pending: Option<[Vl128<F>; 4]> = None;
+    for block in rest {
+        let m = lanes_p(cpu, k, block);
+        let cu = ends.xor3(m[1], m[2].xor(m[3]));
+        let (cv, co) = (cu.shuffle(k.rot24), m[0].xor3(m[2], m[3]));
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and
+        // AVX-512VL.
+        unsafe { rotated_rounds::<0, SPLIT, false>(&ak, &mut st, &mut d, kr, p) };
+        if let Some(x) = pending.take() {
+            write(&x);
+        }
+        // SAFETY: as above.
+        unsafe { rotated_rounds::<SPLIT, 32, false>(&ak, &mut st, &mut d, kr, p) };
+        let [x32, x33, x34, x31] = st.y.map(w);
+        let mut last = State {
+            y: [
+                x32.xor3(x33, x34.xor(co)).raw(),
+                x33.raw(),
+                x34.raw(),
+                x31.raw(),
+            ],
+            ..st
+        };
+        // SAFETY: as above.
+        unsafe { round_rotated::<3>(&ak, &mut last, kr[0], p[31]) };
+        let x = [w(last.y[3]), x34, x33, x32];
+        pending = Some(x);
+        st = State {
+            y: [0, 1, 2, 3].map(|i| x[i].xor(m[i]).raw()),
+            u: w(st.u).xor(cu).raw(),
+            v: w(st.v).xor(cv).raw(),
+            o: last.o,
+            o24: last.o24,
+        };
+        d = pairs_of(&st.y);
+    }
+    // SAFETY: as above.
+    unsafe { rotated_rounds::<0, SPLIT, false>(&ak, &mut st, &mut d, kr, p) };
+    if let Some(x) = pending {
+        write(&x);
+    }
+    // SAFETY: as above.
+    unsafe { rotated_rounds::<SPLIT, 32, true>(&ak, &mut st, &mut d, kr, p) };
+    let x = [w(st.y[3]), w(st.y[2]), w(st.y[1]), w(st.y[0])];
+    write(&x);
+    x
+}
+
+/// [`Rotated`]'s registers before round 0 of the block whose words are `y`.
+#[inline(always)]
+fn rotated_entry<F: Gfni + Avx512vl>(
+    k: &Consts<Vl128<F>>,
+    keys: &RotatedKeys,
+    y: [Vl128<F>; 4],
+) -> State {
+    let (k0, k1) = (y[0].with(keys.keys[0]), y[0].with(keys.keys[1]));
+    let u = y[1].xor(y[2]).xor(k0.xor(y[3]));
+    let o = y[2].xor3(y[3], k1.xor(y[0]));
+    let (v, o24) = (u.shuffle(k.rot24), o.shuffle(k.rot24));
+    State {
+        y: y.map(|w| w.raw()),
+        u: u.raw(),
+        v: v.raw(),
+        o: o.raw(),
+        o24: o24.raw(),
+    }
+}
+
+impl AsmConsts {
+    #[inline(always)]
+    fn new<F: Gfni + Avx512vl>(k: &Consts<Vl128<F>>) -> Self {
+        AsmConsts {
             g0: k.g0.raw(),
             g1: k.g1.raw(),
             g3: k.g3.raw(),
             rot16: k.rot16.raw(),
             rot24: k.rot24.raw(),
-        };
-        let mut st = State {
-            y: y.map(|w| w.raw()),
-            u: u.raw(),
-            v: v.raw(),
-            o: o.raw(),
-            o24: o24.raw(),
-        };
-        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
-        unsafe { rotated_rounds(&ak, &mut st, keys, p) };
-        let w = |v| u.with(v);
-        [w(st.y[3]), w(st.y[2]), w(st.y[1]), w(st.y[0])]
+        }
     }
 }
 
@@ -367,18 +603,7 @@ pub(super) fn chain_body<W: Single + GfniAffine, R: Rounds<W>>(
 ) {
     let k = Consts::<W>::new(cpu);
     let keys = R::keys(cpu, &k, rk);
-    let mut y = lanes_p(cpu, &k, state);
-    let mut out = out.iter_mut();
-    for block in blocks {
-        let m = lanes_p(cpu, &k, block);
-        for (y, m) in y.iter_mut().zip(m) {
-            *y = y.xor(m);
-        }
-        y = R::encrypt(&k, &keys, y);
-        if let Some(o) = out.next() {
-            *o = leave_p(cpu, &k, &y);
-        }
-    }
+    let y = R::chain(cpu, &k, &keys, lanes_p(cpu, &k, state), blocks, out);
     *state = leave_p(cpu, &k, &y);
 }
 
