@@ -45,6 +45,26 @@ mod x86 {
             / ITERS as f64
     }
 
+    /// `iters` times `$body` in one `asm!` loop (counter in a register, rsi at `$buf`), after
+    /// the lines `$pre`, with the operands `$clobbers` (the registers the bodies write).
+    macro_rules! asm_loop {
+        ($iters:expr, $buf:expr, [$($pre:literal),*], [$($body:expr),+], $($clobbers:tt)+) => {{
+            let mut n: u64 = $iters;
+            asm!(
+                $($pre,)*
+                "2:",
+                $($body,)+
+                "dec {n}",
+                "jnz 2b",
+                n = inout(reg) n,
+                in("rsi") $buf.as_ptr(),
+                $($clobbers)+
+                options(readonly, nostack),
+            );
+            std::hint::black_box(n);
+        }};
+    }
+
     /// A counted loop of `$body` (asm lines or macros giving them, eight copies of one step
     /// for the chains), with every general register the bodies name as a clobber (eax, ecx,
     /// edx, edi, r8d..r13d written; r14d the constant source; rsi the 64-byte buffer) and
@@ -53,25 +73,23 @@ mod x86 {
         ($($body:expr),+ $(,)?) => {
             |iters: u64| {
                 let buf = [0x0123_4567u32; 16];
-                let mut n = iters;
                 // SAFETY: register-only instructions and loads from `buf` (rsi, offsets
                 // below 64), on the registers declared as clobbered; no stack. Each caller
                 // runs only bodies whose instructions its CPU was found to have.
                 unsafe {
-                    asm!(
-                        "vpxor xmm10, xmm10, xmm10",
-                        "vpxor xmm11, xmm11, xmm11",
-                        "vpxor xmm12, xmm12, xmm12",
-                        "vpxor xmm13, xmm13, xmm13",
-                        "vpxor xmm14, xmm14, xmm14",
-                        "vpxor xmm15, xmm15, xmm15",
-                        "mov r14d, 0x9abcdef",
-                        "2:",
-                        $($body,)+
-                        "dec {n}",
-                        "jnz 2b",
-                        n = inout(reg) n,
-                        in("rsi") buf.as_ptr(),
+                    asm_loop!(
+                        iters,
+                        buf,
+                        [
+                            "vpxor xmm10, xmm10, xmm10",
+                            "vpxor xmm11, xmm11, xmm11",
+                            "vpxor xmm12, xmm12, xmm12",
+                            "vpxor xmm13, xmm13, xmm13",
+                            "vpxor xmm14, xmm14, xmm14",
+                            "vpxor xmm15, xmm15, xmm15",
+                            "mov r14d, 0x9abcdef"
+                        ],
+                        [$($body),+],
                         out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
                         out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
                         out("r12d") _, out("r13d") _, out("r14d") _,
@@ -79,10 +97,8 @@ mod x86 {
                         out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
                         out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
                         out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
-                        options(readonly, nostack),
-                    );
+                    )
                 }
-                std::hint::black_box(n);
             }
         };
     }
@@ -117,6 +133,39 @@ mod x86 {
     macro_rules! adds8 {
         () => {
             "add eax, r14d\nadd ecx, r14d\nadd edx, r14d\nadd edi, r14d\nadd r8d, r14d\nadd r9d, r14d\nadd r10d, r14d\nadd r11d, r14d"
+        };
+    }
+
+    /// Cycles per instruction (reciprocal throughput, against clock `$c`) of ten independent
+    /// instructions, thirty an iteration so the loop's own two instructions weigh little.
+    macro_rules! ten {
+        ($c:expr; $($i:expr),+ $(,)?) => {
+            $c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
+        };
+    }
+
+    /// [`ten!`] over the ten destinations `[d0, …, d9]`: `$op0 d$rest0` into the even ones
+    /// and `$op1 d$rest1` into the odd ones (the same instruction when one is given).
+    macro_rules! ten_into {
+        ($c:expr; $d:tt; $op:literal $rest:literal) => {
+            ten_into!($c; $d; $op $rest, $op $rest)
+        };
+        ($c:expr; [$($e:literal, $o:literal),+]; $op0:literal $rest0:literal, $op1:literal $rest1:literal) => {
+            ten!($c; $(concat!($op0, " ", $e, $rest0), concat!($op1, " ", $o, $rest1)),+)
+        };
+    }
+
+    /// [`ten_into!`] eax, ecx, edx, edi and r8d..r13d.
+    macro_rules! ten_gpr {
+        ($c:expr; $($x:tt)+) => {
+            ten_into!($c; ["eax", "ecx", "edx", "edi", "r8d", "r9d", "r10d", "r11d", "r12d", "r13d"]; $($x)+)
+        };
+    }
+
+    /// [`ten_into!`] xmm0..xmm9.
+    macro_rules! ten_xmm {
+        ($c:expr; $($x:tt)+) => {
+            ten_into!($c; ["xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9"]; $($x)+)
         };
     }
 
@@ -289,38 +338,11 @@ mod x86 {
             "path (2): sum of latencies rorx+lea+add+rorx+xor+add",
             2.0 * rorx + lea + 2.0 * add + xor,
         );
-        // Throughputs: independent copies (ten destinations, sources constant), thirty an
-        // iteration so the loop's own two instructions weigh little.
-        macro_rules! ten {
-            ($($i:literal),+) => {
-                c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
-            };
-        }
-        let t_add = ten!(
-            "add eax, r14d",
-            "add ecx, r14d",
-            "add edx, r14d",
-            "add edi, r14d",
-            "add r8d, r14d",
-            "add r9d, r14d",
-            "add r10d, r14d",
-            "add r11d, r14d",
-            "add r12d, r14d",
-            "add r13d, r14d"
-        );
-        let t_rorx = ten!(
-            "rorx eax, r14d, 7",
-            "rorx ecx, r14d, 7",
-            "rorx edx, r14d, 7",
-            "rorx edi, r14d, 7",
-            "rorx r8d, r14d, 7",
-            "rorx r9d, r14d, 7",
-            "rorx r10d, r14d, 7",
-            "rorx r11d, r14d, 7",
-            "rorx r12d, r14d, 7",
-            "rorx r13d, r14d, 7"
-        );
+        // Throughputs: independent copies (ten destinations, sources constant).
+        let t_add = ten_gpr!(c; "add" ", r14d");
+        let t_rorx = ten_gpr!(c; "rorx" ", r14d, 7");
         let t_mem = ten!(
+            c;
             "add eax, [rsi]",
             "add ecx, [rsi+4]",
             "add edx, [rsi+8]",
@@ -330,9 +352,10 @@ mod x86 {
             "add r10d, [rsi+24]",
             "add r11d, [rsi+28]",
             "add r12d, [rsi+32]",
-            "add r13d, [rsi+36]"
+            "add r13d, [rsi+36]",
         );
         let t_lea = ten!(
+            c;
             "lea eax, [r14 + 1]",
             "lea ecx, [r14 + 2]",
             "lea edx, [r14 + 3]",
@@ -342,34 +365,12 @@ mod x86 {
             "lea r10d, [r14 + 7]",
             "lea r11d, [r14 + 8]",
             "lea r12d, [r14 + 9]",
-            "lea r13d, [r14 + 10]"
+            "lea r13d, [r14 + 10]",
         );
         // Half rorx, half add: if rorx had units of its own the pair would run faster
         // than either alone.
-        let t_pair = ten!(
-            "rorx eax, r14d, 7",
-            "add ecx, r14d",
-            "rorx edx, r14d, 7",
-            "add edi, r14d",
-            "rorx r8d, r14d, 7",
-            "add r9d, r14d",
-            "rorx r10d, r14d, 7",
-            "add r11d, r14d",
-            "rorx r12d, r14d, 7",
-            "add r13d, r14d"
-        );
-        let t_mov = ten!(
-            "mov eax, r14d",
-            "mov ecx, r14d",
-            "mov edx, r14d",
-            "mov edi, r14d",
-            "mov r8d, r14d",
-            "mov r9d, r14d",
-            "mov r10d, r14d",
-            "mov r11d, r14d",
-            "mov r12d, r14d",
-            "mov r13d, r14d"
-        );
+        let t_pair = ten_gpr!(c; "rorx" ", r14d, 7", "add" ", r14d");
+        let t_mov = ten_gpr!(c; "mov" ", r14d");
         println!(
             "  throughput, cycles per instruction: add {t_add:.2}, rorx {t_rorx:.2}, add r, m32 {t_mem:.2}, lea {t_lea:.2}, rorx+add mix {t_pair:.2}, mov r, r {t_mov:.2}"
         );
@@ -506,17 +507,14 @@ mod x86 {
             #[target_feature(enable = "avx512f,avx512vl,gfni")]
             fn run(iters: u64) {
                 let buf = [0u8; 64];
-                let mut n = iters;
                 // SAFETY: register-only instructions and loads from `buf` (rsi, offsets
                 // below 64) on clobbered registers; the caller checked AVX-512VL and GFNI.
                 unsafe {
-                    asm!(
-                        "2:",
-                        $($body,)+
-                        "dec {n}",
-                        "jnz 2b",
-                        n = inout(reg) n,
-                        in("rsi") buf.as_ptr(),
+                    asm_loop!(
+                        iters,
+                        buf,
+                        [],
+                        [$($body),+],
                         out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
                         out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
                         out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
@@ -525,10 +523,8 @@ mod x86 {
                         out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
                         out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
                         out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-                        options(readonly, nostack),
-                    );
+                    )
                 }
-                std::hint::black_box(n);
             }
             // SAFETY: `sm4` runs this only after detecting AVX-512F/VL and GFNI.
             |iters: u64| unsafe { run(iters) }
@@ -589,114 +585,22 @@ mod x86 {
         println!(
             "  latencies: vpshuflw (rot16) {lw:.2}, vpalignr {align:.2}, vpshufd {dword:.2}, vpsrlq {qshift:.2}"
         );
-        macro_rules! ten {
-            ($($i:literal),+) => {
-                c.cy(best(looped!($($i),+, $($i),+, $($i),+))) / 30.0
-            };
-        }
-        let t_aff = ten!(
-            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm1, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm3, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm5, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm7, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
-            "vgf2p8affineinvqb xmm9, xmm10, xmm11, 0"
-        );
-        let t_shuf = ten!(
-            "vpshufb xmm0, xmm10, xmm11",
-            "vpshufb xmm1, xmm10, xmm11",
-            "vpshufb xmm2, xmm10, xmm11",
-            "vpshufb xmm3, xmm10, xmm11",
-            "vpshufb xmm4, xmm10, xmm11",
-            "vpshufb xmm5, xmm10, xmm11",
-            "vpshufb xmm6, xmm10, xmm11",
-            "vpshufb xmm7, xmm10, xmm11",
-            "vpshufb xmm8, xmm10, xmm11",
-            "vpshufb xmm9, xmm10, xmm11"
-        );
-        let t_tern = ten!(
-            "vpternlogd xmm0, xmm10, xmm11, 0x96",
-            "vpternlogd xmm1, xmm10, xmm11, 0x96",
-            "vpternlogd xmm2, xmm10, xmm11, 0x96",
-            "vpternlogd xmm3, xmm10, xmm11, 0x96",
-            "vpternlogd xmm4, xmm10, xmm11, 0x96",
-            "vpternlogd xmm5, xmm10, xmm11, 0x96",
-            "vpternlogd xmm6, xmm10, xmm11, 0x96",
-            "vpternlogd xmm7, xmm10, xmm11, 0x96",
-            "vpternlogd xmm8, xmm10, xmm11, 0x96",
-            "vpternlogd xmm9, xmm10, xmm11, 0x96"
-        );
-        let t_xor = ten!(
-            "vpxor xmm0, xmm10, xmm11",
-            "vpxor xmm1, xmm10, xmm11",
-            "vpxor xmm2, xmm10, xmm11",
-            "vpxor xmm3, xmm10, xmm11",
-            "vpxor xmm4, xmm10, xmm11",
-            "vpxor xmm5, xmm10, xmm11",
-            "vpxor xmm6, xmm10, xmm11",
-            "vpxor xmm7, xmm10, xmm11",
-            "vpxor xmm8, xmm10, xmm11",
-            "vpxor xmm9, xmm10, xmm11"
-        );
+        let t_aff = ten_xmm!(c; "vgf2p8affineinvqb" ", xmm10, xmm11, 0");
+        let t_shuf = ten_xmm!(c; "vpshufb" ", xmm10, xmm11");
+        let t_tern = ten_xmm!(c; "vpternlogd" ", xmm10, xmm11, 0x96");
+        let t_xor = ten_xmm!(c; "vpxor" ", xmm10, xmm11");
         // gf2p8affineinvqb and vpshufb alternated: if they shared their units the pair
         // would run at the slower one's rate.
-        let t_rol = ten!(
-            "vprold xmm0, xmm10, 8",
-            "vprold xmm1, xmm10, 8",
-            "vprold xmm2, xmm10, 8",
-            "vprold xmm3, xmm10, 8",
-            "vprold xmm4, xmm10, 8",
-            "vprold xmm5, xmm10, 8",
-            "vprold xmm6, xmm10, 8",
-            "vprold xmm7, xmm10, 8",
-            "vprold xmm8, xmm10, 8",
-            "vprold xmm9, xmm10, 8"
-        );
-        let t_aff_rol = ten!(
-            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
-            "vprold xmm1, xmm10, 8",
-            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
-            "vprold xmm3, xmm10, 8",
-            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
-            "vprold xmm5, xmm10, 8",
-            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
-            "vprold xmm7, xmm10, 8",
-            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
-            "vprold xmm9, xmm10, 8"
-        );
-        let t_shuf_rol = ten!(
-            "vpshufb xmm0, xmm10, xmm11",
-            "vprold xmm1, xmm10, 8",
-            "vpshufb xmm2, xmm10, xmm11",
-            "vprold xmm3, xmm10, 8",
-            "vpshufb xmm4, xmm10, xmm11",
-            "vprold xmm5, xmm10, 8",
-            "vpshufb xmm6, xmm10, xmm11",
-            "vprold xmm7, xmm10, 8",
-            "vpshufb xmm8, xmm10, xmm11",
-            "vprold xmm9, xmm10, 8"
-        );
+        let t_rol = ten_xmm!(c; "vprold" ", xmm10, 8");
+        let t_aff_rol = ten_xmm!(c; "vgf2p8affineinvqb" ", xmm10, xmm11, 0", "vprold" ", xmm10, 8");
+        let t_shuf_rol = ten_xmm!(c; "vpshufb" ", xmm10, xmm11", "vprold" ", xmm10, 8");
         println!("  vpshufb and vprold alternated {t_shuf_rol:.2}");
         let rol = c.cy(best(eight!("vprold xmm0, xmm0, 8"))) / 8.0;
         println!(
             "  vprold: latency {rol:.2}, throughput {t_rol:.2}; with gf2p8affineinvqb alternated {t_aff_rol:.2}"
         );
-        let t_aff_shuf = ten!(
-            "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
-            "vpshufb xmm1, xmm10, xmm11",
-            "vgf2p8affineinvqb xmm2, xmm10, xmm11, 0",
-            "vpshufb xmm3, xmm10, xmm11",
-            "vgf2p8affineinvqb xmm4, xmm10, xmm11, 0",
-            "vpshufb xmm5, xmm10, xmm11",
-            "vgf2p8affineinvqb xmm6, xmm10, xmm11, 0",
-            "vpshufb xmm7, xmm10, xmm11",
-            "vgf2p8affineinvqb xmm8, xmm10, xmm11, 0",
-            "vpshufb xmm9, xmm10, xmm11"
-        );
+        let t_aff_shuf =
+            ten_xmm!(c; "vgf2p8affineinvqb" ", xmm10, xmm11, 0", "vpshufb" ", xmm10, xmm11");
         println!(
             "  throughput, cycles per instruction: gf2p8affineinvqb {t_aff:.2}, vpshufb {t_shuf:.2}, vpternlogd {t_tern:.2}, vpxor {t_xor:.2}, affine+vpshufb alternated {t_aff_shuf:.2}"
         );
