@@ -244,6 +244,61 @@ struct State {
     o24: __m128i,
 }
 
+/// The `asm!` of a [`Rotated`] round, for [`round_rotated`] and [`round_paired`]: the five
+/// S-box steps, the round's own `$mid` lines, the rotations and the joins into u' (`r0`) and
+/// v', then its `$tail`; the operands in one order, the round's own `$ins` (after `o24`) and
+/// `$outs` (after `t`) among them, so each round's code is what it would be written out.
+macro_rules! rotated_asm {
+    (
+        ($k:ident, $st:ident, $x3:ident, $key:ident, $pair:ident, $u:ident),
+        [$($mid:literal),* $(,)?],
+        [$($tail:literal),+ $(,)?],
+        [$($ins:tt)*],
+        [$($outs:tt)*] $(,)?
+    ) => {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
+            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
+            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
+            $($mid,)*
+            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
+            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
+            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
+            "vprold {t:x}, {r1:x}, 8",
+            "vpshufb {r1:x}, {r1:x}, {m16:x}",
+            "vprold {r3:x}, {r3:x}, 16",
+            // u' and v'.
+            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
+            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
+            $($tail,)+
+            u = in(zmm_reg) $st.u,
+            v = inout(zmm_reg) $st.v,
+            o = in(zmm_reg) $st.o,
+            o24 = inout(zmm_reg) $st.o24,
+            $($ins)*
+            x3 = in(zmm_reg) $x3,
+            key = in(zmm_reg) $key,
+            pair = in(zmm_reg) $pair,
+            g0 = in(zmm_reg) $k.g0,
+            g1 = in(zmm_reg) $k.g1,
+            g3 = in(zmm_reg) $k.g3,
+            m16 = in(zmm_reg) $k.rot16,
+            m24 = in(zmm_reg) $k.rot24,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            r0 = out(zmm_reg) $u,
+            r1 = out(zmm_reg) _,
+            r3 = out(zmm_reg) _,
+            t = out(zmm_reg) _,
+            $($outs)*
+            options(pure, nomem, nostack),
+        )
+    };
+}
+
 /// Round `I` (mod 4) of [`Rotated`] on `gfni-avx512`'s registers, with `key` = P·rk_{i+1}
 /// ⊕ c and `pair` = `key` ⊕ P·rk_{i+2} ⊕ c.
 ///
@@ -272,51 +327,20 @@ fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pa
     // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
     // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
     unsafe {
-        core::arch::asm!(
-            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
-            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
-            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
-            "vpxord {k2:x}, {x2:x}, {pair:x}",
-            "vpxord {k3:x}, {x3:x}, {key:x}",
-            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
-            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
-            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
-            "vprold {t:x}, {r1:x}, 8",
-            "vpshufb {r1:x}, {r1:x}, {m16:x}",
-            "vprold {r3:x}, {r3:x}, 16",
-            // u' and v'.
-            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
-            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
-            // X_{i+4}, o and o24 of the next round.
-            "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
-            "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
-            "vpshufb {o24:x}, {k2:x}, {m24:x}",
-            u = in(zmm_reg) st.u,
-            v = inout(zmm_reg) st.v,
-            o = in(zmm_reg) st.o,
-            o24 = inout(zmm_reg) st.o24,
-            x1 = in(zmm_reg) x1,
-            x2 = in(zmm_reg) x2,
-            x3 = in(zmm_reg) x3,
-            key = in(zmm_reg) key,
-            pair = in(zmm_reg) pair,
-            g0 = in(zmm_reg) k.g0,
-            g1 = in(zmm_reg) k.g1,
-            g3 = in(zmm_reg) k.g3,
-            m16 = in(zmm_reg) k.rot16,
-            m24 = in(zmm_reg) k.rot24,
-            c0 = const G0_C,
-            c1 = const G1_C,
-            c3 = const G3_C,
-            r0 = out(zmm_reg) u,
-            r1 = out(zmm_reg) _,
-            r3 = out(zmm_reg) _,
-            t = out(zmm_reg) _,
-            k2 = out(zmm_reg) st.o,
-            k3 = out(zmm_reg) x4,
-            options(pure, nomem, nostack),
+        rotated_asm!(
+            (k, st, x3, key, pair, u),
+            [
+                "vpxord {k2:x}, {x2:x}, {pair:x}",
+                "vpxord {k3:x}, {x3:x}, {key:x}",
+            ],
+            [
+                // X_{i+4}, o and o24 of the next round.
+                "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
+                "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
+                "vpshufb {o24:x}, {k2:x}, {m24:x}",
+            ],
+            [x1 = in(zmm_reg) x1, x2 = in(zmm_reg) x2,],
+            [k2 = out(zmm_reg) st.o, k3 = out(zmm_reg) x4,],
         );
     }
     st.u = u;
@@ -349,49 +373,18 @@ fn round_paired<const I: usize>(
     // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
     // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
     unsafe {
-        core::arch::asm!(
-            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
-            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
-            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
-            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
-            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
-            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
-            "vprold {t:x}, {r1:x}, 8",
-            "vpshufb {r1:x}, {r1:x}, {m16:x}",
-            "vprold {r3:x}, {r3:x}, 16",
-            // u' and v'.
-            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
-            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
-            // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
-            "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
-            "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
-            "vpshufb {o24:x}, {d1:x}, {m24:x}",
-            "vpxord {x4:x}, {x2:x}, {x3:x}",
-            u = in(zmm_reg) st.u,
-            v = inout(zmm_reg) st.v,
-            o = in(zmm_reg) st.o,
-            o24 = inout(zmm_reg) st.o24,
-            d1 = inout(zmm_reg) d1 => o,
-            x2 = inout(zmm_reg) x2 => d3,
-            x3 = in(zmm_reg) x3,
-            key = in(zmm_reg) key,
-            pair = in(zmm_reg) pair,
-            g0 = in(zmm_reg) k.g0,
-            g1 = in(zmm_reg) k.g1,
-            g3 = in(zmm_reg) k.g3,
-            m16 = in(zmm_reg) k.rot16,
-            m24 = in(zmm_reg) k.rot24,
-            c0 = const G0_C,
-            c1 = const G1_C,
-            c3 = const G3_C,
-            r0 = out(zmm_reg) u,
-            r1 = out(zmm_reg) _,
-            r3 = out(zmm_reg) _,
-            t = out(zmm_reg) _,
-            x4 = out(zmm_reg) x4,
-            options(pure, nomem, nostack),
+        rotated_asm!(
+            (k, st, x3, key, pair, u),
+            [],
+            [
+                // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
+                "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
+                "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
+                "vpshufb {o24:x}, {d1:x}, {m24:x}",
+                "vpxord {x4:x}, {x2:x}, {x3:x}",
+            ],
+            [d1 = inout(zmm_reg) d1 => o, x2 = inout(zmm_reg) x2 => d3,],
+            [x4 = out(zmm_reg) x4,],
         );
     }
     st.u = u;
