@@ -21,8 +21,9 @@
 //! P·L(S(u)) = R(AESENC(u)) ⊕ (1 ⊕ rot24)(Q(AESENCLAST(u))) for two bytewise maps R and Q
 //! (derived at `q_all`), AESENC and AESENCLAST running side by side: one rotation and two
 //! table pairs instead of three rotations and three pairs. Its path on Zen 4 is 12 cycles
-//! (AES 4, nibble split 2, `pshufb` 2, XOR, rotation 2, XOR) against 13, and it issues 23
-//! instructions a round against 30 (PERFORMANCE.md has the measurements).
+//! (AES 4, nibble split 2, `pshufb` 2, XOR, rotation 2, XOR) against 13, and it issues 21
+//! instructions a round against 30 (Q's rotation is one `vpalignr` of the whole register, its
+//! four words being equal; PERFORMANCE.md has the measurements).
 
 use cipher::Block;
 
@@ -62,7 +63,7 @@ const fn h(d: usize, s: u8) -> u8 {
 }
 
 /// The low-nibble table of the affine map `f` (with its constant) and the high-nibble
-/// table of its linear part, as `pshufb`/`tbl` operands: f(x) = lo[x & 15] ⊕ hi[x >> 4].
+/// table of its linear part, as `pshufb`/`tbl` operands: f(x) = lo\[x & 15\] ⊕ hi\[x >> 4\].
 const fn tables(f: [u8; 256]) -> (u128, u128) {
     let (mut lo, mut hi) = ([0u8; 16], [0u8; 16]);
     let mut n = 0;

@@ -89,7 +89,7 @@ fn inv16<W: Plane>(a: &Nibble<W>) -> Nibble<W> {
     ]
 }
 
-/// Inverse in GF((2^4)^2) = GF(2^4)[Y]/(Y^2 + Y + lambda), 0 maps to 0:
+/// Inverse in GF((2^4)^2) = GF(2^4)\[Y\]/(Y^2 + Y + lambda), 0 maps to 0:
 /// (a1·Y + a0)^-1 = (a1·Y + a0 + a1) / (lambda·a1^2 + a1·a0 + a0^2).
 #[inline(always)]
 fn inv256<W: Plane>(x: &Planes<W>) -> Planes<W> {
