@@ -306,8 +306,10 @@ macro_rules! single {
             fn lanes(self) -> [Self; 4] {
                 let (x, c) = (self.0, self.1);
                 if F::LANES_BY_LOADS {
-                    // SAFETY: `__m128i` and `[u32; 4]` are 16 plain bytes.
-                    let words: [u32; 4] = unsafe { core::mem::transmute(x) };
+                    let mut words = [0u32; 4];
+                    // SAFETY: SSE2 (x86-64's baseline); an unaligned store of 16 bytes
+                    // into `words`, which has 16.
+                    unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), x) };
                     let (a, b, d, e): (__m128i, __m128i, __m128i, __m128i);
                     // SAFETY: AVX2 (`vpbroadcastd` from memory), which `LANES_BY_LOADS`
                     // promises (the `Ssse3` contract); the loads read the 16 bytes of
