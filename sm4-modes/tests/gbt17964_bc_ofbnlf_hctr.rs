@@ -25,6 +25,9 @@ type Theirs = rustcrypto_sm4::Sm4;
 #[path = "support/engines.rs"]
 mod engines;
 use engines::{ciphers, flat, to_blocks};
+#[path = "support/sp800_38a.rs"]
+mod sp800_38a;
+use sp800_38a::{IV, KEY, PT};
 
 #[derive(Clone, Copy, Debug)]
 enum Mode {
@@ -74,12 +77,6 @@ fn decrypt(mode: Mode, c: &Sm4, iv: &[u8; 16], data: &[u8], cut: usize) -> Vec<u
 // GB/T 17964-2021 example inputs (the key, IV and plaintext of NIST SP 800-38A's examples)
 // with SM4; the ciphertexts as gmsm v0.44.0 `cipher/bc_test.go` and `cipher/ofbnlf_test.go`
 // give them.
-const KEY: [u8; 16] = hex!("2B7E151628AED2A6ABF7158809CF4F3C");
-const IV: [u8; 16] = hex!("000102030405060708090A0B0C0D0E0F");
-const PT: [u8; 64] = hex!(
-    "6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E51"
-    "30C81C46A35CE411E5FBC1191A0A52EFF69F2445DF4F9B17AD2B417BE66C3710"
-);
 const BC_CT: [u8; 64] = hex!(
     "AC529AF989A62FCE9CDDC5FFB84125CAFB8CDE77339FFE481D113C40BBD5B678"
     "6FFC9916F98F94FF12D78319707E240428718707605BC1EAC503153EBAA0FB1D"

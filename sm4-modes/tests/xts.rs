@@ -9,14 +9,15 @@ use proptest::prelude::*;
 use shangmi_sm4::Backend;
 use shangmi_sm4_modes::{GbT17964, Ieee1619, Sm4Xts, Sm4XtsGb, Sm4XtsIeee, XtsError, XtsStandard};
 
+#[path = "support/sp800_38a.rs"]
+mod sp800_38a;
+
 // OpenSSL test/recipes/30-test_evp_data/evpciph_sm4.txt, "SM4 XTS test vectors, the XTS
 // mode is standardized in GB/T 17964-2021 by default" and "... used in IEEE Std 1619-2007".
-const KEY: [u8; 32] = hex!("2B7E151628AED2A6ABF7158809CF4F3C000102030405060708090A0B0C0D0E0F");
+// Their key is SP 800-38A's key and IV, their plaintext the first 56 bytes of its plaintext.
+const KEY: [u8; 32] = sp800_38a::key_then_iv();
 const IV: [u8; 16] = hex!("F0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF");
-const PT: [u8; 56] = hex!(
-    "6BC1BEE22E409F96E93D7E117393172AAE2D8A571E03AC9C9EB76FAC45AF8E51"
-    "30C81C46A35CE411E5FBC1191A0A52EFF69F2445DF4F9B17"
-);
+const PT: [u8; 56] = sp800_38a::pt_prefix();
 const CT_GB: [u8; 56] = hex!(
     "E9538251C71D7B80BBE4483FEF497BD12C5C581BD6242FC51E08964FB4F60FDB"
     "0BA42F63499279213D318D2C11F6886E903BE7F93A1B3479"
