@@ -453,24 +453,31 @@ pub unsafe extern "C" fn C_GetSlotList(
     if let Err(e) = initialized() {
         return e;
     }
+    // SAFETY: forwarded from the caller.
+    unsafe { write_list(&[0, 1], list, count) }
+}
+
+/// `C_GetSlotList` and `C_GetMechanismList`: `items` to `list` (if not null) and their
+/// number to `*count`, PKCS#11's two-call convention.
+///
+/// # Safety
+/// `count` valid; `list`, if not null, writable for `*count` entries.
+unsafe fn write_list<T: Copy>(items: &[T], list: *mut T, count: *mut CK_ULONG) -> CK_RV {
     if count.is_null() {
         return CKR_ARGUMENTS_BAD;
     }
     // SAFETY: valid by the caller's contract.
-    let cap = unsafe { *count };
+    let cap = unsafe { *count } as usize;
     // SAFETY: as above.
-    unsafe { *count = 2 };
+    unsafe { *count = items.len() as CK_ULONG };
     if list.is_null() {
         return CKR_OK;
     }
-    if cap < 2 {
+    if cap < items.len() {
         return CKR_BUFFER_TOO_SMALL;
     }
-    // SAFETY: writable for `cap` ≥ 2 IDs.
-    unsafe {
-        *list = 0;
-        *list.add(1) = 1;
-    }
+    // SAFETY: writable for `cap` ≥ items.len() entries.
+    unsafe { core::ptr::copy_nonoverlapping(items.as_ptr(), list, items.len()) };
     CKR_OK
 }
 
@@ -488,7 +495,7 @@ fn slot_ok(slot: CK_SLOT_ID) -> Result<usize, CK_RV> {
 /// `info` writable.
 pub unsafe extern "C" fn C_GetSlotInfo(slot: CK_SLOT_ID, info: *mut CK_SLOT_INFO) -> CK_RV {
     // SAFETY: forwarded from the caller.
-    unsafe { slot_info(slot, info, slot_description) }
+    unsafe { slot_info(slot, info, |s| Ok(slot_description(s))) }
 }
 
 /// What `C_GetSlotInfo` says of slot `s`.
@@ -505,11 +512,16 @@ fn slot_description(s: usize) -> CK_SLOT_INFO {
     i
 }
 
-/// `C_GetSlotInfo` and `C_GetTokenInfo`: `describe` of the slot's index, written to `info`.
+/// `C_GetSlotInfo`, `C_GetTokenInfo` and `C_GetMechanismInfo`: `describe` of the slot's
+/// index, written to `info` (or its error returned).
 ///
 /// # Safety
 /// `info`, if not null, writable.
-unsafe fn slot_info<T>(slot: CK_SLOT_ID, info: *mut T, describe: impl FnOnce(usize) -> T) -> CK_RV {
+unsafe fn slot_info<T>(
+    slot: CK_SLOT_ID,
+    info: *mut T,
+    describe: impl FnOnce(usize) -> Result<T, CK_RV>,
+) -> CK_RV {
     let s = match slot_ok(slot) {
         Ok(s) => s,
         Err(e) => return e,
@@ -517,8 +529,11 @@ unsafe fn slot_info<T>(slot: CK_SLOT_ID, info: *mut T, describe: impl FnOnce(usi
     if info.is_null() {
         return CKR_ARGUMENTS_BAD;
     }
-    // SAFETY: non-null and writable by the caller's contract.
-    unsafe { info.write(describe(s)) };
+    match describe(s) {
+        // SAFETY: non-null and writable by the caller's contract.
+        Ok(d) => unsafe { info.write(d) },
+        Err(e) => return e,
+    }
     CKR_OK
 }
 
@@ -528,7 +543,7 @@ unsafe fn slot_info<T>(slot: CK_SLOT_ID, info: *mut T, describe: impl FnOnce(usi
 /// `info` writable.
 pub unsafe extern "C" fn C_GetTokenInfo(slot: CK_SLOT_ID, info: *mut CK_TOKEN_INFO) -> CK_RV {
     // SAFETY: forwarded from the caller.
-    unsafe { slot_info(slot, info, token_description) }
+    unsafe { slot_info(slot, info, |s| Ok(token_description(s))) }
 }
 
 /// What `C_GetTokenInfo` says of the token in slot `s`.
@@ -583,22 +598,8 @@ pub unsafe extern "C" fn C_GetMechanismList(
     if let Err(e) = slot_ok(slot) {
         return e;
     }
-    if count.is_null() {
-        return CKR_ARGUMENTS_BAD;
-    }
-    // SAFETY: valid by the caller's contract.
-    let cap = unsafe { *count } as usize;
-    // SAFETY: as above.
-    unsafe { *count = MECHANISMS.len() as CK_ULONG };
-    if list.is_null() {
-        return CKR_OK;
-    }
-    if cap < MECHANISMS.len() {
-        return CKR_BUFFER_TOO_SMALL;
-    }
-    // SAFETY: writable for `cap` ≥ MECHANISMS.len() entries.
-    unsafe { core::ptr::copy_nonoverlapping(MECHANISMS.as_ptr(), list, MECHANISMS.len()) };
-    CKR_OK
+    // SAFETY: forwarded from the caller.
+    unsafe { write_list(&MECHANISMS, list, count) }
 }
 
 /// Describes one of the mechanisms.
@@ -610,33 +611,29 @@ pub unsafe extern "C" fn C_GetMechanismInfo(
     mech: CK_MECHANISM_TYPE,
     info: *mut CK_MECHANISM_INFO,
 ) -> CK_RV {
-    if let Err(e) = slot_ok(slot) {
-        return e;
-    }
-    if info.is_null() {
-        return CKR_ARGUMENTS_BAD;
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { slot_info(slot, info, |_| mechanism_info(mech)) }
+}
+
+/// What `C_GetMechanismInfo` says of `mech` (the same in every slot).
+fn mechanism_info(mech: CK_MECHANISM_TYPE) -> Result<CK_MECHANISM_INFO, CK_RV> {
     let flags = match mech {
         CKM_SM2_SIGN | CKM_SM3_SM2 => CKF_SIGN | CKF_HW,
         CKM_SM2_RAW => CKF_DECRYPT | CKF_HW,
         CKM_SM3_HASH => CKF_DIGEST | CKF_HW,
         CKM_SM4_ECB | CKM_SM4_CBC => CKF_ENCRYPT | CKF_DECRYPT | CKF_HW,
-        _ => return CKR_MECHANISM_INVALID,
+        _ => return Err(CKR_MECHANISM_INVALID),
     };
     let bits = match mech {
         CKM_SM4_ECB | CKM_SM4_CBC => 128,
         CKM_SM3_HASH => 0,
         _ => 256,
     };
-    // SAFETY: non-null and writable by the caller's contract.
-    unsafe {
-        info.write(CK_MECHANISM_INFO {
-            ulMinKeySize: bits,
-            ulMaxKeySize: bits,
-            flags,
-        })
-    };
-    CKR_OK
+    Ok(CK_MECHANISM_INFO {
+        ulMinKeySize: bits,
+        ulMaxKeySize: bits,
+        flags,
+    })
 }
 
 /// Opens a session (serial sessions only).
@@ -992,19 +989,96 @@ fn private_key(
     }
 }
 
-/// Starts a signature: `CKM_SM2_SIGN` (no parameter) or `CKM_SM3_SM2` (the identifier).
+/// A one-part data function (`C_Sign`, `C_Encrypt`, `C_Decrypt`, `C_Digest`, one signature
+/// in PKCS#11): `$body` over the session `$h`, the input `$data` of `$len` bytes and the
+/// output buffer `$out` with its length `$out_len`.
+macro_rules! one_part_entry {
+    ($(#[$doc:meta])* $name:ident($h:ident, $data:ident, $len:ident, $out:ident, $out_len:ident) $body:block) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        #[doc = concat!(
+            "`", stringify!($data), "` readable for `", stringify!($len), "` bytes; `",
+            stringify!($out_len), "` valid; `", stringify!($out), "`, if not null, writable for `*",
+            stringify!($out_len), "` bytes."
+        )]
+        pub unsafe extern "C" fn $name(
+            $h: CK_SESSION_HANDLE,
+            $data: *mut CK_BYTE,
+            $len: CK_ULONG,
+            $out: *mut CK_BYTE,
+            $out_len: *mut CK_ULONG,
+        ) -> CK_RV $body
+    };
+}
+
+/// A `C_<Op>Init(session, mechanism, key)` entry point: `$start(h, m, key, $args…)` with
+/// the mechanism `m` read from `mech` (`CKR_ARGUMENTS_BAD` if null).
+macro_rules! key_init_entry {
+    ($(#[$doc:meta])* $name:ident => $start:ident($($arg:expr),*)) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        /// `mech` readable; its parameter readable for its length.
+        pub unsafe extern "C" fn $name(
+            h: CK_SESSION_HANDLE,
+            mech: *mut CK_MECHANISM,
+            key: CK_OBJECT_HANDLE,
+        ) -> CK_RV {
+            // SAFETY: readable (if not null) by the caller's contract.
+            let Some(m) = (unsafe { mech.as_ref() }) else {
+                return CKR_ARGUMENTS_BAD;
+            };
+            // SAFETY: its parameter readable for its length by the caller's contract.
+            unsafe { $start(h, m, key $(, $arg)*) }
+        }
+    };
+}
+
+/// `C_EncryptUpdate`/`C_EncryptFinal` or `C_DecryptUpdate`/`C_DecryptFinal`: the multi-part
+/// SM4 operation in direction `$encrypt` (`$what` in the docs).
+macro_rules! sm4_multi_part_entries {
+    ($update:ident, $final:ident, $encrypt:literal, $what:literal) => {
+        #[doc = concat!("Buffers part of an SM4 ", $what, ".")]
+        ///
+        /// # Safety
+        /// `data` readable for `len` bytes; `out_len` valid.
+        pub unsafe extern "C" fn $update(
+            h: CK_SESSION_HANDLE,
+            data: *mut CK_BYTE,
+            len: CK_ULONG,
+            _out: *mut CK_BYTE,
+            out_len: *mut CK_ULONG,
+        ) -> CK_RV {
+            // SAFETY: forwarded.
+            unsafe { sm4_update(h, $encrypt, data, len, out_len) }
+        }
+
+        #[doc = concat!("Ends a multi-part SM4 ", $what, ".")]
+        ///
+        /// # Safety
+        /// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
+        pub unsafe extern "C" fn $final(
+            h: CK_SESSION_HANDLE,
+            out: *mut CK_BYTE,
+            out_len: *mut CK_ULONG,
+        ) -> CK_RV {
+            // SAFETY: forwarded.
+            unsafe { sm4_final(h, $encrypt, out, out_len) }
+        }
+    };
+}
+
+key_init_entry! {
+    /// Starts a signature: `CKM_SM2_SIGN` (no parameter) or `CKM_SM3_SM2` (the identifier).
+    C_SignInit => sign_init()
+}
+
+/// What `C_SignInit` starts with the mechanism `m` (the identifier its parameter).
 ///
 /// # Safety
-/// `mech` readable; its parameter readable for its length.
-pub unsafe extern "C" fn C_SignInit(
-    h: CK_SESSION_HANDLE,
-    mech: *mut CK_MECHANISM,
-    key: CK_OBJECT_HANDLE,
-) -> CK_RV {
-    // SAFETY: readable (if not null) by the caller's contract.
-    let Some(m) = (unsafe { mech.as_ref() }) else {
-        return CKR_ARGUMENTS_BAD;
-    };
+/// The parameter readable for its length.
+unsafe fn sign_init(h: CK_SESSION_HANDLE, m: &CK_MECHANISM, key: CK_OBJECT_HANDLE) -> CK_RV {
     let id = match m.mechanism {
         CKM_SM2_SIGN if m.ulParameterLen == 0 => None,
         CKM_SM2_SIGN => return CKR_MECHANISM_PARAM_INVALID,
@@ -1018,55 +1092,47 @@ pub unsafe extern "C" fn C_SignInit(
     })
 }
 
-/// Signs: a 32-byte digest, or the message with Z_A from the identifier; `r ‖ s`.
-///
-/// # Safety
-/// `data` readable for `len` bytes; `sig_len` valid; `sig`, if not null, writable for
-/// `*sig_len` bytes.
-pub unsafe extern "C" fn C_Sign(
-    h: CK_SESSION_HANDLE,
-    data: *mut CK_BYTE,
-    len: CK_ULONG,
-    sig: *mut CK_BYTE,
-    sig_len: *mut CK_ULONG,
-) -> CK_RV {
-    let op = current_op(h);
-    let Ok(Op::Sign { pair, id }) = op else {
-        return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
-    };
-    let label = PAIRS[pair].label;
-    let size = if label == "garbage" { 71 } else { 64 };
-    // SAFETY: forwarded.
-    let keys = match unsafe { one_shot_output(h, label, size, sig, sig_len, None) } {
-        Ok(keys) => keys,
-        Err(rv) => return rv,
-    };
-    // SAFETY: readable for `len` bytes by the caller's contract.
-    let msg = unsafe { bytes(data, len) };
-    let e: [u8; 32] = match id {
-        None => match msg.try_into() {
-            Ok(e) => e,
-            Err(_) => return CKR_DATA_LEN_RANGE,
-        },
-        Some(id) => {
-            let id = if id.is_empty() {
-                shangmi_sm2::DEFAULT_ID.to_vec()
-            } else {
-                id
-            };
-            match VerifyingKey::new_with_id(keys.sign.verifying_key().public_key(), &id) {
-                Ok(vk) => vk.hash_message(msg),
-                Err(_) => return CKR_MECHANISM_PARAM_INVALID,
+one_part_entry! {
+    /// Signs: a 32-byte digest, or the message with Z_A from the identifier; `r ‖ s`.
+    C_Sign(h, data, len, sig, sig_len) {
+        let op = current_op(h);
+        let Ok(Op::Sign { pair, id }) = op else {
+            return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
+        };
+        let label = PAIRS[pair].label;
+        let size = if label == "garbage" { 71 } else { 64 };
+        // SAFETY: forwarded.
+        let keys = match unsafe { one_shot_output(h, label, size, sig, sig_len, None) } {
+            Ok(keys) => keys,
+            Err(rv) => return rv,
+        };
+        // SAFETY: readable for `len` bytes by the caller's contract.
+        let msg = unsafe { bytes(data, len) };
+        let e: [u8; 32] = match id {
+            None => match msg.try_into() {
+                Ok(e) => e,
+                Err(_) => return CKR_DATA_LEN_RANGE,
+            },
+            Some(id) => {
+                let id = if id.is_empty() {
+                    shangmi_sm2::DEFAULT_ID.to_vec()
+                } else {
+                    id
+                };
+                match VerifyingKey::new_with_id(keys.sign.verifying_key().public_key(), &id) {
+                    Ok(vk) => vk.hash_message(msg),
+                    Err(_) => return CKR_MECHANISM_PARAM_INVALID,
+                }
             }
-        }
-    };
-    let out = if label == "garbage" {
-        vec![0x5A; 71]
-    } else {
-        keys.sign.sign_e(&e).to_bytes().to_vec()
-    };
-    // SAFETY: `sig` writable for `*sig_len` ≥ `size` bytes.
-    rv(unsafe { put(&out, sig, sig_len, None) }.map(|_| ()))
+        };
+        let out = if label == "garbage" {
+            vec![0x5A; 71]
+        } else {
+            keys.sign.sign_e(&e).to_bytes().to_vec()
+        };
+        // SAFETY: `sig` writable for `*sig_len` ≥ `size` bytes.
+        rv(unsafe { put(&out, sig, sig_len, None) }.map(|_| ()))
+    }
 }
 
 /// What `C_Sign` and `C_Decrypt` do alike before their output of `size` bytes: the size
@@ -1103,19 +1169,16 @@ unsafe fn one_shot_output(
     loaded(label).ok_or(CKR_GENERAL_ERROR)
 }
 
-/// Starts an SM2 decryption (`CKM_SM2_RAW`, C1C3C2).
+key_init_entry! {
+    /// Starts a decryption: SM2 (`CKM_SM2_RAW`, C1C3C2) or SM4.
+    C_DecryptInit => decrypt_init()
+}
+
+/// `C_DecryptInit` of `m`: an SM2 pair's operation, or else SM4's.
 ///
 /// # Safety
-/// `mech` readable.
-pub unsafe extern "C" fn C_DecryptInit(
-    h: CK_SESSION_HANDLE,
-    mech: *mut CK_MECHANISM,
-    key: CK_OBJECT_HANDLE,
-) -> CK_RV {
-    // SAFETY: readable (if not null) by the caller's contract.
-    let Some(m) = (unsafe { mech.as_ref() }) else {
-        return CKR_ARGUMENTS_BAD;
-    };
+/// `m`'s parameter readable for its length.
+unsafe fn decrypt_init(h: CK_SESSION_HANDLE, m: &CK_MECHANISM, key: CK_OBJECT_HANDLE) -> CK_RV {
     if m.mechanism != CKM_SM2_RAW {
         // SAFETY: forwarded.
         return unsafe { sm4_init(h, m, key, false) };
@@ -1303,61 +1366,8 @@ unsafe fn sm4_final(
     }
 }
 
-/// Buffers part of an SM4 encryption.
-///
-/// # Safety
-/// `data` readable for `len` bytes; `out_len` valid.
-pub unsafe extern "C" fn C_EncryptUpdate(
-    h: CK_SESSION_HANDLE,
-    data: *mut CK_BYTE,
-    len: CK_ULONG,
-    _out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    // SAFETY: forwarded.
-    unsafe { sm4_update(h, true, data, len, out_len) }
-}
-
-/// Ends a multi-part SM4 encryption.
-///
-/// # Safety
-/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
-pub unsafe extern "C" fn C_EncryptFinal(
-    h: CK_SESSION_HANDLE,
-    out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    // SAFETY: forwarded.
-    unsafe { sm4_final(h, true, out, out_len) }
-}
-
-/// Buffers part of an SM4 decryption.
-///
-/// # Safety
-/// `data` readable for `len` bytes; `out_len` valid.
-pub unsafe extern "C" fn C_DecryptUpdate(
-    h: CK_SESSION_HANDLE,
-    data: *mut CK_BYTE,
-    len: CK_ULONG,
-    _out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    // SAFETY: forwarded.
-    unsafe { sm4_update(h, false, data, len, out_len) }
-}
-
-/// Ends a multi-part SM4 decryption.
-///
-/// # Safety
-/// `out_len` valid; `out`, if not null, writable for `*out_len` bytes.
-pub unsafe extern "C" fn C_DecryptFinal(
-    h: CK_SESSION_HANDLE,
-    out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    // SAFETY: forwarded.
-    unsafe { sm4_final(h, false, out, out_len) }
-}
+sm4_multi_part_entries!(C_EncryptUpdate, C_EncryptFinal, true, "encryption");
+sm4_multi_part_entries!(C_DecryptUpdate, C_DecryptFinal, false, "decryption");
 
 /// Adds part of the input of an SM3 digest.
 ///
@@ -1416,39 +1426,19 @@ fn finish(h: CK_SESSION_HANDLE, written: Result<bool, CK_RV>) -> CK_RV {
     rv(written.map(|_| ()))
 }
 
-/// Starts an SM4 encryption.
-///
-/// # Safety
-/// `mech` readable, its parameter for its length.
-pub unsafe extern "C" fn C_EncryptInit(
-    h: CK_SESSION_HANDLE,
-    mech: *mut CK_MECHANISM,
-    key: CK_OBJECT_HANDLE,
-) -> CK_RV {
-    // SAFETY: readable (if not null) by the caller's contract.
-    let Some(m) = (unsafe { mech.as_ref() }) else {
-        return CKR_ARGUMENTS_BAD;
-    };
-    // SAFETY: forwarded.
-    unsafe { sm4_init(h, m, key, true) }
+key_init_entry! {
+    /// Starts an SM4 encryption.
+    C_EncryptInit => sm4_init(true)
 }
 
-/// Encrypts whole blocks with SM4.
-///
-/// # Safety
-/// `data` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
-/// `*out_len` bytes.
-pub unsafe extern "C" fn C_Encrypt(
-    h: CK_SESSION_HANDLE,
-    data: *mut CK_BYTE,
-    len: CK_ULONG,
-    out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    let op = current_op(h);
-    // SAFETY: forwarded from the caller.
-    unsafe { sm4_one_shot(h, &op, true, data, len, out, out_len) }
-        .unwrap_or_else(|| op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED))
+one_part_entry! {
+    /// Encrypts whole blocks with SM4.
+    C_Encrypt(h, data, len, out, out_len) {
+        let op = current_op(h);
+        // SAFETY: forwarded from the caller.
+        unsafe { sm4_one_shot(h, &op, true, data, len, out, out_len) }
+            .unwrap_or_else(|| op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED))
+    }
 }
 
 /// `C_Encrypt` and `C_Decrypt` of an SM4 operation in direction `encrypt`: `None` if the
@@ -1502,60 +1492,44 @@ pub unsafe extern "C" fn C_DigestInit(h: CK_SESSION_HANDLE, mech: *mut CK_MECHAN
     start_op(h, |_, _| Ok(Op::Digest { parts: Vec::new() }))
 }
 
-/// The SM3 digest of `data`, in one part.
-///
-/// # Safety
-/// `data` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
-/// `*out_len` bytes.
-pub unsafe extern "C" fn C_Digest(
-    h: CK_SESSION_HANDLE,
-    data: *mut CK_BYTE,
-    len: CK_ULONG,
-    out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    // SAFETY: readable for `len` bytes by the caller's contract; the rest forwarded.
-    unsafe { digest_out(h, |_| bytes(data, len).to_vec(), out, out_len) }
+one_part_entry! {
+    /// The SM3 digest of `data`, in one part.
+    C_Digest(h, data, len, out, out_len) {
+        // SAFETY: readable for `len` bytes by the caller's contract; the rest forwarded.
+        unsafe { digest_out(h, |_| bytes(data, len).to_vec(), out, out_len) }
+    }
 }
 
-/// Decrypts a C1C3C2 ciphertext.
-///
-/// # Safety
-/// `ct` readable for `len` bytes; `out_len` valid; `out`, if not null, writable for
-/// `*out_len` bytes.
-pub unsafe extern "C" fn C_Decrypt(
-    h: CK_SESSION_HANDLE,
-    ct: *mut CK_BYTE,
-    len: CK_ULONG,
-    out: *mut CK_BYTE,
-    out_len: *mut CK_ULONG,
-) -> CK_RV {
-    let op = current_op(h);
-    // SAFETY: forwarded from the caller.
-    if let Some(rv) = unsafe { sm4_one_shot(h, &op, false, ct, len, out, out_len) } {
-        return rv;
+one_part_entry! {
+    /// Decrypts a C1C3C2 ciphertext.
+    C_Decrypt(h, ct, len, out, out_len) {
+        let op = current_op(h);
+        // SAFETY: forwarded from the caller.
+        if let Some(rv) = unsafe { sm4_one_shot(h, &op, false, ct, len, out, out_len) } {
+            return rv;
+        }
+        let Ok(Op::Decrypt { pair }) = op else {
+            return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
+        };
+        let label = PAIRS[pair].label;
+        // SAFETY: readable for `len` bytes by the caller's contract.
+        let ct = unsafe { bytes(ct, len) };
+        let Some(size) = ct.len().checked_sub(97).filter(|&n| n > 0) else {
+            end_op(h);
+            return CKR_ENCRYPTED_DATA_LEN_RANGE;
+        };
+        let claim = (label == "garbage").then_some(size + 1000);
+        // SAFETY: forwarded.
+        let keys = match unsafe { one_shot_output(h, label, size, out, out_len, claim) } {
+            Ok(keys) => keys,
+            Err(rv) => return rv,
+        };
+        let Ok(plain) = keys.decrypt.decrypt(ct, Layout::C1C3C2) else {
+            return CKR_ENCRYPTED_DATA_INVALID;
+        };
+        // SAFETY: `out` writable for `*out_len` ≥ `size` bytes.
+        rv(unsafe { put(&plain, out, out_len, claim) }.map(|_| ()))
     }
-    let Ok(Op::Decrypt { pair }) = op else {
-        return op.err().unwrap_or(CKR_OPERATION_NOT_INITIALIZED);
-    };
-    let label = PAIRS[pair].label;
-    // SAFETY: readable for `len` bytes by the caller's contract.
-    let ct = unsafe { bytes(ct, len) };
-    let Some(size) = ct.len().checked_sub(97).filter(|&n| n > 0) else {
-        end_op(h);
-        return CKR_ENCRYPTED_DATA_LEN_RANGE;
-    };
-    let claim = (label == "garbage").then_some(size + 1000);
-    // SAFETY: forwarded.
-    let keys = match unsafe { one_shot_output(h, label, size, out, out_len, claim) } {
-        Ok(keys) => keys,
-        Err(rv) => return rv,
-    };
-    let Ok(plain) = keys.decrypt.decrypt(ct, Layout::C1C3C2) else {
-        return CKR_ENCRYPTED_DATA_INVALID;
-    };
-    // SAFETY: `out` writable for `*out_len` ≥ `size` bytes.
-    rv(unsafe { put(&plain, out, out_len, claim) }.map(|_| ()))
 }
 
 /// Random bytes from the operating system.
