@@ -45,8 +45,8 @@ mod x86 {
             / ITERS as f64
     }
 
-    /// `iters` times `$body` in one `asm!` loop (counter in a register, rsi at `$buf`), after
-    /// the lines `$pre`, with the operands `$clobbers` (the registers the bodies write).
+    /// `iters` times `$body` in one `asm!` loop (counter in r15, rsi at `$buf`), after the
+    /// lines `$pre`, with the operands `$clobbers` (the registers the bodies write).
     macro_rules! asm_loop {
         ($iters:expr, $buf:expr, [$($pre:literal),*], [$($body:expr),+], $($clobbers:tt)+) => {{
             let mut n: u64 = $iters;
@@ -54,9 +54,9 @@ mod x86 {
                 $($pre,)*
                 "2:",
                 $($body,)+
-                "dec {n}",
+                "dec r15",
                 "jnz 2b",
-                n = inout(reg) n,
+                inout("r15") n,
                 in("rsi") $buf.as_ptr(),
                 $($clobbers)+
                 options(readonly, nostack),
@@ -68,7 +68,8 @@ mod x86 {
     /// A counted loop of `$body` (asm lines or macros giving them, eight copies of one step
     /// for the chains), with every general register the bodies name as a clobber (eax, ecx,
     /// edx, edi, r8d..r13d written; r14d the constant source; rsi the 64-byte buffer) and
-    /// xmm0..xmm15 clobbered (xmm10..xmm15 start at zero as sources).
+    /// xmm0..xmm15 clobbered (xmm10..xmm15 start at zero as sources): r12..r14 by name, the
+    /// others as the C ABI's call-clobbered registers.
     macro_rules! looped {
         ($($body:expr),+ $(,)?) => {
             |iters: u64| {
@@ -90,13 +91,7 @@ mod x86 {
                             "mov r14d, 0x9abcdef"
                         ],
                         [$($body),+],
-                        out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
-                        out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
-                        out("r12d") _, out("r13d") _, out("r14d") _,
-                        out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-                        out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-                        out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
-                        out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
+                        out("r12") _, out("r13") _, out("r14") _, clobber_abi("C"),
                     )
                 }
             }
@@ -108,6 +103,14 @@ mod x86 {
     macro_rules! eight {
         ($insn:literal) => {
             looped!($insn, $insn, $insn, $insn, $insn, $insn, $insn, $insn)
+        };
+    }
+
+    /// Cycles (against clock `$c`) of one copy of `$insn` in a chain of eight, each reading the
+    /// last one's result: the latency of an instruction or of a short chain.
+    macro_rules! chain {
+        ($c:expr; $insn:literal) => {
+            $c.cy(best(eight!($insn))) / 8.0
         };
     }
 
@@ -275,12 +278,10 @@ mod x86 {
                         "dec qword ptr [rsi + 600]",
                         "jnz 2b",
                         in("rsi") buf.as_mut_ptr(),
-                        out("eax") _, out("ecx") _, out("edx") _, out("edi") _,
-                        out("r8d") _, out("r9d") _, out("r10d") _, out("r11d") _,
-                        out("r12d") _, out("r13d") _, out("r14d") _, out("r15d") _,
-                        out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
-                        out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
-                        out("xmm10") _, out("xmm11") _,
+                        // r12..r15 by name; eax, ecx, edx, edi, r8..r11 and the xmm
+                        // registers as the C ABI's call-clobbered registers.
+                        out("r12") _, out("r13") _, out("r14") _, out("r15") _,
+                        clobber_abi("C"),
                         options(nostack),
                     );
                 }
@@ -296,12 +297,8 @@ mod x86 {
         // with displacement), + E, <<< 7 (rorx) = SS1, ^ (A <<< 12) = SS2, + D' (the
         // rest of TT1, ready early) = the next A. The E word's loop (+ E, <<< 7, + H',
         // P0 = rorx, xor, xor) is as long; both below.
-        let a_loop = c.cy(best(eight!(
-            "rorx ecx, eax, 20\nlea edx, [rcx + 0x79cc4519]\nadd edx, r14d\nrorx edx, edx, 25\nxor ecx, edx\nadd eax, ecx"
-        ))) / 8.0;
-        let e_loop = c.cy(best(eight!(
-            "add edx, eax\nrorx edx, edx, 25\nadd edx, r14d\nrorx ecx, edx, 23\nrorx edi, edx, 15\nxor ecx, edi\nxor edx, ecx\nmov eax, edx"
-        ))) / 8.0;
+        let a_loop = chain!(c; "rorx ecx, eax, 20\nlea edx, [rcx + 0x79cc4519]\nadd edx, r14d\nrorx edx, edx, 25\nxor ecx, edx\nadd eax, ecx");
+        let e_loop = chain!(c; "add edx, eax\nrorx edx, edx, 25\nadd edx, r14d\nrorx ecx, edx, 23\nrorx edi, edx, 15\nxor ecx, edi\nxor edx, ecx\nmov eax, edx");
         row(
             "path (1): A's loop as a chain (rorx lea add rorx xor add)",
             a_loop,
@@ -319,18 +316,16 @@ mod x86 {
         // TT2 = (H + W + GG) + SS1 takes two adds after them, one more than above.
         // (`crate::rounds::Word::p0_ch`'s split takes GG off this loop for two more ALU
         // instructions a round.)
-        let e_loop_gg = c.cy(best(eight!(
-            "mov edx, r14d\nadd edx, eax\nrorx edx, edx, 25\nmov ecx, eax\nand ecx, r14d\nxor ecx, r13d\nadd ecx, r12d\nadd ecx, edx\nrorx edx, ecx, 23\nrorx edi, ecx, 15\nxor edx, edi\nxor ecx, edx\nmov eax, ecx"
-        ))) / 8.0;
+        let e_loop_gg = chain!(c; "mov edx, r14d\nadd edx, eax\nrorx edx, edx, 25\nmov ecx, eax\nand ecx, r14d\nxor ecx, r13d\nadd ecx, r12d\nadd ecx, edx\nrorx edx, ecx, 23\nrorx edi, ecx, 15\nxor edx, edi\nxor ecx, edx\nmov eax, ecx");
         row(
             "path (1''): E's loop with GG from the new E (the kernel's)",
             e_loop_gg,
         );
-        let rorx = c.cy(best(eight!("rorx eax, eax, 20"))) / 8.0;
-        let lea = c.cy(best(eight!("lea eax, [rax + 0x79cc4519]"))) / 8.0;
-        let lea3 = c.cy(best(eight!("lea eax, [rax + rcx + 0x79cc4519]"))) / 8.0;
-        let add = c.cy(best(eight!("add eax, r14d"))) / 8.0;
-        let xor = c.cy(best(eight!("xor eax, r14d"))) / 8.0;
+        let rorx = chain!(c; "rorx eax, eax, 20");
+        let lea = chain!(c; "lea eax, [rax + 0x79cc4519]");
+        let lea3 = chain!(c; "lea eax, [rax + rcx + 0x79cc4519]");
+        let add = chain!(c; "add eax, r14d");
+        let xor = chain!(c; "xor eax, r14d");
         println!(
             "  latencies: rorx {rorx:.2}, lea base+disp {lea:.2}, lea base+index+disp {lea3:.2}, add {add:.2}, xor {xor:.2}"
         );
@@ -418,9 +413,7 @@ mod x86 {
         if is_x86_feature_detected!("avx512vl") {
             // A rotation in a vector register (in, vprold, out): its latency, and whether
             // its transfers take an integer ALU (24 adds with two such trips beside).
-            let trip = c.cy(best(eight!(
-                "vmovd xmm0, eax\nvprold xmm0, xmm0, 9\nvmovd eax, xmm0"
-            ))) / 8.0;
+            let trip = chain!(c; "vmovd xmm0, eax\nvprold xmm0, xmm0, 9\nvmovd eax, xmm0");
             let with = c.cy(best(twice!(
                 adds8!(),
                 adds8!(),
@@ -515,20 +508,37 @@ mod x86 {
                         buf,
                         [],
                         [$($body),+],
-                        out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                        out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                        out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                        out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                        out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                        out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                        out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-                        out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+                        // zmm0..zmm31, all call-clobbered in the C ABI.
+                        clobber_abi("C"),
                     )
                 }
             }
             // SAFETY: `sm4` runs this only after detecting AVX-512F/VL and GFNI.
             |iters: u64| unsafe { run(iters) }
         }};
+    }
+
+    /// `Rotated`'s dependent steps alone (5 affine, 3 rotations, 4 vpternlogd), four rounds
+    /// an iteration, with `$rot16` the rotation of r1 by 16 into xmm0 (the other two
+    /// rotations are vprold).
+    macro_rules! rotated_chains {
+        ($rot16:literal) => {
+            gfni_loop!(x4;
+                "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+                "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+                "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+                "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
+                "vpternlogd xmm5, xmm4, xmm13, 0x96",
+                "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
+                "vprold xmm7, xmm2, 8",
+                $rot16,
+                "vprold xmm8, xmm3, 16",
+                "vpternlogd xmm0, xmm7, xmm5, 0x96",
+                "vpternlogd xmm6, xmm2, xmm14, 0x96",
+                "vpternlogd xmm6, xmm7, xmm8, 0x96",
+                "vmovdqa64 xmm1, xmm6",
+            )
+        };
     }
 
     fn sm4(c: &Clock) {
@@ -542,9 +552,7 @@ mod x86 {
         println!("SM4 GFNI chain (cycles per round)");
         // The path (`gfni_chain::Rotated`): the S-box input u through
         // gf2p8affineinvqb, a byte rotation (vpshufb), one three-way XOR (vpternlogd).
-        let path = c.cy(best(eight!(
-            "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96"
-        ))) / 8.0;
+        let path = chain!(c; "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96");
         row(
             "path (1): gf2p8affineinvqb, vpshufb, vpternlogd as a chain",
             path,
@@ -560,10 +568,10 @@ mod x86 {
             "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96\nvgf2p8affineinvqb xmm1, xmm1, xmm10, 0\nvpshufb xmm1, xmm1, xmm11\nvpternlogd xmm1, xmm12, xmm13, 0x96"
         ))) / 32.0;
         row("path (1), 32 rounds, two such chains side by side", path32p);
-        let aff = c.cy(best(eight!("vgf2p8affineinvqb xmm0, xmm0, xmm10, 0"))) / 8.0;
-        let shuf = c.cy(best(eight!("vpshufb xmm0, xmm0, xmm11"))) / 8.0;
-        let tern = c.cy(best(eight!("vpternlogd xmm0, xmm12, xmm13, 0x96"))) / 8.0;
-        let vxor = c.cy(best(eight!("vpxor xmm0, xmm0, xmm12"))) / 8.0;
+        let aff = chain!(c; "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0");
+        let shuf = chain!(c; "vpshufb xmm0, xmm0, xmm11");
+        let tern = chain!(c; "vpternlogd xmm0, xmm12, xmm13, 0x96");
+        let vxor = chain!(c; "vpxor xmm0, xmm0, xmm12");
         println!(
             "  latencies: gf2p8affineinvqb {aff:.2}, vpshufb {shuf:.2}, vpternlogd {tern:.2}, vpxor {vxor:.2}"
         );
@@ -578,10 +586,10 @@ mod x86 {
         // steps a cycle; one level would need all four in the same cycle. (On Zen 4 that
         // round, six S-box steps and three vpshuflw, ran its loop at 7.3-7.7 cycles by code
         // placement and the CBC chain at 8.45, against 7.78 and 8.1 for the kernel's.)
-        let lw = c.cy(best(eight!("vpshuflw xmm0, xmm0, 0xb1"))) / 8.0;
-        let align = c.cy(best(eight!("vpalignr xmm0, xmm0, xmm0, 1"))) / 8.0;
-        let dword = c.cy(best(eight!("vpshufd xmm0, xmm0, 0x39"))) / 8.0;
-        let qshift = c.cy(best(eight!("vpsrlq xmm0, xmm0, 8"))) / 8.0;
+        let lw = chain!(c; "vpshuflw xmm0, xmm0, 0xb1");
+        let align = chain!(c; "vpalignr xmm0, xmm0, xmm0, 1");
+        let dword = chain!(c; "vpshufd xmm0, xmm0, 0x39");
+        let qshift = chain!(c; "vpsrlq xmm0, xmm0, 8");
         println!(
             "  latencies: vpshuflw (rot16) {lw:.2}, vpalignr {align:.2}, vpshufd {dword:.2}, vpsrlq {qshift:.2}"
         );
@@ -595,7 +603,7 @@ mod x86 {
         let t_aff_rol = ten_xmm!(c; "vgf2p8affineinvqb" ", xmm10, xmm11, 0", "vprold" ", xmm10, 8");
         let t_shuf_rol = ten_xmm!(c; "vpshufb" ", xmm10, xmm11", "vprold" ", xmm10, 8");
         println!("  vpshufb and vprold alternated {t_shuf_rol:.2}");
-        let rol = c.cy(best(eight!("vprold xmm0, xmm0, 8"))) / 8.0;
+        let rol = chain!(c; "vprold xmm0, xmm0, 8");
         println!(
             "  vprold: latency {rol:.2}, throughput {t_rol:.2}; with gf2p8affineinvqb alternated {t_aff_rol:.2}"
         );
@@ -728,21 +736,7 @@ mod x86 {
             "the kernel's 4-round loop body alone (its asm!, as inlined)",
             body,
         );
-        let units = c.cy(best(gfni_loop!(x4;
-            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
-            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
-            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
-            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
-            "vpternlogd xmm5, xmm4, xmm13, 0x96",
-            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
-            "vprold xmm7, xmm2, 8",
-            "vprold xmm0, xmm2, 16",
-            "vprold xmm8, xmm3, 16",
-            "vpternlogd xmm0, xmm7, xmm5, 0x96",
-            "vpternlogd xmm6, xmm2, xmm14, 0x96",
-            "vpternlogd xmm6, xmm7, xmm8, 0x96",
-            "vmovdqa64 xmm1, xmm6",
-        ))) / 4.0;
+        let units = c.cy(best(rotated_chains!("vprold xmm0, xmm2, 16"))) / 4.0;
         row(
             "Rotated's chains alone (5 affine, 3 vprold, 4 vpternlogd)",
             units,
@@ -762,21 +756,7 @@ mod x86 {
             "Direct's chain alone (3 affine, 3 vprold, 2 vpternlogd, vpxor)",
             direct,
         );
-        let x = c.cy(best(gfni_loop!(x4;
-            "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
-            "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
-            "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
-            "vgf2p8affineinvqb xmm5, xmm1, xmm11, 0",
-            "vpternlogd xmm5, xmm4, xmm13, 0x96",
-            "vgf2p8affineinvqb xmm6, xmm1, xmm12, 0",
-            "vprold xmm7, xmm2, 8",
-            "vpshufb xmm0, xmm2, xmm15",
-            "vprold xmm8, xmm3, 16",
-            "vpternlogd xmm0, xmm7, xmm5, 0x96",
-            "vpternlogd xmm6, xmm2, xmm14, 0x96",
-            "vpternlogd xmm6, xmm7, xmm8, 0x96",
-            "vmovdqa64 xmm1, xmm6",
-        ))) / 4.0;
+        let x = c.cy(best(rotated_chains!("vpshufb xmm0, xmm2, xmm15"))) / 4.0;
         row(
             "the same, r1 rotated by 16 with vpshufb (a third unit; the asm! round)",
             x,
