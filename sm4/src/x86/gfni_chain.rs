@@ -22,7 +22,7 @@
 //! On AMD Zen 4 (`benches/examples/floors.rs`): the dependency path is 6.0 cycles a round
 //! (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1), and `Rotated`'s round, whose
 //! rotations the compiler makes `vprold` on the two units of `gf2p8affineinvqb`, ran 8.3–8.5
-//! cycles in the chain; so `Rotated` is `asm!` ([`round_paired`]), with two of its four
+//! cycles in the chain; so `Rotated` is `asm!` ([`round_rotated`]), with two of its four
 //! rotations on `vpshufb`: 8.2 cycles a round in the chain, its loop of four rounds alone
 //! 7.8 (against 8.3), both in one alternated run on a busy machine. Entering and leaving
 //! the P domain takes one `gf2p8affineqb` a block each way (P is bytewise, so it maps the
@@ -223,7 +223,7 @@ impl<W: GfniAffine> Rounds<W> for Direct {
 /// The round that also carries its input rotated by 24 bits, so that one S-box output
 /// needs no rotation and the input of the next round is one three-way XOR after the
 /// rotations instead of two: for kernels with `vpternlogd` (`gfni-avx512`), in `asm!`
-/// ([`round_paired`]).
+/// ([`round_rotated`]).
 pub(super) struct Rotated;
 
 /// [`Rotated`]'s keys: P·rk_i ⊕ c, and the sums of neighbours `pairs[i]` = `keys[i + 1] ⊕
@@ -244,6 +244,66 @@ struct State {
     o24: __m128i,
 }
 
+/// The `asm!` of a [`Rotated`] round, for [`round_rotated`] and [`round_paired`]: the five
+/// S-box steps, the round's own `$mid` lines, the rotations and the joins into u' (`r0`) and
+/// v', then its `$tail`; the operands in one order, the round's own `$ins` (after `o24`) and
+/// `$outs` (after `t`) among them, so each round's code is what it would be written out;
+/// the `unsafe` block with it.
+macro_rules! rotated_asm {
+    (
+        ($k:ident, $st:ident, $x3:ident, $key:ident, $pair:ident, $u:ident),
+        [$($mid:literal),* $(,)?],
+        [$($tail:literal),+ $(,)?],
+        [$($ins:tt)*],
+        [$($outs:tt)*] $(,)?
+    ) => {
+        // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
+        // `vprold`, `vpternlogd`, registers xmm16–31), which the round using this enables.
+        unsafe {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
+            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
+            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
+            $($mid,)*
+            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
+            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
+            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
+            "vprold {t:x}, {r1:x}, 8",
+            "vpshufb {r1:x}, {r1:x}, {m16:x}",
+            "vprold {r3:x}, {r3:x}, 16",
+            // u' and v'.
+            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
+            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
+            $($tail,)+
+            u = in(zmm_reg) $st.u,
+            v = inout(zmm_reg) $st.v,
+            o = in(zmm_reg) $st.o,
+            o24 = inout(zmm_reg) $st.o24,
+            $($ins)*
+            x3 = in(zmm_reg) $x3,
+            key = in(zmm_reg) $key,
+            pair = in(zmm_reg) $pair,
+            g0 = in(zmm_reg) $k.g0,
+            g1 = in(zmm_reg) $k.g1,
+            g3 = in(zmm_reg) $k.g3,
+            m16 = in(zmm_reg) $k.rot16,
+            m24 = in(zmm_reg) $k.rot24,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            r0 = out(zmm_reg) $u,
+            r1 = out(zmm_reg) _,
+            r3 = out(zmm_reg) _,
+            t = out(zmm_reg) _,
+            $($outs)*
+            options(pure, nomem, nostack),
+        )
+        }
+    };
+}
+
 /// Round `I` (mod 4) of [`Rotated`] on `gfni-avx512`'s registers, with `key` = P·rk_{i+1}
 /// ⊕ c and `pair` = `key` ⊕ P·rk_{i+2} ⊕ c.
 ///
@@ -252,23 +312,54 @@ struct State {
 /// from `v` it needs no rotation after the S-box. The next input u' = o ⊕ r0 ⊕ rot24(r3)
 /// (one three-way XOR as soon as the S-box is done) ⊕ rot8(r1) ⊕ rot16(r1): S-box,
 /// rotation, three-way XOR. v' = rot24(u') comes the same way (rot24(P·L(S(u))) =
-/// rot24(r0) ⊕ r1 ⊕ rot8(r1) ⊕ rot16(r3), rot24(r0) from `v`).
-///
-/// The words are kept so that the round ends in three XOR instructions: with X_j the words
-/// (`y[I]` = X_i, …) and D_j = X_j ⊕ X_{j+1} (`d[j % 2]` holds the one the next round but
-/// one needs), the next round's o = X_{i+3} ⊕ X_{i+4} ⊕ X_{i+1} ⊕ key_{i+2} = u' ⊕ D_{i+1}
-/// ⊕ `pair` and o24 = rot24(o), D_{i+3} = u' ⊕ X_{i+2} ⊕ `key` (X_{i+2}, dead after this
-/// round, is overwritten), and the new word X_{i+4} = D_{i+3} ⊕ X_{i+3}, off the chain.
+/// rot24(r0) ⊕ r1 ⊕ rot8(r1) ⊕ rot16(r3), rot24(r0) from `v`). With X_j the words
+/// (`y[I]` = X_i, …), the new word X_{i+4} = u' ⊕ X_{i+2} ⊕ X_{i+3} ⊕ key_{i+1}, and the
+/// next round's o = X_{i+3} ⊕ X_{i+4} ⊕ X_{i+1} ⊕ key_{i+2} = u' ⊕ X_{i+1} ⊕ X_{i+2} ⊕
+/// pair, o24 = rot24(o): nothing else waits for u'.
 ///
 /// In `asm!` because the compiler lowers every byte rotation to `vprold`, which runs on the
 /// two units of `gf2p8affineinvqb` (Zen 4): five S-box steps and three rotations on those
 /// two units took 7.0 cycles a round, above the 6.0-cycle dependency path. Here two of the
 /// four rotations are `vpshufb` (another unit): r1's by 16 and o's by 24. Of the splits
 /// timed as the kernel's loop of four rounds (`benches/examples/floors.rs`, Zen 4), this
-/// one ran 7.8 cycles a round with four XORs at the end; r1's by 8 and r3's by 16 on
-/// `vpshufb` 8.0–8.1, three `vprold` and o's on `vpshufb` 8.1–8.3, all four `vprold` (the
-/// compiler's) 8.3. With three XORs at the end, 7.5; the order of the last four
-/// instructions matters (`o24`'s shuffle before D's XOR: 7.8).
+/// one ran 7.8 cycles a round; r1's by 8 and r3's by 16 on `vpshufb` 8.0–8.1, three
+/// `vprold` and o's on `vpshufb` 8.1–8.3, all four `vprold` (the compiler's) 8.3.
+#[target_feature(enable = "avx512f,avx512vl,gfni")]
+#[inline]
+fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pair: __m128i) {
+    let (x1, x2, x3) = (st.y[(I + 1) % 4], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
+    let (u, x4);
+    rotated_asm!(
+        (k, st, x3, key, pair, u),
+        [
+            "vpxord {k2:x}, {x2:x}, {pair:x}",
+            "vpxord {k3:x}, {x3:x}, {key:x}",
+        ],
+        [
+            // X_{i+4}, o and o24 of the next round.
+            "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
+            "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
+            "vpshufb {o24:x}, {k2:x}, {m24:x}",
+        ],
+        [x1 = in(zmm_reg) x1, x2 = in(zmm_reg) x2,],
+        [k2 = out(zmm_reg) st.o, k3 = out(zmm_reg) x4,],
+    );
+    st.u = u;
+    st.y[I] = x4;
+}
+
+/// Round `I` (mod 4) of [`Rotated`] as the chain runs it: [`round_rotated`]'s S-box steps,
+/// rotations and next input, with the words kept so that the round ends in three XOR
+/// instructions instead of four.
+///
+/// With D_j = X_j ⊕ X_{j+1} (`d[j % 2]` holds the one the next round but one needs): the
+/// next round's o = u' ⊕ D_{i+1} ⊕ `pair`, D_{i+3} = u' ⊕ X_{i+2} ⊕ `key` (X_{i+2}, dead
+/// after this round, is overwritten), and X_{i+4} = D_{i+3} ⊕ X_{i+3}: the same values as
+/// [`round_rotated`]'s (u' ⊕ X_{i+1} ⊕ X_{i+2} ⊕ `pair` and u' ⊕ X_{i+2} ⊕ X_{i+3} ⊕
+/// `key`), without its two key XORs; the new word waits one XOR more, off the chain.
+/// Loop of four rounds alone on Zen 4 (timed as in `benches/examples/floors.rs`): 7.5
+/// cycles a round against [`round_rotated`]'s 7.78; the order of the last four instructions matters
+/// (`o24`'s shuffle before D's XOR: 7.8).
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
 fn round_paired<const I: usize>(
@@ -280,54 +371,19 @@ fn round_paired<const I: usize>(
 ) {
     let (d1, x2, x3) = (d[(I + 1) % 2], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
     let (u, x4, o, d3);
-    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
-    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
-    unsafe {
-        core::arch::asm!(
-            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
-            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
-            "vgf2p8affineinvqb {t:x}, {v:x}, {g3:x}, {c3}",
-            "vgf2p8affineinvqb {v:x}, {v:x}, {g0:x}, {c0}",
-            // o ⊕ r0 ⊕ rot24(r3); o24 ⊕ rot24(r0) ⊕ r1.
-            "vpternlogd {r0:x}, {o:x}, {t:x}, 0x96",
-            "vpternlogd {v:x}, {o24:x}, {r1:x}, 0x96",
-            "vprold {t:x}, {r1:x}, 8",
-            "vpshufb {r1:x}, {r1:x}, {m16:x}",
-            "vprold {r3:x}, {r3:x}, 16",
-            // u' and v'.
-            "vpternlogd {r0:x}, {t:x}, {r1:x}, 0x96",
-            "vpternlogd {v:x}, {t:x}, {r3:x}, 0x96",
+    rotated_asm!(
+        (k, st, x3, key, pair, u),
+        [],
+        [
             // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
             "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
             "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
             "vpshufb {o24:x}, {d1:x}, {m24:x}",
             "vpxord {x4:x}, {x2:x}, {x3:x}",
-            u = in(zmm_reg) st.u,
-            v = inout(zmm_reg) st.v,
-            o = in(zmm_reg) st.o,
-            o24 = inout(zmm_reg) st.o24,
-            d1 = inout(zmm_reg) d1 => o,
-            x2 = inout(zmm_reg) x2 => d3,
-            x3 = in(zmm_reg) x3,
-            key = in(zmm_reg) key,
-            pair = in(zmm_reg) pair,
-            g0 = in(zmm_reg) k.g0,
-            g1 = in(zmm_reg) k.g1,
-            g3 = in(zmm_reg) k.g3,
-            m16 = in(zmm_reg) k.rot16,
-            m24 = in(zmm_reg) k.rot24,
-            c0 = const G0_C,
-            c1 = const G1_C,
-            c3 = const G3_C,
-            r0 = out(zmm_reg) u,
-            r1 = out(zmm_reg) _,
-            r3 = out(zmm_reg) _,
-            t = out(zmm_reg) _,
-            x4 = out(zmm_reg) x4,
-            options(pure, nomem, nostack),
-        );
-    }
+        ],
+        [d1 = inout(zmm_reg) d1 => o, x2 = inout(zmm_reg) x2 => d3,],
+        [x4 = out(zmm_reg) x4,],
+    );
     st.u = u;
     st.o = o;
     st.y[I] = x4;
@@ -335,8 +391,8 @@ fn round_paired<const I: usize>(
 }
 
 /// [`Rotated`]'s rounds `FROM` to `TO` − 1 ([`round_paired`]; `FROM` and `TO` multiples
-/// of 4, with round 31 only if `ALL`); `keys` and `pairs` as in [`RotatedKeys`], `d` as
-/// [`round_paired`] leaves it.
+/// of 4, with round 31 only if `ALL`, by [`round_rotated`]); `keys` and `pairs` as in
+/// [`RotatedKeys`], `d` as [`round_paired`] leaves it.
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
 fn rotated_rounds<const FROM: usize, const TO: usize, const ALL: bool>(
@@ -357,12 +413,12 @@ fn rotated_rounds<const FROM: usize, const TO: usize, const ALL: bool>(
         round_paired::<1>(k, st, d, keys[30], pairs[29]);
         round_paired::<2>(k, st, d, keys[31], pairs[30]);
         if ALL {
-            round_paired::<3>(k, st, d, keys[0], pairs[31]);
+            round_rotated::<3>(k, st, keys[0], pairs[31]);
         }
     }
 }
 
-/// [`Consts`] as raw vectors for [`round_paired`].
+/// [`Consts`] as raw vectors for [`round_rotated`].
 struct AsmConsts {
     g0: __m128i,
     g1: __m128i,
@@ -456,19 +512,27 @@ fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
         }
         // SAFETY: as above.
         unsafe { rotated_rounds::<SPLIT, 32, false>(&ak, &mut st, &mut d, kr, p) };
-        // Round 31 with X₃₂ read as X₃₂ ⊕ X₃₃ ⊕ X₃₄ ⊕ m₀ ⊕ m₂ ⊕ m₃: its D₃₂ (X₃₂ ⊕ X₃₃) as
-        // X₃₂ ⊕ X₃₄ ⊕ m₀ ⊕ m₂ ⊕ m₃.
-        let [x32, x33, x34, _] = st.y.map(w);
-        d[0] = x32.xor3(x34, co).raw();
-        // The next block starts from round 31's S-box inputs, its `o` from round 31's.
-        let (u31, v31) = (w(st.u), w(st.v));
+        let [x32, x33, x34, x31] = st.y.map(w);
+        let mut last = State {
+            y: [
+                x32.xor3(x33, x34.xor(co)).raw(),
+                x33.raw(),
+                x34.raw(),
+                x31.raw(),
+            ],
+            ..st
+        };
         // SAFETY: as above.
-        unsafe { round_paired::<3>(&ak, &mut st, &mut d, kr[0], p[31]) };
-        let x = [w(st.y[3]), x34, x33, x32];
+        unsafe { round_rotated::<3>(&ak, &mut last, kr[0], p[31]) };
+        let x = [w(last.y[3]), x34, x33, x32];
         pending = Some(x);
-        st.y = [0, 1, 2, 3].map(|i| x[i].xor(m[i]).raw());
-        st.u = u31.xor(cu).raw();
-        st.v = v31.xor(cv).raw();
+        st = State {
+            y: [0, 1, 2, 3].map(|i| x[i].xor(m[i]).raw()),
+            u: w(st.u).xor(cu).raw(),
+            v: w(st.v).xor(cv).raw(),
+            o: last.o,
+            o24: last.o24,
+        };
         d = pairs_of(&st.y);
     }
     // SAFETY: as above.
