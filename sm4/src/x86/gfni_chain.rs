@@ -247,7 +247,8 @@ struct State {
 /// The `asm!` of a [`Rotated`] round, for [`round_rotated`] and [`round_paired`]: the five
 /// S-box steps, the round's own `$mid` lines, the rotations and the joins into u' (`r0`) and
 /// v', then its `$tail`; the operands in one order, the round's own `$ins` (after `o24`) and
-/// `$outs` (after `t`) among them, so each round's code is what it would be written out.
+/// `$outs` (after `t`) among them, so each round's code is what it would be written out;
+/// the `unsafe` block with it.
 macro_rules! rotated_asm {
     (
         ($k:ident, $st:ident, $x3:ident, $key:ident, $pair:ident, $u:ident),
@@ -256,6 +257,9 @@ macro_rules! rotated_asm {
         [$($ins:tt)*],
         [$($outs:tt)*] $(,)?
     ) => {
+        // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
+        // `vprold`, `vpternlogd`, registers xmm16–31), which the round using this enables.
+        unsafe {
         core::arch::asm!(
             "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
             "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
@@ -296,6 +300,7 @@ macro_rules! rotated_asm {
             $($outs)*
             options(pure, nomem, nostack),
         )
+        }
     };
 }
 
@@ -324,25 +329,21 @@ macro_rules! rotated_asm {
 fn round_rotated<const I: usize>(k: &AsmConsts, st: &mut State, key: __m128i, pair: __m128i) {
     let (x1, x2, x3) = (st.y[(I + 1) % 4], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
     let (u, x4);
-    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
-    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
-    unsafe {
-        rotated_asm!(
-            (k, st, x3, key, pair, u),
-            [
-                "vpxord {k2:x}, {x2:x}, {pair:x}",
-                "vpxord {k3:x}, {x3:x}, {key:x}",
-            ],
-            [
-                // X_{i+4}, o and o24 of the next round.
-                "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
-                "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
-                "vpshufb {o24:x}, {k2:x}, {m24:x}",
-            ],
-            [x1 = in(zmm_reg) x1, x2 = in(zmm_reg) x2,],
-            [k2 = out(zmm_reg) st.o, k3 = out(zmm_reg) x4,],
-        );
-    }
+    rotated_asm!(
+        (k, st, x3, key, pair, u),
+        [
+            "vpxord {k2:x}, {x2:x}, {pair:x}",
+            "vpxord {k3:x}, {x3:x}, {key:x}",
+        ],
+        [
+            // X_{i+4}, o and o24 of the next round.
+            "vpternlogd {k3:x}, {r0:x}, {x2:x}, 0x96",
+            "vpternlogd {k2:x}, {r0:x}, {x1:x}, 0x96",
+            "vpshufb {o24:x}, {k2:x}, {m24:x}",
+        ],
+        [x1 = in(zmm_reg) x1, x2 = in(zmm_reg) x2,],
+        [k2 = out(zmm_reg) st.o, k3 = out(zmm_reg) x4,],
+    );
     st.u = u;
     st.y[I] = x4;
 }
@@ -370,23 +371,19 @@ fn round_paired<const I: usize>(
 ) {
     let (d1, x2, x3) = (d[(I + 1) % 2], st.y[(I + 2) % 4], st.y[(I + 3) % 4]);
     let (u, x4, o, d3);
-    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
-    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
-    unsafe {
-        rotated_asm!(
-            (k, st, x3, key, pair, u),
-            [],
-            [
-                // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
-                "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
-                "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
-                "vpshufb {o24:x}, {d1:x}, {m24:x}",
-                "vpxord {x4:x}, {x2:x}, {x3:x}",
-            ],
-            [d1 = inout(zmm_reg) d1 => o, x2 = inout(zmm_reg) x2 => d3,],
-            [x4 = out(zmm_reg) x4,],
-        );
-    }
+    rotated_asm!(
+        (k, st, x3, key, pair, u),
+        [],
+        [
+            // The next o (over D_{i+1}), D_{i+3} (over X_{i+2}), o24, X_{i+4}.
+            "vpternlogd {d1:x}, {r0:x}, {pair:x}, 0x96",
+            "vpternlogd {x2:x}, {r0:x}, {key:x}, 0x96",
+            "vpshufb {o24:x}, {d1:x}, {m24:x}",
+            "vpxord {x4:x}, {x2:x}, {x3:x}",
+        ],
+        [d1 = inout(zmm_reg) d1 => o, x2 = inout(zmm_reg) x2 => d3,],
+        [x4 = out(zmm_reg) x4,],
+    );
     st.u = u;
     st.o = o;
     st.y[I] = x4;
