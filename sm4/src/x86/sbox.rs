@@ -39,6 +39,29 @@ impl<W: GfniAffine> Sbox<W> for Gfni {
     }
 }
 
+/// One `asm!` of register-only (`pure`, `nomem`, `nostack`) vector code with its operands
+/// named by role, every one an `xmm_reg`: `inout` registers carry values in and out,
+/// `spent` ones carry a value in and are overwritten, `input` ones are only read and
+/// `scratch` ones only written.
+macro_rules! xmm_asm {
+    (
+        $($line:literal,)+ ;
+        inout: $($io:ident),+ ;
+        spent: $($sp:ident),+ ;
+        input: $($i:ident),+ ;
+        scratch: $($o:ident),+ ;
+    ) => {
+        core::arch::asm!(
+            $($line,)+
+            $($io = inout(xmm_reg) $io,)+
+            $($sp = inout(xmm_reg) $sp => _,)+
+            $($i = in(xmm_reg) $i,)+
+            $($o = out(xmm_reg) _,)+
+            options(pure, nomem, nostack, preserves_flags),
+        )
+    };
+}
+
 impl<F: words::Aes> AesLast for X128<F> {
     #[inline(always)]
     fn aes_last(self) -> Self {
@@ -82,10 +105,11 @@ impl<F: words::Aes + Avx2> AesMix for X128<F> {
     fn mix_round(self, pending: Self, ahead: Self, y_i: Self, t: &[Self; 5]) -> [Self; 3] {
         let [mask, r_lo, r_hi, q_lo, q_hi] = t.map(|r| r.raw());
         let (mut u, mut word, mut partial) = (self.raw(), pending.raw(), ahead.raw());
+        let others = y_i.raw();
         // SAFETY: registers only (no memory, no stack); AES-NI and AVX (VEX encoding),
         // which the kernel token `F` proves (`Aes`, `Avx2`).
         unsafe {
-            core::arch::asm!(
+            xmm_asm!(
                 "vpxor {s2}, {s2}, {s2}",
                 "vaesenclast {s1}, {u}, {s2}",
                 "vaesenc {s2}, {u}, {s2}",
@@ -116,20 +140,11 @@ impl<F: words::Aes + Avx2> AesMix for X128<F> {
                 "vpxor {s2}, {s2}, {rh}",
                 "vpxor {s2}, {s2}, {s1}",
                 "vpxor {u}, {u}, {s2}",
-                u = inout(xmm_reg) u,
-                word = inout(xmm_reg) word,
-                partial = inout(xmm_reg) partial,
-                others = inout(xmm_reg) y_i.raw() => _,
-                mask = in(xmm_reg) mask,
-                r_lo = in(xmm_reg) r_lo,
-                r_hi = in(xmm_reg) r_hi,
-                q_lo = in(xmm_reg) q_lo,
-                q_hi = in(xmm_reg) q_hi,
-                s1 = out(xmm_reg) _,
-                s2 = out(xmm_reg) _,
-                qh = out(xmm_reg) _,
-                rh = out(xmm_reg) _,
-                options(pure, nomem, nostack, preserves_flags),
+                ;
+                inout: u, word, partial;
+                spent: others;
+                input: mask, r_lo, r_hi, q_lo, q_hi;
+                scratch: s1, s2, qh, rh;
             );
         }
         [self.with(u), self.with(word), self.with(partial)]

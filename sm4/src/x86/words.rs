@@ -298,6 +298,19 @@ gfni_affine! {
     X512: Avx512bw => _mm512_gf2p8affine_epi64_epi8, _mm512_gf2p8affineinv_epi64_epi8;
 }
 
+/// One `asm!` of `vpbroadcastd` loads: each `$v` the `u32` at `$p` + `$offset` bytes,
+/// in an `unsafe` block whose caller proves AVX2 and that those bytes are readable.
+macro_rules! broadcast_loads {
+    ($p:expr => $($v:ident at $offset:literal),+) => {
+        core::arch::asm!(
+            $(concat!("vpbroadcastd {", stringify!($v), "}, dword ptr [{p} + ", $offset, "]"),)+
+            $($v = out(xmm_reg) $v,)+
+            p = in(reg) $p,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
 /// `pshufd` broadcasts of each lane, or broadcast loads (`Ssse3::LANES_BY_LOADS`).
 macro_rules! single {
     ($($W:ident: $($bound:path),+;)*) => {$(
@@ -314,20 +327,7 @@ macro_rules! single {
                     // SAFETY: AVX2 (`vpbroadcastd` from memory), which `LANES_BY_LOADS`
                     // promises (the `Ssse3` contract); the loads read the 16 bytes of
                     // `words`, a live local, and nothing else.
-                    unsafe {
-                        core::arch::asm!(
-                            "vpbroadcastd {a}, dword ptr [{p}]",
-                            "vpbroadcastd {b}, dword ptr [{p} + 4]",
-                            "vpbroadcastd {d}, dword ptr [{p} + 8]",
-                            "vpbroadcastd {e}, dword ptr [{p} + 12]",
-                            a = out(xmm_reg) a,
-                            b = out(xmm_reg) b,
-                            d = out(xmm_reg) d,
-                            e = out(xmm_reg) e,
-                            p = in(reg) words.as_ptr(),
-                            options(pure, readonly, nostack, preserves_flags),
-                        );
-                    }
+                    unsafe { broadcast_loads!(words.as_ptr() => a at 0, b at 4, d at 8, e at 12) };
                     return [$W(a, c), $W(b, c), $W(d, c), $W(e, c)];
                 }
                 // SAFETY: `self` carries its proof (module comment).
