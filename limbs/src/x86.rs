@@ -224,15 +224,40 @@ pub unsafe fn mont_mul_adx(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
 macro_rules! mont_mul_adx_static {
     ($a:expr, $b:expr, $m:path) => {{
         let (a, b): (&$crate::Limbs, &$crate::Limbs) = ($a, $b);
-        let (o0, o1, o2, o3): (u64, u64, u64, u64);
         // The asm reads the 32 bytes behind `b` and the 40 bytes of `$m`, writes only the
         // registers declared below and no memory, and does not touch the stack.
+        $crate::mulx_product_asm!(
+            a = a,
+            b = [inout(reg) b.as_ptr() => _],
+            tail = ["lea {b}, [rip + {pn}]", $crate::mont_reduce!("{b}")],
+            ops = [pn = sym $m,],
+        )
+    }};
+}
+
+/// One `asm!` block: the 512-bit product a·b of [`mulx_product!`](crate::mulx_product), then
+/// the caller's `tail` text, which leaves the result in `{r0}`..`{r3}` (a reduction), with the
+/// product's 13 register operands declared here once: `a` (a [`Limbs`] or a reference to
+/// one) in rdx and `{r5}`..`{r7}`, the pointer to b's limbs in `{b}` declared as the tokens
+/// in `b = [..]` (`in(reg) ptr`, or `inout(reg) ptr => _` where the tail reuses the
+/// register), and the operands in `ops = [..]` (each followed by a comma) before them.
+/// Reads memory, writes none, no stack. Evaluates to `[r0, r1, r2, r3]`. Expands to an
+/// `unsafe` operation: the caller's `unsafe` block proves BMI2 and ADX.
+#[macro_export]
+macro_rules! mulx_product_asm {
+    (
+        a = $a:expr,
+        b = [$($b:tt)*],
+        tail = [$($tail:expr),+ $(,)?],
+        ops = [$($ops:tt)*] $(,)?
+    ) => {{
+        let a = $a;
+        let (o0, o1, o2, o3): (u64, u64, u64, u64);
         ::core::arch::asm!(
             $crate::mulx_product!(),
-            "lea {b}, [rip + {pn}]",
-            $crate::mont_reduce!("{b}"),
-            pn = sym $m,
-            b = inout(reg) b.as_ptr() => _,
+            $($tail,)+
+            $($ops)*
+            b = $($b)*,
             r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
             r4 = out(reg) _,
             r5 = inout(reg) a[1] => _, r6 = inout(reg) a[2] => _, r7 = inout(reg) a[3] => _,
