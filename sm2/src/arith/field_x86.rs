@@ -229,6 +229,7 @@ pub unsafe fn mul_adx(a: Limbs, b: &Limbs) -> Limbs {
             a = a,
             b = [in(reg) b.as_ptr()],
             tail = [reduce_512!()],
+            high = [_, _, _, _],
             ops = [],
         )
     }
