@@ -224,18 +224,47 @@ pub unsafe fn mont_mul_adx(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
 macro_rules! mont_mul_adx_static {
     ($a:expr, $b:expr, $m:path) => {{
         let (a, b): (&$crate::Limbs, &$crate::Limbs) = ($a, $b);
-        let (o0, o1, o2, o3): (u64, u64, u64, u64);
         // The asm reads the 32 bytes behind `b` and the 40 bytes of `$m`, writes only the
         // registers declared below and no memory, and does not touch the stack.
+        $crate::mulx_product_asm!(
+            a = a,
+            b = [inout(reg) b.as_ptr() => _],
+            tail = ["lea {b}, [rip + {pn}]", $crate::mont_reduce!("{b}")],
+            high = [_, _, _, _],
+            ops = [pn = sym $m,],
+        )
+    }};
+}
+
+/// One `asm!` block: the 512-bit product a·b of [`mulx_product!`](crate::mulx_product), then
+/// the caller's `tail` text (none, or a reduction into `{r0}`..`{r3}`), with the
+/// product's 13 register operands declared here once: `a` (a [`Limbs`] or a reference to
+/// one) in rdx and `{r5}`..`{r7}`, the pointer to b's limbs in `{b}` declared as the tokens
+/// in `b = [..]` (`in(reg) ptr`, or `inout(reg) ptr => _` where the tail reuses the
+/// register), and the operands in `ops = [..]` (each followed by a comma) before them.
+/// Reads memory, writes none, no stack. Evaluates to `[r0, r1, r2, r3]` at the end (the
+/// product's low half, or a reduction's result); `high = [..]` names the caller's variables
+/// that take `{r4}`..`{r7}` (the high half), or `_` each. Expands to an
+/// `unsafe` operation: the caller's `unsafe` block proves BMI2 and ADX.
+#[macro_export]
+macro_rules! mulx_product_asm {
+    (
+        a = $a:expr,
+        b = [$($b:tt)*],
+        tail = [$($tail:expr),* $(,)?],
+        high = [$h4:tt, $h5:tt, $h6:tt, $h7:tt],
+        ops = [$($ops:tt)*] $(,)?
+    ) => {{
+        let a = $a;
+        let (o0, o1, o2, o3): (u64, u64, u64, u64);
         ::core::arch::asm!(
             $crate::mulx_product!(),
-            "lea {b}, [rip + {pn}]",
-            $crate::mont_reduce!("{b}"),
-            pn = sym $m,
-            b = inout(reg) b.as_ptr() => _,
+            $($tail,)*
+            $($ops)*
+            b = $($b)*,
             r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
-            r4 = out(reg) _,
-            r5 = inout(reg) a[1] => _, r6 = inout(reg) a[2] => _, r7 = inout(reg) a[3] => _,
+            r4 = out(reg) $h4,
+            r5 = inout(reg) a[1] => $h5, r6 = inout(reg) a[2] => $h6, r7 = inout(reg) a[3] => $h7,
             t = out(reg) _, u = out(reg) _,
             out("rax") _, inout("rdx") a[0] => _,
             options(pure, readonly, nostack),
@@ -250,21 +279,18 @@ macro_rules! mont_mul_adx_static {
 /// The CPU must have BMI2 and ADX.
 #[inline(always)]
 pub unsafe fn mul_wide_adx(a: &Limbs, b: &Limbs) -> Wide {
-    let (o0, o1, o2, o3, o4, o5, o6, o7): (u64, u64, u64, u64, u64, u64, u64, u64);
+    let (o4, o5, o6, o7): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 and ADX; the asm reads the 32 bytes behind `b`,
-    // writes only the registers declared below and no memory, and does not touch the stack.
-    unsafe {
-        asm!(
-            mulx_product!(),
-            b = in(reg) b.as_ptr(),
-            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
-            r4 = out(reg) o4,
-            r5 = inout(reg) a[1] => o5, r6 = inout(reg) a[2] => o6, r7 = inout(reg) a[3] => o7,
-            t = out(reg) _, u = out(reg) _,
-            out("rax") _, inout("rdx") a[0] => _,
-            options(pure, readonly, nostack),
-        );
-    }
+    // writes only registers and no memory, and does not touch the stack.
+    let [o0, o1, o2, o3] = unsafe {
+        mulx_product_asm!(
+            a = a,
+            b = [in(reg) b.as_ptr()],
+            tail = [],
+            high = [o4, o5, o6, o7],
+            ops = [],
+        )
+    };
     [o0, o1, o2, o3, o4, o5, o6, o7]
 }
 
@@ -292,84 +318,86 @@ pub unsafe fn redc_adx(x: &Wide, m: &Modulus) -> Limbs {
     [r0, r1, r2, r3]
 }
 
+/// `asm!` text: one instruction per limb into `{<d>0}`..`{<d>3}`, `$first` on limb 0 and
+/// `$rest` on limbs 1–3 (a carry chain, or the same instruction four times), from
+/// `{<s>0}`..`{<s>3}`, from m's limbs behind `{m}`, or from one register `{<s>}` for all.
+macro_rules! limbwise {
+    ($first:literal, $rest:literal: $d:literal from $s:literal) => {
+        limbwise!(@four $first, $rest, $d,
+            ["{", $s, "0}"], ["{", $s, "1}"], ["{", $s, "2}"], ["{", $s, "3}"])
+    };
+    ($first:literal, $rest:literal: $d:literal from m) => {
+        limbwise!(@four $first, $rest, $d, ["qword ptr [{m}]"], ["qword ptr [{m} + 8]"],
+            ["qword ptr [{m} + 16]"], ["qword ptr [{m} + 24]"])
+    };
+    ($op:literal: $d:literal from all $s:literal) => {
+        limbwise!(@four $op, $op, $d, ["{", $s, "}"], ["{", $s, "}"], ["{", $s, "}"], ["{", $s, "}"])
+    };
+    (@four $first:literal, $rest:literal, $d:literal, [$($s0:literal),+], [$($s1:literal),+],
+        [$($s2:literal),+], [$($s3:literal),+]) => {
+        concat!(
+            $first, " {", $d, "0}, ", $($s0,)+ "\n",
+            $rest, " {", $d, "1}, ", $($s1,)+ "\n",
+            $rest, " {", $d, "2}, ", $($s2,)+ "\n",
+            $rest, " {", $d, "3}, ", $($s3,)+ "\n",
+        )
+    };
+}
+
+/// One `asm!` block of [`add_mod`] or [`sub_mod`]: the `asm!` text over a's limbs in
+/// `{r0}`..`{r3}` (the result), b's in `{b0}`..`{b3}` (clobbered), the pointer `{m}` to the
+/// modulus and a scratch register `{c}`. Evaluates to the result limbs.
+macro_rules! mod_asm {
+    ($a:expr, $b:expr, $m:expr; $($text:expr),+ $(,)?) => {{
+        let [mut r0, mut r1, mut r2, mut r3] = *$a;
+        let b: &Limbs = $b;
+        // SAFETY: plain x86-64 instructions; the asm reads the first 32 bytes of `m`, writes
+        // only the registers declared below and no memory, and does not touch the stack.
+        unsafe {
+            asm!(
+                $($text,)+
+                m = in(reg) $m,
+                r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
+                b0 = inout(reg) b[0] => _, b1 = inout(reg) b[1] => _,
+                b2 = inout(reg) b[2] => _, b3 = inout(reg) b[3] => _,
+                c = out(reg) _,
+                options(pure, readonly, nostack),
+            );
+        }
+        [r0, r1, r2, r3]
+    }};
+}
+
 /// a + b mod m for a, b < m (plain x86-64: `add`/`adc`, then the sum minus m by `sub`/`sbb`
 /// through the carry word, and `cmov` keeps the sum where that borrows).
 #[inline(always)]
 pub fn add_mod(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
-    let [mut r0, mut r1, mut r2, mut r3] = *a;
-    // SAFETY: plain x86-64 instructions; the asm reads the first 32 bytes of `m`, writes
-    // only the registers declared below and no memory, and does not touch the stack.
-    unsafe {
-        asm!(
-            "xor {c:e}, {c:e}",
-            "add {r0}, {b0}",
-            "adc {r1}, {b1}",
-            "adc {r2}, {b2}",
-            "adc {r3}, {b3}",
-            // s = a + b < 2m < 2^257: the carry word c is 0 or 1
-            "adc {c:e}, 0",
-            "mov {b0}, {r0}",
-            "mov {b1}, {r1}",
-            "mov {b2}, {r2}",
-            "mov {b3}, {r3}",
-            "sub {b0}, qword ptr [{m}]",
-            "sbb {b1}, qword ptr [{m} + 8]",
-            "sbb {b2}, qword ptr [{m} + 16]",
-            "sbb {b3}, qword ptr [{m} + 24]",
-            // CF set iff s < m (the borrow passes the carry word): keep s, else s - m
-            "sbb {c}, 0",
-            "cmovnc {r0}, {b0}",
-            "cmovnc {r1}, {b1}",
-            "cmovnc {r2}, {b2}",
-            "cmovnc {r3}, {b3}",
-            m = in(reg) m,
-            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
-            b0 = inout(reg) b[0] => _, b1 = inout(reg) b[1] => _,
-            b2 = inout(reg) b[2] => _, b3 = inout(reg) b[3] => _,
-            c = out(reg) _,
-            options(pure, readonly, nostack),
-        );
-    }
-    [r0, r1, r2, r3]
+    mod_asm!(a, b, m;
+        "xor {c:e}, {c:e}",
+        limbwise!("add", "adc": "r" from "b"),
+        // s = a + b < 2m < 2^257: the carry word c is 0 or 1
+        "adc {c:e}, 0",
+        limbwise!("mov", "mov": "b" from "r"),
+        limbwise!("sub", "sbb": "b" from m),
+        // CF set iff s < m (the borrow passes the carry word): keep s, else s - m
+        "sbb {c}, 0",
+        limbwise!("cmovnc", "cmovnc": "r" from "b"),
+    )
 }
 
 /// a - b mod m for a, b < m (plain x86-64: `sub`/`sbb`, the borrow widened to a mask by
 /// `sbb c, c`, then m AND the mask added back).
 #[inline(always)]
 pub fn sub_mod(a: &Limbs, b: &Limbs, m: &Modulus) -> Limbs {
-    let [mut r0, mut r1, mut r2, mut r3] = *a;
-    // SAFETY: as in `add_mod`: plain x86-64, reads the first 32 bytes of `m` only, writes
-    // the declared registers only, no stack.
-    unsafe {
-        asm!(
-            "sub {r0}, {b0}",
-            "sbb {r1}, {b1}",
-            "sbb {r2}, {b2}",
-            "sbb {r3}, {b3}",
-            // k = all ones where a < b, else zero
-            "sbb {k}, {k}",
-            "mov {b0}, {k}",
-            "mov {b1}, {k}",
-            "mov {b2}, {k}",
-            "mov {b3}, {k}",
-            "and {b0}, qword ptr [{m}]",
-            "and {b1}, qword ptr [{m} + 8]",
-            "and {b2}, qword ptr [{m} + 16]",
-            "and {b3}, qword ptr [{m} + 24]",
-            // (a - b + 2^256) + m wraps back below m where a < b
-            "add {r0}, {b0}",
-            "adc {r1}, {b1}",
-            "adc {r2}, {b2}",
-            "adc {r3}, {b3}",
-            m = in(reg) m,
-            r0 = inout(reg) r0, r1 = inout(reg) r1, r2 = inout(reg) r2, r3 = inout(reg) r3,
-            b0 = inout(reg) b[0] => _, b1 = inout(reg) b[1] => _,
-            b2 = inout(reg) b[2] => _, b3 = inout(reg) b[3] => _,
-            k = out(reg) _,
-            options(pure, readonly, nostack),
-        );
-    }
-    [r0, r1, r2, r3]
+    mod_asm!(a, b, m;
+        limbwise!("sub", "sbb": "r" from "b"),
+        // c = all ones where a < b, else zero
+        "sbb {c}, {c}",
+        limbwise!("mov": "b" from all "c"),
+        limbwise!("and", "and": "b" from m),
+        // (a - b + 2^256) + m wraps back below m where a < b
+        limbwise!("add", "adc": "r" from "b"),
+    )
 }
 
 /// x - y mod m·2^256 for x, y < m·2^256 (512-bit values, such as unreduced products summed

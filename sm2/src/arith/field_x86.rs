@@ -109,6 +109,28 @@ macro_rules! reduce_512 {
     };
 }
 
+/// One `asm!` block of a base-x86-64 form ([`mul_base`], [`sqr_base`]): the product text,
+/// which leaves the 512-bit value in `{r0}`..`{r7}` reading the limbs behind `{a}` (and
+/// `{b}`), then [`reduce_512!`]; `{t}`, rax and rdx scratch. Reads memory, writes none, no
+/// stack. Evaluates to the reduced `[r0, r1, r2, r3]`; the caller's `unsafe` block holds it.
+macro_rules! base_asm {
+    (a = $a:expr $(, b = $b:expr)?; $($product:expr),+ $(,)?) => {{
+        let (o0, o1, o2, o3): (u64, u64, u64, u64);
+        asm!(
+            $($product,)+
+            reduce_512!(),
+            a = in(reg) $a.as_ptr(),
+            $(b = in(reg) $b.as_ptr(),)?
+            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
+            r4 = out(reg) _, r5 = out(reg) _, r6 = out(reg) _, r7 = out(reg) _,
+            t = out(reg) _,
+            out("rax") _, out("rdx") _,
+            options(pure, readonly, nostack),
+        );
+        [o0, o1, o2, o3]
+    }};
+}
+
 /// The backend in use: the dispatch crate's choice (its probe runs once per process).
 #[inline(always)]
 pub fn backend() -> Available<Backend> {
@@ -165,12 +187,11 @@ pub fn sqr(a: &Limbs) -> Limbs {
 /// a·b·2^-256 mod p for a, b < p, fully reduced.
 #[inline(always)]
 pub fn mul_base(a: &Limbs, b: &Limbs) -> Limbs {
-    let (o0, o1, o2, o3): (u64, u64, u64, u64);
     // SAFETY: base x86-64 instructions only (present on every x86-64 CPU); the asm reads the 32
-    // bytes behind each reference, writes only the registers declared below and no memory, and
-    // does not touch the stack.
+    // bytes behind each reference, writes only the registers `base_asm!` declares and no
+    // memory, and does not touch the stack.
     unsafe {
-        asm!(
+        base_asm!(a = a, b = b;
             "mov rax, [{a}]", "mul qword ptr [{b}]", "mov {r0}, rax", "mov {r1}, rdx",
             "mov rax, [{a} + 8]", "mul qword ptr [{b}]", "add {r1}, rax", "adc rdx, 0", "mov {r2}, rdx",
             "mov rax, [{a} + 16]", "mul qword ptr [{b}]", "add {r2}, rax", "adc rdx, 0", "mov {r3}, rdx",
@@ -187,17 +208,8 @@ pub fn mul_base(a: &Limbs, b: &Limbs) -> Limbs {
             "mov rax, [{a} + 8]", "mul qword ptr [{b} + 24]", "add {r4}, {t}", "adc rdx, 0", "add {r4}, rax", "adc rdx, 0", "mov {t}, rdx",
             "mov rax, [{a} + 16]", "mul qword ptr [{b} + 24]", "add {r5}, {t}", "adc rdx, 0", "add {r5}, rax", "adc rdx, 0", "mov {t}, rdx",
             "mov rax, [{a} + 24]", "mul qword ptr [{b} + 24]", "add {r6}, {t}", "adc rdx, 0", "add {r6}, rax", "adc rdx, 0", "mov {r7}, rdx",
-            reduce_512!(),
-            a = in(reg) a.as_ptr(),
-            b = in(reg) b.as_ptr(),
-            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
-            r4 = out(reg) _, r5 = out(reg) _, r6 = out(reg) _, r7 = out(reg) _,
-            t = out(reg) _,
-            out("rax") _, out("rdx") _,
-            options(pure, readonly, nostack),
-        );
+        )
     }
-    [o0, o1, o2, o3]
 }
 
 /// As [`mul_base`], with `mulx` and `a` passed in registers: the 512-bit product of
@@ -210,32 +222,25 @@ pub fn mul_base(a: &Limbs, b: &Limbs) -> Limbs {
 /// The CPU must have BMI2 and ADX.
 #[inline(always)]
 pub unsafe fn mul_adx(a: Limbs, b: &Limbs) -> Limbs {
-    let (o0, o1, o2, o3): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 and ADX; reads the 32 bytes behind `b`, writes only
     // declared registers.
     unsafe {
-        asm!(
-            shangmi_limbs::mulx_product!(),
-            reduce_512!(),
-            b = in(reg) b.as_ptr(),
-            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
-            r4 = out(reg) _,
-            r5 = inout(reg) a[1] => _, r6 = inout(reg) a[2] => _, r7 = inout(reg) a[3] => _,
-            t = out(reg) _, u = out(reg) _,
-            out("rax") _, inout("rdx") a[0] => _,
-            options(pure, readonly, nostack),
-        );
+        shangmi_limbs::mulx_product_asm!(
+            a = a,
+            b = [in(reg) b.as_ptr()],
+            tail = [reduce_512!()],
+            high = [_, _, _, _],
+            ops = [],
+        )
     }
-    [o0, o1, o2, o3]
 }
 
 /// a²·2^-256 mod p for a < p, fully reduced: six cross products doubled plus four squares.
 #[inline(always)]
 pub fn sqr_base(a: &Limbs) -> Limbs {
-    let (o0, o1, o2, o3): (u64, u64, u64, u64);
     // SAFETY: as in `mul_base`: base x86-64 instructions, reads `a` only, writes declared registers.
     unsafe {
-        asm!(
+        base_asm!(a = a;
             // cross products a_i·a_j (i < j) into r1..r6
             "mov {t}, [{a}]",
             "mov rax, [{a} + 8]", "mul {t}", "mov {r1}, rax", "mov {r2}, rdx",
@@ -254,16 +259,8 @@ pub fn sqr_base(a: &Limbs) -> Limbs {
             "mov rax, [{a} + 8]", "mul rax", "add {r1}, {t}", "adc {r2}, rax", "adc rdx, 0", "mov {t}, rdx",
             "mov rax, [{a} + 16]", "mul rax", "add {r3}, {t}", "adc {r4}, rax", "adc rdx, 0", "mov {t}, rdx",
             "mov rax, [{a} + 24]", "mul rax", "add {r5}, {t}", "adc {r6}, rax", "adc {r7}, rdx",
-            reduce_512!(),
-            a = in(reg) a.as_ptr(),
-            r0 = out(reg) o0, r1 = out(reg) o1, r2 = out(reg) o2, r3 = out(reg) o3,
-            r4 = out(reg) _, r5 = out(reg) _, r6 = out(reg) _, r7 = out(reg) _,
-            t = out(reg) _,
-            out("rax") _, out("rdx") _,
-            options(pure, readonly, nostack),
-        );
+        )
     }
-    [o0, o1, o2, o3]
 }
 
 /// As [`sqr_base`], with `mulx` and `a` passed in registers: the six cross products on both

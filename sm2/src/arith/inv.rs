@@ -120,6 +120,30 @@ fn divsteps(delta2: &mut i64, f0: u64, g0: u64) -> Matrix {
     }
 }
 
+/// The carry pass of [`update_fg`] and [`update_de`], for (x, y) ← (u·x + v·y, q·x + r·y) /
+/// 2^62: from the limb-0 sums `cx`, `cy` (their low 62 bits zero), shift down 62 bits, add
+/// the products of limbs 1..5 (and the `plus` terms of limb `i`), limb i landing at i - 1
+/// (the top limb keeps the sign). A macro so that both updates compile to the loop written
+/// out in each.
+macro_rules! shift_rows {
+    (($x:ident, $y:ident) from ($cx:ident, $cy:ident) by ($u:ident, $v:ident, $q:ident, $r:ident)
+        $(plus |$i:ident| ($ex:expr, $ey:expr))?) => {
+        $cx >>= 62;
+        $cy >>= 62;
+        for i in 1..5 {
+            $(let $i = i;)?
+            $cx += $u * $x[i] as i128 + $v * $y[i] as i128 $(+ $ex)?;
+            $cy += $q * $x[i] as i128 + $r * $y[i] as i128 $(+ $ey)?;
+            $x[i - 1] = ($cx as u64 & M62) as i64;
+            $y[i - 1] = ($cy as u64 & M62) as i64;
+            $cx >>= 62;
+            $cy >>= 62;
+        }
+        $x[4] = $cx as i64;
+        $y[4] = $cy as i64;
+    };
+}
+
 /// (f, g) ← (u·f + v·g, q·f + r·g) / 2^62 (exact).
 #[inline(always)]
 fn update_fg(f: &mut Signed62, g: &mut Signed62, t: &Matrix) {
@@ -127,18 +151,7 @@ fn update_fg(f: &mut Signed62, g: &mut Signed62, t: &Matrix) {
     let mut cf = u * f[0] as i128 + v * g[0] as i128;
     let mut cg = q * f[0] as i128 + r * g[0] as i128;
     // The low 62 bits are zero by construction of the matrix.
-    cf >>= 62;
-    cg >>= 62;
-    for i in 1..5 {
-        cf += u * f[i] as i128 + v * g[i] as i128;
-        cg += q * f[i] as i128 + r * g[i] as i128;
-        f[i - 1] = (cf as u64 & M62) as i64;
-        g[i - 1] = (cg as u64 & M62) as i64;
-        cf >>= 62;
-        cg >>= 62;
-    }
-    f[4] = cf as i64;
-    g[4] = cg as i64;
+    shift_rows!((f, g) from (cf, cg) by (u, v, q, r));
 }
 
 /// (d, e) ← (u·d + v·e, q·d + r·e) / 2^62 mod M, keeping both in (-2M, M): first add M·u
@@ -159,18 +172,8 @@ fn update_de(d: &mut Signed62, e: &mut Signed62, t: &Matrix, m: &Modulus) {
     let (md128, me128) = (md as i128, me as i128);
     cd += m.m[0] as i128 * md128;
     ce += m.m[0] as i128 * me128;
-    cd >>= 62;
-    ce >>= 62;
-    for i in 1..5 {
-        cd += u * d[i] as i128 + v * e[i] as i128 + m.m[i] as i128 * md128;
-        ce += q * d[i] as i128 + r * e[i] as i128 + m.m[i] as i128 * me128;
-        d[i - 1] = (cd as u64 & M62) as i64;
-        e[i - 1] = (ce as u64 & M62) as i64;
-        cd >>= 62;
-        ce >>= 62;
-    }
-    d[4] = cd as i64;
-    e[4] = ce as i64;
+    shift_rows!((d, e) from (cd, ce) by (u, v, q, r)
+        plus |i| (m.m[i] as i128 * md128, m.m[i] as i128 * me128));
 }
 
 /// `a + M` where `mask` is all ones, else `a`; limbs renormalised to [0, 2^62) except the top.

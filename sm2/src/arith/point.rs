@@ -208,34 +208,32 @@ impl Jacobian {
         let s2 = zz.multiply(&self.z).multiply(&q.y);
         let h = u2.sub(&self.x);
         let r = s2.sub(&self.y);
-        let (x3, y3) = Self::add_tail(&self.x, &self.y, &h, &r);
-        let z3 = h.multiply(&self.z);
-        (
-            Jacobian {
-                x: x3,
-                y: y3,
-                z: z3,
-            },
-            h.is_zero_mask(),
-            r.is_zero_mask(),
-        )
+        Self::add_tail(&self.x, &self.y, &h, &r, &self.z, None)
     }
 
     /// The common end of both additions: with U1, S1 the first point's X, Y scaled to the
-    /// common denominator, X3 = R² - H³ - 2·U1·H² and Y3 = R·(U1·H² - X3) - S1·H³.
+    /// common denominator, X3 = R² - H³ - 2·U1·H², Y3 = R·(U1·H² - X3) - S1·H³ and
+    /// Z3 = H·Z1, or H·(Z1·Z2) where the second point has a Z; with the masks that are all
+    /// ones iff H = 0 and iff R = 0.
     #[inline(always)]
     fn add_tail(
         u1: &FieldElement,
         s1: &FieldElement,
         h: &FieldElement,
         r: &FieldElement,
-    ) -> (FieldElement, FieldElement) {
+        z1: &FieldElement,
+        z2: Option<&FieldElement>,
+    ) -> (Jacobian, u64, u64) {
         let hh = h.square();
         let hhh = hh.multiply(h);
         let v = hh.multiply(u1);
-        let x3 = r.square().sub(&hhh).sub(&v.double());
-        let y3 = v.sub(&x3).multiply(r).sub(&hhh.multiply(s1));
-        (x3, y3)
+        let x = r.square().sub(&hhh).sub(&v.double());
+        let y = v.sub(&x).multiply(r).sub(&hhh.multiply(s1));
+        let z = match z2 {
+            Some(z2) => h.multiply(&z1.multiply(z2)),
+            None => h.multiply(z1),
+        };
+        (Jacobian { x, y, z }, h.is_zero_mask(), r.is_zero_mask())
     }
 
     /// Full addition with no case handling, the second point's Z² and Z³ given (11M + 3S), as
@@ -252,17 +250,7 @@ impl Jacobian {
         let s2 = z1z1.multiply(&self.z).multiply(&q.p.y);
         let h = u2.sub(&u1);
         let r = s2.sub(&s1);
-        let (x3, y3) = Self::add_tail(&u1, &s1, &h, &r);
-        let z3 = h.multiply(&self.z.multiply(&q.p.z));
-        (
-            Jacobian {
-                x: x3,
-                y: y3,
-                z: z3,
-            },
-            h.is_zero_mask(),
-            r.is_zero_mask(),
-        )
+        Self::add_tail(&u1, &s1, &h, &r, &self.z, Some(&q.p.z))
     }
 
     /// Addition of a [`Cached`] point handling every case, variable time (public data only).
