@@ -21,9 +21,11 @@ use core::{arch::x86_64::*, cell::Cell};
 /// `avx512` token's are one `vprold` and one `vpternlogd`, which take a group's step from
 /// about 38 vector instructions to about 20. The vector instructions run beside the
 /// scalar rounds but share the core's dispatch with them, so fewer of them leave more of
-/// each cycle to the rounds (Zen 4, 8 KiB: 7.32 -> 7.25 cycles a round, together with the
-/// feed-forward in general registers, `rounds_asm::rounds`; in an AVX-512 entry without
-/// that change LLVM moved the state through vector registers and the kernel ran 2% slower).
+/// each cycle to the rounds (Zen 4, 8 KiB: 497 -> 505 MB/s, together with the feed-forward
+/// in general registers, `rounds_asm::rounds`; in an AVX-512 entry without that change LLVM
+/// moved the state through vector registers and the kernel ran 2% slower). With the groups
+/// of rounds on 64-byte lines as well, the kernel runs 7.00 cycles a round (7.32 before),
+/// the same as its rounds alone without the expansion (`benches` example `floors`).
 ///
 /// # Safety
 /// Implement only for kernel tokens whose backend's probe found SSSE3.
