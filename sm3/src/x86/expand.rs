@@ -10,20 +10,45 @@
 //! The registers carry their proof: [`V`] holds a kernel token next to the vector, its
 //! fields are private to this module, and the functions that make one from nothing take
 //! the token. The token's [`Xmm`] implementation (`unsafe`) says that its backend's
-//! probe found the instructions used here (SSSE3 and older), which is the SAFETY argument of
-//! every intrinsic call in this file; loads and stores also take arrays of the exact size
-//! they touch.
+//! probe found the instructions used here (SSSE3 and older; for the `avx512` token also
+//! AVX-512F/VL, see [`Xmm`]), which is the SAFETY argument of every intrinsic call in this
+//! file; loads and stores also take arrays of the exact size they touch.
 
 use core::{arch::x86_64::*, cell::Cell};
 
 /// A kernel token whose backend has SSSE3 (`pshufb`, `palignr`; every x86 SM3 backend has
-/// AVX2, which implies it). The expansion uses nothing newer: the `avx512` kernel runs the
-/// same code as `avx2` (`vprold` and `vpternlogd` here made the whole kernel slower, from
-/// the code LLVM generates around the rounds in an AVX-512 `target_feature` function).
+/// AVX2, which implies it). Its rotation and three-way XOR are SSE2 by default; the
+/// `avx512` token's are one `vprold` and one `vpternlogd`, which take a group's step from
+/// about 38 vector instructions to about 20. The vector instructions run beside the
+/// scalar rounds but share the core's dispatch with them, so fewer of them leave more of
+/// each cycle to the rounds (Zen 4, 8 KiB: 497 -> 505 MB/s, together with the feed-forward
+/// in general registers, `rounds_asm::rounds`; in an AVX-512 entry without that change LLVM
+/// moved the state through vector registers and the kernel ran 2% slower). With the groups
+/// of rounds on 64-byte lines as well, the kernel runs 7.00 cycles a round (7.32 before),
+/// the same as its rounds alone without the expansion (`benches` example `floors`).
 ///
 /// # Safety
 /// Implement only for kernel tokens whose backend's probe found SSSE3.
-pub(crate) unsafe trait Xmm: Copy {}
+pub(crate) unsafe trait Xmm: Copy {
+    /// Lane-wise rotate left by `N`: two shifts and an OR (SSE2).
+    #[inline(always)]
+    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe {
+            _mm_or_si128(
+                _mm_slli_epi32::<N>(x),
+                _mm_srl_epi32(x, _mm_cvtsi32_si128(32 - N)),
+            )
+        }
+    }
+
+    /// `a ^ b ^ c`: two XORs (SSE2).
+    #[inline(always)]
+    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_xor_si128(_mm_xor_si128(a, b), c) }
+    }
+}
 
 /// A 128-bit register (four message words) of kernel `X`.
 #[derive(Clone, Copy)]
@@ -88,23 +113,16 @@ impl<X: Xmm> V<X> {
         V(unsafe { _mm_slli_si128::<N>(self.0) }, self.1)
     }
 
-    /// Lane-wise rotate left by `N`, from two shifts and an OR.
+    /// Lane-wise rotate left by `N` ([`Xmm::rotl`]).
     #[inline(always)]
     fn rotl<const N: i32>(self) -> Self {
-        // SAFETY: SSE2 is part of x86-64.
-        let r = unsafe {
-            _mm_or_si128(
-                _mm_slli_epi32::<N>(self.0),
-                _mm_srl_epi32(self.0, _mm_cvtsi32_si128(32 - N)),
-            )
-        };
-        V(r, self.1)
+        V(self.1.rotl::<N>(self.0), self.1)
     }
 
-    /// `self ^ b ^ c`.
+    /// `self ^ b ^ c` ([`Xmm::xor3`]).
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
-        self.xor(b).xor(c)
+        V(self.1.xor3(self.0, b.0, c.0), self.1)
     }
 
     /// P1(x) = x ^ (x <<< 15) ^ (x <<< 23).
@@ -159,8 +177,23 @@ impl<X: Xmm> Groups<X> {
 // SAFETY: the `avx2` backend's probe checks AVX2, which implies SSSE3.
 unsafe impl Xmm for super::Avx2 {}
 
-// SAFETY: the `avx512` backend's probe checks AVX2, which implies SSSE3.
-unsafe impl Xmm for super::Avx512 {}
+// SAFETY: the `avx512` backend's probe checks AVX2, which implies SSSE3, and
+// AVX-512F/VL, which `vprold` and `vpternlogd` on 128-bit registers need.
+unsafe impl Xmm for super::Avx512 {
+    /// One `vprold`.
+    #[inline(always)]
+    fn rotl<const N: i32>(self, x: __m128i) -> __m128i {
+        // SAFETY: `self` proves AVX-512F and AVX-512VL (the impl's SAFETY comment).
+        unsafe { _mm_rol_epi32::<N>(x) }
+    }
+
+    /// One `vpternlogd`.
+    #[inline(always)]
+    fn xor3(self, a: __m128i, b: __m128i, c: __m128i) -> __m128i {
+        // SAFETY: `self` proves AVX-512F and AVX-512VL (the impl's SAFETY comment).
+        unsafe { _mm_ternarylogic_epi32::<0x96>(a, b, c) }
+    }
+}
 
 /// The words the rounds read from memory: W_0..W_67 and W'_0..W'_63 of the block in
 /// hand, one after the other so that one register addresses both.

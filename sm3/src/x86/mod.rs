@@ -1,6 +1,7 @@
 //! x86-64 kernels.
 //!
-//! Single stream: the message expansion runs in 128-bit registers four words at a time,
+//! Single stream: the message expansion runs in 128-bit registers four words at a time
+//! (`avx512`: with `vprold` and `vpternlogd` on them),
 //! interleaved with the same block's rounds and kept four rounds ahead of them, so the
 //! out-of-order core overlaps the two, while the 64 rounds run on scalar registers in
 //! `asm!` (`rounds_asm`: registers and instruction order fixed, BMI2 `rorx`).
@@ -34,8 +35,14 @@ shangmi_dispatch::kernel_token! {
 #[inline(always)]
 fn compress<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let scratch = Scratch::new();
+    let mut s = *state;
     for block in blocks {
-        rounds_asm::rounds(state, &scratch, &mut Ahead::start(x, block, &scratch));
+        rounds_asm::rounds(
+            &mut s,
+            state,
+            &scratch,
+            &mut Ahead::start(x, block, &scratch),
+        );
     }
 }
 
@@ -61,7 +68,7 @@ impl Kernel for Avx2 {
 impl Kernel for Avx512 {
     #[inline(always)]
     fn compress(self, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        #[target_feature(enable = "avx2,bmi1,bmi2")]
+        #[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
         fn entry(k: Avx512, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
             compress(k, state, blocks)
         }
