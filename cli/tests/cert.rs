@@ -11,7 +11,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_contains_all, at, bytes, cert, ok, ok_text, openssl, run, scratch, shangmi, under_ca,
+    assert_contains_all, at, bytes, cert, file_flags, ok, ok_text, openssl, run, scratch, shangmi,
+    under_ca,
 };
 
 const DISTID: &str = "distid:1234567812345678";
@@ -162,17 +163,16 @@ fn failures_name_the_file_and_write_nothing() {
     let mut keygen = shangmi();
     keygen.args(["sm2", "keygen", "--out", p(&at(d, "other.key"))]);
     ok(keygen);
-    let err = fails(cert(&[
-        "tlcp-pair",
-        "--ca",
-        p(&at(d, "ca.crt")),
-        "--ca-key",
-        p(&at(d, "other.key")),
-        "--subject",
-        "/CN=x",
-        "--out-dir",
-        p(&at(d, "pair")),
-    ]));
+    let mut pair = cert(&["tlcp-pair", "--subject", "/CN=x"]);
+    pair.args(file_flags(
+        d,
+        &[
+            ("--ca", "ca.crt"),
+            ("--ca-key", "other.key"),
+            ("--out-dir", "pair"),
+        ],
+    ));
+    let err = fails(pair);
     assert!(err.contains("other.key"), "{err}");
     assert!(!at(d, "pair").join("sign.crt").exists());
     // a bad name is a usage error (exit 2)

@@ -18,7 +18,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_contains_all, at, cert, ok, ok_text, openssl, run, scratch, shangmi, under_ca,
+    assert_contains_all, at, cert, file_flags, ok, ok_text, openssl, run, scratch, shangmi,
+    under_ca,
 };
 
 fn p(path: &Path) -> &str {
@@ -100,20 +101,16 @@ fn revoke_and_verify() {
     let o = verify(d, &["one.crl"], "carol/sign.crt");
     assert!(o.status.success(), "{}", stderr(&o));
     // a later CRL keeps the earlier entries with --previous and adds carol's
-    ok(under_ca(
+    let mut two = under_ca(d, "crl", &["--number", "7"]);
+    two.args(file_flags(
         d,
-        "crl",
         &[
-            "--previous",
-            p(&at(d, "one.crl")),
-            "--revoke",
-            p(&at(d, "carol/sign.crt")),
-            "--out",
-            p(&at(d, "two.crl")),
-            "--number",
-            "7",
+            ("--previous", "one.crl"),
+            ("--revoke", "carol/sign.crt"),
+            ("--out", "two.crl"),
         ],
     ));
+    ok(two);
     for leaf in ["alice/sign.crt", "bob/sign.crt", "carol/sign.crt"] {
         assert_eq!(
             verify(d, &["two.crl"], leaf).status.code(),

@@ -102,7 +102,7 @@ pub use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 pub use server::ServerConnection;
 pub use session::Session;
 pub use stream::{Connection, Stream, StreamOwned};
-pub use suites::CipherSuite;
+pub use suites::{CipherSuite, UnknownSuite};
 pub use ticket::Ticketer;
 pub use verify::{CertVerifier, NameCheck, RootCertStore, WebPkiVerifier};
 

@@ -89,6 +89,49 @@ impl core::fmt::Display for CipherSuite {
     }
 }
 
+/// Reads a suite's name: the GB/T 38636 one (`ECC_SM4_GCM_SM3`) or the OpenSSL-style one
+/// (`ECC-SM2-SM4-GCM-SM3`), in any case.
+///
+/// ```
+/// use shangmi_tlcp::CipherSuite;
+/// assert_eq!("ecc_sm4_cbc_sm3".parse(), Ok(CipherSuite::EccSm4CbcSm3));
+/// assert_eq!("ECDHE-SM2-SM4-GCM-SM3".parse(), Ok(CipherSuite::EcdheSm4GcmSm3));
+/// assert!("RSA".parse::<CipherSuite>().is_err());
+/// for s in CipherSuite::ALL {
+///     assert_eq!(s.name().parse(), Ok(s));
+///     assert_eq!(s.openssl_name().parse(), Ok(s));
+/// }
+/// ```
+impl core::str::FromStr for CipherSuite {
+    type Err = UnknownSuite;
+
+    fn from_str(name: &str) -> Result<Self, UnknownSuite> {
+        Self::ALL
+            .into_iter()
+            .find(|s| {
+                s.name().eq_ignore_ascii_case(name) || s.openssl_name().eq_ignore_ascii_case(name)
+            })
+            .ok_or_else(|| UnknownSuite(name.to_owned()))
+    }
+}
+
+/// A name [`CipherSuite`]'s `FromStr` does not know (the name given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSuite(pub String);
+
+impl core::fmt::Display for UnknownSuite {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "unknown TLCP suite '{}' (", self.0)?;
+        for (i, s) in CipherSuite::ALL.into_iter().enumerate() {
+            let sep = if i == 0 { "" } else { ", " };
+            write!(f, "{sep}{}", s.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownSuite {}
+
 /// The name of a TLCP connection's suite (empty before one is chosen), as the one-port
 /// acceptor and the HTTPS connector report it.
 #[cfg(any(feature = "one-port", feature = "hyper-client"))]

@@ -145,18 +145,8 @@ pub(crate) fn suites(names: &[String]) -> Result<Vec<shangmi_tlcp::CipherSuite>,
     names
         .iter()
         .map(|name| {
-            shangmi_tlcp::CipherSuite::ALL
-                .into_iter()
-                .find(|s| {
-                    s.name().eq_ignore_ascii_case(name)
-                        || s.openssl_name().eq_ignore_ascii_case(name)
-                })
-                .ok_or_else(|| {
-                    format!(
-                        "unknown TLCP suite '{name}' (ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, \
-                         ECDHE_SM4_GCM_SM3, ECDHE_SM4_CBC_SM3)"
-                    )
-                })
+            name.parse()
+                .map_err(|e: shangmi_tlcp::UnknownSuite| e.to_string())
         })
         .collect()
 }

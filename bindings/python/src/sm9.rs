@@ -29,23 +29,18 @@ fn master_bytes(data: &Bound<'_, PyAny>) -> PyResult<zeroize::Zeroizing<[u8; 32]
     )?))
 }
 
-/// A user's key (either kind) read from `d` under its master public key, off the GIL.
-fn user_key<K: Send, M: Sync>(
-    py: Python<'_>,
-    d: &[u8],
-    master: &M,
-    from_bytes: fn(&[u8], &M) -> Result<K, shangmi_sm9::Error>,
-) -> PyResult<K> {
-    py.detach(|| from_bytes(d, master)).map_err(sm9_err)
-}
-
-/// A frozen class `$py` (Python name `$name`) holding one `$key` as `k`, with `methods`.
+/// A frozen class `$py` (Python name `$name`) holding one `$key` as `k` (and the
+/// `$field`s), with `methods`.
 macro_rules! sm9_class {
-    ($(#[$doc:meta])* $py:ident($name:literal, $key:ident); $($methods:tt)*) => {
+    (
+        $(#[$doc:meta])* $py:ident($name:literal, $key:ident $(, $field:ident: $ty:ty)*);
+        $($methods:tt)*
+    ) => {
         $(#[$doc])*
         #[pyclass(name = $name, module = "shangmi", frozen)]
         struct $py {
             k: $key,
+            $($field: $ty,)*
         }
 
         #[pymethods]
@@ -128,6 +123,45 @@ macro_rules! master_public {
     };
 }
 
+/// A user's key class (signing or decryption) `$py` (Python name `$name`) holding one `$key`
+/// as `k` (and the `$field`s), with `from_bytes(data, master_public_key)` (the class
+/// `$master`; the identity `$id` after it where the class keeps one, the key made by the
+/// class's `extracted`), `to_bytes()` (the uncompressed encoding) and `methods`.
+macro_rules! user_key_class {
+    (@id) => { &[] };
+    (@id $id:ident) => { $id.as_slice() };
+    (
+        $(#[$doc:meta])* $py:ident($name:literal, $key:ident $(, $field:ident: $ty:ty)*)
+        under $master:ident $(, $id:ident)?;
+        $($methods:tt)*
+    ) => {
+        sm9_class! {
+            $(#[$doc])*
+            $py($name, $key $(, $field: $ty)*);
+
+            #[staticmethod]
+            fn from_bytes(
+                py: Python<'_>,
+                data: &Bound<'_, PyAny>,
+                master: &$master,
+                $($id: &Bound<'_, PyAny>,)?
+            ) -> PyResult<Self> {
+                let d = buf(data)?;
+                $(let $id = buf($id)?;)?
+                let (d, m) = (d.as_slice(), &master.k);
+                let k = py.detach(|| $key::from_bytes(d, m)).map_err(sm9_err)?;
+                Ok($py::extracted(k, user_key_class!(@id $($id)?)))
+            }
+
+            fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                bytes(py, &zeroize::Zeroizing::new(self.k.to_uncompressed())[..])
+            }
+
+            $($methods)*
+        }
+    };
+}
+
 master_key! {
     /// The signing master key of a key generation centre: `generate()`, `from_bytes(32)`,
     /// `to_bytes()`, `public_key()`, `extract(id)`.
@@ -158,36 +192,10 @@ master_public! {
     }
 }
 
-/// A user's SM9 signing key: `sign(data, der=True)`, `to_bytes()` (65 bytes),
-/// `from_bytes(data, master_public_key)`, `master_public_key()`.
-#[pyclass(name = "SM9SigningKey", module = "shangmi", frozen)]
-struct PySigningKey {
-    k: SigningKey,
-}
-
-impl PySigningKey {
-    /// The key `extract` made (a signing key does not keep its identity).
-    fn extracted(k: SigningKey, _id: &[u8]) -> Self {
-        PySigningKey { k }
-    }
-}
-
-#[pymethods]
-impl PySigningKey {
-    #[staticmethod]
-    fn from_bytes(
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        master: &PySignMasterPublic,
-    ) -> PyResult<Self> {
-        let d = buf(data)?;
-        let k = user_key(py, d.as_slice(), &master.k, SigningKey::from_bytes)?;
-        Ok(PySigningKey { k })
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &zeroize::Zeroizing::new(self.k.to_uncompressed())[..])
-    }
+user_key_class! {
+    /// A user's SM9 signing key: `sign(data, der=True)`, `to_bytes()` (65 bytes),
+    /// `from_bytes(data, master_public_key)`, `master_public_key()`.
+    PySigningKey("SM9SigningKey", SigningKey) under PySignMasterPublic;
 
     fn master_public_key(&self) -> PySignMasterPublic {
         PySignMasterPublic {
@@ -209,6 +217,13 @@ impl PySigningKey {
         } else {
             bytes(py, &sig.to_bytes())
         })
+    }
+}
+
+impl PySigningKey {
+    /// The key `extract` made (a signing key does not keep its identity).
+    fn extracted(k: SigningKey, _id: &[u8]) -> Self {
+        PySigningKey { k }
     }
 }
 
@@ -248,38 +263,11 @@ master_public! {
     }
 }
 
-/// A user's SM9 decryption key (with the identity it was extracted for):
-/// `decrypt(ciphertext)` takes C1‖C3‖C2 or the DER form; raises `InvalidTag`.
-#[pyclass(name = "SM9EncryptPrivateKey", module = "shangmi", frozen)]
-struct PyEncKey {
-    k: EncryptPrivateKey,
-    id: Vec<u8>,
-}
-
-impl PyEncKey {
-    /// The key `extract` (or `from_bytes`) made for `id`, which decryption needs.
-    fn extracted(k: EncryptPrivateKey, id: &[u8]) -> Self {
-        PyEncKey { k, id: id.to_vec() }
-    }
-}
-
-#[pymethods]
-impl PyEncKey {
-    #[staticmethod]
-    fn from_bytes(
-        py: Python<'_>,
-        data: &Bound<'_, PyAny>,
-        master: &PyEncMasterPublic,
-        id: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let (d, id) = (buf(data)?, buf(id)?);
-        let k = user_key(py, d.as_slice(), &master.k, EncryptPrivateKey::from_bytes)?;
-        Ok(PyEncKey::extracted(k, id.as_slice()))
-    }
-
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &zeroize::Zeroizing::new(self.k.to_uncompressed())[..])
-    }
+user_key_class! {
+    /// A user's SM9 decryption key (with the identity it was extracted for):
+    /// `decrypt(ciphertext)` takes C1‖C3‖C2 or the DER form; raises `InvalidTag`.
+    PyEncKey("SM9EncryptPrivateKey", EncryptPrivateKey, id: Vec<u8>)
+        under PyEncMasterPublic, id;
 
     fn decrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyOut<'py> {
         let d = buf(data)?;
@@ -293,6 +281,13 @@ impl PyEncKey {
             })
             .map_err(sm9_err)?;
         Ok(bytes(py, &zeroize::Zeroizing::new(pt)))
+    }
+}
+
+impl PyEncKey {
+    /// The key `extract` (or `from_bytes`) made for `id`, which decryption needs.
+    fn extracted(k: EncryptPrivateKey, id: &[u8]) -> Self {
+        PyEncKey { k, id: id.to_vec() }
     }
 }
 

@@ -252,6 +252,14 @@ pub fn make_ca_and_localhost_pair(dir: &Path, ca_subject: &str) {
     );
 }
 
+/// `FLAG dir/NAME` for each `(FLAG, NAME)` of `files`: options naming files in `dir`.
+pub fn file_flags(dir: &Path, files: &[(&str, &str)]) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|(flag, name)| [flag.to_string(), at(dir, name).to_str().unwrap().to_owned()])
+        .collect()
+}
+
 /// `--KIND-cert dir/STEM.crt --KIND-key dir/STEM.key` for each `(KIND, STEM)` of `kinds`.
 pub fn cert_key_flags(dir: &Path, kinds: &[(&str, &str)]) -> Vec<String> {
     let path = |stem: &str, ext: &str| {
