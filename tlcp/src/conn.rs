@@ -29,9 +29,11 @@ fn next_seq(seq: &mut u64) -> Result<u64, Error> {
     Ok(this)
 }
 
-/// Explicit CBC IVs drawn from the OS generator per call (one system call for this many
-/// records, not one per record).
-const IV_BATCH: usize = 32;
+/// Explicit CBC IVs drawn from the OS generator per call: 256 bytes, the largest draw
+/// `shangmi_rustls::rand::OsRandom` serves from its per-thread pool (which the kernel
+/// refills 1 KiB a system call), so one system call per 64 records; a larger batch went
+/// to `getrandom` itself each time (one call per 32 records at 32).
+const IV_BATCH: usize = 16;
 
 /// A connection's explicit CBC IVs, drawn from the configuration's default (OS) generator
 /// [`IV_BATCH`] at a time. Each IV is still fresh output of that generator, used once and

@@ -305,11 +305,11 @@ impl<IO> Prefixed<IO> {
 
 impl<IO: AsyncRead + Unpin> AsyncRead for Prefixed<IO> {
     fn poll_read(
-        self: Pin<&mut Self>,
+        mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
+        let this = &mut *self;
         if this.start < this.end {
             let n = (this.end - this.start).min(buf.remaining());
             buf.put_slice(&this.head[this.start..this.start + n]);

@@ -14,9 +14,8 @@ use hmac::{Hmac, Mac};
 use shangmi_dispatch::ct::opaque_u32;
 use shangmi_sm3::{Sm3, Sm3Core};
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
-use shangmi_sm4_modes::cipher::block_padding::NoPadding;
-use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, InnerIvInit};
-use shangmi_sm4_modes::{Sm4, Sm4CbcDec, Sm4CbcEnc, Sm4Gcm};
+use shangmi_sm4_modes::cipher::{Block as CipherBlock, BlockCipherDecrypt};
+use shangmi_sm4_modes::{Sm4, Sm4Gcm};
 
 /// The TLCP protocol version, in record headers and hellos.
 pub const VERSION: u16 = 0x0101;
@@ -116,9 +115,9 @@ impl RecordProtection {
     /// buffer of the caller's, refusing plaintexts beyond the record limit.
     pub fn seal(&self, seq: u64, typ: u8, plaintext: &[u8], explicit: &[u8; 16]) -> Vec<u8> {
         let mut out = vec![0u8; self.sealed_len(plaintext.len())];
-        // Cannot fail: the buffer has the length (only GCM beyond 2^36 bytes would).
+        // Fails only beyond the record limit (documented: then nothing is returned).
         if self
-            .seal_exact(seq, typ, plaintext, explicit, &mut out)
+            .seal_into(seq, typ, plaintext, explicit, &mut out)
             .is_err()
         {
             out.clear();
@@ -147,7 +146,9 @@ impl RecordProtection {
         let out = out
             .get_mut(..total)
             .ok_or(Error::Config("record buffer too short"))?;
-        self.seal_exact(seq, typ, plaintext, explicit, out)?;
+        let at = self.plaintext_offset();
+        out[at..at + plaintext.len()].copy_from_slice(plaintext);
+        self.seal_in_place(seq, typ, out, plaintext.len(), explicit)?;
         Ok(total)
     }
 
@@ -158,20 +159,6 @@ impl RecordProtection {
             Inner::Cbc { .. } => BLOCK,
             Inner::Gcm { .. } => GCM_EXPLICIT,
         }
-    }
-
-    /// Seals into `out` of exactly [`sealed_len`](Self::sealed_len) bytes.
-    fn seal_exact(
-        &self,
-        seq: u64,
-        typ: u8,
-        plaintext: &[u8],
-        explicit: &[u8; 16],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let at = self.plaintext_offset();
-        out[at..at + plaintext.len()].copy_from_slice(plaintext);
-        self.seal_in_place(seq, typ, out, plaintext.len(), explicit)
     }
 
     /// Protects a record in place: `fragment` is [`sealed_len`](Self::sealed_len)`(len)`
@@ -208,10 +195,7 @@ impl RecordProtection {
                 // PKCS-style padding: pad + 1 bytes, each holding pad.
                 let pad_byte = (pad.len() - 1) as u8;
                 pad.fill(pad_byte);
-                let n = body.len();
-                let enc = Sm4CbcEnc::inner_iv_init((**cipher).clone(), explicit.into());
-                enc.encrypt_padded::<NoPadding>(body, n)
-                    .map_err(|_| Error::Crypto("CBC length"))?;
+                cbc_encrypt_in_place(cipher, explicit, body);
             }
             Inner::Gcm { aead, fixed_iv } => {
                 let mut nonce = [0u8; 12];
@@ -256,10 +240,8 @@ impl RecordProtection {
                     return Err(Error::DecryptError);
                 }
                 let (iv, data) = fragment.split_at_mut(BLOCK);
-                let iv: [u8; 16] = (&*iv).try_into().map_err(|_| Error::DecryptError)?;
-                let dec = Sm4CbcDec::inner_iv_init((**cipher).clone(), &iv.into());
-                dec.decrypt_padded::<NoPadding>(data)
-                    .map_err(|_| Error::DecryptError)?;
+                let iv: &[u8; 16] = (&*iv).try_into().map_err(|_| Error::DecryptError)?;
+                cbc_decrypt_in_place(cipher, iv, data);
                 let len = cbc_check_keyed(mac, seq, typ, data)?;
                 Ok(BLOCK..BLOCK + len)
             }
@@ -279,6 +261,56 @@ impl RecordProtection {
                 Ok(GCM_EXPLICIT..GCM_EXPLICIT + text_len)
             }
         }
+    }
+}
+
+/// Blocks of a CBC record body on the stack at a time (the chain's input and output
+/// must be apart; decryption keeps the ciphertext it XORs in): a whole short record, the
+/// widest engine's parallel width.
+const CHUNK: usize = 64;
+
+type Sm4Block = CipherBlock<Sm4>;
+
+/// SM4-CBC encryption (NIST SP 800-38A §6.2) of `body`, whole blocks (a trailing partial
+/// block is left as it is), in place from `iv`, on the cipher's serial chain
+/// ([`Sm4::cbc_chain_into`]). The cipher is borrowed: the `cipher`-trait mode objects
+/// (`Sm4CbcEnc`, `Sm4CbcDec`) own theirs, which cost every record a copy of both round-key
+/// sets and their zeroization when it dropped.
+fn cbc_encrypt_in_place(cipher: &Sm4, iv: &[u8; 16], body: &mut [u8]) {
+    let (blocks, _) = Sm4Block::slice_as_chunks_mut(body);
+    let mut state = Sm4Block::from(*iv);
+    let mut input = [Sm4Block::default(); CHUNK];
+    for out in blocks.chunks_mut(CHUNK) {
+        let input = &mut input[..out.len()];
+        input.copy_from_slice(out);
+        cipher.cbc_chain_into(&mut state, input, out);
+    }
+}
+
+/// SM4-CBC decryption (NIST SP 800-38A §6.2) of `data`, whole blocks, in place under `iv`:
+/// each chunk on the cipher's parallel path, then P_i = D(C_i) ⊕ C_{i−1} from a copy of
+/// the chunk's ciphertext. The cipher is borrowed, as in [`cbc_encrypt_in_place`].
+fn cbc_decrypt_in_place(cipher: &Sm4, iv: &[u8; 16], data: &mut [u8]) {
+    let (blocks, _) = Sm4Block::slice_as_chunks_mut(data);
+    let mut prev = Sm4Block::from(*iv);
+    let mut kept = [Sm4Block::default(); CHUNK];
+    for chunk in blocks.chunks_mut(CHUNK) {
+        let n = chunk.len();
+        kept[..n].copy_from_slice(chunk);
+        cipher.decrypt_blocks(chunk);
+        let flat = Sm4Block::slice_as_flattened_mut(chunk);
+        // As flat bytes: the loops become full-width vector XORs.
+        let (first, rest) = flat.split_at_mut(16);
+        for (p, c) in first.iter_mut().zip(prev.iter()) {
+            *p ^= c;
+        }
+        for (p, c) in rest
+            .iter_mut()
+            .zip(Sm4Block::slice_as_flattened(&kept[..n - 1]))
+        {
+            *p ^= c;
+        }
+        prev = kept[n - 1];
     }
 }
 
