@@ -37,6 +37,7 @@ pub use ghash::GhashBackend;
 pub use hctr::{HctrError, Sm4Hctr};
 pub use mac::{Sm4Cmac, Sm4Gmac};
 pub use many::{ManyError, cbc_encrypt_many, cbc_encrypt_many_in_place, cmac_many};
+pub use plain::chained::{CbcDecrypt, CbcEncrypt, CfbEncrypt, Direction};
 pub use plain::{
     Sm4BcDec, Sm4BcEnc, Sm4CbcDec, Sm4CbcEnc, Sm4CfbDec, Sm4CfbEnc, Sm4Ctr, Sm4Ctr32, Sm4EcbDec,
     Sm4EcbEnc, Sm4Ofb, Sm4OfbnlfDec, Sm4OfbnlfEnc,

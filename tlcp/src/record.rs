@@ -14,8 +14,8 @@ use hmac::{Hmac, Mac};
 use shangmi_dispatch::ct::opaque_u32;
 use shangmi_sm3::{Sm3, Sm3Core};
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
-use shangmi_sm4_modes::cipher::{Block as CipherBlock, BlockCipherDecrypt};
-use shangmi_sm4_modes::{Sm4, Sm4Gcm};
+use shangmi_sm4_modes::cipher::Block as CipherBlock;
+use shangmi_sm4_modes::{CbcDecrypt, CbcEncrypt, Direction, Sm4, Sm4Gcm};
 
 /// The TLCP protocol version, in record headers and hellos.
 pub const VERSION: u16 = 0x0101;
@@ -195,7 +195,7 @@ impl RecordProtection {
                 // PKCS-style padding: pad + 1 bytes, each holding pad.
                 let pad_byte = (pad.len() - 1) as u8;
                 pad.fill(pad_byte);
-                cbc_encrypt_in_place(cipher, explicit, body);
+                cbc_in_place::<CbcEncrypt>(cipher, explicit, body);
             }
             Inner::Gcm { aead, fixed_iv } => {
                 let mut nonce = [0u8; 12];
@@ -241,7 +241,7 @@ impl RecordProtection {
                 }
                 let (iv, data) = fragment.split_at_mut(BLOCK);
                 let iv: &[u8; 16] = (&*iv).try_into().map_err(|_| Error::DecryptError)?;
-                cbc_decrypt_in_place(cipher, iv, data);
+                cbc_in_place::<CbcDecrypt>(cipher, iv, data);
                 let len = cbc_check_keyed(mac, seq, typ, data)?;
                 Ok(BLOCK..BLOCK + len)
             }
@@ -264,54 +264,14 @@ impl RecordProtection {
     }
 }
 
-/// Blocks of a CBC record body on the stack at a time (the chain's input and output
-/// must be apart; decryption keeps the ciphertext it XORs in): a whole short record, the
-/// widest engine's parallel width.
-const CHUNK: usize = 64;
-
-type Sm4Block = CipherBlock<Sm4>;
-
-/// SM4-CBC encryption (NIST SP 800-38A §6.2) of `body`, whole blocks (a trailing partial
-/// block is left as it is), in place from `iv`, on the cipher's serial chain
-/// ([`Sm4::cbc_chain_into`]). The cipher is borrowed: the `cipher`-trait mode objects
-/// (`Sm4CbcEnc`, `Sm4CbcDec`) own theirs, which cost every record a copy of both round-key
-/// sets and their zeroization when it dropped.
-fn cbc_encrypt_in_place(cipher: &Sm4, iv: &[u8; 16], body: &mut [u8]) {
-    let (blocks, _) = Sm4Block::slice_as_chunks_mut(body);
-    let mut state = Sm4Block::from(*iv);
-    let mut input = [Sm4Block::default(); CHUNK];
-    for out in blocks.chunks_mut(CHUNK) {
-        let input = &mut input[..out.len()];
-        input.copy_from_slice(out);
-        cipher.cbc_chain_into(&mut state, input, out);
-    }
-}
-
-/// SM4-CBC decryption (NIST SP 800-38A §6.2) of `data`, whole blocks, in place under `iv`:
-/// each chunk on the cipher's parallel path, then P_i = D(C_i) ⊕ C_{i−1} from a copy of
-/// the chunk's ciphertext. The cipher is borrowed, as in [`cbc_encrypt_in_place`].
-fn cbc_decrypt_in_place(cipher: &Sm4, iv: &[u8; 16], data: &mut [u8]) {
-    let (blocks, _) = Sm4Block::slice_as_chunks_mut(data);
-    let mut prev = Sm4Block::from(*iv);
-    let mut kept = [Sm4Block::default(); CHUNK];
-    for chunk in blocks.chunks_mut(CHUNK) {
-        let n = chunk.len();
-        kept[..n].copy_from_slice(chunk);
-        cipher.decrypt_blocks(chunk);
-        let flat = Sm4Block::slice_as_flattened_mut(chunk);
-        // As flat bytes: the loops become full-width vector XORs.
-        let (first, rest) = flat.split_at_mut(16);
-        for (p, c) in first.iter_mut().zip(prev.iter()) {
-            *p ^= c;
-        }
-        for (p, c) in rest
-            .iter_mut()
-            .zip(Sm4Block::slice_as_flattened(&kept[..n - 1]))
-        {
-            *p ^= c;
-        }
-        prev = kept[n - 1];
-    }
+/// SM4-CBC (NIST SP 800-38A §6.2) over the whole blocks of `data` in place from `iv`,
+/// with the connection's cipher borrowed: sm4-modes' own CBC ([`Direction::run`] of
+/// [`CbcEncrypt`] or [`CbcDecrypt`]), not the `cipher`-trait mode objects (`Sm4CbcEnc`,
+/// `Sm4CbcDec`), which own their cipher and so cost every record a copy of both round-key
+/// sets and its zeroization. A trailing partial block is left as it is.
+fn cbc_in_place<D: Direction>(cipher: &Sm4, iv: &[u8; 16], data: &mut [u8]) {
+    let (blocks, _) = CipherBlock::<Sm4>::slice_as_chunks_mut(data);
+    D::run(cipher, &mut (*iv).into(), blocks.into());
 }
 
 /// All ones when `a < b` (both below 2^31), else zero; through an optimisation barrier.
