@@ -11,7 +11,8 @@
 //!   `ECCSIGNATUREBLOB`, `ECCCIPHERBLOB` field for field, with conversions that check what a
 //!   device returns (a point on the curve, r and s in range, nothing in the high halves);
 //! - [`Library`]: a vendor library loaded at run time and its symbols;
-//! - [`fmt_code`]: how a named return code prints;
+//! - [`fmt_code`]: how a named return code prints, and [`BadOutput`]: what a library
+//!   returned malformed;
 //! - [`SessionPool`]: a key's fixed set of sessions, one caller at a time (also used by
 //!   `shangmi-pkcs11`).
 //!
@@ -518,6 +519,27 @@ macro_rules! function_table {
     (@type optional $ty:ty) => { ::core::option::Option<$ty> };
     (@get required $lib:ident $cname:literal) => { $lib.required($cname)? };
     (@get optional $lib:ident $cname:literal) => { $lib.symbol($cname) };
+}
+
+/// A library returned something malformed: a length beyond the buffer, a point off the
+/// curve, a signature out of range, a name that is not text. Each device crate's error
+/// carries it as its `BadOutput` variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BadOutput {
+    /// The function.
+    pub function: &'static str,
+    /// What was wrong.
+    pub what: &'static str,
+}
+
+impl core::fmt::Display for BadOutput {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{} returned malformed output: {}",
+            self.function, self.what
+        )
+    }
 }
 
 /// How a return code prints: `NAME (0x0A000024)` for a named one, `vendor code

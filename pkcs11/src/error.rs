@@ -4,7 +4,9 @@
 //! declares them). No error carries a PIN or key material.
 
 use core::fmt;
+
 use cryptoki::error::RvError;
+use shangmi_device::BadOutput;
 
 macro_rules! ckr_codes {
     ($($variant:ident = $name:ident;)*) => {
@@ -180,14 +182,8 @@ pub enum Pkcs11Error {
     /// The user PIN is locked (`CKR_PIN_LOCKED`, or `CKF_USER_PIN_LOCKED` after a wrong
     /// PIN): only the security officer can unblock it.
     PinLocked,
-    /// The module returned something malformed: a signature or plaintext of the wrong
-    /// length, a point off the curve, a signature out of range.
-    BadOutput {
-        /// The function.
-        function: &'static str,
-        /// What was wrong.
-        what: &'static str,
-    },
+    /// The module returned something malformed (which function, what was wrong).
+    BadOutput(BadOutput),
     /// No token or object matches (what was looked for, as the caller named it).
     NotFound {
         /// `token` or `object`.
@@ -286,9 +282,7 @@ impl fmt::Display for Pkcs11Error {
             } => f.write_str("wrong PIN: one more wrong PIN locks it"),
             Pkcs11Error::WrongPin { .. } => f.write_str("wrong PIN"),
             Pkcs11Error::PinLocked => f.write_str("the user PIN is locked"),
-            Pkcs11Error::BadOutput { function, what } => {
-                write!(f, "{function} returned malformed output: {what}")
-            }
+            Pkcs11Error::BadOutput(e) => e.fmt(f),
             Pkcs11Error::NotFound { kind, what } => write!(f, "no {kind} matches {what}"),
             Pkcs11Error::InvalidInput(why) => write!(f, "input refused: {why}"),
             Pkcs11Error::Ambiguous { kind, count } => {

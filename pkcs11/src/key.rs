@@ -313,9 +313,11 @@ impl Pkcs11Key {
                 "the SM3-inside mechanism takes a signer identifier of 1 to 64 bytes",
             ))??,
         };
-        let bad = |what| Pkcs11Error::BadOutput {
-            function: NAME,
-            what,
+        let bad = |what| {
+            Pkcs11Error::BadOutput(crate::BadOutput {
+                function: NAME,
+                what,
+            })
         };
         match self.object.mechanisms.signature {
             SignatureEncoding::Raw => {
@@ -436,10 +438,10 @@ impl PrivateKeyOps for Pkcs11Key {
             out[..c2_len].copy_from_slice(&plain);
             Ok(c2_len)
         } else {
-            Err(Pkcs11Error::BadOutput {
+            Err(Pkcs11Error::BadOutput(crate::BadOutput {
                 function: NAME,
                 what: "plaintext length differs from the ciphertext's",
-            })
+            }))
         };
         plain.zeroize();
         res

@@ -49,6 +49,7 @@ pub use module::{
     ModuleInfo, ObjectDesc, ObjectKind, ObjectQuery, Pkcs11Module, TokenDesc, TokenQuery,
 };
 pub use secret::Pkcs11SecretKey;
+pub use shangmi_device::BadOutput;
 pub use shangmi_device::Pin;
 pub use shangmi_sm2::PrivateKeyOps;
 pub use uri::{PinSource, Pkcs11Uri, encode_text};

@@ -477,9 +477,11 @@ pub(crate) fn ec_point(s: &Session, h: ObjectHandle) -> Result<Option<PublicKey>
     let attrs = s
         .get_attributes(h, &[AttributeType::EcParams, AttributeType::EcPoint])
         .map_err(ck(NAME))?;
-    let bad = |what| Pkcs11Error::BadOutput {
-        function: NAME,
-        what,
+    let bad = |what| {
+        Pkcs11Error::BadOutput(crate::BadOutput {
+            function: NAME,
+            what,
+        })
     };
     let mut point = None;
     for a in attrs {

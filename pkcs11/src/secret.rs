@@ -64,9 +64,11 @@ fn sm3_mechanism(mechanisms: &Mechanisms) -> Result<Mechanism<'static>, Pkcs11Er
 
 /// A digest the module returned from `function`, checked to be 32 bytes.
 fn digest_32(function: &'static str, out: &[u8]) -> Result<[u8; 32], Pkcs11Error> {
-    out.try_into().map_err(|_| Pkcs11Error::BadOutput {
-        function,
-        what: "an SM3 digest that is not 32 bytes",
+    out.try_into().map_err(|_| {
+        Pkcs11Error::BadOutput(crate::BadOutput {
+            function,
+            what: "an SM3 digest that is not 32 bytes",
+        })
     })
 }
 
@@ -163,10 +165,10 @@ impl Pkcs11SecretKey {
             .map_err(ck(name))
         })?;
         if out.len() != data.len() {
-            return Err(Pkcs11Error::BadOutput {
+            return Err(Pkcs11Error::BadOutput(crate::BadOutput {
                 function: name,
                 what: "SM4 output of another length than its input",
-            });
+            }));
         }
         Ok(out)
     }

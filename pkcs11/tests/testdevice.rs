@@ -8,8 +8,8 @@
 mod support;
 
 use shangmi_pkcs11::{
-    KeyOptions, MAX_MODULE_ID_LEN, Mechanisms, ObjectKind, ObjectQuery, Pin, Pkcs11Error,
-    Pkcs11Key, Pkcs11Module, Pkcs11Uri, TokenQuery,
+    BadOutput, KeyOptions, MAX_MODULE_ID_LEN, Mechanisms, ObjectKind, ObjectQuery, Pin,
+    Pkcs11Error, Pkcs11Key, Pkcs11Module, Pkcs11Uri, TokenQuery,
 };
 use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::kx::Role;
@@ -347,10 +347,10 @@ fn faults_and_garbage_are_typed_errors_without_panics() {
     let garbage = open("garbage");
     assert!(matches!(
         garbage.sign(b"m"),
-        Err(Pkcs11Error::BadOutput {
+        Err(Pkcs11Error::BadOutput(BadOutput {
             function: "C_Sign",
             ..
-        })
+        }))
     ));
     let ek = EncryptingKey::new(garbage.public_key());
     let ct = ek
@@ -358,14 +358,14 @@ fn faults_and_garbage_are_typed_errors_without_panics() {
         .unwrap();
     assert!(matches!(
         garbage.decrypt(&ct),
-        Err(Pkcs11Error::BadOutput {
+        Err(Pkcs11Error::BadOutput(BadOutput {
             function: "C_Decrypt",
             ..
-        })
+        }))
     ));
     assert!(matches!(
         open_with("offcurve", KeyOptions::default()),
-        Err(Pkcs11Error::BadOutput { .. })
+        Err(Pkcs11Error::BadOutput(_))
     ));
     // DER signatures expected where the module gives r ‖ s: refused, not misread.
     let der = Mechanisms {
@@ -373,7 +373,7 @@ fn faults_and_garbage_are_typed_errors_without_panics() {
         ..Mechanisms::SANSEC
     };
     let key = open_mechanisms("tlcp-sign", der);
-    assert!(matches!(key.sign(b"m"), Err(Pkcs11Error::BadOutput { .. })));
+    assert!(matches!(key.sign(b"m"), Err(Pkcs11Error::BadOutput(_))));
 }
 
 #[test]

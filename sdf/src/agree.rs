@@ -128,12 +128,12 @@ impl SdfKx {
                 &mut handle,
             )
         })?;
-        let ephemeral = ephemeral
-            .to_public_key()
-            .map_err(|what| SdfError::BadOutput {
+        let ephemeral = ephemeral.to_public_key().map_err(|what| {
+            SdfError::BadOutput(crate::BadOutput {
                 function: NAME,
                 what,
-            })?;
+            })
+        })?;
         Ok(SdfKx {
             fns,
             started: Started::Sponsor {
@@ -262,10 +262,10 @@ impl KeyAgreement for SdfKx {
                     Ok(point) => (session, point),
                     Err(what) => {
                         let _ = destroy(self.fns, &session, key);
-                        return Err(SdfError::BadOutput {
+                        return Err(SdfError::BadOutput(crate::BadOutput {
                             function: NAME,
                             what,
-                        });
+                        }));
                     }
                 }
             }
@@ -326,10 +326,10 @@ impl HeldKey<SdfError> for HeldSdfKey<'_> {
             (self.fns.hmac_final)(s, mac.as_mut_ptr(), &mut len)
         })?;
         if len != 32 {
-            return Err(SdfError::BadOutput {
+            return Err(SdfError::BadOutput(crate::BadOutput {
                 function: "SDF_HMACFinal",
                 what: "an HMAC-SM3 that is not 32 bytes",
-            });
+            }));
         }
         let mut out = [0u8; 32];
         out.copy_from_slice(&mac[..32]);

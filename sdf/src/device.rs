@@ -233,9 +233,11 @@ pub(crate) fn export_public(
     let mut raw = EccPublicKey::ZERO;
     // SAFETY: an open session and an `ECCrefPublicKey`-sized out-parameter.
     check(name, unsafe { f(s.handle, index, &mut raw) })?;
-    raw.to_public_key().map_err(|what| SdfError::BadOutput {
-        function: name,
-        what,
+    raw.to_public_key().map_err(|what| {
+        SdfError::BadOutput(crate::BadOutput {
+            function: name,
+            what,
+        })
     })
 }
 

@@ -9,6 +9,8 @@
 
 use core::fmt;
 
+use shangmi_device::BadOutput;
+
 /// The `SDR_*` codes of GM/T 0018 (`SDR_BASE` = 0x01000000 plus the value named).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -197,14 +199,8 @@ pub enum SdfError {
         /// Its code.
         code: SdrCode,
     },
-    /// The device returned something malformed: a length beyond the buffer, a point off
-    /// the curve, a signature out of range.
-    BadOutput {
-        /// The function.
-        function: &'static str,
-        /// What was wrong.
-        what: &'static str,
-    },
+    /// The device returned something malformed (which function, what was wrong).
+    BadOutput(BadOutput),
     /// Every session of the key's pool stayed busy for the whole wait.
     SessionsExhausted,
     /// The key cannot do this: a sign key asked to decrypt, an encryption key to sign, or
@@ -235,9 +231,7 @@ impl fmt::Display for SdfError {
             SdfError::Load(why) => write!(f, "cannot load the SDF library: {why}"),
             SdfError::MissingSymbol(name) => write!(f, "the SDF library lacks {name}"),
             SdfError::Device { function, code } => write!(f, "{function} failed: {code}"),
-            SdfError::BadOutput { function, what } => {
-                write!(f, "{function} returned malformed output: {what}")
-            }
+            SdfError::BadOutput(e) => e.fmt(f),
             SdfError::SessionsExhausted => f.write_str("every SDF session stayed busy"),
             SdfError::Unsupported(what) => write!(f, "not supported: {what}"),
             SdfError::Sm2(e) => write!(f, "SM2: {e}"),

@@ -125,9 +125,11 @@ impl PrivateKeyOps for SdfKey {
                 (s.device.lib.fns.internal_sign)(s.handle, self.index, e.as_ptr(), 32, &mut sig)
             })
         })?;
-        sig.to_signature().map_err(|what| SdfError::BadOutput {
-            function: NAME,
-            what,
+        sig.to_signature().map_err(|what| {
+            SdfError::BadOutput(crate::BadOutput {
+                function: NAME,
+                what,
+            })
         })
     }
 
@@ -162,9 +164,11 @@ impl PrivateKeyOps for SdfKey {
                     })
                 })
             },
-            |what| SdfError::BadOutput {
-                function: NAME,
-                what,
+            |what| {
+                SdfError::BadOutput(crate::BadOutput {
+                    function: NAME,
+                    what,
+                })
             },
         )
     }

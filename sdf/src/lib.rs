@@ -36,3 +36,4 @@ pub use device::{DeviceInfo, KeyUsage, Pin, PoolOptions, SdfDevice};
 pub use error::{SdfError, SdrCode};
 pub use ffi::{Edition, LibraryFunctions, SDF_FUNCTIONS, Standing, library_functions};
 pub use key::{MAX_PLAINTEXT, SdfKey};
+pub use shangmi_device::BadOutput;

@@ -7,7 +7,7 @@
 
 mod support;
 
-use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey, SdrCode};
+use shangmi_sdf::{BadOutput, KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey, SdrCode};
 use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
@@ -147,18 +147,18 @@ fn malformed_device_output_is_typed() {
     let err = open(7, KeyUsage::Sign).unwrap_err();
     assert!(matches!(
         err,
-        SdfError::BadOutput {
+        SdfError::BadOutput(BadOutput {
             function: "SDF_ExportSignPublicKey_ECC",
             ..
-        }
+        })
     ));
     let sign = open(8, KeyUsage::Sign).unwrap();
     assert!(matches!(
         sign.sign(b"x"),
-        Err(SdfError::BadOutput {
+        Err(SdfError::BadOutput(BadOutput {
             function: "SDF_InternalSign_ECC",
             ..
-        })
+        }))
     ));
     let enc = open(8, KeyUsage::Encrypt).unwrap();
     let ct = EncryptingKey::new(enc.public_key())
@@ -166,10 +166,10 @@ fn malformed_device_output_is_typed() {
         .unwrap();
     assert!(matches!(
         enc.decrypt(&ct),
-        Err(SdfError::BadOutput {
+        Err(SdfError::BadOutput(BadOutput {
             function: "SDF_InternalDecrypt_ECC",
             ..
-        })
+        }))
     ));
 }
 

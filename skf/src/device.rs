@@ -207,7 +207,7 @@ fn names(
     function: &'static str,
     call: impl Fn(*mut c_char, *mut Ulong) -> u32,
 ) -> Result<Vec<String>, SkfError> {
-    let bad = |what| SkfError::BadOutput { function, what };
+    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -239,7 +239,7 @@ fn bytes(
     function: &'static str,
     call: impl Fn(*mut u8, *mut Ulong) -> u32,
 ) -> Result<Vec<u8>, SkfError> {
-    let bad = |what| SkfError::BadOutput { function, what };
+    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -575,9 +575,11 @@ impl Container {
     /// coordinates right-aligned, the point on the curve.
     pub fn public_key(&self, usage: KeyUsage) -> Result<PublicKey, SkfError> {
         const NAME: &str = "SKF_ExportPublicKey";
-        let bad = |what| SkfError::BadOutput {
-            function: NAME,
-            what,
+        let bad = |what| {
+            SkfError::BadOutput(crate::BadOutput {
+                function: NAME,
+                what,
+            })
         };
         const BLOB: usize = core::mem::size_of::<EccPublicKey>();
         let mut raw = EccPublicKey::ZERO;
@@ -661,7 +663,12 @@ mod tests {
         );
         // No final NUL: the last name still ends at the length.
         assert_eq!(names("f", fake(b"a\0b", None)).unwrap(), ["a", "b"]);
-        let bad = |e: SkfError| matches!(e, SkfError::BadOutput { function: "f", .. });
+        let bad = |e: SkfError| {
+            matches!(
+                e,
+                SkfError::BadOutput(crate::BadOutput { function: "f", .. })
+            )
+        };
         assert!(bad(names("f", fake(b"\xff\0\0", None)).unwrap_err()));
         assert!(bad(names("f", fake(b"a\0\0", Some(4))).unwrap_err()));
         let huge = |_: *mut c_char, size: *mut Ulong| {

@@ -5,6 +5,8 @@
 
 use core::fmt;
 
+use shangmi_device::BadOutput;
+
 macro_rules! sar_codes {
     ($($variant:ident = $value:literal, $name:literal, $doc:literal;)*) => {
         /// The `SAR_*` codes of GM/T 0016 (the value after each name is what a device
@@ -137,14 +139,8 @@ pub enum SkfError {
     /// The PIN is locked (`SAR_PIN_LOCKED`, or a wrong PIN with no attempts left): only
     /// the administrator can unblock it.
     PinLocked,
-    /// The device returned something malformed: a length beyond the buffer, a point off
-    /// the curve, a signature out of range, a name that is not text.
-    BadOutput {
-        /// The function.
-        function: &'static str,
-        /// What was wrong.
-        what: &'static str,
-    },
+    /// The device returned something malformed (which function, what was wrong).
+    BadOutput(BadOutput),
     /// No device, application or container of that name.
     NotFound {
         /// What was looked for (`device`, `application`, `container`).
@@ -189,9 +185,7 @@ impl fmt::Display for SkfError {
                 write!(f, "wrong PIN: {retries_left} attempts left before it locks")
             }
             SkfError::PinLocked => f.write_str("the PIN is locked"),
-            SkfError::BadOutput { function, what } => {
-                write!(f, "{function} returned malformed output: {what}")
-            }
+            SkfError::BadOutput(e) => e.fmt(f),
             SkfError::NotFound { kind, name } => write!(f, "no {kind} named {name:?}"),
             SkfError::InteriorNul(what) => write!(f, "the {what} has a NUL byte inside"),
             SkfError::Unsupported(what) => write!(f, "not supported: {what}"),

@@ -114,9 +114,11 @@ impl PrivateKeyOps for SkfKey {
             // `ECCSIGNATUREBLOB`-sized out-parameter.
             check(NAME, unsafe { f(c.handle, e.as_ptr(), 32, &mut sig) })?;
         }
-        sig.to_signature().map_err(|what| SkfError::BadOutput {
-            function: NAME,
-            what,
+        sig.to_signature().map_err(|what| {
+            SkfError::BadOutput(crate::BadOutput {
+                function: NAME,
+                what,
+            })
         })
     }
 
@@ -137,9 +139,11 @@ impl PrivateKeyOps for SkfKey {
                     f(c.handle, cipher, plain.as_mut_ptr(), len)
                 })
             },
-            |what| SkfError::BadOutput {
-                function: NAME,
-                what,
+            |what| {
+                SkfError::BadOutput(crate::BadOutput {
+                    function: NAME,
+                    what,
+                })
             },
         )
     }

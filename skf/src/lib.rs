@@ -52,4 +52,5 @@ pub use device::{
 };
 pub use error::{SarCode, SkfError};
 pub use key::{MAX_PLAINTEXT, NoKeyExchange, SkfKey};
+pub use shangmi_device::BadOutput;
 pub use uri::SkfUri;

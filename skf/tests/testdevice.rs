@@ -11,8 +11,8 @@ mod support;
 use der::{Decode, Encode};
 use shangmi_pki::Certificate;
 use shangmi_skf::{
-    Application, Container, ContainerType, KeyUsage, Pin, SarCode, SkfError, SkfKey, SkfLibrary,
-    SkfUri,
+    Application, BadOutput, Container, ContainerType, KeyUsage, Pin, SarCode, SkfError, SkfKey,
+    SkfLibrary, SkfUri,
 };
 use shangmi_sm2::dsa::VerifyingKey;
 use shangmi_sm2::kx::Role;
@@ -256,7 +256,7 @@ fn missing_decrypt_is_reported_before_use() {
 fn malformed_output_is_refused() {
     let bad = |e: SkfError, function: &str| {
         assert!(
-            matches!(e, SkfError::BadOutput { function: f, .. } if f == function),
+            matches!(e, SkfError::BadOutput(BadOutput { function: f, .. }) if f == function),
             "{e:?}"
         );
     };

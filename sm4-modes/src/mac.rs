@@ -13,7 +13,6 @@ use cmac::digest::{
         UpdateCore,
     },
     common::{InnerInit, InnerUser},
-    consts::U16,
 };
 use shangmi_sm4::Sm4;
 
@@ -54,12 +53,14 @@ pub struct CmacCore {
     state: Block<Self>,
 }
 
+// CMAC chains whole cipher blocks and its tag is the last chain block, untruncated
+// (SP 800-38B, 6.2): both sizes are SM4's block size.
 impl BlockSizeUser for CmacCore {
-    type BlockSize = U16;
+    type BlockSize = <Sm4 as BlockSizeUser>::BlockSize;
 }
 
 impl OutputSizeUser for CmacCore {
-    type OutputSize = U16;
+    type OutputSize = <Sm4 as BlockSizeUser>::BlockSize;
 }
 
 impl InnerUser for CmacCore {
