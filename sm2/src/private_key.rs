@@ -19,7 +19,7 @@
 //! ```
 
 use crate::dsa::{Signature, SigningKey, VerifyingKey};
-use crate::kx::{KeyExchange, Role};
+use crate::kx::{KeyExchange, Peer, Role};
 use crate::{DEFAULT_ID, Error, PublicKey, SecretKey};
 use rand_core::TryCryptoRng;
 
@@ -130,13 +130,7 @@ pub trait KeyAgreement {
     /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
     /// with KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen) for klen = `key.len()` bytes. Only this key
     /// material leaves the holder, not U.
-    fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<(), Self::Error>;
+    fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<(), Self::Error>;
 
     /// Whether the KDF output stays with the holder: a device whose agreement ends in a key
     /// handle (GM/T 0018's `SDF_GenerateKeyWithECC`) answers true, and then only
@@ -152,16 +146,14 @@ pub trait KeyAgreement {
     /// (`Error::KeyExchange`: the caller runs [`finish`](Self::finish) for the others).
     fn finish_held<T>(
         self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
+        peer: Peer<'_>,
         klen: usize,
         use_key: impl FnOnce(&mut dyn HeldKey<Self::Error>) -> Result<T, Self::Error>,
     ) -> Result<T, Self::Error>
     where
         Self: Sized,
     {
-        let _ = (peer_public, peer_id, peer_ephemeral, klen, use_key);
+        let _ = (peer, klen, use_key);
         Err(Error::KeyExchange.into())
     }
 }
@@ -184,14 +176,8 @@ impl KeyAgreement for KeyExchange {
         KeyExchange::ephemeral_public(self)
     }
 
-    fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<(), Error> {
-        KeyExchange::finish(self, peer_public, peer_id, peer_ephemeral, key).map(|_| ())
+    fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<(), Error> {
+        KeyExchange::finish(self, peer, key).map(|_| ())
     }
 }
 
