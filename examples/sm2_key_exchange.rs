@@ -7,7 +7,7 @@ use getrandom::SysRng;
 use hmac::{Hmac, KeyInit, Mac};
 use shangmi_sm2::elliptic_curve::Generate;
 use shangmi_sm2::kx::{KeyExchange, Role};
-use shangmi_sm2::{SecretKey, Sm3, ecdh};
+use shangmi_sm2::{Peer, SecretKey, Sm3, ecdh};
 
 fn main() -> Result<(), Box<dyn core::error::Error>> {
     // Long-term keys (in practice loaded from PEM, see the sm2_sign example).
@@ -38,10 +38,14 @@ fn main() -> Result<(), Box<dyn core::error::Error>> {
 
     // Bob receives R_A, derives the key and sends R_B with his confirmation S_B.
     let mut key_b = [0u8; 16];
-    let confirm_b = b.finish(&alice.public_key(), alice_id, &r_a, &mut key_b)?;
+    let alice_public = alice.public_key();
+    let alice_seen = Peer::new(&alice_public, alice_id, &r_a);
+    let confirm_b = b.finish(alice_seen, &mut key_b)?;
     // Alice receives R_B and S_B, derives the key, checks S_B and sends S_A.
     let mut key_a = [0u8; 16];
-    let confirm_a = a.finish(&bob.public_key(), bob_id, &r_b, &mut key_a)?;
+    let bob_public = bob.public_key();
+    let bob_seen = Peer::new(&bob_public, bob_id, &r_b);
+    let confirm_a = a.finish(bob_seen, &mut key_a)?;
     confirm_a.verify(confirm_b.to_send())?;
     // Bob checks S_A.
     confirm_b.verify(confirm_a.to_send())?;

@@ -33,7 +33,7 @@ use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
 use shangmi_skf::{SkfError, SkfKey, SkfUri};
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::kx::{KeyExchange, Role};
-use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey, SecretKey};
+use shangmi_sm2::{KeyAgreement, Peer, PrivateKeyOps, PublicKey, SecretKey};
 use shangmi_tlcp::{Sm2EncKey, Sm2PrivateKey, Sm2SignKey};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -443,21 +443,10 @@ impl KeyAgreement for AnyKx {
         }
     }
 
-    fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<(), KeyError> {
+    fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<(), KeyError> {
         match self {
-            AnyKx::Memory(kx) => {
-                KeyAgreement::finish(kx, peer_public, peer_id, peer_ephemeral, key)
-                    .map_err(Into::into)
-            }
-            AnyKx::Sdf(kx) => kx
-                .finish(peer_public, peer_id, peer_ephemeral, key)
-                .map_err(Into::into),
+            AnyKx::Memory(kx) => KeyAgreement::finish(kx, peer, key).map_err(Into::into),
+            AnyKx::Sdf(kx) => kx.finish(peer, key).map_err(Into::into),
         }
     }
 
@@ -467,9 +456,7 @@ impl KeyAgreement for AnyKx {
 
     fn finish_held<T>(
         self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
+        peer: Peer<'_>,
         klen: usize,
         use_key: impl FnOnce(&mut dyn shangmi_sm2::HeldKey<KeyError>) -> Result<T, KeyError>,
     ) -> Result<T, KeyError> {
@@ -478,7 +465,7 @@ impl KeyAgreement for AnyKx {
         };
         // `use_key`'s result passes beside the device's own error type.
         let mut outcome = None;
-        let done = kx.finish_held(peer_public, peer_id, peer_ephemeral, klen, |key| {
+        let done = kx.finish_held(peer, klen, |key| {
             outcome = Some(use_key(&mut HeldAs(key)));
             Ok(())
         });

@@ -316,7 +316,7 @@ impl<E: shangmi_sm2::KeyOpError> shangmi_sm2::KeyAgreement for NoKeyExchange<E> 
         match self.never {}
     }
 
-    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), E> {
+    fn finish(self, _: shangmi_sm2::Peer<'_>, _: &mut [u8]) -> Result<(), E> {
         self.never()
     }
 }

@@ -345,13 +345,7 @@ impl KeyAgreement for NoKeyExchange {
         match *self {}
     }
 
-    fn finish(
-        self,
-        _: &PublicKey,
-        _: &[u8],
-        _: &PublicKey,
-        _: &mut [u8],
-    ) -> Result<(), Pkcs11Error> {
+    fn finish(self, _: shangmi_sm2::Peer<'_>, _: &mut [u8]) -> Result<(), Pkcs11Error> {
         match self {}
     }
 }

@@ -26,7 +26,7 @@ use crate::ffi::{
 use core::ffi::c_uint;
 use shangmi_device::right_align;
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
-use shangmi_sm2::{HeldKey, KeyAgreement, PublicKey};
+use shangmi_sm2::{HeldKey, KeyAgreement, Peer, PublicKey};
 use std::sync::Arc;
 
 /// The agreed key's length: TLCP's 48-byte premaster. GM/T 0018 fixes it when the sponsor
@@ -181,7 +181,7 @@ impl KeyAgreement for SdfKx {
     }
 
     /// Refused: the device keeps the agreed key ([`finish_held`](Self::finish_held)).
-    fn finish(self, _: &PublicKey, _: &[u8], _: &PublicKey, _: &mut [u8]) -> Result<(), SdfError> {
+    fn finish(self, _: Peer<'_>, _: &mut [u8]) -> Result<(), SdfError> {
         Err(SdfError::Unsupported(
             "the agreed key stays in the device: only a keyed hash with it can be had",
         ))
@@ -197,9 +197,7 @@ impl KeyAgreement for SdfKx {
     /// handle is destroyed after (`SDF_DestroyKey`), whatever `use_key` returned.
     fn finish_held<T>(
         self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
+        peer: Peer<'_>,
         klen: usize,
         use_key: impl FnOnce(&mut dyn HeldKey<SdfError>) -> Result<T, SdfError>,
     ) -> Result<T, SdfError> {
@@ -208,7 +206,7 @@ impl KeyAgreement for SdfKx {
                 "a device agreement other than TLCP's 48-byte premaster",
             ));
         }
-        let (public, ephemeral) = (raw_public(peer_public), raw_public(peer_ephemeral));
+        let (public, ephemeral) = (raw_public(peer.public), raw_public(peer.ephemeral));
         let mut key: Handle = core::ptr::null_mut();
         let (session, own_ephemeral) = match self.started {
             Started::Sponsor {
@@ -222,8 +220,8 @@ impl KeyAgreement for SdfKx {
                 check("SDF_GenerateKeyWithECC", unsafe {
                     (self.fns.finish)(
                         session.handle,
-                        peer_id.as_ptr(),
-                        id_len(peer_id)?,
+                        peer.id.as_ptr(),
+                        id_len(peer.id)?,
                         &public,
                         &ephemeral,
                         handle.0,
@@ -249,8 +247,8 @@ impl KeyAgreement for SdfKx {
                         AGREED_BITS,
                         id.as_ptr(),
                         id_len(&id)?,
-                        peer_id.as_ptr(),
-                        id_len(peer_id)?,
+                        peer.id.as_ptr(),
+                        id_len(peer.id)?,
                         &public,
                         &ephemeral,
                         &mut own,
@@ -352,9 +350,11 @@ pub(crate) fn probe(fns: KxFunctions, pool: &Arc<Pool>, index: u32) -> bool {
     SdfKx::start(fns, pool, index, shangmi_sm2::DEFAULT_ID)
         .and_then(|kx| {
             kx.finish_held(
-                &public,
-                shangmi_sm2::DEFAULT_ID,
-                &ephemeral,
+                Peer {
+                    public: &public,
+                    id: shangmi_sm2::DEFAULT_ID,
+                    ephemeral: &ephemeral,
+                },
                 AGREED_BITS as usize / 8,
                 |key| key.hmac_sm3(&[b"probe"]),
             )

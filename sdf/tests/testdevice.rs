@@ -93,7 +93,11 @@ fn decrypts_what_memory_encrypts() {
             .unwrap();
         let mut out = [0u8; 48];
         assert!(matches!(
-            shangmi_sm2::KeyAgreement::finish(started, &peer, b"id", &peer, &mut out),
+            shangmi_sm2::KeyAgreement::finish(
+                started,
+                shangmi_sm2::Peer::new(&peer, b"id", &peer),
+                &mut out
+            ),
             Err(SdfError::Unsupported(_))
         ));
     }

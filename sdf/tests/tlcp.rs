@@ -174,7 +174,7 @@ fn ecdhe_with_the_clients_enc_key_in_the_device() {
 fn device_agreement_equals_memory() {
     use hmac::{KeyInit, Mac};
     use shangmi_sm2::kx::{KeyExchange, Role};
-    use shangmi_sm2::{DEFAULT_ID, KeyAgreement};
+    use shangmi_sm2::{DEFAULT_ID, KeyAgreement, Peer};
     let device = SdfDevice::open(library()).unwrap();
     let enc = open(&device, 1, KeyUsage::Encrypt);
     let peer = <shangmi_sm2::SecretKey as shangmi_sm2::Generate>::try_generate_from_rng(
@@ -192,17 +192,19 @@ fn device_agreement_equals_memory() {
             let their_point = theirs.ephemeral_public();
             let mut our_point = None;
             let held = ours
-                .finish_held(&peer.public_key(), peer_id, &their_point, 48, |key| {
-                    our_point = Some(key.ephemeral_public());
-                    key.hmac_sm3(&[b"TLCP ".as_slice(), b"premaster"])
-                })
+                .finish_held(
+                    Peer::new(&peer.public_key(), peer_id, &their_point),
+                    48,
+                    |key| {
+                        our_point = Some(key.ephemeral_public());
+                        key.hmac_sm3(&[b"TLCP ".as_slice(), b"premaster"])
+                    },
+                )
                 .unwrap();
             let mut memory = [0u8; 48];
             theirs
                 .finish(
-                    &enc.public_key(),
-                    DEFAULT_ID,
-                    &our_point.unwrap(),
+                    Peer::new(&enc.public_key(), DEFAULT_ID, &our_point.unwrap()),
                     &mut memory,
                 )
                 .unwrap();

@@ -6,7 +6,7 @@
 //! where x̄ = 2^127 + (x mod 2^127) (w = 127 for the 256-bit order) and A is the initiator.
 //!
 //! ```
-//! use shangmi_sm2::kx::{KeyExchange, Role};
+//! use shangmi_sm2::kx::{KeyExchange, Peer, Role};
 //! use shangmi_sm2::SecretKey;
 //! let mut rng = getrandom::SysRng; // the operating system's generator
 //! let a = SecretKey::from_bytes(&[1u8; 32].into()).unwrap();
@@ -15,8 +15,9 @@
 //! let bob = KeyExchange::new(&mut rng, Role::Responder, &b, b"bob").unwrap();
 //! let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
 //! let (mut ka, mut kb) = ([0u8; 16], [0u8; 16]);
-//! let ca = alice.finish(&b.public_key(), b"bob", &rb, &mut ka).unwrap();
-//! let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+//! let (pa, pb) = (a.public_key(), b.public_key());
+//! let ca = alice.finish(Peer { public: &pb, id: b"bob", ephemeral: &rb }, &mut ka).unwrap();
+//! let cb = bob.finish(Peer { public: &pa, id: b"alice", ephemeral: &ra }, &mut kb).unwrap();
 //! assert_eq!(ka, kb);
 //! ca.verify(cb.to_send()).unwrap();
 //! cb.verify(ca.to_send()).unwrap();
@@ -40,6 +41,40 @@ pub enum Role {
     Initiator,
     /// User B.
     Responder,
+}
+
+/// The other party as a key exchange's finishing step needs it: its static public key, its
+/// identifier (for Z = SM3(ENTL ‖ ID ‖ a ‖ b ‖ x_G ‖ y_G ‖ x ‖ y)) and the ephemeral point it
+/// sent (R_A or R_B). Named fields, so the two points cannot be passed in each other's place.
+///
+/// ```
+/// use shangmi_sm2::{DEFAULT_ID, Peer, SecretKey};
+/// let key = SecretKey::from_bytes(&[3u8; 32].into()).unwrap();
+/// let (public, ephemeral) = (key.public_key(), key.public_key());
+/// let peer = Peer { public: &public, id: DEFAULT_ID, ephemeral: &ephemeral };
+/// assert_eq!(peer.id, DEFAULT_ID);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Peer<'a> {
+    /// The peer's static public key (P_A or P_B).
+    pub public: &'a PublicKey,
+    /// The peer's identifier (ID_A or ID_B).
+    pub id: &'a [u8],
+    /// The peer's ephemeral point (R_A or R_B), as received.
+    pub ephemeral: &'a PublicKey,
+}
+
+impl<'a> Peer<'a> {
+    /// The peer with static key `public` and identifier `id` (known before the exchange,
+    /// e.g. from its certificate) and the `ephemeral` point it sent. The same as the
+    /// struct literal, in which each field is named.
+    pub const fn new(public: &'a PublicKey, id: &'a [u8], ephemeral: &'a PublicKey) -> Self {
+        Peer {
+            public,
+            id,
+            ephemeral,
+        }
+    }
 }
 
 /// One party's state between sending its ephemeral point and receiving the peer's.
@@ -163,13 +198,12 @@ impl KeyExchange {
     /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
     /// (any length) and returning the confirmation values. The peer's points are validated
     /// by [`PublicKey`] (on the curve, not the identity).
-    pub fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<Confirmation, Error> {
+    pub fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<Confirmation, Error> {
+        let Peer {
+            public: peer_public,
+            id: peer_id,
+            ephemeral: peer_ephemeral,
+        } = peer;
         let peer_xy = xy(peer_public);
         let mut px = [0u8; 32];
         let mut py = [0u8; 32];

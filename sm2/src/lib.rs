@@ -25,6 +25,7 @@ pub use elliptic_curve::pkcs8;
 pub use elliptic_curve::{self, Generate, bigint::U256};
 pub use error::Error;
 pub use hash::{DEFAULT_ID, Sm3, TLS13_ID, compute_za};
+pub use kx::Peer;
 #[cfg(feature = "pkcs8")]
 pub use private_key::X509Signer;
 pub use private_key::{HeldKey, KeyAgreement, KeyOpError, PrivateKeyOps};

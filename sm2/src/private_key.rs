@@ -19,7 +19,7 @@
 //! ```
 
 use crate::dsa::{Signature, SigningKey, VerifyingKey};
-use crate::kx::{KeyExchange, Role};
+use crate::kx::{KeyExchange, Peer, Role};
 use crate::{DEFAULT_ID, Error, PublicKey, SecretKey};
 use rand_core::TryCryptoRng;
 
@@ -130,13 +130,7 @@ pub trait KeyAgreement {
     /// Finishes with the peer's static key, identifier and ephemeral point, filling `key`
     /// with KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, klen) for klen = `key.len()` bytes. Only this key
     /// material leaves the holder, not U.
-    fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<(), Self::Error>;
+    fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<(), Self::Error>;
 
     /// Whether the KDF output stays with the holder: a device whose agreement ends in a key
     /// handle (GM/T 0018's `SDF_GenerateKeyWithECC`) answers true, and then only
@@ -152,16 +146,14 @@ pub trait KeyAgreement {
     /// (`Error::KeyExchange`: the caller runs [`finish`](Self::finish) for the others).
     fn finish_held<T>(
         self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
+        peer: Peer<'_>,
         klen: usize,
         use_key: impl FnOnce(&mut dyn HeldKey<Self::Error>) -> Result<T, Self::Error>,
     ) -> Result<T, Self::Error>
     where
         Self: Sized,
     {
-        let _ = (peer_public, peer_id, peer_ephemeral, klen, use_key);
+        let _ = (peer, klen, use_key);
         Err(Error::KeyExchange.into())
     }
 }
@@ -184,14 +176,8 @@ impl KeyAgreement for KeyExchange {
         KeyExchange::ephemeral_public(self)
     }
 
-    fn finish(
-        self,
-        peer_public: &PublicKey,
-        peer_id: &[u8],
-        peer_ephemeral: &PublicKey,
-        key: &mut [u8],
-    ) -> Result<(), Error> {
-        KeyExchange::finish(self, peer_public, peer_id, peer_ephemeral, key).map(|_| ())
+    fn finish(self, peer: Peer<'_>, key: &mut [u8]) -> Result<(), Error> {
+        KeyExchange::finish(self, peer, key).map(|_| ())
     }
 }
 
@@ -209,49 +195,85 @@ fn decrypt_in_memory(secret: &SecretKey, ct: &[u8], out: &mut [u8]) -> Result<us
     }
 }
 
-/// Makes the signing key of `secret` (d = n - 1 cannot sign: `Error::InvalidSecretKey`).
-impl PrivateKeyOps for SecretKey {
-    type Error = Error;
-    type KeyExchange = KeyExchange;
+/// The in-memory key forms differ only in how they reach the secret key and in the values
+/// they cache; one [`PrivateKeyOps`] implementation serves them all.
+mod in_memory {
+    use super::*;
 
-    fn public_key(&self) -> PublicKey {
-        SecretKey::public_key(self)
+    /// An in-memory SM2 private key ([`SecretKey`], [`SigningKey`],
+    /// [`DecryptingKey`](crate::pke::DecryptingKey)); sealed.
+    pub trait InMemory {
+        /// The public key, cached where the form keeps it.
+        fn public(&self) -> PublicKey;
+        /// Signs the digest `e`.
+        fn sign_e(&self, e: &[u8; 32]) -> Result<Signature, Error>;
+        /// Runs `f` with the secret key (made from the form on each call if it keeps none).
+        fn with_secret<T>(&self, f: impl FnOnce(&SecretKey) -> T) -> T;
     }
 
-    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
-        Ok(SigningKey::new(self)?.sign_e(e))
+    /// Makes the signing key of the secret on each call (d = n - 1 cannot sign:
+    /// `Error::InvalidSecretKey`).
+    impl InMemory for SecretKey {
+        fn public(&self) -> PublicKey {
+            SecretKey::public_key(self)
+        }
+
+        fn sign_e(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+            Ok(SigningKey::new(self)?.sign_e(e))
+        }
+
+        fn with_secret<T>(&self, f: impl FnOnce(&SecretKey) -> T) -> T {
+            f(self)
+        }
     }
 
-    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        decrypt_in_memory(self, c1c3c2, out)
+    /// Signs with the key's cached values; decryption and key exchange make the secret key
+    /// from it on each call.
+    impl InMemory for SigningKey {
+        fn public(&self) -> PublicKey {
+            *self.verifying_key().public_key()
+        }
+
+        fn sign_e(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+            Ok(SigningKey::sign_e(self, e))
+        }
+
+        fn with_secret<T>(&self, f: impl FnOnce(&SecretKey) -> T) -> T {
+            f(&self.secret_key())
+        }
     }
 
-    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        role: Role,
-        id: &[u8],
-    ) -> Result<KeyExchange, Error> {
-        KeyExchange::new(rng, role, self, id)
+    #[cfg(feature = "alloc")]
+    impl InMemory for crate::pke::DecryptingKey {
+        fn public(&self) -> PublicKey {
+            *self.encrypting_key().public_key()
+        }
+
+        fn sign_e(&self, e: &[u8; 32]) -> Result<Signature, Error> {
+            self.secret_key().sign_e(e)
+        }
+
+        fn with_secret<T>(&self, f: impl FnOnce(&SecretKey) -> T) -> T {
+            f(self.secret_key())
+        }
     }
 }
 
-/// Signs with the key's cached values; decryption and key exchange make the secret key
-/// from it on each call.
-impl PrivateKeyOps for SigningKey {
+/// [`SecretKey`], [`SigningKey`] and [`DecryptingKey`](crate::pke::DecryptingKey) in memory.
+impl<K: in_memory::InMemory> PrivateKeyOps for K {
     type Error = Error;
     type KeyExchange = KeyExchange;
 
     fn public_key(&self) -> PublicKey {
-        *self.verifying_key().public_key()
+        self.public()
     }
 
     fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
-        Ok(self.sign_e(e))
+        self.sign_e(e)
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        decrypt_in_memory(&self.secret_key(), c1c3c2, out)
+        self.with_secret(|secret| decrypt_in_memory(secret, c1c3c2, out))
     }
 
     fn start_key_exchange<R: TryCryptoRng + ?Sized>(
@@ -260,34 +282,7 @@ impl PrivateKeyOps for SigningKey {
         role: Role,
         id: &[u8],
     ) -> Result<KeyExchange, Error> {
-        KeyExchange::new(rng, role, &self.secret_key(), id)
-    }
-}
-
-#[cfg(feature = "alloc")]
-impl PrivateKeyOps for crate::pke::DecryptingKey {
-    type Error = Error;
-    type KeyExchange = KeyExchange;
-
-    fn public_key(&self) -> PublicKey {
-        *self.encrypting_key().public_key()
-    }
-
-    fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature, Error> {
-        self.secret_key().sign_digest(e)
-    }
-
-    fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, Error> {
-        decrypt_in_memory(self.secret_key(), c1c3c2, out)
-    }
-
-    fn start_key_exchange<R: TryCryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        role: Role,
-        id: &[u8],
-    ) -> Result<KeyExchange, Error> {
-        KeyExchange::new(rng, role, self.secret_key(), id)
+        self.with_secret(|secret| KeyExchange::new(rng, role, secret, id))
     }
 }
 

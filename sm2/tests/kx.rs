@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
 use shangmi_sm2::kx::{KeyExchange, Role};
-use shangmi_sm2::{PublicKey, SecretKey};
+use shangmi_sm2::{Peer, PublicKey, SecretKey};
 
 fn sk(b: u8) -> SecretKey {
     SecretKey::from_bytes(&[b; 32].into()).unwrap()
@@ -33,12 +33,11 @@ fn parties_agree_and_confirm() {
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let mut ka = vec![0u8; klen];
         let mut kb = vec![0u8; klen];
-        let ca = alice
-            .finish(&b.public_key(), b"BILL456@YAHOO.COM", &rb, &mut ka)
-            .unwrap();
-        let cb = bob
-            .finish(&a.public_key(), b"ALICE123@YAHOO.COM", &ra, &mut kb)
-            .unwrap();
+        let (pa, pb) = (a.public_key(), b.public_key());
+        let bob_seen = Peer::new(&pb, b"BILL456@YAHOO.COM", &rb);
+        let alice_seen = Peer::new(&pa, b"ALICE123@YAHOO.COM", &ra);
+        let ca = alice.finish(bob_seen, &mut ka).unwrap();
+        let cb = bob.finish(alice_seen, &mut kb).unwrap();
         assert_eq!(ka, kb);
         if klen > 0 {
             assert_ne!(ka, vec![0u8; klen]);
@@ -58,9 +57,9 @@ fn key_prefixes_are_consistent() {
         let alice = party(Role::Initiator, &a, b"a", 7);
         let bob = party(Role::Responder, &b, b"b", 8);
         let mut k = vec![0u8; klen];
-        alice
-            .finish(&b.public_key(), b"b", &bob.ephemeral_public(), &mut k)
-            .unwrap();
+        let (pb, rb) = (b.public_key(), bob.ephemeral_public());
+        let bob_seen = Peer::new(&pb, b"b", &rb);
+        alice.finish(bob_seen, &mut k).unwrap();
         k
     };
     let long = run(80);
@@ -81,10 +80,11 @@ fn mismatches_fail() {
                     fake_rb: Option<PublicKey>| {
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let (mut ka, mut kb) = ([0u8; 32], [0u8; 32]);
-        let ca = alice
-            .finish(bob_public, bob_id, &fake_rb.unwrap_or(rb), &mut ka)
-            .unwrap();
-        let cb = bob.finish(&a.public_key(), b"alice", &ra, &mut kb).unwrap();
+        let (pa, rb) = (a.public_key(), fake_rb.unwrap_or(rb));
+        let bob_seen = Peer::new(bob_public, bob_id, &rb);
+        let alice_seen = Peer::new(&pa, b"alice", &ra);
+        let ca = alice.finish(bob_seen, &mut ka).unwrap();
+        let cb = bob.finish(alice_seen, &mut kb).unwrap();
         assert_ne!(ka, kb);
         assert!(ca.verify(cb.to_send()).is_err());
         assert!(cb.verify(ca.to_send()).is_err());

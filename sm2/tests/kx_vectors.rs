@@ -6,8 +6,8 @@
 
 #![allow(clippy::unwrap_used)] // tests unwrap on purpose
 
-use shangmi_sm2::SecretKey;
 use shangmi_sm2::kx::{KeyExchange, Role};
+use shangmi_sm2::{Peer, SecretKey};
 
 /// Alice's static and ephemeral secret, Bob's static and ephemeral secret, the key.
 struct Vector {
@@ -51,8 +51,11 @@ fn gmsm_shared_key_vectors() {
             .unwrap();
         let (ra, rb) = (alice.ephemeral_public(), bob.ephemeral_public());
         let (mut ka, mut kb) = ([0u8; 48], [0u8; 48]);
-        alice.finish(&b.public_key(), b"Bob", &rb, &mut ka).unwrap();
-        bob.finish(&a.public_key(), b"Alice", &ra, &mut kb).unwrap();
+        alice
+            .finish(Peer::new(&b.public_key(), b"Bob", &rb), &mut ka)
+            .unwrap();
+        bob.finish(Peer::new(&a.public_key(), b"Alice", &ra), &mut kb)
+            .unwrap();
         assert_eq!(ka, v.key, "vector {i}, initiator");
         assert_eq!(kb, v.key, "vector {i}, responder");
     }

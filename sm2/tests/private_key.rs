@@ -7,7 +7,7 @@
 use shangmi_sm2::dsa::{SigningKey, VerifyingKey};
 use shangmi_sm2::kx::Role;
 use shangmi_sm2::pke::{DecryptingKey, Layout};
-use shangmi_sm2::{DEFAULT_ID, Error, KeyAgreement, KeyOpError, PrivateKeyOps, SecretKey};
+use shangmi_sm2::{DEFAULT_ID, Error, KeyAgreement, KeyOpError, Peer, PrivateKeyOps, SecretKey};
 
 fn secret(b: u8) -> SecretKey {
     SecretKey::from_bytes(&[b; 32].into()).unwrap()
@@ -64,10 +64,10 @@ fn exchange<A: PrivateKeyOps, B: PrivateKeyOps>(a: &A, b: &B) -> ([u8; 48], [u8;
         .unwrap();
     let (ra, rb) = (ka.ephemeral_public(), kb.ephemeral_public());
     let (mut out_a, mut out_b) = ([0u8; 48], [0u8; 48]);
-    ka.finish(&b.public_key(), DEFAULT_ID, &rb, &mut out_a)
+    ka.finish(Peer::new(&b.public_key(), DEFAULT_ID, &rb), &mut out_a)
         .ok()
         .unwrap();
-    kb.finish(&a.public_key(), b"alice", &ra, &mut out_b)
+    kb.finish(Peer::new(&a.public_key(), b"alice", &ra), &mut out_b)
         .ok()
         .unwrap();
     (out_a, out_b)
@@ -91,9 +91,12 @@ fn in_memory_keys_agree() {
         .unwrap();
     let (ra, rb) = (ka.ephemeral_public(), kb.ephemeral_public());
     let (mut out_a, mut out_b) = ([0u8; 32], [0u8; 32]);
-    ka.finish(&secret(3).public_key(), DEFAULT_ID, &rb, &mut out_a)
-        .unwrap();
-    kb.finish(&a.public_key(), DEFAULT_ID, &ra, &mut out_b)
+    ka.finish(
+        Peer::new(&secret(3).public_key(), DEFAULT_ID, &rb),
+        &mut out_a,
+    )
+    .unwrap();
+    kb.finish(Peer::new(&a.public_key(), DEFAULT_ID, &ra), &mut out_b)
         .unwrap();
     assert_ne!(out_a, out_b);
 }

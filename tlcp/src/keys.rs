@@ -8,7 +8,9 @@ use shangmi_sm2::dsa::{Signature, SigningKey, VerifyingKey};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::kx::KeyExchange;
 use shangmi_sm2::pke::{EncryptingKey, Layout};
-use shangmi_sm2::{DEFAULT_ID, KeyAgreement, KeyOpError, PrivateKeyOps, PublicKey, SecretKey};
+use shangmi_sm2::{
+    DEFAULT_ID, KeyAgreement, KeyOpError, Peer, PrivateKeyOps, PublicKey, SecretKey,
+};
 use std::sync::{Arc, OnceLock};
 use zeroize::Zeroize;
 
@@ -277,7 +279,14 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
     ) -> Result<(), Error> {
         let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
         self.0
-            .finish(&ps, DEFAULT_ID, &pe, out)
+            .finish(
+                Peer {
+                    public: &ps,
+                    id: DEFAULT_ID,
+                    ephemeral: &pe,
+                },
+                out,
+            )
             .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
     }
 
@@ -299,15 +308,23 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
         }
         let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
         self.0
-            .finish_held(&ps, DEFAULT_ID, &pe, 48, |key| {
-                let point = point_bytes(&key.ephemeral_public());
-                let ms = crate::prf::master_secret_held(
-                    |parts| key.hmac_sm3(parts),
-                    client_random,
-                    server_random,
-                )?;
-                Ok((ms, point))
-            })
+            .finish_held(
+                Peer {
+                    public: &ps,
+                    id: DEFAULT_ID,
+                    ephemeral: &pe,
+                },
+                48,
+                |key| {
+                    let point = point_bytes(&key.ephemeral_public());
+                    let ms = crate::prf::master_secret_held(
+                        |parts| key.hmac_sm3(parts),
+                        client_random,
+                        server_random,
+                    )?;
+                    Ok((ms, point))
+                },
+            )
             .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
     }
 }

@@ -14,7 +14,7 @@ use shangmi_sm2::keys::{self, AlgorithmForm, EncryptionScheme};
 use shangmi_sm2::kx::{self, Role};
 use shangmi_sm2::pkcs8::LineEnding;
 use shangmi_sm2::pke::{self, DecryptingKey, EncryptingKey, Layout};
-use shangmi_sm2::{DEFAULT_ID, FieldBytes, PublicKey as Sm2Public, Scalar, SecretKey};
+use shangmi_sm2::{DEFAULT_ID, FieldBytes, Peer, PublicKey as Sm2Public, Scalar, SecretKey};
 use zeroize::{Zeroize, Zeroizing};
 
 pub(crate) fn sm2_err(e: shangmi_sm2::Error) -> PyErr {
@@ -565,7 +565,7 @@ impl PyKeyExchange {
                 .take()
                 .ok_or_else(|| ShangmiError::new_err("key exchange finished"))?;
             conf = Some(
-                k.finish(peer_public.vk.public_key(), pid, &eph, key)
+                k.finish(Peer::new(peer_public.vk.public_key(), pid, &eph), key)
                     .map_err(sm2_err)?,
             );
             Ok(())

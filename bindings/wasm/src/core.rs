@@ -14,7 +14,7 @@ use shangmi_sm2::keys::{self, AlgorithmForm};
 use shangmi_sm2::kx::{KeyExchange, Role};
 use shangmi_sm2::pkcs8::LineEnding;
 use shangmi_sm2::pke::{DecryptingKey, EncryptingKey, Layout};
-use shangmi_sm2::{DEFAULT_ID, FieldBytes, PublicKey, Scalar, SecretKey};
+use shangmi_sm2::{DEFAULT_ID, FieldBytes, Peer, PublicKey, Scalar, SecretKey};
 use shangmi_sm3::{Digest, Sm3};
 use shangmi_sm4_modes::aead::consts::{U12, U16};
 use shangmi_sm4_modes::aead::{Aead, AeadCore, KeyInit, Payload};
@@ -586,7 +586,10 @@ pub fn sm2_key_exchange(a: KeyExchangeArgs<'_>) -> Res<Vec<u8>> {
     let kx = KeyExchange::new_with_ephemeral(role, &secret(a.d)?, a.id, &r.into()).map_err(msg)?;
     let mut out = vec![0u8; a.klen as usize];
     let c = kx
-        .finish(&public(a.peer)?, a.peer_id, &public(a.peer_r)?, &mut out)
+        .finish(
+            Peer::new(&public(a.peer)?, a.peer_id, &public(a.peer_r)?),
+            &mut out,
+        )
         .map_err(msg)?;
     if let Some(s) = a.peer_confirmation {
         let s: [u8; 32] = s

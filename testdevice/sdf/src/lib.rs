@@ -19,10 +19,10 @@
 //!
 //! Structures as GM/T 0018 defines them (field layout from GmSSL 3.3's `sdf.h`).
 
-use shangmi_sm2::SecretKey;
 use shangmi_sm2::dsa::SigningKey;
 use shangmi_sm2::kx::{KeyExchange, Role};
 use shangmi_sm2::pke::{DecryptingKey, Layout};
+use shangmi_sm2::{Peer, SecretKey};
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::{Mutex, PoisonError};
@@ -687,7 +687,7 @@ pub unsafe extern "C" fn SDF_GenerateKeyWithECC(
         a
     };
     let mut key = vec![0u8; key_len(bits).unwrap_or(0)];
-    if kx.finish(&pp, id, &pe, &mut key).is_err() {
+    if kx.finish(Peer::new(&pp, id, &pe), &mut key).is_err() {
         return SDR_KEYERR;
     }
     // SAFETY: non-null and writable by the caller's contract.
@@ -747,7 +747,10 @@ pub unsafe extern "C" fn SDF_GenerateAgreementDataAndKeyWithECC(
         return SDR_KEYNOTEXIST;
     };
     let mut key = vec![0u8; len];
-    if kx.finish(&sp, sponsor_id, &se, &mut key).is_err() {
+    if kx
+        .finish(Peer::new(&sp, sponsor_id, &se), &mut key)
+        .is_err()
+    {
         return SDR_KEYERR;
     }
     // SAFETY: non-null and writable by the caller's contract.
