@@ -36,8 +36,22 @@ pub struct Chained<D> {
     direction: PhantomData<D>,
 }
 
-/// A mode and direction of [`Chained`]: how a run of blocks goes through the cipher (CBC
-/// and CFB here, BC and OFBNLF in their own modules).
+/// A mode and direction of the chained modes ([`Sm4CbcEnc`](crate::Sm4CbcEnc),
+/// [`Sm4CbcDec`](crate::Sm4CbcDec), [`Sm4CfbEnc`](crate::Sm4CfbEnc), BC and OFBNLF): how a
+/// run of blocks goes through the cipher. [`run`](Self::run) borrows the cipher, for a
+/// caller that keeps one per key and does not want a mode object (which owns a copy of the
+/// cipher) per message:
+///
+/// ```
+/// use shangmi_sm4_modes::{CbcDecrypt, CbcEncrypt, Direction, Sm4};
+/// use shangmi_sm4_modes::cipher::{Block, KeyInit};
+///
+/// let cipher = Sm4::new(&[7u8; 16].into());
+/// let mut blocks = [Block::<Sm4>::from([1u8; 16]); 3];
+/// CbcEncrypt::run(&cipher, &mut Block::<Sm4>::from([9u8; 16]), (&mut blocks[..]).into());
+/// CbcDecrypt::run(&cipher, &mut Block::<Sm4>::from([9u8; 16]), (&mut blocks[..]).into());
+/// assert_eq!(blocks, [Block::<Sm4>::from([1u8; 16]); 3]);
+/// ```
 pub trait Direction: sealed::Sealed {
     /// The name `AlgorithmName` and `Debug` give, e.g. `"Sm4CbcEnc"`.
     const NAME: &'static str;
