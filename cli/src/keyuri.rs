@@ -543,7 +543,7 @@ impl PrivateKeyOps for AnyKey {
                 &**k, rng, role, id,
             )?)),
             AnyKey::Skf(k) => PrivateKeyOps::start_key_exchange(k, rng, role, id)?.never(),
-            AnyKey::Pkcs11(k) => match PrivateKeyOps::start_key_exchange(&**k, rng, role, id)? {},
+            AnyKey::Pkcs11(k) => PrivateKeyOps::start_key_exchange(&**k, rng, role, id)?.never(),
         }
     }
 }

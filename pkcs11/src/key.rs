@@ -23,7 +23,7 @@ use cryptoki::object::{Attribute, AttributeType, ObjectHandle};
 use cryptoki::session::Session;
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::pke::Layout;
-use shangmi_sm2::{KeyAgreement, PrivateKeyOps, PublicKey};
+use shangmi_sm2::{PrivateKeyOps, PublicKey};
 use std::time::Duration;
 use zeroize::Zeroize;
 
@@ -334,21 +334,9 @@ impl Pkcs11Key {
 }
 
 /// No key exchange: PKCS#11 defines no SM2 key exchange, and its derive functions return a
-/// key handle, so a [`Pkcs11Key`] cannot give TLCP's ECDHE premaster (ECC suites work).
-#[derive(Debug)]
-pub enum NoKeyExchange {}
-
-impl KeyAgreement for NoKeyExchange {
-    type Error = Pkcs11Error;
-
-    fn ephemeral_public(&self) -> PublicKey {
-        match *self {}
-    }
-
-    fn finish(self, _: shangmi_sm2::Peer<'_>, _: &mut [u8]) -> Result<(), Pkcs11Error> {
-        match self {}
-    }
-}
+/// key handle, so a [`Pkcs11Key`] cannot give TLCP's ECDHE premaster (ECC suites work; see
+/// [`shangmi_device::NoKeyExchange`]).
+pub type NoKeyExchange = shangmi_device::NoKeyExchange<Pkcs11Error>;
 
 impl PrivateKeyOps for Pkcs11Key {
     type Error = Pkcs11Error;
