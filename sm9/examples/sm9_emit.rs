@@ -6,7 +6,7 @@
 //! Lines: `sign <master public DER> <id> <msg> <signature DER>` and
 //! `enc <master DER> <id> <msg> <ciphertext DER>` (hex), enc types 0, 1, 2 in turn.
 
-use shangmi_sm9::{BlockMode, EncryptMasterKey, SignMasterKey};
+use shangmi_sm9::{BlockMode, CiphertextForm, EncryptMasterKey, SignMasterKey};
 
 #[path = "../tests/support/lcg.rs"]
 mod lcg;
@@ -40,12 +40,20 @@ fn main() -> Result<(), shangmi_sm9::Error> {
             0 => kgc
                 .public_key()
                 .encrypt_der(&mut rng, id.as_bytes(), &msg)?,
-            1 => kgc
-                .public_key()
-                .encrypt_sm4_der(&mut rng, id.as_bytes(), &msg, BlockMode::Ecb)?,
-            _ => kgc
-                .public_key()
-                .encrypt_sm4_der(&mut rng, id.as_bytes(), &msg, BlockMode::Cbc)?,
+            1 => kgc.public_key().encrypt_sm4(
+                &mut rng,
+                id.as_bytes(),
+                &msg,
+                BlockMode::Ecb,
+                CiphertextForm::Der,
+            )?,
+            _ => kgc.public_key().encrypt_sm4(
+                &mut rng,
+                id.as_bytes(),
+                &msg,
+                BlockMode::Cbc,
+                CiphertextForm::Der,
+            )?,
         };
         println!(
             "enc {} {} {} {}",

@@ -357,7 +357,9 @@ impl EncryptMasterPublicKey {
     }
 
     /// Encrypts in an SM4 block mode (K1 = 16 bytes, PKCS#7 padding; CBC puts its
-    /// random IV before the blocks, as gmsm does), returning C1 || C3 || C2.
+    /// random IV before the blocks, as gmsm does), returning C1 || C3 || C2
+    /// ([`CiphertextForm::Raw`]) or the DER form with enc type 1 for ECB, 2 for CBC
+    /// ([`CiphertextForm::Der`]).
     #[cfg(feature = "alloc")]
     pub fn encrypt_sm4<R: TryCryptoRng + ?Sized>(
         &self,
@@ -365,36 +367,28 @@ impl EncryptMasterPublicKey {
         id: &[u8],
         msg: &[u8],
         mode: BlockMode,
+        form: CiphertextForm,
     ) -> Result<alloc::vec::Vec<u8>, Error> {
         if msg.is_empty() {
             return Err(Error::InvalidArgument);
         }
         let q = self.user_point_unchecked(id, hid::ENCRYPT);
-        loop {
+        let raw = loop {
             let r = random_scalar(rng)?;
             let mut iv = [0u8; 16];
             if mode == BlockMode::Cbc {
                 rng.try_fill_bytes(&mut iv).map_err(|_| Error::Rng)?;
             }
             if let Some(ct) = self.encrypt_sm4_with_r(&q, id, &r, msg, mode, &iv) {
-                return Ok(ct);
+                break ct;
             }
             // A failure: an all-zero key stream, or Q is the identity (then every r fails).
             self.user_point(id, hid::ENCRYPT)?;
+        };
+        match form {
+            CiphertextForm::Raw => Ok(raw),
+            CiphertextForm::Der => raw_to_der(&raw, if mode == BlockMode::Ecb { 1 } else { 2 }),
         }
-    }
-
-    /// [`Self::encrypt_sm4`] in the DER form (enc type 1 for ECB, 2 for CBC).
-    #[cfg(feature = "alloc")]
-    pub fn encrypt_sm4_der<R: TryCryptoRng + ?Sized>(
-        &self,
-        rng: &mut R,
-        id: &[u8],
-        msg: &[u8],
-        mode: BlockMode,
-    ) -> Result<alloc::vec::Vec<u8>, Error> {
-        let raw = self.encrypt_sm4(rng, id, msg, mode)?;
-        raw_to_der(&raw, if mode == BlockMode::Ecb { 1 } else { 2 })
     }
 
     #[cfg(feature = "alloc")]
@@ -451,6 +445,17 @@ pub enum BlockMode {
     Ecb,
     /// SM4-CBC with PKCS#7 padding, a random 16-byte IV first.
     Cbc,
+}
+
+/// The encoding of an SM4-mode ciphertext ([`EncryptMasterPublicKey::encrypt_sm4`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CiphertextForm {
+    /// C1 || C3 || C2, the standard's order (gmsm's raw form; [`EncryptPrivateKey::decrypt_sm4`]
+    /// reads it).
+    Raw,
+    /// SEQUENCE { INTEGER enc type, BIT STRING 04||C1, OCTET STRING C3, OCTET STRING C2 },
+    /// the form GmSSL and gmsm write ([`EncryptPrivateKey::decrypt_der`] reads it).
+    Der,
 }
 
 /// C2 in an SM4 block mode: sm4-modes' ECB and CBC with PKCS#7 padding (the one CBC of the
@@ -780,7 +785,13 @@ mod tests {
         #[cfg(feature = "alloc")]
         assert_eq!(
             public
-                .encrypt_sm4(&mut rng, b"Bob", b"abc", BlockMode::Cbc)
+                .encrypt_sm4(
+                    &mut rng,
+                    b"Bob",
+                    b"abc",
+                    BlockMode::Cbc,
+                    CiphertextForm::Raw
+                )
                 .err(),
             Some(Error::InvalidKey)
         );

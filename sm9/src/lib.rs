@@ -116,7 +116,8 @@ mod field_x86_tests;
 mod kat_tests;
 
 pub use enc::{
-    BlockMode, CIPHERTEXT_OVERHEAD, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey,
+    BlockMode, CIPHERTEXT_OVERHEAD, CiphertextForm, EncryptMasterKey, EncryptMasterPublicKey,
+    EncryptPrivateKey,
 };
 pub use error::Error;
 pub use field::{Backend, BackendError, backend, use_backend};

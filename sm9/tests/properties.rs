@@ -5,8 +5,8 @@
 use proptest::prelude::*;
 use shangmi_sm9::signature::Verifier;
 use shangmi_sm9::{
-    BlockMode, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey, Error, KeyExchange,
-    SignMasterKey, SignMasterPublicKey, Signature, SigningKey, hid,
+    BlockMode, CiphertextForm, EncryptMasterKey, EncryptMasterPublicKey, EncryptPrivateKey, Error,
+    KeyExchange, SignMasterKey, SignMasterPublicKey, Signature, SigningKey, hid,
 };
 use std::sync::OnceLock;
 
@@ -77,13 +77,13 @@ proptest! {
         prop_assert!(k.bob.decrypt(b"bob@example.org", &ct).is_err());
         // SM4 block modes, raw and DER.
         for mode in [BlockMode::Ecb, BlockMode::Cbc] {
-            let ct = k.enc.public_key().encrypt_sm4(&mut Lcg(seed), id, &msg, mode).unwrap();
+            let ct = k.enc.public_key().encrypt_sm4(&mut Lcg(seed), id, &msg, mode, CiphertextForm::Raw).unwrap();
             prop_assert_eq!(&k.bob.decrypt_sm4(id, &ct, mode).unwrap(), &msg);
             let mut bad = ct.clone();
             let i = flip % bad.len();
             bad[i] ^= 1 << (flip % 8);
             prop_assert!(k.bob.decrypt_sm4(id, &bad, mode).is_err());
-            let der = k.enc.public_key().encrypt_sm4_der(&mut Lcg(seed), id, &msg, mode).unwrap();
+            let der = k.enc.public_key().encrypt_sm4(&mut Lcg(seed), id, &msg, mode, CiphertextForm::Der).unwrap();
             prop_assert_eq!(&k.bob.decrypt_der(id, &der).unwrap(), &msg);
         }
         // KEM.
