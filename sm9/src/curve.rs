@@ -257,18 +257,11 @@ impl<F: Coord> Point<F> {
     /// masked scan of all 16 (constant time in k and in the point).
     pub(crate) fn mul_ct(&self, k: &Limbs) -> Self {
         let mut table = [Self::IDENTITY; 16];
-        table[1] = *self;
-        for i in 2..16 {
-            table[i] = if i % 2 == 0 {
-                table[i / 2].double()
-            } else {
-                table[i - 1].add(self)
-            };
-        }
+        crate::window::fill_by_squaring(&mut table, self, Self::double, Self::add);
         let mut r = Self::IDENTITY;
         for w in (0..64).rev() {
             r = r.double().double().double().double();
-            let nib = (k[w / 16] >> ((w % 16) * 4)) & 0xf;
+            let nib = crate::window::nibble(k, w);
             r = r.add(&crate::window::scan(&table, nib, Self::select));
         }
         r

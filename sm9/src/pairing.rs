@@ -15,7 +15,7 @@
 use crate::curve::{Affine, G2};
 use crate::field::{Fp, Limbs};
 use crate::tower::{Fp2, Fp4, Fp12, GAMMA2, GAMMA3};
-use crate::window::{nibble, scan, signed_digits};
+use crate::window::{fill_by_squaring, nibble, scan, signed_digits};
 use shangmi_limbs::sub;
 
 /// The BN parameter t (GM/T 0044-2016 part 5, A.1).
@@ -273,14 +273,7 @@ pub(crate) fn gt_pow(g: &Fp12, k: &Limbs) -> Fp12 {
     let (k0, k1) = split(k);
     let k0 = [k0 as u64, (k0 >> 64) as u64, 0];
     let mut t0 = [Fp12::ONE; 16];
-    t0[1] = *g;
-    for i in 2..16 {
-        t0[i] = if i % 2 == 0 {
-            t0[i / 2].cyclotomic_square()
-        } else {
-            t0[i - 1].mul(g)
-        };
-    }
+    fill_by_squaring(&mut t0, g, Fp12::cyclotomic_square, Fp12::mul);
     let t1 = t0.map(|x| x.frobenius());
     let mut r = Fp12::ONE;
     for w in (0..33).rev() {
@@ -380,14 +373,7 @@ pub(crate) fn g2_mul(q: &G2, k: &Limbs) -> G2 {
     let (k0, k1) = split(k);
     let k0 = [k0 as u64, (k0 >> 64) as u64, 0];
     let mut t0 = [G2::IDENTITY; 16];
-    t0[1] = *q;
-    for i in 2..16 {
-        t0[i] = if i % 2 == 0 {
-            t0[i / 2].double()
-        } else {
-            t0[i - 1].add(q)
-        };
-    }
+    fill_by_squaring(&mut t0, q, G2::double, G2::add);
     let t1 = t0.map(|p| G2 {
         x: p.x.conj().mul_fp(&GAMMA2_INV),
         y: p.y.conj().mul_fp(&GAMMA3_INV),

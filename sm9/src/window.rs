@@ -21,6 +21,27 @@ pub(crate) fn powers<T: Copy>(one: T, x: T, mul: impl Fn(&T, &T) -> T) -> [T; 16
     table
 }
 
+/// Fills the window table x^0 .. x^15 (`table[0]` holds the identity already) with every
+/// even entry the square of its half (x^2i = (x^i)^2) and every odd one a product by x: for
+/// groups whose squaring (a point doubling, a cyclotomic squaring) is cheaper than a
+/// product (`curve.rs`, `pairing.rs`). In place, so the table is not copied out.
+#[inline(always)]
+pub(crate) fn fill_by_squaring<T: Copy>(
+    table: &mut [T; 16],
+    x: &T,
+    square: impl Fn(&T) -> T,
+    mul: impl Fn(&T, &T) -> T,
+) {
+    table[1] = *x;
+    for i in 2..16 {
+        table[i] = if i % 2 == 0 {
+            square(&table[i / 2])
+        } else {
+            mul(&table[i - 1], x)
+        };
+    }
+}
+
 /// Masked scan: `table[idx]` read by touching every entry (`table[0]` where `idx` is out of
 /// range).
 pub(crate) fn scan<T: Copy>(table: &[T; 16], idx: u64, sel: impl Fn(u64, &T, &T) -> T) -> T {
