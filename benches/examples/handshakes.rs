@@ -102,12 +102,7 @@ fn tlcp_config(a: &Args) -> Result<Arc<ClientConfig>> {
     }
     let mut b = ClientConfig::builder(roots).name_check(NameCheck::CommonNameFallback);
     if let Some(s) = &a.suite {
-        let suite = CipherSuite::ALL
-            .iter()
-            .copied()
-            .find(|c| c.name() == s)
-            .ok_or_else(|| format!("unknown suite {s}"))?;
-        b = b.suites(&[suite]);
+        b = b.suites(&[s.parse::<CipherSuite>()?]);
     }
     if let (Some((sc, sk)), Some((ec, ek))) = (&a.client_sign, &a.client_enc) {
         b = b.client_certs(certs(sc)?, key(sk)?, certs(ec)?.remove(0), key(ek)?);

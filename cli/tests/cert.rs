@@ -11,15 +11,11 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_contains_all, at, bytes, cert, file_flags, ok, ok_text, openssl, run, scratch, shangmi,
-    under_ca,
+    assert_contains_all, at, bytes, cert, file_flags, ok, ok_text, openssl, p, run, scratch,
+    shangmi, under_ca,
 };
 
 const DISTID: &str = "distid:1234567812345678";
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// Runs `cmd`, asserts failure with exit code 1, returns standard error.
 fn fails(mut cmd: Command) -> String {

@@ -18,13 +18,9 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    assert_contains_all, at, cert, file_flags, ok, ok_text, openssl, run, scratch, shangmi,
+    assert_contains_all, at, cert, file_flags, ok, ok_text, openssl, p, run, scratch, shangmi,
     under_ca,
 };
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 /// A CA (ca.crt, ca.key) and TLCP pairs `names` (DIR/NAME/sign.crt …) in `d`.
 fn pki(d: &Path, names: &[&str]) {

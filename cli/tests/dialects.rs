@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{at, ok, run, scratch, shangmi};
+use common::{at, ok, p, run, scratch, shangmi};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,10 +21,6 @@ fn cms(args: &[&str]) -> Command {
     let mut cmd = shangmi();
     cmd.args(["cert", "cms"]).args(args);
     cmd
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 #[test]

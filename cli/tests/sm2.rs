@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{at, bytes, exits_with, ok, openssl, run, scratch, scratch_with, shangmi};
+use common::{at, bytes, exits_with, ok, openssl, p, run, scratch, scratch_with, shangmi};
 
 /// The standard's default distinguishing ID (GB/T 32918.2), what `--id` defaults to.
 const DEFAULT_ID: &str = "distid:1234567812345678";
@@ -18,10 +18,6 @@ fn sm2(args: &[&str]) -> Command {
     let mut cmd = shangmi();
     cmd.arg("sm2").args(args);
     cmd
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 #[test]

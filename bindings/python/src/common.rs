@@ -55,6 +55,15 @@ impl Buf<'_> {
     }
 }
 
+/// A `Buf` argument of a Python function or method, read by [`buf`].
+impl<'py> FromPyObject<'_, 'py> for Buf<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
+        buf(&obj)
+    }
+}
+
 /// bytes (borrowed), bytearray or any other buffer-protocol object such as memoryview
 /// (copied); everything else (str, int, list, dict, None, ...) is a `TypeError`.
 pub(crate) fn buf<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Buf<'py>> {
@@ -138,11 +147,23 @@ pub(crate) fn rand_fill(rng: &mut getrandom::SysRng, out: &mut [u8]) -> PyResult
         .map_err(|e| ShangmiError::new_err(format!("random generator failed: {e}")))
 }
 
+/// The body of a family's `register`: adds its exception types, classes and functions (in
+/// that order, each list optional) to module `m` under their Python names.
+macro_rules! add_items {
+    (
+        $m:ident;
+        $(exceptions: $($e:ident),+;)?
+        $(classes: $($c:ty),+;)?
+        $(functions: $($f:ident),+;)?
+    ) => {{
+        $($($m.add(stringify!($e), $m.py().get_type::<$e>())?;)+)?
+        $($($m.add_class::<$c>()?;)+)?
+        $($($m.add_function(pyo3::wrap_pyfunction!($f, $m)?)?;)+)?
+        Ok(())
+    }};
+}
+pub(crate) use add_items;
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let py = m.py();
-    m.add("ShangmiError", py.get_type::<ShangmiError>())?;
-    m.add("InvalidTag", py.get_type::<InvalidTag>())?;
-    m.add("InvalidSignature", py.get_type::<InvalidSignature>())?;
-    m.add("InvalidKey", py.get_type::<InvalidKey>())?;
-    Ok(())
+    add_items!(m; exceptions: ShangmiError, InvalidTag, InvalidSignature, InvalidKey;)
 }

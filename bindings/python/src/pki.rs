@@ -1,7 +1,7 @@
 //! Certificates, requests, CRLs, CMS and PKCS#12 (`shangmi-pki`): parsing and showing,
 //! chain verification, issuing, GM/T 0010 / RFC 5652 signed and enveloped messages.
 
-use crate::common::{PyOut, ShangmiError, buf, bytes, hex};
+use crate::common::{Buf, PyOut, ShangmiError, add_items, buf, bytes, hex};
 use crate::pki_text::{self, general_name, oids};
 use crate::sm2::{PyPrivateKey, PyPublicKey};
 use der::{Decode, Encode};
@@ -31,13 +31,17 @@ fn pki_err(e: shangmi_pki::Error) -> PyErr {
     }
 }
 
+/// The bytes of a PEM-or-DER argument: str (as UTF-8), bytes or any buffer.
+fn text_or_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match data.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.as_bytes().to_vec()),
+        Err(_) => Ok(buf(data)?.as_slice().to_vec()),
+    }
+}
+
 /// DER documents from PEM text or one DER document (str, bytes or any buffer).
 fn documents(data: &Bound<'_, PyAny>, labels: &[&str]) -> PyResult<Vec<Vec<u8>>> {
-    let raw: Vec<u8> = if let Ok(s) = data.cast::<PyString>() {
-        s.to_cow()?.as_bytes().to_vec()
-    } else {
-        buf(data)?.as_slice().to_vec()
-    };
+    let raw = text_or_bytes(data)?;
     if shangmi_pki::pem::is_pem(&raw) {
         let docs = shangmi_pki::pem::der_documents(&raw, labels).map_err(pki_err)?;
         if docs.is_empty() {
@@ -96,8 +100,8 @@ impl PyCertificate {
 #[pymethods]
 impl PyCertificate {
     #[staticmethod]
-    fn from_der(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Self::from_der_bytes(buf(data)?.as_slice())
+    fn from_der(data: Buf<'_>) -> PyResult<Self> {
+        Self::from_der_bytes(data.as_slice())
     }
 
     /// The first certificate of PEM text.
@@ -241,8 +245,8 @@ impl PyCertReq {
     }
 
     #[staticmethod]
-    fn from_der(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let r = CertReq::from_der(buf(data)?.as_slice())
+    fn from_der(data: Buf<'_>) -> PyResult<Self> {
+        let r = CertReq::from_der(data.as_slice())
             .map_err(|e| PyValueError::new_err(format!("not a DER request: {e}")))?;
         Ok(PyCertReq { r })
     }
@@ -310,31 +314,17 @@ fn parse_name(s: &str) -> PyResult<x509_cert::name::Name> {
     pki_text::distinguished_name(s).map_err(value_err)
 }
 
-/// A self-signed certificate for `key` (a root CA with the default profile "ca").
-#[pyfunction]
-#[pyo3(signature = (key, subject, profile="ca", days=3650, sans=None, path_len=None))]
-fn cert_self_signed(
-    key: &PyPrivateKey,
-    subject: &str,
-    profile: &str,
-    days: u32,
-    sans: Option<Vec<String>>,
-    path_len: Option<u8>,
-) -> PyResult<PyCertificate> {
-    let (subject, sans) = (parse_name(subject)?, sans.unwrap_or_default());
-    let p = pki_text::cert_params(subject, profile, days, &sans, path_len).map_err(value_err)?;
-    PyCertificate::of(issue::self_signed(&key.secret(), &p).map_err(pki_err)?)
-}
-
 /// A certificate for `public_key` issued by `issuer` (its key `issuer_key`), with a
-/// profile ("tls-server", "tls-client", "tlcp-sign", "tlcp-enc", "ca").
+/// profile ("tls-server", "tls-client", "tlcp-sign", "tlcp-enc", "ca"); self-signed by
+/// `issuer_key` when `issuer` and `public_key` are both `None` (what the Python
+/// `cert_self_signed` does, as the JavaScript `certSelfSigned` calls the engine's `certIssue`).
 #[pyfunction]
 #[pyo3(signature = (issuer, issuer_key, public_key, subject, profile="tls-server", days=365, sans=None, path_len=None))]
 #[allow(clippy::too_many_arguments)]
 fn cert_issue(
-    issuer: &PyCertificate,
+    issuer: Option<&PyCertificate>,
     issuer_key: &PyPrivateKey,
-    public_key: &PyPublicKey,
+    public_key: Option<&PyPublicKey>,
     subject: &str,
     profile: &str,
     days: u32,
@@ -343,8 +333,17 @@ fn cert_issue(
 ) -> PyResult<PyCertificate> {
     let (subject, sans) = (parse_name(subject)?, sans.unwrap_or_default());
     let p = pki_text::cert_params(subject, profile, days, &sans, path_len).map_err(value_err)?;
-    let c = issue::issue(&issuer.c, &issuer_key.secret(), public_key.sm2(), &p).map_err(pki_err)?;
-    PyCertificate::of(c)
+    let key = issuer_key.secret();
+    let c = match (issuer, public_key) {
+        (None, None) => issue::self_signed(&key, &p),
+        (Some(issuer), Some(pk)) => issue::issue(&issuer.c, &key, pk.sm2(), &p),
+        _ => {
+            return Err(PyValueError::new_err(
+                "an issued certificate needs the issuer and the public key",
+            ));
+        }
+    };
+    PyCertificate::of(c.map_err(pki_err)?)
 }
 
 /// A certificate for a request (its signature checked; subject and SANs from it).
@@ -372,14 +371,14 @@ fn crl_issue<'py>(
     py: Python<'py>,
     issuer: &PyCertificate,
     issuer_key: &PyPrivateKey,
-    revoked: Vec<Bound<'py, PyAny>>,
+    revoked: Vec<Buf<'py>>,
     days: u32,
     number: u64,
 ) -> PyOut<'py> {
     let mut p = crl::CrlParams::new(days);
     p.number = number;
     for r in &revoked {
-        p.revoked.push(crl::Revoked::now(buf(r)?.as_slice(), None));
+        p.revoked.push(crl::Revoked::now(r.as_slice(), None));
     }
     let c = crl::issue_crl(&issuer.c, &issuer_key.secret(), &p).map_err(pki_err)?;
     Ok(bytes(py, c.to_der()))
@@ -437,14 +436,13 @@ fn verify_chain(
 #[pyo3(signature = (content, cert, key, chain=None, detached=false, rfc5652=false))]
 fn cms_sign<'py>(
     py: Python<'py>,
-    content: &Bound<'py, PyAny>,
+    content: Buf<'py>,
     cert: &PyCertificate,
     key: &PyPrivateKey,
     chain: Option<Vec<PyRef<'py, PyCertificate>>>,
     detached: bool,
     rfc5652: bool,
 ) -> PyOut<'py> {
-    let content = buf(content)?;
     let chain = certs(chain);
     let secret = key.secret();
     let der = pki_text::cms_sign_one(
@@ -469,13 +467,12 @@ fn cms_verify<'py>(
     py: Python<'py>,
     message: &Bound<'py, PyAny>,
     roots: Vec<PyRef<'py, PyCertificate>>,
-    detached: Option<&Bound<'py, PyAny>>,
+    detached: Option<Buf<'py>>,
     certs: Option<Vec<PyRef<'py, PyCertificate>>>,
     purpose: &str,
     time: Option<u64>,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<PyCertificate>)> {
     let der = cms_der(message)?;
-    let detached = detached.map(buf).transpose()?;
     let roots = self::certs(Some(roots));
     let extra = self::certs(certs);
     let opts = pki_text::verify_options(purpose, time, None, &[]).map_err(value_err)?;
@@ -496,12 +493,7 @@ fn cms_verify<'py>(
 }
 
 fn cms_der(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let raw: Vec<u8> = if let Ok(s) = message.cast::<PyString>() {
-        s.to_cow()?.as_bytes().to_vec()
-    } else {
-        buf(message)?.as_slice().to_vec()
-    };
-    cms::from_der_or_pem(&raw).map_err(pki_err)
+    cms::from_der_or_pem(&text_or_bytes(message)?).map_err(pki_err)
 }
 
 /// A CMS EnvelopedData (DER) of `content` for the `recipients`' SM2 certificates (SM4-CBC
@@ -510,11 +502,10 @@ fn cms_der(message: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 #[pyo3(signature = (content, recipients, rfc5652=false))]
 fn cms_encrypt<'py>(
     py: Python<'py>,
-    content: &Bound<'py, PyAny>,
+    content: Buf<'py>,
     recipients: Vec<PyRef<'py, PyCertificate>>,
     rfc5652: bool,
 ) -> PyOut<'py> {
-    let content = buf(content)?;
     let r = certs(Some(recipients));
     let der = cms::encrypt(content.as_slice(), &r, oids(rfc5652)).map_err(pki_err)?;
     Ok(bytes(py, &der))
@@ -537,11 +528,10 @@ fn cms_decrypt<'py>(
 #[pyfunction]
 fn pkcs12_import(
     py: Python<'_>,
-    data: &Bound<'_, PyAny>,
+    data: Buf<'_>,
     password: &str,
 ) -> PyResult<(PyPrivateKey, PyCertificate, Vec<PyCertificate>)> {
-    let d = buf(data)?;
-    let d = d.as_slice();
+    let d = data.as_slice();
     let c = py.detach(|| pkcs12::import(d, password)).map_err(pki_err)?;
     let chain = c
         .chain
@@ -577,19 +567,10 @@ fn pkcs12_export<'py>(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("CertificateError", m.py().get_type::<CertificateError>())?;
-    m.add_class::<PyCertificate>()?;
-    m.add_class::<PyCertReq>()?;
-    m.add_function(wrap_pyfunction!(cert_self_signed, m)?)?;
-    m.add_function(wrap_pyfunction!(cert_issue, m)?)?;
-    m.add_function(wrap_pyfunction!(cert_issue_from_request, m)?)?;
-    m.add_function(wrap_pyfunction!(crl_issue, m)?)?;
-    m.add_function(wrap_pyfunction!(verify_chain, m)?)?;
-    m.add_function(wrap_pyfunction!(cms_sign, m)?)?;
-    m.add_function(wrap_pyfunction!(cms_verify, m)?)?;
-    m.add_function(wrap_pyfunction!(cms_encrypt, m)?)?;
-    m.add_function(wrap_pyfunction!(cms_decrypt, m)?)?;
-    m.add_function(wrap_pyfunction!(pkcs12_import, m)?)?;
-    m.add_function(wrap_pyfunction!(pkcs12_export, m)?)?;
-    Ok(())
+    add_items!(m;
+        exceptions: CertificateError;
+        classes: PyCertificate, PyCertReq;
+        functions: cert_issue, cert_issue_from_request, crl_issue, verify_chain, cms_sign,
+            cms_verify, cms_encrypt, cms_decrypt, pkcs12_import, pkcs12_export;
+    )
 }

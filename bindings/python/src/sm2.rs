@@ -2,8 +2,8 @@
 //! exchange, and the point multiplication behind the gmssl layer's `_kg`.
 
 use crate::common::{
-    InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed, fixed_key,
-    hex, hex_decode, rand_fill,
+    Buf, InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, add_items, bytes, fixed,
+    fixed_key, hex, hex_decode, rand_fill,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -15,6 +15,7 @@ use shangmi_sm2::kx::{self, Role};
 use shangmi_sm2::pkcs8::LineEnding;
 use shangmi_sm2::pke::{self, DecryptingKey, EncryptingKey, Layout};
 use shangmi_sm2::{DEFAULT_ID, FieldBytes, Peer, PublicKey as Sm2Public, Scalar, SecretKey};
+use std::borrow::Cow;
 use zeroize::{Zeroize, Zeroizing};
 
 pub(crate) fn sm2_err(e: shangmi_sm2::Error) -> PyErr {
@@ -61,15 +62,6 @@ impl PyPublicKey {
         }
     }
 
-    fn with_id(&self, id: Option<&[u8]>) -> PyResult<Option<VerifyingKey>> {
-        match id {
-            Some(id) if id != DEFAULT_ID => Ok(Some(
-                VerifyingKey::new_with_id(self.vk.public_key(), id).map_err(sm2_err)?,
-            )),
-            _ => Ok(None),
-        }
-    }
-
     pub(crate) fn sm2(&self) -> &Sm2Public {
         self.vk.public_key()
     }
@@ -78,10 +70,9 @@ impl PyPublicKey {
 #[pymethods]
 impl PyPublicKey {
     #[staticmethod]
-    fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let d = buf(data)?;
+    fn from_bytes(data: Buf<'_>) -> PyResult<Self> {
         Ok(Self::of(
-            keys::public_key_from_bytes(d.as_slice()).map_err(sm2_err)?,
+            keys::public_key_from_bytes(data.as_slice()).map_err(sm2_err)?,
         ))
     }
 
@@ -98,10 +89,9 @@ impl PyPublicKey {
     }
 
     #[staticmethod]
-    fn from_der(der: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let d = buf(der)?;
+    fn from_der(der: Buf<'_>) -> PyResult<Self> {
         Ok(Self::of(
-            keys::public_key_from_spki_der(d.as_slice()).map_err(sm2_err)?,
+            keys::public_key_from_spki_der(der.as_slice()).map_err(sm2_err)?,
         ))
     }
 
@@ -137,16 +127,12 @@ impl PyPublicKey {
     fn verify(
         &self,
         py: Python<'_>,
-        signature: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        id: Option<&Bound<'_, PyAny>>,
+        signature: Buf<'_>,
+        data: Buf<'_>,
+        id: Option<Buf<'_>>,
     ) -> PyResult<()> {
-        let sig = buf(signature)?;
-        let d = buf(data)?;
-        let id = id.map(buf).transpose()?;
-        let other = self.with_id(id.as_ref().map(|i| i.as_slice()))?;
-        let vk = other.as_ref().unwrap_or(&self.vk);
-        let (sig, d) = (sig.as_slice(), d.as_slice());
+        let vk = with_id(&self.vk, id)?;
+        let (sig, d) = (signature.as_slice(), data.as_slice());
         py.detach(|| {
             let sig = Signature::from_der_or_fixed(sig)?;
             vk.verify_e(&vk.hash_message(d), &sig)
@@ -155,42 +141,26 @@ impl PyPublicKey {
     }
 
     /// Verifies a signature over a precomputed e = SM3(Z_A ‖ M) (32 bytes).
-    fn verify_digest(
-        &self,
-        py: Python<'_>,
-        signature: &Bound<'_, PyAny>,
-        e: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let sig = buf(signature)?;
-        let e = buf(e)?;
+    fn verify_digest(&self, py: Python<'_>, signature: Buf<'_>, e: Buf<'_>) -> PyResult<()> {
         let e = fixed::<32>(e.as_slice(), "digest")?;
-        let (sig, vk) = (sig.as_slice(), &self.vk);
+        let (sig, vk) = (signature.as_slice(), &self.vk);
         py.detach(|| vk.verify_e(&e, &Signature::from_der_or_fixed(sig)?))
             .map_err(sm2_err)
     }
 
     /// e = SM3(Z_A ‖ data) for identifier `id`, the value SM2 signs.
     #[pyo3(signature = (data, id=None))]
-    fn digest<'py>(
-        &self,
-        py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        id: Option<&Bound<'py, PyAny>>,
-    ) -> PyOut<'py> {
-        let d = buf(data)?;
-        let id = id.map(buf).transpose()?;
-        let other = self.with_id(id.as_ref().map(|i| i.as_slice()))?;
-        let vk = other.as_ref().unwrap_or(&self.vk);
-        Ok(bytes(py, &vk.hash_message(d.as_slice())))
+    fn digest<'py>(&self, py: Python<'py>, data: Buf<'py>, id: Option<Buf<'py>>) -> PyOut<'py> {
+        let vk = with_id(&self.vk, id)?;
+        Ok(bytes(py, &vk.hash_message(data.as_slice())))
     }
 
     /// SM2 encryption in `layout` (default "C1C3C2"; also "C1C2C3", "*_RAW" without the
     /// 04 prefix, "*_COMPRESSED", "ASN1").
     #[pyo3(signature = (data, layout="C1C3C2"))]
-    fn encrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, layout: &str) -> PyOut<'py> {
+    fn encrypt<'py>(&self, py: Python<'py>, data: Buf<'py>, layout: &str) -> PyOut<'py> {
         let l = self::layout(layout)?;
-        let d = buf(data)?;
-        let d = d.as_slice();
+        let d = data.as_slice();
         let ek = EncryptingKey::new(*self.vk.public_key());
         let out = py
             .detach(|| {
@@ -250,7 +220,7 @@ impl PyPrivateKey {
     /// `encrypted` (PBKDF2-HMAC-SM3, SM4-CBC, as GmSSL; a fresh salt and IV).
     fn pkcs8<T>(
         &self,
-        password: Option<&Bound<'_, PyAny>>,
+        password: Option<Buf<'_>>,
         plain: impl FnOnce(&SecretKey) -> Result<T, shangmi_sm2::Error>,
         encrypted: impl FnOnce(
             &SecretKey,
@@ -263,13 +233,23 @@ impl PyPrivateKey {
         match password {
             Some(p) => encrypted(
                 &s,
-                buf(p)?.as_slice(),
+                p.as_slice(),
                 EncryptionScheme::Pbkdf2Sm3Sm4Cbc { iterations: 65_536 },
                 &mut getrandom::SysRng,
             ),
             None => plain(&s),
         }
         .map_err(sm2_err)
+    }
+}
+
+/// `vk`, or its key with the distinguishing identifier `id` when that is not the default.
+fn with_id<'k>(vk: &'k VerifyingKey, id: Option<Buf<'_>>) -> PyResult<Cow<'k, VerifyingKey>> {
+    match id.as_ref().map(Buf::as_slice) {
+        Some(id) if id != DEFAULT_ID => Ok(Cow::Owned(
+            VerifyingKey::new_with_id(vk.public_key(), id).map_err(sm2_err)?,
+        )),
+        _ => Ok(Cow::Borrowed(vk)),
     }
 }
 
@@ -301,9 +281,8 @@ impl PyPrivateKey {
     }
 
     #[staticmethod]
-    fn from_bytes(data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let d = buf(data)?;
-        let d = Zeroizing::new(fixed_key::<32>(d.as_slice(), "SM2 private key")?);
+    fn from_bytes(data: Buf<'_>) -> PyResult<Self> {
+        let d = Zeroizing::new(fixed_key::<32>(data.as_slice(), "SM2 private key")?);
         Self::of(
             SecretKey::from_bytes(&FieldBytes::from(*d))
                 .map_err(|_| InvalidKey::new_err("SM2 private key out of range"))?,
@@ -322,12 +301,9 @@ impl PyPrivateKey {
 
     #[staticmethod]
     #[pyo3(signature = (pem, password=None))]
-    fn from_pem(pem: &str, password: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn from_pem(pem: &str, password: Option<Buf<'_>>) -> PyResult<Self> {
         let s = match password {
-            Some(p) => {
-                let p = buf(p)?;
-                keys::secret_key_from_pem_with_password(pem, p.as_slice())
-            }
+            Some(p) => keys::secret_key_from_pem_with_password(pem, p.as_slice()),
             None => keys::secret_key_from_pem(pem),
         }
         .map_err(sm2_err)?;
@@ -336,14 +312,10 @@ impl PyPrivateKey {
 
     #[staticmethod]
     #[pyo3(signature = (der, password=None))]
-    fn from_der(der: &Bound<'_, PyAny>, password: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let d = buf(der)?;
+    fn from_der(der: Buf<'_>, password: Option<Buf<'_>>) -> PyResult<Self> {
         let s = match password {
-            Some(p) => {
-                let p = buf(p)?;
-                keys::secret_key_from_encrypted_pkcs8_der(d.as_slice(), p.as_slice())
-            }
-            None => keys::secret_key_from_der(d.as_slice()),
+            Some(p) => keys::secret_key_from_encrypted_pkcs8_der(der.as_slice(), p.as_slice()),
+            None => keys::secret_key_from_der(der.as_slice()),
         }
         .map_err(sm2_err)?;
         Self::of(s)
@@ -362,7 +334,7 @@ impl PyPrivateKey {
 
     /// PKCS#8 DER; with `password`, encrypted PKCS#8 (PBKDF2-HMAC-SM3, SM4-CBC, as GmSSL).
     #[pyo3(signature = (password=None))]
-    fn to_der<'py>(&self, py: Python<'py>, password: Option<&Bound<'py, PyAny>>) -> PyOut<'py> {
+    fn to_der<'py>(&self, py: Python<'py>, password: Option<Buf<'py>>) -> PyOut<'py> {
         let doc = self.pkcs8(
             password,
             |s| keys::secret_key_to_pkcs8_der(s, AlgorithmForm::EcPublicKey),
@@ -373,7 +345,7 @@ impl PyPrivateKey {
 
     /// PKCS#8 PEM; with `password`, `ENCRYPTED PRIVATE KEY` (PBKDF2-HMAC-SM3, SM4-CBC).
     #[pyo3(signature = (password=None))]
-    fn to_pem(&self, password: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+    fn to_pem(&self, password: Option<Buf<'_>>) -> PyResult<String> {
         let pem = self.pkcs8(
             password,
             |s| keys::secret_key_to_pkcs8_pem(s, AlgorithmForm::EcPublicKey, LineEnding::LF),
@@ -397,21 +369,12 @@ impl PyPrivateKey {
     fn sign<'py>(
         &self,
         py: Python<'py>,
-        data: &Bound<'py, PyAny>,
-        id: Option<&Bound<'py, PyAny>>,
+        data: Buf<'_>,
+        id: Option<Buf<'_>>,
         der: bool,
     ) -> PyOut<'py> {
-        let d = buf(data)?;
-        let id = id.map(buf).transpose()?;
-        let other = match id.as_ref().map(|i| i.as_slice()) {
-            Some(id) if id != DEFAULT_ID => Some(
-                VerifyingKey::new_with_id(self.sk.verifying_key().public_key(), id)
-                    .map_err(sm2_err)?,
-            ),
-            _ => None,
-        };
-        let vk = other.as_ref().unwrap_or(self.sk.verifying_key());
-        let (d, sk) = (d.as_slice(), &self.sk);
+        let vk = with_id(self.sk.verifying_key(), id)?;
+        let (d, sk) = (data.as_slice(), &self.sk);
         let sig = py
             .detach(|| sk.try_sign_e_with_rng(&mut getrandom::SysRng, &vk.hash_message(d)))
             .map_err(sm2_err)?;
@@ -426,15 +389,13 @@ impl PyPrivateKey {
     fn sign_digest<'py>(
         &self,
         py: Python<'py>,
-        e: &Bound<'py, PyAny>,
-        k: Option<&Bound<'py, PyAny>>,
+        e: Buf<'_>,
+        k: Option<Buf<'_>>,
         der: bool,
     ) -> PyOut<'py> {
-        let e = buf(e)?;
         let e = fixed::<32>(e.as_slice(), "digest")?;
         let sig = match k {
             Some(k) => {
-                let k = buf(k)?;
                 let k = Zeroizing::new(fixed::<32>(k.as_slice(), "nonce k")?);
                 self.sk
                     .sign_e_with_nonce(&e, &FieldBytes::from(*k))
@@ -451,10 +412,9 @@ impl PyPrivateKey {
     /// SM2 decryption of `data` in `layout` (see `PublicKey.encrypt`); raises `InvalidTag`
     /// when the C3 hash does not verify or the ciphertext is malformed.
     #[pyo3(signature = (data, layout="C1C3C2"))]
-    fn decrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, layout: &str) -> PyOut<'py> {
+    fn decrypt<'py>(&self, py: Python<'py>, data: Buf<'py>, layout: &str) -> PyOut<'py> {
         let l = self::layout(layout)?;
-        let d = buf(data)?;
-        let (d, dk) = (d.as_slice(), &self.dk);
+        let (d, dk) = (data.as_slice(), &self.dk);
         let out = py
             .detach(|| match l {
                 Some(l) => dk.decrypt(d, l),
@@ -477,18 +437,13 @@ impl PyPrivateKey {
 
 /// Converts an SM2 ciphertext between layouts (no key needed).
 #[pyfunction]
-fn sm2_convert<'py>(py: Python<'py>, data: &Bound<'py, PyAny>, src: &str, dst: &str) -> PyOut<'py> {
-    let d = buf(data)?;
-    let (from, to) = (layout(src)?, layout(dst)?);
+fn sm2_convert<'py>(py: Python<'py>, data: Buf<'py>, src: &str, dst: &str) -> PyOut<'py> {
+    let (d, from, to) = (data.as_slice(), layout(src)?, layout(dst)?);
     let out = match (from, to) {
-        (Some(f), Some(t)) => pke::convert(d.as_slice(), f, t),
-        (None, Some(t)) => {
-            pke::der_to_c1c3c2(d.as_slice()).and_then(|c| pke::convert(&c, Layout::C1C3C2, t))
-        }
-        (Some(f), None) => {
-            pke::convert(d.as_slice(), f, Layout::C1C3C2).and_then(|c| pke::c1c3c2_to_der(&c))
-        }
-        (None, None) => pke::der_to_c1c3c2(d.as_slice()).and_then(|c| pke::c1c3c2_to_der(&c)),
+        (Some(f), Some(t)) => pke::convert(d, f, t),
+        (None, Some(t)) => pke::der_to_c1c3c2(d).and_then(|c| pke::convert(&c, Layout::C1C3C2, t)),
+        (Some(f), None) => pke::convert(d, f, Layout::C1C3C2).and_then(|c| pke::c1c3c2_to_der(&c)),
+        (None, None) => pke::der_to_c1c3c2(d).and_then(|c| pke::c1c3c2_to_der(&c)),
     }
     .map_err(sm2_err)?;
     Ok(bytes(py, &out))
@@ -507,12 +462,7 @@ struct PyKeyExchange {
 impl PyKeyExchange {
     #[new]
     #[pyo3(signature = (private_key, initiator, id=None))]
-    fn new(
-        private_key: &PyPrivateKey,
-        initiator: bool,
-        id: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let id = id.map(buf).transpose()?;
+    fn new(private_key: &PyPrivateKey, initiator: bool, id: Option<Buf<'_>>) -> PyResult<Self> {
         let id = id.as_ref().map_or(DEFAULT_ID, |i| i.as_slice());
         let role = if initiator {
             Role::Initiator
@@ -545,14 +495,12 @@ impl PyKeyExchange {
         &mut self,
         py: Python<'py>,
         peer_public: &PyPublicKey,
-        peer_ephemeral: &Bound<'py, PyAny>,
+        peer_ephemeral: Buf<'py>,
         length: usize,
-        peer_id: Option<&Bound<'py, PyAny>>,
+        peer_id: Option<Buf<'py>>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, PyConfirmation)> {
-        let eph = buf(peer_ephemeral)?;
-        let eph = keys::public_key_from_bytes(eph.as_slice()).map_err(sm2_err)?;
-        let pid = peer_id.map(buf).transpose()?;
-        let pid = pid.as_ref().map_or(DEFAULT_ID, |i| i.as_slice());
+        let eph = keys::public_key_from_bytes(peer_ephemeral.as_slice()).map_err(sm2_err)?;
+        let pid = peer_id.as_ref().map_or(DEFAULT_ID, |i| i.as_slice());
         if self.kx.is_none() {
             return Err(ShangmiError::new_err("key exchange finished"));
         }
@@ -584,9 +532,8 @@ struct PyConfirmation {
 #[pymethods]
 impl PyConfirmation {
     /// Checks the peer's confirmation hash; raises `InvalidTag`.
-    fn verify(&self, received: &Bound<'_, PyAny>) -> PyResult<()> {
-        let r = buf(received)?;
-        let r = fixed::<32>(r.as_slice(), "confirmation")?;
+    fn verify(&self, received: Buf<'_>) -> PyResult<()> {
+        let r = fixed::<32>(received.as_slice(), "confirmation")?;
         self.c
             .verify(&r)
             .map_err(|_| InvalidTag::new_err("SM2 key-exchange confirmation failed"))
@@ -598,13 +545,11 @@ impl PyConfirmation {
 #[pyfunction]
 fn sm2_point_mul<'py>(
     py: Python<'py>,
-    k: &Bound<'py, PyAny>,
-    point: &Bound<'py, PyAny>,
+    k: Buf<'_>,
+    point: Buf<'_>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let k = buf(k)?;
     let k = Zeroizing::new(fixed::<32>(k.as_slice(), "scalar")?);
-    let p = buf(point)?;
-    let p = keys::public_key_from_bytes(p.as_slice()).map_err(sm2_err)?;
+    let p = keys::public_key_from_bytes(point.as_slice()).map_err(sm2_err)?;
     let s = <Scalar as shangmi_sm2::elliptic_curve::ops::Reduce<FieldBytes>>::reduce(
         &FieldBytes::from(*k),
     );
@@ -616,11 +561,8 @@ fn sm2_point_mul<'py>(
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_ID", PyBytes::new(m.py(), DEFAULT_ID))?;
-    m.add_class::<PyPublicKey>()?;
-    m.add_class::<PyPrivateKey>()?;
-    m.add_class::<PyKeyExchange>()?;
-    m.add_class::<PyConfirmation>()?;
-    m.add_function(wrap_pyfunction!(sm2_convert, m)?)?;
-    m.add_function(wrap_pyfunction!(sm2_point_mul, m)?)?;
-    Ok(())
+    add_items!(m;
+        classes: PyPublicKey, PyPrivateKey, PyKeyExchange, PyConfirmation;
+        functions: sm2_convert, sm2_point_mul;
+    )
 }

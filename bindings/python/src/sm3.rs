@@ -1,6 +1,6 @@
 //! SM3: the hashlib-style hash object, HMAC-SM3, HKDF-SM3 and the SM2 KDF.
 
-use crate::common::{InvalidKey, PyOut, buf, bytes, hex, maybe_detach};
+use crate::common::{Buf, InvalidKey, PyOut, add_items, bytes, hex, maybe_detach};
 use hmac::{KeyInit as _, Mac as _};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -20,25 +20,18 @@ struct PySm3 {
 impl PySm3 {
     #[new]
     #[pyo3(signature = (data=None, *, usedforsecurity=true))]
-    fn new(
-        py: Python<'_>,
-        data: Option<&Bound<'_, PyAny>>,
-        usedforsecurity: bool,
-    ) -> PyResult<Self> {
+    fn new(py: Python<'_>, data: Option<Buf<'_>>, usedforsecurity: bool) -> PyResult<Self> {
         let _ = usedforsecurity;
         let mut s = PySm3 { h: Sm3::new() };
         if let Some(d) = data {
-            s.update(py, d)?;
+            s.update(py, d);
         }
         Ok(s)
     }
 
-    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let b = buf(data)?;
-        let s = b.as_slice();
-        let h = &mut self.h;
+    fn update(&mut self, py: Python<'_>, data: Buf<'_>) {
+        let (s, h) = (data.as_slice(), &mut self.h);
         maybe_detach(py, s.len(), || Digest::update(h, s));
-        Ok(())
     }
 
     fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -71,10 +64,8 @@ impl PySm3 {
 
 /// HMAC-SM3 of `msg` under `key` (one call).
 #[pyfunction]
-fn hmac_sm3<'py>(py: Python<'py>, key: &Bound<'py, PyAny>, msg: &Bound<'py, PyAny>) -> PyOut<'py> {
-    let k = buf(key)?;
-    let m = buf(msg)?;
-    let (k, m) = (k.as_slice(), m.as_slice());
+fn hmac_sm3<'py>(py: Python<'py>, key: Buf<'py>, msg: Buf<'py>) -> PyOut<'py> {
+    let (k, m) = (key.as_slice(), msg.as_slice());
     let tag = maybe_detach(py, m.len(), || {
         let mut mac = hmac::Hmac::<Sm3>::new_from_slice(k).map_err(|_| ())?;
         mac.update(m);
@@ -89,14 +80,11 @@ fn hmac_sm3<'py>(py: Python<'py>, key: &Bound<'py, PyAny>, msg: &Bound<'py, PyAn
 #[pyo3(signature = (ikm, length, salt=None, info=None))]
 fn hkdf_sm3<'py>(
     py: Python<'py>,
-    ikm: &Bound<'py, PyAny>,
+    ikm: Buf<'py>,
     length: usize,
-    salt: Option<&Bound<'py, PyAny>>,
-    info: Option<&Bound<'py, PyAny>>,
+    salt: Option<Buf<'py>>,
+    info: Option<Buf<'py>>,
 ) -> PyOut<'py> {
-    let ikm = buf(ikm)?;
-    let salt = salt.map(buf).transpose()?;
-    let info = info.map(buf).transpose()?;
     if length > 255 * 32 {
         return Err(PyValueError::new_err(
             "HKDF-SM3 length must be at most 255 * 32 bytes",
@@ -113,8 +101,7 @@ fn hkdf_sm3<'py>(
 /// SM3(z ‖ ct) for ct = 1, 2, … as 32-bit big-endian, truncated to `length` bytes
 /// (`shangmi_sm3::kdf`).
 #[pyfunction]
-fn sm3_kdf<'py>(py: Python<'py>, z: &Bound<'py, PyAny>, length: usize) -> PyOut<'py> {
-    let z = buf(z)?;
+fn sm3_kdf<'py>(py: Python<'py>, z: Buf<'py>, length: usize) -> PyOut<'py> {
     let z = z.as_slice();
     // Straight into the new bytes object: a length too large for memory is Python's
     // MemoryError, not an aborted allocation.
@@ -125,9 +112,5 @@ fn sm3_kdf<'py>(py: Python<'py>, z: &Bound<'py, PyAny>, length: usize) -> PyOut<
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySm3>()?;
-    m.add_function(wrap_pyfunction!(hmac_sm3, m)?)?;
-    m.add_function(wrap_pyfunction!(hkdf_sm3, m)?)?;
-    m.add_function(wrap_pyfunction!(sm3_kdf, m)?)?;
-    Ok(())
+    add_items!(m; classes: PySm3; functions: hmac_sm3, hkdf_sm3, sm3_kdf;)
 }

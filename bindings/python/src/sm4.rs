@@ -2,8 +2,8 @@
 //! `shangmi-sm4-modes`.
 
 use crate::common::{
-    Buf, InvalidKey, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed, fixed_key, maybe_detach,
-    random_bytes,
+    Buf, InvalidKey, InvalidTag, PyOut, ShangmiError, add_items, bytes, fixed, fixed_key,
+    maybe_detach, random_bytes,
 };
 use hmac::Mac as _;
 use pyo3::exceptions::PyValueError;
@@ -20,9 +20,8 @@ use shangmi_sm4_modes::{
 };
 use zeroize::Zeroizing;
 
-fn sm4_key(key: &Bound<'_, PyAny>) -> PyResult<Zeroizing<[u8; 16]>> {
-    let k = buf(key)?;
-    Ok(Zeroizing::new(fixed_key::<16>(k.as_slice(), "SM4 key")?))
+fn sm4_key(key: Buf<'_>) -> PyResult<Zeroizing<[u8; 16]>> {
+    Ok(Zeroizing::new(fixed_key::<16>(key.as_slice(), "SM4 key")?))
 }
 
 /// The `#[pymethods]` of an AEAD class with cryptography's shape: its constructor (given),
@@ -47,14 +46,12 @@ macro_rules! aead_class {
                 fn $method<'py>(
                     &self,
                     py: Python<'py>,
-                    nonce: &Bound<'py, PyAny>,
-                    data: &Bound<'py, PyAny>,
-                    associated_data: Option<&Bound<'py, PyAny>>,
+                    nonce: Buf<'py>,
+                    data: Buf<'py>,
+                    associated_data: Option<Buf<'py>>,
                 ) -> PyOut<'py> {
-                    let (n, d) = (buf(nonce)?, buf(data)?);
-                    let a = associated_data.map(buf).transpose()?;
-                    let (msg, aad) = (d.as_slice(), aad(&a));
-                    self.$run(py, n.as_slice(), Payload { msg, aad })
+                    let (msg, aad) = (data.as_slice(), aad(&associated_data));
+                    self.$run(py, nonce.as_slice(), Payload { msg, aad })
                 }
             )*
         }
@@ -77,7 +74,7 @@ struct PySm4Gcm {
 aead_class!(
     PySm4Gcm,
     #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(key: Buf<'_>) -> PyResult<Self> {
         let k = sm4_key(key)?;
         Ok(PySm4Gcm {
             c: Sm4Gcm::new(&(*k).into()),
@@ -151,7 +148,7 @@ aead_class!(
     PySm4Ccm,
     #[new]
     #[pyo3(signature = (key, tag_length=16))]
-    fn new(key: &Bound<'_, PyAny>, tag_length: usize) -> PyResult<Self> {
+    fn new(key: Buf<'_>, tag_length: usize) -> PyResult<Self> {
         if tag_length != 16 {
             return Err(PyValueError::new_err("SM4CCM supports tag_length=16 only"));
         }
@@ -186,9 +183,8 @@ impl PySm4Ccm {
     }
 }
 
-fn iv16(iv: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 16]> {
-    let b = buf(iv)?;
-    fixed::<16>(b.as_slice(), what)
+fn iv16(iv: Buf<'_>, what: &str) -> PyResult<[u8; 16]> {
+    fixed::<16>(iv.as_slice(), what)
 }
 
 /// A padded block mode's direction, with its cipher.
@@ -203,11 +199,10 @@ fn padded<'py, E: BlockModeEncrypt + Send, D: BlockModeDecrypt + Send>(
     py: Python<'py>,
     mode: &str,
     dir: Dir<E, D>,
-    data: &Bound<'py, PyAny>,
+    data: Buf<'py>,
     pad: bool,
 ) -> PyOut<'py> {
-    let d = buf(data)?;
-    let d = d.as_slice();
+    let d = data.as_slice();
     if matches!(dir, Dir::Encrypt(_)) && !pad && !d.len().is_multiple_of(16) {
         return Err(PyValueError::new_err(format!(
             "{mode} without padding needs whole 16-byte blocks"
@@ -256,7 +251,7 @@ macro_rules! block_mode_class {
         impl $class {
             #[new]
             #[pyo3(signature = (key, padding=true))]
-            fn new(key: &Bound<'_, PyAny>, padding: bool) -> PyResult<Self> {
+            fn new(key: Buf<'_>, padding: bool) -> PyResult<Self> {
                 Ok($class {
                     key: sm4_key(key)?,
                     padding,
@@ -266,8 +261,8 @@ macro_rules! block_mode_class {
                 fn $method<'py>(
                     &self,
                     py: Python<'py>,
-                    $($iv: &Bound<'py, PyAny>,)?
-                    data: &Bound<'py, PyAny>,
+                    $($iv: Buf<'py>,)?
+                    data: Buf<'py>,
                 ) -> PyOut<'py> {
                     $(let $iv = iv16($iv, concat!($mode, " IV"))?;)?
                     let dir = Dir::<$enc, $dec>::$dir(keyed!(self.key $(, $iv)?));
@@ -307,11 +302,10 @@ macro_rules! two_way_class {
                 fn $method<'py>(
                     &self,
                     py: Python<'py>,
-                    $arg: &Bound<'py, PyAny>,
-                    data: &Bound<'py, PyAny>,
+                    $arg: Buf<'py>,
+                    data: Buf<'py>,
                 ) -> PyOut<'py> {
-                    let (a, d) = (iv16($arg, $what)?, buf(data)?);
-                    self.run(py, a, d.as_slice(), $enc)
+                    self.run(py, iv16($arg, $what)?, data.as_slice(), $enc)
                 }
             )*
         }
@@ -332,7 +326,7 @@ two_way_class!(
     PySm4Ctr,
     nonce "SM4-CTR counter block",
     #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(key: Buf<'_>) -> PyResult<Self> {
         Ok(PySm4Ctr { key: sm4_key(key)? })
     }
 );
@@ -382,9 +376,8 @@ two_way_class!(
     tweak "SM4-XTS tweak",
     #[new]
     #[pyo3(signature = (key, standard="ieee"))]
-    fn new(key: &Bound<'_, PyAny>, standard: &str) -> PyResult<Self> {
-        let k = buf(key)?;
-        let k = Zeroizing::new(fixed_key::<32>(k.as_slice(), "SM4-XTS key")?);
+    fn new(key: Buf<'_>, standard: &str) -> PyResult<Self> {
+        let k = Zeroizing::new(fixed_key::<32>(key.as_slice(), "SM4-XTS key")?);
         let bad = |e: shangmi_sm4_modes::XtsError| InvalidKey::new_err(e.to_string());
         let x = match standard {
             "ieee" | "IEEE" | "ieee1619" => Xts::Ieee(Sm4XtsIeee::new(&k).map_err(bad)?),
@@ -421,30 +414,26 @@ struct PySm4Cmac {
 #[pymethods]
 impl PySm4Cmac {
     #[new]
-    fn new(key: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn new(key: Buf<'_>) -> PyResult<Self> {
         let k = sm4_key(key)?;
         let m = <Sm4Cmac as hmac::KeyInit>::new_from_slice(&*k)
             .map_err(|_| InvalidKey::new_err("SM4 key must be 16 bytes"))?;
         Ok(PySm4Cmac { m })
     }
 
-    fn update(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = buf(data)?;
-        let s = d.as_slice();
-        let m = &mut self.m;
+    fn update(&mut self, py: Python<'_>, data: Buf<'_>) {
+        let (s, m) = (data.as_slice(), &mut self.m);
         maybe_detach(py, s.len(), || m.update(s));
-        Ok(())
     }
 
     fn finalize<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &self.m.clone().finalize().into_bytes())
     }
 
-    fn verify(&self, tag: &Bound<'_, PyAny>) -> PyResult<()> {
-        let t = buf(tag)?;
+    fn verify(&self, tag: Buf<'_>) -> PyResult<()> {
         self.m
             .clone()
-            .verify_slice(t.as_slice())
+            .verify_slice(tag.as_slice())
             .map_err(|_| InvalidTag::new_err("SM4-CMAC tag does not verify"))
     }
 
@@ -461,8 +450,8 @@ impl PySm4Cmac {
 #[pyo3(signature = (key, data, mode="gcm"))]
 fn sm4_stream_encrypt<'py>(
     py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    data: &Bound<'py, PyAny>,
+    key: Buf<'py>,
+    data: Buf<'py>,
     mode: &str,
 ) -> PyOut<'py> {
     let aead = match mode {
@@ -475,8 +464,7 @@ fn sm4_stream_encrypt<'py>(
     getrandom::fill(&mut random)
         .map_err(|e| ShangmiError::new_err(format!("the system's random generator failed: {e}")))?;
     let header = StreamHeader::new(aead, random);
-    let d = buf(data)?;
-    let d = d.as_slice();
+    let d = data.as_slice();
     let out = maybe_detach(py, d.len(), || stream::encrypt(&k, header, d))
         .map_err(|e| ShangmiError::new_err(e.to_string()))?;
     Ok(bytes(py, &out))
@@ -486,14 +474,8 @@ fn sm4_stream_encrypt<'py>(
 /// when a chunk does not verify (changed, truncated, reordered, or the wrong key) and
 /// `ValueError` when `data` is not such a stream.
 #[pyfunction]
-fn sm4_stream_decrypt<'py>(
-    py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    data: &Bound<'py, PyAny>,
-) -> PyOut<'py> {
-    let k = sm4_key(key)?;
-    let d = buf(data)?;
-    let d = d.as_slice();
+fn sm4_stream_decrypt<'py>(py: Python<'py>, key: Buf<'py>, data: Buf<'py>) -> PyOut<'py> {
+    let (k, d) = (sm4_key(key)?, data.as_slice());
     let out = maybe_detach(py, d.len(), || stream::decrypt(&k, d)).map_err(|e| match e {
         StreamError::Authentication(_) | StreamError::ChunkLength(_) => {
             InvalidTag::new_err(e.to_string())
@@ -504,14 +486,8 @@ fn sm4_stream_decrypt<'py>(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(sm4_stream_encrypt, m)?)?;
-    m.add_function(wrap_pyfunction!(sm4_stream_decrypt, m)?)?;
-    m.add_class::<PySm4Gcm>()?;
-    m.add_class::<PySm4Ccm>()?;
-    m.add_class::<PySm4Cbc>()?;
-    m.add_class::<PySm4Ecb>()?;
-    m.add_class::<PySm4Ctr>()?;
-    m.add_class::<PySm4Xts>()?;
-    m.add_class::<PySm4Cmac>()?;
-    Ok(())
+    add_items!(m;
+        classes: PySm4Gcm, PySm4Ccm, PySm4Cbc, PySm4Ecb, PySm4Ctr, PySm4Xts, PySm4Cmac;
+        functions: sm4_stream_encrypt, sm4_stream_decrypt;
+    )
 }

@@ -2,7 +2,7 @@
 //! extracted for an identity, signatures and the XOR-mode public-key encryption.
 
 use crate::common::{
-    InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, buf, bytes, fixed_key,
+    Buf, InvalidKey, InvalidSignature, InvalidTag, PyOut, ShangmiError, add_items, bytes, fixed_key,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -21,10 +21,9 @@ fn sm9_err(e: shangmi_sm9::Error) -> PyErr {
     }
 }
 
-fn master_bytes(data: &Bound<'_, PyAny>) -> PyResult<zeroize::Zeroizing<[u8; 32]>> {
-    let d = buf(data)?;
+fn master_bytes(data: Buf<'_>) -> PyResult<zeroize::Zeroizing<[u8; 32]>> {
     Ok(zeroize::Zeroizing::new(fixed_key::<32>(
-        d.as_slice(),
+        data.as_slice(),
         "SM9 master key",
     )?))
 }
@@ -71,7 +70,7 @@ macro_rules! master_key {
             }
 
             #[staticmethod]
-            fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+            fn from_bytes(py: Python<'_>, data: Buf<'_>) -> PyResult<Self> {
                 let b = master_bytes(data)?;
                 let k = py.detach(|| $key::from_bytes(&b)).map_err(sm9_err)?;
                 Ok($py { k })
@@ -88,8 +87,7 @@ macro_rules! master_key {
             }
 
             $(#[$extract_doc])*
-            fn extract(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<$user> {
-                let id = buf(id)?;
+            fn extract(&self, py: Python<'_>, id: Buf<'_>) -> PyResult<$user> {
                 let (k, id) = (&self.k, id.as_slice());
                 let k = py.detach(|| k.extract(id)).map_err(sm9_err)?;
                 Ok($user::extracted(k, id))
@@ -107,9 +105,8 @@ macro_rules! master_public {
             $py($name, $key);
 
             #[staticmethod]
-            fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-                let d = buf(data)?;
-                let d = d.as_slice();
+            fn from_bytes(py: Python<'_>, data: Buf<'_>) -> PyResult<Self> {
+                let d = data.as_slice();
                 let k = py.detach(|| $key::from_bytes(d)).map_err(sm9_err)?;
                 Ok($py { k })
             }
@@ -142,13 +139,11 @@ macro_rules! user_key_class {
             #[staticmethod]
             fn from_bytes(
                 py: Python<'_>,
-                data: &Bound<'_, PyAny>,
+                data: Buf<'_>,
                 master: &$master,
-                $($id: &Bound<'_, PyAny>,)?
+                $($id: Buf<'_>,)?
             ) -> PyResult<Self> {
-                let d = buf(data)?;
-                $(let $id = buf($id)?;)?
-                let (d, m) = (d.as_slice(), &master.k);
+                let (d, m) = (data.as_slice(), &master.k);
                 let k = py.detach(|| $key::from_bytes(d, m)).map_err(sm9_err)?;
                 Ok($py::extracted(k, user_key_class!(@id $($id)?)))
             }
@@ -178,12 +173,11 @@ master_public! {
     fn verify(
         &self,
         py: Python<'_>,
-        id: &Bound<'_, PyAny>,
-        data: &Bound<'_, PyAny>,
-        signature: &Bound<'_, PyAny>,
+        id: Buf<'_>,
+        data: Buf<'_>,
+        signature: Buf<'_>,
     ) -> PyResult<()> {
-        let (id, d, s) = (buf(id)?, buf(data)?, buf(signature)?);
-        let (id, d, s) = (id.as_slice(), d.as_slice(), s.as_slice());
+        let (id, d, s) = (id.as_slice(), data.as_slice(), signature.as_slice());
         let sig = Signature::from_der(s)
             .or_else(|_| Signature::from_bytes(s))
             .map_err(|_| InvalidSignature::new_err("malformed SM9 signature"))?;
@@ -206,9 +200,8 @@ user_key_class! {
     /// Signs `data`: DER (GM/T 0044's SEQUENCE { h, S }) or, with `der=False`, 96 bytes
     /// h‖S (S compressed as the crate writes it).
     #[pyo3(signature = (data, der=true))]
-    fn sign<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>, der: bool) -> PyOut<'py> {
-        let d = buf(data)?;
-        let (d, k) = (d.as_slice(), &self.k);
+    fn sign<'py>(&self, py: Python<'py>, data: Buf<'py>, der: bool) -> PyOut<'py> {
+        let (d, k) = (data.as_slice(), &self.k);
         let sig = py
             .detach(|| k.sign_with_rng(&mut getrandom::SysRng, d))
             .map_err(sm9_err)?;
@@ -244,12 +237,11 @@ master_public! {
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
-        id: &Bound<'py, PyAny>,
-        data: &Bound<'py, PyAny>,
+        id: Buf<'py>,
+        data: Buf<'py>,
         der: bool,
     ) -> PyOut<'py> {
-        let (id, d) = (buf(id)?, buf(data)?);
-        let (id, d, k) = (id.as_slice(), d.as_slice(), &self.k);
+        let (id, d, k) = (id.as_slice(), data.as_slice(), &self.k);
         let ct = py
             .detach(|| {
                 if der {
@@ -269,9 +261,8 @@ user_key_class! {
     PyEncKey("SM9EncryptPrivateKey", EncryptPrivateKey, id: Vec<u8>)
         under PyEncMasterPublic, id;
 
-    fn decrypt<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyOut<'py> {
-        let d = buf(data)?;
-        let (d, k, id) = (d.as_slice(), &self.k, &self.id[..]);
+    fn decrypt<'py>(&self, py: Python<'py>, data: Buf<'py>) -> PyOut<'py> {
+        let (d, k, id) = (data.as_slice(), &self.k, &self.id[..]);
         let pt = py
             .detach(|| {
                 k.decrypt(id, d).or_else(|e| match d.first() {
@@ -292,11 +283,8 @@ impl PyEncKey {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySignMaster>()?;
-    m.add_class::<PySignMasterPublic>()?;
-    m.add_class::<PySigningKey>()?;
-    m.add_class::<PyEncMaster>()?;
-    m.add_class::<PyEncMasterPublic>()?;
-    m.add_class::<PyEncKey>()?;
-    Ok(())
+    add_items!(m;
+        classes: PySignMaster, PySignMasterPublic, PySigningKey,
+            PyEncMaster, PyEncMasterPublic, PyEncKey;
+    )
 }

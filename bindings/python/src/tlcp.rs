@@ -1,7 +1,7 @@
 //! TLCP (`shangmi-tlcp`): a blocking client over a TCP socket, with the GIL released while
 //! it waits, and a one-thread test server for the package's own tests.
 
-use crate::common::{PyOut, buf, bytes};
+use crate::common::{Buf, PyOut, add_items, bytes};
 use crate::pki::PyCertificate;
 use crate::sm2::PyPrivateKey;
 use crate::test_server::{Failure, TestServer};
@@ -77,16 +77,14 @@ impl PyTlcpSocket {
 #[pymethods]
 impl PyTlcpSocket {
     /// Sends what one record write takes of `data`; returns the byte count.
-    fn send(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let d = buf(data)?;
-        let (d, s) = (d.as_slice(), self.tls()?);
+    fn send(&mut self, py: Python<'_>, data: Buf<'_>) -> PyResult<usize> {
+        let (d, s) = (data.as_slice(), self.tls()?);
         py.detach(|| s.write(d)).map_err(io_err)
     }
 
     /// Sends all of `data`.
-    fn sendall(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let d = buf(data)?;
-        let (d, s) = (d.as_slice(), self.tls()?);
+    fn sendall(&mut self, py: Python<'_>, data: Buf<'_>) -> PyResult<()> {
+        let (d, s) = (data.as_slice(), self.tls()?);
         py.detach(|| s.write_all(d).and_then(|()| s.flush()))
             .map_err(io_err)
     }
@@ -222,7 +220,7 @@ fn tlcp_connect(
     suites: Option<Vec<String>>,
     server_name: Option<&str>,
     timeout: Option<f64>,
-    crls: Option<Vec<Bound<'_, PyAny>>>,
+    crls: Option<Vec<Buf<'_>>>,
     name_check: &str,
     alpn: Option<Vec<String>>,
     sni: bool,
@@ -233,7 +231,6 @@ fn tlcp_connect(
         store.add(cert_der(r)).map_err(tlcp_err)?;
     }
     for c in crls.unwrap_or_default() {
-        let c = buf(&c)?;
         let c = c.as_slice();
         if shangmi_pki::pem::is_pem(c) {
             store.add_crl_pem(c).map_err(tlcp_err)?;
@@ -311,7 +308,7 @@ fn _tlcp_test_server(
     sign_key: &PyPrivateKey,
     enc_cert: &PyCertificate,
     enc_key: &PyPrivateKey,
-    response: &Bound<'_, PyAny>,
+    response: Buf<'_>,
     connections: usize,
     client_ca: Option<&PyCertificate>,
 ) -> PyResult<u16> {
@@ -322,7 +319,7 @@ fn _tlcp_test_server(
         enc_key: Arc::new(Sm2PrivateKey::new(enc_key.secret()).map_err(tlcp_err)?),
         client_ca: client_ca.map(cert_der),
     };
-    let response = buf(response)?.as_slice().to_vec();
+    let response = response.as_slice().to_vec();
     server.spawn(response, connections).map_err(|e| match e {
         Failure::Tlcp(e) => tlcp_err(e),
         Failure::Io(e) => e.into(),
@@ -330,9 +327,7 @@ fn _tlcp_test_server(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("TLCPError", m.py().get_type::<TLCPError>())?;
-    m.add_class::<PyTlcpSocket>()?;
-    m.add_function(wrap_pyfunction!(tlcp_connect, m)?)?;
-    m.add_function(wrap_pyfunction!(_tlcp_test_server, m)?)?;
-    Ok(())
+    add_items!(m;
+        exceptions: TLCPError; classes: PyTlcpSocket; functions: tlcp_connect, _tlcp_test_server;
+    )
 }

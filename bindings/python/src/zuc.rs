@@ -1,7 +1,7 @@
 //! ZUC (`shangmi-zuc`): 128-EEA3 / 128-EIA3 with the 3GPP parameters, the ZUC-128 and
 //! ZUC-256 keystreams, and the ZUC-256 MAC.
 
-use crate::common::{PyOut, buf, bytes, fixed, fixed_key, maybe_detach};
+use crate::common::{Buf, PyOut, add_items, bytes, fixed, fixed_key, maybe_detach};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use shangmi_zuc::cipher::{KeyIvInit, StreamCipher};
@@ -31,17 +31,15 @@ macro_rules! zuc_3gpp {
         #[pyo3(signature = (key, count, bearer, direction, data, bit_len=None))]
         fn $name<'py>(
             py: Python<'py>,
-            key: &Bound<'py, PyAny>,
+            key: Buf<'py>,
             count: u32,
             bearer: u8,
             direction: u8,
-            data: &Bound<'py, PyAny>,
+            data: Buf<'py>,
             bit_len: Option<usize>,
         ) -> PyOut<'py> {
-            let k = buf(key)?;
-            let $k = Zeroizing::new(fixed_key::<16>(k.as_slice(), "ZUC key")?);
-            let d = buf(data)?;
-            let ($count, $bearer, $dir, $d) = (count, bearer, direction, d.as_slice());
+            let $k = Zeroizing::new(fixed_key::<16>(key.as_slice(), "ZUC key")?);
+            let ($count, $bearer, $dir, $d) = (count, bearer, direction, data.as_slice());
             let $n = bits($d, bit_len);
             let out = maybe_detach(py, $d.len(), || $run).map_err(zuc_err)?;
             Ok(bytes(py, &out))
@@ -80,17 +78,15 @@ struct PyZuc {
 #[pymethods]
 impl PyZuc {
     #[new]
-    fn new(key: &Bound<'_, PyAny>, iv: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let k = buf(key)?;
-        let iv = buf(iv)?;
-        let ks = match (k.as_slice().len(), iv.as_slice().len()) {
+    fn new(key: Buf<'_>, iv: Buf<'_>) -> PyResult<Self> {
+        let ks = match (key.as_slice().len(), iv.as_slice().len()) {
             (16, 16) => {
-                let k = Zeroizing::new(fixed_key::<16>(k.as_slice(), "ZUC-128 key")?);
+                let k = Zeroizing::new(fixed_key::<16>(key.as_slice(), "ZUC-128 key")?);
                 let iv = fixed::<16>(iv.as_slice(), "ZUC-128 IV")?;
                 Keystream::V128(Box::new(Zuc128::new(&(*k).into(), &iv.into())))
             }
             (32, 25) => {
-                let k = Zeroizing::new(fixed_key::<32>(k.as_slice(), "ZUC-256 key")?);
+                let k = Zeroizing::new(fixed_key::<32>(key.as_slice(), "ZUC-256 key")?);
                 let iv = fixed::<25>(iv.as_slice(), "ZUC-256 IV")?;
                 Keystream::V256(Box::new(Zuc256::new(&(*k).into(), &iv.into())))
             }
@@ -104,9 +100,8 @@ impl PyZuc {
         Ok(PyZuc { ks })
     }
 
-    fn apply<'py>(&mut self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyOut<'py> {
-        let d = buf(data)?;
-        let mut out = Zeroizing::new(d.as_slice().to_vec());
+    fn apply<'py>(&mut self, py: Python<'py>, data: Buf<'py>) -> PyOut<'py> {
+        let mut out = Zeroizing::new(data.as_slice().to_vec());
         let (o, ks) = (&mut *out, &mut self.ks);
         maybe_detach(py, o.len(), || match ks {
             Keystream::V128(c) => c.apply_keystream(o),
@@ -122,17 +117,14 @@ impl PyZuc {
 #[pyo3(signature = (key, iv, data, tag_size=4))]
 fn zuc256_mac<'py>(
     py: Python<'py>,
-    key: &Bound<'py, PyAny>,
-    iv: &Bound<'py, PyAny>,
-    data: &Bound<'py, PyAny>,
+    key: Buf<'py>,
+    iv: Buf<'py>,
+    data: Buf<'py>,
     tag_size: usize,
 ) -> PyOut<'py> {
-    let k = buf(key)?;
-    let k = Zeroizing::new(fixed_key::<32>(k.as_slice(), "ZUC-256 key")?);
-    let iv = buf(iv)?;
+    let k = Zeroizing::new(fixed_key::<32>(key.as_slice(), "ZUC-256 key")?);
     let iv = fixed::<25>(iv.as_slice(), "ZUC-256 IV")?;
-    let d = buf(data)?;
-    let d = d.as_slice();
+    let d = data.as_slice();
     macro_rules! mac {
         ($t:ty) => {{
             let mut m = <$t>::new(&(*k).into(), &iv.into());
@@ -152,9 +144,5 @@ fn zuc256_mac<'py>(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyZuc>()?;
-    m.add_function(wrap_pyfunction!(zuc_eea3, m)?)?;
-    m.add_function(wrap_pyfunction!(zuc_eia3, m)?)?;
-    m.add_function(wrap_pyfunction!(zuc256_mac, m)?)?;
-    Ok(())
+    add_items!(m; classes: PyZuc; functions: zuc_eea3, zuc_eia3, zuc256_mac;)
 }

@@ -93,6 +93,12 @@ def test_issue_intermediate_chain(pki):
         shangmi.verify_chain(leaf, [ca])
     with pytest.raises(shangmi.ShangmiError):
         shangmi.cert_issue(ca, ik, lk.public_key(), "/CN=x")  # key is not the issuer's
+    # no issuer and no public key: self-signed, what cert_self_signed does; one alone refused
+    root = shangmi.cert_issue(None, ik, None, "/CN=Root", profile="ca")
+    assert root.subject == root.issuer and "CN=Root" in root.subject
+    for issuer, public in ((ca, None), (None, lk.public_key())):
+        with pytest.raises(ValueError, match="needs the issuer and the public key"):
+            shangmi.cert_issue(issuer, ca_key, public, "/CN=x")
 
 
 @pytest.mark.parametrize("rfc5652", [False, True])

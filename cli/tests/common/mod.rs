@@ -112,6 +112,11 @@ pub fn at(dir: &Path, name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// `path` as a command-line argument (the tests' scratch paths are UTF-8).
+pub fn p(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 path")
+}
+
 mod test_bytes;
 
 /// Deterministic test bytes (not random: failures reproduce).

@@ -46,7 +46,6 @@ from ._shangmi import (
     ZUC,
     cert_issue,
     cert_issue_from_request,
-    cert_self_signed,
     cms_decrypt,
     cms_encrypt,
     cms_sign,
@@ -66,6 +65,13 @@ from ._shangmi import (
     zuc_eea3,
     zuc_eia3,
 )
+
+
+def cert_self_signed(key, subject, profile="ca", days=3650, sans=None, path_len=None):
+    """A self-signed certificate for ``key`` (a root CA with the default profile "ca"):
+    ``cert_issue(None, key, None, subject, profile, days, sans, path_len)``."""
+    return cert_issue(None, key, None, subject, profile, days, sans, path_len)
+
 
 #: SM2 ciphertext layouts accepted by ``PublicKey.encrypt`` / ``PrivateKey.decrypt``.
 LAYOUTS = (
