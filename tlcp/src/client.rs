@@ -5,7 +5,7 @@ use crate::config::ClientConfig;
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
 use crate::hooks::CertificateRequest;
-use crate::keys::{CertifiedKeys, KxRole, encrypt_sm2, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, PeerPoints, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
@@ -263,12 +263,11 @@ impl ClientHs {
                 .enc_key
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
             // The point after the exchange: a device as the responder makes it then.
-            let (ms, point) = kx.master_secret(
-                &self.server_enc,
-                &self.ecdhe_point,
-                &self.ks.client_random,
-                &self.ks.server_random,
-            )?;
+            let peer = PeerPoints {
+                public: &self.server_enc,
+                ephemeral: &self.ecdhe_point,
+            };
+            let (ms, point) = kx.master_secret(peer, self.ks.randoms())?;
             self.ks.set_master_secret(ms);
             core.send(&msgs::ClientKeyExchangeEcdhe {
                 params: msgs::EcdheParams { point },

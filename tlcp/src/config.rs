@@ -11,7 +11,9 @@ use crate::keys::{
 use crate::session::Session;
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, NameCheck, RootCertStore, WebPkiChecks};
+use crate::verify::{
+    CertVerifier, ClientCerts, NameCheck, RootCertStore, ServerCerts, WebPkiVerifier,
+};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -283,7 +285,7 @@ impl ClientConfig {
     }
 
     /// Checks the server's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the roots (without copying them).
+    /// [`WebPkiVerifier`] checks over the roots (without copying them).
     pub(crate) fn verify_server(
         &self,
         sign: &CertificateDer<'_>,
@@ -292,14 +294,18 @@ impl ClientConfig {
         name: &rustls_pki_types::ServerName<'_>,
     ) -> Result<(), Error> {
         let now = crate::keys::now(&*self.time)?;
+        let certs = ServerCerts {
+            sign,
+            enc,
+            intermediates,
+            now,
+        };
         match &self.verifier {
-            Some(v) => v.verify_server(sign, enc, intermediates, name, now),
-            None => WebPkiChecks {
-                roots: &self.roots,
-                name_check: self.name_check,
-                strict_key_usage: self.strict_key_usage,
-            }
-            .server(sign, enc, intermediates, name, now),
+            Some(v) => v.verify_server(certs, name),
+            None => WebPkiVerifier::new(&self.roots)
+                .with_name_check(self.name_check)
+                .with_strict_key_usage(self.strict_key_usage)
+                .verify_server(certs, name),
         }
     }
 }
@@ -530,7 +536,7 @@ impl ServerConfig {
     }
 
     /// Checks a client's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the client roots (without copying them).
+    /// [`WebPkiVerifier`] checks over the client roots (without copying them).
     pub(crate) fn verify_client(
         &self,
         sign: &CertificateDer<'_>,
@@ -538,14 +544,17 @@ impl ServerConfig {
         intermediates: &[CertificateDer<'_>],
     ) -> Result<(), Error> {
         let now = crate::keys::now(&*self.time)?;
+        let certs = ClientCerts {
+            sign,
+            enc,
+            intermediates,
+            now,
+        };
         match &self.client_verifier {
-            Some(v) => v.verify_client(sign, enc, intermediates, now),
-            None => WebPkiChecks {
-                roots: &self.client_roots,
-                name_check: NameCheck::default(),
-                strict_key_usage: self.strict_key_usage,
-            }
-            .client(sign, enc, intermediates, now),
+            Some(v) => v.verify_client(certs),
+            None => WebPkiVerifier::new(&self.client_roots)
+                .with_strict_key_usage(self.strict_key_usage)
+                .verify_client(certs),
         }
     }
 

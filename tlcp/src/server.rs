@@ -5,7 +5,7 @@ use crate::config::{ClientAuth, ServerConfig};
 use crate::conn::*;
 use crate::error::{AlertDescription as A, CertificateError, Error, bad};
 use crate::hooks::{ClientHello, normalise};
-use crate::keys::{CertifiedKeys, KxRole, Sm2KeyExchange, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, PeerPoints, Sm2KeyExchange, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
@@ -349,12 +349,11 @@ impl ServerHs {
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            let (ms, _) = kx.master_secret(
-                &self.client_enc,
-                &cke.params.point,
-                &self.ks.client_random,
-                &self.ks.server_random,
-            )?;
+            let peer = PeerPoints {
+                public: &self.client_enc,
+                ephemeral: &cke.params.point,
+            };
+            let (ms, _) = kx.master_secret(peer, self.ks.randoms())?;
             self.ks.set_master_secret(ms);
         } else {
             let mut pms = [0u8; 48];
