@@ -3,7 +3,7 @@
 use crate::codec::put_vec24;
 use crate::config::ClientConfig;
 use crate::conn::*;
-use crate::error::{AlertDescription as A, CertificateError, Error, bad};
+use crate::error::{AlertDescription as A, Error, bad};
 use crate::hooks::CertificateRequest;
 use crate::keys::{CertifiedKeys, KxRole, PeerPoints, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
@@ -188,15 +188,9 @@ impl ClientHs {
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
         let certs = msgs::Certificate::read_bytes(body)?.certificates;
-        let [sign, enc, intermediates @ ..] = &certs[..] else {
-            return Err(Error::InvalidCertificate(
-                CertificateError::MissingCertificates,
-            ));
-        };
-        self.config
-            .verify_server(sign, enc, intermediates, &self.name)?;
-        self.server_sign = crate::verify::leaf_public_key(sign)?;
-        self.server_enc = crate::verify::leaf_public_key(enc)?;
+        let checked = self.config.verify_server(&certs, &self.name)?;
+        self.server_sign = crate::verify::leaf_public_key(checked.sign)?;
+        self.server_enc = crate::verify::leaf_public_key(checked.enc)?;
         self.peer_certs = certs;
         self.state = State::ServerKeyExchange;
         Ok(())

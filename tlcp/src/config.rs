@@ -284,29 +284,23 @@ impl ClientConfig {
         }
     }
 
-    /// Checks the server's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`] checks over the roots (without copying them).
-    pub(crate) fn verify_server(
+    /// Checks the server's Certificate list (split by [`ServerCerts::split`]) with the
+    /// custom verifier, or the default [`WebPkiVerifier`] checks over the roots (without
+    /// copying them); returns the checked split.
+    pub(crate) fn verify_server<'a>(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
+        list: &'a [CertificateDer<'a>],
         name: &rustls_pki_types::ServerName<'_>,
-    ) -> Result<(), Error> {
-        let now = crate::keys::now(&*self.time)?;
-        let certs = ServerCerts {
-            sign,
-            enc,
-            intermediates,
-            now,
-        };
+    ) -> Result<ServerCerts<'a>, Error> {
+        let certs = ServerCerts::split(list, crate::keys::now(&*self.time)?)?;
         match &self.verifier {
             Some(v) => v.verify_server(certs, name),
             None => WebPkiVerifier::new(&self.roots)
                 .with_name_check(self.name_check)
                 .with_strict_key_usage(self.strict_key_usage)
                 .verify_server(certs, name),
-        }
+        }?;
+        Ok(certs)
     }
 }
 
@@ -535,27 +529,22 @@ impl ServerConfig {
         self.client_verifier.is_some() || !self.client_roots.is_empty()
     }
 
-    /// Checks a client's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`] checks over the client roots (without copying them).
-    pub(crate) fn verify_client(
+    /// Checks a client's Certificate list (split by [`ClientCerts::split`]) with the
+    /// custom verifier, or the default [`WebPkiVerifier`] checks over the client roots
+    /// (without copying them); returns the checked split.
+    pub(crate) fn verify_client<'a>(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        intermediates: &[CertificateDer<'_>],
-    ) -> Result<(), Error> {
-        let now = crate::keys::now(&*self.time)?;
-        let certs = ClientCerts {
-            sign,
-            enc,
-            intermediates,
-            now,
-        };
+        list: &'a [CertificateDer<'a>],
+        single_chain: bool,
+    ) -> Result<ClientCerts<'a>, Error> {
+        let certs = ClientCerts::split(list, single_chain, crate::keys::now(&*self.time)?)?;
         match &self.client_verifier {
             Some(v) => v.verify_client(certs),
             None => WebPkiVerifier::new(&self.client_roots)
                 .with_strict_key_usage(self.strict_key_usage)
                 .verify_client(certs),
-        }
+        }?;
+        Ok(certs)
     }
 
     /// The CA names of the CertificateRequest.

@@ -242,6 +242,56 @@ pub struct ClientCerts<'a> {
     pub now: UnixTime,
 }
 
+impl<'a> ServerCerts<'a> {
+    /// The server's list as TLCP orders it: sign, encryption, then the rest; fewer than
+    /// two certificates are refused.
+    pub(crate) fn split(list: &'a [CertificateDer<'a>], now: UnixTime) -> Result<Self, Error> {
+        let [sign, enc, intermediates @ ..] = list else {
+            return Err(Error::InvalidCertificate(
+                CertificateError::MissingCertificates,
+            ));
+        };
+        Ok(ServerCerts {
+            sign,
+            enc,
+            intermediates,
+            now,
+        })
+    }
+}
+
+impl<'a> ClientCerts<'a> {
+    /// A client's list: as a server's ([`ServerCerts::split`]), or with `single_chain` one
+    /// chain (the sign certificate, then its CA certificates; no encryption certificate).
+    pub(crate) fn split(
+        list: &'a [CertificateDer<'a>],
+        single_chain: bool,
+        now: UnixTime,
+    ) -> Result<Self, Error> {
+        match list {
+            [sign, intermediates @ ..] if single_chain => Ok(ClientCerts {
+                sign,
+                enc: None,
+                intermediates,
+                now,
+            }),
+            _ => ServerCerts::split(list, now).map(Self::from),
+        }
+    }
+}
+
+/// A server's certificates as the general form, whose encryption certificate is optional.
+impl<'a> From<ServerCerts<'a>> for ClientCerts<'a> {
+    fn from(c: ServerCerts<'a>) -> Self {
+        ClientCerts {
+            sign: c.sign,
+            enc: Some(c.enc),
+            intermediates: c.intermediates,
+            now: c.now,
+        }
+    }
+}
+
 /// Checks a client's or server's certificates (rustls' `ServerCertVerifier` /
 /// `ClientCertVerifier` for TLCP's two leaves). The default is [`WebPkiVerifier`].
 ///
@@ -411,13 +461,11 @@ impl<R: Borrow<RootCertStore> + core::fmt::Debug + Send + Sync> CertVerifier for
         certs: ServerCerts<'_>,
         server_name: &ServerName<'_>,
     ) -> Result<(), Error> {
-        let leaves = ClientCerts {
-            sign: certs.sign,
-            enc: Some(certs.enc),
-            intermediates: certs.intermediates,
-            now: certs.now,
-        };
-        self.verify_leaves(leaves, Some(server_name), webpki::KeyUsage::server_auth())
+        self.verify_leaves(
+            certs.into(),
+            Some(server_name),
+            webpki::KeyUsage::server_auth(),
+        )
     }
 
     fn verify_client(&self, certs: ClientCerts<'_>) -> Result<(), Error> {
