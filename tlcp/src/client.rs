@@ -3,9 +3,9 @@
 use crate::codec::put_vec24;
 use crate::config::ClientConfig;
 use crate::conn::*;
-use crate::error::{AlertDescription as A, CertificateError, Error, bad};
+use crate::error::{AlertDescription as A, Error, bad};
 use crate::hooks::CertificateRequest;
-use crate::keys::{CertifiedKeys, KxRole, encrypt_sm2, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, PeerPoints, encrypt_sm2, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
@@ -188,15 +188,9 @@ impl ClientHs {
 
     fn certificate(&mut self, body: &[u8]) -> Result<(), Error> {
         let certs = msgs::Certificate::read_bytes(body)?.certificates;
-        let [sign, enc, intermediates @ ..] = &certs[..] else {
-            return Err(Error::InvalidCertificate(
-                CertificateError::MissingCertificates,
-            ));
-        };
-        self.config
-            .verify_server(sign, enc, intermediates, &self.name)?;
-        self.server_sign = crate::verify::leaf_public_key(sign)?;
-        self.server_enc = crate::verify::leaf_public_key(enc)?;
+        let checked = self.config.verify_server(&certs, &self.name)?;
+        self.server_sign = crate::verify::leaf_public_key(checked.sign)?;
+        self.server_enc = crate::verify::leaf_public_key(checked.enc)?;
         self.peer_certs = certs;
         self.state = State::ServerKeyExchange;
         Ok(())
@@ -263,12 +257,11 @@ impl ClientHs {
                 .enc_key
                 .start_key_exchange(KxRole::Responder, &*self.config.rng)?;
             // The point after the exchange: a device as the responder makes it then.
-            let (ms, point) = kx.master_secret(
-                &self.server_enc,
-                &self.ecdhe_point,
-                &self.ks.client_random,
-                &self.ks.server_random,
-            )?;
+            let peer = PeerPoints {
+                public: &self.server_enc,
+                ephemeral: &self.ecdhe_point,
+            };
+            let (ms, point) = kx.master_secret(peer, self.ks.randoms())?;
             self.ks.set_master_secret(ms);
             core.send(&msgs::ClientKeyExchangeEcdhe {
                 params: msgs::EcdheParams { point },

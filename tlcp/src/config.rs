@@ -11,7 +11,9 @@ use crate::keys::{
 use crate::session::Session;
 use crate::suites::CipherSuite;
 use crate::ticket::Ticketer;
-use crate::verify::{CertVerifier, NameCheck, RootCertStore, WebPkiChecks};
+use crate::verify::{
+    CertVerifier, ClientCerts, NameCheck, RootCertStore, ServerCerts, WebPkiVerifier,
+};
 use rustls_pki_types::CertificateDer;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -282,25 +284,23 @@ impl ClientConfig {
         }
     }
 
-    /// Checks the server's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the roots (without copying them).
-    pub(crate) fn verify_server(
+    /// Checks the server's Certificate list (split by [`ServerCerts::split`]) with the
+    /// custom verifier, or the default [`WebPkiVerifier`] checks over the roots (without
+    /// copying them); returns the checked split.
+    pub(crate) fn verify_server<'a>(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
+        list: &'a [CertificateDer<'a>],
         name: &rustls_pki_types::ServerName<'_>,
-    ) -> Result<(), Error> {
-        let now = crate::keys::now(&*self.time)?;
+    ) -> Result<ServerCerts<'a>, Error> {
+        let certs = ServerCerts::split(list, crate::keys::now(&*self.time)?)?;
         match &self.verifier {
-            Some(v) => v.verify_server(sign, enc, intermediates, name, now),
-            None => WebPkiChecks {
-                roots: &self.roots,
-                name_check: self.name_check,
-                strict_key_usage: self.strict_key_usage,
-            }
-            .server(sign, enc, intermediates, name, now),
-        }
+            Some(v) => v.verify_server(certs, name),
+            None => WebPkiVerifier::new(&self.roots)
+                .with_name_check(self.name_check)
+                .with_strict_key_usage(self.strict_key_usage)
+                .verify_server(certs, name),
+        }?;
+        Ok(certs)
     }
 }
 
@@ -529,24 +529,22 @@ impl ServerConfig {
         self.client_verifier.is_some() || !self.client_roots.is_empty()
     }
 
-    /// Checks a client's certificates with the custom verifier, or the default
-    /// [`WebPkiVerifier`](crate::WebPkiVerifier) checks over the client roots (without copying them).
-    pub(crate) fn verify_client(
+    /// Checks a client's Certificate list (split by [`ClientCerts::split`]) with the
+    /// custom verifier, or the default [`WebPkiVerifier`] checks over the client roots
+    /// (without copying them); returns the checked split.
+    pub(crate) fn verify_client<'a>(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        intermediates: &[CertificateDer<'_>],
-    ) -> Result<(), Error> {
-        let now = crate::keys::now(&*self.time)?;
+        list: &'a [CertificateDer<'a>],
+        single_chain: bool,
+    ) -> Result<ClientCerts<'a>, Error> {
+        let certs = ClientCerts::split(list, single_chain, crate::keys::now(&*self.time)?)?;
         match &self.client_verifier {
-            Some(v) => v.verify_client(sign, enc, intermediates, now),
-            None => WebPkiChecks {
-                roots: &self.client_roots,
-                name_check: NameCheck::default(),
-                strict_key_usage: self.strict_key_usage,
-            }
-            .client(sign, enc, intermediates, now),
-        }
+            Some(v) => v.verify_client(certs),
+            None => WebPkiVerifier::new(&self.client_roots)
+                .with_strict_key_usage(self.strict_key_usage)
+                .verify_client(certs),
+        }?;
+        Ok(certs)
     }
 
     /// The CA names of the CertificateRequest.

@@ -72,62 +72,65 @@ pub trait Sm2KeyExchange: Send + core::fmt::Debug {
     /// This side's ephemeral point, uncompressed (04 ‖ X ‖ Y).
     fn ephemeral_public(&self) -> [u8; 65];
 
-    /// Finishes with the peer's static (encryption certificate) key and ephemeral point,
-    /// both uncompressed SEC1, and the default ID on both sides, filling `out` with
+    /// Finishes with the peer's static (encryption certificate) key and ephemeral point
+    /// and the default ID on both sides, filling `out` with
     /// KDF(x_U ‖ y_U ‖ Z_A ‖ Z_B, len).
-    fn complete(
-        self: Box<Self>,
-        peer_static: &[u8],
-        peer_ephemeral: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error>;
+    fn complete(self: Box<Self>, peer: PeerPoints<'_>, out: &mut [u8]) -> Result<(), Error>;
 
     /// Finishes as [`complete`](Self::complete) with a 48-byte output — TLCP's ECDHE
     /// premaster — and returns the master secret PRF(premaster, "master secret",
-    /// `client_random` ‖ `server_random`) and this side's ephemeral point. The default
+    /// client random ‖ server random) and this side's ephemeral point. The default
     /// completes into bytes; an exchange whose output stays in a device (GM/T 0018-2023: a
     /// key handle keying the device's HMAC-SM3) computes the PRF there, and only the master
     /// secret leaves it (a device as the responder makes its point there too).
     fn master_secret(
         self: Box<Self>,
-        peer_static: &[u8],
-        peer_ephemeral: &[u8],
-        client_random: &[u8; 32],
-        server_random: &[u8; 32],
+        peer: PeerPoints<'_>,
+        randoms: HelloRandoms<'_>,
     ) -> Result<([u8; 48], [u8; 65]), Error> {
-        via_premaster(
-            self,
-            peer_static,
-            peer_ephemeral,
-            client_random,
-            server_random,
-        )
+        via_premaster(self, peer, randoms)
     }
 }
 
 /// The master secret from a premaster `kx` completes into (zeroized after).
 fn via_premaster<K: Sm2KeyExchange + ?Sized>(
     kx: Box<K>,
-    peer_static: &[u8],
-    peer_ephemeral: &[u8],
-    client_random: &[u8; 32],
-    server_random: &[u8; 32],
+    peer: PeerPoints<'_>,
+    randoms: HelloRandoms<'_>,
 ) -> Result<([u8; 48], [u8; 65]), Error> {
     let point = kx.ephemeral_public();
     let mut pms = [0u8; 48];
-    kx.complete(peer_static, peer_ephemeral, &mut pms)?;
-    let ms = crate::prf::master_secret(&pms, client_random, server_random);
+    kx.complete(peer, &mut pms)?;
+    let ms = crate::prf::master_secret(&pms, randoms.client, randoms.server);
     pms.zeroize();
     Ok((ms, point))
 }
 
-/// The peer's static and ephemeral points, each uncompressed SEC1 and on the curve.
-fn peer_points(peer_static: &[u8], peer_ephemeral: &[u8]) -> Result<(PublicKey, PublicKey), Error> {
-    let bad = || crate::error::bad(crate::AlertDescription::IllegalParameter, BAD_POINT);
-    Ok((
-        shangmi_sm2::keys::public_key_from_sec1(peer_static).map_err(|_| bad())?,
-        shangmi_sm2::keys::public_key_from_sec1(peer_ephemeral).map_err(|_| bad())?,
-    ))
+/// The peer's two points in a key exchange, each uncompressed SEC1 (04 ‖ X ‖ Y).
+#[derive(Clone, Copy, Debug)]
+pub struct PeerPoints<'a> {
+    /// The static key: the one in the peer's encryption certificate.
+    pub public: &'a [u8],
+    /// The ephemeral point the peer sent in its key exchange message.
+    pub ephemeral: &'a [u8],
+}
+
+impl PeerPoints<'_> {
+    /// The two points parsed and checked to be on the curve.
+    fn parse(&self) -> Result<(PublicKey, PublicKey), Error> {
+        let bad = || crate::error::bad(crate::AlertDescription::IllegalParameter, BAD_POINT);
+        let point = |sec1| shangmi_sm2::keys::public_key_from_sec1(sec1).map_err(|_| bad());
+        Ok((point(self.public)?, point(self.ephemeral)?))
+    }
+}
+
+/// The two hello randoms a master secret is derived over.
+#[derive(Clone, Copy, Debug)]
+pub struct HelloRandoms<'a> {
+    /// The ClientHello's random.
+    pub client: &'a [u8; 32],
+    /// The ServerHello's random.
+    pub server: &'a [u8; 32],
 }
 
 const BAD_POINT: &str = "invalid SM2 point";
@@ -271,19 +274,14 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
         point_bytes(&self.0.ephemeral_public())
     }
 
-    fn complete(
-        self: Box<Self>,
-        peer_static: &[u8],
-        peer_ephemeral: &[u8],
-        out: &mut [u8],
-    ) -> Result<(), Error> {
-        let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
+    fn complete(self: Box<Self>, peer: PeerPoints<'_>, out: &mut [u8]) -> Result<(), Error> {
+        let (public, ephemeral) = peer.parse()?;
         self.0
             .finish(
                 Peer {
-                    public: &ps,
+                    public: &public,
                     id: DEFAULT_ID,
-                    ephemeral: &pe,
+                    ephemeral: &ephemeral,
                 },
                 out,
             )
@@ -292,39 +290,25 @@ impl<X: KeyAgreement + Send + core::fmt::Debug> Sm2KeyExchange for OwnKx<X> {
 
     fn master_secret(
         self: Box<Self>,
-        peer_static: &[u8],
-        peer_ephemeral: &[u8],
-        client_random: &[u8; 32],
-        server_random: &[u8; 32],
+        peer: PeerPoints<'_>,
+        randoms: HelloRandoms<'_>,
     ) -> Result<([u8; 48], [u8; 65]), Error> {
         if !self.0.holds_output() {
-            return via_premaster(
-                self,
-                peer_static,
-                peer_ephemeral,
-                client_random,
-                server_random,
-            );
+            return via_premaster(self, peer, randoms);
         }
-        let (ps, pe) = peer_points(peer_static, peer_ephemeral)?;
+        let (public, ephemeral) = peer.parse()?;
+        let peer = Peer {
+            public: &public,
+            id: DEFAULT_ID,
+            ephemeral: &ephemeral,
+        };
         self.0
-            .finish_held(
-                Peer {
-                    public: &ps,
-                    id: DEFAULT_ID,
-                    ephemeral: &pe,
-                },
-                48,
-                |key| {
-                    let point = point_bytes(&key.ephemeral_public());
-                    let ms = crate::prf::master_secret_held(
-                        |parts| key.hmac_sm3(parts),
-                        client_random,
-                        server_random,
-                    )?;
-                    Ok((ms, point))
-                },
-            )
+            .finish_held(peer, 48, |key| {
+                let point = point_bytes(&key.ephemeral_public());
+                let hmac = |parts: &[&[u8]]| key.hmac_sm3(parts);
+                let ms = crate::prf::master_secret_held(hmac, randoms.client, randoms.server)?;
+                Ok((ms, point))
+            })
             .map_err(|e| key_error(&e, crate::AlertDescription::IllegalParameter, BAD_POINT))
     }
 }

@@ -95,8 +95,8 @@ pub use hooks::{
     ResolvesClientPair, ResolvesServerPair, SniResolver,
 };
 pub use keys::{
-    CertifiedKeys, FixedTime, KxRole, SecureRandom, Sm2EncKey, Sm2KeyExchange, Sm2PrivateKey,
-    Sm2SignKey, SystemRandom, SystemTime, TimeProvider,
+    CertifiedKeys, FixedTime, HelloRandoms, KxRole, PeerPoints, SecureRandom, Sm2EncKey,
+    Sm2KeyExchange, Sm2PrivateKey, Sm2SignKey, SystemRandom, SystemTime, TimeProvider,
 };
 pub use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 pub use server::ServerConnection;
@@ -104,7 +104,9 @@ pub use session::Session;
 pub use stream::{Connection, Stream, StreamOwned};
 pub use suites::{CipherSuite, UnknownSuite};
 pub use ticket::Ticketer;
-pub use verify::{CertVerifier, NameCheck, RootCertStore, WebPkiVerifier};
+pub use verify::{
+    CertVerifier, ClientCerts, NameCheck, RootCertStore, ServerCerts, WebPkiVerifier,
+};
 
 /// Every certificate of a PEM bundle, in order.
 pub fn certs_from_pem(pem: &[u8]) -> Result<Vec<CertificateDer<'static>>, Error> {

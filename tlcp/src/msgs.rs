@@ -892,6 +892,18 @@ mod tests {
         })
     }
 
+    /// A copy of the first element inserted at `at` (any place, the end included).
+    fn repeat_first<T: Clone>(v: &mut Vec<T>, at: prop::sample::Index) {
+        let again = v[0].clone();
+        v.insert(at.index(v.len() + 1), again);
+    }
+
+    /// `x`'s encoding is refused with illegal_parameter.
+    fn illegal<T: Codec + core::fmt::Debug>(x: &T) {
+        let e = T::read_bytes(&x.to_bytes()).expect_err("refused");
+        assert_eq!(e.alert(), Some(AlertDescription::IllegalParameter));
+    }
+
     fn random() -> impl Strategy<Value = [u8; 32]> {
         any::<[u8; 32]>()
     }
@@ -931,30 +943,22 @@ mod tests {
             mut server in vec(server_ext(), 1..4),
             at in any::<prop::sample::Index>(),
         ) {
-            let again = client[0].clone();
-            let i = at.index(client.len() + 1);
-            client.insert(i, again);
-            let ch = ClientHello {
+            repeat_first(&mut client, at);
+            repeat_first(&mut server, at);
+            illegal(&ClientHello {
                 random: [0; 32],
                 session_id: Vec::new(),
                 cipher_suites: vec![0xe053],
                 compression_methods: vec![0],
                 extensions: Some(client),
-            };
-            let e = ClientHello::read_bytes(&ch.to_bytes()).unwrap_err();
-            prop_assert_eq!(e.alert(), Some(AlertDescription::IllegalParameter));
-            let again = server[0].clone();
-            let i = at.index(server.len() + 1);
-            server.insert(i, again);
-            let sh = ServerHello {
+            });
+            illegal(&ServerHello {
                 random: [0; 32],
                 session_id: Vec::new(),
                 cipher_suite: 0xe053,
                 compression_method: 0,
                 extensions: Some(server),
-            };
-            let e = ServerHello::read_bytes(&sh.to_bytes()).unwrap_err();
-            prop_assert_eq!(e.alert(), Some(AlertDescription::IllegalParameter));
+            });
         }
 
         #[test]

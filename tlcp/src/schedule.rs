@@ -51,6 +51,14 @@ impl KeySchedule {
         }
     }
 
+    /// The two hello randoms, for a key exchange's master secret.
+    pub(crate) fn randoms(&self) -> crate::keys::HelloRandoms<'_> {
+        crate::keys::HelloRandoms {
+            client: &self.client_random,
+            server: &self.server_random,
+        }
+    }
+
     /// client_random ‖ server_random, the start of what ServerKeyExchange signs.
     pub(crate) fn signed_prefix(&self) -> Vec<u8> {
         let mut signed = Vec::with_capacity(200);

@@ -3,9 +3,9 @@
 use crate::codec::put_vec24;
 use crate::config::{ClientAuth, ServerConfig};
 use crate::conn::*;
-use crate::error::{AlertDescription as A, CertificateError, Error, bad};
+use crate::error::{AlertDescription as A, Error, bad};
 use crate::hooks::{ClientHello, normalise};
-use crate::keys::{CertifiedKeys, KxRole, Sm2KeyExchange, verify_sm2};
+use crate::keys::{CertifiedKeys, KxRole, PeerPoints, Sm2KeyExchange, verify_sm2};
 use crate::msgs::{self, ClientExtension, Codec, HandshakeType as H, ServerExtension};
 use crate::record::VERSION;
 use crate::schedule::{
@@ -320,20 +320,12 @@ impl ServerHs {
             self.state = State::ClientKeyExchange;
             return Ok(());
         }
-        let config = &self.config;
         // GmSSL's client sends one chain (sign certificate, then its CAs) in the ECC suites,
         // which use no client encryption key; ECDHE needs both leaves.
-        if !self.suite()?.is_ecdhe() && crate::verify::is_single_chain(&certs) {
-            config.verify_client(&certs[0], None, &certs[1..])?;
-            self.client_sign = crate::verify::leaf_public_key(&certs[0])?;
-        } else {
-            let [sign, enc, intermediates @ ..] = &certs[..] else {
-                return Err(Error::InvalidCertificate(
-                    CertificateError::MissingCertificates,
-                ));
-            };
-            config.verify_client(sign, Some(enc), intermediates)?;
-            self.client_sign = crate::verify::leaf_public_key(sign)?;
+        let single_chain = !self.suite()?.is_ecdhe() && crate::verify::is_single_chain(&certs);
+        let checked = self.config.verify_client(&certs, single_chain)?;
+        self.client_sign = crate::verify::leaf_public_key(checked.sign)?;
+        if let Some(enc) = checked.enc {
             self.client_enc = crate::verify::leaf_public_key(enc)?;
         }
         self.client_certs = certs;
@@ -349,12 +341,11 @@ impl ServerHs {
             if self.client_enc.is_empty() {
                 return Err(Error::HandshakeFailure("ECDHE needs client certificates"));
             }
-            let (ms, _) = kx.master_secret(
-                &self.client_enc,
-                &cke.params.point,
-                &self.ks.client_random,
-                &self.ks.server_random,
-            )?;
+            let peer = PeerPoints {
+                public: &self.client_enc,
+                ephemeral: &cke.params.point,
+            };
+            let (ms, _) = kx.master_secret(peer, self.ks.randoms())?;
             self.ks.set_master_secret(ms);
         } else {
             let mut pms = [0u8; 48];

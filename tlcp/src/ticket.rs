@@ -27,17 +27,11 @@ use zeroize::Zeroize;
 ///
 /// Nonces are random (96 bits): keep a key's use well under 2^32 tickets, i.e. rotate it
 /// by making a new `Ticketer` from time to time.
+#[derive(Debug)]
 pub struct Ticketer {
+    /// The sealer (its `Debug` shows no key material).
     key: TicketKey,
     lifetime: u32,
-}
-
-impl core::fmt::Debug for Ticketer {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Ticketer")
-            .field("lifetime", &self.lifetime)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Ticketer {

@@ -14,6 +14,7 @@
 use crate::error::{CertificateError, Error};
 use der::{Decode, Encode};
 use rustls_pki_types::{CertificateDer, ServerName, SignatureVerificationAlgorithm, UnixTime};
+use std::borrow::Borrow;
 use std::sync::Arc;
 use x509_cert::Certificate;
 use x509_cert::ext::pkix::KeyUsage;
@@ -214,6 +215,83 @@ fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
         .ok()
 }
 
+/// The server's Certificate list as TLCP splits it, and the time it is checked at.
+#[derive(Clone, Copy, Debug)]
+pub struct ServerCerts<'a> {
+    /// The sign certificate (the one the server name is checked against).
+    pub sign: &'a CertificateDer<'a>,
+    /// The encryption certificate.
+    pub enc: &'a CertificateDer<'a>,
+    /// The rest of the list the server sent (its CA certificates).
+    pub intermediates: &'a [CertificateDer<'a>],
+    /// When the check happens (the configuration's `TimeProvider`).
+    pub now: UnixTime,
+}
+
+/// A client's Certificate list as TLCP splits it, and the time it is checked at.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientCerts<'a> {
+    /// The sign certificate.
+    pub sign: &'a CertificateDer<'a>,
+    /// The encryption certificate; `None`: a GmSSL client's single chain, in the ECC
+    /// suites only.
+    pub enc: Option<&'a CertificateDer<'a>>,
+    /// The rest of the list the client sent (its CA certificates).
+    pub intermediates: &'a [CertificateDer<'a>],
+    /// When the check happens (the configuration's `TimeProvider`).
+    pub now: UnixTime,
+}
+
+impl<'a> ServerCerts<'a> {
+    /// The server's list as TLCP orders it: sign, encryption, then the rest; fewer than
+    /// two certificates are refused.
+    pub(crate) fn split(list: &'a [CertificateDer<'a>], now: UnixTime) -> Result<Self, Error> {
+        let [sign, enc, intermediates @ ..] = list else {
+            return Err(Error::InvalidCertificate(
+                CertificateError::MissingCertificates,
+            ));
+        };
+        Ok(ServerCerts {
+            sign,
+            enc,
+            intermediates,
+            now,
+        })
+    }
+}
+
+impl<'a> ClientCerts<'a> {
+    /// A client's list: as a server's ([`ServerCerts::split`]), or with `single_chain` one
+    /// chain (the sign certificate, then its CA certificates; no encryption certificate).
+    pub(crate) fn split(
+        list: &'a [CertificateDer<'a>],
+        single_chain: bool,
+        now: UnixTime,
+    ) -> Result<Self, Error> {
+        match list {
+            [sign, intermediates @ ..] if single_chain => Ok(ClientCerts {
+                sign,
+                enc: None,
+                intermediates,
+                now,
+            }),
+            _ => ServerCerts::split(list, now).map(Self::from),
+        }
+    }
+}
+
+/// A server's certificates as the general form, whose encryption certificate is optional.
+impl<'a> From<ServerCerts<'a>> for ClientCerts<'a> {
+    fn from(c: ServerCerts<'a>) -> Self {
+        ClientCerts {
+            sign: c.sign,
+            enc: Some(c.enc),
+            intermediates: c.intermediates,
+            now: c.now,
+        }
+    }
+}
+
 /// Checks a client's or server's certificates (rustls' `ServerCertVerifier` /
 /// `ClientCertVerifier` for TLCP's two leaves). The default is [`WebPkiVerifier`].
 ///
@@ -233,15 +311,9 @@ fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
 ///     allowed: Vec<CertificateDer<'static>>,
 /// }
 /// impl CertVerifier for AllowList {
-///     fn verify_client(
-///         &self,
-///         sign: &CertificateDer<'_>,
-///         enc: Option<&CertificateDer<'_>>,
-///         intermediates: &[CertificateDer<'_>],
-///         now: UnixTime,
-///     ) -> Result<(), Error> {
-///         self.inner.verify_client(sign, enc, intermediates, now)?;
-///         if !self.allowed.iter().any(|a| a.as_ref() == sign.as_ref()) {
+///     fn verify_client(&self, certs: ClientCerts<'_>) -> Result<(), Error> {
+///         self.inner.verify_client(certs)?;
+///         if !self.allowed.iter().any(|a| a.as_ref() == certs.sign.as_ref()) {
 ///             return Err(Error::PeerMisbehaved(AlertDescription::AccessDenied, "not allowed"));
 ///         }
 ///         Ok(())
@@ -253,35 +325,20 @@ fn common_name(atv: &x509_cert::attr::AttributeTypeAndValue) -> Option<&str> {
 /// // ServerConfig::builder().client_cert_verifier(ClientAuth::Required, Arc::new(AllowList { … }))
 /// ```
 pub trait CertVerifier: core::fmt::Debug + Send + Sync {
-    /// The server's certificates: `sign` (named by `server_name`), `enc`, and the rest of
-    /// the list it sent (`intermediates`).
+    /// The server's certificates; its sign certificate must name `server_name`.
     fn verify_server(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
+        certs: ServerCerts<'_>,
         server_name: &ServerName<'_>,
-        now: UnixTime,
     ) -> Result<(), Error> {
-        let _ = (sign, enc, intermediates, server_name, now);
-        Err(Error::InvalidCertificate(CertificateError::Other(
-            "this verifier does not check servers".into(),
-        )))
+        let _ = (certs, server_name);
+        Err(does_not_check("servers"))
     }
 
-    /// A client's certificates: `sign`, `enc` (`None`: a GmSSL client's single chain, in
-    /// the ECC suites only), and the rest of the list it sent.
-    fn verify_client(
-        &self,
-        sign: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<(), Error> {
-        let _ = (sign, enc, intermediates, now);
-        Err(Error::InvalidCertificate(CertificateError::Other(
-            "this verifier does not check clients".into(),
-        )))
+    /// A client's certificates.
+    fn verify_client(&self, certs: ClientCerts<'_>) -> Result<(), Error> {
+        let _ = certs;
+        Err(does_not_check("clients"))
     }
 
     /// The DER subject names a server puts in its CertificateRequest (empty: any CA).
@@ -290,21 +347,31 @@ pub trait CertVerifier: core::fmt::Debug + Send + Sync {
     }
 }
 
+/// The refusal of a [`CertVerifier`] method its implementor left out.
+fn does_not_check(side: &str) -> Error {
+    Error::InvalidCertificate(CertificateError::Other(format!(
+        "this verifier does not check {side}"
+    )))
+}
+
 /// The default verifier: chains to the roots with rustls-webpki and the SM2 algorithms
 /// (default ID), validity, revocation against the store's CRLs, extended key usage
 /// (serverAuth/clientAuth when present), the host name on the sign certificate as
 /// [`NameCheck`] says, the two leaves' key usages and their common issuer.
+///
+/// The roots are any [`Borrow<RootCertStore>`]: the store itself (the default), an
+/// `Arc` of it shared with other verifiers, or a reference for a check on the spot.
 #[derive(Clone, Debug)]
-pub struct WebPkiVerifier {
-    roots: RootCertStore,
+pub struct WebPkiVerifier<R = RootCertStore> {
+    roots: R,
     name_check: NameCheck,
     strict_key_usage: bool,
 }
 
-impl WebPkiVerifier {
+impl<R: Borrow<RootCertStore>> WebPkiVerifier<R> {
     /// A verifier trusting `roots` (with their CRLs), subjectAltName name checks and
     /// strict key usages.
-    pub fn new(roots: RootCertStore) -> Self {
+    pub fn new(roots: R) -> Self {
         WebPkiVerifier {
             roots,
             name_check: NameCheck::SubjectAltName,
@@ -323,92 +390,90 @@ impl WebPkiVerifier {
         self.strict_key_usage = strict;
         self
     }
-}
 
-/// The checks of [`WebPkiVerifier`] over borrowed roots: the verifier's own, and the
-/// configurations' defaults (which keep their roots and do not copy them per handshake).
-pub(crate) struct WebPkiChecks<'a> {
-    pub(crate) roots: &'a RootCertStore,
-    pub(crate) name_check: NameCheck,
-    pub(crate) strict_key_usage: bool,
-}
-
-impl WebPkiChecks<'_> {
-    pub(crate) fn server(
+    /// Verifies the sign leaf and, when given, the encryption leaf (chains, name, key
+    /// usages, common issuer).
+    fn verify_leaves(
         &self,
-        sign: &CertificateDer<'_>,
-        enc: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        now: UnixTime,
+        certs: ClientCerts<'_>,
+        server_name: Option<&ServerName<'_>>,
+        usage: webpki::KeyUsage,
     ) -> Result<(), Error> {
-        verify_leaves(
-            self.roots,
-            sign,
-            Some(enc),
-            intermediates,
-            Some((server_name, self.name_check)),
-            now,
-            self.strict_key_usage,
+        let fail = |e| Error::InvalidCertificate(e);
+        let roots = self.roots.borrow();
+        let anchors: Vec<_> = roots
+            .roots
+            .iter()
+            .filter_map(|c| webpki::anchor_from_trusted_cert(c).ok())
+            .collect();
+        let crls: Vec<&webpki::CertRevocationList<'_>> = roots.crls.iter().map(|c| &**c).collect();
+        let revocation = webpki::RevocationOptionsBuilder::new(&crls).ok().map(|b| {
+            b.with_depth(webpki::RevocationCheckDepth::Chain)
+                .with_status_policy(webpki::UnknownStatusPolicy::Deny)
+                .with_expiration_policy(webpki::ExpirationPolicy::Enforce)
+                .build()
+        });
+        let (sign_der, enc_der) = (certs.sign, certs.enc);
+        for (i, leaf) in core::iter::once(sign_der).chain(enc_der).enumerate() {
+            let ee = webpki::EndEntityCert::try_from(leaf).map_err(|e| fail(map_webpki(e)))?;
+            ee.verify_for_usage(
+                ALGS,
+                &anchors,
+                certs.intermediates,
+                certs.now,
+                usage,
+                revocation,
+                None,
+            )
+            .map_err(|e| fail(map_webpki(e)))?;
+            if i == 0
+                && let Some(name) = server_name
+            {
+                check_name(&ee, leaf, name, self.name_check).map_err(fail)?;
+            }
+        }
+        let sign = parse_leaf(sign_der).map_err(fail)?;
+        let enc = enc_der.map(|d| parse_leaf(d)).transpose().map_err(fail)?;
+        if enc.as_ref().is_some_and(|enc| sign.issuer != enc.issuer) {
+            return Err(fail(CertificateError::IssuerMismatch));
+        }
+        if self.strict_key_usage {
+            let sign_ok = sign
+                .key_usage
+                .as_ref()
+                .is_none_or(|ku| ku.digital_signature());
+            let enc_ok = enc.as_ref().is_none_or(|enc| {
+                enc.key_usage.as_ref().is_none_or(|ku| {
+                    ku.key_encipherment() || ku.key_agreement() || ku.data_encipherment()
+                })
+            });
+            if !sign_ok || !enc_ok {
+                return Err(fail(CertificateError::BadKeyUsage));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Borrow<RootCertStore> + core::fmt::Debug + Send + Sync> CertVerifier for WebPkiVerifier<R> {
+    fn verify_server(
+        &self,
+        certs: ServerCerts<'_>,
+        server_name: &ServerName<'_>,
+    ) -> Result<(), Error> {
+        self.verify_leaves(
+            certs.into(),
+            Some(server_name),
             webpki::KeyUsage::server_auth(),
         )
     }
 
-    pub(crate) fn client(
-        &self,
-        sign: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<(), Error> {
-        verify_leaves(
-            self.roots,
-            sign,
-            enc,
-            intermediates,
-            None,
-            now,
-            self.strict_key_usage,
-            webpki::KeyUsage::client_auth(),
-        )
-    }
-}
-
-impl WebPkiVerifier {
-    fn checks(&self) -> WebPkiChecks<'_> {
-        WebPkiChecks {
-            roots: &self.roots,
-            name_check: self.name_check,
-            strict_key_usage: self.strict_key_usage,
-        }
-    }
-}
-
-impl CertVerifier for WebPkiVerifier {
-    fn verify_server(
-        &self,
-        sign: &CertificateDer<'_>,
-        enc: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        now: UnixTime,
-    ) -> Result<(), Error> {
-        self.checks()
-            .server(sign, enc, intermediates, server_name, now)
-    }
-
-    fn verify_client(
-        &self,
-        sign: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        intermediates: &[CertificateDer<'_>],
-        now: UnixTime,
-    ) -> Result<(), Error> {
-        self.checks().client(sign, enc, intermediates, now)
+    fn verify_client(&self, certs: ClientCerts<'_>) -> Result<(), Error> {
+        self.verify_leaves(certs, None, webpki::KeyUsage::client_auth())
     }
 
     fn root_hint_subjects(&self) -> Vec<Vec<u8>> {
-        self.roots.subjects()
+        self.roots.borrow().subjects()
     }
 }
 
@@ -438,64 +503,6 @@ pub(crate) fn is_single_chain(certs: &[CertificateDer<'_>]) -> bool {
         Ok(Some((_, bc))) if bc.ca
     );
     is_ca && first.tbs_certificate().issuer() == second.tbs_certificate().subject()
-}
-
-/// Verifies the sign leaf and, when given, the encryption leaf (chains, name, key usages,
-/// common issuer).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn verify_leaves(
-    roots: &RootCertStore,
-    sign_der: &CertificateDer<'_>,
-    enc_der: Option<&CertificateDer<'_>>,
-    intermediates: &[CertificateDer<'_>],
-    server_name: Option<(&ServerName<'_>, NameCheck)>,
-    now: UnixTime,
-    strict_key_usage: bool,
-    usage: webpki::KeyUsage,
-) -> Result<(), Error> {
-    let fail = |e| Error::InvalidCertificate(e);
-    let anchors: Vec<_> = roots
-        .roots
-        .iter()
-        .filter_map(|c| webpki::anchor_from_trusted_cert(c).ok())
-        .collect();
-    let crls: Vec<&webpki::CertRevocationList<'_>> = roots.crls.iter().map(|c| &**c).collect();
-    let revocation = webpki::RevocationOptionsBuilder::new(&crls).ok().map(|b| {
-        b.with_depth(webpki::RevocationCheckDepth::Chain)
-            .with_status_policy(webpki::UnknownStatusPolicy::Deny)
-            .with_expiration_policy(webpki::ExpirationPolicy::Enforce)
-            .build()
-    });
-    for (i, leaf) in core::iter::once(sign_der).chain(enc_der).enumerate() {
-        let ee = webpki::EndEntityCert::try_from(leaf).map_err(|e| fail(map_webpki(e)))?;
-        ee.verify_for_usage(ALGS, &anchors, intermediates, now, usage, revocation, None)
-            .map_err(|e| fail(map_webpki(e)))?;
-        if i == 0
-            && let Some((name, check)) = server_name
-        {
-            check_name(&ee, leaf, name, check).map_err(fail)?;
-        }
-    }
-    let sign = parse_leaf(sign_der).map_err(fail)?;
-    let enc = enc_der.map(|d| parse_leaf(d)).transpose().map_err(fail)?;
-    if enc.as_ref().is_some_and(|enc| sign.issuer != enc.issuer) {
-        return Err(fail(CertificateError::IssuerMismatch));
-    }
-    if strict_key_usage {
-        let sign_ok = sign
-            .key_usage
-            .as_ref()
-            .is_none_or(|ku| ku.digital_signature());
-        let enc_ok = enc.as_ref().is_none_or(|enc| {
-            enc.key_usage.as_ref().is_none_or(|ku| {
-                ku.key_encipherment() || ku.key_agreement() || ku.data_encipherment()
-            })
-        });
-        if !sign_ok || !enc_ok {
-            return Err(fail(CertificateError::BadKeyUsage));
-        }
-    }
-    Ok(())
 }
 
 /// How a client checks the server's name against its sign certificate.

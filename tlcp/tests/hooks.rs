@@ -254,25 +254,12 @@ impl Decides {
 }
 
 impl CertVerifier for Decides {
-    fn verify_server(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: UnixTime,
-    ) -> Result<(), Error> {
+    fn verify_server(&self, _: ServerCerts<'_>, _: &ServerName<'_>) -> Result<(), Error> {
         self.decide("server")
     }
 
-    fn verify_client(
-        &self,
-        _: &CertificateDer<'_>,
-        enc: Option<&CertificateDer<'_>>,
-        _: &[CertificateDer<'_>],
-        _: UnixTime,
-    ) -> Result<(), Error> {
-        assert!(enc.is_some());
+    fn verify_client(&self, certs: ClientCerts<'_>) -> Result<(), Error> {
+        assert!(certs.enc.is_some());
         self.decide("client")
     }
 }

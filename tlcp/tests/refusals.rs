@@ -18,7 +18,7 @@ fn localhost() -> ServerName<'static> {
     ServerName::try_from("localhost").unwrap()
 }
 
-fn pair_of(cc: ClientConfig, sc: ServerConfig) -> (ClientConnection, ServerConnection) {
+fn pair_of((cc, sc): (ClientConfig, ServerConfig)) -> (ClientConnection, ServerConnection) {
     (
         ClientConnection::new(Arc::new(cc), localhost()).unwrap(),
         ServerConnection::new(Arc::new(sc)).unwrap(),
@@ -35,7 +35,7 @@ enum Side {
 /// A handshake between `cc` and `sc` that `side` refuses: its error carries `alert`, and
 /// the other side receives that alert. Returns the refusing side's error.
 fn refused(side: Side, cc: ClientConfig, sc: ServerConfig, alert: A) -> Error {
-    let (mut c, mut s) = pair_of(cc, sc);
+    let (mut c, mut s) = pair_of((cc, sc));
     let (failure, peer) = handshake(&mut c, &mut s).expect_err("handshake must fail");
     let e = match (side, failure) {
         (Side::Client, Failure::Client(e)) | (Side::Server, Failure::Server(e)) => e,
@@ -46,13 +46,35 @@ fn refused(side: Side, cc: ClientConfig, sc: ServerConfig, alert: A) -> Error {
     e
 }
 
+/// The configurations most refusals start from: GCM, no client certificates.
+fn gcm() -> (ClientConfig, ServerConfig) {
+    (
+        client_config(&[GCM], false),
+        server_config(&[GCM], ClientAuth::None),
+    )
+}
+
+/// The refusing side's error `e` carries `alert`, and `peer` receives that alert from
+/// `refuser`.
+fn refusal_reaches<R: Connection, P: Connection>(
+    e: &Error,
+    alert: A,
+    refuser: &mut R,
+    peer: &mut P,
+) {
+    assert_eq!(e.alert(), Some(alert), "{e:?}");
+    assert_eq!(
+        deliver(refuser, peer).unwrap_err(),
+        Error::AlertReceived(alert)
+    );
+}
+
 /// Rewrites the client's first flight, lets the server answer, and returns both sides.
 fn tamper_client_hello(
-    cc: ClientConfig,
-    sc: ServerConfig,
+    (cc, sc): (ClientConfig, ServerConfig),
     f: impl FnOnce(&mut Vec<u8>),
 ) -> (ClientConnection, ServerConnection, Result<(), Error>) {
-    let (mut c, mut s) = pair_of(cc, sc);
+    let (mut c, mut s) = pair_of((cc, sc));
     let mut msgs = messages(&records(&take_output(&mut c)));
     f(&mut msgs[0].1);
     let r = feed(&handshake_records(&msgs), &mut s);
@@ -62,11 +84,10 @@ fn tamper_client_hello(
 /// Runs the client's first flight through, then rewrites the server's first flight and
 /// feeds it to the client, returning the client's result.
 fn tamper_server_flight(
-    cc: ClientConfig,
-    sc: ServerConfig,
+    (cc, sc): (ClientConfig, ServerConfig),
     f: impl FnOnce(&mut Vec<(u8, Vec<u8>)>),
 ) -> (ClientConnection, ServerConnection, Result<(), Error>) {
-    let (mut c, mut s) = pair_of(cc, sc);
+    let (mut c, mut s) = pair_of((cc, sc));
     deliver(&mut c, &mut s).unwrap();
     let mut msgs = messages(&records(&take_output(&mut s)));
     f(&mut msgs);
@@ -84,21 +105,14 @@ fn alert_on_wire<C: Connection>(conn: &mut C) -> (u8, u8) {
 
 #[test]
 fn wrong_client_version_refused() {
-    let (_c, mut s, r) = tamper_client_hello(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |ch| ch[..2].copy_from_slice(&[3, 3]),
-    );
+    let (_c, mut s, r) = tamper_client_hello(gcm(), |ch| ch[..2].copy_from_slice(&[3, 3]));
     assert_eq!(r.unwrap_err().alert(), Some(A::ProtocolVersion));
     assert_eq!(alert_on_wire(&mut s), (2, 70));
 }
 
 #[test]
 fn wrong_record_version_refused() {
-    let (mut c, mut s) = pair_of(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-    );
+    let (mut c, mut s) = pair_of(gcm());
     let mut wire = take_output(&mut c);
     wire[1..3].copy_from_slice(&[3, 3]);
     let e = feed(&wire, &mut s).unwrap_err();
@@ -108,28 +122,13 @@ fn wrong_record_version_refused() {
 
 #[test]
 fn server_choosing_unoffered_suite_refused() {
-    let (mut c, mut s, r) = tamper_server_flight(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |m| {
-            // ServerHello: version 2, random 32, session id (1 + len), then the suite.
-            let sh = &mut m[0].1;
-            let at = 2 + 32 + 1 + sh[34] as usize;
-            sh[at..at + 2].copy_from_slice(&0xE013u16.to_be_bytes());
-        },
-    );
-    assert_eq!(r.unwrap_err().alert(), Some(A::IllegalParameter));
-    assert_eq!(
-        deliver(&mut c, &mut s).unwrap_err(),
-        Error::AlertReceived(A::IllegalParameter)
-    );
-}
-
-#[test]
-fn no_common_suite_refused() {
-    let cc = client_config(&[CBC], false);
-    let sc = server_config(&[GCM], ClientAuth::None);
-    refused(Side::Server, cc, sc, A::HandshakeFailure);
+    let (mut c, mut s, r) = tamper_server_flight(gcm(), |m| {
+        // ServerHello: version 2, random 32, session id (1 + len), then the suite.
+        let sh = &mut m[0].1;
+        let at = 2 + 32 + 1 + sh[34] as usize;
+        sh[at..at + 2].copy_from_slice(&0xE013u16.to_be_bytes());
+    });
+    refusal_reaches(&r.unwrap_err(), A::IllegalParameter, &mut c, &mut s);
 }
 
 /// The server's transcript differs from the client's (an offered but unchosen suite was
@@ -137,8 +136,10 @@ fn no_common_suite_refused() {
 #[test]
 fn bad_finished_refused() {
     let (mut c, mut s, r) = tamper_client_hello(
-        client_config(&[GCM, CBC], false),
-        server_config(&[GCM], ClientAuth::None),
+        (
+            client_config(&[GCM, CBC], false),
+            server_config(&[GCM], ClientAuth::None),
+        ),
         |ch| {
             let at = 2 + 32 + 1 + ch[34] as usize + 2; // suite list after its length
             assert_eq!(&ch[at + 2..at + 4], &0xE013u16.to_be_bytes());
@@ -148,11 +149,7 @@ fn bad_finished_refused() {
     r.unwrap();
     deliver(&mut s, &mut c).unwrap();
     let e = deliver(&mut c, &mut s).unwrap_err();
-    assert_eq!(e.alert(), Some(A::DecryptError));
-    assert_eq!(
-        deliver(&mut s, &mut c).unwrap_err(),
-        Error::AlertReceived(A::DecryptError)
-    );
+    refusal_reaches(&e, A::DecryptError, &mut s, &mut c);
 }
 
 #[test]
@@ -160,44 +157,32 @@ fn bad_server_key_exchange_signature_refused() {
     for suites in [[GCM], [CipherSuite::EcdheSm4GcmSm3]] {
         let mutual = suites[0].is_ecdhe();
         let (mut c, mut s, r) = tamper_server_flight(
-            client_config(&suites, mutual),
-            server_config(&suites, ClientAuth::None),
+            (
+                client_config(&suites, mutual),
+                server_config(&suites, ClientAuth::None),
+            ),
             |m| {
                 let ske = m.iter_mut().find(|(t, _)| *t == 12).unwrap();
                 let last = ske.1.len() - 1;
                 ske.1[last] ^= 1;
             },
         );
-        assert_eq!(r.unwrap_err().alert(), Some(A::DecryptError));
-        assert_eq!(
-            deliver(&mut c, &mut s).unwrap_err(),
-            Error::AlertReceived(A::DecryptError)
-        );
+        refusal_reaches(&r.unwrap_err(), A::DecryptError, &mut c, &mut s);
     }
 }
 
 #[test]
 fn trailing_bytes_refused() {
     // A byte after ServerHelloDone's (empty) body.
-    let (_c, _s, r) = tamper_server_flight(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |m| m.last_mut().unwrap().1.push(0),
-    );
+    let (_c, _s, r) = tamper_server_flight(gcm(), |m| m.last_mut().unwrap().1.push(0));
     assert_eq!(r.unwrap_err().alert(), Some(A::DecodeError));
     // A byte after the ServerKeyExchange signature.
-    let (_c, _s, r) = tamper_server_flight(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |m| m.iter_mut().find(|(t, _)| *t == 12).unwrap().1.push(0),
-    );
+    let (_c, _s, r) = tamper_server_flight(gcm(), |m| {
+        m.iter_mut().find(|(t, _)| *t == 12).unwrap().1.push(0)
+    });
     assert_eq!(r.unwrap_err().alert(), Some(A::DecodeError));
     // A byte after the ClientHello extensions.
-    let (_c, _s, r) = tamper_client_hello(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |ch| ch.push(0),
-    );
+    let (_c, _s, r) = tamper_client_hello(gcm(), |ch| ch.push(0));
     assert_eq!(r.unwrap_err().alert(), Some(A::DecodeError));
 }
 
@@ -216,30 +201,22 @@ fn repeated_extension_refused() {
         },
     ];
     for add in twice {
-        let (_c, mut s, r) = tamper_client_hello(
-            client_config(&[GCM], false),
-            server_config(&[GCM], ClientAuth::None),
-            |body| {
-                let mut ch = msgs::ClientHello::read_bytes(body).unwrap();
-                let exts = ch.extensions.as_mut().expect("SNI is sent");
-                assert!(matches!(exts[0], ClientExtension::ServerName(_)));
-                add(exts);
-                *body = ch.to_bytes();
-            },
-        );
+        let (_c, mut s, r) = tamper_client_hello(gcm(), |body| {
+            let mut ch = msgs::ClientHello::read_bytes(body).unwrap();
+            let exts = ch.extensions.as_mut().expect("SNI is sent");
+            assert!(matches!(exts[0], ClientExtension::ServerName(_)));
+            add(exts);
+            *body = ch.to_bytes();
+        });
         assert_eq!(r.unwrap_err().alert(), Some(A::IllegalParameter));
         assert_eq!(alert_on_wire(&mut s), (2, 47));
     }
-    let (mut c, _s, r) = tamper_server_flight(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |m| {
-            let mut sh = msgs::ServerHello::read_bytes(&m[0].1).unwrap();
-            let unknown = ServerExtension::Unknown(0xff01, vec![0]);
-            sh.extensions = Some(vec![unknown.clone(), unknown]);
-            m[0].1 = sh.to_bytes();
-        },
-    );
+    let (mut c, _s, r) = tamper_server_flight(gcm(), |m| {
+        let mut sh = msgs::ServerHello::read_bytes(&m[0].1).unwrap();
+        let unknown = ServerExtension::Unknown(0xff01, vec![0]);
+        sh.extensions = Some(vec![unknown.clone(), unknown]);
+        m[0].1 = sh.to_bytes();
+    });
     assert_eq!(r.unwrap_err().alert(), Some(A::IllegalParameter));
     assert_eq!(alert_on_wire(&mut c), (2, 47));
 }
@@ -249,14 +226,10 @@ fn repeated_extension_refused() {
 /// fails at the server only because the transcripts differ).
 #[test]
 fn unknown_server_hello_extension_ignored() {
-    let (mut c, mut s, r) = tamper_server_flight(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-        |m| {
-            let sh = &mut m[0].1;
-            sh.extend_from_slice(&[0, 5, 0xff, 0x01, 0, 1, 0]);
-        },
-    );
+    let (mut c, mut s, r) = tamper_server_flight(gcm(), |m| {
+        let sh = &mut m[0].1;
+        sh.extend_from_slice(&[0, 5, 0xff, 0x01, 0, 1, 0]);
+    });
     r.unwrap();
     assert!(c.wants_write(), "the client answered the flight");
     let e = deliver(&mut c, &mut s).unwrap_err();
@@ -275,11 +248,7 @@ fn tampered_record_refused() {
         wire[mid] ^= 0x20;
         let e = feed(&wire, &mut s).unwrap_err();
         assert_eq!(e, Error::DecryptError);
-        assert_eq!(e.alert(), Some(A::BadRecordMac));
-        assert_eq!(
-            deliver(&mut s, &mut c).unwrap_err(),
-            Error::AlertReceived(A::BadRecordMac)
-        );
+        refusal_reaches(&e, A::BadRecordMac, &mut s, &mut c);
         // The error is sticky.
         assert_eq!(s.process_new_packets().unwrap_err(), Error::DecryptError);
     }
@@ -366,23 +335,6 @@ fn oversized_record_refused() {
 }
 
 #[test]
-fn swapped_key_usages_refused() {
-    let cc = client_config(&[GCM], false);
-    let sc = server_config_with(&pki().server_swapped, &[GCM], ClientAuth::None, |b| b);
-    let e = refused(Side::Client, cc, sc, A::UnsupportedCertificate);
-    assert_eq!(e, Error::InvalidCertificate(CertificateError::BadKeyUsage));
-    // A legacy client that relaxes the check accepts them.
-    let cc = Arc::new(client_config_with(&[GCM], false, |b| b.relaxed_key_usage()));
-    let sc = Arc::new(server_config_with(
-        &pki().server_swapped,
-        &[GCM],
-        ClientAuth::None,
-        |b| b,
-    ));
-    connect(&cc, &sc);
-}
-
-#[test]
 fn wrong_host_refused() {
     let mut c = ClientConnection::new(
         Arc::new(client_config(&[GCM], false)),
@@ -420,97 +372,125 @@ fn name_outcome(server: &Pair, name: &'static str, check: NameCheck) -> Result<(
 #[test]
 fn name_checks_on_legacy_certificates() {
     let bad = Err(Error::InvalidCertificate(CertificateError::NotValidForName));
-    let legacy = &pki().server_cn_only;
-    assert_eq!(
-        name_outcome(legacy, "bank.example", NameCheck::SubjectAltName),
-        bad
+    let (legacy, modern) = (&pki().server_cn_only, &pki().server);
+    let (san, cn, none) = (
+        NameCheck::SubjectAltName,
+        NameCheck::CommonNameFallback,
+        NameCheck::DangerousNone,
     );
-    assert_eq!(
-        name_outcome(legacy, "bank.example", NameCheck::CommonNameFallback),
-        Ok(())
-    );
-    assert_eq!(
-        name_outcome(legacy, "BANK.example", NameCheck::CommonNameFallback),
-        Ok(())
-    );
-    assert_eq!(
-        name_outcome(legacy, "other.example", NameCheck::CommonNameFallback),
-        bad
-    );
-    assert_eq!(
-        name_outcome(legacy, "example", NameCheck::CommonNameFallback),
-        bad
-    );
-    assert_eq!(
-        name_outcome(legacy, "other.example", NameCheck::DangerousNone),
-        Ok(())
-    );
-    // The regular server certificate: SAN and CN both "localhost".
-    let modern = &pki().server;
-    assert_eq!(
-        name_outcome(modern, "localhost", NameCheck::SubjectAltName),
-        Ok(())
-    );
-    assert_eq!(
-        name_outcome(modern, "bank.example", NameCheck::CommonNameFallback),
-        bad
-    );
+    let cases = [
+        (legacy, "bank.example", san, bad.clone()),
+        (legacy, "bank.example", cn, Ok(())),
+        (legacy, "BANK.example", cn, Ok(())),
+        (legacy, "other.example", cn, bad.clone()),
+        (legacy, "example", cn, bad.clone()),
+        (legacy, "other.example", none, Ok(())),
+        // The regular server certificate: SAN and CN both "localhost".
+        (modern, "localhost", san, Ok(())),
+        (modern, "bank.example", cn, bad),
+    ];
+    for (server, name, check, outcome) in cases {
+        assert_eq!(
+            name_outcome(server, name, check),
+            outcome,
+            "{name} {check:?}"
+        );
+    }
 }
 
+/// Configurations one side refuses during the handshake: which side, the alert on the
+/// wire, and the certificate error where the certificate check decides.
 #[test]
-fn expired_certificate_refused() {
-    let cc = client_config(&[GCM], false);
-    let sc = server_config_with(&pki().server_expired, &[GCM], ClientAuth::None, |b| b);
-    let e = refused(Side::Client, cc, sc, A::CertificateExpired);
-    assert_eq!(e, Error::InvalidCertificate(CertificateError::Expired));
+fn configurations_refused() {
+    let other_ca_too = |mut roots: RootCertStore| {
+        roots.add(pki().other_ca.clone()).unwrap();
+        ClientConfig::builder(roots).suites(&[GCM]).build().unwrap()
+    };
+    let served = |pair: &Pair| server_config_with(pair, &[GCM], ClientAuth::None, |b| b);
+    let server_pair_as_client = {
+        let p = &pki().server;
+        ClientConfig::builder(pki().roots())
+            .suites(&[GCM])
+            .client_certs(
+                vec![p.sign.clone()],
+                Arc::new(Sm2PrivateKey::new(p.sign_key.clone()).unwrap()),
+                p.enc.clone(),
+                Arc::new(Sm2PrivateKey::new(p.enc_key.clone()).unwrap()),
+            )
+            .build()
+            .unwrap()
+    };
+    use CertificateError as C;
+    let plain_client = || client_config(&[GCM], false);
+    let cases = [
+        (
+            "no common suite",
+            client_config(&[CBC], false),
+            server_config(&[GCM], ClientAuth::None),
+            (Side::Server, A::HandshakeFailure, None),
+        ),
+        (
+            "swapped key usages",
+            plain_client(),
+            served(&pki().server_swapped),
+            (
+                Side::Client,
+                A::UnsupportedCertificate,
+                Some(C::BadKeyUsage),
+            ),
+        ),
+        (
+            "expired certificate",
+            plain_client(),
+            served(&pki().server_expired),
+            (Side::Client, A::CertificateExpired, Some(C::Expired)),
+        ),
+        (
+            "unknown CA",
+            other_ca_too(RootCertStore::empty()),
+            server_config(&[GCM], ClientAuth::None),
+            (Side::Client, A::UnknownCa, None),
+        ),
+        (
+            "leaves from different issuers",
+            other_ca_too(pki().roots()),
+            served(&pki().server_other_issuer),
+            (Side::Client, A::BadCertificate, Some(C::IssuerMismatch)),
+        ),
+        (
+            "missing client certificate",
+            plain_client(),
+            server_config(&[GCM], ClientAuth::Required),
+            (Side::Server, A::HandshakeFailure, None),
+        ),
+        (
+            // Client certificates are checked like the server's: a client presenting the
+            // server's (serverAuth-only) pair is refused.
+            "client certificate with the wrong purpose",
+            server_pair_as_client,
+            server_config(&[GCM], ClientAuth::Required),
+            (Side::Server, A::BadCertificate, None),
+        ),
+    ];
+    for (what, cc, sc, (side, alert, certificate_error)) in cases {
+        let e = refused(side, cc, sc, alert);
+        if let Some(c) = certificate_error {
+            assert_eq!(e, Error::InvalidCertificate(c), "{what}");
+        }
+    }
 }
 
+/// A legacy client that relaxes the key-usage check accepts swapped leaves.
 #[test]
-fn unknown_ca_refused() {
-    let mut roots = RootCertStore::empty();
-    roots.add(pki().other_ca.clone()).unwrap();
-    let cc = ClientConfig::builder(roots).suites(&[GCM]).build().unwrap();
-    let sc = server_config(&[GCM], ClientAuth::None);
-    refused(Side::Client, cc, sc, A::UnknownCa);
-}
-
-#[test]
-fn leaves_from_different_issuers_refused() {
-    let mut roots = pki().roots();
-    roots.add(pki().other_ca.clone()).unwrap();
-    let cc = ClientConfig::builder(roots).suites(&[GCM]).build().unwrap();
-    let sc = server_config_with(&pki().server_other_issuer, &[GCM], ClientAuth::None, |b| b);
-    let e = refused(Side::Client, cc, sc, A::BadCertificate);
-    assert_eq!(
-        e,
-        Error::InvalidCertificate(CertificateError::IssuerMismatch)
-    );
-}
-
-#[test]
-fn missing_client_certificate_refused() {
-    let cc = client_config(&[GCM], false);
-    let sc = server_config(&[GCM], ClientAuth::Required);
-    refused(Side::Server, cc, sc, A::HandshakeFailure);
-}
-
-/// Client certificates are checked like the server's: a client presenting the server's
-/// (serverAuth-only) pair is refused.
-#[test]
-fn client_certificate_with_wrong_purpose_refused() {
-    let p = &pki().server;
-    let cc = ClientConfig::builder(pki().roots())
-        .suites(&[GCM])
-        .client_certs(
-            vec![p.sign.clone()],
-            Arc::new(Sm2PrivateKey::new(p.sign_key.clone()).unwrap()),
-            p.enc.clone(),
-            Arc::new(Sm2PrivateKey::new(p.enc_key.clone()).unwrap()),
-        )
-        .build()
-        .unwrap();
-    let sc = server_config(&[GCM], ClientAuth::Required);
-    refused(Side::Server, cc, sc, A::BadCertificate);
+fn relaxed_key_usage_accepts_swapped_leaves() {
+    let cc = Arc::new(client_config_with(&[GCM], false, |b| b.relaxed_key_usage()));
+    let sc = Arc::new(server_config_with(
+        &pki().server_swapped,
+        &[GCM],
+        ClientAuth::None,
+        |b| b,
+    ));
+    connect(&cc, &sc);
 }
 
 #[test]
@@ -521,28 +501,17 @@ fn renegotiation_refused() {
     let (mut c, mut s) = connect(&cc, &sc);
     c.inject_handshake_message(1, &[1, 1]).unwrap();
     let e = deliver(&mut c, &mut s).unwrap_err();
-    assert_eq!(e.alert(), Some(A::NoRenegotiation));
-    assert_eq!(
-        deliver(&mut s, &mut c).unwrap_err(),
-        Error::AlertReceived(A::NoRenegotiation)
-    );
+    refusal_reaches(&e, A::NoRenegotiation, &mut s, &mut c);
     // A server sending HelloRequest.
     let (mut c, mut s) = connect(&cc, &sc);
     s.inject_handshake_message(0, &[]).unwrap();
     let e = deliver(&mut s, &mut c).unwrap_err();
-    assert_eq!(e.alert(), Some(A::NoRenegotiation));
-    assert_eq!(
-        deliver(&mut c, &mut s).unwrap_err(),
-        Error::AlertReceived(A::NoRenegotiation)
-    );
+    refusal_reaches(&e, A::NoRenegotiation, &mut c, &mut s);
 }
 
 #[test]
 fn application_data_during_handshake_refused() {
-    let (mut c, mut s) = pair_of(
-        client_config(&[GCM], false),
-        server_config(&[GCM], ClientAuth::None),
-    );
+    let (mut c, mut s) = pair_of(gcm());
     let mut wire = take_output(&mut c);
     wire.extend_from_slice(&[23, 1, 1, 0, 1, 0x41]);
     assert_eq!(
@@ -555,28 +524,30 @@ fn application_data_during_handshake_refused() {
 /// error (or a handshake that still completes, for bytes nobody checks), never a panic.
 #[test]
 fn flipped_bytes_never_panic() {
-    let cc = client_config(&[GCM, CBC], false);
-    let sc = server_config(&[GCM, CBC], ClientAuth::None);
-    let (mut c0, mut s0) = pair_of(cc.clone(), sc.clone());
+    let configs = (
+        client_config(&[GCM, CBC], false),
+        server_config(&[GCM, CBC], ClientAuth::None),
+    );
+    let (mut c0, mut s0) = pair_of(configs.clone());
     let ch = take_output(&mut c0);
     feed(&ch, &mut s0).unwrap();
     let sf = take_output(&mut s0);
     let step = if cfg!(debug_assertions) { 37 } else { 3 };
     for pos in (0..ch.len()).step_by(step) {
-        let (_c, mut s) = pair_of(cc.clone(), sc.clone());
+        let (_c, mut s) = pair_of(configs.clone());
         let mut w = ch.clone();
         w[pos] ^= 0x5a;
         let _ = feed(&w, &mut s);
     }
     for pos in (0..sf.len()).step_by(step) {
-        let (mut c, mut s) = pair_of(cc.clone(), sc.clone());
+        let (mut c, mut s) = pair_of(configs.clone());
         deliver(&mut c, &mut s).unwrap();
         let _ = take_output(&mut s);
         let mut w = sf.clone();
         w[pos] ^= 0x5a;
         let _ = feed(&w, &mut c);
         // dropped and inserted bytes too
-        let (mut c, mut s) = pair_of(cc.clone(), sc.clone());
+        let (mut c, mut s) = pair_of(configs.clone());
         deliver(&mut c, &mut s).unwrap();
         let _ = take_output(&mut s);
         let mut w = sf.clone();
@@ -584,7 +555,7 @@ fn flipped_bytes_never_panic() {
         let _ = feed(&w, &mut c);
         let mut w = sf.clone();
         w.insert(pos, 0x17);
-        let (mut c, mut s) = pair_of(cc.clone(), sc.clone());
+        let (mut c, mut s) = pair_of(configs.clone());
         deliver(&mut c, &mut s).unwrap();
         let _ = take_output(&mut s);
         let _ = feed(&w, &mut c);
