@@ -17,19 +17,12 @@ use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{PIN, module, uri};
-
-fn label(l: &str) -> ObjectQuery {
-    ObjectQuery {
-        label: Some(l.into()),
-        ..ObjectQuery::default()
-    }
-}
+use support::{PIN, label, module, object, uri};
 
 /// The key `l` of token slot 0 with `options`.
 fn open_with(l: &str, options: KeyOptions) -> Result<Pkcs11Key, Pkcs11Error> {
     let m = Pkcs11Module::load(module()).unwrap();
-    Pkcs11Key::open(&m, 0, &label(l), Pin::new(PIN), options)
+    Pkcs11Key::open(object(&m, 0, &label(l), PIN), options)
 }
 
 /// The key `l` opened with the token's mechanisms named by `mechanisms`.
@@ -237,10 +230,7 @@ fn wrong_pin_counts_down_to_lockout() {
     let m = Pkcs11Module::load(module()).unwrap();
     let try_pin = |pin: &str| {
         Pkcs11Key::open(
-            &m,
-            1,
-            &label("tlcp-sign"),
-            Pin::new(pin),
+            object(&m, 1, &label("tlcp-sign"), pin),
             KeyOptions::default(),
         )
     };
@@ -278,10 +268,7 @@ fn wrong_pin_counts_down_to_lockout() {
     assert_eq!(try_pin(PIN).unwrap_err(), Pkcs11Error::PinLocked);
     assert!(m.tokens().unwrap()[1].pin_locked);
     Pkcs11Key::open(
-        &m,
-        0,
-        &label("tlcp-sign"),
-        Pin::new(PIN),
+        object(&m, 0, &label("tlcp-sign"), PIN),
         KeyOptions::default(),
     )
     .unwrap();
@@ -298,7 +285,7 @@ fn missing_objects_and_tokens_are_typed_errors() {
         ..ObjectQuery::default()
     };
     let m = Pkcs11Module::load(module()).unwrap();
-    let e = Pkcs11Key::open(&m, 0, &q, Pin::new(PIN), KeyOptions::default()).unwrap_err();
+    let e = Pkcs11Key::open(object(&m, 0, &q, PIN), KeyOptions::default()).unwrap_err();
     assert!(e.to_string().contains("id=%42"), "{e}");
     let u = Pkcs11Uri::parse(&uri("no-such-token", "tlcp-sign")).unwrap();
     assert!(matches!(

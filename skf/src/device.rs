@@ -6,11 +6,10 @@
 
 use crate::error::{SarCode, SkfError, check, check_open};
 use crate::ffi::{
-    Bool, DevInfoRaw, EccPublicKey, EnumNames, Functions, Handle, Library, OPTIONAL, OpenByName,
-    Ulong,
+    Bool, DevInfoRaw, EccPublicKey, EnumNames, Handle, Library, OPTIONAL, OpenByName, Ulong,
 };
 use core::ffi::c_char;
-use shangmi_device::c_text;
+use shangmi_device::{bad_output, c_text};
 use shangmi_sm2::PublicKey;
 use std::ffi::CString;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -207,7 +206,7 @@ fn names(
     function: &'static str,
     call: impl Fn(*mut c_char, *mut Ulong) -> u32,
 ) -> Result<Vec<String>, SkfError> {
-    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
+    let bad = bad_output::<SkfError>(function);
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -239,7 +238,7 @@ fn bytes(
     function: &'static str,
     call: impl Fn(*mut u8, *mut Ulong) -> u32,
 ) -> Result<Vec<u8>, SkfError> {
-    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
+    let bad = bad_output::<SkfError>(function);
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -263,7 +262,7 @@ impl SkfLibrary {
     /// one is [`SkfError::MissingSymbol`]; see [`capabilities`](Self::capabilities) for
     /// the optional ones).
     pub fn load(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SkfError> {
-        let lib = Functions::load(path.as_ref())?;
+        let lib = Library::load(path.as_ref())?;
         Ok(SkfLibrary(Arc::new(Shared {
             lock: Mutex::new(()),
             lib,
@@ -575,12 +574,7 @@ impl Container {
     /// coordinates right-aligned, the point on the curve.
     pub fn public_key(&self, usage: KeyUsage) -> Result<PublicKey, SkfError> {
         const NAME: &str = "SKF_ExportPublicKey";
-        let bad = |what| {
-            SkfError::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        };
+        let bad = bad_output::<SkfError>(NAME);
         const BLOB: usize = core::mem::size_of::<EccPublicKey>();
         let mut raw = EccPublicKey::ZERO;
         let mut len = BLOB as Ulong;
