@@ -19,7 +19,8 @@
 //!   `shangmi-pkcs11`).
 //!
 //! Facts from GmSSL 3.3's `sdf.h` and `skf.h` (GM/T 0018-2012, GM/T 0016-2012 names).
-//! `unsafe` is confined to [`Library`]'s loading and symbol lookup.
+//! `unsafe` is confined to [`Library`]'s loading and symbol lookup and the [`FunctionTable`]
+//! a [`function_table!`] declares.
 
 use shangmi_sm2::PublicKey;
 use shangmi_sm2::dsa::Signature;
