@@ -28,6 +28,7 @@
 
 use crate::failure::Failure;
 use rand_core::TryCryptoRng;
+use shangmi_device::set_once;
 use shangmi_pkcs11::{Pkcs11Error, Pkcs11Key, Pkcs11Uri};
 use shangmi_sdf::{KeyUsage, Pin, PoolOptions, SdfDevice, SdfError, SdfKey};
 use shangmi_skf::{SkfError, SkfKey, SkfUri};
@@ -71,8 +72,8 @@ impl FromStr for KeyUri {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        if let Some(rest) = s.strip_prefix("sdf:") {
-            parse_sdf(rest).map(KeyUri::Sdf)
+        if let Some((library, query)) = shangmi_device::uri_parts(s, "sdf:") {
+            parse_sdf(library, query).map(KeyUri::Sdf)
         } else if s.starts_with("skf:") {
             SkfUri::parse(s).map(KeyUri::Skf).map_err(|e| e.to_string())
         } else if s.starts_with("pkcs11:") {
@@ -85,8 +86,9 @@ impl FromStr for KeyUri {
     }
 }
 
-fn parse_sdf(rest: &str) -> Result<SdfUri, String> {
-    let (library, query) = rest.split_once('?').unwrap_or((rest, ""));
+/// The `sdf:` URI of `library` and the attributes `query` (its values not encoded).
+fn parse_sdf(library: &str, query: &str) -> Result<SdfUri, String> {
+    let err = |why: String| format!("sdf: URI {why}");
     if library.is_empty() {
         return Err("sdf: URI without a library path".into());
     }
@@ -97,17 +99,14 @@ fn parse_sdf(rest: &str) -> Result<SdfUri, String> {
         pin_env: None,
         sessions: None,
     };
-    for pair in query.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair
-            .split_once('=')
-            .ok_or_else(|| format!("sdf: URI attribute `{pair}` has no value"))?;
-        let dup = || format!("sdf: URI gives `{name}` twice");
-        match name {
+    for attribute in shangmi_device::uri_attributes(query, '&') {
+        let (name, value) = attribute.map_err(err)?;
+        let stored = match name {
             "index" => {
                 let n = value
                     .parse()
                     .map_err(|_| format!("sdf: URI index `{value}` is not a number"))?;
-                uri.index.replace(n).map_or(Ok(()), |_| Err(dup()))?;
+                set_once(&mut uri.index, n, name)
             }
             "key" => {
                 let usage = match value {
@@ -115,23 +114,20 @@ fn parse_sdf(rest: &str) -> Result<SdfUri, String> {
                     "enc" => KeyUsage::Encrypt,
                     _ => return Err(format!("sdf: URI key `{value}` is neither sign nor enc")),
                 };
-                uri.usage.replace(usage).map_or(Ok(()), |_| Err(dup()))?;
+                set_once(&mut uri.usage, usage, name)
             }
-            "pin-env" if !value.is_empty() => {
-                uri.pin_env
-                    .replace(value.to_owned())
-                    .map_or(Ok(()), |_| Err(dup()))?;
-            }
+            "pin-env" if !value.is_empty() => set_once(&mut uri.pin_env, value.to_owned(), name),
             "sessions" => {
                 let n = value
                     .parse()
                     .ok()
                     .filter(|&n: &usize| (1..=256).contains(&n))
                     .ok_or_else(|| format!("sdf: URI sessions `{value}` is not in 1..=256"))?;
-                uri.sessions.replace(n).map_or(Ok(()), |_| Err(dup()))?;
+                set_once(&mut uri.sessions, n, name)
             }
             _ => return Err(format!("sdf: URI attribute `{name}` is unknown or empty")),
-        }
+        };
+        stored.map_err(err)?;
     }
     Ok(uri)
 }

@@ -13,11 +13,14 @@
 //! - [`Library`]: a vendor library loaded at run time and its symbols;
 //! - [`fmt_code`]: how a named return code prints, and [`BadOutput`]: what a library
 //!   returned malformed;
+//! - the syntax the key URIs share (`scheme:path?name=value&…`): [`uri_parts`],
+//!   [`uri_attributes`], [`set_once`], [`percent_decode`];
 //! - [`SessionPool`]: a key's fixed set of sessions, one caller at a time (also used by
 //!   `shangmi-pkcs11`).
 //!
 //! Facts from GmSSL 3.3's `sdf.h` and `skf.h` (GM/T 0018-2012, GM/T 0016-2012 names).
-//! `unsafe` is confined to [`Library`]'s loading and symbol lookup.
+//! `unsafe` is confined to [`Library`]'s loading and symbol lookup and the [`FunctionTable`]
+//! a [`function_table!`] declares.
 
 use shangmi_sm2::PublicKey;
 use shangmi_sm2::dsa::Signature;
@@ -114,6 +117,48 @@ pub fn percent_decode(s: &str) -> Result<Vec<u8>, &'static str> {
         }
     }
     Ok(out)
+}
+
+/// A key URI `scheme:path?query` split into its path and its query (empty when there is
+/// no `?`); `None` when `s` does not start with `scheme` (`skf:`, `pkcs11:`, `sdf:`).
+///
+/// ```
+/// assert_eq!(shangmi_device::uri_parts("skf:/l.so?app=A", "skf:"), Some(("/l.so", "app=A")));
+/// assert_eq!(shangmi_device::uri_parts("skf:/l.so", "skf:"), Some(("/l.so", "")));
+/// assert_eq!(shangmi_device::uri_parts("sdf:/l.so", "skf:"), None);
+/// ```
+pub fn uri_parts<'a>(s: &'a str, scheme: &str) -> Option<(&'a str, &'a str)> {
+    let rest = s.strip_prefix(scheme)?;
+    Some(rest.split_once('?').unwrap_or((rest, "")))
+}
+
+/// The `name=value` attributes of a key URI's path or query `part`, separated by
+/// `separator` (`&` in a query, `;` in an RFC 7512 path), values as written (percent
+/// decoding is the caller's: [`percent_decode`]); empty pieces are skipped, a piece without
+/// `=` is an error naming it.
+///
+/// ```
+/// let attrs: Result<Vec<_>, _> = shangmi_device::uri_attributes("a=1&&b=%20", '&').collect();
+/// assert_eq!(attrs, Ok(vec![("a", "1"), ("b", "%20")]));
+/// assert!(shangmi_device::uri_attributes("a", '&').next().unwrap().is_err());
+/// ```
+pub fn uri_attributes(
+    part: &str,
+    separator: char,
+) -> impl Iterator<Item = Result<(&str, &str), String>> {
+    part.split(separator).filter(|p| !p.is_empty()).map(|pair| {
+        pair.split_once('=')
+            .ok_or_else(|| format!("attribute {pair:?} has no value"))
+    })
+}
+
+/// Puts `value` into `slot`, the attribute `name` of a key URI: a second value is an
+/// error (`name given twice`).
+pub fn set_once<T>(slot: &mut Option<T>, value: T, name: &str) -> Result<(), String> {
+    match slot.replace(value) {
+        Some(_) => Err(format!("{name} given twice")),
+        None => Ok(()),
+    }
 }
 
 /// `ECCrefPublicKey` / `ECCPUBLICKEYBLOB`: `{ u32 bits; u8 x[64], y[64]; }`.
@@ -347,9 +392,10 @@ macro_rules! no_key_exchange {
 
 /// The conversions a device crate's error type makes like every other's: a library that
 /// does not load ([`LoadError`]), a ciphertext refused before the device
-/// ([`CipherRefused`]) and an SM2 error of this side. The type must have the variants
-/// `Load(String)`, `MissingSymbol(&'static str)`, `Unsupported(&'static str)` and
-/// `Sm2(shangmi_sm2::Error)`; the caller depends on `shangmi_sm2`.
+/// ([`CipherRefused`]), malformed output ([`BadOutput`]) and an SM2 error of this side.
+/// The type must have the variants `Load(String)`, `MissingSymbol(&'static str)`,
+/// `Unsupported(&'static str)`, `BadOutput(BadOutput)` and `Sm2(shangmi_sm2::Error)`; the
+/// caller depends on `shangmi_sm2`.
 #[macro_export]
 macro_rules! error_conversions {
     ($error:ident) => {
@@ -370,6 +416,12 @@ macro_rules! error_conversions {
                         $error::Unsupported("SM2 plaintexts over 1024 bytes")
                     }
                 }
+            }
+        }
+
+        impl ::core::convert::From<$crate::BadOutput> for $error {
+            fn from(e: $crate::BadOutput) -> Self {
+                $error::BadOutput(e)
             }
         }
 
@@ -407,18 +459,33 @@ pub struct Loaded<F> {
     lib: Library,
 }
 
-impl<F> Loaded<F> {
-    /// Loads the library at `path` and fills the table with `resolve`, which looks each
-    /// function up ([`Library::symbol`], [`Library::required`]).
-    pub fn load(
-        path: &std::ffi::OsStr,
-        resolve: impl FnOnce(&Library) -> Result<F, MissingSymbol>,
-    ) -> Result<Self, LoadError> {
+/// A table of C functions, declared by [`function_table!`].
+///
+/// # Safety
+/// Every function pointer `resolve` returns is the library's export of that name, typed
+/// with the function's true C signature (what `function_table!`'s `unsafe struct` asserts
+/// of the declared types).
+pub unsafe trait FunctionTable: Sized {
+    /// Looks every function of the table up in `lib` by its C name; the first missing
+    /// required one is the error, a missing optional one is `None`.
+    ///
+    /// # Safety
+    /// No pointer may be called after `lib` is dropped ([`Loaded`] keeps the two together).
+    unsafe fn resolve(lib: &Library) -> Result<Self, MissingSymbol>;
+}
+
+impl<F: FunctionTable> Loaded<F> {
+    /// Loads the library at `path` and resolves the table `F` in it.
+    pub fn load(path: &std::ffi::OsStr) -> Result<Self, LoadError> {
         let lib = Library::load(path).map_err(LoadError::Library)?;
-        let fns = resolve(&lib).map_err(|m| LoadError::MissingSymbol(m.0))?;
+        // SAFETY: the table's types are the C signatures (`FunctionTable`'s contract), and
+        // the table lives here beside the library, which is dropped after it.
+        let fns = unsafe { F::resolve(&lib) }.map_err(|m| LoadError::MissingSymbol(m.0))?;
         Ok(Loaded { fns, lib })
     }
+}
 
+impl<F> Loaded<F> {
     /// The library, to look up functions the table leaves out (optional ones a caller
     /// resolves when it needs them; the pointers must not outlive this).
     pub fn library(&self) -> &Library {
@@ -462,24 +529,24 @@ impl Library {
 /// Each field is `name: required Type = "C_Name"` (a function the caller cannot do
 /// without: the field has type `Type`) or `name: optional Type = "C_Name"` (the field is an
 /// `Option<Type>`, `None` when the library does not export it). `Type` is the function's
-/// exact `unsafe extern "C" fn` type. The macro writes the struct as declared and an
-/// `unsafe fn resolve(lib: &Library) -> Result<Self, MissingSymbol>` that looks every field
-/// up by its C name ([`Library::required`], [`Library::symbol`]); its safety contract is
-/// theirs: every `Type` must be its function's true C signature, and no pointer may be
-/// called after the library is dropped ([`Loaded`] keeps the two together).
+/// exact `unsafe extern "C" fn` type. The struct is declared `unsafe struct`: by writing
+/// it, its author asserts that every `Type` is its function's true C signature (say why in
+/// a `// SAFETY:` comment above it). The macro writes the struct as declared and its
+/// [`FunctionTable`] implementation, which looks every field up by its C name
+/// ([`Library::required`], [`Library::symbol`]); [`Loaded::load`] loads a library with it.
 ///
 /// ```
 /// use core::ffi::c_int;
 /// shangmi_device::function_table! {
 ///     /// Two functions of a C library.
-///     struct Table {
+///     // SAFETY: the signatures of the library's header.
+///     unsafe struct Table {
 ///         pub open: required unsafe extern "C" fn() -> c_int = "Lib_Open",
 ///         pub info: optional unsafe extern "C" fn(c_int) -> c_int = "Lib_Info",
 ///     }
 /// }
 /// fn load(path: &std::ffi::OsStr) -> Result<shangmi_device::Loaded<Table>, shangmi_device::LoadError> {
-///     // SAFETY: the types above are the C signatures; `Loaded` keeps the library loaded.
-///     shangmi_device::Loaded::load(path, |lib| unsafe { Table::resolve(lib) })
+///     shangmi_device::Loaded::load(path)
 /// }
 /// # let _ = load;
 /// ```
@@ -487,7 +554,7 @@ impl Library {
 macro_rules! function_table {
     (
         $(#[$meta:meta])*
-        $vis:vis struct $name:ident {
+        $vis:vis unsafe struct $name:ident {
             $($fvis:vis $field:ident: $kind:ident $ty:ty = $cname:literal,)*
         }
     ) => {
@@ -496,17 +563,14 @@ macro_rules! function_table {
             $($fvis $field: $crate::function_table!(@type $kind $ty),)*
         }
 
-        impl $name {
-            /// Looks every function of the table up in `lib` by its C name; the first
-            /// missing required one is the error, a missing optional one is `None`.
-            ///
-            /// # Safety
-            /// Every field's type must be its function's true C signature (as declared
-            /// above), and no pointer may be called after `lib` is dropped.
-            $vis unsafe fn resolve(
+        // SAFETY: the invocation declares the struct `unsafe struct`: its author asserts
+        // that every declared type is its function's true C signature.
+        unsafe impl $crate::FunctionTable for $name {
+            unsafe fn resolve(
                 lib: &$crate::Library,
             ) -> ::core::result::Result<Self, $crate::MissingSymbol> {
-                // SAFETY: forwarded from the caller (the declared types, the lifetime).
+                // SAFETY: the declared types (this implementation's contract); the
+                // lifetime is forwarded from the caller.
                 unsafe {
                     ::core::result::Result::Ok($name {
                         $($field: $crate::function_table!(@get $kind lib $cname),)*
@@ -540,6 +604,18 @@ impl core::fmt::Display for BadOutput {
             self.function, self.what
         )
     }
+}
+
+/// `map_err` for malformed output of the library function `function`: what was wrong,
+/// as the device crate's error (its `BadOutput` variant, through `From`).
+///
+/// ```
+/// use shangmi_device::{BadOutput, bad_output};
+/// let e: BadOutput = bad_output("SKF_EnumDev")("a name is not UTF-8");
+/// assert_eq!(e.to_string(), "SKF_EnumDev returned malformed output: a name is not UTF-8");
+/// ```
+pub fn bad_output<E: From<BadOutput>>(function: &'static str) -> impl Fn(&'static str) -> E + Copy {
+    move |what| E::from(BadOutput { function, what })
 }
 
 /// How a return code prints: `NAME (0x0A000024)` for a named one, `vendor code

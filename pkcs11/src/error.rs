@@ -264,6 +264,12 @@ impl Pkcs11Error {
     }
 }
 
+impl From<BadOutput> for Pkcs11Error {
+    fn from(e: BadOutput) -> Self {
+        Pkcs11Error::BadOutput(e)
+    }
+}
+
 /// `map_err` for a `cryptoki` call to `function`.
 pub(crate) fn ck(function: &'static str) -> impl Fn(cryptoki::error::Error) -> Pkcs11Error {
     move |e| Pkcs11Error::from_cryptoki(function, e)

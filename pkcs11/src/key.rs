@@ -15,7 +15,7 @@
 use crate::error::{Pkcs11Error, ck};
 use crate::mechanisms::{Mechanisms, SignatureEncoding};
 use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, find_one, login, public_key_of};
-use shangmi_device::{Pin, SessionPool};
+use shangmi_device::{Pin, SessionPool, bad_output};
 
 use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
 use cryptoki::mechanism::{Mechanism, MechanismType};
@@ -51,6 +51,20 @@ impl Default for KeyOptions {
             wait: Duration::from_secs(5),
         }
     }
+}
+
+/// The key object to open and the login that opens it: what [`Pkcs11Key::open`] and
+/// [`Pkcs11SecretKey::open`](crate::Pkcs11SecretKey::open) take (named fields: the slot,
+/// the query and the PIN cannot be passed in each other's place).
+pub struct KeyObject<'a> {
+    /// The loaded module.
+    pub module: &'a Pkcs11Module,
+    /// The slot holding the token.
+    pub slot_id: u64,
+    /// The object's label and/or ID (its `kind` is set by the `open` that takes this).
+    pub query: &'a ObjectQuery,
+    /// The user PIN (zeroized when the `open` returns).
+    pub pin: Pin,
 }
 
 /// What an opened key can do with this module and configuration.
@@ -115,17 +129,21 @@ pub(crate) struct TokenObject {
 }
 
 impl TokenObject {
-    /// Opens the one object of `kind` matching `query` (whatever `kind` it names) through
-    /// a new pool ([`Pool::open`]); `f` runs on the first session with the object's handle.
+    /// Opens the one object of `kind` matching `object.query` (whatever `kind` it names)
+    /// through a new pool ([`Pool::open`]); `f` runs on the first session with the object's
+    /// handle.
     pub(crate) fn open<T>(
-        module: &Pkcs11Module,
-        slot_id: u64,
-        query: &ObjectQuery,
+        object: KeyObject<'_>,
         kind: ObjectKind,
-        pin: Pin,
         options: KeyOptions,
         f: impl FnOnce(&Session, ObjectHandle) -> Result<T, Pkcs11Error>,
     ) -> Result<(Self, T), Pkcs11Error> {
+        let KeyObject {
+            module,
+            slot_id,
+            query,
+            pin,
+        } = object;
         let q = ObjectQuery {
             kind: Some(kind),
             ..query.clone()
@@ -224,29 +242,19 @@ fn usage(s: &Session, h: ObjectHandle) -> Result<(Option<bool>, Option<bool>), P
 }
 
 impl Pkcs11Key {
-    /// Opens the private key matching `query` (its `kind` taken as
-    /// [`ObjectKind::PrivateKey`]) in the token in `slot_id`: logs in with `pin` (zeroized
-    /// when this returns; a wrong one is [`Pkcs11Error::WrongPin`], a locked one
+    /// Opens the private key matching `key.query` (its `kind` taken as
+    /// [`ObjectKind::PrivateKey`]) in the token in `key.slot_id`: logs in with `key.pin`
+    /// (zeroized when this returns; a wrong one is [`Pkcs11Error::WrongPin`], a locked one
     /// [`Pkcs11Error::PinLocked`]), opens `options.sessions` sessions, finds the key and
     /// its public key (the public key object with the same label/ID, or the private
     /// object's `CKA_EC_POINT`), and checks which configured mechanisms the token lists.
-    pub fn open(
-        module: &Pkcs11Module,
-        slot_id: u64,
-        query: &ObjectQuery,
-        pin: Pin,
-        options: KeyOptions,
-    ) -> Result<Self, Pkcs11Error> {
+    pub fn open(key: KeyObject<'_>, options: KeyOptions) -> Result<Self, Pkcs11Error> {
+        let (module, slot_id, query) = (key.module, key.slot_id, key.query);
         let kind = ObjectKind::PrivateKey;
-        let (object, (public, (can_sign, can_decrypt))) = TokenObject::open(
-            module,
-            slot_id,
-            query,
-            kind,
-            pin,
-            options,
-            |first, handle| Ok((public_key_of(first, query)?, usage(first, handle)?)),
-        )?;
+        let (object, (public, (can_sign, can_decrypt))) =
+            TokenObject::open(key, kind, options, |first, handle| {
+                Ok((public_key_of(first, query)?, usage(first, handle)?))
+            })?;
         // A module that cannot say (no C_GetMechanismInfo) is trusted with the
         // configuration.
         let has =
@@ -313,12 +321,7 @@ impl Pkcs11Key {
                 "the SM3-inside mechanism takes a signer identifier of 1 to 64 bytes",
             ))??,
         };
-        let bad = |what| {
-            Pkcs11Error::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        };
+        let bad = bad_output::<Pkcs11Error>(NAME);
         match self.object.mechanisms.signature {
             SignatureEncoding::Raw => {
                 let raw: &[u8; 64] = out
@@ -420,10 +423,9 @@ impl PrivateKeyOps for Pkcs11Key {
             out[..c2_len].copy_from_slice(&plain);
             Ok(c2_len)
         } else {
-            Err(Pkcs11Error::BadOutput(crate::BadOutput {
-                function: NAME,
-                what: "plaintext length differs from the ciphertext's",
-            }))
+            Err(bad_output(NAME)(
+                "plaintext length differs from the ciphertext's",
+            ))
         };
         plain.zeroize();
         res

@@ -43,7 +43,7 @@ mod secret;
 mod uri;
 
 pub use error::{Ckr, Pkcs11Error};
-pub use key::{Capabilities, KeyOptions, MAX_MODULE_ID_LEN, NoKeyExchange, Pkcs11Key};
+pub use key::{Capabilities, KeyObject, KeyOptions, MAX_MODULE_ID_LEN, NoKeyExchange, Pkcs11Key};
 pub use mechanisms::{Mechanisms, SignatureEncoding};
 pub use module::{
     ModuleInfo, ObjectDesc, ObjectKind, ObjectQuery, Pkcs11Module, TokenDesc, TokenQuery,

@@ -15,7 +15,7 @@ use cryptoki::object::{Attribute, AttributeType, ObjectClass, ObjectHandle};
 use cryptoki::session::{Session, UserType};
 use cryptoki::slot::Slot;
 use cryptoki::types::RawAuthPin;
-use shangmi_device::Pin;
+use shangmi_device::{Pin, bad_output};
 use shangmi_sm2::PublicKey;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -477,12 +477,7 @@ pub(crate) fn ec_point(s: &Session, h: ObjectHandle) -> Result<Option<PublicKey>
     let attrs = s
         .get_attributes(h, &[AttributeType::EcParams, AttributeType::EcPoint])
         .map_err(ck(NAME))?;
-    let bad = |what| {
-        Pkcs11Error::BadOutput(crate::BadOutput {
-            function: NAME,
-            what,
-        })
-    };
+    let bad = bad_output::<Pkcs11Error>(NAME);
     let mut point = None;
     for a in attrs {
         match a {

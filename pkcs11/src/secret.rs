@@ -7,12 +7,12 @@
 //! (`shangmi_sm4_modes::cipher::block_padding`). The CBC IV is the mechanism parameter.
 
 use crate::error::{Pkcs11Error, ck};
-use crate::key::{KeyOptions, TokenObject, vendor_mechanism};
+use crate::key::{KeyObject, KeyOptions, TokenObject, vendor_mechanism};
 use crate::mechanisms::Mechanisms;
-use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module};
+use crate::module::{ObjectKind, Pkcs11Module};
 use cryptoki::mechanism::Mechanism;
 use cryptoki::mechanism::vendor_defined::VendorDefinedMechanism;
-use shangmi_device::Pin;
+use shangmi_device::bad_output;
 
 impl Pkcs11Module {
     /// The SM3 digest of `data`, computed by the token in `slot_id` with
@@ -64,12 +64,8 @@ fn sm3_mechanism(mechanisms: &Mechanisms) -> Result<Mechanism<'static>, Pkcs11Er
 
 /// A digest the module returned from `function`, checked to be 32 bytes.
 fn digest_32(function: &'static str, out: &[u8]) -> Result<[u8; 32], Pkcs11Error> {
-    out.try_into().map_err(|_| {
-        Pkcs11Error::BadOutput(crate::BadOutput {
-            function,
-            what: "an SM3 digest that is not 32 bytes",
-        })
-    })
+    out.try_into()
+        .map_err(|_| bad_output(function)("an SM3 digest that is not 32 bytes"))
 }
 
 /// An SM4 mode of the token's mechanisms.
@@ -92,20 +88,13 @@ impl core::fmt::Debug for Pkcs11SecretKey {
 }
 
 impl Pkcs11SecretKey {
-    /// Opens the secret key matching `query` (its `kind` taken as
-    /// [`ObjectKind::SecretKey`]) in the token in `slot_id`: logs in with `pin` (zeroized
-    /// when this returns; a wrong one is [`Pkcs11Error::WrongPin`]), opens
+    /// Opens the secret key matching `key.query` (its `kind` taken as
+    /// [`ObjectKind::SecretKey`]) in the token in `key.slot_id`: logs in with `key.pin`
+    /// (zeroized when this returns; a wrong one is [`Pkcs11Error::WrongPin`]), opens
     /// `options.sessions` sessions and finds the one object (by label and/or ID).
-    pub fn open(
-        module: &Pkcs11Module,
-        slot_id: u64,
-        query: &ObjectQuery,
-        pin: Pin,
-        options: KeyOptions,
-    ) -> Result<Self, Pkcs11Error> {
+    pub fn open(key: KeyObject<'_>, options: KeyOptions) -> Result<Self, Pkcs11Error> {
         let kind = ObjectKind::SecretKey;
-        let (object, ()) =
-            TokenObject::open(module, slot_id, query, kind, pin, options, |_, _| Ok(()))?;
+        let (object, ()) = TokenObject::open(key, kind, options, |_, _| Ok(()))?;
         Ok(Pkcs11SecretKey { object })
     }
 
@@ -165,10 +154,9 @@ impl Pkcs11SecretKey {
             .map_err(ck(name))
         })?;
         if out.len() != data.len() {
-            return Err(Pkcs11Error::BadOutput(crate::BadOutput {
-                function: name,
-                what: "SM4 output of another length than its input",
-            }));
+            return Err(bad_output(name)(
+                "SM4 output of another length than its input",
+            ));
         }
         Ok(out)
     }

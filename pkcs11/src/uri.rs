@@ -1,7 +1,7 @@
 //! RFC 7512 `pkcs11:` URIs.
 
 use crate::error::Pkcs11Error;
-use crate::key::{KeyOptions, Pkcs11Key};
+use crate::key::{KeyObject, KeyOptions, Pkcs11Key};
 use crate::mechanisms::Mechanisms;
 use crate::module::{ObjectKind, ObjectQuery, Pkcs11Module, TokenQuery};
 use crate::secret::Pkcs11SecretKey;
@@ -109,26 +109,19 @@ pub fn encode_text(text: &str) -> String {
 }
 
 fn set<T>(slot: &mut Option<T>, v: T, name: &str) -> Result<(), Pkcs11Error> {
-    if slot.replace(v).is_some() {
-        return Err(uri_err(format!("{name} given twice")));
-    }
-    Ok(())
+    shangmi_device::set_once(slot, v, name).map_err(uri_err)
 }
 
 impl Pkcs11Uri {
     /// Parses a `pkcs11:` URI (see the type's documentation).
     pub fn parse(s: &str) -> Result<Self, Pkcs11Error> {
-        let rest = s
-            .strip_prefix("pkcs11:")
+        let (path, query) = shangmi_device::uri_parts(s, "pkcs11:")
             .ok_or_else(|| uri_err("does not start with pkcs11:"))?;
-        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
         let mut token = TokenQuery::default();
         let mut object = ObjectQuery::default();
         let mut ignored = Vec::new();
-        for pair in path.split(';').filter(|p| !p.is_empty()) {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| uri_err(format!("attribute {pair:?} has no value")))?;
+        for attribute in shangmi_device::uri_attributes(path, ';') {
+            let (name, value) = attribute.map_err(uri_err)?;
             match name {
                 "token" => set(&mut token.label, decode(value)?, name)?,
                 "manufacturer" => set(&mut token.manufacturer, decode(value)?, name)?,
@@ -165,10 +158,8 @@ impl Pkcs11Uri {
         let mut pin = None;
         let mut mechanisms = None;
         let mut sessions = None;
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| uri_err(format!("attribute {pair:?} has no value")))?;
+        for attribute in shangmi_device::uri_attributes(query, '&') {
+            let (name, value) = attribute.map_err(uri_err)?;
             match name {
                 "module-path" => set(&mut module_path, PathBuf::from(decode(value)?), name)?,
                 "pin-env" => set(&mut pin, PinSource::Env(decode(value)?), "the PIN source")?,
@@ -260,8 +251,7 @@ impl Pkcs11Uri {
         ) {
             return Err(uri_err("the URI names an object that is not a private key"));
         }
-        let (module, slot_id, pin) = self.opening(pin)?;
-        Pkcs11Key::open(&module, slot_id, &self.object, pin, self.key_options())
+        self.opening(pin, Pkcs11Key::open)
     }
 
     /// Loads the module, finds the token, logs in with `pin` (or the one
@@ -271,13 +261,17 @@ impl Pkcs11Uri {
         if matches!(self.object.kind, Some(k) if k != ObjectKind::SecretKey) {
             return Err(uri_err("the URI names an object that is not a secret key"));
         }
-        let (module, slot_id, pin) = self.opening(pin)?;
-        Pkcs11SecretKey::open(&module, slot_id, &self.object, pin, self.key_options())
+        self.opening(pin, Pkcs11SecretKey::open)
     }
 
-    /// What opening any object of the URI needs: the loaded module, the slot of the URI's
-    /// token, and `pin` (else the one [`pin`](Self::pin) reads).
-    fn opening(&self, pin: Option<Pin>) -> Result<(Pkcs11Module, u64, Pin), Pkcs11Error> {
+    /// Opens the object of the URI with `open` ([`Pkcs11Key::open`],
+    /// [`Pkcs11SecretKey::open`]): in the loaded module, the slot of the URI's token, with
+    /// `pin` (else the one [`pin`](Self::pin) reads) and the URI's key options.
+    fn opening<K>(
+        &self,
+        pin: Option<Pin>,
+        open: impl FnOnce(KeyObject<'_>, KeyOptions) -> Result<K, Pkcs11Error>,
+    ) -> Result<K, Pkcs11Error> {
         let pin = match pin {
             Some(p) => p,
             None => self
@@ -286,7 +280,13 @@ impl Pkcs11Uri {
         };
         let module = self.module()?;
         let slot_id = module.find_token(&self.token)?.slot_id;
-        Ok((module, slot_id, pin))
+        let key = KeyObject {
+            module: &module,
+            slot_id,
+            query: &self.object,
+            pin,
+        };
+        open(key, self.key_options())
     }
 
     /// The key options the URI gives (`mechanisms=`, `sessions=`).

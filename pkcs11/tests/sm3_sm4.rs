@@ -10,37 +10,23 @@ mod support;
 use hex_literal::hex;
 use proptest::prelude::*;
 use shangmi_pkcs11::{
-    KeyOptions, Mechanisms, ObjectQuery, Pin, Pkcs11Error, Pkcs11Module, Pkcs11SecretKey, Pkcs11Uri,
+    KeyOptions, Mechanisms, Pkcs11Error, Pkcs11Module, Pkcs11SecretKey, Pkcs11Uri,
 };
 use shangmi_sm3::Digest;
 use shangmi_sm4_modes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyInit, KeyIvInit};
 use shangmi_sm4_modes::{Sm4CbcDec, Sm4CbcEnc, Sm4EcbDec, Sm4EcbEnc};
 use std::sync::OnceLock;
-use support::{PIN, module};
+use support::{PIN, label, module, object};
 
 /// GB/T 32907-2016 Appendix A.1: key and plaintext `0123456789abcdeffedcba9876543210`, the
 /// token's `sm4-key`.
 const KEY: [u8; 16] = hex!("0123456789abcdeffedcba9876543210");
 
-fn label(l: &str) -> ObjectQuery {
-    ObjectQuery {
-        label: Some(l.into()),
-        ..ObjectQuery::default()
-    }
-}
-
 fn sm4_key() -> &'static Pkcs11SecretKey {
     static KEY: OnceLock<Pkcs11SecretKey> = OnceLock::new();
     KEY.get_or_init(|| {
         let m = Pkcs11Module::load(module()).unwrap();
-        Pkcs11SecretKey::open(
-            &m,
-            0,
-            &label("sm4-key"),
-            Pin::new(PIN),
-            KeyOptions::default(),
-        )
-        .unwrap()
+        Pkcs11SecretKey::open(object(&m, 0, &label("sm4-key"), PIN), KeyOptions::default()).unwrap()
     })
 }
 
@@ -158,10 +144,7 @@ fn sm4_refusals_are_typed() {
     let m = Pkcs11Module::load(module()).unwrap();
     // The Luna numbers are not this token's: the token refuses the mechanism.
     let luna = Pkcs11SecretKey::open(
-        &m,
-        0,
-        &label("sm4-key"),
-        Pin::new(PIN),
+        object(&m, 0, &label("sm4-key"), PIN),
         KeyOptions {
             mechanisms: Mechanisms::LUNA,
             sessions: 1,
@@ -176,10 +159,7 @@ fn sm4_refusals_are_typed() {
         "{e:?}"
     );
     let no_cbc = Pkcs11SecretKey::open(
-        &m,
-        0,
-        &label("sm4-key"),
-        Pin::new(PIN),
+        object(&m, 0, &label("sm4-key"), PIN),
         KeyOptions {
             mechanisms: Mechanisms {
                 sm4_cbc: None,
@@ -198,10 +178,7 @@ fn sm4_refusals_are_typed() {
     // private key is refused before the module is asked.
     assert!(matches!(
         Pkcs11SecretKey::open(
-            &m,
-            0,
-            &label("tlcp-sign"),
-            Pin::new(PIN),
+            object(&m, 0, &label("tlcp-sign"), PIN),
             KeyOptions::default()
         ),
         Err(Pkcs11Error::NotFound { .. })

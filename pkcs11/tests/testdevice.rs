@@ -17,19 +17,12 @@ use shangmi_sm2::pke::{EncryptingKey, Layout};
 use shangmi_sm2::{KeyOpError, PrivateKeyOps};
 use std::sync::Arc;
 use std::time::Duration;
-use support::{PIN, module, uri};
-
-fn label(l: &str) -> ObjectQuery {
-    ObjectQuery {
-        label: Some(l.into()),
-        ..ObjectQuery::default()
-    }
-}
+use support::{PIN, label, module, object, uri};
 
 /// The key `l` of token slot 0 with `options`.
 fn open_with(l: &str, options: KeyOptions) -> Result<Pkcs11Key, Pkcs11Error> {
     let m = Pkcs11Module::load(module()).unwrap();
-    Pkcs11Key::open(&m, 0, &label(l), Pin::new(PIN), options)
+    Pkcs11Key::open(object(&m, 0, &label(l), PIN), options)
 }
 
 /// The key `l` opened with the token's mechanisms named by `mechanisms`.
@@ -237,10 +230,7 @@ fn wrong_pin_counts_down_to_lockout() {
     let m = Pkcs11Module::load(module()).unwrap();
     let try_pin = |pin: &str| {
         Pkcs11Key::open(
-            &m,
-            1,
-            &label("tlcp-sign"),
-            Pin::new(pin),
+            object(&m, 1, &label("tlcp-sign"), pin),
             KeyOptions::default(),
         )
     };
@@ -278,10 +268,7 @@ fn wrong_pin_counts_down_to_lockout() {
     assert_eq!(try_pin(PIN).unwrap_err(), Pkcs11Error::PinLocked);
     assert!(m.tokens().unwrap()[1].pin_locked);
     Pkcs11Key::open(
-        &m,
-        0,
-        &label("tlcp-sign"),
-        Pin::new(PIN),
+        object(&m, 0, &label("tlcp-sign"), PIN),
         KeyOptions::default(),
     )
     .unwrap();
@@ -298,7 +285,7 @@ fn missing_objects_and_tokens_are_typed_errors() {
         ..ObjectQuery::default()
     };
     let m = Pkcs11Module::load(module()).unwrap();
-    let e = Pkcs11Key::open(&m, 0, &q, Pin::new(PIN), KeyOptions::default()).unwrap_err();
+    let e = Pkcs11Key::open(object(&m, 0, &q, PIN), KeyOptions::default()).unwrap_err();
     assert!(e.to_string().contains("id=%42"), "{e}");
     let u = Pkcs11Uri::parse(&uri("no-such-token", "tlcp-sign")).unwrap();
     assert!(matches!(
@@ -344,36 +331,29 @@ fn faults_and_garbage_are_typed_errors_without_panics() {
     );
     // The key still works for the next caller's session (the operation ended).
     assert!(fault.sign(b"again").is_err());
+    let bad = |function, what| Pkcs11Error::BadOutput(BadOutput { function, what });
     let garbage = open("garbage");
-    assert!(matches!(
-        garbage.sign(b"m"),
-        Err(Pkcs11Error::BadOutput(BadOutput {
-            function: "C_Sign",
-            ..
-        }))
-    ));
+    let not_64 = "signature is not 64 bytes (r ‖ s)";
+    assert_eq!(garbage.sign(b"m").unwrap_err(), bad("C_Sign", not_64));
     let ek = EncryptingKey::new(garbage.public_key());
     let ct = ek
         .encrypt(&mut getrandom::SysRng, b"pm", Layout::C1C3C2)
         .unwrap();
-    assert!(matches!(
-        garbage.decrypt(&ct),
-        Err(Pkcs11Error::BadOutput(BadOutput {
-            function: "C_Decrypt",
-            ..
-        }))
-    ));
-    assert!(matches!(
-        open_with("offcurve", KeyOptions::default()),
-        Err(Pkcs11Error::BadOutput(_))
-    ));
+    let length = "plaintext length differs from the ciphertext's";
+    assert_eq!(garbage.decrypt(&ct).unwrap_err(), bad("C_Decrypt", length));
+    let off_curve = "CKA_EC_POINT is not on the SM2 curve";
+    assert_eq!(
+        open_with("offcurve", KeyOptions::default()).unwrap_err(),
+        bad("C_GetAttributeValue", off_curve)
+    );
     // DER signatures expected where the module gives r ‖ s: refused, not misread.
     let der = Mechanisms {
         signature: shangmi_pkcs11::SignatureEncoding::Der,
         ..Mechanisms::SANSEC
     };
     let key = open_mechanisms("tlcp-sign", der);
-    assert!(matches!(key.sign(b"m"), Err(Pkcs11Error::BadOutput(_))));
+    let not_der = "signature is not a valid DER SM2 signature";
+    assert_eq!(key.sign(b"m").unwrap_err(), bad("C_Sign", not_der));
 }
 
 #[test]

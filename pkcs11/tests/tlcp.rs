@@ -9,19 +9,15 @@
 
 mod support;
 
-use shangmi_pkcs11::{KeyOptions, ObjectQuery, Pin, Pkcs11Key, Pkcs11Module};
+use shangmi_pkcs11::{KeyOptions, Pkcs11Key, Pkcs11Module};
 use shangmi_tlcp::{CertificateDer, CipherSuite, Error, RootCertStore, ServerConfig};
 use std::sync::Arc;
 use support::device_keys::{TlcpCa, tlcp_echo_trusting, tlcp_server};
-use support::{PIN, module};
+use support::{PIN, label, module, object};
 
-fn key(label: &str) -> Arc<Pkcs11Key> {
+fn key(l: &str) -> Arc<Pkcs11Key> {
     let m = Pkcs11Module::load(module()).unwrap();
-    let q = ObjectQuery {
-        label: Some(label.into()),
-        ..ObjectQuery::default()
-    };
-    Arc::new(Pkcs11Key::open(&m, 0, &q, Pin::new(PIN), KeyOptions::default()).unwrap())
+    Arc::new(Pkcs11Key::open(object(&m, 0, &label(l), PIN), KeyOptions::default()).unwrap())
 }
 
 /// The server's configuration with the keys `sign`/`enc` of the token, certificates

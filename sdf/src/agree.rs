@@ -24,7 +24,7 @@ use crate::ffi::{
     GenerateKeyWithEcc, Handle, HmacFinal, HmacInit, HmacUpdate, SGD_SM3,
 };
 use core::ffi::c_uint;
-use shangmi_device::right_align;
+use shangmi_device::{bad_output, right_align};
 use shangmi_sm2::elliptic_curve::sec1::ToSec1Point;
 use shangmi_sm2::{HeldKey, KeyAgreement, Peer, PublicKey};
 use std::sync::Arc;
@@ -37,7 +37,8 @@ shangmi_device::function_table! {
     /// The agreement and keyed-hash functions (GM/T 0018-2012 §6.3, GM/T 0018-2023 §6.6);
     /// a device key has them if the library exports all the required ones.
     #[derive(Clone, Copy)]
-    pub(crate) struct KxFunctions {
+    // SAFETY: each type is the GM/T 0018 signature of the named function.
+    pub(crate) unsafe struct KxFunctions {
         start: required GenerateAgreementData = "SDF_GenerateAgreementDataWithECC",
         finish: required GenerateKeyWithEcc = "SDF_GenerateKeyWithECC",
         respond: optional GenerateAgreementDataAndKey = "SDF_GenerateAgreementDataAndKeyWithECC",
@@ -128,12 +129,9 @@ impl SdfKx {
                 &mut handle,
             )
         })?;
-        let ephemeral = ephemeral.to_public_key().map_err(|what| {
-            SdfError::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        })?;
+        let ephemeral = ephemeral
+            .to_public_key()
+            .map_err(bad_output::<SdfError>(NAME))?;
         Ok(SdfKx {
             fns,
             started: Started::Sponsor {
@@ -260,10 +258,7 @@ impl KeyAgreement for SdfKx {
                     Ok(point) => (session, point),
                     Err(what) => {
                         let _ = destroy(self.fns, &session, key);
-                        return Err(SdfError::BadOutput(crate::BadOutput {
-                            function: NAME,
-                            what,
-                        }));
+                        return Err(bad_output(NAME)(what));
                     }
                 }
             }
@@ -324,10 +319,9 @@ impl HeldKey<SdfError> for HeldSdfKey<'_> {
             (self.fns.hmac_final)(s, mac.as_mut_ptr(), &mut len)
         })?;
         if len != 32 {
-            return Err(SdfError::BadOutput(crate::BadOutput {
-                function: "SDF_HMACFinal",
-                what: "an HMAC-SM3 that is not 32 bytes",
-            }));
+            return Err(bad_output("SDF_HMACFinal")(
+                "an HMAC-SM3 that is not 32 bytes",
+            ));
         }
         let mut out = [0u8; 32];
         out.copy_from_slice(&mac[..32]);

@@ -2,9 +2,9 @@
 //! key's pool of sessions holding the private-key access right.
 
 use crate::error::{SdfError, check};
-use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Functions, Handle, Library};
+use crate::ffi::{DeviceInfoRaw, EccPublicKey, EccSignature, Handle, Library};
 use core::ffi::c_uint;
-use shangmi_device::{SessionPool, c_text};
+use shangmi_device::{SessionPool, bad_output, c_text};
 use shangmi_sm2::PublicKey;
 use std::sync::Arc;
 use std::time::Duration;
@@ -115,7 +115,7 @@ impl SdfDevice {
         {
             return Ok(SdfDevice(device));
         }
-        let lib = Functions::load(path)?;
+        let lib = Library::load(path)?;
         let mut handle: Handle = core::ptr::null_mut();
         // SAFETY: `handle` is a valid place for the out-parameter.
         check("SDF_OpenDevice", unsafe {
@@ -233,12 +233,7 @@ pub(crate) fn export_public(
     let mut raw = EccPublicKey::ZERO;
     // SAFETY: an open session and an `ECCrefPublicKey`-sized out-parameter.
     check(name, unsafe { f(s.handle, index, &mut raw) })?;
-    raw.to_public_key().map_err(|what| {
-        SdfError::BadOutput(crate::BadOutput {
-            function: name,
-            what,
-        })
-    })
+    raw.to_public_key().map_err(bad_output(name))
 }
 
 /// A session holding the access right to one index, released before the session closes.

@@ -62,7 +62,8 @@ shangmi_device::function_table! {
     /// [`SdfError::MissingSymbol`] when the library loads, optional ones
     /// (`SDF_GetDeviceInfo`, `SDF_InternalVerify_ECC`, `SDF_InternalDecrypt_ECC`) are left
     /// empty and reported when used.
-    pub(crate) struct Functions {
+    // SAFETY: each type is the GM/T 0018 signature of the named function.
+    pub(crate) unsafe struct Functions {
         pub open_device: required OpenDevice = "SDF_OpenDevice",
         pub close_device: required CloseHandle = "SDF_CloseDevice",
         pub open_session: required OpenSession = "SDF_OpenSession",
@@ -81,17 +82,6 @@ shangmi_device::function_table! {
 
 /// A loaded vendor library and its function table.
 pub(crate) type Library = shangmi_device::Loaded<Functions>;
-
-impl Functions {
-    /// Loads the library at `path` and resolves the table.
-    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SdfError> {
-        // SAFETY: each type in the table is the GM/T 0018 signature of the named function;
-        // the table lives in `Loaded` beside the library, which outlives it.
-        Ok(Library::load(path, |lib| unsafe {
-            Functions::resolve(lib)
-        })?)
-    }
-}
 
 /// Where an SDF function stands in the two editions of GM/T 0018.
 ///

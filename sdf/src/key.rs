@@ -9,6 +9,7 @@ use crate::device::{KeyUsage, Pin, Pool, PoolOptions, SdfDevice, export_public};
 use crate::error::{SdfError, check};
 use crate::ffi::{EccSignature, SGD_SM2_3};
 use rand_core::TryCryptoRng;
+use shangmi_device::{FunctionTable, bad_output};
 use shangmi_sm2::dsa::{Signature, VerifyingKey};
 use shangmi_sm2::kx::Role;
 use shangmi_sm2::{PrivateKeyOps, PublicKey};
@@ -59,8 +60,8 @@ impl SdfKey {
         let public = export_public(&device.session()?, index, usage)?;
         let pool = Arc::new(Pool::open(device, index, pin, options)?);
         let kx = match usage {
-            // SAFETY: the table's types are the GM/T 0018 signatures (`agree.rs`); the key
-            // keeps its device, hence the library, as long as it keeps the table.
+            // SAFETY: the key keeps its device, hence the library, as long as it keeps the
+            // table (whose types `agree.rs` declares as the GM/T 0018 signatures).
             KeyUsage::Encrypt => unsafe { KxFunctions::resolve(device.0.lib.library()) }
                 .ok()
                 .filter(|&fns| crate::agree::probe(fns, &pool, index)),
@@ -125,12 +126,7 @@ impl PrivateKeyOps for SdfKey {
                 (s.device.lib.fns.internal_sign)(s.handle, self.index, e.as_ptr(), 32, &mut sig)
             })
         })?;
-        sig.to_signature().map_err(|what| {
-            SdfError::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        })
+        sig.to_signature().map_err(bad_output(NAME))
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SdfError> {
@@ -164,12 +160,7 @@ impl PrivateKeyOps for SdfKey {
                     })
                 })
             },
-            |what| {
-                SdfError::BadOutput(crate::BadOutput {
-                    function: NAME,
-                    what,
-                })
-            },
+            bad_output(NAME),
         )
     }
 

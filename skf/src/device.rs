@@ -10,7 +10,7 @@ use crate::ffi::{
     Ulong,
 };
 use core::ffi::c_char;
-use shangmi_device::c_text;
+use shangmi_device::{bad_output, c_text};
 use shangmi_sm2::PublicKey;
 use std::ffi::CString;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -119,43 +119,27 @@ impl Shared {
         self.lock.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The names of the children (applications, containers) of the open object `parent`,
-    /// as `enumerate` (the C function `function`) lists them.
-    fn child_names(
-        &self,
-        function: &'static str,
-        enumerate: EnumNames,
-        parent: Handle,
-    ) -> Result<Vec<String>, SkfError> {
-        let _g = self.lock();
-        // SAFETY: `parent` is open (its owner holds it); `buf`/`size` as `names` guarantees.
-        names(function, |buf, size| unsafe {
-            enumerate(parent, buf, size)
-        })
-    }
-
-    /// Opens the `child` named `name` of the open object `parent` with `open`.
-    fn open_child(
-        &self,
-        child: &Child,
-        open: OpenByName,
-        parent: Handle,
-        name: &str,
-    ) -> Result<Handle, SkfError> {
-        let c = c_name(name, child.label)?;
-        let mut handle: Handle = core::ptr::null_mut();
-        let _g = self.lock();
-        // SAFETY: an open parent, a NUL-terminated name, a valid out-parameter.
-        let rv = unsafe { open(parent, c.as_ptr(), &mut handle) };
-        check_open(child.function, rv, child.kind, name, child.absent)?;
-        Ok(handle)
+    /// The optional functions the library has and lacks.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            missing: OPTIONAL
+                .into_iter()
+                .filter(|n| !self.lib.fns.has(n))
+                .collect(),
+        }
     }
 }
 
 /// A kind of object opened by name inside another (an application in a device, a
 /// container in an application).
 struct Child {
-    /// The C function that opens it.
+    /// The C function that lists the names of those in a parent, from the table.
+    enumerate: fn(&Functions) -> EnumNames,
+    /// Its name.
+    enumerate_name: &'static str,
+    /// The C function that opens one by name, from the table.
+    open: fn(&Functions) -> OpenByName,
+    /// Its name.
     function: &'static str,
     /// What [`SkfError::NotFound`] calls it.
     kind: &'static str,
@@ -166,6 +150,9 @@ struct Child {
 }
 
 const APPLICATION: Child = Child {
+    enumerate: |f| f.enum_application,
+    enumerate_name: "SKF_EnumApplication",
+    open: |f| f.open_application,
     function: "SKF_OpenApplication",
     kind: "application",
     label: "application name",
@@ -173,6 +160,9 @@ const APPLICATION: Child = Child {
 };
 
 const CONTAINER: Child = Child {
+    enumerate: |f| f.enum_container,
+    enumerate_name: "SKF_EnumContainer",
+    open: |f| f.open_container,
     function: "SKF_OpenContainer",
     kind: "container",
     label: "container name",
@@ -207,7 +197,7 @@ fn names(
     function: &'static str,
     call: impl Fn(*mut c_char, *mut Ulong) -> u32,
 ) -> Result<Vec<String>, SkfError> {
-    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
+    let bad = bad_output::<SkfError>(function);
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -239,7 +229,7 @@ fn bytes(
     function: &'static str,
     call: impl Fn(*mut u8, *mut Ulong) -> u32,
 ) -> Result<Vec<u8>, SkfError> {
-    let bad = |what| SkfError::BadOutput(crate::BadOutput { function, what });
+    let bad = bad_output::<SkfError>(function);
     let mut size: Ulong = 0;
     check(function, call(core::ptr::null_mut(), &mut size))?;
     let cap = size as usize;
@@ -263,7 +253,7 @@ impl SkfLibrary {
     /// one is [`SkfError::MissingSymbol`]; see [`capabilities`](Self::capabilities) for
     /// the optional ones).
     pub fn load(path: impl AsRef<std::ffi::OsStr>) -> Result<Self, SkfError> {
-        let lib = Functions::load(path.as_ref())?;
+        let lib = Library::load(path.as_ref())?;
         Ok(SkfLibrary(Arc::new(Shared {
             lock: Mutex::new(()),
             lib,
@@ -272,12 +262,7 @@ impl SkfLibrary {
 
     /// The optional functions the library has and lacks.
     pub fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            missing: OPTIONAL
-                .into_iter()
-                .filter(|n| !self.0.lib.fns.has(n))
-                .collect(),
-        }
+        self.0.capabilities()
     }
 
     /// The names of the devices present (`SKF_EnumDev` with `bPresent` = TRUE).
@@ -298,31 +283,135 @@ impl SkfLibrary {
         let rv = unsafe { (self.0.lib.fns.connect_dev)(c.as_ptr(), &mut handle) };
         let absent = [SarCode::InvalidParam, SarCode::DeviceRemoved];
         check_open("SKF_ConnectDev", rv, "device", name, &absent)?;
-        Ok(SkfDevice(Arc::new(DevInner {
+        Ok(SkfDevice(Arc::new(Opened {
             handle,
             name: name.to_owned(),
-            shared: self.0.clone(),
+            parent: self.0.clone(),
         })))
     }
 }
 
-pub(crate) struct DevInner {
-    handle: Handle,
+/// An open handle (a device, an application, a container) and what it was opened in (the
+/// library, a device, an application), which it keeps open: the handle is closed
+/// ([`Parent::close`]) when this is dropped, before its parent can be.
+pub(crate) struct Opened<P: Parent> {
+    pub(crate) handle: Handle,
     name: String,
-    pub(crate) shared: Arc<Shared>,
+    parent: Arc<P>,
 }
 
-// SAFETY: the handle is an opaque token used only under the library's lock.
-unsafe impl Send for DevInner {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for DevInner {}
+/// A connected device.
+pub(crate) type DevInner = Opened<Shared>;
+/// An open application.
+pub(crate) type AppInner = Opened<DevInner>;
+/// An open container.
+pub(crate) type ContInner = Opened<AppInner>;
 
-impl Drop for DevInner {
+// SAFETY: the handle is an opaque token used only under the library's lock; the parent is
+// `Send + Sync` itself.
+unsafe impl<P: Parent + Send + Sync> Send for Opened<P> {}
+// SAFETY: as for `Send`.
+unsafe impl<P: Parent + Send + Sync> Sync for Opened<P> {}
+
+/// What a handle is opened in: the library (devices), a device (applications), an
+/// application (containers).
+pub(crate) trait Parent {
+    /// The library.
+    fn library(&self) -> &Shared;
+
+    /// Closes `child`, a handle opened in this; the caller holds the library's lock.
+    ///
+    /// # Safety
+    /// `child` came from this parent's open function, every object opened in it is closed,
+    /// and it is closed once.
+    unsafe fn close(&self, child: Handle);
+}
+
+impl<P: Parent> Opened<P> {
+    /// The library.
+    pub(crate) fn shared(&self) -> &Shared {
+        self.parent.library()
+    }
+}
+
+impl<P: Parent> Drop for Opened<P> {
     fn drop(&mut self) {
-        let _g = self.shared.lock();
-        // SAFETY: the handle came from SKF_ConnectDev, every application on it is closed
-        // (they hold an `Arc` of this), and it is closed once.
-        let _ = unsafe { (self.shared.lib.fns.disconnect_dev)(self.handle) };
+        let shared = self.shared();
+        let _g = shared.lock();
+        // SAFETY: the handle came from the parent's open function, everything opened in it
+        // is closed (each holds an `Arc` of this), and it is closed once, here.
+        unsafe { self.parent.close(self.handle) };
+    }
+}
+
+impl Parent for Shared {
+    fn library(&self) -> &Shared {
+        self
+    }
+
+    unsafe fn close(&self, device: Handle) {
+        // SAFETY: forwarded from the caller (a handle from SKF_ConnectDev).
+        let _ = unsafe { (self.lib.fns.disconnect_dev)(device) };
+    }
+}
+
+impl Parent for DevInner {
+    fn library(&self) -> &Shared {
+        self.shared()
+    }
+
+    unsafe fn close(&self, application: Handle) {
+        let fns = &self.shared().lib.fns;
+        if let Some(clear) = fns.clear_secure_state {
+            // SAFETY: an open application, closed just below (logs the user out).
+            let _ = unsafe { clear(application) };
+        }
+        // SAFETY: forwarded from the caller (a handle from SKF_OpenApplication).
+        let _ = unsafe { (fns.close_application)(application) };
+    }
+}
+
+impl Parent for AppInner {
+    fn library(&self) -> &Shared {
+        self.shared()
+    }
+
+    unsafe fn close(&self, container: Handle) {
+        // SAFETY: forwarded from the caller (a handle from SKF_OpenContainer).
+        let _ = unsafe { (self.shared().lib.fns.close_container)(container) };
+    }
+}
+
+impl<P: Parent> Opened<P>
+where
+    Self: Parent,
+{
+    /// The names of the objects of kind `child` in this.
+    fn child_names(&self, child: &Child) -> Result<Vec<String>, SkfError> {
+        let shared = self.shared();
+        let enumerate = (child.enumerate)(&shared.lib.fns);
+        let _g = shared.lock();
+        // SAFETY: this handle is open (this holds it); `buf`/`size` as `names` guarantees.
+        names(child.enumerate_name, |buf, size| unsafe {
+            enumerate(self.handle, buf, size)
+        })
+    }
+
+    /// Opens the object of kind `child` named `name` in `parent`.
+    fn open_child(parent: &Arc<Self>, child: &Child, name: &str) -> Result<Opened<Self>, SkfError> {
+        let c = c_name(name, child.label)?;
+        let shared = parent.shared();
+        let open = (child.open)(&shared.lib.fns);
+        let mut handle: Handle = core::ptr::null_mut();
+        let _g = shared.lock();
+        // SAFETY: an open parent, a NUL-terminated name, a valid out-parameter.
+        let rv = unsafe { open(parent.handle, c.as_ptr(), &mut handle) };
+        check_open(child.function, rv, child.kind, name, child.absent)?;
+        Ok(Opened {
+            handle,
+            name: name.to_owned(),
+            parent: parent.clone(),
+        })
     }
 }
 
@@ -356,7 +445,7 @@ named_handle!(SkfDevice, "device");
 impl SkfDevice {
     /// The device's description (`SKF_GetDevInfo`).
     pub fn info(&self) -> Result<DeviceInfo, SkfError> {
-        let shared = &self.0.shared;
+        let shared = self.0.shared();
         let f = shared
             .lib
             .fns
@@ -386,7 +475,7 @@ impl SkfDevice {
 
     /// Fills `buf` from the device's generator (`SKF_GenRandom`).
     pub fn random(&self, buf: &mut [u8]) -> Result<(), SkfError> {
-        let shared = &self.0.shared;
+        let shared = self.0.shared();
         let f = shared
             .lib
             .fns
@@ -404,47 +493,13 @@ impl SkfDevice {
 
     /// The names of the device's applications (`SKF_EnumApplication`).
     pub fn applications(&self) -> Result<Vec<String>, SkfError> {
-        let shared = &self.0.shared;
-        let f = shared.lib.fns.enum_application;
-        shared.child_names("SKF_EnumApplication", f, self.0.handle)
+        self.0.child_names(&APPLICATION)
     }
 
     /// Opens the application `name` (`SKF_OpenApplication`); nothing private is usable
     /// before [`Application::verify_pin`].
     pub fn open_application(&self, name: &str) -> Result<Application, SkfError> {
-        let shared = &self.0.shared;
-        let open = shared.lib.fns.open_application;
-        let handle = shared.open_child(&APPLICATION, open, self.0.handle, name)?;
-        Ok(Application(Arc::new(AppInner {
-            handle,
-            name: name.to_owned(),
-            device: self.0.clone(),
-        })))
-    }
-}
-
-pub(crate) struct AppInner {
-    handle: Handle,
-    name: String,
-    device: Arc<DevInner>,
-}
-
-// SAFETY: the handle is an opaque token used only under the library's lock.
-unsafe impl Send for AppInner {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for AppInner {}
-
-impl Drop for AppInner {
-    fn drop(&mut self) {
-        let shared = &self.device.shared;
-        let _g = shared.lock();
-        if let Some(clear) = shared.lib.fns.clear_secure_state {
-            // SAFETY: an open application, closed just below (logs the user out).
-            let _ = unsafe { clear(self.handle) };
-        }
-        // SAFETY: the handle came from SKF_OpenApplication, its containers are closed (they
-        // hold an `Arc` of this), and it is closed once.
-        let _ = unsafe { (shared.lib.fns.close_application)(self.handle) };
+        Opened::open_child(&self.0, &APPLICATION, name).map(|a| Application(Arc::new(a)))
     }
 }
 
@@ -470,7 +525,7 @@ impl Application {
         c.extend_from_slice(pin.as_bytes());
         c.push(0);
         drop(pin);
-        let shared = &self.0.device.shared;
+        let shared = self.0.shared();
         let mut retries: Ulong = 0;
         let _g = shared.lock();
         // SAFETY: an open application, a NUL-terminated PIN, a valid out-parameter.
@@ -494,47 +549,12 @@ impl Application {
 
     /// The names of the application's containers (`SKF_EnumContainer`).
     pub fn containers(&self) -> Result<Vec<String>, SkfError> {
-        let shared = &self.0.device.shared;
-        let f = shared.lib.fns.enum_container;
-        shared.child_names("SKF_EnumContainer", f, self.0.handle)
+        self.0.child_names(&CONTAINER)
     }
 
     /// Opens the container `name` (`SKF_OpenContainer`).
     pub fn open_container(&self, name: &str) -> Result<Container, SkfError> {
-        let shared = &self.0.device.shared;
-        let open = shared.lib.fns.open_container;
-        let handle = shared.open_child(&CONTAINER, open, self.0.handle, name)?;
-        Ok(Container(Arc::new(ContInner {
-            handle,
-            name: name.to_owned(),
-            app: self.0.clone(),
-        })))
-    }
-}
-
-pub(crate) struct ContInner {
-    pub(crate) handle: Handle,
-    name: String,
-    app: Arc<AppInner>,
-}
-
-// SAFETY: the handle is an opaque token used only under the library's lock.
-unsafe impl Send for ContInner {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for ContInner {}
-
-impl ContInner {
-    pub(crate) fn shared(&self) -> &Shared {
-        &self.app.device.shared
-    }
-}
-
-impl Drop for ContInner {
-    fn drop(&mut self) {
-        let shared = self.shared();
-        let _g = shared.lock();
-        // SAFETY: the handle came from SKF_OpenContainer and is closed once.
-        let _ = unsafe { (shared.lib.fns.close_container)(self.handle) };
+        Opened::open_child(&self.0, &CONTAINER, name).map(|c| Container(Arc::new(c)))
     }
 }
 
@@ -548,7 +568,7 @@ named_handle!(Container, "container");
 impl Container {
     /// The library's capabilities (what its keys can do).
     pub fn capabilities(&self) -> Capabilities {
-        SkfLibrary(self.0.app.device.shared.clone()).capabilities()
+        self.0.shared().capabilities()
     }
 
     /// The kind of keys it holds (`SKF_GetContainerType`).
@@ -575,12 +595,7 @@ impl Container {
     /// coordinates right-aligned, the point on the curve.
     pub fn public_key(&self, usage: KeyUsage) -> Result<PublicKey, SkfError> {
         const NAME: &str = "SKF_ExportPublicKey";
-        let bad = |what| {
-            SkfError::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        };
+        let bad = bad_output::<SkfError>(NAME);
         const BLOB: usize = core::mem::size_of::<EccPublicKey>();
         let mut raw = EccPublicKey::ZERO;
         let mut len = BLOB as Ulong;

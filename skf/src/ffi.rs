@@ -8,7 +8,6 @@
 //! either way. The SM2 blobs are GM/T 0018's structures as well, so they are
 //! `shangmi_device`'s.
 
-use crate::error::SkfError;
 use core::ffi::{c_char, c_void};
 
 /// `ULONG`.
@@ -69,9 +68,11 @@ shangmi_device::function_table! {
     /// The functions this crate calls, copied out of the library (which [`Library`] keeps
     /// loaded as long as the table lives): a missing required function (enumeration,
     /// connection, applications, PIN, containers, public keys) is
-    /// [`SkfError::MissingSymbol`] when the library loads; the optional ones ([`OPTIONAL`])
-    /// are left empty and reported by [`Capabilities`](crate::Capabilities) and when used.
-    pub(crate) struct Functions {
+    /// [`SkfError::MissingSymbol`](crate::SkfError::MissingSymbol) when the library loads;
+    /// the optional ones ([`OPTIONAL`]) are left empty and reported by
+    /// [`Capabilities`](crate::Capabilities) and when used.
+    // SAFETY: each type is the GM/T 0016 signature of the named function.
+    pub(crate) unsafe struct Functions {
         pub enum_dev: required EnumDev = "SKF_EnumDev",
         pub connect_dev: required ConnectDev = "SKF_ConnectDev",
         pub disconnect_dev: required CloseHandle = "SKF_DisConnectDev",
@@ -108,15 +109,6 @@ pub(crate) const OPTIONAL: [&str; 7] = [
 pub(crate) type Library = shangmi_device::Loaded<Functions>;
 
 impl Functions {
-    /// Loads the library at `path` and resolves the table.
-    pub(crate) fn load(path: &std::ffi::OsStr) -> Result<Library, SkfError> {
-        // SAFETY: each type in the table is the GM/T 0016 signature of the named function;
-        // the table lives in `Loaded` beside the library, which outlives it.
-        Ok(Library::load(path, |lib| unsafe {
-            Functions::resolve(lib)
-        })?)
-    }
-
     /// Whether the optional function `name` (one of [`OPTIONAL`]) was found.
     pub(crate) fn has(&self, name: &str) -> bool {
         match name {

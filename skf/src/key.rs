@@ -8,6 +8,7 @@
 use crate::device::{ContInner, Container, ContainerType, KeyUsage};
 use crate::error::{SkfError, check};
 use crate::ffi::{EccSignature, Functions};
+use shangmi_device::bad_output;
 use shangmi_sm2::dsa::Signature;
 use shangmi_sm2::{PrivateKeyOps, PublicKey};
 
@@ -114,12 +115,7 @@ impl PrivateKeyOps for SkfKey {
             // `ECCSIGNATUREBLOB`-sized out-parameter.
             check(NAME, unsafe { f(c.handle, e.as_ptr(), 32, &mut sig) })?;
         }
-        sig.to_signature().map_err(|what| {
-            SkfError::BadOutput(crate::BadOutput {
-                function: NAME,
-                what,
-            })
-        })
+        sig.to_signature().map_err(bad_output(NAME))
     }
 
     fn decrypt_into(&self, c1c3c2: &[u8], out: &mut [u8]) -> Result<usize, SkfError> {
@@ -139,12 +135,7 @@ impl PrivateKeyOps for SkfKey {
                     f(c.handle, cipher, plain.as_mut_ptr(), len)
                 })
             },
-            |what| {
-                SkfError::BadOutput(crate::BadOutput {
-                    function: NAME,
-                    what,
-                })
-            },
+            bad_output(NAME),
         )
     }
 

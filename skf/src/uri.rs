@@ -4,6 +4,7 @@
 use crate::device::{Application, Container, KeyUsage, Pin, SkfLibrary};
 use crate::error::SkfError;
 use crate::key::SkfKey;
+use shangmi_device::set_once;
 use std::path::PathBuf;
 
 /// A parsed `skf:` URI.
@@ -70,10 +71,8 @@ impl SkfUri {
     /// Parses `skf:<library>?attr=value&…` (attributes: `device`, `app`, `container`,
     /// `key` = `sign` | `enc`, `pin-env`; an unknown or repeated one is an error).
     pub fn parse(s: &str) -> Result<Self, SkfError> {
-        let rest = s
-            .strip_prefix("skf:")
+        let (path, query) = shangmi_device::uri_parts(s, "skf:")
             .ok_or_else(|| uri_err("does not start with skf:"))?;
-        let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
         if path.is_empty() {
             return Err(uri_err("no library path"));
         }
@@ -85,10 +84,8 @@ impl SkfUri {
             key: None,
             pin_env: None,
         };
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (name, value) = pair
-                .split_once('=')
-                .ok_or_else(|| uri_err(format!("attribute {pair:?} has no value")))?;
+        for attribute in shangmi_device::uri_attributes(query, '&') {
+            let (name, value) = attribute.map_err(uri_err)?;
             let value = decode(value)?;
             let slot = match name {
                 "device" => &mut uri.device,
@@ -96,21 +93,17 @@ impl SkfUri {
                 "container" => &mut uri.container,
                 "pin-env" => &mut uri.pin_env,
                 "key" => {
-                    if uri.key.is_some() {
-                        return Err(uri_err("key given twice"));
-                    }
-                    uri.key = Some(match value.as_str() {
+                    let usage = match value.as_str() {
                         "sign" => KeyUsage::Sign,
                         "enc" => KeyUsage::Encrypt,
                         _ => return Err(uri_err("key must be sign or enc")),
-                    });
+                    };
+                    set_once(&mut uri.key, usage, name).map_err(uri_err)?;
                     continue;
                 }
                 other => return Err(uri_err(format!("unknown attribute {other:?}"))),
             };
-            if slot.replace(value).is_some() {
-                return Err(uri_err(format!("{name} given twice")));
-            }
+            set_once(slot, value, name).map_err(uri_err)?;
         }
         Ok(uri)
     }

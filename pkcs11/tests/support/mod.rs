@@ -5,6 +5,7 @@
 pub mod device_keys;
 mod testdevice;
 
+use shangmi_pkcs11::{KeyObject, ObjectQuery, Pin, Pkcs11Module};
 use std::path::PathBuf;
 
 /// The test token's user PIN (its default; see testdevice/pkcs11/src/lib.rs).
@@ -21,4 +22,27 @@ pub fn uri(token: &str, object: &str) -> String {
         "pkcs11:token={token};object={object};type=private?module-path={}&pin-value={PIN}",
         module().display()
     )
+}
+
+/// The objects labelled `l`.
+pub fn label(l: &str) -> ObjectQuery {
+    ObjectQuery {
+        label: Some(l.into()),
+        ..ObjectQuery::default()
+    }
+}
+
+/// The object `query` names in the token in `slot_id` of `m`, opened with `pin`.
+pub fn object<'a>(
+    m: &'a Pkcs11Module,
+    slot_id: u64,
+    query: &'a ObjectQuery,
+    pin: &str,
+) -> KeyObject<'a> {
+    KeyObject {
+        module: m,
+        slot_id,
+        query,
+        pin: Pin::new(pin),
+    }
 }
