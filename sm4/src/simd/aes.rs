@@ -51,6 +51,8 @@ pub(crate) trait AesMix: Word {
     /// Lane j of `y[j]` in lane j (blends, which run on every vector pipe, where unpacks
     /// take the shuffle pipes the chain's critical path needs).
     fn blend_words(y: &[Self; 4]) -> Self;
+    /// `self ⊕ b` in an `asm!` of its own, which the compiler does not reassociate.
+    fn xor_kept(self, b: Self) -> Self;
 }
 
 /// An affine map given by its nibble tables.

@@ -193,6 +193,12 @@ pub(crate) trait Round<W: Word> {
     /// (`ahead` ⊕ that word; its own word becomes the next S-box input ⊕ `partial`), with
     /// `others` = `partial` ⊕ `y_i`, ready long before P·L(S(u)).
     fn step(k: &Consts<W>, t: &Self::Tables, u: W, pending: W, ahead: W, y_i: W) -> [W; 3];
+    /// `a ⊕ b` as written: the block entry's XORs, grouped so that the words the last
+    /// rounds gave come last (the compiler would reassociate plain XORs).
+    #[inline(always)]
+    fn xor_kept(a: W, b: W) -> W {
+        a.xor(b)
+    }
     /// The register whose lane j is word j of the state (`y[j]` holds it in every lane).
     #[inline(always)]
     fn gather(y: &[W; 4]) -> W {
@@ -277,6 +283,10 @@ impl<W: AesMix> Round<W> for MixColumns {
         u.mix_round(pending, ahead, y_i, t)
     }
     #[inline(always)]
+    fn xor_kept(a: W, b: W) -> W {
+        a.xor_kept(b)
+    }
+    #[inline(always)]
     fn gather(y: &[W; 4]) -> W {
         W::blend_words(y)
     }
@@ -344,27 +354,69 @@ pub(crate) fn chain_body<W: Single, R: Round<W>>(
     for (key, &r) in keys.iter_mut().zip(rk.iter()) {
         *key = k.map(p_key, W::splat(cpu, r));
     }
-    let mut y = enter(cpu, &k, state);
+    // Two loops, measured apart (Zen 4): the MACs' (no output) with the block entry's
+    // XORs grouped as written, CBC/CFB encryption's with the compiler's grouping, each the
+    // faster of the two for its mode.
+    if out.is_empty() {
+        blocks_loop::<W, R, false>(cpu, &k, &t, &keys, state, blocks, out);
+    } else {
+        blocks_loop::<W, R, true>(cpu, &k, &t, &keys, state, blocks, out);
+    }
+}
+
+/// [`chain_body`]'s loop over the blocks, writing each block's output if `OUT`.
+#[inline(always)]
+fn blocks_loop<W: Single, R: Round<W>, const OUT: bool>(
+    cpu: W::Cpu,
+    k: &Consts<W>,
+    t: &R::Tables,
+    keys: &[W; 32],
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
+    let mut y = enter(cpu, k, state);
+    // Word 0 of the next block's input before the plaintext, as `tail ⊕ tail_pending`: the
+    // last round's S-box output and its pending bookkeeping, left unjoined so that the
+    // plaintext word can join the bookkeeping off the chain.
+    let (mut tail, mut tail_pending) = (y[0], k.mask.xor(k.mask));
     let mut out = out.iter_mut();
     for block in blocks {
-        let m = enter(cpu, &k, block);
-        for (y, m) in y.iter_mut().zip(m) {
-            *y = y.xor(m);
-        }
-        let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
+        let m = enter(cpu, k, block);
+        // Round 0's S-box input y1 ⊕ y2 ⊕ y3 ⊕ key 0 needs words 1-3 only, which the last
+        // block's rounds 29-31 gave (word 1 = round 31's bookkeeping, ready with its
+        // S-box input), so it overlaps round 31. In the MACs' loop it is one XOR after
+        // word 1, the rest done ahead of it; in the encryption loop the compiler's
+        // grouping (four XORs after word 1) measured faster (13.20 against 13.8 cycles a
+        // round, Zen 4), the block's output shuffles then meeting fewer of the round's.
+        let y2 = y[2].xor(m[2]);
+        let y3 = y[3].xor(m[3]);
+        let ahead = y2.xor(y3).xor(keys[0].xor(m[1]));
+        let (mut u, y0) = if OUT {
+            (y[1].xor(ahead), tail.xor(tail_pending.xor(m[0])))
+        } else {
+            (
+                R::xor_kept(y[1], ahead),
+                R::xor_kept(tail, R::xor_kept(tail_pending, m[0])),
+            )
+        };
+        y = [y0, y[1].xor(m[1]), y2, y3];
         // Round 0's "previous round" leaves y[3] as it is.
         let mut pending = u.xor(y[3]);
         for r in (0..32).step_by(4) {
-            round::<W, R, 0>(&k, &t, &mut y, &mut u, &mut pending, keys[r + 1]);
-            round::<W, R, 1>(&k, &t, &mut y, &mut u, &mut pending, keys[r + 2]);
-            round::<W, R, 2>(&k, &t, &mut y, &mut u, &mut pending, keys[r + 3]);
-            round::<W, R, 3>(&k, &t, &mut y, &mut u, &mut pending, keys[(r + 4) % 32]);
+            round::<W, R, 0>(k, t, &mut y, &mut u, &mut pending, keys[r + 1]);
+            round::<W, R, 1>(k, t, &mut y, &mut u, &mut pending, keys[r + 2]);
+            round::<W, R, 2>(k, t, &mut y, &mut u, &mut pending, keys[r + 3]);
+            round::<W, R, 3>(k, t, &mut y, &mut u, &mut pending, keys[(r + 4) % 32]);
         }
-        y[3] = u.xor(pending);
+        (tail, tail_pending) = (u, pending);
         y = [y[3], y[2], y[1], y[0]];
-        if let Some(o) = out.next() {
-            *o = leave::<W, R>(cpu, &k, &y);
+        if OUT && let Some(o) = out.next() {
+            let mut words = y;
+            words[0] = tail.xor(tail_pending);
+            *o = leave::<W, R>(cpu, k, &words);
         }
     }
-    *state = leave::<W, R>(cpu, &k, &y);
+    y[0] = tail.xor(tail_pending);
+    *state = leave::<W, R>(cpu, k, &y);
 }

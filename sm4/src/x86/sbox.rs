@@ -72,6 +72,21 @@ impl<F: words::Aes> AesLast for X128<F> {
 
 impl<F: words::Aes + Avx2> AesMix for X128<F> {
     #[inline(always)]
+    fn xor_kept(self, b: Self) -> Self {
+        let (mut a, b) = (self.raw(), b.raw());
+        // SAFETY: registers only; AVX (VEX encoding), which the kernel token `F` proves
+        // (`Avx2`).
+        unsafe {
+            core::arch::asm!(
+                "vpxor {a}, {a}, {b}",
+                a = inout(xmm_reg) a,
+                b = in(xmm_reg) b,
+                options(pure, nomem, nostack, preserves_flags),
+            );
+        }
+        self.with(a)
+    }
+    #[inline(always)]
     fn blend_words(y: &[Self; 4]) -> Self {
         let [a, b, c, d] = y.map(|r| r.raw());
         // SAFETY: AVX2 (`vpblendd`), which the kernel token `F` proves.
