@@ -436,8 +436,10 @@ mod x86 {
         );
         // The kernel runs about 8 vector instructions of message expansion beside each
         // round (shifts, ORs, XORs, byte shifts, stores): the same rounds with 8 and 3
-        // independent vector instructions a round interleaved. (Rotating by `vprold`, 3
-        // instructions fewer a round, left the kernel at 7.33 cycles on Zen 4.)
+        // independent vector instructions a round interleaved. (The `avx512` engine's
+        // expansion rotates with `vprold` and XORs three ways with `vpternlogd`, about 20
+        // instructions a group of four rounds; with the state in general registers between
+        // blocks that took the kernel from 7.33 to 7.00 cycles on Zen 4.)
         row(
             "the rounds with 8 vector ops a round beside",
             sm3_rounds!(
@@ -775,11 +777,15 @@ mod x86 {
             }) * 1000.0;
             let k = c.cy(t) / (512.0 * 32.0);
             row("kernel (gfni-avx512 CBC encryption, 8 KiB)", k);
+            // The floor is the larger bound, here the path. The kernel's own dependent steps
+            // on the units they share (two rotations on `vprold` beside the five S-box steps,
+            // one on `vpshufb`) are a bound for its choice of instructions only; the row with
+            // every rotation on `vprold` is a split the kernel does not use.
             println!(
-                "  floor max(path, resource) {floor:.2}: kernel at {:.2}x; with the units, {units:.2}: kernel at {:.2}x; as the asm! round splits them, {x:.2}: kernel at {:.2}x",
+                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; its own dependent steps on their units, {x:.2}: kernel at {:.2}x; every rotation on vprold, {units:.2}: kernel at {:.2}x",
                 k / floor,
-                k / units,
-                k / x
+                k / x,
+                k / units
             );
         }
     }

@@ -154,16 +154,22 @@ pub(super) trait Rounds<W> {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> Self::Keys
     where
         W: Word;
-    fn chain(
-        cpu: W::Cpu,
-        k: &Consts<W>,
-        keys: &Self::Keys,
-        y: [W; 4],
-        blocks: &[Block<Sm4>],
-        out: &mut [Block<Sm4>],
-    ) -> [W; 4]
+    /// The chain from `run`'s state through its blocks; the last words.
+    fn chain(run: Run<'_, W, Self::Keys>) -> [W; 4]
     where
         W: Single + GfniAffine;
+}
+
+/// A chain ready to run: the kernel's token, its registers, the keys in the rounds' form,
+/// the state's words (P domain), the blocks and where their outputs go (`out[i]` for each
+/// i < `out.len()`).
+pub(super) struct Run<'a, W: Word, K> {
+    cpu: W::Cpu,
+    k: &'a Consts<W>,
+    keys: &'a K,
+    y: [W; 4],
+    blocks: &'a [Block<Sm4>],
+    out: &'a mut [Block<Sm4>],
 }
 
 /// P·rk ⊕ the input map's constant, per round (a plain loop: see `crate::simd`).
@@ -189,17 +195,18 @@ impl<W: GfniAffine> Rounds<W> for Direct {
     }
     /// Block after block.
     #[inline(always)]
-    fn chain(
-        cpu: W::Cpu,
-        k: &Consts<W>,
-        keys: &[W; 32],
-        mut x: [W; 4],
-        blocks: &[Block<Sm4>],
-        out: &mut [Block<Sm4>],
-    ) -> [W; 4]
+    fn chain(run: Run<'_, W, [W; 32]>) -> [W; 4]
     where
         W: Single,
     {
+        let Run {
+            cpu,
+            k,
+            keys,
+            y: mut x,
+            blocks,
+            out,
+        } = run;
         let mut out = out.iter_mut();
         for block in blocks {
             let m = lanes_p(cpu, k, block);
@@ -445,18 +452,11 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
     /// loop of rounds split after round 3, else after round 15 (Zen 4: each the faster
     /// for its case).
     #[inline(always)]
-    fn chain(
-        cpu: <Vl128<F> as Word>::Cpu,
-        k: &Consts<Vl128<F>>,
-        keys: &RotatedKeys,
-        y: [Vl128<F>; 4],
-        blocks: &[Block<Sm4>],
-        out: &mut [Block<Sm4>],
-    ) -> [Vl128<F>; 4] {
-        if out.is_empty() {
-            rotated_chain::<F, 4>(cpu, k, keys, y, blocks, out)
+    fn chain(run: Run<'_, Vl128<F>, RotatedKeys>) -> [Vl128<F>; 4] {
+        if run.out.is_empty() {
+            rotated_chain::<F, 4>(run)
         } else {
-            rotated_chain::<F, 16>(cpu, k, keys, y, blocks, out)
+            rotated_chain::<F, 16>(run)
         }
     }
 }
@@ -474,13 +474,16 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
 /// Each block's output is written `SPLIT` rounds (a multiple of 4) into the next block.
 #[inline(always)]
 fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
-    cpu: F,
-    k: &Consts<Vl128<F>>,
-    keys: &RotatedKeys,
-    y: [Vl128<F>; 4],
-    blocks: &[Block<Sm4>],
-    out: &mut [Block<Sm4>],
+    run: Run<'_, Vl128<F>, RotatedKeys>,
 ) -> [Vl128<F>; 4] {
+    let Run {
+        cpu,
+        k,
+        keys,
+        y,
+        blocks,
+        out,
+    } = run;
     let Some((first, rest)) = blocks.split_first() else {
         return y;
     };
@@ -593,7 +596,14 @@ pub(super) fn chain_body<W: Single + GfniAffine, R: Rounds<W>>(
 ) {
     let k = Consts::<W>::new(cpu);
     let keys = R::keys(cpu, &k, rk);
-    let y = R::chain(cpu, &k, &keys, lanes_p(cpu, &k, state), blocks, out);
+    let y = R::chain(Run {
+        cpu,
+        k: &k,
+        keys: &keys,
+        y: lanes_p(cpu, &k, state),
+        blocks,
+        out,
+    });
     *state = leave_p(cpu, &k, &y);
 }
 
