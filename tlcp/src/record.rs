@@ -291,6 +291,52 @@ fn compressions(m: u32) -> u32 {
     (m + 8) / 64 + 1
 }
 
+/// SM3 blocks of zeros for the check's dummy compressions (at most 4 run).
+static ZERO_BLOCKS: [Block<Sm3Core>; 5] = [ZERO_BLOCK; 5];
+const ZERO_BLOCK: Block<Sm3Core> = digest::array::Array([0; 64]);
+
+/// Where a MAC starting at `plen` begins relative to a chunk at `base` (plen − base),
+/// clamped to [−32, 32] as a byte (two's complement), without a branch on `plen`: a byte
+/// t ∈ [0, 32) of the chunk is the MAC's exactly when t − d ∈ [0, 32), before and after
+/// the clamp. Both arguments are below 2^15.
+#[inline(always)]
+fn mac_start_in_chunk(plen: u32, base: u32) -> u8 {
+    // plen − base + 2^16, in (2^15, 3 · 2^15): compared unsigned below 2^31.
+    let x = (plen + (1 << 16)).wrapping_sub(base);
+    let below = ct_lt(x, (1 << 16) - MAC_LEN as u32);
+    let above = ct_lt((1 << 16) + MAC_LEN as u32, x);
+    let d = x.wrapping_sub(1 << 16);
+    let d = (below & (MAC_LEN as u32).wrapping_neg())
+        | (above & MAC_LEN as u32)
+        | (!(below | above) & d);
+    d as u8
+}
+
+/// 32 bytes as four little-endian words (byte t in word t / 8).
+#[inline(always)]
+fn le_words(bytes: &[u8; MAC_LEN]) -> [u64; 4] {
+    core::array::from_fn(|i| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[8 * i..8 * i + 8]);
+        u64::from_le_bytes(w)
+    })
+}
+
+/// The 32 bytes of `w` (as [`le_words`] lays them out) rotated down by `by` bytes (a
+/// constant of the caller's): byte t of the result is byte (t + by) mod 32 of `w`.
+#[inline(always)]
+fn rotate_down(w: &[u64; 4], by: usize) -> [u64; 4] {
+    let (q, s) = (by / 8, 8 * (by % 8));
+    core::array::from_fn(|i| {
+        let low = w[(i + q) % 4];
+        if s == 0 {
+            low
+        } else {
+            (low >> s) | (w[(i + q + 1) % 4] << (64 - s))
+        }
+    })
+}
+
 /// Checks a decrypted CBC record body `data` (fragment without the explicit IV:
 /// plaintext ‖ MAC(32) ‖ padding ‖ padding length) of record `seq` and type `typ`, returning
 /// the plaintext length.
@@ -322,17 +368,20 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     // The padding, its length byte and the MAC must fit.
     let mut good = ct_lt(pad + MAC_LEN as u32, n32);
     // The padding scan over the last min(255, n − 1) bytes before the length byte: every
-    // byte at distance i ≤ pad from it must equal pad. Masks in plain arithmetic, ORed
-    // into one accumulator (the compiler vectorises it: no branch, no per-byte barrier).
+    // byte at distance i ≤ pad from it must equal pad. Masks in plain arithmetic on 16-bit
+    // lanes (i and pad are below 256, so pad − i has its sign in bit 15), ORed into one
+    // accumulator (the compiler vectorises it eight bytes to a register: no branch, no
+    // per-byte barrier).
     let scan = core::cmp::min(255, n - 1);
-    let mut bad = 0u32;
+    let pad16 = pad as u16;
+    let mut bad = 0u16;
     for (k, &b) in data[n - 1 - scan..n - 1].iter().enumerate() {
-        let i = (scan - k) as u32;
+        let i = (scan - k) as u16;
         // pad − i wraps (top bit set) exactly when i > pad: then the mask is zero.
-        let in_pad = (pad.wrapping_sub(i) >> 31).wrapping_sub(1);
-        bad |= (u32::from(b) ^ pad) & in_pad;
+        let in_pad = (pad16.wrapping_sub(i) >> 15).wrapping_sub(1);
+        bad |= (u16::from(b) ^ pad16) & in_pad;
     }
-    good &= ct_eq(opaque_u32(bad), 0);
+    good &= ct_eq(opaque_u32(u32::from(bad)), 0);
     // Plaintext length: as if there were no padding when the padding is bad.
     let max_len = n32 - MAC_LEN as u32 - 1;
     let plen = (good & max_len.wrapping_sub(pad)) | (!good & max_len);
@@ -350,42 +399,51 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     let c_real = compressions(64 + 13 + plen);
     let k = c_max - c_real;
     // At most 4 (plen ≥ max_len − 255); the bound only keeps the slice in range.
-    let zeros = [Block::<Sm3Core>::default(); 5];
     let mut dummy = Sm3Core::default();
-    dummy.update_blocks(&zeros[..(k as usize).min(zeros.len())]);
+    dummy.update_blocks(&ZERO_BLOCKS[..(k as usize).min(ZERO_BLOCKS.len())]);
     black_box(dummy);
 
     // Extract the received MAC at offset plen without a secret index: every byte it
     // could lie on (from the lowest possible start to the padding's end) is ORed, masked
     // to [plen, plen + 32), into lane (position − lo) mod 32, so lane t holds MAC byte
     // (t − r) mod 32 with r = (plen − lo) mod 32; five masked rotations by 1, 2, 4, 8, 16
-    // then rotate the lanes by r. Vectorised 32 bytes at a time.
+    // bytes then rotate the lanes by r. Per 32-byte chunk the MAC's start relative to the
+    // chunk, d, is clamped to [−32, 32] (which keeps every byte's verdict), so a byte's
+    // test t − d ∈ [0, 32) runs on 8-bit lanes, vectorised 16 bytes to a register.
     let lo = (max_len as usize).saturating_sub(255);
     let plen_o = opaque_u32(plen);
     let mut lanes = [0u8; MAC_LEN];
     for (c, chunk) in data[lo..n - 1].chunks(MAC_LEN).enumerate() {
-        let base = (lo + c * MAC_LEN) as u32;
-        for (t, (l, &d)) in lanes.iter_mut().zip(chunk).enumerate() {
-            let from = (base + t as u32).wrapping_sub(plen_o);
-            // from < 32 as two sign tests (both terms below 2^31 in magnitude).
-            let inside = (!from & from.wrapping_sub(MAC_LEN as u32)) >> 31;
-            *l |= d & (inside as u8).wrapping_neg();
+        let d = mac_start_in_chunk(plen_o, (lo + c * MAC_LEN) as u32);
+        for (t, (l, &b)) in lanes.iter_mut().zip(chunk).enumerate() {
+            // x = t − d as a byte: below 32 exactly when the byte is the MAC's (t − d
+            // in [−32, 63]: negative ones wrap to 224 and above).
+            let x = (t as u8).wrapping_sub(d) & 0xe0;
+            // All ones when x is zero: x | −x has its top bit set exactly when x ≠ 0.
+            let inside = !((((x | x.wrapping_neg()) as i8) >> 7) as u8);
+            *l |= b & inside;
         }
     }
+    // The lanes as four little-endian words (byte t in word t / 8), rotated down by r
+    // bytes in five masked steps, then compared with the expected MAC word by word.
+    let mut words = le_words(&lanes);
     let r = plen_o.wrapping_sub(lo as u32) % MAC_LEN as u32;
     for bit in 0..5 {
-        let m = (((r >> bit) & 1) as u8).wrapping_neg();
-        let by = 1usize << bit;
-        let prev = lanes;
-        for (t, l) in lanes.iter_mut().enumerate() {
-            *l = (prev[(t + by) % MAC_LEN] & m) | (prev[t] & !m);
+        let m = u64::from(opaque_u32(((r >> bit) & 1).wrapping_neg()));
+        let m = m | (m << 32);
+        let rotated = rotate_down(&words, 1 << bit);
+        for (w, rot) in words.iter_mut().zip(rotated) {
+            *w = (rot & m) | (*w & !m);
         }
     }
-    let received = lanes;
-    let mut diff = 0u32;
-    for (a, b) in received.iter().zip(expected.iter()) {
-        diff |= (a ^ b) as u32;
-    }
+    let expected = le_words(&expected.into());
+    let diff = words
+        .iter()
+        .zip(expected)
+        .fold(0u64, |acc, (a, b)| acc | (a ^ b));
+    // Folded to 16 bits (every set bit lands in the low half): zero exactly when diff is.
+    let diff = diff | (diff >> 32);
+    let diff = (diff as u32 | (diff as u32 >> 16)) & 0xffff;
     good &= ct_eq(diff, 0);
     if opaque_u32(good) == u32::MAX {
         Ok(plen as usize)
