@@ -26,6 +26,21 @@ use shangmi_sm4::Sm4;
 /// the widest engine's parallel width (64 blocks on GFNI + AVX-512).
 pub(super) const CHUNK: usize = 64;
 
+/// The stack copy's size for inputs this short (a TLS/TLCP record of a few hundred bytes):
+/// zeroing a 1 KiB copy for a 3- or 14-block record cost more than the copy itself.
+const SHORT: usize = 16;
+
+/// Runs `f` with a zeroed stack copy big enough for `len` blocks, or for [`CHUNK`] blocks
+/// and one more (CFB's shifted input) when `len` is larger.
+#[inline(always)]
+fn with_copy<R>(len: usize, f: impl FnOnce(&mut [Block<Sm4>]) -> R) -> R {
+    if len <= SHORT {
+        f(&mut [Block::<Sm4>::default(); SHORT])
+    } else {
+        f(&mut [Block::<Sm4>::default(); CHUNK + 1])
+    }
+}
+
 /// A chained SM4 mode: the cipher and the chaining value (the IV, then the last ciphertext
 /// block). `D` says which mode and direction ([`CbcEncrypt`], [`CbcDecrypt`],
 /// [`CfbEncrypt`]); use the aliases [`Sm4CbcEnc`](crate::Sm4CbcEnc),
@@ -129,12 +144,13 @@ pub(super) fn next_chunk<'i, 'o>(
 impl Direction for CbcEncrypt {
     const NAME: &'static str = "Sm4CbcEnc";
     fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        let mut input = [Block::<Sm4>::default(); CHUNK];
-        while !blocks.is_empty() {
-            let (head, n, rest) = next_chunk(blocks, &mut input);
-            cipher.cbc_chain_into(iv, &input[..n], head.into_out());
-            blocks = rest;
-        }
+        with_copy(blocks.len(), |input| {
+            while !blocks.is_empty() {
+                let (head, n, rest) = next_chunk(blocks, input);
+                cipher.cbc_chain_into(iv, &input[..n], head.into_out());
+                blocks = rest;
+            }
+        });
     }
 }
 
@@ -142,50 +158,53 @@ impl Direction for CfbEncrypt {
     const NAME: &'static str = "Sm4CfbEnc";
     fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
         // input = [Ci−1, Pi, …]: the chain from state 0 yields E(Ci−1), E(Ci), …
-        let mut input = [Block::<Sm4>::default(); CHUNK + 1];
-        while !blocks.is_empty() {
-            input[0] = *iv;
-            let (head, n, rest) = next_chunk(blocks, &mut input[1..]);
-            let out = head.into_out();
-            let mut state = Block::<Sm4>::default();
-            cipher.cbc_chain_into(&mut state, &input[..n], out);
-            for (o, p) in out.iter_mut().zip(&input[1..=n]) {
-                xor(o, p);
+        with_copy(blocks.len() + 1, |input| {
+            while !blocks.is_empty() {
+                input[0] = *iv;
+                let (head, n, rest) = next_chunk(blocks, &mut input[1..]);
+                let out = head.into_out();
+                let mut state = Block::<Sm4>::default();
+                cipher.cbc_chain_into(&mut state, &input[..n], out);
+                for (o, p) in out.iter_mut().zip(&input[1..=n]) {
+                    xor(o, p);
+                }
+                if let Some(last) = out.last() {
+                    *iv = *last;
+                }
+                blocks = rest;
             }
-            if let Some(last) = out.last() {
-                *iv = *last;
-            }
-            blocks = rest;
-        }
+        });
     }
 }
 
 impl Direction for CbcDecrypt {
     const NAME: &'static str = "Sm4CbcDec";
     fn run(cipher: &Sm4, iv: &mut Block<Sm4>, mut blocks: InOutBuf<'_, '_, Block<Sm4>>) {
-        while !blocks.is_empty() {
-            let n = blocks.len().min(CHUNK);
-            let (mut head, rest) = blocks.split_at(n);
-            // The ciphertext, kept before the engine may overwrite it (in place).
-            let mut saved = [Block::<Sm4>::default(); CHUNK];
-            saved[..n].copy_from_slice(head.get_in());
-            let saved = &saved[..n];
-            // D(Ci) for the whole chunk on the engine's parallel path, straight to the output.
-            cipher.decrypt_blocks_inout(head.reborrow());
-            // Pi = D(Ci) ⊕ Ci−1, as flat bytes: a loop the compiler turns into full-width
-            // vector XORs.
-            let out = head.get_out();
-            xor(&mut out[0], iv);
-            let flat = Block::<Sm4>::slice_as_flattened_mut(out);
-            for (p, c) in flat[16..]
-                .iter_mut()
-                .zip(Block::<Sm4>::slice_as_flattened(saved))
-            {
-                *p ^= c;
+        with_copy(blocks.len(), |copy| {
+            while !blocks.is_empty() {
+                let n = blocks.len().min(CHUNK);
+                let (mut head, rest) = blocks.split_at(n);
+                // The ciphertext, kept before the engine may overwrite it (in place).
+                copy[..n].copy_from_slice(head.get_in());
+                let saved = &copy[..n];
+                // D(Ci) for the whole chunk on the engine's parallel path, straight to the
+                // output.
+                cipher.decrypt_blocks_inout(head.reborrow());
+                // Pi = D(Ci) ⊕ Ci−1, as flat bytes: a loop the compiler turns into full-width
+                // vector XORs.
+                let out = head.get_out();
+                xor(&mut out[0], iv);
+                let flat = Block::<Sm4>::slice_as_flattened_mut(out);
+                for (p, c) in flat[16..]
+                    .iter_mut()
+                    .zip(Block::<Sm4>::slice_as_flattened(saved))
+                {
+                    *p ^= c;
+                }
+                *iv = saved[n - 1];
+                blocks = rest;
             }
-            *iv = saved[n - 1];
-            blocks = rest;
-        }
+        });
     }
 }
 
