@@ -117,8 +117,8 @@ proptest! {
     fn diff_rustcrypto_chained_modes(
         key in any::<[u8; 16]>(),
         iv in any::<[u8; 16]>(),
-        n in 0usize..100,
-        cuts in proptest::collection::vec(0usize..40, 0..4),
+        n in 0usize..600,
+        cuts in proptest::collection::vec(0usize..300, 0..4),
     ) {
         let pt: Vec<u8> = (0..16 * n).map(|i| (i as u8).wrapping_mul(7) ^ key[1]).collect();
         let mut want_cbc = pt.clone();
