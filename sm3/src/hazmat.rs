@@ -40,3 +40,88 @@ pub fn digest_many_with(
     multi::digest_many(backend, msgs, out);
     Ok(())
 }
+
+/// The compression function CF in steps of four rounds, for another kernel to run between
+/// its own rounds (a MAC-then-encrypt record layer runs HMAC-SM3 of the plaintext between
+/// the rounds of SM4-CBC over the same plaintext: the scalar SM3 rounds and the vector SM4
+/// rounds then share the out-of-order core instead of taking turns).
+///
+/// Only the `avx512` backend (x86-64) has it: [`Steps::new`] answers `None` on every other
+/// backend and target, and the caller hashes as usual. [`Steps::step`] is
+/// `#[inline(always)]` and free of calls: inlined into a loop that enables AVX-512F/VL, its
+/// message expansion inlines too. The state between steps is this value's (zeroized on drop
+/// with the `zeroize` feature).
+///
+/// ```
+/// use shangmi_sm3::{Backend, hazmat};
+/// let blocks = [[0x61u8; 64]; 3];
+/// let mut want = hazmat::IV;
+/// hazmat::compress(Backend::Soft, &mut want, &blocks).expect("soft");
+/// if let Some(mut steps) = hazmat::Steps::new(Backend::best(), hazmat::IV, &blocks) {
+///     assert_eq!(steps.left(), 48);
+///     for _ in 0..20 {
+///         assert!(steps.step());
+///     }
+///     assert_eq!(steps.finish(), want);
+/// }
+/// ```
+pub struct Steps<'a> {
+    #[cfg(target_arch = "x86_64")]
+    inner: crate::x86::Steps<'a>,
+    #[cfg(not(target_arch = "x86_64"))]
+    inner: (core::convert::Infallible, core::marker::PhantomData<&'a ()>),
+}
+
+impl<'a> Steps<'a> {
+    /// Steps over `blocks` from the chaining value `state` on `backend`: `Some` only for an
+    /// available `avx512` backend.
+    pub fn new(backend: Backend, state: [u32; 8], blocks: &'a [[u8; 64]]) -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let k = crate::x86::Avx512::new(shangmi_dispatch::Available::require(backend).ok()?)?;
+            Some(Steps {
+                inner: crate::x86::Steps::new(k, state, blocks),
+            })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (backend, state, blocks);
+            None
+        }
+    }
+
+    /// Groups of four rounds still to run (16 a block).
+    #[inline(always)]
+    pub fn left(&self) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        return self.inner.left();
+        #[cfg(not(target_arch = "x86_64"))]
+        match self.inner.0 {}
+    }
+
+    /// Runs the next four rounds (and the feed-forward after a block's last four); false
+    /// when nothing is left.
+    #[inline(always)]
+    pub fn step(&mut self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.inner.step();
+        #[cfg(not(target_arch = "x86_64"))]
+        match self.inner.0 {}
+    }
+
+    /// Runs what is left and returns the chaining value after the last block.
+    pub fn finish(self) -> [u32; 8] {
+        #[cfg(target_arch = "x86_64")]
+        return self.inner.finish();
+        #[cfg(not(target_arch = "x86_64"))]
+        match self.inner.0 {}
+    }
+}
+
+impl core::fmt::Debug for Steps<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Steps")
+            .field("left", &self.left())
+            .finish_non_exhaustive()
+    }
+}

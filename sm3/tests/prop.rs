@@ -73,6 +73,38 @@ proptest! {
         }
     }
 
+    /// The compression in steps (`hazmat::Steps`, where a backend has it) equals soft's
+    /// compression, however many steps run one at a time before `finish` runs the rest:
+    /// none, some inside a block, across blocks, all of them.
+    #[test]
+    fn steps_equal_compress(
+        state in any::<[u32; 8]>(),
+        blocks in proptest::collection::vec(any::<[u8; 64]>(), 0..6),
+        stepped in 0usize..120,
+    ) {
+        let mut expected = state;
+        hazmat::compress(Backend::Soft, &mut expected, &blocks).unwrap();
+        let mut found = false;
+        for b in Backend::available() {
+            let Some(mut steps) = hazmat::Steps::new(b, state, &blocks) else {
+                continue;
+            };
+            found = true;
+            prop_assert_eq!(steps.left(), 16 * blocks.len());
+            let n = stepped.min(16 * blocks.len());
+            for i in 0..n {
+                prop_assert!(steps.step(), "step {} of {}", i, 16 * blocks.len());
+                prop_assert_eq!(steps.left(), 16 * blocks.len() - i - 1);
+            }
+            if n == 16 * blocks.len() {
+                prop_assert!(!steps.step(), "a step past the end");
+            }
+            prop_assert_eq!(steps.finish(), expected, "engine {}", b);
+        }
+        // Only the avx512 backend steps; where it runs, it must have been tried.
+        prop_assert_eq!(found, Backend::available().any(|b| b.name() == "avx512"));
+    }
+
     /// Every engine equals soft on random messages.
     #[test]
     fn every_engine_equals_soft(data in proptest::collection::vec(any::<u8>(), 0..3000)) {

@@ -88,6 +88,28 @@ pub trait CtrHook {
     fn clmul(&self) -> Option<Available<shangmi_dispatch::ghash::Backend>>;
 }
 
+/// Work run between the rounds of [`Sm4::cbc_chain_hooked`] (hazmat: for a record layer
+/// that MACs what it encrypts, such as TLS's and TLCP's MAC-then-encrypt CBC suites).
+///
+/// On the `gfni-avx512` backend [`ChainHook::step`] runs four times a block, after
+/// rounds 7, 15, 23 and 30 of each block's 32, inside the chain's loop and entry (which
+/// enables AVX-512F/BW/VL, AVX2 and GFNI), so that the step's instructions share the
+/// out-of-order window with the chain's: the serial chain leaves the general-purpose ALUs
+/// idle. There the step should be `#[inline(always)]` and free of calls, or the chain's
+/// state is spilled around it. On every other backend the hook is not called at all: the
+/// caller does its work after the call (the number of steps is a matter of speed, never
+/// of the result).
+pub trait ChainHook {
+    /// One step of the hook's work.
+    fn step(&mut self);
+}
+
+/// No work.
+impl ChainHook for () {
+    #[inline(always)]
+    fn step(&mut self) {}
+}
+
 /// Blocks per step of [`Sm4::apply_ctr_hooked`]: the widest engine's pass.
 pub const HOOK_BLOCKS: usize = 64;
 
@@ -374,6 +396,50 @@ impl Sm4 {
                 out,
             },
         );
+    }
+}
+
+impl Sm4 {
+    /// [`Sm4::cbc_chain_into`] with `hook`'s steps run between the rounds where the
+    /// backend does that (see [`ChainHook`]); returns the hook (taken by value so that its
+    /// state can stay in registers).
+    ///
+    /// ```
+    /// use shangmi_sm4::{ChainHook, Sm4, cipher::{Block, KeyInit}};
+    ///
+    /// /// Counts its steps.
+    /// struct Count(usize);
+    /// impl ChainHook for Count {
+    ///     fn step(&mut self) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    ///
+    /// let cipher = Sm4::new(&[7u8; 16].into());
+    /// let blocks = [Block::<Sm4>::from([1u8; 16]); 3];
+    /// let (mut iv, mut check_iv) = ([9u8; 16].into(), [9u8; 16].into());
+    /// let (mut out, mut check) = ([Block::<Sm4>::default(); 3], [Block::<Sm4>::default(); 3]);
+    /// let count = cipher.cbc_chain_hooked(&mut iv, &blocks, &mut out, Count(0));
+    /// cipher.cbc_chain_into(&mut check_iv, &blocks, &mut check);
+    /// assert_eq!((out, iv), (check, check_iv));
+    /// assert!(count.0 == 0 || count.0 == 4 * blocks.len());
+    /// ```
+    pub fn cbc_chain_hooked<H: ChainHook>(
+        &self,
+        state: &mut Block<Self>,
+        blocks: &[Block<Self>],
+        out: &mut [Block<Self>],
+        hook: H,
+    ) -> H {
+        if blocks.is_empty() {
+            return hook;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(k) = x86::GfniAvx512::new(self.backend) {
+            return k.chain_hooked(&self.enc, state, blocks, out, hook);
+        }
+        self.cbc_chain_into(state, blocks, out);
+        hook
     }
 }
 

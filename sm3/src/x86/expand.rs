@@ -133,9 +133,27 @@ impl<X: Xmm> V<X> {
 }
 
 /// The 17 groups of four W words of one block, computed step by step.
-struct Groups<X>([V<X>; 17]);
+pub(super) struct Groups<X>([V<X>; 17]);
 
 impl<X: Xmm> Groups<X> {
+    /// Starts `block` on kernel `k`, writing into `scratch`: G_0..G_4, W_0..W_19,
+    /// W'_0..W'_15 (what rounds 0..16 read).
+    #[inline(always)]
+    pub(super) fn start(k: X, block: &[u8; 64], scratch: &Scratch) -> Self {
+        let mut g = Groups::load(k, block, &scratch.w, &scratch.wp);
+        g.step(4, &scratch.w, &scratch.wp);
+        g
+    }
+
+    /// To run after round group `i` (rounds 4i..4i+4), i = 0..16: G_{5+i} while there is
+    /// one (W_{20+4i}.., W'_{16+4i}..).
+    #[inline(always)]
+    pub(super) fn after(&mut self, i: usize, scratch: &Scratch) {
+        if i < 12 {
+            self.step(5 + i, &scratch.w, &scratch.wp);
+        }
+    }
+
     /// G_0..G_3: the block's words, big-endian, also stored into `w[..16]`, and
     /// W'_0..W'_11 into `wp[..12]`.
     #[inline(always)]
@@ -235,17 +253,15 @@ impl<'a, X: Xmm> Ahead<'a, X> {
     /// W'_0..W'_15.
     #[inline(always)]
     pub(crate) fn start(k: X, block: &[u8; 64], scratch: &'a Scratch) -> Self {
-        let mut g = Groups::load(k, block, &scratch.w, &scratch.wp);
-        g.step(4, &scratch.w, &scratch.wp);
-        Ahead { g, scratch }
+        Ahead {
+            g: Groups::start(k, block, scratch),
+            scratch,
+        }
     }
 
-    /// To run after round group `i` (rounds 4i..4i+4), i = 0..16: G_{5+i} while there is
-    /// one (W_{20+4i}.., W'_{16+4i}..).
+    /// [`Groups::after`].
     #[inline(always)]
     pub(crate) fn after(&mut self, i: usize) {
-        if i < 12 {
-            self.g.step(5 + i, &self.scratch.w, &self.scratch.wp);
-        }
+        self.g.after(i, self.scratch);
     }
 }

@@ -6,7 +6,8 @@
 //! out-of-order core overlaps the two, while the 64 rounds run on scalar registers in
 //! `asm!` (`rounds_asm`: registers and instruction order fixed, BMI2 `rorx`).
 //! Multi-buffer: the generic rounds on 8 (AVX2) or 16 (AVX-512) messages at once, one
-//! message per 32-bit lane.
+//! message per 32-bit lane. Steps (`avx512`): the single-stream rounds four at a time, for
+//! another kernel's loop to run between its own (`steps`, `crate::hazmat::Steps`).
 //!
 //! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
 //! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
@@ -15,10 +16,13 @@
 
 mod expand;
 mod lanes;
+#[macro_use]
 mod rounds_asm;
+mod steps;
 
 use crate::{Backend, engine::Kernel, multi::schedule};
 use expand::{Ahead, Scratch, Xmm};
+pub(crate) use steps::Steps;
 
 shangmi_dispatch::kernel_token! {
     /// `avx2`: AVX2, BMI1 and BMI2.

@@ -68,13 +68,27 @@ macro_rules! next {
 /// holds GG_j on entry and GG_{j+1} on exit. The serial path (A <<< 12, + T_j, + E, <<< 7
 /// = SS1, then SS2, TT1 and TT2) comes first in program order, so that it is the oldest
 /// work when it competes for an ALU with the ops that only prepare the next round.
+///
+/// With `T` in place of `$k`, T_j <<< j comes from memory at `[rsi + 528 + 4j]` instead
+/// (`super::steps`, whose groups share one template and address the words from `rsi`
+/// moved to the group's first round): a load beside the `add` that replaces the `lea`.
 #[rustfmt::skip]
 macro_rules! round {
     ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
+     $f:literal, $g:literal, $h:literal, $j:literal, T) => {
+        round!(@ concat!("mov edx, dword ptr [rsi + 528 + 4*", $j, "]\nadd edx, ecx\n"),
+            $ff, $next, $a, $b, $c, $d, $e, $f, $g, $h, $j)
+    };
+    ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
      $f:literal, $g:literal, $h:literal, $j:literal, $k:literal) => {
+        round!(@ concat!("lea edx, [rcx ", $k, "]\n"),
+            $ff, $next, $a, $b, $c, $d, $e, $f, $g, $h, $j)
+    };
+    (@ $t:expr, $ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal,
+     $e:literal, $f:literal, $g:literal, $h:literal, $j:literal) => {
         concat!(
             "rorx ecx, ", $a, ", 20\n",
-            "lea edx, [rcx ", $k, "]\n",
+            $t,
             "add edx, ", $e, "\n",
             "rorx edx, edx, 25\n",
             "xor ecx, edx\n",
@@ -94,21 +108,32 @@ macro_rules! round {
 }
 
 /// Four rounds in one `asm!` block on the state `$s` and GG `$gg` (registers fixed; the
-/// renaming of four rounds leaves every variable in its register).
+/// renaming of four rounds leaves every variable in its register), starting a 64-byte line;
+/// after `@ unaligned` (`super::steps`, whose groups run inside another kernel's loop)
+/// where the code falls.
 macro_rules! group {
     ($s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
+        // Each group starts a 64-byte line (a few NOPs before it). Where the groups fell
+        // after the compiler's expansion code between them moved the kernel by 3% (Zen 4,
+        // 8 KiB: 505 -> 519 MB/s with this line; 16-byte alignment 517, 128-byte 508,
+        // every round on 16 bytes 516).
+        group!(@ ".p2align 6", $s, $gg, $p, $($round),+)
+    };
+    (@ unaligned, $s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
+        group!(@ "", $s, $gg, $p, $($round),+)
+    };
+    (@ $align:literal, $s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
         // SAFETY: the template uses only the registers named as operands (the temporaries
-        // declared as clobbered outputs), reads only the 132 words at `$p`
-        // (`Scratch::words`: W_j at 4j, W'_j at 272 + 4j, j < 64), writes no memory and
-        // does not touch the stack; every instruction is in the x86-64 base set or BMI2
-        // (`rorx`), which every caller's `target_feature` entry enables.
+        // declared as clobbered outputs), reads only words at `$p`: W_j at 4j and W'_j at
+        // 272 + 4j (and, for `T` rounds, T_j at 528 + 4j), j the round's number in the
+        // template, which every caller keeps inside its scratch (`Scratch::words` with
+        // j < 64; `super::steps` with `$p` at its group's first round and j < 4); it
+        // writes no memory and does not touch the stack; every instruction is in the
+        // x86-64 base set or BMI2 (`rorx`), which the caller's kernel token proves (an
+        // `asm!` block needs no `target_feature` to assemble them).
         unsafe {
             core::arch::asm!(
-                // Each group starts a 64-byte line (a few NOPs before it). Where the
-                // groups fell after the compiler's expansion code between them moved
-                // the kernel by 3% (Zen 4, 8 KiB: 505 -> 519 MB/s with this line; 16-byte
-                // alignment 517, 128-byte 508, every round on 16 bytes 516).
-                ".p2align 6",
+                $align,
                 $($round),+,
                 inout("r8d") $s[0], inout("r9d") $s[1], inout("r10d") $s[2],
                 inout("r11d") $s[3], inout("r12d") $s[4], inout("r13d") $s[5],

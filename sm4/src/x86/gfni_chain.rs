@@ -37,13 +37,18 @@
 //!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
 //! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
+//!
+//! `Rotated`'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
+//! every eight): a record layer's HMAC-SM3 four rounds at a time on the general-purpose
+//! ALUs, which the chain leaves idle. With `()` (every other caller) the steps vanish and
+//! the rounds are the same instructions as without them.
 
 use core::arch::x86_64::__m128i;
 
 use cipher::Block;
 
 use crate::simd::{BSWAP32, Single, Word};
-use crate::{Sm4, key::RoundKeys};
+use crate::{ChainHook, Sm4, key::RoundKeys};
 
 use super::words::{Avx512vl, Gfni, GfniAffine, Raw, Vl128};
 use crate::simd::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part, matrix};
@@ -154,8 +159,9 @@ pub(super) trait Rounds<W> {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> Self::Keys
     where
         W: Word;
-    /// The chain from `run`'s state through its blocks; the last words.
-    fn chain(run: Run<'_, W, Self::Keys>) -> [W; 4]
+    /// The chain from `run`'s state through its blocks; the last words. `hook` steps
+    /// between the rounds where the shape does that ([`Rotated`]; see `crate::ChainHook`).
+    fn chain<H: ChainHook>(run: Run<'_, W, Self::Keys>, hook: &mut H) -> [W; 4]
     where
         W: Single + GfniAffine;
 }
@@ -193,9 +199,9 @@ impl<W: GfniAffine> Rounds<W> for Direct {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
         p_keys(cpu, k, rk)
     }
-    /// Block after block.
+    /// Block after block; never steps `hook` (only `gfni-avx512`, on [`Rotated`], does).
     #[inline(always)]
-    fn chain(run: Run<'_, W, [W; 32]>) -> [W; 4]
+    fn chain<H: ChainHook>(run: Run<'_, W, [W; 32]>, _hook: &mut H) -> [W; 4]
     where
         W: Single,
     {
@@ -399,28 +405,47 @@ fn round_paired<const I: usize>(
 
 /// [`Rotated`]'s rounds `FROM` to `TO` − 1 ([`round_paired`]; `FROM` and `TO` multiples
 /// of 4, with round 31 only if `ALL`, by [`round_rotated`]); `keys` and `pairs` as in
-/// [`RotatedKeys`], `d` as [`round_paired`] leaves it.
-#[target_feature(enable = "avx512f,avx512vl,gfni")]
-#[inline]
-fn rotated_rounds<const FROM: usize, const TO: usize, const ALL: bool>(
+/// [`RotatedKeys`], `d` as [`round_paired`] leaves it; `hook`'s step after rounds 7, 15
+/// and 23 and after round 30 (for `()`, nothing). Always inlined, so that a hook's step
+/// lands in the chain's loop however large it is (a `target_feature` function of its own,
+/// with a step inside, was called rather than inlined, the chain's state spilled around
+/// each call); the token `_f` proves the round functions' features.
+#[inline(always)]
+fn rotated_rounds<F: Gfni + Avx512vl, const FROM: usize, const TO: usize, const ALL: bool, H>(
+    _f: F,
     k: &AsmConsts,
     st: &mut State,
     d: &mut [__m128i; 2],
     keys: &[__m128i; 32],
     pairs: &[__m128i; 32],
-) {
+    hook: &mut H,
+) where
+    H: ChainHook,
+{
     for r in (FROM..TO.min(28)).step_by(4) {
-        round_paired::<0>(k, st, d, keys[r + 1], pairs[r]);
-        round_paired::<1>(k, st, d, keys[r + 2], pairs[r + 1]);
-        round_paired::<2>(k, st, d, keys[r + 3], pairs[r + 2]);
-        round_paired::<3>(k, st, d, keys[r + 4], pairs[r + 3]);
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL,
+        // the features the round functions enable.
+        unsafe {
+            round_paired::<0>(k, st, d, keys[r + 1], pairs[r]);
+            round_paired::<1>(k, st, d, keys[r + 2], pairs[r + 1]);
+            round_paired::<2>(k, st, d, keys[r + 3], pairs[r + 2]);
+            round_paired::<3>(k, st, d, keys[r + 4], pairs[r + 3]);
+        }
+        if (r + 4) % 8 == 0 {
+            hook.step();
+        }
     }
     if TO == 32 {
-        round_paired::<0>(k, st, d, keys[29], pairs[28]);
-        round_paired::<1>(k, st, d, keys[30], pairs[29]);
-        round_paired::<2>(k, st, d, keys[31], pairs[30]);
+        // SAFETY: as above.
+        unsafe {
+            round_paired::<0>(k, st, d, keys[29], pairs[28]);
+            round_paired::<1>(k, st, d, keys[30], pairs[29]);
+            round_paired::<2>(k, st, d, keys[31], pairs[30]);
+        }
+        hook.step();
         if ALL {
-            round_rotated::<3>(k, st, keys[0], pairs[31]);
+            // SAFETY: as above.
+            unsafe { round_rotated::<3>(k, st, keys[0], pairs[31]) };
         }
     }
 }
@@ -452,11 +477,11 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
     /// loop of rounds split after round 3, else after round 15 (Zen 4: each the faster
     /// for its case).
     #[inline(always)]
-    fn chain(run: Run<'_, Vl128<F>, RotatedKeys>) -> [Vl128<F>; 4] {
+    fn chain<H: ChainHook>(run: Run<'_, Vl128<F>, RotatedKeys>, hook: &mut H) -> [Vl128<F>; 4] {
         if run.out.is_empty() {
-            rotated_chain::<F, 4>(run)
+            rotated_chain::<F, 4, H>(run, hook)
         } else {
-            rotated_chain::<F, 16>(run)
+            rotated_chain::<F, 16, H>(run, hook)
         }
     }
 }
@@ -471,10 +496,12 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
 /// m₀ ⊕ X₃₃ ⊕ m₂ ⊕ X₃₂ ⊕ m₃ ⊕ key₁ (X₃₅ = u'₃₁ ⊕ X₃₃ ⊕ X₃₄ ⊕ key₀), its rotation as in
 /// every round.
 ///
-/// Each block's output is written `SPLIT` rounds (a multiple of 4) into the next block.
+/// Each block's output is written `SPLIT` rounds (a multiple of 4) into the next block;
+/// `hook` steps four times a block ([`rotated_rounds`]).
 #[inline(always)]
-fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
+fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize, H: ChainHook>(
     run: Run<'_, Vl128<F>, RotatedKeys>,
+    hook: &mut H,
 ) -> [Vl128<F>; 4] {
     let Run {
         cpu,
@@ -507,14 +534,11 @@ fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
         let m = lanes_p(cpu, k, block);
         let cu = ends.xor3(m[1], m[2].xor(m[3]));
         let (cv, co) = (cu.shuffle(k.rot24), m[0].xor3(m[2], m[3]));
-        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and
-        // AVX-512VL.
-        unsafe { rotated_rounds::<0, SPLIT, false>(&ak, &mut st, &mut d, kr, p) };
+        rotated_rounds::<F, 0, SPLIT, false, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
         if let Some(x) = pending.take() {
             write(&x);
         }
-        // SAFETY: as above.
-        unsafe { rotated_rounds::<SPLIT, 32, false>(&ak, &mut st, &mut d, kr, p) };
+        rotated_rounds::<F, SPLIT, 32, false, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
         let [x32, x33, x34, x31] = st.y.map(w);
         let mut last = State {
             y: [
@@ -525,7 +549,8 @@ fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
             ],
             ..st
         };
-        // SAFETY: as above.
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and
+        // AVX-512VL.
         unsafe { round_rotated::<3>(&ak, &mut last, kr[0], p[31]) };
         let x = [w(last.y[3]), x34, x33, x32];
         pending = Some(x);
@@ -538,13 +563,11 @@ fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize>(
         };
         d = pairs_of(&st.y);
     }
-    // SAFETY: as above.
-    unsafe { rotated_rounds::<0, SPLIT, false>(&ak, &mut st, &mut d, kr, p) };
+    rotated_rounds::<F, 0, SPLIT, false, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
     if let Some(x) = pending {
         write(&x);
     }
-    // SAFETY: as above.
-    unsafe { rotated_rounds::<SPLIT, 32, true>(&ak, &mut st, &mut d, kr, p) };
+    rotated_rounds::<F, SPLIT, 32, true, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
     let x = [w(st.y[3]), w(st.y[2]), w(st.y[1]), w(st.y[0])];
     write(&x);
     x
@@ -594,16 +617,30 @@ pub(super) fn chain_body<W: Single + GfniAffine, R: Rounds<W>>(
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
+    chain_with::<W, R, ()>(cpu, rk, state, (blocks, out), &mut ());
+}
+
+/// [`chain_body`] with `hook`'s steps between the rounds where the shape runs them
+/// ([`Rounds::chain`]).
+#[inline(always)]
+pub(super) fn chain_with<W: Single + GfniAffine, R: Rounds<W>, H: ChainHook>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    state: &mut Block<Sm4>,
+    (blocks, out): (&[Block<Sm4>], &mut [Block<Sm4>]),
+    hook: &mut H,
+) {
     let k = Consts::<W>::new(cpu);
     let keys = R::keys(cpu, &k, rk);
-    let y = R::chain(Run {
+    let run = Run {
         cpu,
         k: &k,
         keys: &keys,
         y: lanes_p(cpu, &k, state),
         blocks,
         out,
-    });
+    };
+    let y = R::chain(run, hook);
     *state = leave_p(cpu, &k, &y);
 }
 

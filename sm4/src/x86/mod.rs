@@ -64,6 +64,42 @@ aes_avx2_kernel! {
 }
 
 impl GfniAvx512 {
+    /// The CBC chain (`crate::Sm4::cbc_chain_into`) with `hook`'s steps four times a block,
+    /// between the rounds (see `crate::ChainHook`).
+    pub(crate) fn chain_hooked<H: crate::ChainHook>(
+        self,
+        rk: &crate::key::RoundKeys,
+        state: &mut cipher::Block<crate::Sm4>,
+        blocks: &[cipher::Block<crate::Sm4>],
+        out: &mut [cipher::Block<crate::Sm4>],
+        hook: H,
+    ) -> H {
+        /// The hook by value, so that its state can live in registers across the loop.
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
+        fn entry<H: crate::ChainHook>(
+            k: GfniAvx512,
+            rk: &crate::key::RoundKeys,
+            state: &mut cipher::Block<crate::Sm4>,
+            (blocks, out): (
+                &[cipher::Block<crate::Sm4>],
+                &mut [cipher::Block<crate::Sm4>],
+            ),
+            mut hook: H,
+        ) -> H {
+            gfni_chain::chain_with::<Vl128<GfniAvx512>, gfni_chain::Rotated, H>(
+                k,
+                rk,
+                state,
+                (blocks, out),
+                &mut hook,
+            );
+            hook
+        }
+        // SAFETY: `self` exists only for an `Available` gfni-avx512 backend, whose probe
+        // found AVX-512F/BW/VL, AVX2 and GFNI.
+        unsafe { entry(self, rk, state, (blocks, out), hook) }
+    }
+
     /// Counter mode on whole steps of 64 blocks with `hook`'s steps between the rounds, in
     /// an entry that also enables VPCLMULQDQ (proven by `clmul`, the `vpclmulqdq-avx512`
     /// GHASH backend); returns the blocks done (none without that proof) and the hook.
