@@ -32,7 +32,13 @@ rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown ||
 wb=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$here/Cargo.lock")
 if ! wasm-bindgen --version 2>/dev/null | grep -qF " $wb"; then
     echo "installing wasm-bindgen-cli $wb (the version Cargo.lock pins; several minutes, once)" >&2
-    cargo install --locked wasm-bindgen-cli --version "$wb"
+    # With the CLI's own lock file first; a registry (or mirror) that lacks a version that
+    # lock names (seen: webpki-roots 1.0.11, needed by ureq) gets the same CLI version with
+    # its dependencies resolved against what the registry has.
+    cargo install --locked wasm-bindgen-cli --version "$wb" || {
+        echo "the locked install failed: resolving wasm-bindgen-cli $wb's dependencies again" >&2
+        cargo install wasm-bindgen-cli --version "$wb"
+    }
 fi
 cargo build --release --locked --lib --target wasm32-unknown-unknown \
     --manifest-path "$here/Cargo.toml" --target-dir "$target"
