@@ -10,7 +10,7 @@
 //! the MAC's SM3 rounds run between the SM4 rounds of the chain that encrypts the same
 //! plaintext's whole blocks, so the scalar hash and the vector cipher share the core's
 //! out-of-order window instead of taking turns (the idea of OpenSSL's stitched
-//! AES-CBC-HMAC-SHA1/SHA256 for TLS; our code). Zen 4, five alternated pairs: sealing a
+//! AES-CBC-HMAC-SHA1/SHA256 for TLS; our code). Zen 4 (family 25 model 17), five pairs: sealing a
 //! 16 KiB record 1.13–1.22x (145–157 → 171–191 MB/s), 1 KiB 1.07–1.18x, 177 B 1.04–1.05x
 //! (PERFORMANCE.md, session 44).
 
