@@ -1,12 +1,12 @@
 //! SM3 as rustls' transcript hash and HMAC-SM3 for HKDF-SM3 (RFC 8998 §3.1: the SM suites
 //! use SM3 wherever TLS 1.3 uses the suite's hash).
 
-use digest::{Digest, Mac as _};
-use hmac::Hmac;
+use digest::Digest;
 use rustls::crypto::hash::{self, HashAlgorithm};
 use rustls::crypto::hmac as rhmac;
 use rustls::crypto::tls13;
-use shangmi_sm3::{Backend, Sm3, hazmat};
+use shangmi_sm3::Sm3;
+use shangmi_sm3::hazmat::KeyedHmac;
 use std::sync::OnceLock;
 use zeroize::Zeroize;
 
@@ -96,18 +96,9 @@ pub struct HmacSm3;
 /// The HMAC-SM3 object the suites use.
 pub static HMAC_SM3: HmacSm3 = HmacSm3;
 
-/// HMAC-SM3 keyed with `key`, ready for `update`/`finalize` (the `hmac` crate's type). The
-/// one keyed HMAC-SM3 of both TLS crates: this provider's HKDF-SM3 and `shangmi-tlcp`'s PRF
-/// and record MACs start here.
-pub fn hmac_sm3(key: &[u8]) -> Hmac<Sm3> {
-    // HMAC takes keys of any length (longer ones are hashed first, RFC 2104 §2).
-    <Hmac<Sm3> as hmac::KeyInit>::new_from_slice(key)
-        .unwrap_or_else(|_| unreachable!("HMAC takes keys of every length"))
-}
-
 impl rhmac::Hmac for HmacSm3 {
     fn with_key(&self, key: &[u8]) -> Box<dyn rhmac::Key> {
-        Box::new(HmacSm3Key(hmac_sm3(key)))
+        Box::new(HmacSm3Key(KeyedHmac::new(key)))
     }
 
     fn hash_output_len(&self) -> usize {
@@ -115,17 +106,17 @@ impl rhmac::Hmac for HmacSm3 {
     }
 }
 
-struct HmacSm3Key(Hmac<Sm3>);
+struct HmacSm3Key(KeyedHmac);
 
 impl rhmac::Key for HmacSm3Key {
     fn sign_concat(&self, first: &[u8], middle: &[&[u8]], last: &[u8]) -> rhmac::Tag {
-        let mut mac = self.0.clone();
-        mac.update(first);
-        for part in middle {
-            mac.update(part);
-        }
-        mac.update(last);
-        rhmac::Tag::new(&mac.finalize().into_bytes())
+        let parts = core::iter::once(first)
+            .chain(middle.iter().copied())
+            .chain([last]);
+        let mut tag = self.0.mac(parts);
+        let out = rhmac::Tag::new(&tag);
+        tag.zeroize();
+        out
     }
 
     fn tag_len(&self) -> usize {
@@ -148,115 +139,16 @@ pub static HKDF_SM3: HkdfSm3 = HkdfSm3;
 /// SM3's output length (HashLen).
 const HASH_LEN: usize = 32;
 
-/// HMAC-SM3 keyed once, as the two chaining values after the key's inner (ipad) and outer
-/// (opad) blocks: a MAC then runs the compression function straight on its blocks (the
-/// HKDF-Expand-Label inputs of TLS 1.3 fit one block, so a label costs two compressions and
-/// no buffering). The key schedule's own form of [`hmac_sm3`] (the tests compare them).
-#[derive(Clone)]
-struct KeyedSm3 {
-    inner: [u32; 8],
-    outer: [u32; 8],
-    backend: Backend,
-}
-
-/// Runs SM3's compression function over `blocks` on `backend`.
-fn compress(backend: Backend, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-    // The backend is the one `shangmi_sm3::backend()` picked on this machine.
-    hazmat::compress(backend, state, blocks)
-        .unwrap_or_else(|_| unreachable!("the best backend is available"));
-}
-
-/// The digest bytes of a chaining value.
-fn state_bytes(h: &[u32; 8]) -> [u8; HASH_LEN] {
-    let mut out = [0u8; HASH_LEN];
-    for (chunk, v) in out.chunks_exact_mut(4).zip(h) {
-        chunk.copy_from_slice(&v.to_be_bytes());
-    }
-    out
-}
-
-impl KeyedSm3 {
-    /// HMAC-SM3 under `key` (RFC 2104 §2: keys longer than a block are hashed first).
-    fn new(key: &[u8]) -> KeyedSm3 {
-        let mut block = [0u8; 64];
-        if key.len() > 64 {
-            block[..HASH_LEN].copy_from_slice(&Sm3::digest(key));
-        } else {
-            block[..key.len()].copy_from_slice(key);
-        }
-        let backend = shangmi_sm3::backend();
-        let mut pads = [block.map(|b| b ^ 0x36), block.map(|b| b ^ 0x5c)];
-        let (mut inner, mut outer) = (hazmat::IV, hazmat::IV);
-        compress(backend, &mut inner, &pads[..1]);
-        compress(backend, &mut outer, &pads[1..]);
-        block.zeroize();
-        pads.zeroize();
-        KeyedSm3 {
-            inner,
-            outer,
-            backend,
-        }
-    }
-
-    /// HMAC-SM3 of `first` ‖ the `middle` parts ‖ `last`.
-    fn mac(&self, first: &[u8], middle: &[&[u8]], last: &[u8]) -> [u8; HASH_LEN] {
-        let mut h = self.inner;
-        let mut block = [0u8; 64];
-        let (mut fill, mut len) = (0usize, 64u64);
-        let parts = core::iter::once(first)
-            .chain(middle.iter().copied())
-            .chain(core::iter::once(last));
-        for mut part in parts {
-            while !part.is_empty() {
-                let take = part.len().min(64 - fill);
-                block[fill..fill + take].copy_from_slice(&part[..take]);
-                (fill, part) = (fill + take, &part[take..]);
-                len += take as u64;
-                if fill == 64 {
-                    compress(self.backend, &mut h, core::slice::from_ref(&block));
-                    fill = 0;
-                }
-            }
-        }
-        // SM3's padding (GB/T 32905-2016 §5.2): 0x80, zeros, the bit length in 64 bits.
-        block[fill] = 0x80;
-        block[fill + 1..].fill(0);
-        if fill >= 56 {
-            compress(self.backend, &mut h, core::slice::from_ref(&block));
-            block.fill(0);
-        }
-        block[56..].copy_from_slice(&(len * 8).to_be_bytes());
-        compress(self.backend, &mut h, core::slice::from_ref(&block));
-        // The outer hash: the inner digest after the opad block, one padded block.
-        block.fill(0);
-        block[..HASH_LEN].copy_from_slice(&state_bytes(&h));
-        block[HASH_LEN] = 0x80;
-        block[56..].copy_from_slice(&((64 + HASH_LEN as u64) * 8).to_be_bytes());
-        let mut out = self.outer;
-        compress(self.backend, &mut out, core::slice::from_ref(&block));
-        h.zeroize();
-        block.zeroize();
-        state_bytes(&out)
-    }
-}
-
-impl Drop for KeyedSm3 {
-    fn drop(&mut self) {
-        self.inner.zeroize();
-        self.outer.zeroize();
-    }
-}
-
 /// HMAC-SM3 keyed with HashLen zero bytes, the salt RFC 5869 §2.2 takes when none is given.
-fn zero_salt() -> &'static KeyedSm3 {
-    static KEY: OnceLock<KeyedSm3> = OnceLock::new();
-    KEY.get_or_init(|| KeyedSm3::new(&[0; HASH_LEN]))
+fn zero_salt() -> &'static KeyedHmac {
+    static KEY: OnceLock<KeyedHmac> = OnceLock::new();
+    KEY.get_or_init(|| KeyedHmac::new(&[0; HASH_LEN]))
 }
 
 /// HKDF-Extract(salt, ikm) with the salt's keyed HMAC-SM3 given, as an expander.
-fn extract(salt: &KeyedSm3, ikm: &[u8]) -> Sm3Expander {
-    let mut prk = salt.mac(ikm, &[], &[]);
-    let expander = Sm3Expander(KeyedSm3::new(&prk));
+fn extract(salt: &KeyedHmac, ikm: &[u8]) -> Sm3Expander {
+    let mut prk = salt.mac([ikm]);
+    let expander = Sm3Expander(KeyedHmac::new(&prk));
     prk.zeroize();
     expander
 }
@@ -268,7 +160,7 @@ impl tls13::Hkdf for HkdfSm3 {
             let early = EARLY.get_or_init(|| extract(zero_salt(), &[0; HASH_LEN]));
             return Box::new(early.clone());
         };
-        Box::new(extract(&KeyedSm3::new(salt), &[0; HASH_LEN]))
+        Box::new(extract(&KeyedHmac::new(salt), &[0; HASH_LEN]))
     }
 
     fn extract_from_secret(
@@ -277,17 +169,17 @@ impl tls13::Hkdf for HkdfSm3 {
         secret: &[u8],
     ) -> Box<dyn tls13::HkdfExpander> {
         Box::new(match salt {
-            Some(salt) => extract(&KeyedSm3::new(salt), secret),
+            Some(salt) => extract(&KeyedHmac::new(salt), secret),
             None => extract(zero_salt(), secret),
         })
     }
 
     fn expander_for_okm(&self, okm: &tls13::OkmBlock) -> Box<dyn tls13::HkdfExpander> {
-        Box::new(Sm3Expander(KeyedSm3::new(okm.as_ref())))
+        Box::new(Sm3Expander(KeyedHmac::new(okm.as_ref())))
     }
 
     fn hmac_sign(&self, key: &tls13::OkmBlock, message: &[u8]) -> rhmac::Tag {
-        let mut tag = KeyedSm3::new(key.as_ref()).mac(message, &[], &[]);
+        let mut tag = KeyedHmac::new(key.as_ref()).mac([message]);
         let out = rhmac::Tag::new(&tag);
         tag.zeroize();
         out
@@ -296,7 +188,7 @@ impl tls13::Hkdf for HkdfSm3 {
 
 /// HKDF-Expand under one PRK: HMAC-SM3 keyed with it once.
 #[derive(Clone)]
-struct Sm3Expander(KeyedSm3);
+struct Sm3Expander(KeyedHmac);
 
 impl Sm3Expander {
     /// T(1) ‖ T(2) ‖ .. into `out` (RFC 5869 §2.3), for `out` of at most 255 blocks.
@@ -306,7 +198,10 @@ impl Sm3Expander {
         for (n, chunk) in out.chunks_mut(HASH_LEN).enumerate() {
             let counter = [n as u8 + 1];
             let prev: &[u8] = if n == 0 { &[] } else { &t };
-            let next = self.0.mac(prev, info, &counter);
+            let parts = core::iter::once(prev)
+                .chain(info.iter().copied())
+                .chain([counter.as_slice()]);
+            let next = self.0.mac(parts);
             t = next;
             chunk.copy_from_slice(&t[..chunk.len()]);
         }
@@ -369,37 +264,6 @@ mod tests {
         (0..len)
             .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
             .collect()
-    }
-
-    #[test]
-    fn keyed_sm3_is_hmac_sm3() {
-        // Every padding case of both hashes: message ends at each offset of a block (55 and
-        // 56 bytes are the one/two padding block boundary), keys below, at and above a block.
-        for key_len in [0usize, 1, 32, 63, 64, 65, 130] {
-            let key = bytes(key_len, 5);
-            let keyed = KeyedSm3::new(&key);
-            for msg_len in 0..200 {
-                let msg = bytes(msg_len, 6);
-                let want: [u8; 32] = hmac_sm3(&key)
-                    .chain_update(&msg)
-                    .finalize()
-                    .into_bytes()
-                    .into();
-                assert_eq!(
-                    keyed.mac(&msg, &[], &[]),
-                    want,
-                    "key {key_len}, message {msg_len}"
-                );
-                // The same bytes in three parts, split unevenly.
-                let (a, rest) = msg.split_at(msg_len / 3);
-                let (b, c) = rest.split_at(rest.len() / 2);
-                assert_eq!(
-                    keyed.mac(a, &[b, &[]], c),
-                    want,
-                    "key {key_len}, split {msg_len}"
-                );
-            }
-        }
     }
 
     #[test]

@@ -90,6 +90,20 @@ impl<'a> Steps<'a> {
         }
     }
 
+    /// Whether [`Steps::new`] answers `Some` on `backend` (an available `avx512`).
+    pub fn runs_on(backend: Backend) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return shangmi_dispatch::Available::require(backend)
+            .ok()
+            .and_then(crate::x86::Avx512::new)
+            .is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = backend;
+            false
+        }
+    }
+
     /// Groups of four rounds still to run (16 a block).
     #[inline(always)]
     pub fn left(&self) -> usize {
@@ -125,3 +139,139 @@ impl core::fmt::Debug for Steps<'_> {
             .finish_non_exhaustive()
     }
 }
+
+/// HMAC-SM3 (RFC 2104) keyed once, as SM3's two chaining values after the padded key's
+/// inner (ipad) and outer (opad) blocks: a tag then costs the message's blocks and one
+/// outer block, with no key block hashed again and no buffer but one block's. The keyed
+/// form every HMAC-SM3 of this workspace that runs per message starts from (TLS 1.3's key
+/// schedule, TLCP's records, RFC 6979 nonces); general callers want the `hmac` crate over
+/// [`crate::Sm3`]. Runs on [`crate::backend()`]; zeroized on drop with the `zeroize`
+/// feature.
+///
+/// ```
+/// use hmac::{KeyInit, Mac};
+/// use shangmi_sm3::{Sm3, hazmat::KeyedHmac};
+/// let keyed = KeyedHmac::new(b"key");
+/// let mut reference = hmac::Hmac::<Sm3>::new_from_slice(b"key").unwrap();
+/// reference.update(b"a message");
+/// let tag: [u8; 32] = reference.finalize().into_bytes().into();
+/// assert_eq!(keyed.mac([b"a ".as_slice(), b"message"]), tag);
+/// ```
+#[derive(Clone)]
+pub struct KeyedHmac {
+    inner: [u32; 8],
+    outer: [u32; 8],
+    backend: shangmi_dispatch::Available<Backend>,
+}
+
+impl KeyedHmac {
+    /// Keyed with `key` (RFC 2104 §2: a key longer than the 64-byte block is hashed first).
+    pub fn new(key: &[u8]) -> Self {
+        let backend = shangmi_dispatch::Available::require(crate::backend())
+            .unwrap_or_else(|_| unreachable!("the best backend is available"));
+        let mut block = [0u8; 64];
+        if key.len() > 64 {
+            block[..32].copy_from_slice(&<crate::Sm3 as digest::Digest>::digest(key));
+        } else {
+            block[..key.len()].copy_from_slice(key);
+        }
+        let mut pads = [block.map(|b| b ^ 0x36), block.map(|b| b ^ 0x5c)];
+        let (mut inner, mut outer) = (IV, IV);
+        engine::compress(backend, &mut inner, &pads[..1]);
+        engine::compress(backend, &mut outer, &pads[1..]);
+        wipe(&mut block);
+        wipe(pads.as_flattened_mut());
+        KeyedHmac {
+            inner,
+            outer,
+            backend,
+        }
+    }
+
+    /// From the two chaining values a caller computed before (a key fixed at build time:
+    /// RFC 6979's all-zero K), `inner` after the ipad block and `outer` after the opad block.
+    pub fn from_states(inner: [u32; 8], outer: [u32; 8]) -> Self {
+        let backend = shangmi_dispatch::Available::require(crate::backend())
+            .unwrap_or_else(|_| unreachable!("the best backend is available"));
+        KeyedHmac {
+            inner,
+            outer,
+            backend,
+        }
+    }
+
+    /// The backend the compressions run on.
+    pub fn backend(&self) -> Backend {
+        self.backend.get()
+    }
+
+    /// The inner hash's chaining value after the ipad block, for a caller that compresses
+    /// the message's blocks itself (with [`Steps`]) and ends with [`KeyedHmac::outer`].
+    pub fn inner(&self) -> [u32; 8] {
+        self.inner
+    }
+
+    /// The tag from the inner hash's final chaining value (after the message and its SM3
+    /// padding, which counts the ipad block's 64 bytes): the outer hash's one block.
+    pub fn outer(&self, inner: &[u32; 8]) -> [u8; 32] {
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&engine::to_bytes(inner));
+        block[32] = 0x80;
+        block[56..].copy_from_slice(&(8 * (64 + 32) as u64).to_be_bytes());
+        let mut out = self.outer;
+        engine::compress(self.backend, &mut out, core::slice::from_ref(&block));
+        wipe(&mut block);
+        engine::to_bytes(&out)
+    }
+
+    /// The tag of the concatenation of `parts`.
+    pub fn mac<'p>(&self, parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
+        let mut h = self.inner;
+        let mut block = [0u8; 64];
+        let (mut fill, mut len) = (0usize, 64u64);
+        for mut part in parts {
+            while !part.is_empty() {
+                let take = part.len().min(64 - fill);
+                block[fill..fill + take].copy_from_slice(&part[..take]);
+                (fill, part) = (fill + take, &part[take..]);
+                len += take as u64;
+                if fill == 64 {
+                    engine::compress(self.backend, &mut h, core::slice::from_ref(&block));
+                    fill = 0;
+                }
+            }
+        }
+        // SM3's padding (GB/T 32905-2016 §5.2): 0x80, zeros, the bit length in 64 bits.
+        let (tail, end) = engine::pad_tail(&block[..fill], len as usize);
+        engine::compress(self.backend, &mut h, engine::as_blocks(&tail[..end]));
+        let tag = self.outer(&h);
+        wipe(&mut block);
+        wipe(&mut h);
+        tag
+    }
+}
+
+impl Drop for KeyedHmac {
+    fn drop(&mut self) {
+        wipe(&mut self.inner);
+        wipe(&mut self.outer);
+    }
+}
+
+impl core::fmt::Debug for KeyedHmac {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("KeyedHmac")
+            .field("backend", &self.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Zeroizes `v` (with the `zeroize` feature; nothing without it).
+#[cfg(feature = "zeroize")]
+fn wipe<Z: digest::zeroize::DefaultIsZeroes>(v: &mut [Z]) {
+    digest::zeroize::Zeroize::zeroize(v);
+}
+
+/// Zeroizes `v` (with the `zeroize` feature; nothing without it).
+#[cfg(not(feature = "zeroize"))]
+fn wipe<Z>(_: &mut [Z]) {}

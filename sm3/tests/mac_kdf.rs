@@ -11,7 +11,8 @@
 #![allow(clippy::unwrap_used)]
 
 use hmac::{Hmac, KeyInit, Mac};
-use shangmi_sm3::{Digest, Sm3};
+use shangmi_sm3::hazmat::{self, KeyedHmac};
+use shangmi_sm3::{Backend, Digest, Sm3};
 
 /// RFC 4231-style key/message shapes: short key, key equal to the block size, key longer
 /// than the block size (hashed first), empty message, long message.
@@ -159,5 +160,63 @@ fn hmac_gmt0042_appendix_d3() {
     ];
     for (key, msg, tag) in cases {
         assert_eq!(hmac_ours(key, &msg), tag.to_vec(), "key {key:02x?}");
+        assert_eq!(KeyedHmac::new(key).mac([msg.as_slice()]), tag, "keyed");
     }
+}
+
+/// The keyed form (`hazmat::KeyedHmac`, which the TLS key schedule, TLCP's records and the
+/// RFC 6979 nonces use) against the `hmac` crate over RustCrypto's `sm3` 0.5, at every
+/// padding case of both hashes (messages ending at each offset of a block, 55 and 56 bytes
+/// being the one/two padding block boundary; keys below, at and above a block), whole and
+/// in uneven parts; and its two halves (`inner`, then the message's padded blocks
+/// compressed by the caller, then `outer`) against the whole.
+#[test]
+fn keyed_hmac_is_hmac_sm3() {
+    let bytes = |len: usize, seed: u8| -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+            .collect()
+    };
+    for key_len in [0usize, 1, 32, 63, 64, 65, 130] {
+        let key = bytes(key_len, 5);
+        let keyed = KeyedHmac::new(&key);
+        for msg_len in 0..200 {
+            let msg = bytes(msg_len, 6);
+            let mut peer = Hmac::<rustcrypto_sm3::Sm3>::new_from_slice(&key).unwrap();
+            peer.update(&msg);
+            let want: [u8; 32] = peer.finalize().into_bytes().into();
+            assert_eq!(
+                keyed.mac([msg.as_slice()]),
+                want,
+                "key {key_len}, {msg_len}"
+            );
+            let (a, rest) = msg.split_at(msg_len / 3);
+            let (b, c) = rest.split_at(rest.len() / 2);
+            assert_eq!(keyed.mac([a, b, &[], c]), want, "split {msg_len}");
+            // The inner hash by hand: message, 0x80, zeros, bit length of ipad ‖ message.
+            let mut padded = msg.clone();
+            padded.push(0x80);
+            while padded.len() % 64 != 56 {
+                padded.push(0);
+            }
+            padded.extend_from_slice(&(8 * (64 + msg_len) as u64).to_be_bytes());
+            let (blocks, _) = padded.as_chunks::<64>();
+            let mut inner = keyed.inner();
+            hazmat::compress(keyed.backend(), &mut inner, blocks).unwrap();
+            assert_eq!(keyed.outer(&inner), want, "halves {msg_len}");
+        }
+    }
+    // From the states after the ipad and opad blocks, as a caller with a fixed key holds
+    // them (RFC 6979's all-zero K).
+    let zero = KeyedHmac::new(&[0; 32]);
+    let mut states = [hazmat::IV; 2];
+    for (s, pad) in states.iter_mut().zip([0x36u8, 0x5c]) {
+        hazmat::compress(Backend::Soft, s, &[[pad; 64]]).unwrap();
+    }
+    let from = KeyedHmac::from_states(states[0], states[1]);
+    assert_eq!(from.inner(), zero.inner());
+    assert_eq!(
+        from.mac([b"sample".as_slice()]),
+        zero.mac([b"sample".as_slice()])
+    );
 }

@@ -1,51 +1,37 @@
 //! The TLCP PRF: TLS 1.2's P_hash (RFC 5246 §5) with HMAC-SM3, and the transcript hash.
-//! The keyed HMAC-SM3 is `shangmi-rustls`' (its HKDF-SM3 starts from the same one).
+//! The keyed HMAC-SM3 is `shangmi_sm3::hazmat::KeyedHmac` (HKDF-SM3 of the rustls provider starts from the same one).
 
-use hmac::{Hmac, Mac};
-use shangmi_rustls::hash::hmac_sm3 as hmac;
-use shangmi_sm3::Sm3;
+use shangmi_sm3::hazmat::KeyedHmac;
 use zeroize::Zeroize;
-
-type HmacSm3 = Hmac<Sm3>;
 
 /// PRF(secret, label, seed) = P_SM3(secret, label ‖ seed), filling `out`.
 pub fn prf(secret: &[u8], label: &[u8], seed: &[u8], out: &mut [u8]) {
-    let base = hmac(secret);
+    let base = KeyedHmac::new(secret);
     // A(1) = HMAC(secret, label ‖ seed)
-    let mut a = {
-        let mut m = base.clone();
-        m.update(label);
-        m.update(seed);
-        m.finalize().into_bytes()
-    };
+    let mut a = base.mac([label, seed]);
     let mut done = 0;
     while done < out.len() {
-        let mut m = base.clone();
-        m.update(&a);
-        m.update(label);
-        m.update(seed);
-        let block = m.finalize().into_bytes();
+        let mut block = base.mac([a.as_slice(), label, seed]);
         let n = (out.len() - done).min(block.len());
         out[done..done + n].copy_from_slice(&block[..n]);
         done += n;
-        let mut m = base.clone();
-        m.update(&a);
-        a = m.finalize().into_bytes();
+        block.zeroize();
+        a = base.mac([a.as_slice()]);
     }
+    a.zeroize();
 }
 
-/// HMAC-SM3 of the parts (the record tests' reference; records key theirs once).
+/// HMAC-SM3 of the parts through the `hmac` crate over SM3 (the tests' independent
+/// reference; the records and the PRF key theirs once, `KeyedHmac`).
 #[cfg(test)]
 pub(crate) fn hmac_sm3(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
-    let mut m = hmac(key);
+    use hmac::{KeyInit, Mac};
+    let mut m = <hmac::Hmac<shangmi_sm3::Sm3> as KeyInit>::new_from_slice(key)
+        .unwrap_or_else(|_| unreachable!("HMAC takes keys of every length"));
     for p in parts {
         m.update(p);
     }
     m.finalize().into_bytes().into()
-}
-
-pub(crate) fn new_hmac(key: &[u8]) -> HmacSm3 {
-    hmac(key)
 }
 
 /// master_secret = PRF(pms, "master secret", client_random ‖ server_random)[..48].

@@ -17,11 +17,8 @@
 use crate::error::Error;
 use crate::suites::CipherSuite;
 use core::hint::black_box;
-use digest::block_api::{Block, UpdateCore};
-use hmac::{Hmac, Mac};
 use shangmi_dispatch::ct::opaque_u32;
-use shangmi_sm3::hazmat::{self, Steps};
-use shangmi_sm3::{Sm3, Sm3Core};
+use shangmi_sm3::hazmat::{self, KeyedHmac, Steps};
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
 use shangmi_sm4_modes::cipher::Block as CipherBlock;
 use shangmi_sm4_modes::{CbcDecrypt, CbcEncrypt, Direction, Sm4, Sm4Gcm};
@@ -48,13 +45,12 @@ enum Inner {
     Cbc {
         /// SM4 with its round keys expanded once per connection (zeroized on drop).
         cipher: Box<Sm4>,
-        /// HMAC-SM3 keyed once per connection (its inner and outer states after the padded
-        /// key), cloned for each record: two SM3 compressions fewer per record. SM3's state
-        /// zeroizes itself on drop.
-        mac: Hmac<Sm3>,
-        /// The same keyed states as chaining values, for sealing with the MAC's rounds
-        /// between the chain's ([`Keyed`]), where the backends can.
-        keyed: Option<Box<Keyed>>,
+        /// HMAC-SM3 keyed once per connection (SM3's chaining values after the padded key's
+        /// blocks): two SM3 compressions fewer per record. Zeroized on drop.
+        mac: KeyedHmac,
+        /// Whether records are sealed with the MAC's rounds between the chain's
+        /// ([`mac_beside_chain`]): where SM3 runs on `avx512` and SM4 on `gfni-avx512`.
+        stitch: bool,
     },
     Gcm {
         aead: Box<Sm4Gcm>,
@@ -98,10 +94,12 @@ impl RecordProtection {
                 .try_into()
                 .map_err(|_| Error::Config("MAC key length"))?;
             let cipher = Box::new(Sm4::new(&key16.into()));
+            let mac = KeyedHmac::new(mac_key);
             Inner::Cbc {
-                keyed: Keyed::new(&cipher, mac_key).map(Box::new),
+                stitch: cipher.backend() == shangmi_sm4::Backend::GfniAvx512
+                    && Steps::runs_on(mac.backend()),
                 cipher,
-                mac: keyed_hmac(mac_key),
+                mac,
             }
         };
         Ok(RecordProtection { inner })
@@ -198,23 +196,24 @@ impl RecordProtection {
         }
         let aad = mac_header(seq, typ, len);
         match &self.inner {
-            Inner::Cbc { cipher, mac, keyed } => {
+            Inner::Cbc {
+                cipher,
+                mac,
+                stitch,
+            } => {
                 let (iv, body) = fragment.split_at_mut(BLOCK);
                 iv.copy_from_slice(explicit);
                 // The plaintext's whole blocks are encrypted beside the MAC where the
-                // backends can (`Keyed`), the rest (and all of it elsewhere) after it.
+                // backends can (`mac_beside_chain`), the rest (and all of it elsewhere)
+                // after it.
                 let mut chain = *explicit;
-                let (tag, done) = match keyed {
-                    Some(k) if len >= BLOCK => {
-                        let tag = k.mac_beside_chain(cipher, &aad, body, len, &mut chain);
-                        (tag, len / BLOCK * BLOCK)
-                    }
-                    _ => {
-                        let mut m = mac.clone();
-                        m.update(&aad);
-                        m.update(&body[..len]);
-                        (m.finalize().into_bytes().into(), 0)
-                    }
+                let stitched = match *stitch && len >= BLOCK {
+                    true => mac_beside_chain(cipher, mac, &aad, body, len, &mut chain),
+                    false => None,
+                };
+                let (tag, done) = match stitched {
+                    Some(tag) => (tag, len / BLOCK * BLOCK),
+                    None => (mac.mac([aad.as_slice(), &body[..len]]), 0),
                 };
                 let (tag_at, pad) = body[len..].split_at_mut(MAC_LEN);
                 tag_at.copy_from_slice(&tag);
@@ -290,128 +289,55 @@ impl RecordProtection {
     }
 }
 
-/// HMAC-SM3's inner and outer chaining values after the padded key's block, for sealing
-/// with the MAC's SM3 rounds run between the SM4 rounds of the CBC chain over the same
-/// plaintext ([`Keyed::mac_beside_chain`]): SM3's rounds are scalar and keep the
-/// general-purpose ALUs busy while the serial chain waits on the vector units, so the two
-/// overlap in one out-of-order window instead of taking turns. Only where SM3 runs on
-/// `avx512` (`shangmi_sm3::hazmat::Steps`) and SM4 on `gfni-avx512`
-/// (`shangmi_sm4::Sm4::cbc_chain_hooked` steps its hook only there). Zeroized on drop.
-struct Keyed {
-    inner: [u32; 8],
-    outer: [u32; 8],
-    backend: shangmi_sm3::Backend,
-}
-
-impl Keyed {
-    /// The keyed states for `mac_key`, if `cipher`'s backend and SM3's can run the MAC
-    /// beside the chain.
-    fn new(cipher: &Sm4, mac_key: &[u8; 32]) -> Option<Self> {
-        let backend = shangmi_sm3::backend();
-        if cipher.backend() != shangmi_sm4::Backend::GfniAvx512
-            || Steps::new(backend, hazmat::IV, &[]).is_none()
-        {
-            return None;
-        }
-        // HMAC (RFC 2104) with a key shorter than the block: the key, zero-padded, XOR
-        // ipad (0x36…) and opad (0x5c…).
-        let padded = |byte: u8| {
-            let mut block = [byte; 64];
-            for (b, k) in block.iter_mut().zip(mac_key) {
-                *b ^= k;
-            }
-            block
-        };
-        let (mut ipad, mut opad) = (padded(0x36), padded(0x5c));
-        let mut keyed = Keyed {
-            inner: hazmat::IV,
-            outer: hazmat::IV,
-            backend,
-        };
-        let done = hazmat::compress(backend, &mut keyed.inner, &[ipad])
-            .and_then(|()| hazmat::compress(backend, &mut keyed.outer, &[opad]));
-        ipad.zeroize();
-        opad.zeroize();
-        done.ok().map(|()| keyed)
-    }
-
-    /// The MAC of the record with header `aad` and the `len`-byte plaintext at the start
-    /// of `body`, with the plaintext's whole blocks encrypted (CBC from `chain`, which
-    /// moves on) in place meanwhile: the inner hash's steps of four rounds spread evenly
-    /// over the chain's steps, four a block ([`Spread`]). `len` is public (it is the
-    /// record's), so the spread is too.
-    fn mac_beside_chain(
-        &self,
-        cipher: &Sm4,
-        aad: &[u8; 13],
-        body: &mut [u8],
-        len: usize,
-        chain: &mut [u8; 16],
-    ) -> [u8; MAC_LEN] {
-        // The inner hash's input after the key's block, SM3-padded to whole blocks: the
-        // header, the plaintext (a copy, which the chain reads too, as it writes over the
-        // plaintext in `body`), 0x80, zeros, the length in bits of key block and message.
-        let m = 13 + len;
-        let n = (m + 8) / 64 + 1;
-        let mut small = [0u8; 4 * 64];
-        let mut large = Vec::new();
-        let msg = if 64 * n <= small.len() {
-            &mut small[..64 * n]
-        } else {
-            large.resize(64 * n, 0);
-            &mut large[..]
-        };
-        msg[..13].copy_from_slice(aad);
-        msg[13..m].copy_from_slice(&body[..len]);
-        msg[m] = 0x80;
-        msg[64 * n - 8..].copy_from_slice(&(8 * (64 + m) as u64).to_be_bytes());
-        let whole = len / BLOCK;
-        let (blocks, _) = msg.as_chunks::<64>();
-        let (input, _) = CipherBlock::<Sm4>::slice_as_chunks(&msg[13..13 + BLOCK * whole]);
-        let (out, _) = CipherBlock::<Sm4>::slice_as_chunks_mut(&mut body[..BLOCK * whole]);
-        let mut state = CipherBlock::<Sm4>::from(*chain);
-        let inner = match Steps::new(self.backend, self.inner, blocks) {
-            Some(steps) => {
-                let hook = Spread::new(steps, 4 * whole);
-                cipher
-                    .cbc_chain_hooked(&mut state, input, out, hook)
-                    .steps
-                    .finish()
-            }
-            None => {
-                // Not reached (`new` checked the backend): the chain, then the hash on
-                // the soft backend, which always runs.
-                cipher.cbc_chain_into(&mut state, input, out);
-                let mut inner = self.inner;
-                let _ = hazmat::compress(shangmi_sm3::Backend::Soft, &mut inner, blocks);
-                inner
-            }
-        };
-        *chain = state.into();
-        // The outer hash: one block, the inner digest padded (key block + 32 bytes).
-        let mut block = [0u8; 64];
-        for (b, w) in block.chunks_exact_mut(4).zip(inner) {
-            b.copy_from_slice(&w.to_be_bytes());
-        }
-        block[32] = 0x80;
-        block[56..].copy_from_slice(&(8 * (64 + 32) as u64).to_be_bytes());
-        let mut outer = self.outer;
-        if hazmat::compress(self.backend, &mut outer, &[block]).is_err() {
-            let _ = hazmat::compress(shangmi_sm3::Backend::Soft, &mut outer, &[block]);
-        }
-        let mut tag = [0u8; MAC_LEN];
-        for (b, w) in tag.chunks_exact_mut(4).zip(outer) {
-            b.copy_from_slice(&w.to_be_bytes());
-        }
-        tag
-    }
-}
-
-impl Drop for Keyed {
-    fn drop(&mut self) {
-        self.inner.zeroize();
-        self.outer.zeroize();
-    }
+/// The MAC of the record with header `aad` and the `len`-byte plaintext at the start of
+/// `body`, with the plaintext's whole blocks encrypted (CBC from `chain`, which moves on)
+/// in place meanwhile: the inner hash's steps of four rounds spread evenly over the chain's
+/// steps, four a block ([`Spread`]). SM3's rounds are scalar and keep the general-purpose
+/// ALUs busy while the serial chain waits on the vector units, so the two overlap in one
+/// out-of-order window instead of taking turns. `None`, with nothing written, unless SM3
+/// steps on `avx512` (`shangmi_sm3::hazmat::Steps`); the chain steps its hook only on
+/// `gfni-avx512` (`shangmi_sm4::Sm4::cbc_chain_hooked`), elsewhere the steps run after it.
+/// `len` is public (it is the record's), so the spread is too.
+fn mac_beside_chain(
+    cipher: &Sm4,
+    mac: &KeyedHmac,
+    aad: &[u8; 13],
+    body: &mut [u8],
+    len: usize,
+    chain: &mut [u8; 16],
+) -> Option<[u8; MAC_LEN]> {
+    // The inner hash's input after the key's block, SM3-padded to whole blocks: the
+    // header, the plaintext (a copy, which the chain reads too, as it writes over the
+    // plaintext in `body`), 0x80, zeros, the length in bits of key block and message.
+    let m = 13 + len;
+    let n = (m + 8) / 64 + 1;
+    let mut small = [0u8; 4 * 64];
+    let mut large = Vec::new();
+    let msg = if 64 * n <= small.len() {
+        &mut small[..64 * n]
+    } else {
+        large.resize(64 * n, 0);
+        &mut large[..]
+    };
+    msg[..13].copy_from_slice(aad);
+    msg[13..m].copy_from_slice(&body[..len]);
+    msg[m] = 0x80;
+    msg[64 * n - 8..].copy_from_slice(&(8 * (64 + m) as u64).to_be_bytes());
+    let whole = len / BLOCK;
+    let (blocks, _) = msg.as_chunks::<64>();
+    let steps = Steps::new(mac.backend(), mac.inner(), blocks)?;
+    let (input, _) = CipherBlock::<Sm4>::slice_as_chunks(&msg[13..13 + BLOCK * whole]);
+    let (out, _) = CipherBlock::<Sm4>::slice_as_chunks_mut(&mut body[..BLOCK * whole]);
+    let mut state = CipherBlock::<Sm4>::from(*chain);
+    let hook = Spread::new(steps, 4 * whole);
+    let mut inner = cipher
+        .cbc_chain_hooked(&mut state, input, out, hook)
+        .steps
+        .finish();
+    *chain = state.into();
+    let tag = mac.outer(&inner);
+    inner.zeroize();
+    Some(tag)
 }
 
 /// SM3 steps as the CBC chain's hook: `total` groups of four rounds over `calls` chain
@@ -475,8 +401,7 @@ fn compressions(m: u32) -> u32 {
 }
 
 /// SM3 blocks of zeros for the check's dummy compressions (at most 4 run).
-static ZERO_BLOCKS: [Block<Sm3Core>; 5] = [ZERO_BLOCK; 5];
-const ZERO_BLOCK: Block<Sm3Core> = digest::array::Array([0; 64]);
+static ZERO_BLOCKS: [[u8; 64]; 5] = [[0; 64]; 5];
 
 /// Where a MAC starting at `plen` begins relative to a chunk at `base` (plen − base),
 /// clamped to [−32, 32] as a byte (two's complement), without a branch on `plen`: a byte
@@ -532,16 +457,11 @@ fn rotate_down(w: &[u64; 4], by: usize) -> [u64; 4] {
 /// [`Error::DecryptError`] (bad_record_mac). Only the public length of `data` may change
 /// the running time.
 pub fn cbc_check(mac_key: &[u8; 32], seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
-    cbc_check_keyed(&keyed_hmac(mac_key), seq, typ, data)
-}
-
-/// HMAC-SM3 under a 32-byte key (shorter than SM3's block: never refused).
-fn keyed_hmac(mac_key: &[u8; 32]) -> Hmac<Sm3> {
-    crate::prf::new_hmac(mac_key)
+    cbc_check_keyed(&KeyedHmac::new(mac_key), seq, typ, data)
 }
 
 /// [`cbc_check`] with the HMAC already keyed (cloned, not changed).
-fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
+fn cbc_check_keyed(mac: &KeyedHmac, seq: u64, typ: u8, data: &[u8]) -> Result<usize, Error> {
     let n = data.len();
     if n < 48 || !n.is_multiple_of(BLOCK) || n > MAX_CIPHERTEXT {
         return Err(Error::DecryptError);
@@ -574,16 +494,18 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
     // blocks done already, so the HMAC itself runs compressions(64 + 13 + plen) − 1 for
     // the inner hash and 1 for the outer: c_real. The dummy runs exactly k = c_max − c_real
     // more, on the block-level state (no padding block of its own).
-    let mut mac = mac.clone();
-    mac.update(&mac_header(seq, typ, plen as usize));
-    mac.update(&data[..plen as usize]);
-    let expected = mac.finalize().into_bytes();
+    let expected = mac.mac([
+        mac_header(seq, typ, plen as usize).as_slice(),
+        &data[..plen as usize],
+    ]);
     let c_max = compressions(64 + 13 + max_len);
     let c_real = compressions(64 + 13 + plen);
     let k = c_max - c_real;
     // At most 4 (plen ≥ max_len − 255); the bound only keeps the slice in range.
-    let mut dummy = Sm3Core::default();
-    dummy.update_blocks(&ZERO_BLOCKS[..(k as usize).min(ZERO_BLOCKS.len())]);
+    let mut dummy = hazmat::IV;
+    let dummies = &ZERO_BLOCKS[..(k as usize).min(ZERO_BLOCKS.len())];
+    // The keyed MAC's backend is available (it ran the MAC above).
+    let _ = hazmat::compress(mac.backend(), &mut dummy, dummies);
     black_box(dummy);
 
     // Extract the received MAC at offset plen without a secret index: every byte it
@@ -619,7 +541,7 @@ fn cbc_check_keyed(mac: &Hmac<Sm3>, seq: u64, typ: u8, data: &[u8]) -> Result<us
             *w = (rot & m) | (*w & !m);
         }
     }
-    let expected = le_words(&expected.into());
+    let expected = le_words(&expected);
     let diff = words
         .iter()
         .zip(expected)
@@ -663,7 +585,8 @@ mod tests {
         }
     }
 
-    /// The seal that runs the MAC beside the chain (`Keyed`, where the backends have it)
+    /// The seal that runs the MAC beside the chain (`mac_beside_chain`, where the backends
+    /// have it)
     /// writes the same fragment as the MAC-then-chain seal, for every length around the
     /// block and SM3-block boundaries and up to the record limit, and its tag is the
     /// textbook HMAC-SM3 (RFC 2104) of header and plaintext; on a machine with both
@@ -673,17 +596,13 @@ mod tests {
         let key = [7u8; 32];
         let stitched = cbc_pair(CipherSuite::EccSm4CbcSm3);
         let mut plain = cbc_pair(CipherSuite::EccSm4CbcSm3);
-        let Inner::Cbc { cipher, keyed, .. } = &mut plain.inner else {
+        let Inner::Cbc { cipher, stitch, .. } = &mut plain.inner else {
             panic!("a CBC suite");
         };
         let both = cipher.backend() == shangmi_sm4::Backend::GfniAvx512
             && shangmi_sm3::backend() == shangmi_sm3::Backend::Avx512;
-        assert_eq!(
-            keyed.is_some(),
-            both,
-            "stitched exactly where both backends run"
-        );
-        *keyed = None;
+        assert_eq!(*stitch, both, "stitched exactly where both backends run");
+        *stitch = false;
         let lens = (0..300).chain([1000, 4096 + 7, MAX_FRAGMENT - 1, MAX_FRAGMENT]);
         for len in lens {
             let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();

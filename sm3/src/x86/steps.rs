@@ -54,17 +54,22 @@ impl<'a> Steps<'a> {
                 k: K.map(Cell::new),
             };
             const { assert!(core::mem::offset_of!(StepScratch, k) == 528) };
+            // The first block starts here (with no block, a zero block's groups stand in
+            // and are never read: `step` starts a block only from `blocks`).
+            let (first, started, group) = match blocks.first() {
+                Some(block) => (block, 1, 0),
+                None => (&[0; 64], 0, 16),
+            };
             Steps {
                 k,
                 s: state,
                 v: state,
-                gg: 0,
-                // Replaced when the first block starts.
-                g: Groups::start(k, &[0; 64], &scratch.words),
+                gg: state[4] ^ state[5] ^ state[6],
+                g: Groups::start(k, first, &scratch.words),
                 scratch,
                 blocks,
-                started: 0,
-                group: 16,
+                started,
+                group,
             }
         }
         // SAFETY: `k` proves the features `entry` enables (`super`'s module comment).
