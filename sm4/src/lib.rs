@@ -397,9 +397,7 @@ impl Sm4 {
             },
         );
     }
-}
 
-impl Sm4 {
     /// [`Sm4::cbc_chain_into`] with `hook`'s steps run between the rounds where the
     /// backend does that (see [`ChainHook`]); returns the hook (taken by value so that its
     /// state can stay in registers).
