@@ -65,7 +65,9 @@ proptest! {
             c.cbc_chain_into(&mut want_state, &blocks, &mut want);
             let count = c.cbc_chain_hooked(&mut state, &blocks, &mut out, Count(0));
             prop_assert_eq!((&out, state), (&want, want_state), "{:?}", backend);
-            let steps = if backend.name() == "gfni-avx512" { 4 * blocks.len() } else { 0 };
+            // Four a block but the last (which runs without them) on gfni-avx512.
+            let hooked = 4 * blocks.len().saturating_sub(1);
+            let steps = if backend.name() == "gfni-avx512" { hooked } else { 0 };
             prop_assert_eq!(count.0, steps, "{:?}", backend);
         }
     }

@@ -39,7 +39,7 @@
 //! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
 //!
 //! `Rotated`'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
-//! every eight): a record layer's HMAC-SM3 four rounds at a time on the general-purpose
+//! every eight, in every block but the last): a record layer's HMAC-SM3 four rounds at a time on the general-purpose
 //! ALUs, which the chain leaves idle. With `()` (every other caller) the steps vanish and
 //! the rounds are the same instructions as without them.
 
@@ -563,11 +563,14 @@ fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize, H: ChainHook>(
         };
         d = pairs_of(&st.y);
     }
-    rotated_rounds::<F, 0, SPLIT, false, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
+    // The last block without the hook's steps: its code is then inlined into the loop's
+    // four places only, not eight (a hooked chain is a record's, often run with the
+    // instruction cache cold, where its size costs more than the last block's overlap).
+    rotated_rounds::<F, 0, SPLIT, false, ()>(cpu, &ak, &mut st, &mut d, kr, p, &mut ());
     if let Some(x) = pending {
         write(&x);
     }
-    rotated_rounds::<F, SPLIT, 32, true, H>(cpu, &ak, &mut st, &mut d, kr, p, hook);
+    rotated_rounds::<F, SPLIT, 32, true, ()>(cpu, &ak, &mut st, &mut d, kr, p, &mut ());
     let x = [w(st.y[3]), w(st.y[2]), w(st.y[1]), w(st.y[0])];
     write(&x);
     x
