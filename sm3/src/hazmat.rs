@@ -1,5 +1,7 @@
-//! Low-level entry points for tests, fuzzing and benches: the compression function and the
-//! multi-buffer path on a chosen backend. Not needed for ordinary hashing.
+//! Low-level entry points: the compression function and the multi-buffer path on a chosen
+//! backend (for tests, fuzzing and benches), the compression in steps of four rounds, and
+//! HMAC-SM3 keyed once (for protocols that MAC every record or label). Not needed for
+//! ordinary hashing.
 
 use crate::{Backend, BackendError, engine, multi};
 

@@ -320,14 +320,7 @@ fn mac_beside_chain(
     // plaintext in `body`), 0x80, zeros, the length in bits of key block and message.
     let m = 13 + len;
     let n = (m + 8) / 64 + 1;
-    let mut small = [0u8; 4 * 64];
-    let mut large = Vec::new();
-    let msg = if 64 * n <= small.len() {
-        &mut small[..64 * n]
-    } else {
-        large.resize(64 * n, 0);
-        &mut large[..]
-    };
+    let mut msg = vec![0u8; 64 * n];
     msg[..13].copy_from_slice(aad);
     msg[13..m].copy_from_slice(&body[..len]);
     msg[m] = 0x80;
