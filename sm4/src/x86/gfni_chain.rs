@@ -497,7 +497,7 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for Rotated {
 /// every round.
 ///
 /// Each block's output is written `SPLIT` rounds (a multiple of 4) into the next block;
-/// `hook` steps four times a block ([`rotated_rounds`]).
+/// `hook` steps four times a block ([`rotated_rounds`]), but not in the last block.
 #[inline(always)]
 fn rotated_chain<F: Gfni + Avx512vl, const SPLIT: usize, H: ChainHook>(
     run: Run<'_, Vl128<F>, RotatedKeys>,

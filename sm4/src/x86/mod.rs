@@ -64,8 +64,8 @@ aes_avx2_kernel! {
 }
 
 impl GfniAvx512 {
-    /// The CBC chain (`crate::Sm4::cbc_chain_into`) with `hook`'s steps four times a block,
-    /// between the rounds (see `crate::ChainHook`).
+    /// The CBC chain (`crate::Sm4::cbc_chain_into`) with `hook`'s steps four times a block
+    /// but the last, between the rounds (see `crate::ChainHook`).
     pub(crate) fn chain_hooked<H: crate::ChainHook>(
         self,
         rk: &crate::key::RoundKeys,
