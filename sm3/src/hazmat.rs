@@ -80,7 +80,7 @@ impl<'a> Steps<'a> {
     pub fn new(backend: Backend, state: [u32; 8], blocks: &'a [[u8; 64]]) -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            let k = crate::x86::Avx512::new(shangmi_dispatch::Available::require(backend).ok()?)?;
+            let k = avx512(backend)?;
             Some(Steps {
                 inner: crate::x86::Steps::new(k, state, blocks),
             })
@@ -95,10 +95,7 @@ impl<'a> Steps<'a> {
     /// Whether [`Steps::new`] answers `Some` on `backend` (an available `avx512`).
     pub fn runs_on(backend: Backend) -> bool {
         #[cfg(target_arch = "x86_64")]
-        return shangmi_dispatch::Available::require(backend)
-            .ok()
-            .and_then(crate::x86::Avx512::new)
-            .is_some();
+        return avx512(backend).is_some();
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = backend;
@@ -132,6 +129,12 @@ impl<'a> Steps<'a> {
         #[cfg(not(target_arch = "x86_64"))]
         match self.inner.0 {}
     }
+}
+
+/// The `avx512` kernel's token, if `backend` is that backend and runs here.
+#[cfg(target_arch = "x86_64")]
+fn avx512(backend: Backend) -> Option<crate::x86::Avx512> {
+    crate::x86::Avx512::new(shangmi_dispatch::Available::require(backend).ok()?)
 }
 
 impl core::fmt::Debug for Steps<'_> {
@@ -169,8 +172,7 @@ pub struct KeyedHmac {
 impl KeyedHmac {
     /// Keyed with `key` (RFC 2104 §2: a key longer than the 64-byte block is hashed first).
     pub fn new(key: &[u8]) -> Self {
-        let backend = shangmi_dispatch::Available::require(crate::backend())
-            .unwrap_or_else(|_| unreachable!("the best backend is available"));
+        let backend = shangmi_dispatch::Available::best();
         let mut block = [0u8; 64];
         if key.len() > 64 {
             block[..32].copy_from_slice(&<crate::Sm3 as digest::Digest>::digest(key));
@@ -193,12 +195,10 @@ impl KeyedHmac {
     /// From the two chaining values a caller computed before (a key fixed at build time:
     /// RFC 6979's all-zero K), `inner` after the ipad block and `outer` after the opad block.
     pub fn from_states(inner: [u32; 8], outer: [u32; 8]) -> Self {
-        let backend = shangmi_dispatch::Available::require(crate::backend())
-            .unwrap_or_else(|_| unreachable!("the best backend is available"));
         KeyedHmac {
             inner,
             outer,
-            backend,
+            backend: shangmi_dispatch::Available::best(),
         }
     }
 
@@ -232,16 +232,24 @@ impl KeyedHmac {
         let mut block = [0u8; 64];
         let (mut fill, mut len) = (0usize, 64u64);
         for mut part in parts {
-            while !part.is_empty() {
+            len += part.len() as u64;
+            if fill > 0 {
+                // Top up the buffered block first.
                 let take = part.len().min(64 - fill);
                 block[fill..fill + take].copy_from_slice(&part[..take]);
                 (fill, part) = (fill + take, &part[take..]);
-                len += take as u64;
-                if fill == 64 {
-                    engine::compress(self.backend, &mut h, core::slice::from_ref(&block));
-                    fill = 0;
+                if fill < 64 {
+                    continue;
                 }
+                engine::compress(self.backend, &mut h, core::slice::from_ref(&block));
             }
+            // The part's whole blocks in one call, straight from it; its tail buffered.
+            let (whole, rest) = part.as_chunks::<64>();
+            if !whole.is_empty() {
+                engine::compress(self.backend, &mut h, whole);
+            }
+            block[..rest.len()].copy_from_slice(rest);
+            fill = rest.len();
         }
         // SM3's padding (GB/T 32905-2016 §5.2): 0x80, zeros, the bit length in 64 bits.
         let (tail, end) = engine::pad_tail(&block[..fill], len as usize);

@@ -1,5 +1,6 @@
 //! The TLCP PRF: TLS 1.2's P_hash (RFC 5246 §5) with HMAC-SM3, and the transcript hash.
-//! The keyed HMAC-SM3 is `shangmi_sm3::hazmat::KeyedHmac` (HKDF-SM3 of the rustls provider starts from the same one).
+//! The keyed HMAC-SM3 is `shangmi_sm3::hazmat::KeyedHmac` (the rustls provider's HKDF-SM3
+//! starts from the same one).
 
 use shangmi_sm3::hazmat::KeyedHmac;
 use zeroize::Zeroize;

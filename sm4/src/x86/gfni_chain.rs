@@ -39,9 +39,9 @@
 //! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
 //!
 //! `Rotated`'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
-//! every eight, in every block but the last): a record layer's HMAC-SM3 four rounds at a time on the general-purpose
-//! ALUs, which the chain leaves idle. With `()` (every other caller) the steps vanish and
-//! the rounds are the same instructions as without them.
+//! every eight, in every block but the last): a record layer's HMAC-SM3 four rounds at a
+//! time on the general-purpose ALUs, which the chain leaves idle. With `()` (every other
+//! caller) the steps vanish and the rounds are the same instructions as without them.
 
 use core::arch::x86_64::__m128i;
 
