@@ -91,9 +91,17 @@ pub(crate) trait Single: Word {
 }
 
 /// An S-box technique for registers of type `W`.
-pub(crate) trait Sbox<W: Word> {
+pub(crate) trait Sbox<W: Word>: Sized {
     /// The SM4 S-box on every byte.
     fn sbox(x: W) -> W;
+    /// The 32 rounds on `N` interleaved groups (`rounds`): the generic rounds below unless
+    /// the technique has a round with a shorter dependency path for a pass whose latency
+    /// is all it costs (GFNI's, in the domain of the S-box's input map, on one or two
+    /// groups of narrow registers).
+    #[inline(always)]
+    fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+        generic_rounds::<W, Self, N>(cpu, rk, x);
+    }
 }
 
 /// Byte-swaps every 32-bit lane (GB/T 32907 words are big-endian).
@@ -155,6 +163,16 @@ fn round_n<W: Word, S: Sbox<W>, const R: usize, const N: usize>(x: &mut [[W; 4];
 /// register index constant, so the state stays in registers.
 #[inline(always)]
 fn rounds<W: Word, S: Sbox<W>, const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+    S::rounds::<N>(cpu, rk, x);
+}
+
+/// [`rounds`] as every technique runs them ([`round`] after [`round`]).
+#[inline(always)]
+pub(crate) fn generic_rounds<W: Word, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    x: &mut [[W; 4]; N],
+) {
     rounds_with::<W, W, S, N, 0, ()>(cpu, rk, x, &mut [], &mut (), &[], &[]);
 }
 
@@ -336,10 +354,25 @@ fn ctr_full<W, P, S, const N: usize, const M: usize, B: Between>(
     P: Word<Cpu = W::Cpu>,
     S: Sbox<W> + Sbox<P>,
 {
-    let bswap = W::bcast128(cpu, BSWAP32);
+    let mut x = counters::<W, N>(cpu, ctr);
+    let mut y = [[P::splat(cpu, 0); 4]; M];
+    for group in y.iter_mut() {
+        *group = load_partial::<P>(cpu, side);
+    }
+    rounds_with::<W, P, S, N, M, B>(cpu, rk, &mut x, &mut y, between, prev, blocks);
+    xor_keystream(cpu, &x, blocks);
+    for group in y.iter() {
+        store_partial(group, side);
+    }
+}
+
+/// `N` groups of counter blocks from `ctr` (only the last word counts, mod 2^32), built in
+/// registers in the transposed layout.
+#[inline(always)]
+fn counters<W: Word, const N: usize>(cpu: W::Cpu, ctr: &[u32; 4]) -> [[W; 4]; N] {
     let per_group = 4 * W::BLOCKS;
     let index = W::block_index(cpu);
-    let mut x = [[bswap; 4]; N];
+    let mut x = [[index; 4]; N];
     for (g, group) in x.iter_mut().enumerate() {
         let first = ctr[3].wrapping_add((g * per_group) as u32);
         *group = [
@@ -349,11 +382,15 @@ fn ctr_full<W, P, S, const N: usize, const M: usize, B: Between>(
             W::splat(cpu, first).add32(index),
         ];
     }
-    let mut y = [[P::splat(cpu, 0); 4]; M];
-    for group in y.iter_mut() {
-        *group = load_partial::<P>(cpu, side);
-    }
-    rounds_with::<W, P, S, N, M, B>(cpu, rk, &mut x, &mut y, between, prev, blocks);
+    x
+}
+
+/// XORs the keystream of `N` groups after their rounds (transposed layout) into `blocks`
+/// (exactly as many).
+#[inline(always)]
+fn xor_keystream<W: Word, const N: usize>(cpu: W::Cpu, x: &[[W; 4]; N], blocks: &mut [Block<Sm4>]) {
+    let bswap = W::bcast128(cpu, BSWAP32);
+    let per_group = 4 * W::BLOCKS;
     for (g, group) in x.iter().enumerate() {
         let regs = transpose([group[3], group[2], group[1], group[0]]);
         for (m, r) in regs.iter().enumerate() {
@@ -362,9 +399,6 @@ fn ctr_full<W, P, S, const N: usize, const M: usize, B: Between>(
                 .xor(W::load(cpu, &blocks[at..]))
                 .store(&mut blocks[at..]);
         }
-    }
-    for group in y.iter() {
-        store_partial(group, side);
     }
 }
 
@@ -585,6 +619,86 @@ fn ctr_pass<W, P, S>(
     }
 }
 
+/// `$body` with `$N` a constant of 1 or 2 (`$groups`): [`by_groups`] for the short
+/// passes, which then instantiate their rounds twice, not four times.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_two_groups {
+    ($groups:expr, $N:ident => $body:expr) => {
+        if $groups == 1 {
+            const $N: usize = 1;
+            $body
+        } else {
+            const $N: usize = 2;
+            $body
+        }
+    };
+}
+
+/// Encrypts a short rest (at most two groups of `W`) in one pass, as [`crypt_rest`] would:
+/// on a kernel whose widest groups are more than a short input fills (`gfni-avx512`'s
+/// sixteen blocks), a pass of one or two narrower groups runs the S-box's own
+/// [`Sbox::rounds`] (GFNI's shorter round) and costs less latency.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn crypt_short<W: Word, S: Sbox<W>>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
+) {
+    let per_group = 4 * W::BLOCKS;
+    let n = blocks.len();
+    debug_assert!(n <= 2 * per_group && 2 * per_group <= REST_BUFFER / 4);
+    let groups = n.div_ceil(per_group);
+    let whole = n.is_multiple_of(per_group);
+    let mut buf = [Block::<Sm4>::default(); REST_BUFFER / 4];
+    // One call site of the rounds (each is a large inlined body, in debug builds a large
+    // stack frame too): on the blocks, or on a copy filled out to whole groups.
+    let work = if whole {
+        blocks.reborrow()
+    } else {
+        buf[..n].copy_from_slice(blocks.get_in());
+        (&mut buf[..groups * per_group]).into()
+    };
+    by_two_groups!(groups, N => crypt_full::<W, S, N>(cpu, rk, work));
+    if !whole {
+        blocks.get_out().copy_from_slice(&buf[..n]);
+    }
+}
+
+/// Counter mode on a short rest (at most two groups of `W`) in one pass, as
+/// [`crypt_short`] runs it (the counter blocks built in registers); advances `ctr`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn ctr_short<W: Word, S: Sbox<W>>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    ctr: &mut [u32; 4],
+    blocks: &mut [Block<Sm4>],
+) {
+    let per_group = 4 * W::BLOCKS;
+    let n = blocks.len();
+    debug_assert!(n <= 2 * per_group && 2 * per_group <= REST_BUFFER / 4);
+    let groups = n.div_ceil(per_group);
+    let whole = n.is_multiple_of(per_group);
+    let mut buf = [Block::<Sm4>::default(); REST_BUFFER / 4];
+    // One call site of the rounds, as in `crypt_short`.
+    let work = if whole {
+        &mut *blocks
+    } else {
+        buf[..n].copy_from_slice(blocks);
+        &mut buf[..groups * per_group]
+    };
+    by_two_groups!(groups, N => {
+        let mut x = counters::<W, N>(cpu, ctr);
+        rounds::<W, S, N>(cpu, rk, &mut x);
+        xor_keystream(cpu, &x, work);
+    });
+    if !whole {
+        blocks.copy_from_slice(&buf[..n]);
+    }
+    ctr[3] = ctr[3].wrapping_add(n as u32);
+}
+
 /// Counter mode on up to four blocks (one group of 128-bit registers).
 #[inline(always)]
 pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
@@ -599,12 +713,7 @@ pub(crate) fn ctr_partial<W: Word, S: Sbox<W>>(
         return;
     }
     let bswap = W::bcast128(cpu, BSWAP32);
-    let mut x = [[
-        W::splat(cpu, ctr[0]),
-        W::splat(cpu, ctr[1]),
-        W::splat(cpu, ctr[2]),
-        W::splat(cpu, ctr[3]).add32(W::block_index(cpu)),
-    ]];
+    let mut x = counters::<W, 1>(cpu, ctr);
     rounds::<W, S, 1>(cpu, rk, &mut x);
     let regs = transpose([x[0][3], x[0][2], x[0][1], x[0][0]]);
     for (m, r) in regs.iter().take(n).enumerate() {
@@ -629,15 +738,16 @@ pub(crate) fn tau<W: Word, S: Sbox<W>>(cpu: W::Cpu, a: u32) -> u32 {
 /// implementation, whose `#[target_feature(enable = $features)]` entries run ECB (`crypt`)
 /// and counter mode (`ctr32`) as steps of `$Wide` registers in as many interleaved groups
 /// as `$Par` blocks fill, then the rest in one pass of up to four such groups (or, up to
-/// four blocks, one group of `$Partial` registers); one block goes through `$One` with the S-box
-/// `$OneSbox`, and the CBC chain through `$chain` if given (in an entry with the same
-/// features). The register types take the kernel as their proof (`Word::Cpu`).
+/// four blocks, one group of `$Partial` registers; or, where `$Short` is given and the rest
+/// fits two groups of it, those: a counter-mode call with a side block excepted); one block
+/// goes through `$One` with the S-box `$OneSbox`, and the CBC chain through `$chain` if
+/// given (in an entry with the same features). The register types take the kernel as their proof (`Word::Cpu`).
 macro_rules! simd_kernel {
     (
         $(#[$doc:meta])*
         $Kernel:ident = $backend:ident, enable $features:literal, par_blocks $Par:ty,
         sbox $Sbox:ty, one ($One:ident, $OneSbox:ty),
-        wide $Wide:ident, partial $Partial:ident
+        wide $Wide:ident, partial $Partial:ident $(, short $Short:ident)?
         $(, chain $($chain:ident)::+ $(::<$($X:ty),+>)?)? $(,)?
     ) => {
         shangmi_dispatch::kernel_token! {
@@ -688,7 +798,11 @@ macro_rules! simd_kernel {
                     }
                 } else if rest.len() <= 4 && side.is_empty() {
                     ctr_partial::<$Partial<$Kernel>, $Sbox>(self, rk, ctr, rest);
-                } else {
+                } $(else if rest.len() <= 8 * <$Short<$Kernel> as $crate::simd::Word>::BLOCKS
+                    && side.is_empty()
+                {
+                    $crate::simd::ctr_short::<$Short<$Kernel>, $Sbox>(self, rk, ctr, rest);
+                })? else {
                     ctr_rest::<$Wide<$Kernel>, $Partial<$Kernel>, $Sbox>(self, rk, ctr, rest, side);
                 }
             }
@@ -711,7 +825,9 @@ macro_rules! simd_kernel {
                     );
                     if rest.len() <= 4 {
                         crypt_partial::<$Partial<$Kernel>, $Sbox>(k, rk, rest);
-                    } else {
+                    } $(else if rest.len() <= 8 * <$Short<$Kernel> as $crate::simd::Word>::BLOCKS {
+                        $crate::simd::crypt_short::<$Short<$Kernel>, $Sbox>(k, rk, rest);
+                    })? else {
                         crypt_rest::<$Wide<$Kernel>, $Sbox>(k, rk, rest);
                     }
                 }

@@ -188,6 +188,46 @@ fn p_keys<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] 
     keys
 }
 
+/// The 32 rounds on `N` groups of registers in the transposed layout (each 32-bit lane a
+/// block's word; or one block's words broadcast), interleaved, in the P domain with
+/// [`Direct`]'s round: a pass of one or two groups costs its rounds' latency, and this
+/// round's dependency path is shorter than the generic one's (`gf2p8affineinvqb`, a byte
+/// rotation, two XORs against the input map, the inversion, L's rotations and its XORs).
+/// The words enter and leave the domain by one `gf2p8affineqb` each (P is bytewise).
+#[inline(always)]
+pub(super) fn group_rounds<W: GfniAffine, const N: usize>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    x: &mut [[W; 4]; N],
+) {
+    let k = Consts::<W>::new(cpu);
+    let keys = p_keys(cpu, &k, rk);
+    let mut y = *x;
+    let mut u = [k.pre; N];
+    for (g, u) in y.iter_mut().zip(u.iter_mut()) {
+        for w in g.iter_mut() {
+            *w = w.affine::<0>(k.pre);
+        }
+        *u = g[1].xor(g[2]).xor(keys[0].xor(g[3]));
+    }
+    for r in (0..32).step_by(4) {
+        macro_rules! round {
+            ($($i:literal)*) => {$(
+                for (g, u) in y.iter_mut().zip(u.iter_mut()) {
+                    round_direct::<W, $i>(&k, g, u, keys[(r + $i + 1) % 32]);
+                }
+            )*};
+        }
+        round!(0 1 2 3);
+    }
+    let pre_inv = matrix_reg::<W>(cpu, PRE_INV);
+    for (g, y) in x.iter_mut().zip(y) {
+        for (w, v) in g.iter_mut().zip(y) {
+            *w = v.affine::<0>(pre_inv);
+        }
+    }
+}
+
 /// The round with one S-box input: three `gf2p8affineinvqb`, the rotations, then the
 /// XORs; for kernels whose XORs take two inputs (`gfni-avx2`), where [`Rotated`] has as
 /// many XOR levels and more work.

@@ -18,10 +18,12 @@ use words::{Aes, Avx2, Avx512bw, Avx512vl, Ssse3, Vl128, X128, X256, X512};
 simd_kernel! {
     /// `gfni-avx512`: GFNI S-box on 512-bit registers, 64 blocks per step in four
     /// interleaved groups; native rotates (`vprold`) and three-way XORs (`vpternlogd`)
-    /// for L; the CBC chain on the shorter GFNI round (`gfni_chain`).
+    /// for L; the CBC chain, and the passes of up to sixteen blocks (on 256-bit registers,
+    /// where a 512-bit group's pass took as long as its wider instructions' throughput),
+    /// on the shorter GFNI round (`gfni_chain`).
     GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
     sbox Gfni, one (Vl128, Gfni),
-    wide X512, partial Vl128,
+    wide X512, partial Vl128, short X256,
     chain gfni_chain::chain_body::<Vl128<GfniAvx512>, gfni_chain::Rotated>,
 }
 

@@ -14,7 +14,7 @@
 use core::arch::x86_64::*;
 
 use super::words::{self, Avx2, GfniAffine, Raw, X128, X256};
-use crate::simd::{AesLast, AesMix, Sbox, pdomain};
+use crate::simd::{AesLast, AesMix, Sbox, generic_rounds, pdomain};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
 /// 0xD3. Matrices in Intel's layout (output bit i from byte 7 - i), one per 64-bit lane.
@@ -36,6 +36,16 @@ impl<W: GfniAffine> Sbox<W> for Gfni {
         let cpu = x.cpu();
         let (pre, post) = (W::bcast128(cpu, GFNI_PRE), W::bcast128(cpu, GFNI_POST));
         x.affine::<GFNI_PRE_C>(pre).affine_inv::<GFNI_POST_C>(post)
+    }
+    /// One or two groups of 128- or 256-bit registers in the P domain with the chain's
+    /// round (`super::gfni_chain::group_rounds`); wider or more groups as every S-box.
+    #[inline(always)]
+    fn rounds<const N: usize>(cpu: W::Cpu, rk: &crate::key::RoundKeys, x: &mut [[W; 4]; N]) {
+        if W::BLOCKS <= 2 && N <= 2 {
+            super::gfni_chain::group_rounds(cpu, rk, x);
+        } else {
+            generic_rounds::<W, Self, N>(cpu, rk, x);
+        }
     }
 }
 
