@@ -30,10 +30,10 @@ simd_kernel! {
 simd_kernel! {
     /// `gfni-avx2`: GFNI S-box on 256-bit registers, 32 blocks per step in four
     /// interleaved groups (for CPUs with GFNI but no AVX-512, e.g. Intel's E-cores and
-    /// Alder Lake).
+    /// Alder Lake); passes of up to sixteen blocks on the chain's shorter GFNI round.
     GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
     sbox Gfni, one (X128, Gfni),
-    wide X256, partial X128,
+    wide X256, partial X128, short X256,
     chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::Direct>,
 }
 
