@@ -6,7 +6,8 @@
 //! applied by byte shuffles inside registers (`pshufb` / `tbl`), so nothing is looked up
 //! in memory. Constants from `tools/derive_sbox.py`; the tests check all 256 bytes.
 
-use super::{Sbox, Word};
+use super::{Sbox, Word, generic_rounds};
+use crate::key::RoundKeys;
 
 /// The S-box through an AES last round: affine maps as nibble tables, the AES round with
 /// a zero key for the field inversion (after undoing its ShiftRows in advance).
@@ -27,7 +28,7 @@ const AES_POST_HI: u128 = u128::from_le_bytes([
     0x6c, 0x8c, 0x3c, 0xdc, 0xf1, 0x11, 0xa1, 0x41, 0xac, 0x4c, 0xfc, 0x1c, 0x31, 0xd1, 0x61, 0x81,
 ]);
 /// InvShiftRows as a `pshufb` index, so AESENCLAST's ShiftRows leaves bytes in place.
-const INV_SHIFT_ROWS: u128 =
+pub(crate) const INV_SHIFT_ROWS: u128 =
     u128::from_le_bytes([0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3]);
 const LOW_NIBBLES: u128 = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f;
 
@@ -36,6 +37,17 @@ const LOW_NIBBLES: u128 = 0x0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f_0f0f;
 pub(crate) trait AesLast: Word {
     /// ShiftRows(SubBytes(x)) per 128-bit lane.
     fn aes_last(self) -> Self;
+    /// The 32 rounds on `N` groups in the P domain with the chain's `MixColumns` round
+    /// (`super::aes_chain::group_rounds`), if this register runs AESENC and the pass is
+    /// one it shortens; `false`, with nothing done, otherwise.
+    #[inline(always)]
+    fn mix_rounds<const N: usize>(
+        _cpu: Self::Cpu,
+        _rk: &RoundKeys,
+        _x: &mut [[Self; 4]; N],
+    ) -> bool {
+        false
+    }
 }
 
 /// The CBC chain's `MixColumns` round (`super::aes_chain`) as one fixed instruction
@@ -72,6 +84,14 @@ impl<W: AesLast> Sbox<W> for AesSbox {
             nibble_affine(x, AES_PRE_LO, AES_PRE_HI).shuffle(W::bcast128(x.cpu(), INV_SHIFT_ROWS));
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
     }
+    /// [`AesLast::mix_rounds`] where the register has it (x86's 128-bit registers, one or
+    /// two groups), else as every S-box.
+    #[inline(always)]
+    fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+        if !W::mix_rounds(cpu, rk, x) {
+            generic_rounds::<W, Self, N>(cpu, rk, x);
+        }
+    }
 }
 
 /// [`AesSbox`] for registers whose four 32-bit lanes are equal, as in the single-block
@@ -85,5 +105,12 @@ impl<W: AesLast> Sbox<W> for AesSboxBroadcast {
     fn sbox(x: W) -> W {
         let y = nibble_affine(x, AES_PRE_LO, AES_PRE_HI);
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
+    }
+    /// As [`AesSbox`]'s (its InvShiftRows changes nothing on equal words).
+    #[inline(always)]
+    fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
+        if !W::mix_rounds(cpu, rk, x) {
+            generic_rounds::<W, Self, N>(cpu, rk, x);
+        }
     }
 }

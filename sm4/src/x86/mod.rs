@@ -45,7 +45,7 @@ macro_rules! aes_avx2_kernel {
             $(#[$doc])*
             $Kernel = $Kernel, enable $features, par_blocks U32,
             sbox AesSbox, one (X128, AesSboxBroadcast),
-            wide X256, partial X128,
+            wide X256, partial X128, short X128,
             chain aes_chain::chain_body::<X128<$Kernel>, aes_chain::MixColumns>,
         }
     };

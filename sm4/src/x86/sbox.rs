@@ -14,6 +14,8 @@
 use core::arch::x86_64::*;
 
 use super::words::{self, Avx2, GfniAffine, Raw, X128, X256};
+use crate::key::RoundKeys;
+use crate::simd::aes_chain::{self, AesEnc};
 use crate::simd::{AesLast, AesMix, Sbox, generic_rounds, pdomain};
 
 /// GFNI: `gf2p8affineqb` with T·A and T·0xD3, then `gf2p8affineinvqb` with A·T^-1 and
@@ -77,6 +79,23 @@ impl<F: words::Aes> AesLast for X128<F> {
     fn aes_last(self) -> Self {
         // SAFETY: see the module comment (AES-NI).
         self.with(unsafe { _mm_aesenclast_si128(self.raw(), _mm_setzero_si128()) })
+    }
+    /// One or two groups (a short pass: up to eight blocks).
+    #[inline(always)]
+    fn mix_rounds<const N: usize>(cpu: F, rk: &RoundKeys, x: &mut [[Self; 4]; N]) -> bool {
+        if N > 2 {
+            return false;
+        }
+        aes_chain::group_rounds(cpu, rk, x);
+        true
+    }
+}
+
+impl<F: words::Aes> AesEnc for X128<F> {
+    #[inline(always)]
+    fn aes_enc(self) -> Self {
+        // SAFETY: see the module comment (AES-NI).
+        self.with(unsafe { _mm_aesenc_si128(self.raw(), _mm_setzero_si128()) })
     }
 }
 
