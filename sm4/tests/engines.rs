@@ -76,6 +76,10 @@ fn every_engine_equals_soft_at_every_short_count() {
             let mut blocks = to_blocks(&data);
             c.encrypt_blocks(&mut blocks);
             assert_eq!(blocks, want, "{backend} encrypt, {n} blocks");
+            let mut out = vec![Block::<Sm4>::default(); n];
+            c.encrypt_blocks_b2b(&to_blocks(&data), &mut out)
+                .expect("same lengths");
+            assert_eq!(out, want, "{backend} encrypt buffer to buffer, {n} blocks");
             c.decrypt_blocks(&mut blocks);
             assert_eq!(blocks.concat(), data, "{backend} decrypt, {n} blocks");
             let mut got = data.clone();
