@@ -165,6 +165,16 @@ pub(crate) struct Consts<W> {
 }
 
 impl<W: Word> Consts<W> {
+    /// Loads them.
+    #[inline(always)]
+    fn new(cpu: W::Cpu) -> Self {
+        Consts {
+            mask: W::bcast128(cpu, LOW_NIBBLES),
+            bswap: W::bcast128(cpu, BSWAP32),
+            p: Nibbles::new(cpu, P),
+        }
+    }
+
     /// Splits every byte of `x` into its low and high nibbles.
     #[inline(always)]
     fn split(&self, x: W) -> (W, W) {
@@ -302,10 +312,10 @@ pub(crate) trait AesEnc: AesLast {
 /// The 32 rounds on `N` groups in the transposed layout (each 32-bit lane a block's word,
 /// or one block's words broadcast), interleaved, in the P domain with [`MixColumns`]'s
 /// round: a pass of a few blocks costs the rounds' latency, and this round's path is
-/// InvShiftRows, the AES round, one table pair, a rotation and two XORs where the generic
-/// one's has the input map's tables, InvShiftRows, the AES round, the output map's tables
-/// and L's rotations and XORs (27 cycles a round on Zen 4 for one block, against 15 here).
-/// In the transposed layout a column of the AES state is one block's word, so MixColumns
+/// InvShiftRows, the AES round, one table pair, a rotation and two XORs, where the generic
+/// one's also has the input map's tables, the output map's and L's rotations and XORs (Zen
+/// 4: a pass of one to four blocks 862–869 → 640–658 cycles, about 27 → 20 a round). In
+/// the transposed layout a column of the AES state is one block's word, so MixColumns
 /// works on each word as in the chain; ShiftRows, which moves bytes between columns, is
 /// undone ahead of both AES instructions (one `pshufb`), and the rotation by 24 bits is a
 /// `pshufb` of each word.
@@ -316,12 +326,7 @@ pub(crate) fn group_rounds<W: AesEnc, const N: usize>(
     rk: &RoundKeys,
     x: &mut [[W; 4]; N],
 ) {
-    let mask = W::bcast128(cpu, LOW_NIBBLES);
-    let k = Consts {
-        mask,
-        bswap: mask,
-        p: Nibbles::new(cpu, P),
-    };
+    let k = Consts::new(cpu);
     let (r, q) = (Nibbles::<W>::new(cpu, H1), Nibbles::<W>::new(cpu, Q));
     let isr = W::bcast128(cpu, super::aes::INV_SHIFT_ROWS);
     let rot24 = W::bcast128(
@@ -329,7 +334,7 @@ pub(crate) fn group_rounds<W: AesEnc, const N: usize>(
         u128::from_le_bytes([1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12]),
     );
     let p_key = Nibbles::new(cpu, P_KEY);
-    let mut keys = [mask; 32];
+    let mut keys = [k.mask; 32];
     for (key, &rk) in keys.iter_mut().zip(rk.iter()) {
         *key = k.map(p_key, W::splat(cpu, rk));
     }
@@ -414,11 +419,7 @@ pub(crate) fn chain_body<W: Single, R: Round<W>>(
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
-    let k = Consts {
-        mask: W::bcast128(cpu, LOW_NIBBLES),
-        bswap: W::bcast128(cpu, BSWAP32),
-        p: Nibbles::new(cpu, P),
-    };
+    let k = Consts::new(cpu);
     let t = R::tables(cpu);
     // P·rk ⊕ PRE_C per round (a plain loop: see `crate::simd`).
     let p_key = Nibbles::new(cpu, P_KEY);

@@ -96,8 +96,8 @@ pub(crate) trait Sbox<W: Word>: Sized {
     fn sbox(x: W) -> W;
     /// The 32 rounds on `N` interleaved groups (`rounds`): the generic rounds below unless
     /// the technique has a round with a shorter dependency path for a pass whose latency
-    /// is all it costs (GFNI's, in the domain of the S-box's input map, on one or two
-    /// groups of narrow registers).
+    /// is all it costs (GFNI's and AES-NI's: the CBC chains' rounds, in the domain of the
+    /// S-box's input map, on one or two groups of narrow registers).
     #[inline(always)]
     fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
         generic_rounds::<W, Self, N>(cpu, rk, x);
@@ -637,7 +637,7 @@ macro_rules! by_two_groups {
 /// Encrypts a short rest (at most two groups of `W`) in one pass, as [`crypt_rest`] would:
 /// on a kernel whose widest groups are more than a short input fills (`gfni-avx512`'s
 /// sixteen blocks), a pass of one or two narrower groups runs the S-box's own
-/// [`Sbox::rounds`] (GFNI's shorter round) and costs less latency.
+/// [`Sbox::rounds`] (the chains' shorter rounds on GFNI and AES-NI) and costs less latency.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn crypt_short<W: Word, S: Sbox<W>>(
@@ -741,7 +741,8 @@ pub(crate) fn tau<W: Word, S: Sbox<W>>(cpu: W::Cpu, a: u32) -> u32 {
 /// four blocks, one group of `$Partial` registers; or, where `$Short` is given and the rest
 /// fits two groups of it, those: a counter-mode call with a side block excepted); one block
 /// goes through `$One` with the S-box `$OneSbox`, and the CBC chain through `$chain` if
-/// given (in an entry with the same features). The register types take the kernel as their proof (`Word::Cpu`).
+/// given (in an entry with the same features). The register types take the kernel as their
+/// proof (`Word::Cpu`).
 macro_rules! simd_kernel {
     (
         $(#[$doc:meta])*
