@@ -634,6 +634,35 @@ macro_rules! by_two_groups {
     };
 }
 
+/// `$pass` on the short rest `$blocks` (an `InOutBuf` of at most two groups of `$W`) as
+/// `$work`, with `$N` its number of groups (1 or 2): on the blocks themselves when they
+/// fill whole groups, else on a stack copy filled out with zero blocks, whose results
+/// past the rest are dropped. One call site of the rounds either way (each is a large
+/// inlined body, in a debug build a large stack frame too). A macro, not a function taking
+/// a closure (see `stack_buffer`).
+#[cfg(target_arch = "x86_64")]
+macro_rules! short_pass {
+    ($W:ty, $blocks:expr, $N:ident, $work:ident => $pass:expr) => {{
+        let mut blocks: InOutBuf<'_, '_, Block<Sm4>> = $blocks;
+        let per_group = 4 * <$W>::BLOCKS;
+        let n = blocks.len();
+        debug_assert!(n <= 2 * per_group && 2 * per_group <= REST_BUFFER / 4);
+        let groups = n.div_ceil(per_group);
+        let whole = n.is_multiple_of(per_group);
+        let mut buf = [Block::<Sm4>::default(); REST_BUFFER / 4];
+        let mut $work: InOutBuf<'_, '_, Block<Sm4>> = if whole {
+            blocks.reborrow()
+        } else {
+            buf[..n].copy_from_slice(blocks.get_in());
+            (&mut buf[..groups * per_group]).into()
+        };
+        by_two_groups!(groups, $N => $pass);
+        if !whole {
+            blocks.get_out().copy_from_slice(&buf[..n]);
+        }
+    }};
+}
+
 /// Encrypts a short rest (at most two groups of `W`) in one pass, as [`crypt_rest`] would:
 /// on a kernel whose widest groups are more than a short input fills (`gfni-avx512`'s
 /// sixteen blocks), a pass of one or two narrower groups runs the S-box's own
@@ -643,26 +672,9 @@ macro_rules! by_two_groups {
 pub(crate) fn crypt_short<W: Word, S: Sbox<W>>(
     cpu: W::Cpu,
     rk: &RoundKeys,
-    mut blocks: InOutBuf<'_, '_, Block<Sm4>>,
+    blocks: InOutBuf<'_, '_, Block<Sm4>>,
 ) {
-    let per_group = 4 * W::BLOCKS;
-    let n = blocks.len();
-    debug_assert!(n <= 2 * per_group && 2 * per_group <= REST_BUFFER / 4);
-    let groups = n.div_ceil(per_group);
-    let whole = n.is_multiple_of(per_group);
-    let mut buf = [Block::<Sm4>::default(); REST_BUFFER / 4];
-    // One call site of the rounds (each is a large inlined body, in debug builds a large
-    // stack frame too): on the blocks, or on a copy filled out to whole groups.
-    let work = if whole {
-        blocks.reborrow()
-    } else {
-        buf[..n].copy_from_slice(blocks.get_in());
-        (&mut buf[..groups * per_group]).into()
-    };
-    by_two_groups!(groups, N => crypt_full::<W, S, N>(cpu, rk, work));
-    if !whole {
-        blocks.get_out().copy_from_slice(&buf[..n]);
-    }
+    short_pass!(W, blocks, N, work => crypt_full::<W, S, N>(cpu, rk, work.reborrow()));
 }
 
 /// Counter mode on a short rest (at most two groups of `W`) in one pass, as
@@ -675,27 +687,12 @@ pub(crate) fn ctr_short<W: Word, S: Sbox<W>>(
     ctr: &mut [u32; 4],
     blocks: &mut [Block<Sm4>],
 ) {
-    let per_group = 4 * W::BLOCKS;
     let n = blocks.len();
-    debug_assert!(n <= 2 * per_group && 2 * per_group <= REST_BUFFER / 4);
-    let groups = n.div_ceil(per_group);
-    let whole = n.is_multiple_of(per_group);
-    let mut buf = [Block::<Sm4>::default(); REST_BUFFER / 4];
-    // One call site of the rounds, as in `crypt_short`.
-    let work = if whole {
-        &mut *blocks
-    } else {
-        buf[..n].copy_from_slice(blocks);
-        &mut buf[..groups * per_group]
-    };
-    by_two_groups!(groups, N => {
+    short_pass!(W, blocks.into(), N, work => {
         let mut x = counters::<W, N>(cpu, ctr);
         rounds::<W, S, N>(cpu, rk, &mut x);
-        xor_keystream(cpu, &x, work);
+        xor_keystream(cpu, &x, work.get_out());
     });
-    if !whole {
-        blocks.copy_from_slice(&buf[..n]);
-    }
     ctr[3] = ctr[3].wrapping_add(n as u32);
 }
 
