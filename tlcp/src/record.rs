@@ -303,10 +303,10 @@ impl RecordProtection {
 /// in place meanwhile: the inner hash's steps of four rounds spread evenly over the chain's
 /// steps, four a block but the last ([`Spread`]). SM3's rounds are scalar and keep the
 /// general-purpose ALUs busy while the serial chain waits on the vector units, so the two
-/// overlap in one out-of-order window instead of taking turns. `None`, with nothing written, unless SM3
-/// steps on `avx512` (`shangmi_sm3::hazmat::Steps`); the chain steps its hook only on
-/// `gfni-avx512` (`shangmi_sm4::Sm4::cbc_chain_hooked`), elsewhere the steps run after it.
-/// `len` is public (it is the record's), so the spread is too.
+/// overlap in one out-of-order window instead of taking turns. `None`, with nothing
+/// written, unless SM3 steps on `avx512` (`shangmi_sm3::hazmat::Steps`); the chain steps
+/// its hook only on `gfni-avx512` (`shangmi_sm4::Sm4::cbc_chain_hooked`), elsewhere the
+/// steps run after it. `len` is public (it is the record's), so the spread is too.
 fn mac_beside_chain(
     cipher: &Sm4,
     mac: &KeyedHmac,

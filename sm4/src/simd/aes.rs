@@ -84,13 +84,23 @@ impl<W: AesLast> Sbox<W> for AesSbox {
             nibble_affine(x, AES_PRE_LO, AES_PRE_HI).shuffle(W::bcast128(x.cpu(), INV_SHIFT_ROWS));
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
     }
-    /// [`AesLast::mix_rounds`] where the register has it (x86's 128-bit registers, one or
-    /// two groups), else as every S-box.
+    /// [`mix_or_generic`].
     #[inline(always)]
     fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
-        if !W::mix_rounds(cpu, rk, x) {
-            generic_rounds::<W, Self, N>(cpu, rk, x);
-        }
+        mix_or_generic::<W, Self, N>(cpu, rk, x);
+    }
+}
+
+/// The rounds of an AES-instruction S-box `S`: [`AesLast::mix_rounds`] where the register
+/// has it (x86's 128-bit registers, one or two groups), else as every S-box.
+#[inline(always)]
+fn mix_or_generic<W: AesLast, S: Sbox<W>, const N: usize>(
+    cpu: W::Cpu,
+    rk: &RoundKeys,
+    x: &mut [[W; 4]; N],
+) {
+    if !W::mix_rounds(cpu, rk, x) {
+        generic_rounds::<W, S, N>(cpu, rk, x);
     }
 }
 
@@ -106,11 +116,10 @@ impl<W: AesLast> Sbox<W> for AesSboxBroadcast {
         let y = nibble_affine(x, AES_PRE_LO, AES_PRE_HI);
         nibble_affine(y.aes_last(), AES_POST_LO, AES_POST_HI)
     }
-    /// As [`AesSbox`]'s (its InvShiftRows changes nothing on equal words).
+    /// [`mix_or_generic`], as [`AesSbox`]'s (its InvShiftRows changes nothing on equal
+    /// words).
     #[inline(always)]
     fn rounds<const N: usize>(cpu: W::Cpu, rk: &RoundKeys, x: &mut [[W; 4]; N]) {
-        if !W::mix_rounds(cpu, rk, x) {
-            generic_rounds::<W, Self, N>(cpu, rk, x);
-        }
+        mix_or_generic::<W, Self, N>(cpu, rk, x);
     }
 }

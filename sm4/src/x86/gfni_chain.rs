@@ -203,28 +203,42 @@ pub(super) fn group_rounds<W: GfniAffine, const N: usize>(
     let k = Consts::<W>::new(cpu);
     let keys = p_keys(cpu, &k, rk);
     let mut y = *x;
-    let mut u = [k.pre; N];
-    for (g, u) in y.iter_mut().zip(u.iter_mut()) {
+    for g in y.iter_mut() {
         for w in g.iter_mut() {
             *w = w.affine::<0>(k.pre);
         }
+    }
+    direct_rounds(&k, &keys, &mut y);
+    let pre_inv = matrix_reg::<W>(cpu, PRE_INV);
+    for (g, y) in x.iter_mut().zip(y) {
+        for (w, v) in g.iter_mut().zip(y) {
+            *w = v.affine::<0>(pre_inv);
+        }
+    }
+}
+
+/// [`Direct`]'s 32 rounds on `N` groups of words already in the P domain, interleaved
+/// (the chain's blocks and the short passes' groups): each group's first S-box input, then
+/// [`round_direct`] after [`round_direct`], its last one computing an input nobody reads.
+#[inline(always)]
+fn direct_rounds<W: GfniAffine, const N: usize>(
+    k: &Consts<W>,
+    keys: &[W; 32],
+    y: &mut [[W; 4]; N],
+) {
+    let mut u = [k.pre; N];
+    for (g, u) in y.iter().zip(u.iter_mut()) {
         *u = g[1].xor(g[2]).xor(keys[0].xor(g[3]));
     }
     for r in (0..32).step_by(4) {
         macro_rules! round {
             ($($i:literal)*) => {$(
                 for (g, u) in y.iter_mut().zip(u.iter_mut()) {
-                    round_direct::<W, $i>(&k, g, u, keys[(r + $i + 1) % 32]);
+                    round_direct::<W, $i>(k, g, u, keys[(r + $i + 1) % 32]);
                 }
             )*};
         }
         round!(0 1 2 3);
-    }
-    let pre_inv = matrix_reg::<W>(cpu, PRE_INV);
-    for (g, y) in x.iter_mut().zip(y) {
-        for (w, v) in g.iter_mut().zip(y) {
-            *w = v.affine::<0>(pre_inv);
-        }
     }
 }
 
@@ -256,14 +270,9 @@ impl<W: GfniAffine> Rounds<W> for Direct {
         let mut out = out.iter_mut();
         for block in blocks {
             let m = lanes_p(cpu, k, block);
-            let mut y = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
-            let mut u = y[1].xor(y[2]).xor(keys[0].xor(y[3]));
-            for r in (0..32).step_by(4) {
-                round_direct::<W, 0>(k, &mut y, &mut u, keys[r + 1]);
-                round_direct::<W, 1>(k, &mut y, &mut u, keys[r + 2]);
-                round_direct::<W, 2>(k, &mut y, &mut u, keys[r + 3]);
-                round_direct::<W, 3>(k, &mut y, &mut u, keys[(r + 4) % 32]);
-            }
+            let mut y = [[0, 1, 2, 3].map(|i| x[i].xor(m[i]))];
+            direct_rounds(k, keys, &mut y);
+            let [y] = y;
             x = [y[3], y[2], y[1], y[0]];
             if let Some(o) = out.next() {
                 *o = leave_p(cpu, k, &x);
