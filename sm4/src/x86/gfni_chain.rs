@@ -709,3 +709,94 @@ fn leave_p<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, y: &[W; 4]) -> Block<Sm4> 
         .store(&mut result);
     result[0]
 }
+
+/// EXPERIMENT: the round whose rotation by 16 is `vpshuflw` (valid in the low 64 bits).
+pub(super) struct LowHalf;
+
+#[target_feature(enable = "avx512f,avx512vl,gfni")]
+#[inline]
+fn round_low<const I: usize>(k: &AsmConsts, y: &mut [__m128i; 4], u: &mut __m128i, key: __m128i) {
+    let (yi, y2, y3) = (y[I], y[(I + 2) % 4], y[(I + 3) % 4]);
+    let (next, new);
+    // SAFETY: registers only; GFNI, AVX-512F and AVX-512VL, which this function enables.
+    unsafe {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
+            "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
+            "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
+            "vpxord {o:x}, {yi:x}, {key:x}",
+            "vpternlogd {o:x}, {y2:x}, {y3:x}, 0x96",
+            "vpshuflw {b:x}, {r1:x}, 0xb1",
+            "vprold {a:x}, {r1:x}, 8",
+            "vprold {c:x}, {r3:x}, 24",
+            "vpternlogd {o:x}, {r0:x}, {b:x}, 0x96",
+            "vpternlogd {r0:x}, {yi:x}, {b:x}, 0x96",
+            "vpternlogd {o:x}, {a:x}, {c:x}, 0x96",
+            "vpternlogd {r0:x}, {a:x}, {c:x}, 0x96",
+            u = in(zmm_reg) *u,
+            yi = in(zmm_reg) yi,
+            y2 = in(zmm_reg) y2,
+            y3 = in(zmm_reg) y3,
+            key = in(zmm_reg) key,
+            g0 = in(zmm_reg) k.g0,
+            g1 = in(zmm_reg) k.g1,
+            g3 = in(zmm_reg) k.g3,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            r0 = out(zmm_reg) new,
+            o = out(zmm_reg) next,
+            r1 = out(zmm_reg) _,
+            r3 = out(zmm_reg) _,
+            a = out(zmm_reg) _,
+            b = out(zmm_reg) _,
+            c = out(zmm_reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    *u = next;
+    y[I] = new;
+}
+
+impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for LowHalf {
+    type Keys = [__m128i; 32];
+    #[inline(always)]
+    fn keys(cpu: <Vl128<F> as Word>::Cpu, k: &Consts<Vl128<F>>, rk: &RoundKeys) -> [__m128i; 32] {
+        p_keys(cpu, k, rk).map(|k| k.raw())
+    }
+    #[inline(always)]
+    fn chain<H: ChainHook>(run: Run<'_, Vl128<F>, [__m128i; 32]>, _hook: &mut H) -> [Vl128<F>; 4] {
+        let Run {
+            cpu,
+            k,
+            keys,
+            y: mut x,
+            blocks,
+            out,
+        } = run;
+        let ak = AsmConsts::new(k);
+        let z = x[0];
+        let w = |v| z.with(v);
+        let mut out = out.iter_mut();
+        for block in blocks {
+            let m = lanes_p(cpu, k, block);
+            let y0 = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
+            let mut u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3])).raw();
+            let mut y = y0.map(|v| v.raw());
+            for r in (0..32).step_by(4) {
+                // SAFETY: the token `F` proves GFNI, AVX-512F and AVX-512VL.
+                unsafe {
+                    round_low::<0>(&ak, &mut y, &mut u, keys[(r + 1) % 32]);
+                    round_low::<1>(&ak, &mut y, &mut u, keys[(r + 2) % 32]);
+                    round_low::<2>(&ak, &mut y, &mut u, keys[(r + 3) % 32]);
+                    round_low::<3>(&ak, &mut y, &mut u, keys[(r + 4) % 32]);
+                }
+            }
+            x = [y[3], y[2], y[1], y[0]].map(w);
+            if let Some(o) = out.next() {
+                *o = leave_p(cpu, k, &x);
+            }
+        }
+        x
+    }
+}
