@@ -88,7 +88,7 @@ impl GfniAvx512 {
             ),
             mut hook: H,
         ) -> H {
-            gfni_chain::chain_with::<Vl128<GfniAvx512>, gfni_chain::Rotated, H>(
+            gfni_chain::chain_with::<Vl128<GfniAvx512>, gfni_chain::LowHalf, H>(
                 k,
                 rk,
                 state,
