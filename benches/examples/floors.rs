@@ -1,7 +1,7 @@
 //! The floors of the two serial kernels of issue 38 on this CPU, each bound two ways, and
 //! the kernels' own cycles per round beside them:
 //! - SM3 one stream (`sm3::x86::rounds_asm`, the `avx2`/`avx512` single-stream rounds);
-//! - the SM4 GFNI chain (`sm4::x86::gfni_chain::Rotated`, CBC encryption and CMAC on
+//! - the SM4 GFNI chain (`sm4::x86::gfni_chain::LowHalf`, CBC encryption and CMAC on
 //!   `gfni-avx512`).
 //!
 //! A kernel cannot beat max(dependency path, resource bound). The **path** is measured
@@ -520,9 +520,9 @@ mod x86 {
         }};
     }
 
-    /// `Rotated`'s dependent steps alone (5 affine, 3 rotations, 4 vpternlogd), four rounds
-    /// an iteration, with `$rot16` the rotation of r1 by 16 into xmm0 (the other two
-    /// rotations are vprold).
+    /// The dependent steps of session 41's round (5 affine, the input also carried rotated
+    /// by 24 bits; 3 rotations, 4 vpternlogd) alone, four rounds an iteration, with `$rot16`
+    /// the rotation of r1 by 16 into xmm0 (the other two rotations are vprold).
     macro_rules! rotated_chains {
         ($rot16:literal) => {
             gfni_loop!(x4;
@@ -552,7 +552,7 @@ mod x86 {
             return;
         }
         println!("SM4 GFNI chain (cycles per round)");
-        // The path (`gfni_chain::Rotated`): the S-box input u through
+        // The path (`gfni_chain::LowHalf`): the S-box input u through
         // gf2p8affineinvqb, a byte rotation (vpshufb), one three-way XOR (vpternlogd).
         let path = chain!(c; "vgf2p8affineinvqb xmm0, xmm0, xmm10, 0\nvpshufb xmm0, xmm0, xmm11\nvpternlogd xmm0, xmm12, xmm13, 0x96");
         row(
@@ -614,14 +614,15 @@ mod x86 {
         println!(
             "  throughput, cycles per instruction: gf2p8affineinvqb {t_aff:.2}, vpshufb {t_shuf:.2}, vpternlogd {t_tern:.2}, vpxor {t_xor:.2}, affine+vpshufb alternated {t_aff_shuf:.2}"
         );
-        // `Rotated`'s round (its `asm!`): 5 gf2p8affineinvqb, 2 vprold, 2 vpshufb, 6
-        // vpternlogd, 2 vpxord with a key (and 2 loads of keys). The units (measured above):
-        // affine and vprold share two, logic has four; the bound is the busiest set's work
-        // over its units.
-        let counted = (7.0 * t_aff_rol)
-            .max(5.0 * t_aff)
-            .max(2.0 * t_shuf)
-            .max(17.0 * t_xor.max(t_tern));
+        // The kernel's round (`gfni_chain::round_low`): 3 gf2p8affineinvqb, 2 vprold, 1
+        // vpshuflw, 5 vpternlogd, 1 vpxord with a key (and a key's load). The units
+        // (measured above): affine and vprold share two, vpshufb-class shuffles have two
+        // (one shared with them), logic has four; the bound is the busiest set's work over
+        // its units.
+        let counted = (5.0 * t_aff_rol)
+            .max(3.0 * t_aff)
+            .max(t_shuf)
+            .max(12.0 * t_xor.max(t_tern));
         row(
             "resource (2): the round's counts x each class's throughput",
             counted,
@@ -630,118 +631,50 @@ mod x86 {
             "vgf2p8affineinvqb xmm0, xmm10, xmm11, 0",
             "vgf2p8affineinvqb xmm1, xmm10, xmm12, 0",
             "vgf2p8affineinvqb xmm2, xmm10, xmm13, 0",
-            "vgf2p8affineinvqb xmm3, xmm14, xmm11, 0",
-            "vgf2p8affineinvqb xmm4, xmm14, xmm13, 0",
-            "vpshufb xmm5, xmm10, xmm15",
-            "vprold xmm6, xmm10, 16",
-            "vpshufb xmm7, xmm13, xmm15",
-            "vpternlogd xmm8, xmm10, xmm11, 0x96",
-            "vpternlogd xmm9, xmm10, xmm12, 0x96",
+            "vpshuflw xmm3, xmm10, 0xb1",
+            "vprold xmm4, xmm11, 8",
+            "vprold xmm5, xmm12, 24",
+            "vpxor xmm6, xmm12, xmmword ptr [rsi]",
+            "vpternlogd xmm6, xmm10, xmm11, 0x96",
+            "vpternlogd xmm7, xmm10, xmm12, 0x96",
             "vpternlogd xmm8, xmm13, xmm14, 0x96",
-            "vpternlogd xmm9, xmm11, xmm15, 0x96",
-            "vpxor xmm5, xmm12, xmmword ptr [rsi]",
-            "vpternlogd xmm0, xmm10, xmm11, 0x96",
-            "vpternlogd xmm1, xmm12, xmm13, 0x96",
-            "vpxor xmm6, xmm11, xmmword ptr [rsi + 16]",
-            "vprold xmm3, xmm12, 24",
+            "vpternlogd xmm7, xmm11, xmm15, 0x96",
+            "vpternlogd xmm8, xmm12, xmm15, 0x96",
         ))) / 2.0;
         row(
-            "resource (1): the round's 17 instructions, independent",
+            "resource (1): the round's 12 instructions, independent",
             mix,
         );
         let floor = path.max(mix);
-        // The kernel's loop of four rounds as inlined into the chain's entry (its `asm!`
-        // round, `round_paired`, as compiled into CBC encryption's loop; round keys from
-        // memory), without the per-block work. Then
-        // the bound with the units: the round's dependent steps alone, the five S-box
-        // steps and three rotations on the two units they share (`Rotated`; `Direct`,
-        // three S-box steps and three rotations, beside it).
-        let body = c.cy(best(gfni_loop!(
-            "vmovaps xmm27,xmmword ptr [rsi + 0]",
-            "vmovdqa64 xmm28,xmmword ptr [rsi + 16]",
-            "vmovaps xmm30,xmmword ptr [rsi + 32]",
-            "vmovdqa64 xmm31,xmmword ptr [rsi + 48]",
-            "vmovdqa64 xmm17,xmmword ptr [rsi + 0]",
-            "vgf2p8affineinvqb xmm10,xmm6,xmm13,0x63",
-            "vgf2p8affineinvqb xmm11,xmm6,xmm14,0x11",
-            "vgf2p8affineinvqb xmm18,xmm6,xmm12,0x72",
-            "vgf2p8affineinvqb xmm8,xmm0,xmm14,0x11",
-            "vgf2p8affineinvqb xmm0,xmm0,xmm12,0x72",
-            "vpternlogd xmm18,xmm5,xmm8,0x96",
-            "vpternlogd xmm0,xmm1,xmm10,0x96",
-            "vprold xmm8,xmm10,0x8",
-            "vpshufb xmm10,xmm10,xmm15",
-            "vprold xmm11,xmm11,0x10",
-            "vpternlogd xmm18,xmm8,xmm10,0x96",
-            "vpternlogd xmm0,xmm8,xmm11,0x96",
-            "vpternlogd xmm29,xmm18,xmm27,0x96",
-            "vpternlogd xmm20,xmm18,xmm28,0x96",
-            "vpshufb xmm1,xmm29,xmm16",
-            "vpxord xmm9,xmm20,xmm3",
-            "vmovaps xmm5,xmmword ptr [rsi + 16]",
-            "vgf2p8affineinvqb xmm8,xmm18,xmm13,0x63",
-            "vgf2p8affineinvqb xmm10,xmm18,xmm14,0x11",
-            "vgf2p8affineinvqb xmm6,xmm18,xmm12,0x72",
-            "vgf2p8affineinvqb xmm11,xmm0,xmm14,0x11",
-            "vgf2p8affineinvqb xmm0,xmm0,xmm12,0x72",
-            "vpternlogd xmm6,xmm29,xmm11,0x96",
-            "vpternlogd xmm0,xmm1,xmm8,0x96",
-            "vprold xmm11,xmm8,0x8",
-            "vpshufb xmm8,xmm8,xmm15",
-            "vprold xmm10,xmm10,0x10",
-            "vpternlogd xmm6,xmm11,xmm8,0x96",
-            "vpternlogd xmm0,xmm11,xmm10,0x96",
-            "vpternlogd xmm4,xmm6,xmm5,0x96",
-            "vpternlogd xmm3,xmm6,xmm30,0x96",
-            "vpshufb xmm1,xmm4,xmm16",
-            "vpxord xmm27,xmm3,xmm9",
-            "vmovaps xmm5,xmmword ptr [rsi + 32]",
-            "vmovaps xmm29,xmm9",
-            "vgf2p8affineinvqb xmm9,xmm6,xmm13,0x63",
-            "vgf2p8affineinvqb xmm10,xmm6,xmm14,0x11",
-            "vgf2p8affineinvqb xmm8,xmm6,xmm12,0x72",
-            "vgf2p8affineinvqb xmm11,xmm0,xmm14,0x11",
-            "vgf2p8affineinvqb xmm0,xmm0,xmm12,0x72",
-            "vpternlogd xmm8,xmm4,xmm11,0x96",
-            "vpternlogd xmm0,xmm1,xmm9,0x96",
-            "vprold xmm11,xmm9,0x8",
-            "vpshufb xmm9,xmm9,xmm15",
-            "vprold xmm10,xmm10,0x10",
-            "vpternlogd xmm8,xmm11,xmm9,0x96",
-            "vpternlogd xmm0,xmm11,xmm10,0x96",
-            "vpternlogd xmm20,xmm8,xmm5,0x96",
-            "vpternlogd xmm29,xmm8,xmm31,0x96",
-            "vpshufb xmm1,xmm20,xmm16",
-            "vpxord xmm30,xmm29,xmm27",
-            "vmovdqa xmm9,xmmword ptr [rsi + 48]",
-            "vmovdqa64 xmm4,xmm27",
-            "vmovaps xmm5,xmm3",
-            "vgf2p8affineinvqb xmm10,xmm8,xmm13,0x63",
-            "vgf2p8affineinvqb xmm11,xmm8,xmm14,0x11",
-            "vgf2p8affineinvqb xmm6,xmm8,xmm12,0x72",
-            "vgf2p8affineinvqb xmm18,xmm0,xmm14,0x11",
-            "vgf2p8affineinvqb xmm0,xmm0,xmm12,0x72",
-            "vpternlogd xmm6,xmm20,xmm18,0x96",
-            "vpternlogd xmm0,xmm1,xmm10,0x96",
-            "vprold xmm18,xmm10,0x8",
-            "vpshufb xmm10,xmm10,xmm15",
-            "vprold xmm11,xmm11,0x10",
-            "vpternlogd xmm6,xmm18,xmm10,0x96",
-            "vpternlogd xmm0,xmm18,xmm11,0x96",
-            "vpternlogd xmm5,xmm6,xmm9,0x96",
-            "vpternlogd xmm4,xmm6,xmm17,0x96",
-            "vpshufb xmm1,xmm5,xmm16",
-            "vpxord xmm3,xmm4,xmm30",
-            "vmovdqa64 xmm20,xmm30",
-        ))) / 4.0;
+        // The kernel's dependent steps alone: the S-box steps, the rotations by 8 and 24
+        // on vprold (the units of gf2p8affineinvqb) and by 16 on vpshuflw (one cycle, the
+        // words of the low 64 bits), the 1-cycle rotation's term joined first; then the
+        // same with one of the others on vpshufb, and the earlier rounds' steps.
+        macro_rules! low_steps {
+            ($r8:literal, $r24:literal) => {
+                c.cy(best(gfni_loop!(x4;
+                    "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
+                    "vgf2p8affineinvqb xmm3, xmm0, xmm11, 0",
+                    "vgf2p8affineinvqb xmm4, xmm0, xmm12, 0",
+                    "vpshuflw xmm5, xmm2, 0xb1",
+                    $r8,
+                    $r24,
+                    "vpternlogd xmm4, xmm13, xmm5, 0x96",
+                    "vpternlogd xmm0, xmm7, xmm4, 0x96",
+                ))) / 4.0
+            };
+        }
+        let low = low_steps!("vprold xmm0, xmm2, 8", "vprold xmm7, xmm3, 24");
         row(
-            "the kernel's 4-round loop body alone (its asm!, as inlined)",
-            body,
+            "the kernel's dependent steps alone (3 affine, vpshuflw, 2 vprold, 2 vpternlogd)",
+            low,
         );
-        let units = c.cy(best(rotated_chains!("vprold xmm0, xmm2, 16"))) / 4.0;
+        let low_shuf = low_steps!("vpshufb xmm0, xmm2, xmm15", "vprold xmm7, xmm3, 24");
+        row("the same, the rotation by 8 on vpshufb", low_shuf);
+        let rotated = c.cy(best(rotated_chains!("vpshufb xmm0, xmm2, xmm15"))) / 4.0;
         row(
-            "Rotated's chains alone (5 affine, 3 vprold, 4 vpternlogd)",
-            units,
+            "session 41's round alone (5 affine, input also rotated by 24)",
+            rotated,
         );
         let direct = c.cy(best(gfni_loop!(x4;
             "vgf2p8affineinvqb xmm2, xmm0, xmm10, 0",
@@ -758,10 +691,69 @@ mod x86 {
             "Direct's chain alone (3 affine, 3 vprold, 2 vpternlogd, vpxor)",
             direct,
         );
-        let x = c.cy(best(rotated_chains!("vpshufb xmm0, xmm2, xmm15"))) / 4.0;
+        // The kernel's loop of four rounds as compiled into CBC encryption's entry (round
+        // keys from memory), without the per-block work.
+        let body = c.cy(best(gfni_loop!(
+            "vmovdqa xmm13,xmm3",
+            "vmovdqa xmm14,xmm4",
+            "vmovaps xmm4,XMMWORD PTR [rsi]",
+            "vmovaps xmm15,XMMWORD PTR [rsi+0x10]",
+            "vmovaps xmm16,XMMWORD PTR [rsi+0x20]",
+            "vmovdqa64 xmm17,xmm1",
+            "vmovdqa64 xmm18,xmm2",
+            "vgf2p8affineinvqb xmm2,xmm12,xmm8,0x63",
+            "vgf2p8affineinvqb xmm19,xmm12,xmm9,0x11",
+            "vgf2p8affineinvqb xmm3,xmm12,xmm7,0x72",
+            "vpshuflw xmm21,xmm2,0xb1",
+            "vprold xmm20,xmm2,0x8",
+            "vprold xmm22,xmm19,0x18",
+            "vpxord xmm1,xmm13,xmm4",
+            "vpternlogd xmm1,xmm17,xmm18,0x96",
+            "vpternlogd xmm1,xmm3,xmm21,0x96",
+            "vpternlogd xmm3,xmm13,xmm21,0x96",
+            "vpternlogd xmm1,xmm20,xmm22,0x96",
+            "vpternlogd xmm3,xmm20,xmm22,0x96",
+            "vgf2p8affineinvqb xmm12,xmm1,xmm8,0x63",
+            "vgf2p8affineinvqb xmm13,xmm1,xmm9,0x11",
+            "vgf2p8affineinvqb xmm4,xmm1,xmm7,0x72",
+            "vpshuflw xmm20,xmm12,0xb1",
+            "vprold xmm19,xmm12,0x8",
+            "vprold xmm21,xmm13,0x18",
+            "vpxord xmm2,xmm14,xmm15",
+            "vpternlogd xmm2,xmm18,xmm3,0x96",
+            "vpternlogd xmm2,xmm4,xmm20,0x96",
+            "vpternlogd xmm4,xmm14,xmm20,0x96",
+            "vpternlogd xmm2,xmm19,xmm21,0x96",
+            "vpternlogd xmm4,xmm19,xmm21,0x96",
+            "vgf2p8affineinvqb xmm12,xmm2,xmm8,0x63",
+            "vgf2p8affineinvqb xmm14,xmm2,xmm9,0x11",
+            "vgf2p8affineinvqb xmm1,xmm2,xmm7,0x72",
+            "vpshuflw xmm19,xmm12,0xb1",
+            "vprold xmm15,xmm12,0x8",
+            "vprold xmm20,xmm14,0x18",
+            "vpxord xmm13,xmm17,xmm16",
+            "vpternlogd xmm13,xmm3,xmm4,0x96",
+            "vpternlogd xmm13,xmm1,xmm19,0x96",
+            "vpternlogd xmm1,xmm17,xmm19,0x96",
+            "vpternlogd xmm13,xmm15,xmm20,0x96",
+            "vpternlogd xmm1,xmm15,xmm20,0x96",
+            "vmovaps xmm14,XMMWORD PTR [rsi+0x30]",
+            "vgf2p8affineinvqb xmm15,xmm13,xmm8,0x63",
+            "vgf2p8affineinvqb xmm16,xmm13,xmm9,0x11",
+            "vgf2p8affineinvqb xmm2,xmm13,xmm7,0x72",
+            "vpshuflw xmm19,xmm15,0xb1",
+            "vprold xmm17,xmm15,0x8",
+            "vprold xmm20,xmm16,0x18",
+            "vpxord xmm12,xmm18,xmm14",
+            "vpternlogd xmm12,xmm4,xmm1,0x96",
+            "vpternlogd xmm12,xmm2,xmm19,0x96",
+            "vpternlogd xmm2,xmm18,xmm19,0x96",
+            "vpternlogd xmm12,xmm17,xmm20,0x96",
+            "vpternlogd xmm2,xmm17,xmm20,0x96",
+        ))) / 4.0;
         row(
-            "the same, r1 rotated by 16 with vpshufb (a third unit; the asm! round)",
-            x,
+            "the kernel's 4-round loop body alone (its asm!, as compiled)",
+            body,
         );
         let key = [0x42u8; 16];
         if let Ok(sm4) =
@@ -777,15 +769,12 @@ mod x86 {
             }) * 1000.0;
             let k = c.cy(t) / (512.0 * 32.0);
             row("kernel (gfni-avx512 CBC encryption, 8 KiB)", k);
-            // The floor is the larger bound, here the path. The kernel's own dependent steps
-            // on the units they share (two rotations on `vprold` beside the five S-box steps,
-            // one on `vpshufb`) are a bound for its choice of instructions only; the row with
-            // every rotation on `vprold` is a split the kernel does not use.
+            // The floor is the larger bound, here the path; the kernel's own dependent steps
+            // on their units reach it.
             println!(
-                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; its own dependent steps on their units, {x:.2}: kernel at {:.2}x; every rotation on vprold, {units:.2}: kernel at {:.2}x",
+                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; its own dependent steps, {low:.2}: kernel at {:.2}x",
                 k / floor,
-                k / x,
-                k / units
+                k / low,
             );
         }
     }

@@ -302,10 +302,10 @@ mod x86 {
             rows(
                 1.0,
                 &[
-                    // `sm4::x86::gfni_chain::Rotated`: GF2P8AFFINEINVQB, a byte rotation,
+                    // `sm4::x86::gfni_chain::LowHalf`: GF2P8AFFINEINVQB, a byte rotation,
                     // one three-way XOR.
                     (
-                        "gfni_chain Rotated (affineinv, rotation, xor3)",
+                        "gfni_chain LowHalf (affineinv, rotation, xor3)",
                         chain!(
                             "gf2p8affineinvqb xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
                         ),

@@ -92,7 +92,7 @@ pub trait CtrHook {
 /// that MACs what it encrypts, such as TLS's and TLCP's MAC-then-encrypt CBC suites).
 ///
 /// On the `gfni-avx512` backend [`ChainHook::step`] runs four times a block, after
-/// rounds 7, 15, 23 and 30 of each block's 32, but not in the last block (whose rounds run
+/// rounds 7, 15, 23 and 31 of each block's 32, but not in the last block (whose rounds run
 /// without it, so that the hook's inlined code is not doubled), inside the chain's loop and
 /// entry (which
 /// enables AVX-512F/BW/VL, AVX2 and GFNI), so that the step's instructions share the

@@ -9,36 +9,35 @@
 //! input: L commutes with byte rotation, so L = Σ_d rot_{8d} ∘ C_d with bytewise 8×8
 //! matrices C_d, and P·C_d·(post-map) is one matrix. The round is then
 //! `gf2p8affineinvqb` (3 of them, in parallel), a byte rotation and two XOR levels:
-//! [`Direct`]. [`Rotated`] also carries the input rotated by 24 bits, so one of the four
-//! terms needs no rotation and one three-way XOR level follows the rotations. The state
-//! leaves the y domain by P⁻¹ once at the end. (Our construction; the domain change is the
-//! usual "merge linear layers into the S-box tables" of table-based AES.)
+//! [`Direct`]. [`LowHalf`] (`gfni-avx512`) puts each rotation on the instruction that keeps
+//! the path at one S-box step, one rotation and one three-way XOR: the rotation by 16 on
+//! `vpshuflw` (one cycle, where the others take two), which rotates only the low 64 bits'
+//! words — all the single-block chain needs, every other step working on each 32-bit lane
+//! by itself. The state leaves the y domain by P⁻¹ once at the end. (Our construction; the
+//! domain change is the usual "merge linear layers into the S-box tables" of table-based
+//! AES.)
 //!
 //! Measured on AMD Zen 5 (4.5 GHz; `gf2p8affineinvqb` 3 cycles, two per cycle;
 //! `vpternlogd`, `vprold`, `vpshufb`, `vpxor` 2 cycles each), cycles per round: `Direct`
-//! 11.1 in the chain (its dependency path alone is 9), `Rotated` 10.3 (path 7; the extra
-//! work competes for the same ports), against 13.5 for the generic single block.
+//! 11.1 in the chain (its dependency path alone is 9), an earlier round with five S-box
+//! steps (the input also carried rotated by 24 bits) 10.3, against 13.5 for the generic
+//! single block. [`LowHalf`] is not yet measured there.
 //!
-//! On AMD Zen 4 (`benches/examples/floors.rs`): the dependency path is 6.0 cycles a round
-//! (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1), and `Rotated`'s round, whose
-//! rotations the compiler makes `vprold` on the two units of `gf2p8affineinvqb`, ran 8.3–8.5
-//! cycles in the chain; so `Rotated` is `asm!` ([`round_rotated`]), with two of its four
-//! rotations on `vpshufb`: 8.2 cycles a round in the chain, its loop of four rounds alone
-//! 7.8 (against 8.3), both in one alternated run on a busy machine. Entering and leaving
-//! the P domain takes one `gf2p8affineqb` a block each way (P is bytewise, so it maps the
-//! whole block around the byte shuffles), three fewer instructions each way on the S-box
-//! units beside the chain: CBC encryption 8 KiB 8.03–8.13 → 8.06 cycles a round, CBC-MAC
-//! 8.01 → 7.95 (Zen 4, three alternated runs). The chain runs the rounds as
-//! [`round_paired`] (three XORs at a round's end instead of four) and starts each block
-//! beside the last round of the one before ([`rotated_chain`]): CBC encryption 8 KiB
-//! 8.06 → 7.97 cycles a round, CBC-MAC 7.95 → 7.86 (Zen 4, best of 300 in each of two
-//! alternated runs; the output's place in the next block and the loop's split moved CBC
-//! between 7.85 and 8.7, so they are the measured best).
+//! On AMD Zen 4 (family 25 model 17; `benches/examples/floors.rs`) the path is 6.0 cycles a
+//! round (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1). The five-step round
+//! reached it only on paper: its five S-box steps and two `vprold` share the two units of
+//! `gf2p8affineinvqb`, which cannot start all the steps the path needs within a cycle of
+//! the input, and it ran 7.96–7.98 cycles a round in the chain (CBC encryption 8 KiB).
+//! [`LowHalf`]'s three steps can: its dependent steps alone run 6.00 cycles a round, its
+//! loop of four rounds alone 6.40, and the chain 6.60 best and 7.46 median (CBC
+//! encryption 8 KiB; CBC-MAC 6.48 / 7.36; PERFORMANCE.md). Entering and leaving the P
+//! domain takes one `gf2p8affineqb` a block each way (P is bytewise, so it maps the whole
+//! block around the byte shuffles).
 //!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
-//! on `gfni-avx2`), which carry its token; the only `unsafe` is `Rotated`'s `asm!` round.
+//! on `gfni-avx2`), which carry its token; the only `unsafe` is [`LowHalf`]'s `asm!` round.
 //!
-//! `Rotated`'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
+//! [`LowHalf`]'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
 //! every eight, in every block but the last): a record layer's HMAC-SM3 four rounds at a
 //! time on the general-purpose ALUs, which the chain leaves idle. With `()` (every other
 //! caller) the steps vanish and the rounds are the same instructions as without them.
@@ -160,7 +159,7 @@ pub(super) trait Rounds<W> {
     where
         W: Word;
     /// The chain from `run`'s state through its blocks; the last words. `hook` steps
-    /// between the rounds where the shape does that ([`Rotated`]; see `crate::ChainHook`).
+    /// between the rounds where the shape does that ([`LowHalf`]; see `crate::ChainHook`).
     fn chain<H: ChainHook>(run: Run<'_, W, Self::Keys>, hook: &mut H) -> [W; 4]
     where
         W: Single + GfniAffine;
@@ -243,8 +242,9 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
 }
 
 /// The round with one S-box input: three `gf2p8affineinvqb`, the rotations, then the
-/// XORs; for kernels whose XORs take two inputs (`gfni-avx2`), where [`Rotated`] has as
-/// many XOR levels and more work.
+/// XORs; for kernels without `vpternlogd` (`gfni-avx2`) and for the short passes, whose
+/// registers hold a different block in each 32-bit lane (where [`LowHalf`]'s rotation of
+/// the low 64 bits alone would not do).
 pub(super) struct Direct;
 
 impl<W: GfniAffine> Rounds<W> for Direct {
@@ -253,7 +253,7 @@ impl<W: GfniAffine> Rounds<W> for Direct {
     fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
         p_keys(cpu, k, rk)
     }
-    /// Block after block; never steps `hook` (only `gfni-avx512`, on [`Rotated`], does).
+    /// Block after block; never steps `hook` (only `gfni-avx512`, on [`LowHalf`], does).
     #[inline(always)]
     fn chain<H: ChainHook>(run: Run<'_, W, [W; 32]>, _hook: &mut H) -> [W; 4]
     where
