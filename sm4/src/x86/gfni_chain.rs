@@ -8,18 +8,19 @@
 //! is y1 ⊕ y2 ⊕ y3 ⊕ P·rk); and it folds P·L(S(·)) into four `gf2p8affineinvqb` of the same
 //! input: L commutes with byte rotation, so L = Σ_d rot_{8d} ∘ C_d with bytewise 8×8
 //! matrices C_d, and P·C_d·(post-map) is one matrix. The round is then
-//! `gf2p8affineinvqb` (3 of them, in parallel), a byte rotation and two XOR levels:
-//! [`Direct`]. [`LowHalf`] (`gfni-avx512`) puts each rotation on the instruction that keeps
-//! the path at one S-box step, one rotation and one three-way XOR: the rotation by 16 on
-//! `vpshuflw` (one cycle, where the others take two), which rotates only the low 64 bits'
-//! words — all the single-block chain needs, every other step working on each 32-bit lane
-//! by itself. The state leaves the y domain by P⁻¹ once at the end. (Our construction; the
+//! `gf2p8affineinvqb` (3 of them, in parallel), a byte rotation and two XOR levels
+//! ([`round_direct`], the short passes' round, whose registers hold a different block in
+//! each 32-bit lane). The chain's round, [`LowHalf`], puts each rotation on the instruction
+//! that keeps the path at one S-box step, one rotation and one three-way XOR (`gfni-avx512`;
+//! two XOR levels on `gfni-avx2`): the rotation by 16 on `vpshuflw` (one cycle, where the
+//! others take two), which rotates only the low 64 bits' words — all the single-block
+//! chain needs, every other step working on each 32-bit lane by itself. The state leaves the y domain by P⁻¹ once at the end. (Our construction; the
 //! domain change is the usual "merge linear layers into the S-box tables" of table-based
 //! AES.)
 //!
 //! Measured on AMD Zen 5 (4.5 GHz; `gf2p8affineinvqb` 3 cycles, two per cycle;
-//! `vpternlogd`, `vprold`, `vpshufb`, `vpxor` 2 cycles each), cycles per round: `Direct`
-//! 11.1 in the chain (its dependency path alone is 9), an earlier round with five S-box
+//! `vpternlogd`, `vprold`, `vpshufb`, `vpxor` 2 cycles each), cycles per round: the
+//! short passes' round 11.1 in the chain (its dependency path alone is 9), an earlier round with five S-box
 //! steps (the input also carried rotated by 24 bits) 10.3, against 13.5 for the generic
 //! single block. [`LowHalf`] is not yet measured there.
 //!
@@ -49,7 +50,7 @@ use cipher::Block;
 use crate::simd::{BSWAP32, Single, Word};
 use crate::{ChainHook, Sm4, key::RoundKeys};
 
-use super::words::{Avx512vl, Gfni, GfniAffine, Raw, Vl128};
+use super::words::{Avx2, Avx512vl, Gfni, GfniAffine, Raw, Vl128, X128};
 use crate::simd::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part, matrix};
 
 /// P·C_d·POST, the matrix taking inv(u) to P·C_d·S's output.
@@ -125,7 +126,7 @@ fn lanes_p<W: Single + GfniAffine>(cpu: W::Cpu, k: &Consts<W>, block: &Block<Sm4
         .lanes()
 }
 
-/// Round `I` (mod 4) of [`Direct`]: `y[I] ^= P·L(S(u))`, and `u` becomes the next round's
+/// Round `I` (mod 4) of the short passes ([`direct_rounds`]): `y[I] ^= P·L(S(u))`, and `u` becomes the next round's
 /// S-box input.
 ///
 /// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2).
@@ -189,7 +190,7 @@ fn p_keys<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] 
 
 /// The 32 rounds on `N` groups of registers in the transposed layout (each 32-bit lane a
 /// block's word; or one block's words broadcast), interleaved, in the P domain with
-/// [`Direct`]'s round: a pass of one or two groups costs its rounds' latency, and this
+/// [`round_direct`]: a pass of one or two groups costs its rounds' latency, and this
 /// round's dependency path is shorter than the generic one's (`gf2p8affineinvqb`, a byte
 /// rotation, two XORs against the input map, the inversion, L's rotations and its XORs).
 /// The words enter and leave the domain by one `gf2p8affineqb` each (P is bytewise).
@@ -216,8 +217,8 @@ pub(super) fn group_rounds<W: GfniAffine, const N: usize>(
     }
 }
 
-/// [`Direct`]'s 32 rounds on `N` groups of words already in the P domain, interleaved
-/// (the chain's blocks and the short passes' groups): each group's first S-box input, then
+/// [`round_direct`]'s 32 rounds on `N` groups of words already in the P domain, interleaved
+/// (the short passes' groups): each group's first S-box input, then
 /// [`round_direct`] after [`round_direct`], its last one computing an input nobody reads.
 #[inline(always)]
 fn direct_rounds<W: GfniAffine, const N: usize>(
@@ -241,49 +242,8 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
     }
 }
 
-/// The round with one S-box input: three `gf2p8affineinvqb`, the rotations, then the
-/// XORs; for kernels without `vpternlogd` (`gfni-avx2`) and for the short passes, whose
-/// registers hold a different block in each 32-bit lane (where [`LowHalf`]'s rotation of
-/// the low 64 bits alone would not do).
-pub(super) struct Direct;
-
-impl<W: GfniAffine> Rounds<W> for Direct {
-    type Keys = [W; 32];
-    #[inline(always)]
-    fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
-        p_keys(cpu, k, rk)
-    }
-    /// Block after block; never steps `hook` (only `gfni-avx512`, on [`LowHalf`], does).
-    #[inline(always)]
-    fn chain<H: ChainHook>(run: Run<'_, W, [W; 32]>, _hook: &mut H) -> [W; 4]
-    where
-        W: Single,
-    {
-        let Run {
-            cpu,
-            k,
-            keys,
-            y: mut x,
-            blocks,
-            out,
-        } = run;
-        let mut out = out.iter_mut();
-        for block in blocks {
-            let m = lanes_p(cpu, k, block);
-            let mut y = [[0, 1, 2, 3].map(|i| x[i].xor(m[i]))];
-            direct_rounds(k, keys, &mut y);
-            let [y] = y;
-            x = [y[3], y[2], y[1], y[0]];
-            if let Some(o) = out.next() {
-                *o = leave_p(cpu, k, &x);
-            }
-        }
-        x
-    }
-}
-
-/// The round for kernels with `vpternlogd` (`gfni-avx512`), in `asm!` ([`round_low`]):
-/// [`Direct`]'s three S-box steps, with each rotation on an instruction that keeps the
+/// The round for the single-block chain, in `asm!` ([`LowRound::round_low`]):
+/// [`round_direct`]'s three S-box steps, with each rotation on an instruction that keeps the
 /// round's dependency path at the S-box step, one rotation and one three-way XOR (Zen 4:
 /// 3 + 2 + 1 cycles). The rotation by 16 is `vpshuflw`, one cycle, where the others take
 /// two; it rotates the words of the low 64 bits only, which is enough here: every other
@@ -305,11 +265,16 @@ pub(super) struct LowHalf;
 /// reassociates the XORs. The rotations by 8 and 24 are `vprold`, which shares its two
 /// units with `gf2p8affineinvqb` (Zen 4), not `vpshufb`: the round's dependent steps alone
 /// ran 6.00 cycles a round so and 6.62 with one of them on `vpshufb`
-/// (`benches/examples/floors.rs`), where `Direct`'s with three `vprold` run 8.0 and the
+/// (`benches/examples/floors.rs`), where the same steps with three `vprold` run 8.0 and the
 /// earlier five-step round (the input also carried rotated by 24 bits) 7.0.
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
-fn round_low<const I: usize>(k: &AsmConsts, y: &mut [__m128i; 4], u: &mut __m128i, key: __m128i) {
+fn round_low_evex<const I: usize>(
+    k: &AsmConsts,
+    y: &mut [__m128i; 4],
+    u: &mut __m128i,
+    key: __m128i,
+) {
     let (yi, y2, y3) = (y[I], y[(I + 2) % 4], y[(I + 3) % 4]);
     let (next, new);
     // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
@@ -353,28 +318,134 @@ fn round_low<const I: usize>(k: &AsmConsts, y: &mut [__m128i; 4], u: &mut __m128
     y[I] = new;
 }
 
-/// The S-box steps' matrices as raw vectors for [`round_low`].
-struct AsmConsts {
+/// [`round_low_evex`] with two-input XORs (`gfni-avx2`, VEX): u' = ((o ⊕ r0) ⊕ rot16(r1))
+/// ⊕ (rot8(r1) ⊕ rot24(r3)), the rotations by 8 and 24 on `vpshufb` (no `vprold` without
+/// AVX-512), so the path is the S-box step, a rotation and two XORs; o = `y[I]` ⊕ s and
+/// the new word u' ⊕ s, with s = `key` ⊕ y[I+2] ⊕ y[I+3] ready early. (Zen 4, forced:
+/// 9.6 → 8.9 cycles a round against [`round_direct`] in the chain, whose rotation by 16
+/// the compiler makes two dependent shuffles and whose XORs it reassociates; the steps
+/// alone run 8.3, above their 7-cycle path: three shuffles share two units.)
+#[target_feature(enable = "avx2,gfni")]
+#[inline]
+fn round_low_vex<const I: usize>(
+    k: &AsmConsts,
+    y: &mut [__m128i; 4],
+    u: &mut __m128i,
+    key: __m128i,
+) {
+    let (yi, y2, y3) = (y[I], y[(I + 2) % 4], y[(I + 3) % 4]);
+    let (next, new);
+    // SAFETY: registers only (no memory, no stack); AVX and GFNI (VEX
+    // `vgf2p8affineinvqb`), which this function enables. Sixteen registers only: r0 takes
+    // u's, s y2's and rot16(r1) yi's once each is read for the last time.
+    unsafe {
+        core::arch::asm!(
+            "vgf2p8affineinvqb {r1}, {u}, {g1}, {c1}",
+            "vgf2p8affineinvqb {r3}, {u}, {g3}, {c3}",
+            "vgf2p8affineinvqb {u}, {u}, {g0}, {c0}",
+            "vpxor {s}, {s}, {key}",
+            "vpxor {s}, {s}, {y3}",
+            "vpxor {o}, {yi}, {s}",
+            "vpxor {o}, {o}, {u}",
+            "vpshufb {r3}, {r3}, {m24}",
+            "vpshufb {yi}, {r1}, {m8}",
+            "vpshuflw {r1}, {r1}, 0xb1",
+            "vpxor {r3}, {r3}, {yi}",
+            "vpxor {o}, {o}, {r1}",
+            "vpxor {o}, {o}, {r3}",
+            "vpxor {s}, {s}, {o}",
+            u = inout(xmm_reg) *u => _,
+            yi = inout(xmm_reg) yi => _,
+            s = inout(xmm_reg) y2 => new,
+            y3 = in(xmm_reg) y3,
+            key = in(xmm_reg) key,
+            g0 = in(xmm_reg) k.g0,
+            g1 = in(xmm_reg) k.g1,
+            g3 = in(xmm_reg) k.g3,
+            m8 = in(xmm_reg) k.rot8,
+            m24 = in(xmm_reg) k.rot24,
+            c0 = const G0_C,
+            c1 = const G1_C,
+            c3 = const G3_C,
+            o = out(xmm_reg) next,
+            r1 = out(xmm_reg) _,
+            r3 = out(xmm_reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    *u = next;
+    y[I] = new;
+}
+
+/// A chain register with [`LowHalf`]'s round: `gfni-avx512`'s (EVEX, `vprold` and
+/// `vpternlogd`) and `gfni-avx2`'s (VEX).
+pub(super) trait LowRound: Single + GfniAffine + Raw<V = __m128i> {
+    /// Round `I` (mod 4) on the words `y` and the S-box input `u` ([`round_low_evex`],
+    /// [`round_low_vex`]), the register's token proving the features.
+    fn round_low<const I: usize>(
+        self,
+        k: &AsmConsts,
+        y: &mut [__m128i; 4],
+        u: &mut __m128i,
+        key: __m128i,
+    );
+}
+
+impl<F: Gfni + Avx512vl> LowRound for Vl128<F> {
+    #[inline(always)]
+    fn round_low<const I: usize>(
+        self,
+        k: &AsmConsts,
+        y: &mut [__m128i; 4],
+        u: &mut __m128i,
+        key: __m128i,
+    ) {
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
+        unsafe { round_low_evex::<I>(k, y, u, key) }
+    }
+}
+
+impl<F: Gfni + Avx2> LowRound for X128<F> {
+    #[inline(always)]
+    fn round_low<const I: usize>(
+        self,
+        k: &AsmConsts,
+        y: &mut [__m128i; 4],
+        u: &mut __m128i,
+        key: __m128i,
+    ) {
+        // SAFETY: the token `F` (`Gfni + Avx2`) proves GFNI and AVX2.
+        unsafe { round_low_vex::<I>(k, y, u, key) }
+    }
+}
+
+/// The S-box steps' matrices and the byte rotations' `pshufb` masks as raw vectors for
+/// [`LowRound::round_low`].
+pub(super) struct AsmConsts {
     g0: __m128i,
     g1: __m128i,
     g3: __m128i,
+    rot8: __m128i,
+    rot24: __m128i,
 }
 
 impl AsmConsts {
     #[inline(always)]
-    fn new<F: Gfni + Avx512vl>(k: &Consts<Vl128<F>>) -> Self {
+    fn new<W: Raw<V = __m128i>>(k: &Consts<W>) -> Self {
         AsmConsts {
             g0: k.g0.raw(),
             g1: k.g1.raw(),
             g3: k.g3.raw(),
+            rot8: k.rot8.raw(),
+            rot24: k.rot24.raw(),
         }
     }
 }
 
-impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for LowHalf {
+impl<W: LowRound> Rounds<W> for LowHalf {
     type Keys = [__m128i; 32];
     #[inline(always)]
-    fn keys(cpu: <Vl128<F> as Word>::Cpu, k: &Consts<Vl128<F>>, rk: &RoundKeys) -> [__m128i; 32] {
+    fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [__m128i; 32] {
         p_keys(cpu, k, rk).map(|k| k.raw())
     }
     /// Block after block ([`low_block`]), `hook` stepping in every block but the last,
@@ -382,7 +453,7 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for LowHalf {
     /// and in the last block not at all: a hooked chain is a record's, often run with a
     /// cold instruction cache).
     #[inline(always)]
-    fn chain<H: ChainHook>(run: Run<'_, Vl128<F>, [__m128i; 32]>, hook: &mut H) -> [Vl128<F>; 4] {
+    fn chain<H: ChainHook>(run: Run<'_, W, [__m128i; 32]>, hook: &mut H) -> [W; 4] {
         let Run {
             cpu,
             k,
@@ -411,34 +482,31 @@ impl<F: Gfni + Avx512vl> Rounds<Vl128<F>> for LowHalf {
 }
 
 /// One block of [`LowHalf`]'s chain from the words `x` (P domain): the block joins them,
-/// 32 rounds of [`round_low`] in a loop of four (a compact body: long unrolled AVX-512
+/// 32 rounds of [`LowRound::round_low`] in a loop of four (a compact body: long unrolled AVX-512
 /// bodies stall this core's instruction supply, PERFORMANCE.md), `hook` stepping after
 /// rounds 7, 15, 23 and 31; the next words. The next block's first S-box input needs
 /// the words of rounds 28–30 only, so it overlaps round 31 on its own.
 #[inline(always)]
-fn low_block<F: Gfni + Avx512vl, H: ChainHook>(
-    cpu: <Vl128<F> as Word>::Cpu,
-    k: &Consts<Vl128<F>>,
+fn low_block<W: LowRound, H: ChainHook>(
+    cpu: W::Cpu,
+    k: &Consts<W>,
     ak: &AsmConsts,
     keys: &[__m128i; 32],
-    x: [Vl128<F>; 4],
+    x: [W; 4],
     block: &Block<Sm4>,
     hook: &mut H,
-) -> [Vl128<F>; 4] {
+) -> [W; 4] {
     let m = lanes_p(cpu, k, block);
     let w = |v| x[0].with(v);
     let y0 = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
     let mut u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3])).raw();
     let mut y = y0.map(|v| v.raw());
     for r in (0..32).step_by(4) {
-        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL,
-        // the features `round_low` enables.
-        unsafe {
-            round_low::<0>(ak, &mut y, &mut u, keys[r + 1]);
-            round_low::<1>(ak, &mut y, &mut u, keys[r + 2]);
-            round_low::<2>(ak, &mut y, &mut u, keys[r + 3]);
-            round_low::<3>(ak, &mut y, &mut u, keys[(r + 4) % 32]);
-        }
+        let t = x[0];
+        t.round_low::<0>(ak, &mut y, &mut u, keys[r + 1]);
+        t.round_low::<1>(ak, &mut y, &mut u, keys[r + 2]);
+        t.round_low::<2>(ak, &mut y, &mut u, keys[r + 3]);
+        t.round_low::<3>(ak, &mut y, &mut u, keys[(r + 4) % 32]);
         if r % 8 == 4 {
             hook.step();
         }

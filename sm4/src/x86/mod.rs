@@ -34,7 +34,7 @@ simd_kernel! {
     GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
     sbox Gfni, one (X128, Gfni),
     wide X256, partial X128, short X256,
-    chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::Direct>,
+    chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::LowHalf>,
 }
 
 /// The AES-NI S-box kernels on 256-bit registers: one source, compiled for each
