@@ -257,16 +257,20 @@ pub(super) struct LowHalf;
 /// S-box input, with `key` = P·rk_{i+1} ⊕ c.
 ///
 /// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2);
-/// o = `y[I]` ⊕ `key` ⊕ y[I+2] ⊕ y[I+3] waits for nothing in this round, so u' = (o ⊕ r0
-/// ⊕ rot16(r1)) ⊕ rot8(r1) ⊕ rot24(r3) and `y[I]`' = (`y[I]` ⊕ r0 ⊕ rot16(r1)) ⊕ rot8(r1)
-/// ⊕ rot24(r3), each two `vpternlogd`.
+/// s = `key` ⊕ y[I+2] ⊕ y[I+3] and o = `y[I]` ⊕ s wait for nothing in this round, so u' =
+/// (o ⊕ r0 ⊕ rot16(r1)) ⊕ rot8(r1) ⊕ rot24(r3), two `vpternlogd`, and the new word
+/// `y[I]` ⊕ P·L(S(u)) = u' ⊕ s, one XOR off the chain: eleven instructions.
 ///
 /// In `asm!` because the compiler makes every byte rotation `vprold`, by 16 too, and
 /// reassociates the XORs. The rotations by 8 and 24 are `vprold`, which shares its two
 /// units with `gf2p8affineinvqb` (Zen 4), not `vpshufb`: the round's dependent steps alone
 /// ran 6.00 cycles a round so and 6.62 with one of them on `vpshufb`
 /// (`benches/examples/floors.rs`), where the same steps with three `vprold` run 8.0 and the
-/// earlier five-step round (the input also carried rotated by 24 bits) 7.0.
+/// earlier five-step round (the input also carried rotated by 24 bits) 7.0. The order
+/// and count are measured too (Zen 4, CBC encryption 8 KiB, medians of alternated runs):
+/// with twelve instructions (the new word as two `vpternlogd` beside u') consecutive calls
+/// alternated between 6.9 and 7.5 cycles a round, median 7.46; with eleven, the rotations
+/// by 8 and 24 ahead of `vpshuflw`, 6.94.
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
 fn round_low_evex<const I: usize>(
@@ -284,18 +288,17 @@ fn round_low_evex<const I: usize>(
             "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
             "vgf2p8affineinvqb {r3:x}, {u:x}, {g3:x}, {c3}",
             "vgf2p8affineinvqb {r0:x}, {u:x}, {g0:x}, {c0}",
-            "vpshuflw {b:x}, {r1:x}, 0xb1",
             "vprold {a:x}, {r1:x}, 8",
             "vprold {c:x}, {r3:x}, 24",
-            "vpxord {o:x}, {yi:x}, {key:x}",
-            "vpternlogd {o:x}, {y2:x}, {y3:x}, 0x96",
+            "vpshuflw {b:x}, {r1:x}, 0xb1",
+            "vpternlogd {y2:x}, {y3:x}, {key:x}, 0x96",
+            "vpxord {o:x}, {yi:x}, {y2:x}",
             "vpternlogd {o:x}, {r0:x}, {b:x}, 0x96",
-            "vpternlogd {r0:x}, {yi:x}, {b:x}, 0x96",
             "vpternlogd {o:x}, {a:x}, {c:x}, 0x96",
-            "vpternlogd {r0:x}, {a:x}, {c:x}, 0x96",
+            "vpxord {r0:x}, {o:x}, {y2:x}",
             u = in(zmm_reg) *u,
             yi = in(zmm_reg) yi,
-            y2 = in(zmm_reg) y2,
+            y2 = inout(zmm_reg) y2 => _,
             y3 = in(zmm_reg) y3,
             key = in(zmm_reg) key,
             g0 = in(zmm_reg) k.g0,
