@@ -14,15 +14,15 @@
 //! that keeps the path at one S-box step, one rotation and one three-way XOR (`gfni-avx512`;
 //! two XOR levels on `gfni-avx2`): the rotation by 16 on `vpshuflw` (one cycle, where the
 //! others take two), which rotates only the low 64 bits' words — all the single-block
-//! chain needs, every other step working on each 32-bit lane by itself. The state leaves the y domain by P⁻¹ once at the end. (Our construction; the
-//! domain change is the usual "merge linear layers into the S-box tables" of table-based
-//! AES.)
+//! chain needs, every other step working on each 32-bit lane by itself. The state leaves
+//! the y domain by P⁻¹ once at the end. (Our construction; the domain change is the usual
+//! "merge linear layers into the S-box tables" of table-based AES.)
 //!
 //! Measured on AMD Zen 5 (4.5 GHz; `gf2p8affineinvqb` 3 cycles, two per cycle;
 //! `vpternlogd`, `vprold`, `vpshufb`, `vpxor` 2 cycles each), cycles per round: the
-//! short passes' round 11.1 in the chain (its dependency path alone is 9), an earlier round with five S-box
-//! steps (the input also carried rotated by 24 bits) 10.3, against 13.5 for the generic
-//! single block. [`LowHalf`] is not yet measured there.
+//! short passes' round 11.1 in the chain (its dependency path alone is 9), an earlier
+//! round with five S-box steps (the input also carried rotated by 24 bits) 10.3, against
+//! 13.5 for the generic single block. [`LowHalf`] is not yet measured there.
 //!
 //! On AMD Zen 4 (family 25 model 17; `benches/examples/floors.rs`) the path is 6.0 cycles a
 //! round (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1). The five-step round
@@ -126,8 +126,8 @@ fn lanes_p<W: Single + GfniAffine>(cpu: W::Cpu, k: &Consts<W>, block: &Block<Sm4
         .lanes()
 }
 
-/// Round `I` (mod 4) of the short passes ([`direct_rounds`]): `y[I] ^= P·L(S(u))`, and `u` becomes the next round's
-/// S-box input.
+/// Round `I` (mod 4) of the short passes ([`direct_rounds`]): `y[I] ^= P·L(S(u))`, and
+/// `u` becomes the next round's S-box input.
 ///
 /// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2).
 /// `u` is carried as (the two older words ⊕ next key ⊕ old `y[I]` ⊕ r0) ⊕ the three
@@ -242,7 +242,7 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
     }
 }
 
-/// The round for the single-block chain, in `asm!` ([`LowRound::round_low`]):
+/// The round for the single-block chain, in `asm!` ([`round_low_evex`], [`round_low_vex`]):
 /// [`round_direct`]'s three S-box steps, with each rotation on an instruction that keeps the
 /// round's dependency path at the S-box step, one rotation and one three-way XOR (Zen 4:
 /// 3 + 2 + 1 cycles). The rotation by 16 is `vpshuflw`, one cycle, where the others take
@@ -253,13 +253,13 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
 /// rotations, ⊕ rot8(r1) ⊕ rot24(r3): one three-way XOR after them.
 pub(super) struct LowHalf;
 
-/// Round `I` (mod 4) of [`LowHalf`]: `y[I] ^= P·L(S(u))`, and `u` becomes the next round's
-/// S-box input, with `key` = P·rk_{i+1} ⊕ c.
+/// One round of [`LowHalf`] (round i): from the S-box input u and the words `y[i]`, `y[i+2]`,
+/// `y[i+3]`, the next input and the new word `y[i]` ⊕ P·L(S(u)), with `key` = P·rk_{i+1} ⊕ c.
 ///
 /// P·L(S(u)) = r0 ⊕ rot8(r1) ⊕ rot16(r1) ⊕ rot24(r3) with r_d = P·C_d·S(u) (C_1 = C_2);
-/// s = `key` ⊕ y[I+2] ⊕ y[I+3] and o = `y[I]` ⊕ s wait for nothing in this round, so u' =
+/// s = `key` ⊕ `y[i+2]` ⊕ `y[i+3]` and o = `y[i]` ⊕ s wait for nothing in this round, so u' =
 /// (o ⊕ r0 ⊕ rot16(r1)) ⊕ rot8(r1) ⊕ rot24(r3), two `vpternlogd`, and the new word
-/// `y[I]` ⊕ P·L(S(u)) = u' ⊕ s, one XOR off the chain: eleven instructions.
+/// `y[i]` ⊕ P·L(S(u)) = u' ⊕ s, one XOR off the chain: eleven instructions.
 ///
 /// In `asm!` because the compiler makes every byte rotation `vprold`, by 16 too, and
 /// reassociates the XORs. The rotations by 8 and 24 are `vprold`, which shares its two
@@ -273,13 +273,7 @@ pub(super) struct LowHalf;
 /// by 8 and 24 ahead of `vpshuflw`, 6.94.
 #[target_feature(enable = "avx512f,avx512vl,gfni")]
 #[inline]
-fn round_low_evex<const I: usize>(
-    k: &AsmConsts,
-    y: &mut [__m128i; 4],
-    u: &mut __m128i,
-    key: __m128i,
-) {
-    let (yi, y2, y3) = (y[I], y[(I + 2) % 4], y[(I + 3) % 4]);
+fn round_low_evex(k: &AsmConsts, [u, yi, y2, y3]: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
     let (next, new);
     // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
     // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
@@ -296,7 +290,7 @@ fn round_low_evex<const I: usize>(
             "vpternlogd {o:x}, {r0:x}, {b:x}, 0x96",
             "vpternlogd {o:x}, {a:x}, {c:x}, 0x96",
             "vpxord {r0:x}, {o:x}, {y2:x}",
-            u = in(zmm_reg) *u,
+            u = in(zmm_reg) u,
             yi = in(zmm_reg) yi,
             y2 = inout(zmm_reg) y2 => _,
             y3 = in(zmm_reg) y3,
@@ -317,26 +311,19 @@ fn round_low_evex<const I: usize>(
             options(pure, nomem, nostack),
         );
     }
-    *u = next;
-    y[I] = new;
+    [next, new]
 }
 
 /// [`round_low_evex`] with two-input XORs (`gfni-avx2`, VEX): u' = ((o ⊕ r0) ⊕ rot16(r1))
 /// ⊕ (rot8(r1) ⊕ rot24(r3)), the rotations by 8 and 24 on `vpshufb` (no `vprold` without
-/// AVX-512), so the path is the S-box step, a rotation and two XORs; o = `y[I]` ⊕ s and
-/// the new word u' ⊕ s, with s = `key` ⊕ y[I+2] ⊕ y[I+3] ready early. (Zen 4, forced:
+/// AVX-512), so the path is the S-box step, a rotation and two XORs; o = `y[i]` ⊕ s and
+/// the new word u' ⊕ s, with s = `key` ⊕ `y[i+2]` ⊕ `y[i+3]` ready early. (Zen 4, forced:
 /// 9.6 → 8.9 cycles a round against [`round_direct`] in the chain, whose rotation by 16
 /// the compiler makes two dependent shuffles and whose XORs it reassociates; the steps
 /// alone run 8.3, above their 7-cycle path: three shuffles share two units.)
 #[target_feature(enable = "avx2,gfni")]
 #[inline]
-fn round_low_vex<const I: usize>(
-    k: &AsmConsts,
-    y: &mut [__m128i; 4],
-    u: &mut __m128i,
-    key: __m128i,
-) {
-    let (yi, y2, y3) = (y[I], y[(I + 2) % 4], y[(I + 3) % 4]);
+fn round_low_vex(k: &AsmConsts, [u, yi, y2, y3]: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
     let (next, new);
     // SAFETY: registers only (no memory, no stack); AVX and GFNI (VEX
     // `vgf2p8affineinvqb`), which this function enables. Sixteen registers only: r0 takes
@@ -357,7 +344,7 @@ fn round_low_vex<const I: usize>(
             "vpxor {o}, {o}, {r1}",
             "vpxor {o}, {o}, {r3}",
             "vpxor {s}, {s}, {o}",
-            u = inout(xmm_reg) *u => _,
+            u = inout(xmm_reg) u => _,
             yi = inout(xmm_reg) yi => _,
             s = inout(xmm_reg) y2 => new,
             y3 = in(xmm_reg) y3,
@@ -376,49 +363,45 @@ fn round_low_vex<const I: usize>(
             options(pure, nomem, nostack),
         );
     }
-    *u = next;
-    y[I] = new;
+    [next, new]
 }
 
 /// A chain register with [`LowHalf`]'s round: `gfni-avx512`'s (EVEX, `vprold` and
 /// `vpternlogd`) and `gfni-avx2`'s (VEX).
 pub(super) trait LowRound: Single + GfniAffine + Raw<V = __m128i> {
-    /// Round `I` (mod 4) on the words `y` and the S-box input `u` ([`round_low_evex`],
-    /// [`round_low_vex`]), the register's token proving the features.
-    fn round_low<const I: usize>(
-        self,
-        k: &AsmConsts,
-        y: &mut [__m128i; 4],
-        u: &mut __m128i,
-        key: __m128i,
-    );
-}
+    /// One round from the S-box input and the words it reads, `[u, y[i], y[i+2],
+    /// `y[i+3]`]` ([`round_low_evex`], [`round_low_vex`]): `[the next input, the new word]`,
+    /// the register's token proving the features.
+    fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2];
 
-impl<F: Gfni + Avx512vl> LowRound for Vl128<F> {
+    /// Round `I` (mod 4) on the words `y` and the S-box input `u`.
     #[inline(always)]
-    fn round_low<const I: usize>(
+    fn round_at<const I: usize>(
         self,
         k: &AsmConsts,
         y: &mut [__m128i; 4],
         u: &mut __m128i,
         key: __m128i,
     ) {
+        let [next, new] = self.round_low(k, [*u, y[I], y[(I + 2) % 4], y[(I + 3) % 4]], key);
+        *u = next;
+        y[I] = new;
+    }
+}
+
+impl<F: Gfni + Avx512vl> LowRound for Vl128<F> {
+    #[inline(always)]
+    fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
         // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
-        unsafe { round_low_evex::<I>(k, y, u, key) }
+        unsafe { round_low_evex(k, inputs, key) }
     }
 }
 
 impl<F: Gfni + Avx2> LowRound for X128<F> {
     #[inline(always)]
-    fn round_low<const I: usize>(
-        self,
-        k: &AsmConsts,
-        y: &mut [__m128i; 4],
-        u: &mut __m128i,
-        key: __m128i,
-    ) {
+    fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
         // SAFETY: the token `F` (`Gfni + Avx2`) proves GFNI and AVX2.
-        unsafe { round_low_vex::<I>(k, y, u, key) }
+        unsafe { round_low_vex(k, inputs, key) }
     }
 }
 
@@ -485,7 +468,7 @@ impl<W: LowRound> Rounds<W> for LowHalf {
 }
 
 /// One block of [`LowHalf`]'s chain from the words `x` (P domain): the block joins them,
-/// 32 rounds of [`LowRound::round_low`] in a loop of four (a compact body: long unrolled AVX-512
+/// 32 rounds of [`LowRound::round_at`] in a loop of four (a compact body: long unrolled AVX-512
 /// bodies stall this core's instruction supply, PERFORMANCE.md), `hook` stepping after
 /// rounds 7, 15, 23 and 31; the next words. The next block's first S-box input needs
 /// the words of rounds 28–30 only, so it overlaps round 31 on its own.
@@ -506,10 +489,10 @@ fn low_block<W: LowRound, H: ChainHook>(
     let mut y = y0.map(|v| v.raw());
     for r in (0..32).step_by(4) {
         let t = x[0];
-        t.round_low::<0>(ak, &mut y, &mut u, keys[r + 1]);
-        t.round_low::<1>(ak, &mut y, &mut u, keys[r + 2]);
-        t.round_low::<2>(ak, &mut y, &mut u, keys[r + 3]);
-        t.round_low::<3>(ak, &mut y, &mut u, keys[(r + 4) % 32]);
+        t.round_at::<0>(ak, &mut y, &mut u, keys[r + 1]);
+        t.round_at::<1>(ak, &mut y, &mut u, keys[r + 2]);
+        t.round_at::<2>(ak, &mut y, &mut u, keys[r + 3]);
+        t.round_at::<3>(ak, &mut y, &mut u, keys[(r + 4) % 32]);
         if r % 8 == 4 {
             hook.step();
         }
