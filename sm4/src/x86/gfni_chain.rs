@@ -30,8 +30,8 @@
 //! `gf2p8affineinvqb`, which cannot start all the steps the path needs within a cycle of
 //! the input, and it ran 7.96–7.98 cycles a round in the chain (CBC encryption 8 KiB).
 //! [`LowHalf`]'s three steps can: its dependent steps alone run 6.00 cycles a round, its
-//! loop of four rounds alone 6.40, and the chain 6.60 best and 7.46 median (CBC
-//! encryption 8 KiB; CBC-MAC 6.48 / 7.36; PERFORMANCE.md). Entering and leaving the P
+//! loop of four rounds alone 6.33, and the chain 6.52 best and 6.94 median (CBC
+//! encryption 8 KiB; CBC-MAC 6.51 / 7.04; PERFORMANCE.md). Entering and leaving the P
 //! domain takes one `gf2p8affineqb` a block each way (P is bytewise, so it maps the whole
 //! block around the byte shuffles).
 //!
@@ -151,33 +151,6 @@ fn round_direct<W: GfniAffine, const I: usize>(
     y[I] = y[I].xor3(r0, a).xor3(b, c);
 }
 
-/// The 32 rounds of one block in the P domain, in one of two shapes.
-pub(super) trait Rounds<W> {
-    /// The round keys in the form the rounds use.
-    type Keys;
-    /// The keys from the round keys.
-    fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> Self::Keys
-    where
-        W: Word;
-    /// The chain from `run`'s state through its blocks; the last words. `hook` steps
-    /// between the rounds where the shape does that ([`LowHalf`]; see `crate::ChainHook`).
-    fn chain<H: ChainHook>(run: Run<'_, W, Self::Keys>, hook: &mut H) -> [W; 4]
-    where
-        W: Single + GfniAffine;
-}
-
-/// A chain ready to run: the kernel's token, its registers, the keys in the rounds' form,
-/// the state's words (P domain), the blocks and where their outputs go (`out[i]` for each
-/// i < `out.len()`).
-pub(super) struct Run<'a, W: Word, K> {
-    cpu: W::Cpu,
-    k: &'a Consts<W>,
-    keys: &'a K,
-    y: [W; 4],
-    blocks: &'a [Block<Sm4>],
-    out: &'a mut [Block<Sm4>],
-}
-
 /// P·rk ⊕ the input map's constant, per round (a plain loop: see `crate::simd`).
 #[inline(always)]
 fn p_keys<W: GfniAffine>(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [W; 32] {
@@ -241,17 +214,6 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
         round!(0 1 2 3);
     }
 }
-
-/// The round for the single-block chain, in `asm!` ([`round_low_evex`], [`round_low_vex`]):
-/// [`round_direct`]'s three S-box steps, with each rotation on an instruction that keeps the
-/// round's dependency path at the S-box step, one rotation and one three-way XOR (Zen 4:
-/// 3 + 2 + 1 cycles). The rotation by 16 is `vpshuflw`, one cycle, where the others take
-/// two; it rotates the words of the low 64 bits only, which is enough here: every other
-/// step of the chain works on each 32-bit lane by itself and the block leaves the chain
-/// from lane 0 (`leave_p`), so lanes 0 and 1 stay right and lanes 2 and 3 are never read.
-/// The next input is then (o ⊕ r0 ⊕ rot16(r1)), ready a cycle before the other two
-/// rotations, ⊕ rot8(r1) ⊕ rot24(r3): one three-way XOR after them.
-pub(super) struct LowHalf;
 
 /// One round of [`LowHalf`] (round i): from the S-box input u and the words `y[i]`, `y[i+2]`,
 /// `y[i+3]`, the next input and the new word `y[i]` ⊕ P·L(S(u)), with `key` = P·rk_{i+1} ⊕ c.
@@ -366,12 +328,22 @@ fn round_low_vex(k: &AsmConsts, [u, yi, y2, y3]: [__m128i; 4], key: __m128i) -> 
     [next, new]
 }
 
-/// A chain register with [`LowHalf`]'s round: `gfni-avx512`'s (EVEX, `vprold` and
+/// The round for the single-block chain, in `asm!` ([`round_low_evex`], [`round_low_vex`]):
+/// [`round_direct`]'s three S-box steps, with each rotation on an instruction that keeps the
+/// round's dependency path at the S-box step, one rotation and one three-way XOR (Zen 4:
+/// 3 + 2 + 1 cycles). The rotation by 16 is `vpshuflw`, one cycle, where the others take
+/// two; it rotates the words of the low 64 bits only, which is enough here: every other
+/// step of the chain works on each 32-bit lane by itself and the block leaves the chain
+/// from lane 0 (`leave_p`), so lanes 0 and 1 stay right and lanes 2 and 3 are never read.
+/// The next input is then (o ⊕ r0 ⊕ rot16(r1)), ready a cycle before the other two
+/// rotations, ⊕ rot8(r1) ⊕ rot24(r3): one three-way XOR after them.
+///
+/// Implemented by the chain's registers: `gfni-avx512`'s (EVEX, `vprold` and
 /// `vpternlogd`) and `gfni-avx2`'s (VEX).
-pub(super) trait LowRound: Single + GfniAffine + Raw<V = __m128i> {
-    /// One round from the S-box input and the words it reads, `[u, y[i], y[i+2],
-    /// `y[i+3]`]` ([`round_low_evex`], [`round_low_vex`]): `[the next input, the new word]`,
-    /// the register's token proving the features.
+pub(super) trait LowHalf: Single + GfniAffine + Raw<V = __m128i> {
+    /// One round from the S-box input and the words it reads, `[u, y[i], y[i+2], y[i+3]]`
+    /// ([`round_low_evex`], [`round_low_vex`]): `[the next input, the new word]`, the
+    /// register's token proving the features.
     fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2];
 
     /// Round `I` (mod 4) on the words `y` and the S-box input `u`.
@@ -389,7 +361,7 @@ pub(super) trait LowRound: Single + GfniAffine + Raw<V = __m128i> {
     }
 }
 
-impl<F: Gfni + Avx512vl> LowRound for Vl128<F> {
+impl<F: Gfni + Avx512vl> LowHalf for Vl128<F> {
     #[inline(always)]
     fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
         // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
@@ -397,7 +369,7 @@ impl<F: Gfni + Avx512vl> LowRound for Vl128<F> {
     }
 }
 
-impl<F: Gfni + Avx2> LowRound for X128<F> {
+impl<F: Gfni + Avx2> LowHalf for X128<F> {
     #[inline(always)]
     fn round_low(self, k: &AsmConsts, inputs: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
         // SAFETY: the token `F` (`Gfni + Avx2`) proves GFNI and AVX2.
@@ -406,7 +378,7 @@ impl<F: Gfni + Avx2> LowRound for X128<F> {
 }
 
 /// The S-box steps' matrices and the byte rotations' `pshufb` masks as raw vectors for
-/// [`LowRound::round_low`].
+/// [`LowHalf::round_low`].
 pub(super) struct AsmConsts {
     g0: __m128i,
     g1: __m128i,
@@ -428,52 +400,13 @@ impl AsmConsts {
     }
 }
 
-impl<W: LowRound> Rounds<W> for LowHalf {
-    type Keys = [__m128i; 32];
-    #[inline(always)]
-    fn keys(cpu: W::Cpu, k: &Consts<W>, rk: &RoundKeys) -> [__m128i; 32] {
-        p_keys(cpu, k, rk).map(|k| k.raw())
-    }
-    /// Block after block ([`low_block`]), `hook` stepping in every block but the last,
-    /// whose rounds run without it (so that the hook's inlined code is in the loop once
-    /// and in the last block not at all: a hooked chain is a record's, often run with a
-    /// cold instruction cache).
-    #[inline(always)]
-    fn chain<H: ChainHook>(run: Run<'_, W, [__m128i; 32]>, hook: &mut H) -> [W; 4] {
-        let Run {
-            cpu,
-            k,
-            keys,
-            y: mut x,
-            blocks,
-            out,
-        } = run;
-        let ak = AsmConsts::new(k);
-        let mut out = out.iter_mut();
-        let Some((last, init)) = blocks.split_last() else {
-            return x;
-        };
-        for block in init {
-            x = low_block(cpu, k, &ak, keys, x, block, hook);
-            if let Some(o) = out.next() {
-                *o = leave_p(cpu, k, &x);
-            }
-        }
-        x = low_block(cpu, k, &ak, keys, x, last, &mut ());
-        if let Some(o) = out.next() {
-            *o = leave_p(cpu, k, &x);
-        }
-        x
-    }
-}
-
 /// One block of [`LowHalf`]'s chain from the words `x` (P domain): the block joins them,
-/// 32 rounds of [`LowRound::round_at`] in a loop of four (a compact body: long unrolled AVX-512
+/// 32 rounds of [`LowHalf::round_at`] in a loop of four (a compact body: long unrolled AVX-512
 /// bodies stall this core's instruction supply, PERFORMANCE.md), `hook` stepping after
 /// rounds 7, 15, 23 and 31; the next words. The next block's first S-box input needs
 /// the words of rounds 28–30 only, so it overlaps round 31 on its own.
 #[inline(always)]
-fn low_block<W: LowRound, H: ChainHook>(
+fn low_block<W: LowHalf, H: ChainHook>(
     cpu: W::Cpu,
     k: &Consts<W>,
     ak: &AsmConsts,
@@ -502,22 +435,24 @@ fn low_block<W: LowRound, H: ChainHook>(
 
 /// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
 /// each i < `out.len()` (off the chain's critical path). `W` is the kernel's 128-bit
-/// register, `R` the round's shape.
+/// register.
 #[inline(always)]
-pub(super) fn chain_body<W: Single + GfniAffine, R: Rounds<W>>(
+pub(super) fn chain_body<W: LowHalf>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
-    chain_with::<W, R, ()>(cpu, rk, state, (blocks, out), &mut ());
+    chain_with::<W, ()>(cpu, rk, state, (blocks, out), &mut ());
 }
 
-/// [`chain_body`] with `hook`'s steps between the rounds where the shape runs them
-/// ([`Rounds::chain`]).
+/// [`chain_body`] with `hook`'s steps between the rounds: block after block
+/// ([`low_block`]), `hook` stepping in every block but the last, whose rounds run without
+/// it (so that the hook's inlined code is in the loop once and in the last block not at
+/// all: a hooked chain is a record's, often run with a cold instruction cache).
 #[inline(always)]
-pub(super) fn chain_with<W: Single + GfniAffine, R: Rounds<W>, H: ChainHook>(
+pub(super) fn chain_with<W: LowHalf, H: ChainHook>(
     cpu: W::Cpu,
     rk: &RoundKeys,
     state: &mut Block<Sm4>,
@@ -525,17 +460,23 @@ pub(super) fn chain_with<W: Single + GfniAffine, R: Rounds<W>, H: ChainHook>(
     hook: &mut H,
 ) {
     let k = Consts::<W>::new(cpu);
-    let keys = R::keys(cpu, &k, rk);
-    let run = Run {
-        cpu,
-        k: &k,
-        keys: &keys,
-        y: lanes_p(cpu, &k, state),
-        blocks,
-        out,
-    };
-    let y = R::chain(run, hook);
-    *state = leave_p(cpu, &k, &y);
+    let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
+    let ak = AsmConsts::new(&k);
+    let mut x = lanes_p(cpu, &k, state);
+    let mut out = out.iter_mut();
+    if let Some((last, init)) = blocks.split_last() {
+        for block in init {
+            x = low_block(cpu, &k, &ak, &keys, x, block, hook);
+            if let Some(o) = out.next() {
+                *o = leave_p(cpu, &k, &x);
+            }
+        }
+        x = low_block(cpu, &k, &ak, &keys, x, last, &mut ());
+        if let Some(o) = out.next() {
+            *o = leave_p(cpu, &k, &x);
+        }
+    }
+    *state = leave_p(cpu, &k, &x);
 }
 
 /// The block whose words are P⁻¹ of `y`'s lanes (leaving the P domain): the words

@@ -24,7 +24,7 @@ simd_kernel! {
     GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
     sbox Gfni, one (Vl128, Gfni),
     wide X512, partial Vl128, short X256,
-    chain gfni_chain::chain_body::<Vl128<GfniAvx512>, gfni_chain::LowHalf>,
+    chain gfni_chain::chain_body::<Vl128<GfniAvx512>>,
 }
 
 simd_kernel! {
@@ -34,7 +34,7 @@ simd_kernel! {
     GfniAvx2 = GfniAvx2, enable "avx2,gfni", par_blocks U32,
     sbox Gfni, one (X128, Gfni),
     wide X256, partial X128, short X256,
-    chain gfni_chain::chain_body::<X128<GfniAvx2>, gfni_chain::LowHalf>,
+    chain gfni_chain::chain_body::<X128<GfniAvx2>>,
 }
 
 /// The AES-NI S-box kernels on 256-bit registers: one source, compiled for each
@@ -88,13 +88,7 @@ impl GfniAvx512 {
             ),
             mut hook: H,
         ) -> H {
-            gfni_chain::chain_with::<Vl128<GfniAvx512>, gfni_chain::LowHalf, H>(
-                k,
-                rk,
-                state,
-                (blocks, out),
-                &mut hook,
-            );
+            gfni_chain::chain_with::<Vl128<GfniAvx512>, H>(k, rk, state, (blocks, out), &mut hook);
             hook
         }
         // SAFETY: `self` exists only for an `Available` gfni-avx512 backend, whose probe
