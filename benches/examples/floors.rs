@@ -2,7 +2,9 @@
 //! the kernels' own cycles per round beside them:
 //! - SM3 one stream (`sm3::x86::rounds_asm`, the `avx2`/`avx512` single-stream rounds);
 //! - the SM4 GFNI chain (`sm4::x86::gfni_chain::LowHalf`, CBC encryption and CMAC on
-//!   `gfni-avx512`).
+//!   `gfni-avx512`);
+//! - the SM4 AES-NI chain (`sm4::simd::aes_chain::MixColumns`, the same modes on
+//!   `aesni-avx2` and `vaes-avx2`).
 //!
 //! A kernel cannot beat max(dependency path, resource bound). The **path** is measured
 //! (1) as a loop of the round's critical instructions alone, each waiting for the one
@@ -753,19 +755,7 @@ mod x86 {
             "the kernel's 4-round loop body alone (its asm!, as compiled)",
             body,
         );
-        let key = [0x42u8; 16];
-        if let Ok(sm4) =
-            shangmi_sm4::Sm4::with_backend(&key.into(), shangmi_sm4::Backend::GfniAvx512)
-        {
-            let blocks = vec![shangmi_sm4::cipher::Block::<shangmi_sm4::Sm4>::default(); 512];
-            let mut out = blocks.clone();
-            let mut iv = Default::default();
-            let t = best(|n| {
-                for _ in 0..n / 1000 {
-                    sm4.cbc_chain_into(&mut iv, &blocks, &mut out);
-                }
-            }) * 1000.0;
-            let k = c.cy(t) / (512.0 * 32.0);
+        if let Some(k) = cbc_kernel(c, shangmi_sm4::Backend::GfniAvx512) {
             row("kernel (gfni-avx512 CBC encryption, 8 KiB)", k);
             // The floor is the larger bound, here the path; the kernel's own dependent steps
             // on their units reach it.
@@ -777,12 +767,186 @@ mod x86 {
         }
     }
 
+    /// Cycles a round of `backend`'s CBC chain (`Sm4::cbc_chain_into`, 8 KiB a call, ten
+    /// calls a sample), or `None` where this CPU cannot run the backend.
+    fn cbc_kernel(c: &Clock, backend: shangmi_sm4::Backend) -> Option<f64> {
+        let sm4 = shangmi_sm4::Sm4::with_backend(&[0x42u8; 16].into(), backend).ok()?;
+        let blocks = vec![shangmi_sm4::cipher::Block::<shangmi_sm4::Sm4>::default(); 512];
+        let mut out = blocks.clone();
+        let mut iv = Default::default();
+        let t = best(|n| {
+            for _ in 0..n / 1000 {
+                sm4.cbc_chain_into(&mut iv, &blocks, &mut out);
+            }
+        }) * 1000.0;
+        Some(c.cy(t) / (512.0 * 32.0))
+    }
+
+    /// Four copies of the AES-NI chain's round (or a part of it) an iteration, in a
+    /// [`looped!`] loop: u in xmm0; the zero key, the nibble mask and the tables Q (low,
+    /// high) and R (low, high) in xmm10..xmm15.
+    macro_rules! aes_rounds {
+        ($($i:literal),+ $(,)?) => {
+            looped!($($i),+, $($i),+, $($i),+, $($i),+)
+        };
+    }
+
+    /// The AES-NI chain (`sm4::simd::aes_chain::MixColumns`, CBC encryption and CMAC on
+    /// `aesni-avx2` and `vaes-avx2`): its path two ways, its round's parts alone, the round
+    /// as the kernel's `asm!` (`sm4::x86::sbox`, `AesMix::mix_round`) alone, and the kernel.
+    fn sm4_aes(c: &Clock) {
+        if !(is_x86_feature_detected!("aes") && is_x86_feature_detected!("avx2")) {
+            println!("SM4 AES-NI chain: no AES-NI/AVX2 here");
+            return;
+        }
+        println!("SM4 AES-NI chain (cycles per round)");
+        let aes = chain!(c; "vaesenclast xmm0, xmm0, xmm10");
+        let srl = chain!(c; "vpsrlw xmm0, xmm0, 4");
+        let and = chain!(c; "vpand xmm0, xmm0, xmm11");
+        let look = chain!(c; "vpshufb xmm0, xmm12, xmm0");
+        let align = chain!(c; "vpalignr xmm0, xmm0, xmm0, 1");
+        let vxor = chain!(c; "vpxor xmm0, xmm0, xmm12");
+        println!(
+            "  latencies: vaesenclast {aes:.2}, vpsrlw {srl:.2}, vpand {and:.2}, vpshufb (as the index) {look:.2}, vpalignr {align:.2}, vpxor {vxor:.2}"
+        );
+        // The path: AESENCLAST, the high nibble's shift and mask, its table, the XOR with
+        // the low nibble's, the rotation by 24 bits (vpalignr of a broadcast word), the
+        // last XOR (the rest of the round joins before it).
+        let path = chain!(c; "vaesenclast xmm0, xmm0, xmm10\nvpsrlw xmm0, xmm0, 4\nvpand xmm0, xmm0, xmm11\nvpshufb xmm0, xmm13, xmm0\nvpxor xmm0, xmm0, xmm9\nvpalignr xmm1, xmm0, xmm0, 1\nvpxor xmm0, xmm0, xmm1");
+        row(
+            "path (1): the round's critical instructions as a chain",
+            path,
+        );
+        row(
+            "path (2): sum of their latencies",
+            aes + srl + and + look + vxor + align + vxor,
+        );
+        let mix = c.cy(best(twice!(
+            "vpxor xmm2, xmm2, xmm2",
+            "vaesenclast xmm0, xmm12, xmm10",
+            "vaesenc xmm1, xmm13, xmm10",
+            "vpxor xmm2, xmm12, xmm13",
+            "vpxor xmm3, xmm13, xmm14",
+            "vpxor xmm4, xmm14, xmm15",
+            "vpsrlw xmm5, xmm12, 4",
+            "vpand xmm6, xmm13, xmm11",
+            "vpand xmm7, xmm14, xmm11",
+            "vpshufb xmm8, xmm12, xmm13",
+            "vpshufb xmm9, xmm13, xmm14",
+            "vpsrlw xmm0, xmm13, 4",
+            "vpand xmm1, xmm14, xmm11",
+            "vpand xmm2, xmm15, xmm11",
+            "vpshufb xmm3, xmm14, xmm15",
+            "vpshufb xmm4, xmm15, xmm12",
+            "vpxor xmm5, xmm12, xmm14",
+            "vpalignr xmm6, xmm13, xmm13, 1",
+            "vpxor xmm7, xmm13, xmm15",
+            "vpxor xmm8, xmm14, xmm12",
+            "vpxor xmm9, xmm15, xmm13",
+            "vpxor xmm0, xmm12, xmm15",
+        ))) / 2.0;
+        row(
+            "resource (1): the round's 22 instructions, independent",
+            mix,
+        );
+        // The round's parts alone: Q's half (AESENCLAST, both nibbles' lookups, the
+        // rotation, two XORs), then with R's low nibble beside it, then the whole round as
+        // the kernel's asm! orders it, without and with the chain's three bookkeeping XORs.
+        let q = c.cy(best(aes_rounds!(
+            "vaesenclast xmm1, xmm0, xmm10",
+            "vpsrlw xmm3, xmm1, 4",
+            "vpand xmm1, xmm1, xmm11",
+            "vpand xmm3, xmm3, xmm11",
+            "vpshufb xmm1, xmm12, xmm1",
+            "vpshufb xmm3, xmm13, xmm3",
+            "vpxor xmm1, xmm1, xmm3",
+            "vpalignr xmm0, xmm1, xmm1, 1",
+            "vpxor xmm2, xmm9, xmm1",
+            "vpxor xmm0, xmm0, xmm2",
+        ))) / 4.0;
+        row(
+            "Q's half of the round alone (AESENCLAST, 2 lookups, rotation)",
+            q,
+        );
+        let q_rlo = c.cy(best(aes_rounds!(
+            "vaesenclast xmm1, xmm0, xmm10",
+            "vaesenc xmm2, xmm0, xmm10",
+            "vpsrlw xmm3, xmm1, 4",
+            "vpand xmm1, xmm1, xmm11",
+            "vpand xmm3, xmm3, xmm11",
+            "vpshufb xmm1, xmm12, xmm1",
+            "vpshufb xmm3, xmm13, xmm3",
+            "vpand xmm2, xmm2, xmm11",
+            "vpshufb xmm2, xmm14, xmm2",
+            "vpxor xmm1, xmm1, xmm3",
+            "vpalignr xmm0, xmm1, xmm1, 1",
+            "vpxor xmm2, xmm2, xmm9",
+            "vpxor xmm2, xmm2, xmm1",
+            "vpxor xmm0, xmm0, xmm2",
+        ))) / 4.0;
+        row(
+            "the same with AESENC and R's low-nibble lookup beside it",
+            q_rlo,
+        );
+        // The kernel's round in its asm!'s order, with `$kept` (the chain's bookkeeping
+        // XORs, or none) after the AES instructions and `$others` joining R's lookups.
+        macro_rules! kernel_round {
+            ([$($kept:literal),*], $others:literal) => {
+                c.cy(best(aes_rounds!(
+                    "vpxor xmm2, xmm2, xmm2",
+                    "vaesenclast xmm1, xmm0, xmm2",
+                    "vaesenc xmm2, xmm0, xmm2",
+                    $($kept,)*
+                    "vpsrlw xmm3, xmm1, 4",
+                    "vpand xmm1, xmm1, xmm11",
+                    "vpand xmm3, xmm3, xmm11",
+                    "vpshufb xmm1, xmm12, xmm1",
+                    "vpshufb xmm3, xmm13, xmm3",
+                    "vpsrlw xmm4, xmm2, 4",
+                    "vpand xmm2, xmm2, xmm11",
+                    "vpand xmm4, xmm4, xmm11",
+                    "vpshufb xmm2, xmm14, xmm2",
+                    "vpshufb xmm4, xmm15, xmm4",
+                    "vpxor xmm1, xmm1, xmm3",
+                    "vpalignr xmm0, xmm1, xmm1, 1",
+                    $others,
+                    "vpxor xmm2, xmm2, xmm4",
+                    "vpxor xmm2, xmm2, xmm1",
+                    "vpxor xmm0, xmm0, xmm2",
+                ))) / 4.0
+            };
+        }
+        let round = kernel_round!([], "vpxor xmm2, xmm2, xmm9");
+        row("the kernel's round alone (its asm!, no bookkeeping)", round);
+        // word = u ⊕ pending (the last round's partial), partial = ahead ⊕ word, others =
+        // partial ⊕ y[i].
+        let kept = kernel_round!(
+            [
+                "vpxor xmm6, xmm7, xmm0",
+                "vpxor xmm7, xmm5, xmm6",
+                "vpxor xmm8, xmm7, xmm9"
+            ],
+            "vpxor xmm2, xmm2, xmm8"
+        );
+        row("the same with the chain's three bookkeeping XORs", kept);
+        let floor = path.max(mix);
+        if let Some(k) = cbc_kernel(c, shangmi_sm4::Backend::AesniAvx2) {
+            row("kernel (aesni-avx2 CBC encryption, 8 KiB)", k);
+            println!(
+                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; its own round with the bookkeeping, {kept:.2}: kernel at {:.2}x",
+                k / floor,
+                k / kept,
+            );
+        }
+    }
+
     pub fn run() {
         let c = Clock::measure();
         if is_x86_feature_detected!("bmi2") {
             sm3(&c);
         }
         sm4(&c);
+        sm4_aes(&c);
     }
 }
 
