@@ -21,8 +21,8 @@
 //! timed in a loop; (b) per-block costs — serial SM4-CBC encryption and SM4-CBC decryption
 //! as the record layer runs them (a cipher keyed once), and one SM3 compression —
 //! converted to cycles against a dependent 64-bit `imul` chain (3 cycles each on Zen 4 and
-//! most x86 cores) and multiplied by the blocks and compressions a request needs. Every figure is the thread's CPU time (for the bound, its fastest
-//! sample).
+//! most x86 cores) and multiplied by the blocks and compressions a request needs. Every
+//! figure is the thread's CPU time (for the bound, its fastest sample).
 //!
 //! `cargo bench -p shangmi-benches --bench http`
 
