@@ -1,7 +1,7 @@
 //! Low-level entry points: the compression function and the multi-buffer path on a chosen
-//! backend (for tests, fuzzing and benches), the compression in steps of four rounds, and
-//! HMAC-SM3 keyed once (for protocols that MAC every record or label). Not needed for
-//! ordinary hashing.
+//! backend (for tests, fuzzing and benches), the compression with another kernel's steps
+//! between its rounds, and HMAC-SM3 keyed once (for protocols that MAC every record or
+//! label). Not needed for ordinary hashing.
 
 use crate::{Backend, BackendError, engine, multi};
 
@@ -43,106 +43,79 @@ pub fn digest_many_with(
     Ok(())
 }
 
-/// The compression function CF in steps of four rounds, for another kernel to run between
-/// its own rounds (a MAC-then-encrypt record layer runs HMAC-SM3 of the plaintext between
-/// the rounds of SM4-CBC over the same plaintext: the scalar SM3 rounds and the vector SM4
-/// rounds then share the out-of-order core instead of taking turns).
+/// Work run between the compression's groups of four rounds (hazmat: for a record layer
+/// that encrypts what it MACs, such as TLCP's MAC-then-encrypt CBC suites).
 ///
-/// Only the `avx512` backend (x86-64) has it: [`Steps::new`] answers `None` on every other
-/// backend and target, and the caller hashes as usual. [`Steps::step`] is
-/// `#[inline(always)]` and free of calls: inlined into a loop that enables AVX-512F/VL, its
-/// message expansion inlines too. The state between steps is this value's (zeroized on drop
-/// with the `zeroize` feature).
+/// On the `avx512` backend (x86-64) [`compress_hooked`] steps the hook after every group
+/// of four rounds, sixteen times a block, inside the kernel's entry (which enables
+/// AVX-512F/VL, AVX2, BMI1 and BMI2), so that the step's instructions share the
+/// out-of-order window with the rounds': SM3's rounds keep the general-purpose ALUs busy
+/// and leave the vector units idle, where a serial SM4-CBC chain waits on them. What a step
+/// changes is [`RoundsHook::State`], which the kernel copies into a variable of its own for
+/// the call (so that it can live in registers) and hands to every step; the hook itself
+/// stays where the caller has it. There the step should be `#[inline(always)]`, use vector
+/// registers and few general ones, and call nothing, or the rounds' state (eight words in
+/// fixed registers) is spilled around it. On every other backend the hook is not stepped
+/// at all: the caller does its work after the call (the number of steps is a matter of
+/// speed, never of the result).
+pub trait RoundsHook {
+    /// What a step changes.
+    type State: Copy;
+    /// One step of the hook's work.
+    fn step(&mut self, state: &mut Self::State);
+}
+
+/// No work.
+impl RoundsHook for () {
+    type State = ();
+    #[inline(always)]
+    fn step(&mut self, _: &mut ()) {}
+}
+
+/// [`compress`] with `hook` stepped after every group of four rounds where the backend does
+/// that (see [`RoundsHook`]), on `at`, the hook's state.
 ///
 /// ```
-/// use shangmi_sm3::{Backend, hazmat};
-/// let blocks = [[0x61u8; 64]; 3];
-/// let mut want = hazmat::IV;
-/// hazmat::compress(Backend::Soft, &mut want, &blocks).expect("soft");
-/// if let Some(mut steps) = hazmat::Steps::new(Backend::best(), hazmat::IV, &blocks) {
-///     assert_eq!(steps.left(), 48);
-///     for _ in 0..20 {
-///         assert!(steps.step());
+/// use shangmi_sm3::{Backend, hazmat::{self, RoundsHook}};
+///
+/// /// Counts its steps.
+/// struct Count;
+/// impl RoundsHook for Count {
+///     type State = usize;
+///     fn step(&mut self, n: &mut usize) {
+///         *n += 1;
 ///     }
-///     assert_eq!(steps.finish(), want);
 /// }
+///
+/// let blocks = [[0x61u8; 64]; 3];
+/// let (mut want, mut got, mut steps) = (hazmat::IV, hazmat::IV, 0);
+/// hazmat::compress(Backend::Soft, &mut want, &blocks).expect("soft");
+/// hazmat::compress_hooked(Backend::best(), &mut got, &blocks, &mut Count, &mut steps)
+///     .expect("the best backend runs here");
+/// assert_eq!(got, want);
+/// let stepped = hazmat::hooks_step_on(Backend::best());
+/// assert_eq!(steps, if stepped { 16 * blocks.len() } else { 0 });
 /// ```
-pub struct Steps<'a> {
+pub fn compress_hooked<H: RoundsHook>(
+    backend: Backend,
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+    hook: &mut H,
+    at: &mut H::State,
+) -> Result<(), BackendError> {
+    let backend = shangmi_dispatch::Available::require(backend)?;
+    compress_hooked_on(backend, state, blocks, hook, at);
+    Ok(())
+}
+
+/// Whether [`compress_hooked`] steps its hook on `backend` (an available `avx512`).
+pub fn hooks_step_on(backend: Backend) -> bool {
     #[cfg(target_arch = "x86_64")]
-    inner: crate::x86::Steps<'a>,
-    #[cfg(not(target_arch = "x86_64"))]
-    inner: (core::convert::Infallible, core::marker::PhantomData<&'a ()>),
-}
-
-impl<'a> Steps<'a> {
-    /// Steps over `blocks` from the chaining value `state` on `backend`: `Some` only for an
-    /// available `avx512` backend.
-    pub fn new(backend: Backend, state: [u32; 8], blocks: &'a [[u8; 64]]) -> Option<Self> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let k = avx512(backend)?;
-            Some(Steps {
-                inner: crate::x86::Steps::new(k, state, blocks),
-            })
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (backend, state, blocks);
-            None
-        }
+    if let Ok(available) = shangmi_dispatch::Available::require(backend) {
+        return crate::x86::Avx512::new(available).is_some();
     }
-
-    /// Whether [`Steps::new`] answers `Some` on `backend` (an available `avx512`).
-    pub fn runs_on(backend: Backend) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return avx512(backend).is_some();
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = backend;
-            false
-        }
-    }
-
-    /// Groups of four rounds still to run (16 a block).
-    #[inline(always)]
-    pub fn left(&self) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        return self.inner.left();
-        #[cfg(not(target_arch = "x86_64"))]
-        match self.inner.0 {}
-    }
-
-    /// Runs the next four rounds (and the feed-forward after a block's last four); false
-    /// when nothing is left.
-    #[inline(always)]
-    pub fn step(&mut self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return self.inner.step();
-        #[cfg(not(target_arch = "x86_64"))]
-        match self.inner.0 {}
-    }
-
-    /// Runs what is left and returns the chaining value after the last block.
-    pub fn finish(self) -> [u32; 8] {
-        #[cfg(target_arch = "x86_64")]
-        return self.inner.finish();
-        #[cfg(not(target_arch = "x86_64"))]
-        match self.inner.0 {}
-    }
-}
-
-/// The `avx512` kernel's token, if `backend` is that backend and runs here.
-#[cfg(target_arch = "x86_64")]
-fn avx512(backend: Backend) -> Option<crate::x86::Avx512> {
-    crate::x86::Avx512::new(shangmi_dispatch::Available::require(backend).ok()?)
-}
-
-impl core::fmt::Debug for Steps<'_> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Steps")
-            .field("left", &self.left())
-            .finish_non_exhaustive()
-    }
+    let _ = backend;
+    false
 }
 
 /// HMAC-SM3 (RFC 2104) keyed once, as SM3's two chaining values after the padded key's
@@ -226,6 +199,47 @@ impl KeyedHmac {
         engine::to_bytes(&out)
     }
 
+    /// The tag of a message whose inner-hash blocks the caller laid out: `padded` is the
+    /// message after the key's block with SM3's padding (GB/T 32905-2016 §5.2: 0x80, zeros,
+    /// the length in bits counting the key block's 64 bytes), whole blocks. Both the inner
+    /// blocks and the outer block are compressed by [`compress_hooked`] with `hook` on
+    /// `at`.
+    ///
+    /// ```
+    /// use shangmi_sm3::hazmat::KeyedHmac;
+    /// let keyed = KeyedHmac::new(b"key");
+    /// let mut padded = [0u8; 64];
+    /// padded[..3].copy_from_slice(b"abc");
+    /// padded[3] = 0x80;
+    /// padded[56..].copy_from_slice(&(8 * (64 + 3) as u64).to_be_bytes());
+    /// let tag = keyed.tag_hooked(&[padded], &mut (), &mut ());
+    /// assert_eq!(tag, keyed.mac([b"abc".as_slice()]));
+    /// ```
+    pub fn tag_hooked<H: RoundsHook>(
+        &self,
+        padded: &[[u8; 64]],
+        hook: &mut H,
+        at: &mut H::State,
+    ) -> [u8; 32] {
+        let mut h = self.inner;
+        compress_hooked_on(self.backend, &mut h, padded, hook, at);
+        let mut block = [0u8; 64];
+        block[..32].copy_from_slice(&engine::to_bytes(&h));
+        block[32] = 0x80;
+        block[56..].copy_from_slice(&(8 * (64 + 32) as u64).to_be_bytes());
+        let mut out = self.outer;
+        compress_hooked_on(
+            self.backend,
+            &mut out,
+            core::slice::from_ref(&block),
+            hook,
+            at,
+        );
+        wipe(&mut block);
+        wipe(&mut h);
+        engine::to_bytes(&out)
+    }
+
     /// The tag of the concatenation of `parts`.
     pub fn mac<'p>(&self, parts: impl IntoIterator<Item = &'p [u8]>) -> [u8; 32] {
         let mut h = self.inner;
@@ -274,6 +288,22 @@ impl core::fmt::Debug for KeyedHmac {
             .field("backend", &self.backend())
             .finish_non_exhaustive()
     }
+}
+
+/// [`compress_hooked`] on a backend already proven available.
+fn compress_hooked_on<H: RoundsHook>(
+    backend: shangmi_dispatch::Available<Backend>,
+    state: &mut [u32; 8],
+    blocks: &[[u8; 64]],
+    hook: &mut H,
+    at: &mut H::State,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(k) = crate::x86::Avx512::new(backend) {
+        return k.compress_hooked(state, blocks, hook, at);
+    }
+    let _ = (hook, at);
+    engine::compress(backend, state, blocks);
 }
 
 /// Zeroizes `v` (with the `zeroize` feature; nothing without it).

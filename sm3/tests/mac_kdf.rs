@@ -204,6 +204,17 @@ fn keyed_hmac_is_hmac_sm3() {
             let mut inner = keyed.inner();
             hazmat::compress(keyed.backend(), &mut inner, blocks).unwrap();
             assert_eq!(keyed.outer(&inner), want, "halves {msg_len}");
+            // The same blocks with a hook stepped between the rounds: the same tag, and
+            // 16 steps a block (inner blocks and the outer one) where the backend steps.
+            let mut count = 0;
+            let tag = keyed.tag_hooked(blocks, &mut Count, &mut count);
+            assert_eq!(tag, want, "hooked {msg_len}");
+            let steps = if hazmat::hooks_step_on(keyed.backend()) {
+                16 * (blocks.len() + 1)
+            } else {
+                0
+            };
+            assert_eq!(count, steps, "hook steps {msg_len}");
         }
     }
     // From the states after the ipad and opad blocks, as a caller with a fixed key holds
@@ -219,4 +230,14 @@ fn keyed_hmac_is_hmac_sm3() {
         from.mac([b"sample".as_slice()]),
         zero.mac([b"sample".as_slice()])
     );
+}
+
+/// Counts its steps (a `hazmat::RoundsHook`).
+struct Count;
+
+impl hazmat::RoundsHook for Count {
+    type State = usize;
+    fn step(&mut self, n: &mut usize) {
+        *n += 1;
+    }
 }

@@ -88,30 +88,6 @@ pub trait CtrHook {
     fn clmul(&self) -> Option<Available<shangmi_dispatch::ghash::Backend>>;
 }
 
-/// Work run between the rounds of [`Sm4::cbc_chain_hooked`] (hazmat: for a record layer
-/// that MACs what it encrypts, such as TLS's and TLCP's MAC-then-encrypt CBC suites).
-///
-/// On the `gfni-avx512` backend [`ChainHook::step`] runs four times a block, after
-/// rounds 7, 15, 23 and 31 of each block's 32, but not in the last block (whose rounds run
-/// without it, so that the hook's inlined code is not doubled), inside the chain's loop and
-/// entry (which
-/// enables AVX-512F/BW/VL, AVX2 and GFNI), so that the step's instructions share the
-/// out-of-order window with the chain's: the serial chain leaves the general-purpose ALUs
-/// idle. There the step should be `#[inline(always)]` and free of calls, or the chain's
-/// state is spilled around it. On every other backend the hook is not called at all: the
-/// caller does its work after the call (the number of steps is a matter of speed, never
-/// of the result).
-pub trait ChainHook {
-    /// One step of the hook's work.
-    fn step(&mut self);
-}
-
-/// No work.
-impl ChainHook for () {
-    #[inline(always)]
-    fn step(&mut self) {}
-}
-
 /// Blocks per step of [`Sm4::apply_ctr_hooked`]: the widest engine's pass.
 pub const HOOK_BLOCKS: usize = 64;
 
@@ -400,46 +376,147 @@ impl Sm4 {
         );
     }
 
-    /// [`Sm4::cbc_chain_into`] with `hook`'s steps run between the rounds where the
-    /// backend does that (see [`ChainHook`]); returns the hook (taken by value so that its
-    /// state can stay in registers).
+    /// The CBC chain of [`Sm4::cbc_chain_into`] in steps of four rounds (hazmat: for a
+    /// record layer that runs another kernel's loop over the same data, such as HMAC-SM3
+    /// in TLCP's MAC-then-encrypt CBC suites): see [`CbcSteps`]. Returns the steps and
+    /// where they start.
     ///
     /// ```
-    /// use shangmi_sm4::{ChainHook, Sm4, cipher::{Block, KeyInit}};
-    ///
-    /// /// Counts its steps.
-    /// struct Count(usize);
-    /// impl ChainHook for Count {
-    ///     fn step(&mut self) {
-    ///         self.0 += 1;
-    ///     }
-    /// }
+    /// use shangmi_sm4::{Sm4, cipher::{Block, KeyInit}};
     ///
     /// let cipher = Sm4::new(&[7u8; 16].into());
     /// let blocks = [Block::<Sm4>::from([1u8; 16]); 3];
-    /// let (mut iv, mut check_iv) = ([9u8; 16].into(), [9u8; 16].into());
     /// let (mut out, mut check) = ([Block::<Sm4>::default(); 3], [Block::<Sm4>::default(); 3]);
-    /// let count = cipher.cbc_chain_hooked(&mut iv, &blocks, &mut out, Count(0));
+    /// let (mut steps, mut at) = cipher.cbc_steps([9u8; 16].into(), &blocks, &mut out);
+    /// for _ in 0..10 {
+    ///     steps.step(&mut at);
+    /// }
+    /// let state = steps.finish(at);
+    /// let mut check_iv = [9u8; 16].into();
     /// cipher.cbc_chain_into(&mut check_iv, &blocks, &mut check);
-    /// assert_eq!((out, iv), (check, check_iv));
-    /// assert!(count.0 == 0 || count.0 == 4 * (blocks.len() - 1));
+    /// assert_eq!((out, state), (check, check_iv));
     /// ```
-    pub fn cbc_chain_hooked<H: ChainHook>(
-        &self,
-        state: &mut Block<Self>,
-        blocks: &[Block<Self>],
-        out: &mut [Block<Self>],
-        hook: H,
-    ) -> H {
-        if blocks.is_empty() {
-            return hook;
-        }
+    pub fn cbc_steps<'a>(
+        &'a self,
+        state: Block<Self>,
+        blocks: &'a [Block<Self>],
+        out: &'a mut [Block<Self>],
+    ) -> (CbcSteps<'a>, CbcAt) {
         #[cfg(target_arch = "x86_64")]
         if let Some(k) = x86::GfniAvx512::new(self.backend) {
-            return k.chain_hooked(&self.enc, state, blocks, out, hook);
+            let (stepper, at) = k.stepper(&self.enc, &state, blocks, out);
+            let steps = CbcSteps {
+                inner: StepsInner::Gfni(self, k, stepper),
+            };
+            return (steps, CbcAt { state, at });
         }
-        self.cbc_chain_into(state, blocks, out);
-        hook
+        let steps = CbcSteps {
+            inner: StepsInner::Plain {
+                cipher: self,
+                blocks,
+                out,
+            },
+        };
+        let at = CbcAt {
+            state,
+            #[cfg(target_arch = "x86_64")]
+            at: x86::StepAt::default(),
+        };
+        (steps, at)
+    }
+}
+
+/// The CBC chain (`state = E(state ⊕ block)` block after block, each written to `out` as
+/// far as it reaches, as [`Sm4::cbc_chain_into`]) in steps of four rounds, made by
+/// [`Sm4::cbc_steps`] with where it starts, a [`CbcAt`].
+///
+/// On the `gfni-avx512` backend [`CbcSteps::step`] runs the next four of the chain's
+/// rounds (a block's first step also takes its input in, its eighth writes its output),
+/// and is `#[inline(always)]` with no call and no GFNI target feature (its GFNI
+/// instructions are `asm!`): inlined into another kernel's loop whose entry enables
+/// AVX-512F/VL (SM3's, `shangmi_sm3::hazmat::compress_hooked`), its instructions share the
+/// out-of-order window with that loop's, the serial chain on the vector units beside
+/// SM3's scalar rounds; the [`CbcAt`] it changes is `Copy`, for that loop to hold in
+/// registers. On every other backend a step does nothing. [`CbcSteps::finish`] runs
+/// whatever is left (everything, where nothing steps) and returns the chaining value: the
+/// number of steps is a matter of speed, never of the result. The P-domain round keys it
+/// holds are zeroized on drop with the `zeroize` feature.
+pub struct CbcSteps<'a> {
+    inner: StepsInner<'a>,
+}
+
+/// Where [`CbcSteps`] stand: the chain's state and, where it steps, the block in hand.
+#[derive(Clone, Copy)]
+pub struct CbcAt {
+    state: Block<Sm4>,
+    #[cfg(target_arch = "x86_64")]
+    at: x86::StepAt,
+}
+
+impl core::fmt::Debug for CbcAt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CbcAt").finish_non_exhaustive()
+    }
+}
+
+/// A chain that steps, or one left for [`CbcSteps::finish`]. The stepping one holds its
+/// P-domain keys inline (no allocation in a `no_std` crate): the size is the point.
+#[allow(clippy::large_enum_variant)]
+enum StepsInner<'a> {
+    #[cfg(target_arch = "x86_64")]
+    Gfni(&'a Sm4, x86::GfniAvx512, x86::Stepper<'a>),
+    Plain {
+        cipher: &'a Sm4,
+        blocks: &'a [Block<Sm4>],
+        out: &'a mut [Block<Sm4>],
+    },
+}
+
+impl CbcSteps<'_> {
+    /// Whether [`CbcSteps::step`] runs rounds here (the `gfni-avx512` backend).
+    pub fn stepping(&self) -> bool {
+        !matches!(self.inner, StepsInner::Plain { .. })
+    }
+
+    /// The next four rounds of the chain from `at` (nothing once every block is done, or
+    /// where the backend does not step).
+    #[inline(always)]
+    pub fn step(&mut self, at: &mut CbcAt) {
+        #[cfg(target_arch = "x86_64")]
+        if let StepsInner::Gfni(_, _, stepper) = &mut self.inner {
+            stepper.step(&mut at.at);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = at;
+    }
+
+    /// Runs the rest of the chain from `at` and returns the chaining value.
+    pub fn finish(self, at: CbcAt) -> Block<Sm4> {
+        match self.inner {
+            #[cfg(target_arch = "x86_64")]
+            StepsInner::Gfni(cipher, k, stepper) => {
+                let (mut state, blocks, out) = k.stepper_rest(stepper, at.at);
+                cipher.cbc_chain_into(&mut state, blocks, out);
+                state
+            }
+            StepsInner::Plain {
+                cipher,
+                blocks,
+                out,
+            } => {
+                let mut state = at.state;
+                cipher.cbc_chain_into(&mut state, blocks, out);
+                state
+            }
+        }
+    }
+}
+
+impl core::fmt::Debug for CbcSteps<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CbcSteps")
+            .field("stepping", &self.stepping())
+            .finish_non_exhaustive()
     }
 }
 

@@ -6,24 +6,25 @@
 //! attack): it scans the same bytes and runs the same number of SM3 compressions whatever
 //! the padding byte says, and a bad padding and a bad MAC give the same error.
 //!
-//! The CBC seal of a plaintext of 512 bytes or more is stitched where the backends allow
+//! The CBC seal of a plaintext of 64 bytes or more is stitched where the backends allow
 //! (SM3 `avx512`, SM4 `gfni-avx512`; shorter records seal faster plain, `STITCH_FROM`):
-//! the MAC's SM3 rounds run between the SM4 rounds of the chain that encrypts the same
-//! plaintext's whole blocks, so the scalar hash and the vector cipher share the core's
-//! out-of-order window instead of taking turns (the idea of OpenSSL's stitched
-//! AES-CBC-HMAC-SHA1/SHA256 for TLS; our code). Zen 4 (family 25 model 17), five pairs:
-//! sealing a 16 KiB record in a loop 1.13–1.22x (145–157 → 171–191 MB/s), 1 KiB
-//! 1.07–1.18x (PERFORMANCE.md, sessions 44 and 45).
+//! the SM4 rounds of the chain that encrypts the plaintext's whole blocks run between the
+//! groups of SM3 rounds of its MAC, so the scalar hash and the vector cipher share the
+//! core's out-of-order window instead of taking turns (the idea of OpenSSL's stitched
+//! AES-CBC-HMAC-SHA1/SHA256 for TLS; our code). SM3's kernel is the loop, the chain its
+//! hook (`shangmi_sm3::hazmat::compress_hooked`, `shangmi_sm4::CbcSteps`): its eight words
+//! stay in general registers, the chain's in vector registers. Zen 4 (family 25 model 17),
+//! sealing one record in a loop against the MAC then the chain: 177 bytes 1.13x, 1 KiB
+//! 1.23x, 16 KiB 1.25x (PERFORMANCE.md, session 49).
 
 use crate::error::Error;
 use crate::suites::CipherSuite;
 use core::hint::black_box;
 use shangmi_dispatch::ct::opaque_u32;
-use shangmi_sm3::hazmat::{self, KeyedHmac, Steps};
+use shangmi_sm3::hazmat::{self, KeyedHmac, RoundsHook};
 use shangmi_sm4_modes::aead::{AeadInOut, KeyInit};
 use shangmi_sm4_modes::cipher::Block as CipherBlock;
 use shangmi_sm4_modes::{CbcDecrypt, CbcEncrypt, Direction, Sm4, Sm4Gcm};
-use zeroize::Zeroize;
 
 /// The TLCP protocol version, in record headers and hellos.
 pub const VERSION: u16 = 0x0101;
@@ -33,14 +34,12 @@ pub const MAX_FRAGMENT: usize = 16384;
 pub const MAX_CIPHERTEXT: usize = MAX_FRAGMENT + 2048;
 
 const MAC_LEN: usize = 32;
-/// The shortest plaintext sealed with the MAC beside the chain ([`mac_beside_chain`]). A
-/// record layer runs between system calls, with the instruction cache cold, and the
-/// stitched chain's code (the hook inlined four times a block) is about 21 KB against the
-/// plain chain's 10 KB: over HTTP/1.1 on one kept-alive connection (both sides' CPU time
-/// a request, Zen 4, family 25 model 17, eight alternated runs each) it cost 0.5–1 µs a
-/// request with 100-byte bodies (177-byte records), about broke even at 300, and gained
-/// from 600 bytes on (1 KiB bodies 2–5%, 4 KiB 7%, 16 KiB 10%).
-const STITCH_FROM: usize = 512;
+/// The shortest plaintext sealed with the chain beside the MAC ([`mac_beside_chain`]).
+/// Sealing one record in a loop (Zen 4, family 25 model 17, three alternated runs, best
+/// of 15; against the MAC then the chain): 41 bytes 680–700 against 626–636 ns, 64 bytes
+/// even, 96 bytes 6% faster, 128 bytes 10%, 177 bytes 13%, 1 KiB 23%, 16 KiB 25%
+/// (PERFORMANCE.md, session 49).
+const STITCH_FROM: usize = 64;
 const BLOCK: usize = 16;
 const GCM_EXPLICIT: usize = 8;
 const GCM_TAG: usize = 16;
@@ -106,7 +105,7 @@ impl RecordProtection {
             let mac = KeyedHmac::new(mac_key);
             Inner::Cbc {
                 stitch: cipher.backend() == shangmi_sm4::Backend::GfniAvx512
-                    && Steps::runs_on(mac.backend()),
+                    && hazmat::hooks_step_on(mac.backend()),
                 cipher,
                 mac,
             }
@@ -216,13 +215,12 @@ impl RecordProtection {
                 // backends can (`mac_beside_chain`), the rest (and all of it elsewhere)
                 // after it.
                 let mut chain = *explicit;
-                let stitched = match *stitch && len >= STITCH_FROM {
-                    true => mac_beside_chain(cipher, mac, &aad, body, len, &mut chain),
-                    false => None,
-                };
-                let (tag, done) = match stitched {
-                    Some(tag) => (tag, len / BLOCK * BLOCK),
-                    None => (mac.mac([aad.as_slice(), &body[..len]]), 0),
+                let (tag, done) = match *stitch && len >= STITCH_FROM {
+                    true => (
+                        mac_beside_chain(cipher, mac, &aad, body, len, &mut chain),
+                        len / BLOCK * BLOCK,
+                    ),
+                    false => (mac.mac([aad.as_slice(), &body[..len]]), 0),
                 };
                 let (tag_at, pad) = body[len..].split_at_mut(MAC_LEN);
                 tag_at.copy_from_slice(&tag);
@@ -300,13 +298,14 @@ impl RecordProtection {
 
 /// The MAC of the record with header `aad` and the `len`-byte plaintext at the start of
 /// `body`, with the plaintext's whole blocks encrypted (CBC from `chain`, which moves on)
-/// in place meanwhile: the inner hash's steps of four rounds spread evenly over the chain's
-/// steps, four a block but the last ([`Spread`]). SM3's rounds are scalar and keep the
-/// general-purpose ALUs busy while the serial chain waits on the vector units, so the two
-/// overlap in one out-of-order window instead of taking turns. `None`, with nothing
-/// written, unless SM3 steps on `avx512` (`shangmi_sm3::hazmat::Steps`); the chain steps
-/// its hook only on `gfni-avx512` (`shangmi_sm4::Sm4::cbc_chain_hooked`), elsewhere the
-/// steps run after it. `len` is public (it is the record's), so the spread is too.
+/// in place meanwhile: the chain's steps of four rounds run between SM3's groups of four
+/// rounds, spread evenly over them ([`Pace`]), inner hash and outer block alike. SM3's
+/// rounds are scalar and keep the general-purpose ALUs busy while the serial chain waits
+/// on the vector units, so the two overlap in one out-of-order window instead of taking
+/// turns; with SM3's kernel as the loop, its eight words stay in their registers and the
+/// chain's in vector registers. The backends must step (`stitch`: SM3 `avx512`, SM4
+/// `gfni-avx512`); elsewhere the result is the same, the chain running after the MAC.
+/// `len` is public (it is the record's), so the spread is too.
 fn mac_beside_chain(
     cipher: &Sm4,
     mac: &KeyedHmac,
@@ -314,64 +313,65 @@ fn mac_beside_chain(
     body: &mut [u8],
     len: usize,
     chain: &mut [u8; 16],
-) -> Option<[u8; MAC_LEN]> {
+) -> [u8; MAC_LEN] {
     // The inner hash's input after the key's block, SM3-padded to whole blocks: the
     // header, the plaintext (a copy, which the chain reads too, as it writes over the
-    // plaintext in `body`), 0x80, zeros, the length in bits of key block and message.
+    // plaintext in `body`), 0x80, zeros, the length in bits of key block and message. On
+    // the stack for short records, whose seal an allocation would cost a tenth of.
     let m = 13 + len;
     let n = (m + 8) / 64 + 1;
-    let mut msg = vec![0u8; 64 * n];
+    let mut small = [0u8; SMALL_MSG];
+    let mut large = Vec::new();
+    let msg = match small.get_mut(..64 * n) {
+        Some(msg) => msg,
+        None => {
+            large.resize(64 * n, 0);
+            &mut large[..]
+        }
+    };
     msg[..13].copy_from_slice(aad);
     msg[13..m].copy_from_slice(&body[..len]);
     msg[m] = 0x80;
     msg[64 * n - 8..].copy_from_slice(&(8 * (64 + m) as u64).to_be_bytes());
     let whole = len / BLOCK;
     let (blocks, _) = msg.as_chunks::<64>();
-    let steps = Steps::new(mac.backend(), mac.inner(), blocks)?;
     let (input, _) = CipherBlock::<Sm4>::slice_as_chunks(&msg[13..13 + BLOCK * whole]);
     let (out, _) = CipherBlock::<Sm4>::slice_as_chunks_mut(&mut body[..BLOCK * whole]);
-    let mut state = CipherBlock::<Sm4>::from(*chain);
-    // The chain steps its hook four times a block but the last.
-    let hook = Spread::new(steps, 4 * (whole - 1));
-    let mut inner = cipher
-        .cbc_chain_hooked(&mut state, input, out, hook)
-        .steps
-        .finish();
-    *chain = state.into();
-    let tag = mac.outer(&inner);
-    inner.zeroize();
-    Some(tag)
+    let (steps, at) = cipher.cbc_steps((*chain).into(), input, out);
+    // Eight chain steps a block over sixteen SM3 groups a block, the outer one's too.
+    let mut pace = Pace {
+        steps,
+        chain_steps: 8 * whole,
+        groups: 16 * (n + 1),
+    };
+    let mut at = (at, 0);
+    let tag = mac.tag_hooked(blocks, &mut pace, &mut at);
+    *chain = pace.steps.finish(at.0).into();
+    tag
 }
 
-/// SM3 steps as the CBC chain's hook: `total` groups of four rounds over `calls` chain
-/// steps, floor or ceiling of their ratio at each (an accumulator, so they end together);
-/// whatever is left when the chain is done (all of it on backends that do not step the
-/// hook) runs in `Steps::finish`.
-struct Spread<'a> {
-    steps: Steps<'a>,
-    total: usize,
-    calls: usize,
-    acc: usize,
+/// Plaintexts up to this many bytes of SM3 input (header, plaintext, padding) are copied
+/// for the MAC into a stack buffer, longer ones into an allocation.
+const SMALL_MSG: usize = 1024;
+
+/// The chain's steps as SM3's hook: `chain_steps` spread over `groups` SM3 groups, floor or
+/// ceiling of their ratio at each (an accumulator in the state, beside where the chain
+/// stands, so they end together); what is left when the MAC is done runs in
+/// `CbcSteps::finish`.
+struct Pace<'a> {
+    steps: shangmi_sm4::CbcSteps<'a>,
+    chain_steps: usize,
+    groups: usize,
 }
 
-impl<'a> Spread<'a> {
-    fn new(steps: Steps<'a>, calls: usize) -> Self {
-        Spread {
-            total: steps.left(),
-            steps,
-            calls: calls.max(1),
-            acc: 0,
-        }
-    }
-}
-
-impl shangmi_sm4::ChainHook for Spread<'_> {
+impl RoundsHook for Pace<'_> {
+    type State = (shangmi_sm4::CbcAt, usize);
     #[inline(always)]
-    fn step(&mut self) {
-        self.acc += self.total;
-        while self.acc >= self.calls {
-            self.acc -= self.calls;
-            self.steps.step();
+    fn step(&mut self, (at, acc): &mut Self::State) {
+        *acc += self.chain_steps;
+        while *acc >= self.groups {
+            *acc -= self.groups;
+            self.steps.step(at);
         }
     }
 }
@@ -588,12 +588,13 @@ mod tests {
         }
     }
 
-    /// The seal that runs the MAC beside the chain (`mac_beside_chain`, where the backends
-    /// have it, from [`STITCH_FROM`] bytes) writes the same fragment as the MAC-then-chain
-    /// seal, for every length around the block and SM3-block boundaries either side of the
-    /// threshold and up to the record limit, and its tag is the textbook HMAC-SM3
-    /// (RFC 2104) of header and plaintext; on a machine with both backends the stitched
-    /// path must be the one taken.
+    /// The seal that runs the chain beside the MAC (`mac_beside_chain`, where the backends
+    /// step, from [`STITCH_FROM`] bytes) writes the same fragment as the MAC-then-chain
+    /// seal, for every length around the threshold and the block and SM3-block boundaries
+    /// below 200 bytes and up to the record limit, and its tag is the textbook HMAC-SM3
+    /// (RFC 2104) of header and plaintext; `mac_beside_chain` itself gives the same tag and
+    /// whole blocks as the plain seal at every length, and on a machine with both backends
+    /// the stitched path is the one taken.
     #[test]
     fn stitched_seal_equals_plain_seal() {
         let key = [7u8; 32];
@@ -606,32 +607,35 @@ mod tests {
             && shangmi_sm3::backend() == shangmi_sm3::Backend::Avx512;
         assert_eq!(*stitch, both, "stitched exactly where both backends run");
         *stitch = false;
-        let around = STITCH_FROM - 70..STITCH_FROM + 70;
-        let lens = (0..70)
-            .chain(around)
-            .chain([1000, 4096 + 7, MAX_FRAGMENT - 1, MAX_FRAGMENT]);
+        let lens = (0..200).chain([1000, 4096 + 7, MAX_FRAGMENT - 1, MAX_FRAGMENT]);
         for len in lens {
             let msg: Vec<u8> = (0..len).map(|i| (i * 7 + 3) as u8).collect();
             let rec = stitched.seal(9, 23, &msg, &[5u8; 16]);
-            if both && len >= STITCH_FROM {
-                let Inner::Cbc { cipher, mac, .. } = &stitched.inner else {
-                    panic!("a CBC suite");
-                };
-                let mut body = msg.clone();
-                let aad = mac_header(9, 23, len);
-                let tag = mac_beside_chain(cipher, mac, &aad, &mut body, len, &mut [5; 16]);
-                assert!(tag.is_some(), "stitched at length {len}");
-            }
-            assert_eq!(rec, plain.seal(9, 23, &msg, &[5u8; 16]), "length {len}");
+            let want = plain.seal(9, 23, &msg, &[5u8; 16]);
+            assert_eq!(rec, want, "length {len}");
             // The body decrypted with the cipher alone: plaintext, then the textbook MAC.
             let mut body = rec[BLOCK..].to_vec();
-            let Inner::Cbc { cipher, .. } = &stitched.inner else {
+            let Inner::Cbc { cipher, mac, .. } = &stitched.inner else {
                 panic!("a CBC suite");
             };
             cbc_in_place::<CbcDecrypt>(cipher, &[5u8; 16], &mut body);
             assert_eq!(&body[..len], &msg[..]);
-            let mac = crate::prf::hmac_sm3(&key, &[&mac_header(9, 23, len), &msg]);
-            assert_eq!(&body[len..len + MAC_LEN], &mac[..], "length {len}");
+            let textbook = crate::prf::hmac_sm3(&key, &[&mac_header(9, 23, len), &msg]);
+            assert_eq!(&body[len..len + MAC_LEN], &textbook[..], "length {len}");
+            // The stitched MAC and whole blocks alone, at every length and on every
+            // machine (where the backends do not step, the chain runs after the MAC).
+            let mut body = msg.clone();
+            let mut chain = [5u8; 16];
+            let aad = mac_header(9, 23, len);
+            let tag = mac_beside_chain(cipher, mac, &aad, &mut body, len, &mut chain);
+            assert_eq!(tag[..], textbook[..], "stitched tag, length {len}");
+            let whole = len / BLOCK * BLOCK;
+            assert_eq!(body[..whole], want[BLOCK..BLOCK + whole], "length {len}");
+            let next = match whole {
+                0 => [5u8; 16],
+                _ => want[whole..BLOCK + whole].try_into().expect("16 bytes"),
+            };
+            assert_eq!(chain, next, "the chain's state, length {len}");
         }
     }
 

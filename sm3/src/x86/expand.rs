@@ -133,13 +133,13 @@ impl<X: Xmm> V<X> {
 }
 
 /// The 17 groups of four W words of one block, computed step by step.
-pub(super) struct Groups<X>([V<X>; 17]);
+struct Groups<X>([V<X>; 17]);
 
 impl<X: Xmm> Groups<X> {
     /// Starts `block` on kernel `k`, writing into `scratch`: G_0..G_4, W_0..W_19,
     /// W'_0..W'_15 (what rounds 0..16 read).
     #[inline(always)]
-    pub(super) fn start(k: X, block: &[u8; 64], scratch: &Scratch) -> Self {
+    fn start(k: X, block: &[u8; 64], scratch: &Scratch) -> Self {
         let mut g = Groups::load(k, block, &scratch.w, &scratch.wp);
         g.step(4, &scratch.w, &scratch.wp);
         g
@@ -148,7 +148,7 @@ impl<X: Xmm> Groups<X> {
     /// To run after round group `i` (rounds 4i..4i+4), i = 0..16: G_{5+i} while there is
     /// one (W_{20+4i}.., W'_{16+4i}..).
     #[inline(always)]
-    pub(super) fn after(&mut self, i: usize, scratch: &Scratch) {
+    fn after(&mut self, i: usize, scratch: &Scratch) {
         if i < 12 {
             self.step(5 + i, &scratch.w, &scratch.wp);
         }

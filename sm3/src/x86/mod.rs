@@ -6,8 +6,8 @@
 //! out-of-order core overlaps the two, while the 64 rounds run on scalar registers in
 //! `asm!` (`rounds_asm`: registers and instruction order fixed, BMI2 `rorx`).
 //! Multi-buffer: the generic rounds on 8 (AVX2) or 16 (AVX-512) messages at once, one
-//! message per 32-bit lane. Steps (`avx512`): the single-stream rounds four at a time, for
-//! another kernel's loop to run between its own (`steps`, `crate::hazmat::Steps`).
+//! message per 32-bit lane. Hooked (`avx512`): the single-stream kernel with another
+//! kernel's steps between its groups of four rounds (`crate::hazmat::compress_hooked`).
 //!
 //! The kernel tokens [`Avx2`] and [`Avx512`] are made only from an `Available` backend of
 //! their kind, whose probe (`shangmi-dispatch`) found the features their entries enable;
@@ -18,11 +18,9 @@ mod expand;
 mod lanes;
 #[macro_use]
 mod rounds_asm;
-mod steps;
 
-use crate::{Backend, engine::Kernel, multi::schedule};
+use crate::{Backend, engine::Kernel, hazmat::RoundsHook, multi::schedule};
 use expand::{Ahead, Scratch, Xmm};
-pub(crate) use steps::Steps;
 
 shangmi_dispatch::kernel_token! {
     /// `avx2`: AVX2, BMI1 and BMI2.
@@ -85,5 +83,64 @@ impl Kernel for Avx512 {
             // SAFETY: `self` proves the features `many_avx512` enables (module comment).
             unsafe { lanes::many_avx512(self, state, lanes, n) }
         })
+    }
+}
+
+/// What the hooked rounds run after each group of four (`rounds_asm::rounds_rolled`).
+pub(super) trait Step {
+    /// Runs once after each group.
+    fn step(&mut self);
+}
+
+/// A hook with its state held here, in the kernel entry's own variable.
+struct Hooked<'h, H: RoundsHook> {
+    hook: &'h mut H,
+    at: H::State,
+}
+
+impl<H: RoundsHook> Step for Hooked<'_, H> {
+    #[inline(always)]
+    fn step(&mut self) {
+        self.hook.step(&mut self.at);
+    }
+}
+
+impl Avx512 {
+    /// The compression with `hook` stepped on `at` after every group of four rounds
+    /// (`crate::hazmat::compress_hooked`).
+    #[inline]
+    pub(crate) fn compress_hooked<H: RoundsHook>(
+        self,
+        state: &mut [u32; 8],
+        blocks: &[[u8; 64]],
+        hook: &mut H,
+        at: &mut H::State,
+    ) {
+        /// The hook's state copied into a variable of the entry's own, so that it can
+        /// live in registers across the rounds.
+        #[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
+        fn entry<H: RoundsHook>(
+            k: Avx512,
+            state: &mut [u32; 8],
+            blocks: &[[u8; 64]],
+            hook: &mut H,
+            at: &mut H::State,
+        ) {
+            let mut here = Hooked { hook, at: *at };
+            let scratch = rounds_asm::KScratch::new();
+            let mut s = *state;
+            for block in blocks {
+                rounds_asm::rounds_rolled(
+                    &mut s,
+                    state,
+                    &scratch,
+                    &mut Ahead::start(k, block, &scratch.words),
+                    &mut here,
+                );
+            }
+            *at = here.at;
+        }
+        // SAFETY: `self` proves the features `entry` enables (module comment).
+        unsafe { entry(self, state, blocks, hook, at) }
     }
 }

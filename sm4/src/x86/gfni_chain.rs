@@ -38,17 +38,21 @@
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
 //! on `gfni-avx2`), which carry its token; the only `unsafe` is [`LowHalf`]'s `asm!` round.
 //!
-//! [`LowHalf`]'s chain can run a hook's steps between its rounds (`crate::ChainHook`, after
-//! every eight, in every block but the last): a record layer's HMAC-SM3 four rounds at a
-//! time on the general-purpose ALUs, which the chain leaves idle. With `()` (every other
-//! caller) the steps vanish and the rounds are the same instructions as without them.
+//! [`LowHalf`]'s chain also runs in steps of four rounds ([`Stepper`], `crate::CbcSteps`),
+//! for another kernel's loop to step: SM3's rounds in a MAC-then-encrypt record layer,
+//! which keep the general-purpose ALUs busy while the chain waits on the vector units. The
+//! steps need no GFNI target feature where they inline (their GFNI instructions are
+//! `asm!`), so they inline into SM3's kernel.
 
-use core::arch::x86_64::__m128i;
+use core::arch::x86_64::{
+    __m128i, _mm_loadu_si128, _mm_shuffle_epi8, _mm_shuffle_epi32, _mm_storeu_si128,
+    _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_xor_si128,
+};
 
 use cipher::Block;
 
 use crate::simd::{BSWAP32, Single, Word};
-use crate::{ChainHook, Sm4, key::RoundKeys};
+use crate::{Sm4, key::RoundKeys};
 
 use super::words::{Avx2, Avx512vl, Gfni, GfniAffine, Raw, Vl128, X128};
 use crate::simd::pdomain::{POST, POST_C, PRE, PRE_C, PRE_INV, apply, l_part, matrix};
@@ -233,12 +237,18 @@ fn direct_rounds<W: GfniAffine, const N: usize>(
 /// with twelve instructions (the new word as two `vpternlogd` beside u') consecutive calls
 /// alternated between 6.9 and 7.5 cycles a round, median 7.46; with eleven, the rotations
 /// by 8 and 24 ahead of `vpshuflw`, 6.94.
-#[target_feature(enable = "avx512f,avx512vl,gfni")]
+///
+/// Its target features are AVX-512F and AVX-512VL only, so that it inlines into SM3's
+/// kernel too ([`Stepper`]); GFNI, which only the template's `gf2p8affineinvqb` needs (the
+/// compiler generates none), is proven by the caller's register ([`LowHalf`]'s
+/// implementors carry a `Gfni` token).
+#[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
 fn round_low_evex(k: &AsmConsts, [u, yi, y2, y3]: [__m128i; 4], key: __m128i) -> [__m128i; 2] {
     let (next, new);
-    // SAFETY: registers only (no memory, no stack); GFNI, AVX-512F and AVX-512VL (EVEX
-    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables.
+    // SAFETY: registers only (no memory, no stack); AVX-512F and AVX-512VL (EVEX
+    // `vprold`, `vpternlogd`, registers xmm16–31), which this function enables, and GFNI,
+    // which the caller proves (see above).
     unsafe {
         core::arch::asm!(
             "vgf2p8affineinvqb {r1:x}, {u:x}, {g1:x}, {c1}",
@@ -340,7 +350,7 @@ fn round_low_vex(k: &AsmConsts, [u, yi, y2, y3]: [__m128i; 4], key: __m128i) -> 
 ///
 /// Implemented by the chain's registers: `gfni-avx512`'s (EVEX, `vprold` and
 /// `vpternlogd`) and `gfni-avx2`'s (VEX).
-pub(super) trait LowHalf: Single + GfniAffine + Raw<V = __m128i> {
+pub(crate) trait LowHalf: Single + GfniAffine + Raw<V = __m128i> {
     /// One round from the S-box input and the words it reads, `[u, y[i], y[i+2], y[i+3]]`
     /// ([`round_low_evex`], [`round_low_vex`]): `[the next input, the new word]`, the
     /// register's token proving the features.
@@ -379,7 +389,7 @@ impl<F: Gfni + Avx2> LowHalf for X128<F> {
 
 /// The S-box steps' matrices and the byte rotations' `pshufb` masks as raw vectors for
 /// [`LowHalf::round_low`].
-pub(super) struct AsmConsts {
+pub(crate) struct AsmConsts {
     g0: __m128i,
     g1: __m128i,
     g3: __m128i,
@@ -402,18 +412,17 @@ impl AsmConsts {
 
 /// One block of [`LowHalf`]'s chain from the words `x` (P domain): the block joins them,
 /// 32 rounds of [`LowHalf::round_at`] in a loop of four (a compact body: long unrolled AVX-512
-/// bodies stall this core's instruction supply, PERFORMANCE.md), `hook` stepping after
-/// rounds 7, 15, 23 and 31; the next words. The next block's first S-box input needs
-/// the words of rounds 28–30 only, so it overlaps round 31 on its own.
+/// bodies stall this core's instruction supply, PERFORMANCE.md); the next words. The next
+/// block's first S-box input needs the words of rounds 28–30 only, so it overlaps round 31
+/// on its own.
 #[inline(always)]
-fn low_block<W: LowHalf, H: ChainHook>(
+fn low_block<W: LowHalf>(
     cpu: W::Cpu,
     k: &Consts<W>,
     ak: &AsmConsts,
     keys: &[__m128i; 32],
     x: [W; 4],
     block: &Block<Sm4>,
-    hook: &mut H,
 ) -> [W; 4] {
     let m = lanes_p(cpu, k, block);
     let w = |v| x[0].with(v);
@@ -421,16 +430,26 @@ fn low_block<W: LowHalf, H: ChainHook>(
     let mut u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3])).raw();
     let mut y = y0.map(|v| v.raw());
     for r in (0..32).step_by(4) {
-        let t = x[0];
-        t.round_at::<0>(ak, &mut y, &mut u, keys[r + 1]);
-        t.round_at::<1>(ak, &mut y, &mut u, keys[r + 2]);
-        t.round_at::<2>(ak, &mut y, &mut u, keys[r + 3]);
-        t.round_at::<3>(ak, &mut y, &mut u, keys[(r + 4) % 32]);
-        if r % 8 == 4 {
-            hook.step();
-        }
+        four_rounds(x[0], ak, keys, r, &mut y, &mut u);
     }
     [y[3], y[2], y[1], y[0]].map(w)
+}
+
+/// Rounds `r..r + 4` of a block (`r` a multiple of 4) on the words `y` and the S-box input
+/// `u`, `t` the register that carries the kernel's proof.
+#[inline(always)]
+fn four_rounds<W: LowHalf>(
+    t: W,
+    ak: &AsmConsts,
+    keys: &[__m128i; 32],
+    r: usize,
+    y: &mut [__m128i; 4],
+    u: &mut __m128i,
+) {
+    t.round_at::<0>(ak, y, u, keys[r + 1]);
+    t.round_at::<1>(ak, y, u, keys[r + 2]);
+    t.round_at::<2>(ak, y, u, keys[r + 3]);
+    t.round_at::<3>(ak, y, u, keys[(r + 4) % 32]);
 }
 
 /// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
@@ -444,39 +463,213 @@ pub(super) fn chain_body<W: LowHalf>(
     blocks: &[Block<Sm4>],
     out: &mut [Block<Sm4>],
 ) {
-    chain_with::<W, ()>(cpu, rk, state, (blocks, out), &mut ());
-}
-
-/// [`chain_body`] with `hook`'s steps between the rounds: block after block
-/// ([`low_block`]), `hook` stepping in every block but the last, whose rounds run without
-/// it (so that the hook's inlined code is in the loop once and in the last block not at
-/// all: a hooked chain is a record's, often run with a cold instruction cache).
-#[inline(always)]
-pub(super) fn chain_with<W: LowHalf, H: ChainHook>(
-    cpu: W::Cpu,
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    (blocks, out): (&[Block<Sm4>], &mut [Block<Sm4>]),
-    hook: &mut H,
-) {
     let k = Consts::<W>::new(cpu);
     let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
     let ak = AsmConsts::new(&k);
     let mut x = lanes_p(cpu, &k, state);
     let mut out = out.iter_mut();
-    if let Some((last, init)) = blocks.split_last() {
-        for block in init {
-            x = low_block(cpu, &k, &ak, &keys, x, block, hook);
-            if let Some(o) = out.next() {
-                *o = leave_p(cpu, &k, &x);
-            }
-        }
-        x = low_block(cpu, &k, &ak, &keys, x, last, &mut ());
+    for block in blocks {
+        x = low_block(cpu, &k, &ak, &keys, x, block);
         if let Some(o) = out.next() {
             *o = leave_p(cpu, &k, &x);
         }
     }
     *state = leave_p(cpu, &k, &x);
+}
+
+/// [`LowHalf`]'s chain in steps of four rounds (`crate::CbcSteps`): a step is four rounds
+/// of [`four_rounds`]; a block's first step also takes its input in (mapped into the P
+/// domain and joined to the chain's words, as [`low_block`] does) and its eighth puts its
+/// output out (left the P domain and stored, as [`leave_p`] does). The GFNI instructions
+/// of both are `asm!` ([`affine_asm`]) and the rest SSE2/SSSE3, so a step needs only
+/// AVX-512F/VL enabled where it inlines (SM3's kernel, whose entry enables no GFNI). What a
+/// step changes is a [`StepAt`], kept apart so that a loop can hold it in registers.
+pub(crate) struct Stepper<'a, W> {
+    /// A register that carries the kernel's proof.
+    t: W,
+    ak: AsmConsts,
+    bswap: __m128i,
+    pre: __m128i,
+    pre_inv: __m128i,
+    keys: [__m128i; 32],
+    blocks: &'a [Block<Sm4>],
+    out: &'a mut [Block<Sm4>],
+}
+
+/// Where a [`Stepper`] stands (the default: nowhere, for a chain that does not step).
+#[derive(Clone, Copy)]
+pub(crate) struct StepAt {
+    /// The chain's words between blocks (P domain).
+    x: [__m128i; 4],
+    /// The words and the S-box input inside the block in hand.
+    y: [__m128i; 4],
+    u: __m128i,
+    /// The block in hand (or the next one).
+    next: usize,
+    /// Steps done in the block in hand (0: none in hand).
+    body: usize,
+}
+
+impl Default for StepAt {
+    fn default() -> Self {
+        // SAFETY: SSE2 is part of x86-64.
+        let zero = unsafe { core::arch::x86_64::_mm_setzero_si128() };
+        StepAt {
+            x: [zero; 4],
+            y: [zero; 4],
+            u: zero,
+            next: 0,
+            body: 0,
+        }
+    }
+}
+
+impl<'a, W: LowHalf> Stepper<'a, W> {
+    /// Steps over `blocks` from the chaining value `state`, outputs into `out` (as far as
+    /// it reaches), for a caller whose entry enables the kernel's features; with where the
+    /// steps start.
+    #[inline(always)]
+    pub(super) fn new(
+        cpu: W::Cpu,
+        rk: &RoundKeys,
+        state: &Block<Sm4>,
+        blocks: &'a [Block<Sm4>],
+        out: &'a mut [Block<Sm4>],
+    ) -> (Self, StepAt) {
+        let k = Consts::<W>::new(cpu);
+        let words = lanes_p(cpu, &k, state);
+        let x = words.map(|v| v.raw());
+        let stepper = Stepper {
+            t: words[0],
+            ak: AsmConsts::new(&k),
+            bswap: k.bswap.raw(),
+            pre: k.pre.raw(),
+            pre_inv: matrix_reg::<W>(cpu, PRE_INV).raw(),
+            keys: p_keys(cpu, &k, rk).map(|k| k.raw()),
+            blocks,
+            out,
+        };
+        let at = StepAt {
+            x,
+            y: x,
+            u: x[0],
+            next: 0,
+            body: 0,
+        };
+        (stepper, at)
+    }
+
+    /// Four rounds of the block in hand, taking the next block in first when none is;
+    /// nothing once every block is done.
+    #[inline(always)]
+    pub(crate) fn step(&mut self, at: &mut StepAt) {
+        if at.body == 0 {
+            let Some(block) = self.blocks.get(at.next) else {
+                return;
+            };
+            self.enter(at, block);
+        }
+        four_rounds(
+            self.t,
+            &self.ak,
+            &self.keys,
+            4 * at.body,
+            &mut at.y,
+            &mut at.u,
+        );
+        at.body += 1;
+        if at.body == 8 {
+            let y = at.y;
+            at.x = [y[3], y[2], y[1], y[0]];
+            let block = self.leave(&at.x);
+            if let Some(o) = self.out.get_mut(at.next) {
+                *o = block;
+            }
+            at.next += 1;
+            at.body = 0;
+        }
+    }
+
+    /// The block's input joins the chain's words ([`low_block`]'s start).
+    #[inline(always)]
+    fn enter(&self, at: &mut StepAt, block: &Block<Sm4>) {
+        let (x, key) = (at.x, self.keys[0]);
+        // SAFETY: SSE2 and SSSE3 (`pshufb`), which every x86-64 kernel with GFNI has (the
+        // proof `t` carries); the load reads the block's 16 bytes.
+        unsafe {
+            let m = _mm_shuffle_epi8(_mm_loadu_si128(block.as_ptr().cast()), self.bswap);
+            let m = affine_asm(m, self.pre);
+            let y = [
+                _mm_xor_si128(x[0], _mm_shuffle_epi32::<0x00>(m)),
+                _mm_xor_si128(x[1], _mm_shuffle_epi32::<0x55>(m)),
+                _mm_xor_si128(x[2], _mm_shuffle_epi32::<0xaa>(m)),
+                _mm_xor_si128(x[3], _mm_shuffle_epi32::<0xff>(m)),
+            ];
+            at.u = _mm_xor_si128(_mm_xor_si128(y[1], y[2]), _mm_xor_si128(key, y[3]));
+            at.y = y;
+        }
+    }
+
+    /// The block of the chain's words `x`, out of the P domain ([`leave_p`]).
+    #[inline(always)]
+    fn leave(&self, x: &[__m128i; 4]) -> Block<Sm4> {
+        let mut out = Block::<Sm4>::default();
+        // SAFETY: SSE2 and SSSE3 (`pshufb`), as in `enter`; the store writes the block's
+        // 16 bytes.
+        unsafe {
+            let v = _mm_unpacklo_epi64(
+                _mm_unpacklo_epi32(x[0], x[1]),
+                _mm_unpacklo_epi32(x[2], x[3]),
+            );
+            let v = affine_asm(_mm_shuffle_epi8(v, self.bswap), self.pre_inv);
+            _mm_storeu_si128(out.as_mut_ptr().cast(), v);
+        }
+        out
+    }
+
+    /// Finishes the block in hand from `at`; the chaining value, with the blocks not yet
+    /// started and the outputs not yet written.
+    #[inline(always)]
+    pub(super) fn rest(
+        mut self,
+        mut at: StepAt,
+    ) -> (Block<Sm4>, &'a [Block<Sm4>], &'a mut [Block<Sm4>]) {
+        while at.body != 0 {
+            self.step(&mut at);
+        }
+        let state = self.leave(&at.x);
+        let out = core::mem::take(&mut self.out);
+        let from = at.next.min(out.len());
+        (state, &self.blocks[at.next..], &mut out[from..])
+    }
+}
+
+/// The P-domain round keys are key material.
+#[cfg(feature = "zeroize")]
+impl<W> Drop for Stepper<'_, W> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.keys);
+    }
+}
+
+/// The bytes of `x` each by the bit matrix in both 64-bit lanes of `m`
+/// (`gf2p8affineqb`, no constant), in `asm!` so that its caller needs no GFNI target
+/// feature ([`Stepper`]): call only with GFNI proven (a [`LowHalf`] register's token).
+#[inline(always)]
+fn affine_asm(x: __m128i, m: __m128i) -> __m128i {
+    let y;
+    // SAFETY: registers only (no memory, no stack); GFNI and AVX (VEX encoding on
+    // xmm0–15), which the caller proves (see above).
+    unsafe {
+        core::arch::asm!(
+            "vgf2p8affineqb {y}, {x}, {m}, 0",
+            y = lateout(xmm_reg) y,
+            x = in(xmm_reg) x,
+            m = in(xmm_reg) m,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    y
 }
 
 /// The block whose words are P⁻¹ of `y`'s lanes (leaving the P domain): the words

@@ -15,6 +15,10 @@ use crate::simd::{AesSbox, AesSboxBroadcast, aes_chain};
 use sbox::Gfni;
 use words::{Aes, Avx2, Avx512bw, Avx512vl, Ssse3, Vl128, X128, X256, X512};
 
+/// The `gfni-avx512` chain in steps of four rounds (`crate::CbcSteps`).
+pub(crate) type Stepper<'a> = gfni_chain::Stepper<'a, Vl128<GfniAvx512>>;
+pub(crate) use gfni_chain::StepAt;
+
 simd_kernel! {
     /// `gfni-avx512`: GFNI S-box on 512-bit registers, 64 blocks per step in four
     /// interleaved groups; native rotates (`vprold`) and three-way XORs (`vpternlogd`)
@@ -66,34 +70,56 @@ aes_avx2_kernel! {
 }
 
 impl GfniAvx512 {
-    /// The CBC chain (`crate::Sm4::cbc_chain_into`) with `hook`'s steps four times a block
-    /// but the last, between the rounds (see `crate::ChainHook`).
-    pub(crate) fn chain_hooked<H: crate::ChainHook>(
+    /// The CBC chain in steps of four rounds (`crate::CbcSteps`) over `blocks` from
+    /// `state`, its keys and constants prepared in an entry that enables the kernel's
+    /// features.
+    pub(crate) fn stepper<'a>(
         self,
         rk: &crate::key::RoundKeys,
-        state: &mut cipher::Block<crate::Sm4>,
-        blocks: &[cipher::Block<crate::Sm4>],
-        out: &mut [cipher::Block<crate::Sm4>],
-        hook: H,
-    ) -> H {
-        /// The hook by value, so that its state can live in registers across the loop.
+        state: &cipher::Block<crate::Sm4>,
+        blocks: &'a [cipher::Block<crate::Sm4>],
+        out: &'a mut [cipher::Block<crate::Sm4>],
+    ) -> (Stepper<'a>, StepAt) {
         #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
-        fn entry<H: crate::ChainHook>(
+        fn entry<'a>(
             k: GfniAvx512,
             rk: &crate::key::RoundKeys,
-            state: &mut cipher::Block<crate::Sm4>,
+            state: &cipher::Block<crate::Sm4>,
             (blocks, out): (
-                &[cipher::Block<crate::Sm4>],
-                &mut [cipher::Block<crate::Sm4>],
+                &'a [cipher::Block<crate::Sm4>],
+                &'a mut [cipher::Block<crate::Sm4>],
             ),
-            mut hook: H,
-        ) -> H {
-            gfni_chain::chain_with::<Vl128<GfniAvx512>, H>(k, rk, state, (blocks, out), &mut hook);
-            hook
+        ) -> (Stepper<'a>, StepAt) {
+            Stepper::new(k, rk, state, blocks, out)
         }
         // SAFETY: `self` exists only for an `Available` gfni-avx512 backend, whose probe
         // found AVX-512F/BW/VL, AVX2 and GFNI.
-        unsafe { entry(self, rk, state, (blocks, out), hook) }
+        unsafe { entry(self, rk, state, (blocks, out)) }
+    }
+
+    /// [`Stepper::rest`] in an entry that enables the kernel's features.
+    pub(crate) fn stepper_rest<'a>(
+        self,
+        stepper: Stepper<'a>,
+        at: StepAt,
+    ) -> (
+        cipher::Block<crate::Sm4>,
+        &'a [cipher::Block<crate::Sm4>],
+        &'a mut [cipher::Block<crate::Sm4>],
+    ) {
+        #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx2,gfni")]
+        fn entry(
+            stepper: Stepper<'_>,
+            at: StepAt,
+        ) -> (
+            cipher::Block<crate::Sm4>,
+            &[cipher::Block<crate::Sm4>],
+            &mut [cipher::Block<crate::Sm4>],
+        ) {
+            stepper.rest(at)
+        }
+        // SAFETY: as in `stepper` (`self` is the proof).
+        unsafe { entry(stepper, at) }
     }
 
     /// Counter mode on whole steps of 64 blocks with `hook`'s steps between the rounds, in
