@@ -14,8 +14,8 @@
 //! AES-CBC-HMAC-SHA1/SHA256 for TLS; our code). SM3's kernel is the loop, the chain its
 //! hook (`shangmi_sm3::hazmat::compress_hooked`, `shangmi_sm4::CbcSteps`): its eight words
 //! stay in general registers, the chain's in vector registers. Zen 4 (family 25 model 17),
-//! sealing one record in a loop against the MAC then the chain: 177 bytes 1.13x, 1 KiB
-//! 1.23x, 16 KiB 1.25x (PERFORMANCE.md, session 49).
+//! sealing one record in a loop against the MAC then the chain: 177 bytes 1.14x, 1 KiB
+//! 1.28x, 16 KiB 1.31x (PERFORMANCE.md, session 49).
 
 use crate::error::Error;
 use crate::suites::CipherSuite;
@@ -37,8 +37,8 @@ const MAC_LEN: usize = 32;
 /// The shortest plaintext sealed with the chain beside the MAC ([`mac_beside_chain`]).
 /// Sealing one record in a loop (Zen 4, family 25 model 17, three alternated runs, best
 /// of 15; against the MAC then the chain): 41 bytes 680–700 against 626–636 ns, 64 bytes
-/// even, 96 bytes 6% faster, 128 bytes 10%, 177 bytes 13%, 1 KiB 23%, 16 KiB 25%
-/// (PERFORMANCE.md, session 49).
+/// even, 96 bytes 1.06–1.08x, 128 bytes 1.08–1.11x, 177 bytes 1.14–1.15x, 1 KiB 1.28x,
+/// 16 KiB 1.31x (PERFORMANCE.md, session 49).
 const STITCH_FROM: usize = 64;
 const BLOCK: usize = 16;
 const GCM_EXPLICIT: usize = 8;
