@@ -181,7 +181,7 @@ impl KeyedHmac {
     }
 
     /// The inner hash's chaining value after the ipad block, for a caller that compresses
-    /// the message's blocks itself (with [`Steps`]) and ends with [`KeyedHmac::outer`].
+    /// the message's blocks itself (with [`compress`]) and ends with [`KeyedHmac::outer`].
     pub fn inner(&self) -> [u32; 8] {
         self.inner
     }
