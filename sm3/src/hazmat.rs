@@ -189,12 +189,24 @@ impl KeyedHmac {
     /// The tag from the inner hash's final chaining value (after the message and its SM3
     /// padding, which counts the ipad block's 64 bytes): the outer hash's one block.
     pub fn outer(&self, inner: &[u32; 8]) -> [u8; 32] {
+        self.outer_with(inner, |out, block| {
+            engine::compress(self.backend, out, block)
+        })
+    }
+
+    /// The outer hash's one block (the inner hash, 0x80, zeros, the bit length of opad
+    /// block and inner hash) compressed by `compress` from the opad state; the tag.
+    fn outer_with(
+        &self,
+        inner: &[u32; 8],
+        compress: impl FnOnce(&mut [u32; 8], &[[u8; 64]]),
+    ) -> [u8; 32] {
         let mut block = [0u8; 64];
         block[..32].copy_from_slice(&engine::to_bytes(inner));
         block[32] = 0x80;
         block[56..].copy_from_slice(&(8 * (64 + 32) as u64).to_be_bytes());
         let mut out = self.outer;
-        engine::compress(self.backend, &mut out, core::slice::from_ref(&block));
+        compress(&mut out, core::slice::from_ref(&block));
         wipe(&mut block);
         engine::to_bytes(&out)
     }
@@ -223,21 +235,11 @@ impl KeyedHmac {
     ) -> [u8; 32] {
         let mut h = self.inner;
         compress_hooked_on(self.backend, &mut h, padded, hook, at);
-        let mut block = [0u8; 64];
-        block[..32].copy_from_slice(&engine::to_bytes(&h));
-        block[32] = 0x80;
-        block[56..].copy_from_slice(&(8 * (64 + 32) as u64).to_be_bytes());
-        let mut out = self.outer;
-        compress_hooked_on(
-            self.backend,
-            &mut out,
-            core::slice::from_ref(&block),
-            hook,
-            at,
-        );
-        wipe(&mut block);
+        let tag = self.outer_with(&h, |out, block| {
+            compress_hooked_on(self.backend, out, block, hook, at)
+        });
         wipe(&mut h);
-        engine::to_bytes(&out)
+        tag
     }
 
     /// The tag of the concatenation of `parts`.
