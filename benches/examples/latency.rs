@@ -129,6 +129,13 @@ mod x86 {
                     ),
                     ("vaesenclast xmm", chain!("vaesenclast xmm0, xmm0, xmm1")),
                     ("aesenc xmm", chain!("aesenc xmm0, xmm1")),
+                    // The AES unit's result as another unit's input: a pair of
+                    // instructions per chain step (its time minus `vpxor`'s 1 cycle is
+                    // AESENCLAST's latency into the vector ALUs).
+                    (
+                        "vaesenclast + vpxor (pair)",
+                        chain!("vaesenclast xmm0, xmm0, xmm1\nvpxor xmm0, xmm0, xmm2"),
+                    ),
                 ],
             );
         }
@@ -302,18 +309,30 @@ mod x86 {
             rows(
                 1.0,
                 &[
+                    // As for AESENCLAST: the GFNI unit's result into the vector
+                    // ALUs, and into the GFNI unit again.
+                    (
+                        "vgf2p8affineinvqb + vpxor (pair)",
+                        chain!("vgf2p8affineinvqb xmm0, xmm0, xmm1, 0\nvpxor xmm0, xmm0, xmm2"),
+                    ),
+                    (
+                        "vgf2p8affineinvqb + vgf2p8affineqb (pair)",
+                        chain!(
+                            "vgf2p8affineinvqb xmm0, xmm0, xmm1, 0\nvgf2p8affineqb xmm0, xmm0, xmm1, 0"
+                        ),
+                    ),
                     // `sm4::x86::gfni_chain::LowHalf`: GF2P8AFFINEINVQB, a byte rotation,
                     // one three-way XOR.
                     (
                         "gfni_chain LowHalf (affineinv, rotation, xor3)",
                         chain!(
-                            "gf2p8affineinvqb xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                            "vgf2p8affineinvqb xmm0, xmm0, xmm1, 0\nvpshufb xmm0, xmm0, xmm2\nvpternlogd xmm0, xmm3, xmm4, 0x96"
                         ),
                     ),
                     (
                         "GFNI without rotation (affineinv, 2 xor3)",
                         chain!(
-                            "gf2p8affineinvqb xmm0, xmm1, 0\nvpternlogd xmm0, xmm3, xmm4, 0x96\nvpternlogd xmm0, xmm3, xmm4, 0x96"
+                            "vgf2p8affineinvqb xmm0, xmm0, xmm1, 0\nvpternlogd xmm0, xmm3, xmm4, 0x96\nvpternlogd xmm0, xmm3, xmm4, 0x96"
                         ),
                     ),
                 ],
