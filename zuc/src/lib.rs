@@ -20,6 +20,7 @@
 
 mod eea3;
 mod engine;
+#[macro_use]
 mod generic;
 mod mac;
 mod many;

@@ -8,7 +8,10 @@
 //! * S0 with the nibble decomposition (P1, P2, P3, then the rotation folded into two more
 //!   nibble tables), each a `pshufb` lookup.
 //!
-//! * The MACs' per-bit window sums as one carry-less multiplication per tag word.
+//! * The MACs' per-bit window sums as one carry-less multiplication per tag word, summed
+//!   over sixteen message words before the tag bits are taken ([`aesni_mac16`]).
+//! * F's loop ([`aesni_rounds16`]): R1 and R2 stay in one XMM register from round to round,
+//!   L1 and L2 run side by side on it, and only W and the LFSR use general registers.
 //!
 //! The GFNI engine (`zuc-gfni-avx512`, [`gfni_sbox_pair`]) computes the same S-boxes with
 //! fewer dependent steps: S1 = M·phi(x)^-1 + 0x55 is one `gf2p8affineqb` (phi) and one
@@ -105,7 +108,18 @@ fn nibbles(x: __m128i) -> (__m128i, __m128i) {
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
-    let x = _mm_cvtsi64_si128(((u64::from(u) << 32) | u64::from(w)) as i64);
+    let out = sbox_vec(_mm_cvtsi64_si128(
+        ((u64::from(u) << 32) | u64::from(w)) as i64,
+    ));
+    let out = _mm_cvtsi128_si64(out) as u64;
+    ((out >> 32) as u32, out as u32)
+}
+
+/// S = (S0, S1, S0, S1) on each 32-bit lane of `x` (lanes 0 and 1 are the ones
+/// [`sbox_pair`] and [`aesni_rounds16`] read).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+fn sbox_vec(x: __m128i) -> __m128i {
     let (lo, hi) = nibbles(x);
     // S1 on every byte.
     let y = _mm_xor_si128(
@@ -128,9 +142,96 @@ fn sbox_pair(u: u32, w: u32) -> (u32, u32) {
         _mm_shuffle_epi8(v(ROT_T3), t3),
     );
     // S0 on bytes 1, 3, 5, 7 (the high byte of each 16-bit half), S1 on the others.
-    let out = _mm_blendv_epi8(s1, s0, _mm_set1_epi16(0xff00_u16 as i16));
-    let out = _mm_cvtsi128_si64(out) as u64;
-    ((out >> 32) as u32, out as u32)
+    _mm_blendv_epi8(s1, s0, _mm_set1_epi16(0xff00_u16 as i16))
+}
+
+/// `y` rotated left by 2 in lane 1 and by 30 in lane 0 (lanes 2 and 3: don't care).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+fn rol_2_30(y: __m128i) -> __m128i {
+    let r2 = _mm_or_si128(_mm_slli_epi32::<2>(y), _mm_srli_epi32::<30>(y));
+    let r30 = _mm_or_si128(_mm_slli_epi32::<30>(y), _mm_srli_epi32::<2>(y));
+    _mm_blend_epi16::<0b0000_1100>(r30, r2)
+}
+
+/// Byte shuffles for [`aesni_rounds16`]: each 64-bit half rotated left by 16 bits; lane 1
+/// rotated left by 24 bits and lane 0 by 8; lane 1 by 8 and lane 0 by 16; lane 1 by 16 and
+/// lane 0 by 24 (a rotation of a 32-bit lane by 8k bits moves byte j to byte j + k mod 4).
+const ROT64_16: [u8; 16] = [6, 7, 0, 1, 2, 3, 4, 5, 14, 15, 8, 9, 10, 11, 12, 13];
+const ROT_24_8: [u8; 16] = [3, 0, 1, 2, 5, 6, 7, 4, 11, 8, 9, 10, 15, 12, 13, 14];
+const ROT_8_16: [u8; 16] = [2, 3, 0, 1, 7, 4, 5, 6, 10, 11, 8, 9, 15, 12, 13, 14];
+const ROT_16_24: [u8; 16] = [1, 2, 3, 0, 6, 7, 4, 5, 9, 10, 11, 8, 14, 15, 12, 13];
+
+/// Sixteen rounds (`Ops::rounds16`) with F in one XMM register: [R2, R1] in lanes 0 and 1
+/// from one round to the next, as [`sbox_pair`] leaves them. [W2, W1] is one XOR, one add
+/// and a blend with [X2, X1]; as a 64-bit word W1 || W2, rotated left by 16 bits (one
+/// `pshufb`), it is [v, u] with u = W1L || W2H and v = W2L || W1H; L1 on lane 1 and L2 on
+/// lane 0 take one rotation by 2 (and by 30 = -2) and byte rotations of it:
+/// L1(u) = u ^ (u <<< 24) ^ a ^ (a <<< 8) ^ (a <<< 16) with a = u <<< 2, and
+/// L2(v) = v ^ (v <<< 8) ^ b ^ (b <<< 16) ^ (b <<< 24) with b = v <<< 30. R1 and R2 thus
+/// never leave the vector registers on F's loop-carried path (the generic round moves them
+/// to general registers and back every round); W and the LFSR stay scalar beside it.
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+fn aesni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
+    let (s, r1s, r2s) = state.parts();
+    let mut r = _mm_setr_epi32(*r2s as i32, *r1s as i32, 0, 0);
+    unroll16!(|i| {
+        let at = |j: usize| s[(i + j) % 16];
+        let x0 = ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff);
+        let x1 = (at(11) << 16) | (at(9) >> 15);
+        let x2 = (at(7) << 16) | (at(5) >> 15);
+        let x3 = (at(2) << 16) | (at(0) >> 15);
+        let r1 = _mm_extract_epi32::<1>(r) as u32;
+        let r2 = _mm_cvtsi128_si32(r) as u32;
+        let w = (x0 ^ r1).wrapping_add(r2);
+        let x = _mm_cvtsi64_si128(((u64::from(x1) << 32) | u64::from(x2)) as i64);
+        let wv = _mm_blend_epi16::<0b0000_1100>(_mm_xor_si128(r, x), _mm_add_epi32(r, x));
+        let y = _mm_shuffle_epi8(wv, v(ROT64_16));
+        let a = rol_2_30(y);
+        let l = _mm_xor_si128(
+            _mm_xor_si128(y, _mm_shuffle_epi8(y, v(ROT_24_8))),
+            _mm_xor_si128(
+                a,
+                _mm_xor_si128(
+                    _mm_shuffle_epi8(a, v(ROT_8_16)),
+                    _mm_shuffle_epi8(a, v(ROT_16_24)),
+                ),
+            ),
+        );
+        r = sbox_vec(l);
+        s[i] = crate::generic::lfsr_next(s, i, if INIT { w >> 1 } else { 0 });
+        if !INIT {
+            out[i] = (w ^ x3).to_be_bytes();
+        }
+    });
+    *r1s = _mm_extract_epi32::<1>(r) as u32;
+    *r2s = _mm_cvtsi128_si32(r) as u32;
+}
+
+/// The MAC steps for sixteen message words (`Ops::mac_sum16`) on the AES-NI engine: as
+/// [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1}) into tag word
+/// w; XOR being linear, each tag word's sixteen products are summed in a register and those
+/// bits taken once (per word, [`mac_word`] moves every product to a general register).
+#[inline]
+#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
+fn aesni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
+    // P_j = z_j || z_{j+1}, j < 20.
+    let mut p = [0u64; 20];
+    for (j, pj) in p.iter_mut().enumerate() {
+        *pj = (u64::from(z[j]) << 32) | u64::from(z[j + 1]);
+    }
+    let mut acc = [_mm_setzero_si128(); N];
+    for (i, m) in block.iter().enumerate() {
+        let a = _mm_cvtsi32_si128(u32::from_be_bytes(*m).reverse_bits() as i32);
+        for (w, sum) in acc.iter_mut().enumerate() {
+            let b = _mm_cvtsi64_si128(p[i + w] as i64);
+            *sum = _mm_xor_si128(*sum, _mm_clmulepi64_si128::<0x00>(a, b));
+        }
+    }
+    for (t, sum) in tag.iter_mut().zip(acc) {
+        *t ^= ((_mm_cvtsi128_si64(sum) as u64) >> 32) as u32;
+    }
 }
 
 /// The MAC step for one message word `m` whose bits after the message's end are cleared:
@@ -456,15 +557,15 @@ fn gfni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4
 /// sum, and the entry points around the generic code, compiled with `$features` (which the
 /// token proves, module comment).
 macro_rules! x86_kernel {
-    ($Token:ident, $sbox:ident, $features:literal $(, $rounds16:ident, $mac16:ident)?) => {
+    ($Token:ident, $sbox:ident, $features:literal, $rounds16:ident $(, $mac16:ident)?) => {
         impl Ops for $Token {
-            $(
             #[inline(always)]
             fn rounds16<const INIT: bool>(self, state: &mut State, out: &mut [[u8; 4]; 16]) {
                 // SAFETY: `self` proves the features the rounds enable.
                 unsafe { $rounds16::<INIT>(state, out) }
             }
 
+            $(
             #[inline(always)]
             fn mac_sum16<const N: usize>(
                 self,
@@ -558,7 +659,13 @@ macro_rules! x86_kernel {
     };
 }
 
-x86_kernel!(AesniSse, sbox_pair, "aes,ssse3,sse4.1,pclmulqdq");
+x86_kernel!(
+    AesniSse,
+    sbox_pair,
+    "aes,ssse3,sse4.1,pclmulqdq",
+    aesni_rounds16,
+    aesni_mac16
+);
 x86_kernel!(
     GfniAvx512,
     gfni_sbox_pair,
