@@ -34,6 +34,30 @@ fn generator(fixed: bool, rng: &mut Rng) -> u64 {
     }
 }
 
+/// The negative controls' secret-indexed loads: 1,024 lines of `table` (64 MiB, made by
+/// [`leak_table`]), each picked from the whole table by a hash of the seed and its index, so
+/// the fixed class reads the same 1,024 lines every time (cache hits) and a fresh seed reads
+/// lines that miss to memory. The table is larger than the last-level caches these tests
+/// meet (Zen 3's is 32 MiB); picking lines by the seed's bytes alone, 256 choices a load,
+/// made a 2 MiB working set that stayed in cache, and a Zen 3 without IFMA, whose batch
+/// ECDH takes 1.4 million cycles, then saw the control at |t| 2.82 and 8.31; 128 lines so
+/// picked, with the machine busy, left the key pool's control at 9.52 and 4.06, and 512
+/// the batch ECDH's at 5.14 in one first run of four (23.52 again).
+fn leak(table: &[u8], seed: u64) -> u8 {
+    let lines = table.len() / 64;
+    let mut acc = 0u8;
+    for i in 0..1024u64 {
+        let h = (seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        acc ^= table[((h >> 32) as usize % lines) * 64];
+    }
+    acc
+}
+
+/// The table [`leak`] reads.
+fn leak_table() -> Vec<u8> {
+    (0..64usize << 20).map(|i| i as u8).collect()
+}
+
 /// Runs `op` on both classes, twice if the first run disagrees with `leaky`
 /// ([`shangmi_checks::flagged`]); true if the outcome is flagged.
 fn flagged(name: &str, seconds: u64, seed: u64, op: &dyn Fn(&u64), leaky: bool) -> bool {
@@ -58,18 +82,12 @@ fn eight_lane_key_generation_shows_no_timing_leak() {
         pool.refill(&mut StdRng::seed_from_u64(*seed)).unwrap();
         black_box(&pool);
     };
-    // The control: the same refill, then loads from a 16 MiB table at addresses the seed's
-    // bytes pick (the fixed class hits the same lines every time).
-    let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
+    // The control: the same refill, then loads at lines the seed picks ([`leak`]).
+    let table = leak_table();
     let leaky = |seed: &u64| {
         let mut pool = KeyPool::new();
         pool.refill(&mut StdRng::seed_from_u64(*seed)).unwrap();
-        let mut acc = 0u8;
-        for i in 0..128usize {
-            let s = (*seed >> (8 * (i % 8))) as usize & 0xFF;
-            acc ^= table[(s << 16) | (i << 6)];
-        }
-        black_box((&pool, acc));
+        black_box((&pool, leak(&table, *seed)));
     };
     let control = flagged(
         "control: key pool refill + secret-indexed loads",
@@ -130,18 +148,13 @@ fn eight_lane_ecdh_shows_no_timing_leak() {
         batch::diffie_hellman_into(&pairs, &mut out).unwrap();
         black_box(&out);
     };
-    let table: Vec<u8> = (0..16usize << 20).map(|i| i as u8).collect();
-    // 128 secret-picked lines, not the key pool control's 16: a batch ECDH takes about
-    // 400,000 cycles, and 16 misses were lost in its noise on a CI machine (|t| 7.07, then
-    // 3.68, under the threshold).
+    // 1,024 secret-picked lines ([`leak`]): a batch ECDH takes about 400,000 cycles with
+    // IFMA and 1.4 million without, and 16 misses were lost in its noise on a CI machine
+    // (|t| 7.07, then 3.68, under the threshold).
+    let table = leak_table();
     let leaky = |seed: &u64| {
         run(seed);
-        let mut acc = 0u8;
-        for i in 0..128usize {
-            let s = (*seed >> (8 * (i % 8))) as usize & 0xFF;
-            acc ^= table[(s << 16) | (i << 6)];
-        }
-        black_box(acc);
+        black_box(leak(&table, *seed));
     };
     let control = flagged(
         "control: batch ECDH + secret-indexed loads",
