@@ -54,6 +54,19 @@ pub(crate) fn lfsr_next(s: &[u32; 16], i: usize, u: u32) -> u32 {
     ((sum & u64::from(P)).wrapping_add(sum >> 31)) as u32
 }
 
+/// The bit reorganisation [X0, X1, X2, X3] of the cells `i` rounds into a 16-round block
+/// (cell s_j at index (i + j) mod 16).
+#[inline(always)]
+pub(crate) fn bit_reorganisation(s: &[u32; 16], i: usize) -> [u32; 4] {
+    let at = |j: usize| s[(i + j) % 16];
+    [
+        ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff),
+        (at(11) << 16) | (at(9) >> 15),
+        (at(7) << 16) | (at(5) >> 15),
+        (at(2) << 16) | (at(0) >> 15),
+    ]
+}
+
 #[inline(always)]
 pub(crate) fn l1(x: u32) -> u32 {
     x ^ x.rotate_left(2) ^ x.rotate_left(10) ^ x.rotate_left(18) ^ x.rotate_left(24)
@@ -172,12 +185,7 @@ impl State {
     /// are in order; `i` a constant after inlining): returns (X3, W) and updates R1, R2.
     #[inline(always)]
     fn round<K: Ops>(&mut self, k: K, i: usize) -> (u32, u32) {
-        let s = &self.s;
-        let at = |j: usize| s[(i + j) % 16];
-        let x0 = ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff);
-        let x1 = (at(11) << 16) | (at(9) >> 15);
-        let x2 = (at(7) << 16) | (at(5) >> 15);
-        let x3 = (at(2) << 16) | (at(0) >> 15);
+        let [x0, x1, x2, x3] = bit_reorganisation(&self.s, i);
         let w = (x0 ^ self.r1).wrapping_add(self.r2);
         let w1 = self.r1.wrapping_add(x1);
         let w2 = self.r2 ^ x2;

@@ -177,11 +177,7 @@ fn aesni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) 
     let (s, r1s, r2s) = state.parts();
     let mut r = _mm_setr_epi32(*r2s as i32, *r1s as i32, 0, 0);
     unroll16!(|i| {
-        let at = |j: usize| s[(i + j) % 16];
-        let x0 = ((at(15) & 0x7fff_8000) << 1) | (at(14) & 0xffff);
-        let x1 = (at(11) << 16) | (at(9) >> 15);
-        let x2 = (at(7) << 16) | (at(5) >> 15);
-        let x3 = (at(2) << 16) | (at(0) >> 15);
+        let [x0, x1, x2, x3] = crate::generic::bit_reorganisation(s, i);
         let r1 = _mm_extract_epi32::<1>(r) as u32;
         let r2 = _mm_cvtsi128_si32(r) as u32;
         let w = (x0 ^ r1).wrapping_add(r2);
@@ -209,6 +205,13 @@ fn aesni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) 
     *r2s = _mm_cvtsi128_si32(r) as u32;
 }
 
+/// P_j = z_j || z_{j+1}, j < 20: the 64-bit keystream windows the sixteen-word MAC steps
+/// multiply.
+#[inline(always)]
+fn window_pairs(z: &[u32; 21]) -> [u64; 20] {
+    core::array::from_fn(|j| (u64::from(z[j]) << 32) | u64::from(z[j + 1]))
+}
+
 /// The MAC steps for sixteen message words (`Ops::mac_sum16`) on the AES-NI engine: as
 /// [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1}) into tag word
 /// w; XOR being linear, each tag word's sixteen products are summed in a register and those
@@ -216,11 +219,7 @@ fn aesni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) 
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn aesni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
-    // P_j = z_j || z_{j+1}, j < 20.
-    let mut p = [0u64; 20];
-    for (j, pj) in p.iter_mut().enumerate() {
-        *pj = (u64::from(z[j]) << 32) | u64::from(z[j + 1]);
-    }
+    let p = window_pairs(z);
     let mut acc = [_mm_setzero_si128(); N];
     for (i, m) in block.iter().enumerate() {
         let a = _mm_cvtsi32_si128(u32::from_be_bytes(*m).reverse_bits() as i32);
@@ -521,11 +520,7 @@ fn gfni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
 #[inline]
 #[target_feature(enable = "gfni,avx512f,avx512bw,avx512vl,vpclmulqdq")]
 fn gfni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
-    // P_j = z_j || z_{j+1}, j < 20.
-    let mut p = [0u64; 20];
-    for (j, pj) in p.iter_mut().enumerate() {
-        *pj = (u64::from(z[j]) << 32) | u64::from(z[j + 1]);
-    }
+    let p = window_pairs(z);
     // SAFETY: 64 bytes, the sixteen message words; unaligned load.
     let m = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
     // The matrix that reverses the bits of a byte (row i, byte 7 - i, picks bit 7 - i).
