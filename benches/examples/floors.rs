@@ -755,14 +755,57 @@ mod x86 {
             "the kernel's 4-round loop body alone (its asm!, as compiled)",
             body,
         );
+
+        // The paired round (`gfni_chain`'s `round_paired_evex`, the chain's round on Zen 5):
+        // u and rot16(u) carried side by side (xmm0/xmm1, then xmm2/xmm4), five S-box
+        // steps, four rotations (`vpshufb`), each new value one three-way XOR after a
+        // rotation; its dependent steps alone, two rounds an iteration.
+        let paired = c.cy(best(gfni_loop!(
+            "vgf2p8affineinvqb xmm5, xmm0, xmm12, 0",
+            "vgf2p8affineinvqb xmm6, xmm1, xmm11, 0",
+            "vgf2p8affineinvqb xmm8, xmm0, xmm10, 0",
+            "vgf2p8affineinvqb xmm7, xmm0, xmm11, 0",
+            "vgf2p8affineinvqb xmm9, xmm1, xmm10, 0",
+            "vpxord xmm2, xmm13, xmm0",
+            "vpxord xmm4, xmm13, xmm1",
+            "vpshufb xmm14, xmm6, xmm18",
+            "vpshufb xmm15, xmm5, xmm18",
+            "vpshufb xmm16, xmm7, xmm18",
+            "vpshufb xmm17, xmm5, xmm19",
+            "vpternlogd xmm2, xmm8, xmm6, 0x96",
+            "vpternlogd xmm4, xmm9, xmm7, 0x96",
+            "vpternlogd xmm2, xmm14, xmm15, 0x96",
+            "vpternlogd xmm4, xmm16, xmm17, 0x96",
+            "vgf2p8affineinvqb xmm5, xmm2, xmm12, 0",
+            "vgf2p8affineinvqb xmm6, xmm4, xmm11, 0",
+            "vgf2p8affineinvqb xmm8, xmm2, xmm10, 0",
+            "vgf2p8affineinvqb xmm7, xmm2, xmm11, 0",
+            "vgf2p8affineinvqb xmm9, xmm4, xmm10, 0",
+            "vpxord xmm0, xmm13, xmm2",
+            "vpxord xmm1, xmm13, xmm4",
+            "vpshufb xmm14, xmm6, xmm18",
+            "vpshufb xmm15, xmm5, xmm18",
+            "vpshufb xmm16, xmm7, xmm18",
+            "vpshufb xmm17, xmm5, xmm19",
+            "vpternlogd xmm0, xmm8, xmm6, 0x96",
+            "vpternlogd xmm1, xmm9, xmm7, 0x96",
+            "vpternlogd xmm0, xmm14, xmm15, 0x96",
+            "vpternlogd xmm1, xmm16, xmm17, 0x96"
+        ))) / 2.0;
+        row(
+            "the paired round's dependent steps alone (5 affine, 4 vpshufb, 4 vpternlogd)",
+            paired,
+        );
         if let Some(k) = cbc_kernel(c, shangmi_sm4::Backend::GfniAvx512) {
             row("kernel (gfni-avx512 CBC encryption, 8 KiB)", k);
-            // The floor is the larger bound, here the path; the kernel's own dependent steps
-            // on their units reach it.
+            // The floor is the larger bound, here the path; against it, the dependent steps
+            // of the chain's two rounds (`LowHalf`'s, and the paired one, which the kernel
+            // runs on AMD family 26 and later).
             println!(
-                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; its own dependent steps, {low:.2}: kernel at {:.2}x",
+                "  floor max(path {path:.2}, resource {mix:.2}) = {floor:.2}: kernel at {:.2}x; dependent steps alone: LowHalf's {low:.2}, the paired round's {paired:.2} (kernel at {:.2}x / {:.2}x)",
                 k / floor,
                 k / low,
+                k / paired,
             );
         }
     }

@@ -28,7 +28,7 @@ simd_kernel! {
     GfniAvx512 = GfniAvx512, enable "avx512f,avx512bw,avx512vl,avx2,gfni", par_blocks U64,
     sbox Gfni, one (Vl128, Gfni),
     wide X512, partial Vl128, short X256,
-    chain gfni_chain::chain_body::<Vl128<GfniAvx512>>,
+    chain gfni_chain::avx512_chain::<Vl128<GfniAvx512>>,
 }
 
 simd_kernel! {
