@@ -18,11 +18,14 @@
 //! the y domain by P⁻¹ once at the end. (Our construction; the domain change is the usual
 //! "merge linear layers into the S-box tables" of table-based AES.)
 //!
-//! Measured on AMD Zen 5 (4.5 GHz; `gf2p8affineinvqb` 3 cycles, two per cycle;
-//! `vpternlogd`, `vprold`, `vpshufb`, `vpxor` 2 cycles each), cycles per round: the
-//! short passes' round 11.1 in the chain (its dependency path alone is 9), an earlier
-//! round with five S-box steps (the input also carried rotated by 24 bits) 10.3, against
-//! 13.5 for the generic single block. [`LowHalf`] is not yet measured there.
+//! On AMD Zen 5 (family 26 model 2; `gf2p8affineinvqb` 3 cycles, two per cycle;
+//! `vpternlogd`, `vprold`, `vpshufb`, `vpshuflw`, `vpxor` 2 cycles each) [`LowHalf`]'s
+//! second XOR level waits for its rotation by 16: a path of 3 + 2 + 2 + 2 cycles, its
+//! dependent steps alone 9.1–9.5 cycles a round and the chain 11.2–11.5. There the chain
+//! runs on the paired round instead ([`round_paired_evex`], chosen by [`paired_chain`]):
+//! u and rot16(u) side by side, five S-box steps, each new value one three-way XOR after
+//! a rotation; its steps alone 8.5–8.7, the chain 9.2–9.5 (CBC encryption 8 KiB;
+//! `benches/examples/floors.rs`, whose path floor there is 7.0).
 //!
 //! On AMD Zen 4 (family 25 model 17; `benches/examples/floors.rs`) the path is 6.0 cycles a
 //! round (`gf2p8affineinvqb` 3, a byte rotation 2, `vpternlogd` 1). The five-step round
@@ -36,11 +39,11 @@
 //! block around the byte shuffles).
 //!
 //! The registers are the kernel's own (`super::words`: `Vl128` on `gfni-avx512`, `X128`
-//! on `gfni-avx2`), which carry its token; the only `unsafe` is [`LowHalf`]'s `asm!` round.
+//! on `gfni-avx2`), which carry its token; the only `unsafe` is the rounds' `asm!`.
 //!
-//! [`LowHalf`]'s chain also runs in steps of four rounds ([`Stepper`], `crate::CbcSteps`),
-//! for another kernel's loop to step: SM3's rounds in a MAC-then-encrypt record layer,
-//! which keep the general-purpose ALUs busy while the chain waits on the vector units. The
+//! The chain also runs in steps of four rounds ([`Stepper`], `crate::CbcSteps`; on the
+//! paired round where [`paired_chain`] picks it), for another kernel's loop to step: SM3's
+//! rounds in a MAC-then-encrypt record layer, which keep the general-purpose ALUs busy while the chain waits on the vector units. The
 //! steps need no GFNI target feature where they inline (their GFNI instructions are
 //! `asm!`), so they inline into SM3's kernel.
 
@@ -414,8 +417,9 @@ impl<F: Gfni + Avx2> LowHalf for X128<F> {
 fn round_paired_evex(k: &AsmConsts, [a, b, yi, yi1]: [__m128i; 4], kk: __m128i) -> [__m128i; 3] {
     let (na, nb, new);
     // SAFETY: registers only (no memory, no stack); AVX-512F and AVX-512VL (EVEX
-    // `vpternlogd`, registers xmm16–31), which this function enables, and GFNI, which the
-    // caller proves (the `Paired` implementor's token).
+    // `vpternlogd`, registers xmm16–31), which this function enables, and GFNI and
+    // AVX-512BW (EVEX `vpshufb`), which the caller proves (the `Paired` implementor's
+    // token: `Avx512vl` implies `Avx512bw`).
     unsafe {
         core::arch::asm!(
             "vpternlogd {e:x}, {h:x}, {kk:x}, 0x96",
@@ -478,7 +482,8 @@ pub(crate) trait Paired: LowHalf {
 impl<F: Gfni + Avx512vl> Paired for Vl128<F> {
     #[inline(always)]
     fn round_paired(self, k: &AsmConsts, inputs: [__m128i; 4], kk: __m128i) -> [__m128i; 3] {
-        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F and AVX-512VL.
+        // SAFETY: the token `F` (`Gfni + Avx512vl`) proves GFNI, AVX-512F, AVX-512BW and
+        // AVX-512VL.
         unsafe { round_paired_evex(k, inputs, kk) }
     }
 }
@@ -501,17 +506,39 @@ fn paired_block<W: Paired>(
     let w = |v| x[0].with(v);
     let y0 = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
     let u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3]));
-    let (mut a, mut b) = (u.raw(), u.shuffle(k.rot16).raw());
+    let mut ab = [u.raw(), u.shuffle(k.rot16).raw()];
     let mut y = y0.map(|v| v.raw());
     for r in (0..32).step_by(4) {
-        macro_rules! round {
-            ($($i:literal)*) => {$(
-                [a, b, y[$i]] = x[0].round_paired(ak, [a, b, y[$i], y[($i + 1) % 4]], kks[r + $i]);
-            )*};
-        }
-        round!(0 1 2 3);
+        paired_rounds(x[0], ak, kks, r, &mut y, &mut ab);
     }
     [y[3], y[2], y[1], y[0]].map(w)
+}
+
+/// Rounds `r..r + 4` of a block on the paired round (`r` a multiple of 4), on the words
+/// `y` and `ab` = [u, rot16(u)], `t` the register that carries the kernel's proof.
+#[inline(always)]
+fn paired_rounds<W: Paired>(
+    t: W,
+    ak: &AsmConsts,
+    kks: &[__m128i; 32],
+    r: usize,
+    y: &mut [__m128i; 4],
+    ab: &mut [__m128i; 2],
+) {
+    macro_rules! round {
+        ($($i:literal)*) => {$(
+            let [a, b, new] = t.round_paired(ak, [ab[0], ab[1], y[$i], y[($i + 1) % 4]], kks[r + $i]);
+            *ab = [a, b];
+            y[$i] = new;
+        )*};
+    }
+    round!(0 1 2 3);
+}
+
+/// `key[i]` ⊕ `key[i + 1 mod 32]` for each round i, the paired round's key input.
+#[inline(always)]
+fn key_pairs<W: Raw<V = __m128i>>(t: W, keys: &[__m128i; 32]) -> [__m128i; 32] {
+    core::array::from_fn(|i| t.with(keys[i]).xor(t.with(keys[(i + 1) % 32])).raw())
 }
 
 /// Whether the `gfni-avx512` chain runs on the paired round ([`round_paired_evex`]):
@@ -579,10 +606,7 @@ fn paired_body<W: Paired>(
 ) {
     let k = Consts::<W>::new(cpu);
     let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
-    let kks: [__m128i; 32] = core::array::from_fn(|i| {
-        let key = |j: usize| k.pre.with(keys[j % 32]);
-        key(i).xor(key(i + 1)).raw()
-    });
+    let kks = key_pairs(k.pre, &keys);
     let ak = AsmConsts::new(&k);
     let mut x = lanes_p(cpu, &k, state);
     let mut out = out.iter_mut();
@@ -702,6 +726,9 @@ pub(crate) struct Stepper<'a, W> {
     pre: __m128i,
     pre_inv: __m128i,
     keys: [__m128i; 32],
+    /// Whether the steps run the paired round ([`paired_chain`]), and its key input.
+    paired: bool,
+    kks: [__m128i; 32],
     blocks: &'a [Block<Sm4>],
     out: &'a mut [Block<Sm4>],
 }
@@ -711,9 +738,11 @@ pub(crate) struct Stepper<'a, W> {
 pub(crate) struct StepAt {
     /// The chain's words between blocks (P domain).
     x: [__m128i; 4],
-    /// The words and the S-box input inside the block in hand.
+    /// The words and the S-box input inside the block in hand (and the input rotated by
+    /// 16, which the paired round carries).
     y: [__m128i; 4],
     u: __m128i,
+    b: __m128i,
     /// The block in hand (or the next one).
     next: usize,
     /// Steps done in the block in hand (0: none in hand).
@@ -728,13 +757,14 @@ impl Default for StepAt {
             x: [zero; 4],
             y: [zero; 4],
             u: zero,
+            b: zero,
             next: 0,
             body: 0,
         }
     }
 }
 
-impl<'a, W: LowHalf> Stepper<'a, W> {
+impl<'a, W: Paired> Stepper<'a, W> {
     /// Steps over `blocks` from the chaining value `state`, outputs into `out` (as far as
     /// it reaches), for a caller whose entry enables the kernel's features; with where the
     /// steps start.
@@ -749,13 +779,16 @@ impl<'a, W: LowHalf> Stepper<'a, W> {
         let k = Consts::<W>::new(cpu);
         let words = lanes_p(cpu, &k, state);
         let x = words.map(|v| v.raw());
+        let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
         let stepper = Stepper {
             t: words[0],
             ak: AsmConsts::new(&k),
             bswap: k.bswap.raw(),
             pre: k.pre.raw(),
             pre_inv: matrix_reg::<W>(cpu, PRE_INV).raw(),
-            keys: p_keys(cpu, &k, rk).map(|k| k.raw()),
+            keys,
+            paired: paired_chain(),
+            kks: key_pairs(k.pre, &keys),
             blocks,
             out,
         };
@@ -763,6 +796,7 @@ impl<'a, W: LowHalf> Stepper<'a, W> {
             x,
             y: x,
             u: x[0],
+            b: x[0],
             next: 0,
             body: 0,
         };
@@ -779,14 +813,20 @@ impl<'a, W: LowHalf> Stepper<'a, W> {
             };
             self.enter(at, block);
         }
-        four_rounds(
-            self.t,
-            &self.ak,
-            &self.keys,
-            4 * at.body,
-            &mut at.y,
-            &mut at.u,
-        );
+        if self.paired {
+            let mut ab = [at.u, at.b];
+            paired_rounds(self.t, &self.ak, &self.kks, 4 * at.body, &mut at.y, &mut ab);
+            [at.u, at.b] = ab;
+        } else {
+            four_rounds(
+                self.t,
+                &self.ak,
+                &self.keys,
+                4 * at.body,
+                &mut at.y,
+                &mut at.u,
+            );
+        }
         at.body += 1;
         if at.body == 8 {
             let y = at.y;
@@ -816,6 +856,7 @@ impl<'a, W: LowHalf> Stepper<'a, W> {
                 _mm_xor_si128(x[3], _mm_shuffle_epi32::<0xff>(m)),
             ];
             at.u = _mm_xor_si128(_mm_xor_si128(y[1], y[2]), _mm_xor_si128(key, y[3]));
+            at.b = _mm_shuffle_epi8(at.u, self.ak.rot16);
             at.y = y;
         }
     }
@@ -859,6 +900,7 @@ impl<'a, W: LowHalf> Stepper<'a, W> {
 impl<W> Drop for Stepper<'_, W> {
     fn drop(&mut self) {
         zeroize::Zeroize::zeroize(&mut self.keys);
+        zeroize::Zeroize::zeroize(&mut self.kks);
     }
 }
 
