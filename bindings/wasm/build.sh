@@ -35,9 +35,17 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF " $wb"; then
     # With the CLI's own lock file first; a registry (or mirror) that lacks a version that
     # lock names (seen: webpki-roots 1.0.11, needed by ureq) gets the same CLI version with
     # its dependencies resolved against what the registry has.
-    cargo install --locked wasm-bindgen-cli --version "$wb" || {
+    # Optimisation level 1, no LTO, 16 codegen units: the CLI only rewrites one small
+    # module here, and its build is mostly one serial chain of large crates (5.3 minutes
+    # of one core on a Zen 5 with the crate's release profile).
+    install_cli() {
+        CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false \
+            CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=0 \
+            cargo install "$@" wasm-bindgen-cli --version "$wb"
+    }
+    install_cli --locked || {
         echo "the locked install failed: resolving wasm-bindgen-cli $wb's dependencies again" >&2
-        cargo install wasm-bindgen-cli --version "$wb"
+        install_cli
     }
 fi
 cargo build --release --locked --lib --target wasm32-unknown-unknown \
