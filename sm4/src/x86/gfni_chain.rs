@@ -390,7 +390,7 @@ impl<F: Gfni + Avx2> LowHalf for X128<F> {
     }
 }
 
-/// One round of the paired chain ([`paired_block`], round i): the S-box input u carried
+/// One round of the paired chain ([`Pair`], round i): the S-box input u carried
 /// twice, as `a` = u and `b` = rot16(u), so that two of each new input's four S-box terms
 /// need no rotation. With r_d = P·C_d·S(u) and rot16(r_d) = P·C_d·S(rot16(u)):
 ///
@@ -441,26 +441,29 @@ fn round_paired_evex(k: &AsmConsts, [a, b, yi, yi1]: [__m128i; 4], kk: __m128i) 
             "vpternlogd {e:x}, {m1:x}, {m3:x}, 0x96",
             "vpternlogd {e16:x}, {n1:x}, {n3:x}, 0x96",
             "vpxord {h:x}, {h:x}, {e:x}",
+            // The inputs, and the two new values (e, e16) with the new word (h).
             a = in(zmm_reg) a,
             b = in(zmm_reg) b,
-            e = inout(zmm_reg) yi => na,
-            h = inout(zmm_reg) yi1 => new,
             kk = in(zmm_reg) kk,
-            g0 = in(zmm_reg) k.g0,
-            g1 = in(zmm_reg) k.g1,
+            e = inout(zmm_reg) yi => na,
+            e16 = out(zmm_reg) nb,
+            h = inout(zmm_reg) yi1 => new,
+            // Each S-box step's matrix and constant, then its results.
             g3 = in(zmm_reg) k.g3,
+            c3 = const G3_C,
+            g3a = out(zmm_reg) _,
+            g1 = in(zmm_reg) k.g1,
+            c1 = const G1_C,
+            g1a = out(zmm_reg) _,
+            g1b = out(zmm_reg) _,
+            g0 = in(zmm_reg) k.g0,
+            c0 = const G0_C,
+            g0a = out(zmm_reg) _,
+            g0b = out(zmm_reg) _,
+            // The rotations' masks, then the rotated terms.
             m8 = in(zmm_reg) k.rot8,
             m16 = in(zmm_reg) k.rot16,
             m24 = in(zmm_reg) k.rot24,
-            c0 = const G0_C,
-            c1 = const G1_C,
-            c3 = const G3_C,
-            e16 = out(zmm_reg) nb,
-            g3a = out(zmm_reg) _,
-            g1b = out(zmm_reg) _,
-            g0a = out(zmm_reg) _,
-            g1a = out(zmm_reg) _,
-            g0b = out(zmm_reg) _,
             m1 = out(zmm_reg) _,
             m3 = out(zmm_reg) _,
             n1 = out(zmm_reg) _,
@@ -486,32 +489,6 @@ impl<F: Gfni + Avx512vl> Paired for Vl128<F> {
         // AVX-512VL.
         unsafe { round_paired_evex(k, inputs, kk) }
     }
-}
-
-/// One block of the paired chain from the words `x` (P domain), as [`low_block`]: the
-/// block joins them, u and rot16(u) from them, 32 rounds of [`Paired::round_paired`] in a
-/// loop of four; the next words. `kks[i]` = `key[i]` ⊕ `key[i+1]` (i + 1 mod 32: the
-/// last round's u' is not read, and the new words do not depend on it).
-#[inline(always)]
-fn paired_block<W: Paired>(
-    cpu: W::Cpu,
-    k: &Consts<W>,
-    ak: &AsmConsts,
-    keys: &[__m128i; 32],
-    kks: &[__m128i; 32],
-    x: [W; 4],
-    block: &Block<Sm4>,
-) -> [W; 4] {
-    let m = lanes_p(cpu, k, block);
-    let w = |v| x[0].with(v);
-    let y0 = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
-    let u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3]));
-    let mut ab = [u.raw(), u.shuffle(k.rot16).raw()];
-    let mut y = y0.map(|v| v.raw());
-    for r in (0..32).step_by(4) {
-        paired_rounds(x[0], ak, kks, r, &mut y, &mut ab);
-    }
-    [y[3], y[2], y[1], y[0]].map(w)
 }
 
 /// Rounds `r..r + 4` of a block on the paired round (`r` a multiple of 4), on the words
@@ -577,8 +554,8 @@ fn paired_chain() -> bool {
     }
 }
 
-/// The `gfni-avx512` chain: [`paired_body`] where [`paired_chain`] says so, else
-/// [`chain_body`].
+/// The `gfni-avx512` chain: on the paired round ([`Pair`]) where [`paired_chain`] says so,
+/// else [`chain_body`].
 #[inline(always)]
 pub(super) fn avx512_chain<W: Paired>(
     cpu: W::Cpu,
@@ -588,35 +565,20 @@ pub(super) fn avx512_chain<W: Paired>(
     out: &mut [Block<Sm4>],
 ) {
     if paired_chain() {
-        paired_body::<W>(cpu, rk, state, blocks, out);
+        let k = Consts::<W>::new(cpu);
+        let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
+        run_chain(
+            cpu,
+            &k,
+            &keys,
+            &Pair(&key_pairs(k.pre, &keys)),
+            state,
+            blocks,
+            out,
+        );
     } else {
         chain_body::<W>(cpu, rk, state, blocks, out);
     }
-}
-
-/// [`chain_body`] on the paired round ([`paired_block`]), for the CPUs [`paired_chain`]
-/// picks it for.
-#[inline(always)]
-fn paired_body<W: Paired>(
-    cpu: W::Cpu,
-    rk: &RoundKeys,
-    state: &mut Block<Sm4>,
-    blocks: &[Block<Sm4>],
-    out: &mut [Block<Sm4>],
-) {
-    let k = Consts::<W>::new(cpu);
-    let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
-    let kks = key_pairs(k.pre, &keys);
-    let ak = AsmConsts::new(&k);
-    let mut x = lanes_p(cpu, &k, state);
-    let mut out = out.iter_mut();
-    for block in blocks {
-        x = paired_block(cpu, &k, &ak, &keys, &kks, x, block);
-        if let Some(o) = out.next() {
-            *o = leave_p(cpu, &k, &x);
-        }
-    }
-    *state = leave_p(cpu, &k, &x);
 }
 
 /// The S-box steps' matrices and the byte rotations' `pshufb` masks as raw vectors for
@@ -644,27 +606,71 @@ impl AsmConsts {
     }
 }
 
-/// One block of [`LowHalf`]'s chain from the words `x` (P domain): the block joins them,
-/// 32 rounds of [`LowHalf::round_at`] in a loop of four (a compact body: long unrolled AVX-512
-/// bodies stall this core's instruction supply, PERFORMANCE.md); the next words. The next
-/// block's first S-box input needs the words of rounds 28–30 only, so it overlaps round 31
-/// on its own.
+/// A chain round's shape: what it carries from round to round besides the words, and four
+/// rounds of it. [`Low`]: [`LowHalf`]'s round, carrying the S-box input u, with the round
+/// keys; [`Pair`]: the paired round ([`Paired`]), carrying [u, rot16(u)], with
+/// [`key_pairs`].
+trait Rounds<W> {
+    /// What the rounds carry.
+    type Carry;
+    /// The carry from a block's first S-box input.
+    fn carry(&self, k: &Consts<W>, u: W) -> Self::Carry;
+    /// Rounds `r..r + 4` (`r` a multiple of 4) on the words `y`, `t` the register that
+    /// carries the kernel's proof.
+    fn four(&self, t: W, ak: &AsmConsts, r: usize, y: &mut [__m128i; 4], c: &mut Self::Carry);
+}
+
+/// [`LowHalf`]'s round with the P-domain round keys.
+struct Low<'a>(&'a [__m128i; 32]);
+
+impl<W: LowHalf> Rounds<W> for Low<'_> {
+    type Carry = __m128i;
+    #[inline(always)]
+    fn carry(&self, _: &Consts<W>, u: W) -> __m128i {
+        u.raw()
+    }
+    #[inline(always)]
+    fn four(&self, t: W, ak: &AsmConsts, r: usize, y: &mut [__m128i; 4], u: &mut __m128i) {
+        four_rounds(t, ak, self.0, r, y, u);
+    }
+}
+
+/// The paired round with [`key_pairs`].
+struct Pair<'a>(&'a [__m128i; 32]);
+
+impl<W: Paired> Rounds<W> for Pair<'_> {
+    type Carry = [__m128i; 2];
+    #[inline(always)]
+    fn carry(&self, k: &Consts<W>, u: W) -> [__m128i; 2] {
+        [u.raw(), u.shuffle(k.rot16).raw()]
+    }
+    #[inline(always)]
+    fn four(&self, t: W, ak: &AsmConsts, r: usize, y: &mut [__m128i; 4], ab: &mut [__m128i; 2]) {
+        paired_rounds(t, ak, self.0, r, y, ab);
+    }
+}
+
+/// One block of the chain from the words `x` (P domain): the block joins them, 32 rounds
+/// of `rounds` in a loop of four (a compact body: long unrolled AVX-512 bodies stall this
+/// core's instruction supply, PERFORMANCE.md); the next words. The next block's first
+/// S-box input needs the words of rounds 28–30 only, so it overlaps round 31 on its own.
 #[inline(always)]
-fn low_block<W: LowHalf>(
+fn chain_block<W: LowHalf, R: Rounds<W>>(
     cpu: W::Cpu,
     k: &Consts<W>,
     ak: &AsmConsts,
     keys: &[__m128i; 32],
+    rounds: &R,
     x: [W; 4],
     block: &Block<Sm4>,
 ) -> [W; 4] {
     let m = lanes_p(cpu, k, block);
     let w = |v| x[0].with(v);
     let y0 = [0, 1, 2, 3].map(|i| x[i].xor(m[i]));
-    let mut u = y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3])).raw();
+    let mut c = rounds.carry(k, y0[1].xor(y0[2]).xor(w(keys[0]).xor(y0[3])));
     let mut y = y0.map(|v| v.raw());
     for r in (0..32).step_by(4) {
-        four_rounds(x[0], ak, keys, r, &mut y, &mut u);
+        rounds.four(x[0], ak, r, &mut y, &mut c);
     }
     [y[3], y[2], y[1], y[0]].map(w)
 }
@@ -687,8 +693,8 @@ fn four_rounds<W: LowHalf>(
 }
 
 /// The chain body: for each block, `state = E(state ⊕ block)`, written to `out[i]` too for
-/// each i < `out.len()` (off the chain's critical path). `W` is the kernel's 128-bit
-/// register.
+/// each i < `out.len()` (off the chain's critical path), on [`LowHalf`]'s round. `W` is
+/// the kernel's 128-bit register.
 #[inline(always)]
 pub(super) fn chain_body<W: LowHalf>(
     cpu: W::Cpu,
@@ -699,21 +705,35 @@ pub(super) fn chain_body<W: LowHalf>(
 ) {
     let k = Consts::<W>::new(cpu);
     let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
-    let ak = AsmConsts::new(&k);
-    let mut x = lanes_p(cpu, &k, state);
+    run_chain(cpu, &k, &keys, &Low(&keys), state, blocks, out);
+}
+
+/// The chain over `blocks` on `rounds` ([`chain_block`] after [`chain_block`]).
+#[inline(always)]
+fn run_chain<W: LowHalf, R: Rounds<W>>(
+    cpu: W::Cpu,
+    k: &Consts<W>,
+    keys: &[__m128i; 32],
+    rounds: &R,
+    state: &mut Block<Sm4>,
+    blocks: &[Block<Sm4>],
+    out: &mut [Block<Sm4>],
+) {
+    let ak = AsmConsts::new(k);
+    let mut x = lanes_p(cpu, k, state);
     let mut out = out.iter_mut();
     for block in blocks {
-        x = low_block(cpu, &k, &ak, &keys, x, block);
+        x = chain_block(cpu, k, &ak, keys, rounds, x, block);
         if let Some(o) = out.next() {
-            *o = leave_p(cpu, &k, &x);
+            *o = leave_p(cpu, k, &x);
         }
     }
-    *state = leave_p(cpu, &k, &x);
+    *state = leave_p(cpu, k, &x);
 }
 
 /// [`LowHalf`]'s chain in steps of four rounds (`crate::CbcSteps`): a step is four rounds
 /// of [`four_rounds`]; a block's first step also takes its input in (mapped into the P
-/// domain and joined to the chain's words, as [`low_block`] does) and its eighth puts its
+/// domain and joined to the chain's words, as [`chain_block`] does) and its eighth puts its
 /// output out (left the P domain and stored, as [`leave_p`] does). The GFNI instructions
 /// of both are `asm!` ([`affine_asm`]) and the rest SSE2/SSSE3, so a step needs only
 /// AVX-512F/VL enabled where it inlines (SM3's kernel, whose entry enables no GFNI). What a
@@ -840,7 +860,7 @@ impl<'a, W: Paired> Stepper<'a, W> {
         }
     }
 
-    /// The block's input joins the chain's words ([`low_block`]'s start).
+    /// The block's input joins the chain's words ([`chain_block`]'s start).
     #[inline(always)]
     fn enter(&self, at: &mut StepAt, block: &Block<Sm4>) {
         let (x, key) = (at.x, self.keys[0]);
@@ -953,13 +973,22 @@ mod tests {
         state: Block<Sm4>,
         blocks: &[Block<Sm4>],
     ) -> [(Block<Sm4>, [Block<Sm4>; 24]); 2] {
-        let (mut low, mut paired) = (
-            (state, [Block::<Sm4>::default(); 24]),
-            (state, [Block::<Sm4>::default(); 24]),
+        let k = Consts::<Vl128<GfniAvx512>>::new(cpu);
+        let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
+        let kks = key_pairs(k.pre, &keys);
+        let mut runs = [(state, [Block::<Sm4>::default(); 24]); 2];
+        let [low, paired] = &mut runs;
+        run_chain(cpu, &k, &keys, &Low(&keys), &mut low.0, blocks, &mut low.1);
+        run_chain(
+            cpu,
+            &k,
+            &keys,
+            &Pair(&kks),
+            &mut paired.0,
+            blocks,
+            &mut paired.1,
         );
-        chain_body::<Vl128<GfniAvx512>>(cpu, rk, &mut low.0, blocks, &mut low.1);
-        paired_body::<Vl128<GfniAvx512>>(cpu, rk, &mut paired.0, blocks, &mut paired.1);
-        [low, paired]
+        runs
     }
 
     /// The paired round's chain against [`LowHalf`]'s, whichever of the two this CPU's
