@@ -746,7 +746,8 @@ pub(crate) struct Stepper<'a, W> {
     pre: __m128i,
     pre_inv: __m128i,
     keys: [__m128i; 32],
-    /// Whether the steps run the paired round ([`paired_chain`]), and its key input.
+    /// Whether the steps run the paired round ([`paired_chain`]), and its key input (the
+    /// round keys again where it does not, so a record that never pairs skips the XORs).
     paired: bool,
     kks: [__m128i; 32],
     blocks: &'a [Block<Sm4>],
@@ -800,6 +801,7 @@ impl<'a, W: Paired> Stepper<'a, W> {
         let words = lanes_p(cpu, &k, state);
         let x = words.map(|v| v.raw());
         let keys = p_keys(cpu, &k, rk).map(|k| k.raw());
+        let paired = paired_chain();
         let stepper = Stepper {
             t: words[0],
             ak: AsmConsts::new(&k),
@@ -807,8 +809,12 @@ impl<'a, W: Paired> Stepper<'a, W> {
             pre: k.pre.raw(),
             pre_inv: matrix_reg::<W>(cpu, PRE_INV).raw(),
             keys,
-            paired: paired_chain(),
-            kks: key_pairs(k.pre, &keys),
+            paired,
+            kks: if paired {
+                key_pairs(k.pre, &keys)
+            } else {
+                keys
+            },
             blocks,
             out,
         };
