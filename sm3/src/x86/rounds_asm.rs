@@ -111,13 +111,25 @@ macro_rules! round {
 }
 
 /// Four rounds in one `asm!` block on the state `$s` and GG `$gg` (registers fixed; the
-/// renaming of four rounds leaves every variable in its register), starting a 64-byte line.
+/// renaming of four rounds leaves every variable in its register), starting a 64-byte line;
+/// `rolled`: where the code before it ends (the loop of [`rounds_rolled`], whose padding
+/// would run every group).
 macro_rules! group {
     ($s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
-        // Each group starts a 64-byte line (a few NOPs before it). Where the groups fell
-        // after the compiler's expansion code between them moved the kernel by 3% (Zen 4,
-        // 8 KiB: 505 -> 519 MB/s with this line; 16-byte alignment 517, 128-byte 508,
-        // every round on 16 bytes 516).
+        group!(@ ".p2align 6", $s, $gg, $p, $($round),+)
+    };
+    (rolled $s:ident, $gg:ident, $p:expr, $($round:expr),+ $(,)?) => {
+        group!(@ "", $s, $gg, $p, $($round),+)
+    };
+    (@ $align:literal, $s:ident, $gg:ident, $p:expr, $($round:expr),+) => {
+        // Unrolled, each group starts a 64-byte line (a few NOPs before it). Where the
+        // groups fell after the compiler's expansion code between them moved the kernel by
+        // 3% (Zen 4, 8 KiB: 505 -> 519 MB/s with this line; 16-byte alignment 517, 128-byte
+        // 508, every round on 16 bytes 516). In a loop the padding is not skipped once but
+        // executed every group, up to 63 bytes of multi-prefix NOPs, and what it costs
+        // then depends on where the compiler put the loop: on Intel family 6 model 207
+        // the rolled kernel ran 800 cycles a block in one build (HMAC's calls inlined
+        // beside it) and 493 in another, and 490-540 in both without the padding.
         // SAFETY: the template uses only the registers named as operands (the temporaries
         // declared as clobbered outputs), reads only words at `$p`: W_j at 4j and W'_j at
         // 272 + 4j (and, for `T` rounds, T_j at 528 + 4j), j the round's number in the
@@ -128,7 +140,7 @@ macro_rules! group {
         // `asm!` block needs no `target_feature` to assemble them).
         unsafe {
             core::arch::asm!(
-                ".p2align 6",
+                $align,
                 $($round),+,
                 inout("r8d") $s[0], inout("r9d") $s[1], inout("r10d") $s[2],
                 inout("r11d") $s[3], inout("r12d") $s[4], inout("r13d") $s[5],
@@ -349,19 +361,19 @@ pub(super) fn rounds_rolled<X: Xmm>(
         // The group's first words: W_{4i}, W'_{4i} and T_{4i} at 0, 272 and 528 from it.
         let p = scratch.words.words().wrapping_add(4 * i);
         match i {
-            0..=2 => group!(s, gg, p,
+            0..=2 => group!(rolled s, gg, p,
                 round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, T),
                 round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, T),
                 round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, T),
                 round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 3, T),
             ),
-            3 => group!(s, gg, p,
+            3 => group!(rolled s, gg, p,
                 round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, T),
                 round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, T),
                 round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, T),
                 round!(xor, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 3, T),
             ),
-            _ => group!(s, gg, p,
+            _ => group!(rolled s, gg, p,
                 round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, T),
                 round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, T),
                 round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, T),
