@@ -18,7 +18,9 @@
 //! the units they share, are timed too (the round's five GFNI steps and three rotations
 //! wait for the same inputs and run on the same two units), and so are the kernels' own
 //! instruction sequences without the work around them (SM3's rounds without the message
-//! expansion, the GFNI chain's loop of four rounds without the per-block steps).
+//! expansion, the GFNI chain's loop of four rounds without the per-block steps). SM3's
+//! rolled kernel (the one TLCP's stitched seal runs) and one-block calls (HMAC's short
+//! messages) are timed beside its unrolled kernel.
 //!
 //! Cycles are against a dependent 64-bit `imul` chain (3 cycles on every AMD Zen and Intel
 //! core since Sandy Bridge), with a dependent `add` chain (1 cycle) as a second clock.
@@ -487,6 +489,31 @@ mod x86 {
             });
         if let Some((b, k)) = kernel {
             row(&format!("kernel ({b}, 8 KiB of blocks)"), k);
+            // The rolled kernel TLCP's stitched CBC seal runs (`compress_hooked`, here
+            // with no step), and one block a call, as HMAC's short messages call it.
+            if shangmi_sm3::hazmat::hooks_step_on(b) {
+                let mut s = shangmi_sm3::hazmat::IV;
+                let blocks = vec![[0x5au8; 64]; 128];
+                let t = best(|n| {
+                    for _ in 0..n / 1000 {
+                        shangmi_sm3::hazmat::compress_hooked(b, &mut s, &blocks, &mut (), &mut ())
+                            .expect("available");
+                    }
+                }) * 1000.0;
+                row(
+                    "the rolled kernel (hooked, no step), 8 KiB",
+                    c.cy(t) / (128.0 * 64.0),
+                );
+            }
+            let mut s = shangmi_sm3::hazmat::IV;
+            let one = [[0x5au8; 64]];
+            let t = best(|n| {
+                for _ in 0..n {
+                    shangmi_sm3::hazmat::compress(b, &mut s, &one).expect("available");
+                }
+            });
+            std::hint::black_box(s);
+            row("kernel, one block a call (chained)", c.cy(t) / 64.0);
             println!(
                 "  floor max(path, resource) {floor:.2}: kernel at {:.2}x",
                 k / floor
