@@ -4,6 +4,10 @@
 //! - `tls/handshake`: a full handshake, SM (SM2 certificates, curveSM2, TLS_SM4_GCM_SM3)
 //!   against ring (ECDSA P-256 certificates, ECDHE P-256, TLS_AES_128_GCM_SHA256);
 //! - `tls/resumed`: a resumed handshake (PSK with ECDHE, stateful server cache) for both;
+//! - `tls/kx`: one side's key exchange through rustls' `SupportedKxGroup`, curveSM2 against
+//!   ring's secp256r1: `share` makes a key share (`start`), `agree` makes one and completes
+//!   it with the peer's share — what each side of either handshake spends on ECDHE, so the
+//!   rest of a handshake's time (hashing, key schedule, records) is the difference;
 //! - `tls/bulk-seal/16384` and `tls/bulk-open/16384`: one 16 KiB application-data record
 //!   sealed by the client / opened by the server, beside raw SM4-GCM on 16 KiB.
 //!
@@ -268,6 +272,30 @@ fn bench_handshakes(c: &mut Criterion) {
     g.finish();
 }
 
+fn bench_kx(c: &mut Criterion) {
+    let sides: [(&str, &dyn rustls::crypto::SupportedKxGroup); 2] = [
+        ("shangmi-curvesm2", &shangmi_rustls::kx::CURVE_SM2),
+        ("ring-secp256r1", rustls::crypto::ring::kx_group::SECP256R1),
+    ];
+    // The groups the handshake benchmarks configure (`sm_configs`, `ring_configs`).
+    let mut g = c.benchmark_group("tls/kx");
+    g.warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for (name, group) in sides {
+        let peer = group.start().expect("key share").pub_key().to_vec();
+        g.bench_function(format!("{name}/share"), |b| {
+            b.iter(|| group.start().expect("key share"))
+        });
+        g.bench_function(format!("{name}/agree"), |b| {
+            b.iter(|| {
+                let share = group.start().expect("key share");
+                share.complete(&peer).expect("shared secret")
+            })
+        });
+    }
+    g.finish();
+}
+
 fn bench_bulk(c: &mut Criterion) {
     const RECORD: usize = 16384;
     let data = vec![0x5au8; RECORD];
@@ -323,6 +351,7 @@ fn raw_sm4_gcm(
 criterion_group!(
     benches,
     bench_handshakes,
+    bench_kx,
     bench_bulk,
     tlcp::bench_handshakes,
     tlcp::bench_records

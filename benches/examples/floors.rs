@@ -473,10 +473,10 @@ mod x86 {
             ),
         );
         let floor = a_loop.max(mix);
+        let blocks = vec![[0x5au8; 64]; 128];
         let kernel = [shangmi_sm3::Backend::Avx512, shangmi_sm3::Backend::Avx2]
             .into_iter()
             .find_map(|b| {
-                let blocks = vec![[0x5au8; 64]; 128];
                 let mut s = shangmi_sm3::hazmat::IV;
                 shangmi_sm3::hazmat::compress(b, &mut s, &blocks).ok()?;
                 let t = best(|n| {
@@ -493,7 +493,6 @@ mod x86 {
             // with no step), and one block a call, as HMAC's short messages call it.
             if shangmi_sm3::hazmat::hooks_step_on(b) {
                 let mut s = shangmi_sm3::hazmat::IV;
-                let blocks = vec![[0x5au8; 64]; 128];
                 let t = best(|n| {
                     for _ in 0..n / 1000 {
                         shangmi_sm3::hazmat::compress_hooked(b, &mut s, &blocks, &mut (), &mut ())
