@@ -84,6 +84,52 @@ mod x86 {
         bits as u32
     }
 
+    /// CPUID leaf 0's vendor and leaf 1's family (the base family plus, where it reads 15,
+    /// the extended one): read once.
+    pub(crate) fn vendor_family() -> (crate::Vendor, u32) {
+        const PROBED: u64 = 1 << 40;
+        static WORD: AtomicU64 = AtomicU64::new(0);
+        let mut word = WORD.load(Ordering::Relaxed);
+        if word & PROBED == 0 {
+            // `__cpuid` is a safe function since Rust 1.94 and an `unsafe` one before;
+            // the block keeps the declared rust-version (1.89) building.
+            #[allow(unused_unsafe)]
+            // SAFETY: CPUID is present on every x86-64 CPU; leaves 0 and 1 always exist
+            // and reading them has no side effect.
+            let (leaf0, leaf1) = unsafe {
+                (
+                    core::arch::x86_64::__cpuid(0),
+                    core::arch::x86_64::__cpuid(1).eax,
+                )
+            };
+            let vendor: u64 = match [leaf0.ebx, leaf0.edx, leaf0.ecx] {
+                // "GenuineIntel" and "AuthenticAMD" as CPUID returns them.
+                [0x756e_6547, 0x4965_6e69, 0x6c65_746e] => 1,
+                [0x6874_7541, 0x6974_6e65, 0x444d_4163] => 2,
+                _ => 0,
+            };
+            let base = (leaf1 >> 8) & 0xf;
+            let family = if base == 0xf {
+                base + ((leaf1 >> 20) & 0xff)
+            } else {
+                base
+            };
+            word = PROBED | vendor << 32 | u64::from(family);
+            WORD.store(word, Ordering::Relaxed);
+        }
+        let vendor = match (word >> 32) & 0xff {
+            1 => crate::Vendor::Intel,
+            2 => crate::Vendor::Amd,
+            _ => crate::Vendor::Other,
+        };
+        (vendor, word as u32)
+    }
+
+    /// An Intel core with GFNI (leaf 7 ECX bit 8).
+    pub(crate) fn intel_gfni() -> bool {
+        vendor_family().0 == crate::Vendor::Intel && leaf7_ecx() & (1 << 8) != 0
+    }
+
     /// GFNI (leaf 7 ECX bit 8) together with AVX2 (no AVX-512).
     pub(crate) fn gfni_avx2() -> bool {
         leaf7_ecx() & (1 << 8) != 0 && avx2()
@@ -153,6 +199,9 @@ mod x86 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::vendor_family;
+
 #[cfg(target_arch = "aarch64")]
 mod arm {
     // FEAT_SM4 and FEAT_SM3: Linux reports them as separate hwcaps, `cpufeatures`' "sm4"
@@ -178,6 +227,11 @@ probe!(
 probe!(
     /// SM4: AES-NI with AVX2 and SSSE3.
     aesni_avx2 on target_arch = "x86_64" => x86::aesni_avx2()
+);
+probe!(
+    /// SM3's rounds: a three-part `lea` (base, index and displacement) in one cycle, as on
+    /// Intel's cores since Ice Lake; those are the Intel cores with GFNI.
+    fast_three_part_lea on target_arch = "x86_64" => x86::intel_gfni()
 );
 probe!(
     /// SM3: AVX-512 (F, VL, BW), AVX2, BMI1, BMI2.

@@ -19,6 +19,46 @@ pub use tables::sm2_lanes;
 pub use tables::{ghash, sm2_field, sm2_scan, sm3, sm4, xts};
 pub use tables::{sm9_field, zuc, zuc_many};
 
+/// The maker of an x86-64 CPU (CPUID leaf 0), for the few kernels whose best instruction
+/// order differs between cores that have the same features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vendor {
+    /// "GenuineIntel".
+    Intel,
+    /// "AuthenticAMD".
+    Amd,
+    /// Any other.
+    Other,
+}
+
+/// The x86-64 CPU's maker and family (CPUID leaves 0 and 1, the extended family added where
+/// the base one reads 15: 25 for Zen 3 and Zen 4, 26 for Zen 5, 6 for Intel's cores), read
+/// once; `None` on other architectures.
+///
+/// ```
+/// if let Some((vendor, family)) = shangmi_dispatch::x86_vendor_family() {
+///     assert!(family > 0, "{vendor:?}");
+/// }
+/// ```
+pub fn x86_vendor_family() -> Option<(Vendor, u32)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        Some(cpu::vendor_family())
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// Whether this x86-64 core runs a three-part `lea` (base + index + displacement) in one
+/// cycle: Intel's cores since Ice Lake, told by GFNI (measured on family 6 model 207, the
+/// `floors` example's latency row). Skylake-family cores take three cycles and AMD's Zen
+/// cores two; `false` there and on other architectures. Read once.
+pub fn fast_three_part_lea() -> bool {
+    cpu::fast_three_part_lea()
+}
+
 /// A family of interchangeable backends of one algorithm: one of the `Backend` enums of
 /// this crate's modules ([`sm4::Backend`], [`sm3::Backend`], …). Sealed: only the tables
 /// of this crate describe backends, so only its probes decide what is available.

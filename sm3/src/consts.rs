@@ -13,6 +13,36 @@ pub(crate) const IV: [u32; 8] = [
     0xb0fb_0e4e,
 ];
 
+/// GB/T 32905-2016 Appendix A.1: "abc" padded to one block, and the chaining value its
+/// compression from [`IV`] gives (the message's digest), for the kernels' own tests.
+#[cfg(all(
+    test,
+    any(
+        target_arch = "x86_64",
+        target_arch = "riscv32",
+        target_arch = "riscv64"
+    )
+))]
+pub(crate) const ABC: ([u8; 64], [u32; 8]) = {
+    let mut block = [0u8; 64];
+    block[0] = b'a';
+    block[1] = b'b';
+    block[2] = b'c';
+    block[3] = 0x80;
+    block[63] = 24;
+    let digest = [
+        0x66c7_f0f4,
+        0x62ee_edd9,
+        0xd1f2_d46b,
+        0xdc10_e4e2,
+        0x4167_c487,
+        0x5cf2_f7a2,
+        0x297d_a02b,
+        0x8f4b_a8e0,
+    ];
+    (block, digest)
+};
+
 /// T_j for rounds 0..=15 (GB/T 32905-2016, 4.2).
 const T_LOW: u32 = 0x79cc_4519;
 /// T_j for rounds 16..=63 (GB/T 32905-2016, 4.2).

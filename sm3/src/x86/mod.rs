@@ -33,13 +33,26 @@ shangmi_dispatch::kernel_token! {
 }
 
 /// Compresses `blocks`: each block's rounds in `asm!` blocks of four, its expansion
-/// interleaved between them.
+/// interleaved between them; on the rounds' `lea3` form where
+/// [`shangmi_dispatch::fast_three_part_lea`] says so (Intel family 6 model 207: 7.44–7.55
+/// cycles a round against 7.89; PERFORMANCE.md, session 58), else on the form measured on
+/// AMD's cores.
 #[inline(always)]
 fn compress<X: Xmm>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
+    if shangmi_dispatch::fast_three_part_lea() {
+        compress_on::<X, true>(x, state, blocks)
+    } else {
+        compress_on::<X, false>(x, state, blocks)
+    }
+}
+
+/// [`compress`] on one form of the rounds (`rounds_asm::rounds`' `LEA3`).
+#[inline(always)]
+fn compress_on<X: Xmm, const LEA3: bool>(x: X, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
     let scratch = Scratch::new();
     let mut s = *state;
     for block in blocks {
-        rounds_asm::rounds(
+        rounds_asm::rounds::<X, LEA3>(
             &mut s,
             state,
             &scratch,
@@ -142,5 +155,72 @@ impl Avx512 {
         }
         // SAFETY: `self` proves the features `entry` enables (module comment).
         unsafe { entry(self, state, blocks, hook, at) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{consts::IV, soft};
+    use shangmi_dispatch::Available;
+
+    extern crate std;
+
+    /// Both forms of the single-stream rounds (`LEA3` or not: every x86-64 CPU runs either,
+    /// only their speed depends on the core, so [`compress`] alone would test one form per
+    /// machine) on each kernel this CPU has: GB/T 32905-2016 Appendix A.1's "abc" block to
+    /// its published digest, and 40 chained blocks of a pseudo-random pattern equal to the
+    /// portable compression.
+    #[test]
+    fn both_round_forms() {
+        let (abc, abc_digest) = crate::consts::ABC;
+        let mut blocks = [[0u8; 64]; 40];
+        let mut x = 0x9e37_79b9u32;
+        for byte in blocks.iter_mut().flatten() {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            *byte = (x >> 24) as u8;
+        }
+        let mut want = IV;
+        soft::compress(&mut want, &blocks);
+
+        fn forms<X: Xmm>(x: X, blocks: &[[u8; 64]]) -> [[u32; 8]; 2] {
+            let (mut a, mut b) = (IV, IV);
+            compress_on::<X, false>(x, &mut a, blocks);
+            compress_on::<X, true>(x, &mut b, blocks);
+            [a, b]
+        }
+        /// `forms` inside the features the kernel's entries enable.
+        #[target_feature(enable = "avx2,bmi1,bmi2")]
+        fn on_avx2(k: Avx2, blocks: &[[u8; 64]]) -> [[u32; 8]; 2] {
+            forms(k, blocks)
+        }
+        #[target_feature(enable = "avx512f,avx512vl,avx2,bmi1,bmi2")]
+        fn on_avx512(k: Avx512, blocks: &[[u8; 64]]) -> [[u32; 8]; 2] {
+            forms(k, blocks)
+        }
+
+        let mut ran = 0;
+        for backend in [Backend::Avx2, Backend::Avx512] {
+            let Some(available) = Available::check(backend) else {
+                continue;
+            };
+            let run = |blocks: &[[u8; 64]]| {
+                if let Some(k) = Avx2::new(available) {
+                    // SAFETY: the token proves the features `on_avx2` enables.
+                    unsafe { on_avx2(k, blocks) }
+                } else if let Some(k) = Avx512::new(available) {
+                    // SAFETY: the token proves the features `on_avx512` enables.
+                    unsafe { on_avx512(k, blocks) }
+                } else {
+                    unreachable!("{backend} has a kernel here")
+                }
+            };
+            assert_eq!(run(&[abc]), [abc_digest; 2], "{backend}: abc");
+            assert_eq!(run(&blocks), [want; 2], "{backend}: 40 blocks");
+            ran += 1;
+        }
+        if ran == 0 {
+            std::println!("sm3 x86 kernels: neither avx2 nor avx512 on this CPU, skipped");
+        }
     }
 }

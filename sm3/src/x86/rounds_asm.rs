@@ -7,6 +7,14 @@
 //! edx and edi are temporaries; rsi points at the expanded message (W_0..W_67 at offset 0,
 //! W'_0..W'_63 at 272). The constant T_j <<< j is the displacement of one `lea`, and W_j
 //! and W'_j are memory operands of adds.
+//!
+//! Two forms of the unrolled rounds, the same instructions but for two places
+//! ([`rounds`]' `LEA3`): with it, E joins T_j in the `lea` (A's loop one level and one
+//! instruction shorter) and GG is taken from TT2's parts (`next!`'s `split`: E's loop one
+//! level shorter, three instructions more). Both loops are then 5 and 6 levels where a
+//! three-part `lea` takes one cycle (Intel since Ice Lake: 7.89 → 7.44–7.55 cycles a round
+//! on family 6 model 207); where it takes two or three (AMD's Zen cores, Intel's
+//! Skylake family) neither loop would shorten and the round would only grow.
 
 use super::Step;
 use super::expand::{Ahead, Scratch, Xmm};
@@ -65,6 +73,22 @@ macro_rules! next {
             "xor eax, ", $f, "\n",
         )
     };
+    // ch(E, e, f) = f ^ (x & s) ^ ((x <<< 9 ^ x <<< 17) & s), ch distributed over P0's
+    // XORs: GG ready one cycle after E instead of two, for three more instructions (edi
+    // is free here: FF is done).
+    (split, $f:literal, $h:literal) => {
+        concat!(
+            "rorx ecx, ", $h, ", 23\n",
+            "rorx edx, ", $h, ", 15\n",
+            "mov edi, ", $h, "\n",
+            "and edi, eax\n",
+            "xor edi, ", $f, "\n",
+            "xor ecx, edx\n",
+            "xor ", $h, ", ecx\n",
+            "and eax, ecx\n",
+            "xor eax, edi\n",
+        )
+    };
 }
 
 /// Round `$j` on the registers named A..H, `$k` the signed displacement of T_j <<< j; eax
@@ -79,12 +103,17 @@ macro_rules! next {
 macro_rules! round {
     ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
      $f:literal, $g:literal, $h:literal, $j:literal, T) => {
-        round!(@ concat!("mov edx, dword ptr [rsi + 528 + 4*", $j, "]\nadd edx, ecx\n"),
+        round!(@ concat!("mov edx, dword ptr [rsi + 528 + 4*", $j, "]\nadd edx, ecx\nadd edx, ", $e, "\n"),
             $ff, $next, $a, $b, $c, $d, $e, $f, $g, $h, $j)
     };
     ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
      $f:literal, $g:literal, $h:literal, $j:literal, $k:literal) => {
-        round!(@ concat!("lea edx, [rcx ", $k, "]\n"),
+        round!(@ concat!("lea edx, [rcx ", $k, "]\nadd edx, ", $e, "\n"),
+            $ff, $next, $a, $b, $c, $d, $e, $f, $g, $h, $j)
+    };
+    ($ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal,
+     $f:literal, $g:literal, $h:literal, $j:literal, $k:literal, lea3) => {
+        round!(@ concat!("lea edx, [ecx + ", $e, " ", $k, "]\n"),
             $ff, $next, $a, $b, $c, $d, $e, $f, $g, $h, $j)
     };
     (@ $t:expr, $ff:ident, $next:ident, $a:literal, $b:literal, $c:literal, $d:literal,
@@ -92,7 +121,6 @@ macro_rules! round {
         concat!(
             "rorx ecx, ", $a, ", 20\n",
             $t,
-            "add edx, ", $e, "\n",
             "rorx edx, edx, 25\n",
             "xor ecx, edx\n",
             "add ", $h, ", dword ptr [rsi + 4*", $j, "]\n",
@@ -153,17 +181,138 @@ macro_rules! group {
     };
 }
 
+/// The 64 rounds of [`rounds`] in sixteen groups with `m`'s expansion between them; `$ch`
+/// the `next!` form of rounds 15–63 (`ch` or `split`), and `lea3` T_j's `lea` with E in it.
+#[rustfmt::skip]
+macro_rules! all_rounds {
+    ($s:ident, $gg:ident, $w:ident, $m:ident, $ch:ident $(, $lea3:ident)?) => {
+        group!($s, $gg, $w,
+            round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, "+ 0x79cc4519" $(, $lea3)?),
+            round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, "- 0xc6775ce" $(, $lea3)?),
+            round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, "- 0x18ceeb9b" $(, $lea3)?),
+            round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 3, "- 0x319dd735" $(, $lea3)?),
+        );
+        $m.after(0);
+        group!($s, $gg, $w,
+            round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 4, "- 0x633bae69" $(, $lea3)?),
+            round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 5, "+ 0x3988a32f" $(, $lea3)?),
+            round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 6, "+ 0x7311465e" $(, $lea3)?),
+            round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 7, "- 0x19dd7344" $(, $lea3)?),
+        );
+        $m.after(1);
+        group!($s, $gg, $w,
+            round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 8, "- 0x33bae687" $(, $lea3)?),
+            round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 9, "- 0x6775cd0d" $(, $lea3)?),
+            round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 10, "+ 0x311465e7" $(, $lea3)?),
+            round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 11, "+ 0x6228cbce" $(, $lea3)?),
+        );
+        $m.after(2);
+        group!($s, $gg, $w,
+            round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 12, "- 0x3bae6864" $(, $lea3)?),
+            round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 13, "- 0x775cd0c7" $(, $lea3)?),
+            round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 14, "+ 0x11465e73" $(, $lea3)?),
+            round!(xor, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 15, "+ 0x228cbce6" $(, $lea3)?),
+        );
+        $m.after(3);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 16, "- 0x62758579" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 17, "+ 0x3b14f50f" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 18, "+ 0x7629ea1e" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 19, "- 0x13ac2bc4" $(, $lea3)?),
+        );
+        $m.after(4);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 20, "- 0x27585787" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 21, "- 0x4eb0af0d" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 22, "+ 0x629ea1e7" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 23, "- 0x3ac2bc32" $(, $lea3)?),
+        );
+        $m.after(5);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 24, "- 0x75857863" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 25, "+ 0x14f50f3b" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 26, "+ 0x29ea1e76" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 27, "+ 0x53d43cec" $(, $lea3)?),
+        );
+        $m.after(6);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 28, "- 0x58578628" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 29, "+ 0x4f50f3b1" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 30, "- 0x615e189e" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 31, "+ 0x3d43cec5" $(, $lea3)?),
+        );
+        $m.after(7);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 32, "+ 0x7a879d8a" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 33, "- 0xaf0c4ec" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 34, "- 0x15e189d7" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 35, "- 0x2bc313ad" $(, $lea3)?),
+        );
+        $m.after(8);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 36, "- 0x57862759" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 37, "+ 0x50f3b14f" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 38, "- 0x5e189d62" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 39, "+ 0x43cec53d" $(, $lea3)?),
+        );
+        $m.after(9);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 40, "- 0x78627586" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 41, "+ 0xf3b14f5" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 42, "+ 0x1e7629ea" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 43, "+ 0x3cec53d4" $(, $lea3)?),
+        );
+        $m.after(10);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 44, "+ 0x79d8a7a8" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 45, "- 0xc4eb0b0" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 46, "- 0x189d615f" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 47, "- 0x313ac2bd" $(, $lea3)?),
+        );
+        $m.after(11);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 48, "- 0x62758579" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 49, "+ 0x3b14f50f" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 50, "+ 0x7629ea1e" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 51, "- 0x13ac2bc4" $(, $lea3)?),
+        );
+        $m.after(12);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 52, "- 0x27585787" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 53, "- 0x4eb0af0d" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 54, "+ 0x629ea1e7" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 55, "- 0x3ac2bc32" $(, $lea3)?),
+        );
+        $m.after(13);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 56, "- 0x75857863" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 57, "+ 0x14f50f3b" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 58, "+ 0x29ea1e76" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 59, "+ 0x53d43cec" $(, $lea3)?),
+        );
+        $m.after(14);
+        group!($s, $gg, $w,
+            round!(maj, $ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 60, "- 0x58578628" $(, $lea3)?),
+            round!(maj, $ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 61, "+ 0x4f50f3b1" $(, $lea3)?),
+            round!(maj, $ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 62, "- 0x615e189e" $(, $lea3)?),
+            round!(maj, $ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 63, "+ 0x3d43cec5" $(, $lea3)?),
+        );
+        $m.after(15);
+    };
+}
+
 /// Runs the 64 rounds and the feed-forward on the chaining value `v` with the message
 /// expanded into `scratch` by `m`, whose [`Ahead::after`] runs between the groups of four
 /// rounds. `s` holds the same eight words as `v` on entry and on exit: the words stay in
 /// general registers from one block to the next, so the feed-forward is eight scalar
 /// `xor`s on the chain. (Left to the compiler, the array went through two vector registers
 /// and back, `vpinsrd` and `vpextrd`; in the `avx512` entry, which enables AVX-512VL, that
-/// kernel ran 2% slower than this one on Zen 4.)
+/// kernel ran 2% slower than this one on Zen 4.) `LEA3`: the rounds' form for cores with
+/// a one-cycle three-part `lea` (module comment).
 #[inline(always)]
 #[allow(unused_assignments)] // round 63 computes the GG of a round 64
 #[rustfmt::skip]
-pub(super) fn rounds<X: Xmm>(
+pub(super) fn rounds<X: Xmm, const LEA3: bool>(
     s: &mut [u32; 8],
     v: &mut [u32; 8],
     scratch: &Scratch,
@@ -171,118 +320,11 @@ pub(super) fn rounds<X: Xmm>(
 ) {
     let words = scratch.words();
     let mut gg = s[4] ^ s[5] ^ s[6];
-    group!(s, gg, words,
-        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 0, "+ 0x79cc4519"),
-        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 1, "- 0xc6775ce"),
-        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 2, "- 0x18ceeb9b"),
-        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 3, "- 0x319dd735"),
-    );
-    m.after(0);
-    group!(s, gg, words,
-        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 4, "- 0x633bae69"),
-        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 5, "+ 0x3988a32f"),
-        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 6, "+ 0x7311465e"),
-        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 7, "- 0x19dd7344"),
-    );
-    m.after(1);
-    group!(s, gg, words,
-        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 8, "- 0x33bae687"),
-        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 9, "- 0x6775cd0d"),
-        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 10, "+ 0x311465e7"),
-        round!(xor, xor3, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 11, "+ 0x6228cbce"),
-    );
-    m.after(2);
-    group!(s, gg, words,
-        round!(xor, xor3, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 12, "- 0x3bae6864"),
-        round!(xor, xor3, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 13, "- 0x775cd0c7"),
-        round!(xor, xor3, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 14, "+ 0x11465e73"),
-        round!(xor, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 15, "+ 0x228cbce6"),
-    );
-    m.after(3);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 16, "- 0x62758579"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 17, "+ 0x3b14f50f"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 18, "+ 0x7629ea1e"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 19, "- 0x13ac2bc4"),
-    );
-    m.after(4);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 20, "- 0x27585787"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 21, "- 0x4eb0af0d"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 22, "+ 0x629ea1e7"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 23, "- 0x3ac2bc32"),
-    );
-    m.after(5);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 24, "- 0x75857863"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 25, "+ 0x14f50f3b"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 26, "+ 0x29ea1e76"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 27, "+ 0x53d43cec"),
-    );
-    m.after(6);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 28, "- 0x58578628"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 29, "+ 0x4f50f3b1"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 30, "- 0x615e189e"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 31, "+ 0x3d43cec5"),
-    );
-    m.after(7);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 32, "+ 0x7a879d8a"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 33, "- 0xaf0c4ec"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 34, "- 0x15e189d7"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 35, "- 0x2bc313ad"),
-    );
-    m.after(8);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 36, "- 0x57862759"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 37, "+ 0x50f3b14f"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 38, "- 0x5e189d62"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 39, "+ 0x43cec53d"),
-    );
-    m.after(9);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 40, "- 0x78627586"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 41, "+ 0xf3b14f5"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 42, "+ 0x1e7629ea"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 43, "+ 0x3cec53d4"),
-    );
-    m.after(10);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 44, "+ 0x79d8a7a8"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 45, "- 0xc4eb0b0"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 46, "- 0x189d615f"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 47, "- 0x313ac2bd"),
-    );
-    m.after(11);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 48, "- 0x62758579"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 49, "+ 0x3b14f50f"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 50, "+ 0x7629ea1e"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 51, "- 0x13ac2bc4"),
-    );
-    m.after(12);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 52, "- 0x27585787"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 53, "- 0x4eb0af0d"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 54, "+ 0x629ea1e7"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 55, "- 0x3ac2bc32"),
-    );
-    m.after(13);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 56, "- 0x75857863"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 57, "+ 0x14f50f3b"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 58, "+ 0x29ea1e76"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 59, "+ 0x53d43cec"),
-    );
-    m.after(14);
-    group!(s, gg, words,
-        round!(maj, ch, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", 60, "- 0x58578628"),
-        round!(maj, ch, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", 61, "+ 0x4f50f3b1"),
-        round!(maj, ch, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", 62, "- 0x615e189e"),
-        round!(maj, ch, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", 63, "+ 0x3d43cec5"),
-    );
-    m.after(15);
+    if LEA3 {
+        all_rounds!(s, gg, words, m, split, lea3);
+    } else {
+        all_rounds!(s, gg, words, m, ch);
+    }
     feed_forward(s, v);
 }
 

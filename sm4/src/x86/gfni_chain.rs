@@ -524,34 +524,12 @@ fn key_pairs<W: Raw<V = __m128i>>(t: W, keys: &[__m128i; 32]) -> [__m128i; 32] {
 /// encryption 8 KiB: 11.2–11.5 cycles a round on [`LowHalf`]'s round, 9.2–9.5 on this
 /// one. Elsewhere [`LowHalf`]'s: on Zen 4 its path (one-cycle XORs) is 6 cycles and
 /// the chain runs within 1.11x of it; Intel's cores are not measured with this round.
-/// CPUID is read once.
+/// CPUID is read once (`shangmi_dispatch::x86_vendor_family`).
 fn paired_chain() -> bool {
-    use core::sync::atomic::{AtomicU8, Ordering};
-    static PICK: AtomicU8 = AtomicU8::new(0);
-    match PICK.load(Ordering::Relaxed) {
-        0 => {
-            // `__cpuid` is a safe function since Rust 1.94 and an `unsafe` one before;
-            // the block keeps the declared rust-version (1.89) building.
-            #[allow(unused_unsafe)]
-            // SAFETY: CPUID is present on every x86-64 CPU; leaves 0 and 1 always exist
-            // and reading them has no side effect.
-            let (vendor, leaf1) = unsafe {
-                let v = core::arch::x86_64::__cpuid(0);
-                ([v.ebx, v.edx, v.ecx], core::arch::x86_64::__cpuid(1).eax)
-            };
-            let amd = vendor == [0x6874_7541, 0x6974_6e65, 0x444d_4163];
-            let base = (leaf1 >> 8) & 0xf;
-            let family = if base == 0xf {
-                base + ((leaf1 >> 20) & 0xff)
-            } else {
-                base
-            };
-            let paired = amd && family >= 26;
-            PICK.store(1 + u8::from(paired), Ordering::Relaxed);
-            paired
-        }
-        pick => pick == 2,
-    }
+    matches!(
+        shangmi_dispatch::x86_vendor_family(),
+        Some((shangmi_dispatch::Vendor::Amd, family)) if family >= 26
+    )
 }
 
 /// The `gfni-avx512` chain: on the paired round ([`Pair`]) where [`paired_chain`] says so,
