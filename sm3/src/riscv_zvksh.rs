@@ -121,7 +121,6 @@ mod tests {
     use crate::{consts::IV, soft};
 
     extern crate std;
-    use std::vec::Vec;
 
     fn present() -> bool {
         crate::Backend::RiscvZvksh.is_available()
@@ -144,7 +143,7 @@ mod tests {
         if !present() {
             return skipped();
         }
-        let (block, digest) = crate::consts::ABC;
+        let (block, digest) = crate::consts::test_data::ABC;
         let mut state = IV;
         // SAFETY: `present` said the CPU has the extensions.
         unsafe { compress(&mut state, &[block]) };
@@ -156,15 +155,7 @@ mod tests {
         if !present() {
             return skipped();
         }
-        let mut x = 1u32;
-        let data: Vec<[u8; 64]> = (0..9)
-            .map(|_| {
-                core::array::from_fn(|_| {
-                    x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                    (x >> 24) as u8
-                })
-            })
-            .collect();
+        let data = crate::consts::test_data::test_blocks::<9>();
         for n in 0..=data.len() {
             let (mut want, mut got) = (IV, IV);
             soft::compress(&mut want, &data[..n]);
