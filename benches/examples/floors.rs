@@ -890,6 +890,14 @@ mod x86 {
             "path (2): sum of their latencies",
             aes + srl + and + look + vxor + align + vxor,
         );
+        // Why (1) exceeds (2): a value that crosses between the AES unit and the vector ALUs
+        // takes longer than either latency says (family 6 model 207: 6 cycles for the pair
+        // against 3 + 1).
+        let crossing = chain!(c; "vaesenclast xmm0, xmm0, xmm10\nvpsrlw xmm0, xmm0, 4");
+        row(
+            "vaesenclast and vpsrlw as a chain (their sum is 4 above)",
+            crossing,
+        );
         let mix = c.cy(best(twice!(
             "vpxor xmm2, xmm2, xmm2",
             "vaesenclast xmm0, xmm12, xmm10",
@@ -998,6 +1006,34 @@ mod x86 {
             "vpxor xmm2, xmm2, xmm8"
         );
         row("the same with the chain's three bookkeeping XORs", kept);
+        // R's lookups on u itself (wrong values): they then run while the AES instructions
+        // do, and the round falls to Q's path; the difference is what the two tables'
+        // lookups cost when both wait for the AES results at once.
+        let early = c.cy(best(aes_rounds!(
+            "vpxor xmm2, xmm2, xmm2",
+            "vaesenclast xmm1, xmm0, xmm2",
+            "vmovdqa xmm2, xmm0",
+            "vpsrlw xmm3, xmm1, 4",
+            "vpand xmm1, xmm1, xmm11",
+            "vpand xmm3, xmm3, xmm11",
+            "vpshufb xmm1, xmm12, xmm1",
+            "vpshufb xmm3, xmm13, xmm3",
+            "vpsrlw xmm4, xmm2, 4",
+            "vpand xmm2, xmm2, xmm11",
+            "vpand xmm4, xmm4, xmm11",
+            "vpshufb xmm2, xmm14, xmm2",
+            "vpshufb xmm4, xmm15, xmm4",
+            "vpxor xmm1, xmm1, xmm3",
+            "vpalignr xmm0, xmm1, xmm1, 1",
+            "vpxor xmm2, xmm2, xmm9",
+            "vpxor xmm2, xmm2, xmm4",
+            "vpxor xmm2, xmm2, xmm1",
+            "vpxor xmm0, xmm0, xmm2",
+        ))) / 4.0;
+        row(
+            "the round with R's lookups on u, not on AESENC's output",
+            early,
+        );
         let floor = path.max(mix);
         if let Some(k) = cbc_kernel(c, shangmi_sm4::Backend::AesniAvx2) {
             row("kernel (aesni-avx2 CBC encryption, 8 KiB)", k);

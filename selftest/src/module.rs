@@ -21,7 +21,7 @@ use shangmi_sm2::elliptic_curve::Generate;
 use shangmi_sm2::{PublicKey, SecretKey};
 
 /// Proof that the power-on self-tests passed; the way to the guarded operations. Get one
-/// from [`module`](crate::module) or [`Report::module`](crate::Report::module). Copying it
+/// from [`module`](crate::module()) or [`Report::module`](crate::Report::module). Copying it
 /// is free; every operation re-checks the process-wide state, so a handle taken before a
 /// failure refuses after it.
 #[derive(Clone, Copy, Debug)]

@@ -10,7 +10,7 @@ const UNTESTED: u8 = 0;
 const OPERATIONAL: u8 = 1;
 const ERROR: u8 = 2;
 
-/// Where the module stands ([`state`](crate::state)).
+/// Where the module stands ([`state`](crate::state())).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
     /// [`run`](crate::run) has not passed yet: no service.
