@@ -965,14 +965,15 @@ mod x86 {
             "the same with AESENC and R's low-nibble lookup beside it",
             q_rlo,
         );
-        // The kernel's round in its asm!'s order, with `$kept` (the chain's bookkeeping
-        // XORs, or none) after the AES instructions and `$others` joining R's lookups.
+        // The kernel's round in its asm!'s order, with `$r` making R's input (AESENC), `$kept`
+        // (the chain's bookkeeping XORs, or none) after the AES instructions and `$others`
+        // joining R's lookups.
         macro_rules! kernel_round {
-            ([$($kept:literal),*], $others:literal) => {
+            ($r:literal, [$($kept:literal),*], $others:literal) => {
                 c.cy(best(aes_rounds!(
                     "vpxor xmm2, xmm2, xmm2",
                     "vaesenclast xmm1, xmm0, xmm2",
-                    "vaesenc xmm2, xmm0, xmm2",
+                    $r,
                     $($kept,)*
                     "vpsrlw xmm3, xmm1, 4",
                     "vpand xmm1, xmm1, xmm11",
@@ -993,11 +994,12 @@ mod x86 {
                 ))) / 4.0
             };
         }
-        let round = kernel_round!([], "vpxor xmm2, xmm2, xmm9");
+        let round = kernel_round!("vaesenc xmm2, xmm0, xmm2", [], "vpxor xmm2, xmm2, xmm9");
         row("the kernel's round alone (its asm!, no bookkeeping)", round);
         // word = u ⊕ pending (the last round's partial), partial = ahead ⊕ word, others =
         // partial ⊕ y[i].
         let kept = kernel_round!(
+            "vaesenc xmm2, xmm0, xmm2",
             [
                 "vpxor xmm6, xmm7, xmm0",
                 "vpxor xmm7, xmm5, xmm6",
@@ -1009,27 +1011,7 @@ mod x86 {
         // R's lookups on u itself (wrong values): they then run while the AES instructions
         // do, and the round falls to Q's path; the difference is what the two tables'
         // lookups cost when both wait for the AES results at once.
-        let early = c.cy(best(aes_rounds!(
-            "vpxor xmm2, xmm2, xmm2",
-            "vaesenclast xmm1, xmm0, xmm2",
-            "vmovdqa xmm2, xmm0",
-            "vpsrlw xmm3, xmm1, 4",
-            "vpand xmm1, xmm1, xmm11",
-            "vpand xmm3, xmm3, xmm11",
-            "vpshufb xmm1, xmm12, xmm1",
-            "vpshufb xmm3, xmm13, xmm3",
-            "vpsrlw xmm4, xmm2, 4",
-            "vpand xmm2, xmm2, xmm11",
-            "vpand xmm4, xmm4, xmm11",
-            "vpshufb xmm2, xmm14, xmm2",
-            "vpshufb xmm4, xmm15, xmm4",
-            "vpxor xmm1, xmm1, xmm3",
-            "vpalignr xmm0, xmm1, xmm1, 1",
-            "vpxor xmm2, xmm2, xmm9",
-            "vpxor xmm2, xmm2, xmm4",
-            "vpxor xmm2, xmm2, xmm1",
-            "vpxor xmm0, xmm0, xmm2",
-        ))) / 4.0;
+        let early = kernel_round!("vmovdqa xmm2, xmm0", [], "vpxor xmm2, xmm2, xmm9");
         row(
             "the round with R's lookups on u, not on AESENC's output",
             early,
