@@ -1,5 +1,5 @@
 //! The map from a single-stream [`Backend`] to its code: the [`Kernel`] trait that every
-//! backend's code implements and the one `match` (`run`) from an [`Available`] backend to
+//! backend's code implements and the one `match` (`run`) from an [`Available`](shangmi_dispatch::Available) backend to
 //! its kernel. Every backend computes the same function (`tests/engines.rs` checks each
 //! available one against the portable one); the choice only changes speed.
 //!

@@ -2,7 +2,7 @@
 //!
 //! * [`Zuc128`], [`Zuc256`]: `cipher` 0.5 stream ciphers (`KeyIvInit`, `StreamCipher`,
 //!   `StreamCipherSeek`; seeking regenerates the keystream, see [`ZucCore`]).
-//! * [`eea3`]: 128-EEA3 with bit-granular lengths; [`eea3_iv`], [`eia3_iv`] build the IVs.
+//! * [`eea3()`]: 128-EEA3 with bit-granular lengths; [`eea3_iv`], [`eia3_iv`] build the IVs.
 //! * [`eea3_many`], [`apply_keystream_many`]: many messages (bearers) at once, eight
 //!   generators in AVX2 lanes where the CPU has it.
 //! * [`Eia3`], [`Zuc256Mac`] ([`Zuc256Mac32`], [`Zuc256Mac64`], [`Zuc256Mac128`]):

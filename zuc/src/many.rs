@@ -26,7 +26,7 @@ pub struct Zuc128Job<'a> {
     pub data: &'a mut [u8],
 }
 
-/// One 128-EEA3 packet for [`eea3_many`], with the parameters of [`crate::eea3`].
+/// One 128-EEA3 packet for [`eea3_many`], with the parameters of [`crate::eea3()`].
 #[derive(Debug)]
 pub struct Eea3Packet<'a> {
     /// The confidentiality key CK.
@@ -100,7 +100,7 @@ pub fn apply_keystream_many_on(jobs: &mut [Zuc128Job<'_>], engine: ManyEngine) {
     run(usable(engine), XorKeystreams(jobs));
 }
 
-/// 128-EEA3 on every packet (see [`crate::eea3`]), eight at a time where the CPU allows.
+/// 128-EEA3 on every packet (see [`crate::eea3()`]), eight at a time where the CPU allows.
 /// Every packet's parameters and length are checked before any data is touched.
 pub fn eea3_many(packets: &mut [Eea3Packet<'_>]) -> Result<(), Error> {
     eea3_many_with(packets, Available::best())

@@ -1,17 +1,20 @@
 //! The x86-64 AES-NI engine: the eight S-box bytes of one F call in one XMM register.
 //!
 //! * S1 = L(SubBytes(phi(x)) ^ 0x63) ^ 0x55: phi maps S1's field into the AES field,
-//!   `aesenclast` does SubBytes (the input pre-permuted by the inverse of ShiftRows so every
-//!   byte ends where it started), and L = (A·phi^-1)·A_aes^-1; phi and L run as pairs of
+//!   `aesenclast` does SubBytes (in [`sbox_pair`] the input pre-permuted by the inverse of
+//!   ShiftRows so every byte ends where it started; F's loop needs no such shuffle, see
+//!   `aesni_loop!`), and L = (A·phi^-1)·A_aes^-1; phi and L run as pairs of
 //!   16-entry nibble tables (`pshufb`). The technique is intel-ipsec-mb's; the constants come
 //!   from `tools/derive_sbox.py`, which checks them against the specification's S1.
 //! * S0 with the nibble decomposition (P1, P2, P3, then the rotation folded into two more
 //!   nibble tables), each a `pshufb` lookup.
 //!
 //! * The MACs' per-bit window sums as one carry-less multiplication per tag word, summed
-//!   over sixteen message words before the tag bits are taken ([`aesni_mac16`]).
-//! * F's loop ([`aesni_rounds16`]): R1 and R2 stay in one XMM register from round to round,
-//!   L1 and L2 run side by side on it, and only W and the LFSR use general registers.
+//!   over sixteen message words in vector registers before the tag bits are taken
+//!   ([`aesni_mac16`]).
+//! * F's loop ([`aesni_rounds16`], one `asm!` block of sixteen rounds): R1 and R2 stay in
+//!   one XMM register from round to round, L1 and L2 run side by side on it, and only W
+//!   and the LFSR use general registers.
 //!
 //! The GFNI engine (`zuc-gfni-avx512`, [`gfni_sbox_pair`]) computes the same S-boxes with
 //! fewer dependent steps: S1 = M·phi(x)^-1 + 0x55 is one `gf2p8affineqb` (phi) and one
@@ -145,62 +148,288 @@ fn sbox_vec(x: __m128i) -> __m128i {
     _mm_blendv_epi8(s1, s0, _mm_set1_epi16(0xff00_u16 as i16))
 }
 
-/// `y` rotated left by 2 in lane 1 and by 30 in lane 0 (lanes 2 and 3: don't care).
-#[inline]
-#[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
-fn rol_2_30(y: __m128i) -> __m128i {
-    let r2 = _mm_or_si128(_mm_slli_epi32::<2>(y), _mm_srli_epi32::<30>(y));
-    let r30 = _mm_or_si128(_mm_slli_epi32::<30>(y), _mm_srli_epi32::<2>(y));
-    _mm_blend_epi16::<0b0000_1100>(r30, r2)
+/// The scalar part of a round shared by `aesni_loop!` and `gfni_loop!`, as template lines:
+/// `@key`, the key word Z = W ^ X3 (X3 = s2L || s0H) stored big-endian at `out` (nothing in
+/// initialisation); `@lfsr`, s16 = (1 + 2^8) s0 + 2^20 s4 + 2^21 s10 + 2^17 s13 + 2^15 s15
+/// (+ W >> 1 in initialisation) mod 2^31 - 1, a 64-bit sum folded twice (2^31 = 1) by
+/// `$fold` (z = y mod 2^31, y = y >> 31), with s15 from the register `last` and s16 written
+/// over s0 and into `last`.
+macro_rules! zuc_scalar {
+    (@key true) => { "/* {out} */" };
+    (@key false) => {
+        "mov {x:e}, dword ptr [{p} + ((zuc_round + 2) % 16) * 4]
+         mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
+         add {y:e}, {y:e}
+         shld {x:e}, {y:e}, 16
+         xor {x:e}, {w:e}
+         bswap {x:e}
+         mov dword ptr [{out} + zuc_round * 4], {x:e}"
+    };
+    (@lfsr $init:tt, $fold:literal) => {
+        concat!(
+            "mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
+             imul {y}, {y}, 257
+             mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]
+             mov {x:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]
+             lea {z}, [{x} + 2 * {z}]
+             shl {z}, 20
+             add {y}, {z}
+             ",
+            $crate::x86::zuc_scalar!(@init $init),
+            "
+             mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]
+             lea {z}, [{last} + 4 * {z}]
+             shl {z}, 15
+             add {y}, {z}
+             ",
+            $fold,
+            "
+             add {y}, {z}
+             ",
+            $fold,
+            "
+             add {y:e}, {z:e}
+             mov dword ptr [{p} + ((zuc_round + 0) % 16) * 4], {y:e}
+             mov {last:e}, {y:e}"
+        )
+    };
+    (@init true) => { "shr {w:e}, 1\n add {y}, {w}" };
+    (@init false) => { "/* {w} */" };
+}
+pub(crate) use zuc_scalar;
+
+/// Sixteen rounds as one `asm!` block (`.rept`): the engine's template lines for F and the
+/// vector half of the round (`[$($body),*]`, with its own operands), then the key word and
+/// the LFSR's next cell (`zuc_scalar!`, folding by `$fold`). Round i reads cell s_j at
+/// `p + 4((i + j) mod 16)` and writes s_16 over s_0, so after sixteen rounds the cells are
+/// in order again; `last` holds s15 from one round to the next; `x`, `y`, `z` and `w`
+/// (W) are the general registers the template lines share.
+macro_rules! zuc_rounds_asm {
+    (
+        $init:tt, $p:ident, $out:ident, $last:ident, $fold:literal, [$($body:expr),* $(,)?],
+        $($operands:tt)*
+    ) => {
+        // SAFETY: reads and writes the 16 cells at `$p` (indices below 16) and writes (not
+        // in initialisation) bytes 0..64 of `$out`, both exclusive borrows of 64 bytes; the
+        // template lines of `$body` read only the statics their caller names beside its
+        // call and the registers of `$operands`, with instructions of the features its
+        // caller (a `target_feature` function proved by a kernel token) enabled.
+        unsafe {
+            asm!(
+                ".set zuc_round, 0",
+                ".rept 16",
+                $($body,)*
+                $crate::x86::zuc_scalar!(@key $init),
+                $crate::x86::zuc_scalar!(@lfsr $init, $fold),
+                ".set zuc_round, zuc_round + 1",
+                ".endr",
+                p = in(reg) $p,
+                out = in(reg) $out,
+                last = inout(reg) $last,
+                x = out(reg) _,
+                y = out(reg) _,
+                z = out(reg) _,
+                w = out(reg) _,
+                $($operands)*
+            )
+        }
+    };
+}
+pub(crate) use zuc_rounds_asm;
+
+/// A 16-byte constant, aligned for the SSE memory operands of `aesni_loop!`.
+#[repr(C, align(16))]
+struct Xmm([u8; 16]);
+
+/// The constants `aesni_loop!` reads from memory: the S-boxes' nibble tables, AESENCLAST's
+/// round key, and the byte shuffles of L1 and L2 (a rotation of a 32-bit lane by 8k bits
+/// moves byte j to byte j + k mod 4).
+mod aesni_k {
+    use super::Xmm;
+    pub(super) static PHI_LO: Xmm = Xmm(super::PHI_LO);
+    pub(super) static PHI_HI: Xmm = Xmm(super::PHI_HI);
+    pub(super) static L_LO: Xmm = Xmm(super::L_LO);
+    pub(super) static L_HI: Xmm = Xmm(super::L_HI);
+    pub(super) static P1: Xmm = Xmm(super::P1);
+    pub(super) static P2: Xmm = Xmm(super::P2);
+    pub(super) static P3: Xmm = Xmm(super::P3);
+    pub(super) static ROT_T2: Xmm = Xmm(super::ROT_T2);
+    pub(super) static ROT_T3: Xmm = Xmm(super::ROT_T3);
+    pub(super) static K63: Xmm = Xmm([0x63; 16]);
+    /// [W2, W1, W2, W1] to [u, u, v, v], u = W1L || W2H, v = W2L || W1H.
+    pub(super) static UUVV: Xmm = Xmm([2, 3, 4, 5, 2, 3, 4, 5, 6, 7, 0, 1, 6, 7, 0, 1]);
+    /// [W2, W1, …] to [v, u, v, u] and to [v <<< 8, u <<< 24, …].
+    pub(super) static VU: Xmm = Xmm([6, 7, 0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5]);
+    pub(super) static VU_8_24: Xmm = Xmm([1, 6, 7, 0, 3, 4, 5, 2, 1, 6, 7, 0, 3, 4, 5, 2]);
+    /// `[_, u <<< 2, v <<< 30, _]` to `[b, a, b, a]`, `[b <<< 16, a <<< 8, …]` and
+    /// `[b <<< 24, a <<< 16, …]` with a = u <<< 2, b = v <<< 30.
+    pub(super) static BA: Xmm = Xmm([8, 9, 10, 11, 4, 5, 6, 7, 8, 9, 10, 11, 4, 5, 6, 7]);
+    pub(super) static BA_16_8: Xmm = Xmm([10, 11, 8, 9, 7, 4, 5, 6, 10, 11, 8, 9, 7, 4, 5, 6]);
+    pub(super) static BA_24_16: Xmm = Xmm([9, 10, 11, 8, 6, 7, 4, 5, 9, 10, 11, 8, 6, 7, 4, 5]);
 }
 
-/// Byte shuffles for [`aesni_rounds16`]: each 64-bit half rotated left by 16 bits; lane 1
-/// rotated left by 24 bits and lane 0 by 8; lane 1 by 8 and lane 0 by 16; lane 1 by 16 and
-/// lane 0 by 24 (a rotation of a 32-bit lane by 8k bits moves byte j to byte j + k mod 4).
-const ROT64_16: [u8; 16] = [6, 7, 0, 1, 2, 3, 4, 5, 14, 15, 8, 9, 10, 11, 12, 13];
-const ROT_24_8: [u8; 16] = [3, 0, 1, 2, 5, 6, 7, 4, 11, 8, 9, 10, 15, 12, 13, 14];
-const ROT_8_16: [u8; 16] = [2, 3, 0, 1, 7, 4, 5, 6, 10, 11, 8, 9, 15, 12, 13, 14];
-const ROT_16_24: [u8; 16] = [1, 2, 3, 0, 6, 7, 4, 5, 9, 10, 11, 8, 14, 15, 12, 13];
+/// The sixteen rounds of [`aesni_rounds16`] as one `asm!` block (`.rept`, as
+/// `gfni_loop!`; with intrinsics LLVM packed the LFSR's cells into vector registers and
+/// moved them out with extracts). R1 and R2 live in one XMM register as [R2, R1, R2, R1]:
+/// * [W2, W1, W2, W1] is an add, an XOR and a blend with [X2, X1, X2, X1]; one shuffle
+///   makes [u, u, v, v] (u = W1L || W2H, v = W2L || W1H), whose 64-bit halves shifted left
+///   and right by 2 give a = u <<< 2 and b = v <<< 30 side by side (a blend);
+///   L1(u) = u ^ (u <<< 24) ^ a ^ (a <<< 8) ^ (a <<< 16) and
+///   L2(v) = v ^ (v <<< 8) ^ b ^ (b <<< 16) ^ (b <<< 24) are then shuffles and XORs, laid
+///   out as [L2, L1, L2, L1].
+/// * With both halves alike, AESENCLAST's ShiftRows leaves rows 0 and 2 — S1's bytes —
+///   where they were (byte 2 comes from byte 10, its copy), so S1 needs no pre-shuffle;
+///   S0's bytes (rows 1 and 3) come from its own tables and `pblendvb` (mask in XMM0).
+///
+/// Round i reads cell s_j at `p + 4((i + j) mod 16)` and writes s_16 over s_0. `$init`:
+/// add W >> 1 into the LFSR sum and write no key word; otherwise the big-endian key word at
+/// `out`, advanced by 4 a round.
+macro_rules! aesni_loop {
+    ($init:tt, $p:ident, $out:ident, $r:ident, $last:ident) => {
+        // The template's memory operands beyond the cells and `$out`: the 16-byte aligned
+        // statics of `aesni_k`. Features: AES-NI, SSSE3, SSE4.1 (the caller's).
+        $crate::x86::zuc_rounds_asm!(
+            $init,
+            $p,
+            $out,
+            $last,
+            "mov {z:e}, {y:e}\n and {z:e}, 0x7fffffff\n shr {y}, 31",
+            [
+                // X1 = s11H || s9L and X2 = s7L || s5H as [X2, X1, X2, X1].
+                "mov {x:e}, dword ptr [{p} + ((zuc_round + 11) % 16) * 4]",
+                "mov {y:e}, dword ptr [{p} + ((zuc_round + 9) % 16) * 4]",
+                "add {y:e}, {y:e}",
+                "shld {x:e}, {y:e}, 16",
+                "mov {z:e}, dword ptr [{p} + ((zuc_round + 7) % 16) * 4]",
+                "mov {y:e}, dword ptr [{p} + ((zuc_round + 5) % 16) * 4]",
+                "add {y:e}, {y:e}",
+                "shld {z:e}, {y:e}, 16",
+                "shl {x}, 32",
+                "or {x}, {z}",
+                "movq {xv}, {x}",
+                "punpcklqdq {xv}, {xv}",
+                // W = (X0 ^ R1) + R2, X0 = s15H || s14L, with the registers' old values.
+                "movq {z}, {f}",
+                "mov {y:e}, {z:e}",
+                "shr {z}, 32",
+                "mov {w:e}, {last:e}",
+                "and {w:e}, 0x7fff8000",
+                "add {w:e}, {w:e}",
+                "movzx {x:e}, word ptr [{p} + ((zuc_round + 14) % 16) * 4]",
+                "or {w:e}, {x:e}",
+                "xor {w:e}, {z:e}",
+                "add {w:e}, {y:e}",
+                // [W2, W1, W2, W1] with W1 = R1 + X1, W2 = R2 ^ X2.
+                "movdqa {a}, {f}",
+                "paddd {a}, {xv}",
+                "pxor {f}, {xv}",
+                "pblendw {a}, {f}, 0x33",
+                // L2 and L1 as [L2, L1, L2, L1] (the macro's comment).
+                "movdqa {b}, {a}",
+                "pshufb {b}, xmmword ptr [rip + {uuvv}]",
+                "movdqa {c}, {b}",
+                "psllq {b}, 2",
+                "psrlq {c}, 2",
+                "pblendw {b}, {c}, 0xf0",
+                "movdqa {c}, {a}",
+                "pshufb {c}, xmmword ptr [rip + {vu}]",
+                "pshufb {a}, xmmword ptr [rip + {vu_8_24}]",
+                "pxor {a}, {c}",
+                "movdqa {c}, {b}",
+                "movdqa {d}, {b}",
+                "pshufb {b}, xmmword ptr [rip + {ba}]",
+                "pshufb {c}, xmmword ptr [rip + {ba_16_8}]",
+                "pshufb {d}, xmmword ptr [rip + {ba_24_16}]",
+                "pxor {a}, {b}",
+                "pxor {c}, {d}",
+                "pxor {a}, {c}",
+                // The nibbles: a low, b high.
+                "movdqa {b}, {a}",
+                "psrlw {b}, 4",
+                "pand {a}, {m}",
+                "pand {b}, {m}",
+                // S1 up to SubBytes: phi by two nibble tables, then AESENCLAST.
+                "movdqa {c}, xmmword ptr [rip + {phi_lo}]",
+                "pshufb {c}, {a}",
+                "movdqa {d}, xmmword ptr [rip + {phi_hi}]",
+                "pshufb {d}, {b}",
+                "pxor {c}, {d}",
+                "aesenclast {c}, xmmword ptr [rip + {k63}]",
+                // S0 beside it: t1 = P1[lo] ^ hi, t2 = P2[t1] ^ lo, t3 = P3[t2] ^ t1,
+                // S0 = ROT_T2[t2] | ROT_T3[t3].
+                "movdqa {d}, xmmword ptr [rip + {p1}]",
+                "pshufb {d}, {a}",
+                "pxor {d}, {b}",
+                "movdqa {b}, xmmword ptr [rip + {p2}]",
+                "pshufb {b}, {d}",
+                "pxor {b}, {a}",
+                "movdqa {a}, xmmword ptr [rip + {p3}]",
+                "pshufb {a}, {b}",
+                "pxor {a}, {d}",
+                "movdqa {d}, xmmword ptr [rip + {rot_t2}]",
+                "pshufb {d}, {b}",
+                "movdqa {b}, xmmword ptr [rip + {rot_t3}]",
+                "pshufb {b}, {a}",
+                "por {d}, {b}",
+                // S1's map out of the AES field by two nibble tables; S0 on bytes 1 and 3.
+                "movdqa {a}, {c}",
+                "psrlw {a}, 4",
+                "pand {c}, {m}",
+                "pand {a}, {m}",
+                "movdqa {f}, xmmword ptr [rip + {l_lo}]",
+                "pshufb {f}, {c}",
+                "movdqa {b}, xmmword ptr [rip + {l_hi}]",
+                "pshufb {b}, {a}",
+                "pxor {f}, {b}",
+                "pblendvb {f}, {d}, xmm0",
+            ],
+            f = inout(xmm_reg) $r,
+            m = in(xmm_reg) _mm_set1_epi8(0x0f),
+            in("xmm0") _mm_set1_epi16(0xff00_u16 as i16),
+            xv = out(xmm_reg) _,
+            a = out(xmm_reg) _,
+            b = out(xmm_reg) _,
+            c = out(xmm_reg) _,
+            d = out(xmm_reg) _,
+            phi_lo = sym aesni_k::PHI_LO,
+            phi_hi = sym aesni_k::PHI_HI,
+            l_lo = sym aesni_k::L_LO,
+            l_hi = sym aesni_k::L_HI,
+            p1 = sym aesni_k::P1,
+            p2 = sym aesni_k::P2,
+            p3 = sym aesni_k::P3,
+            rot_t2 = sym aesni_k::ROT_T2,
+            rot_t3 = sym aesni_k::ROT_T3,
+            k63 = sym aesni_k::K63,
+            uuvv = sym aesni_k::UUVV,
+            vu = sym aesni_k::VU,
+            vu_8_24 = sym aesni_k::VU_8_24,
+            ba = sym aesni_k::BA,
+            ba_16_8 = sym aesni_k::BA_16_8,
+            ba_24_16 = sym aesni_k::BA_24_16,
+            options(nostack),
+        );
+    };
+}
 
-/// Sixteen rounds (`Ops::rounds16`) with F in one XMM register: [R2, R1] in lanes 0 and 1
-/// from one round to the next, as [`sbox_pair`] leaves them. [W2, W1] is one XOR, one add
-/// and a blend with [X2, X1]; as a 64-bit word W1 || W2, rotated left by 16 bits (one
-/// `pshufb`), it is [v, u] with u = W1L || W2H and v = W2L || W1H; L1 on lane 1 and L2 on
-/// lane 0 take one rotation by 2 (and by 30 = -2) and byte rotations of it:
-/// L1(u) = u ^ (u <<< 24) ^ a ^ (a <<< 8) ^ (a <<< 16) with a = u <<< 2, and
-/// L2(v) = v ^ (v <<< 8) ^ b ^ (b <<< 16) ^ (b <<< 24) with b = v <<< 30. R1 and R2 thus
-/// never leave the vector registers on F's loop-carried path (the generic round moves them
-/// to general registers and back every round); W and the LFSR stay scalar beside it.
+/// Sixteen rounds (`Ops::rounds16`) with F in one XMM register (`aesni_loop!`); W and the
+/// LFSR stay in general registers beside it.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn aesni_rounds16<const INIT: bool>(state: &mut State, out: &mut [[u8; 4]; 16]) {
     let (s, r1s, r2s) = state.parts();
-    let mut r = _mm_setr_epi32(*r2s as i32, *r1s as i32, 0, 0);
-    unroll16!(|i| {
-        let [x0, x1, x2, x3] = crate::generic::bit_reorganisation(s, i);
-        let r1 = _mm_extract_epi32::<1>(r) as u32;
-        let r2 = _mm_cvtsi128_si32(r) as u32;
-        let w = (x0 ^ r1).wrapping_add(r2);
-        let x = _mm_cvtsi64_si128(((u64::from(x1) << 32) | u64::from(x2)) as i64);
-        let wv = _mm_blend_epi16::<0b0000_1100>(_mm_xor_si128(r, x), _mm_add_epi32(r, x));
-        let y = _mm_shuffle_epi8(wv, v(ROT64_16));
-        let a = rol_2_30(y);
-        let l = _mm_xor_si128(
-            _mm_xor_si128(y, _mm_shuffle_epi8(y, v(ROT_24_8))),
-            _mm_xor_si128(
-                a,
-                _mm_xor_si128(
-                    _mm_shuffle_epi8(a, v(ROT_8_16)),
-                    _mm_shuffle_epi8(a, v(ROT_16_24)),
-                ),
-            ),
-        );
-        r = sbox_vec(l);
-        s[i] = crate::generic::lfsr_next(s, i, if INIT { w >> 1 } else { 0 });
-        if !INIT {
-            out[i] = (w ^ x3).to_be_bytes();
-        }
-    });
+    // The newest cell (s15), kept in a register from one round to the next.
+    let mut last = u64::from(s[15]);
+    let p: *mut u32 = s.as_mut_ptr();
+    let o: *mut [u8; 4] = out.as_mut_ptr();
+    let (r1, r2) = (*r1s as i32, *r2s as i32);
+    let mut r = _mm_setr_epi32(r2, r1, r2, r1);
+    if INIT {
+        aesni_loop!(true, p, o, r, last);
+    } else {
+        aesni_loop!(false, p, o, r, last);
+    }
+    let _ = last;
     *r1s = _mm_extract_epi32::<1>(r) as u32;
     *r2s = _mm_cvtsi128_si32(r) as u32;
 }
@@ -215,17 +444,45 @@ fn window_pairs(z: &[u32; 21]) -> [u64; 20] {
 /// The MAC steps for sixteen message words (`Ops::mac_sum16`) on the AES-NI engine: as
 /// [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1}) into tag word
 /// w; XOR being linear, each tag word's sixteen products are summed in a register and those
-/// bits taken once (per word, [`mac_word`] moves every product to a general register).
+/// bits taken once. All in vector registers: rev(m_i), read little-endian, is the message
+/// bytes with the bits of each byte reversed (two nibble-table lookups), split into
+/// [m_{4k}, m_{4k+2}] and [m_{4k+1}, m_{4k+3}] as 64-bit lanes; the windows
+/// [P_j, P_{j+2}] (P_j = z_j || z_{j+1}) are an unaligned load at z_j with each lane's
+/// halves swapped, so `pclmulqdq` 0x00 and 0x11 take two products from each pair.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn aesni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
-    let p = window_pairs(z);
+    let windows = |j: usize| {
+        // SAFETY: 16 bytes, the four words `z[j..j + 4]`; unaligned load.
+        let x = unsafe { _mm_loadu_si128(z[j..j + 4].as_ptr().cast()) };
+        _mm_shuffle_epi32::<0xb1>(x)
+    };
+    let low = _mm_set1_epi8(0x0f);
     let mut acc = [_mm_setzero_si128(); N];
-    for (i, m) in block.iter().enumerate() {
-        let a = _mm_cvtsi32_si128(u32::from_be_bytes(*m).reverse_bits() as i32);
+    for k in 0..4 {
+        // SAFETY: 16 bytes, the four words `block[4k..4k + 4]`; unaligned load.
+        let m = unsafe { _mm_loadu_si128(block[4 * k..4 * k + 4].as_ptr().cast()) };
+        let (lo, hi) = (
+            _mm_and_si128(m, low),
+            _mm_and_si128(_mm_srli_epi16::<4>(m), low),
+        );
+        let rev = _mm_or_si128(
+            _mm_shuffle_epi8(v(REV_LO), lo),
+            _mm_shuffle_epi8(v(REV_HI), hi),
+        );
+        let even = _mm_and_si128(rev, _mm_set1_epi64x(0xffff_ffff));
+        let odd = _mm_srli_epi64::<32>(rev);
         for (w, sum) in acc.iter_mut().enumerate() {
-            let b = _mm_cvtsi64_si128(p[i + w] as i64);
-            *sum = _mm_xor_si128(*sum, _mm_clmulepi64_si128::<0x00>(a, b));
+            let (b0, b1) = (windows(4 * k + w), windows(4 * k + 1 + w));
+            let x = _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x00>(even, b0),
+                _mm_clmulepi64_si128::<0x11>(even, b0),
+            );
+            let y = _mm_xor_si128(
+                _mm_clmulepi64_si128::<0x00>(odd, b1),
+                _mm_clmulepi64_si128::<0x11>(odd, b1),
+            );
+            *sum = _mm_xor_si128(*sum, _mm_xor_si128(x, y));
         }
     }
     for (t, sum) in tag.iter_mut().zip(acc) {
@@ -233,11 +490,20 @@ fn aesni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 
     }
 }
 
+/// A byte's bits reversed, by nibble: the low nibble n gives rev4(n) << 4, the high one
+/// rev4(n).
+const REV_LO: [u8; 16] = [
+    0x00, 0x80, 0x40, 0xc0, 0x20, 0xa0, 0x60, 0xe0, 0x10, 0x90, 0x50, 0xd0, 0x30, 0xb0, 0x70, 0xf0,
+];
+const REV_HI: [u8; 16] = [
+    0x00, 0x08, 0x04, 0x0c, 0x02, 0x0a, 0x06, 0x0e, 0x01, 0x09, 0x05, 0x0d, 0x03, 0x0b, 0x07, 0x0f,
+];
+
 /// The MAC step for one message word `m` whose bits after the message's end are cleared:
 /// for every message bit j (most significant first) that is 1, XOR the 32-bit keystream
-/// window starting j bits into key word w into tag word w. With P = window[w] || window[w +
-/// 1], that window is bits 32..64 of P << j, so the sum over j is bits 32..64 of the
-/// carry-less product of P and m with its bits reversed.
+/// window starting j bits into key word w into tag word w. With
+/// `P = window[w] || window[w + 1]`, that window is bits 32..64 of P << j, so the sum over
+/// j is bits 32..64 of the carry-less product of P and m with its bits reversed.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 pub(crate) fn mac_word<const N: usize>(tag: &mut [u32; N], window: &[u32; 5], m: u32) {
@@ -352,15 +618,16 @@ impl GfniConsts {
 /// big-endian key word at `out`, advanced by 4 a round.
 macro_rules! gfni_loop {
     ($init:tt, $p:ident, $out:ident, $r:ident, $c:ident, $last:ident) => {
-        // SAFETY: reads and writes the 16 cells at `$p` (indices below 16) and writes (not
-        // in initialisation) bytes 0..64 of `$out`; both are exclusive borrows of 64 bytes.
-        // It reads the 16 bytes of the static `S0_BYTES`. Every other operand is a
-        // register. The caller enabled the features (GFNI,
-        // AVX-512 F/BW/VL/VBMI/VBMI2, BMI1, BMI2).
-        unsafe {
-            asm!(
-                ".set zuc_round, 0",
-                ".rept 16",
+        // The template's memory operands beyond the cells and `$out`: the 16 bytes of the
+        // static `S0_BYTES`. Features: GFNI, AVX-512 F/BW/VL/VBMI/VBMI2, BMI1, BMI2 (the
+        // caller's).
+        $crate::x86::zuc_rounds_asm!(
+            $init,
+            $p,
+            $out,
+            $last,
+            "andn {z}, {hi}, {y}\n shrx {y}, {y}, {c31}",
+            [
                 // X1 = s11H || s9L, X2 = s7L || s5H (bit reorganisation), broadcast;
                 // W1 = R1 + X1, W2 = R2 ^ X2.
                 // (X = hi << 16 | lo >> 15 as SHLD of hi and 2·lo: the cells have 31 bits.)
@@ -413,77 +680,30 @@ macro_rules! gfni_loop {
                 // a mask register takes three on Intel's family 6 model 207 (one on Zen 4).
                 "vpternlogd {a:x}, {u:x}, {b:x}, 0xd8",
                 "vpternlogd {f:x}, {a:x}, xmmword ptr [rip + {sel}], 0xd8",
-                // The key word Z = W ^ X3, X3 = s2L || s0H.
-                $crate::x86::gfni_loop!(@key $init),
-                // s16 = (1 + 2^8) s0 + 2^20 s4 + 2^21 s10 + 2^17 s13 + 2^15 s15 (+ W >> 1)
-                // mod 2^31 - 1: a 64-bit sum folded twice; s15 from the register.
-                "mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]",
-                "imul {y}, {y}, 257",
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 10) % 16) * 4]",
-                "mov {x:e}, dword ptr [{p} + ((zuc_round + 4) % 16) * 4]",
-                "lea {z}, [{x} + 2 * {z}]",
-                "shl {z}, 20",
-                "add {y}, {z}",
-                $crate::x86::gfni_loop!(@init $init),
-                "mov {z:e}, dword ptr [{p} + ((zuc_round + 13) % 16) * 4]",
-                "lea {z}, [{last} + 4 * {z}]",
-                "shl {z}, 15",
-                "add {y}, {z}",
-                // Two folds (2^31 = 1): (y & (2^31 - 1)) + (y >> 31), by ANDN and SHRX.
-                "andn {z}, {hi}, {y}",
-                "shrx {y}, {y}, {c31}",
-                "add {y}, {z}",
-                "andn {z}, {hi}, {y}",
-                "shrx {y}, {y}, {c31}",
-                "add {y:e}, {z:e}",
-                "mov dword ptr [{p} + ((zuc_round + 0) % 16) * 4], {y:e}",
-                "mov {last:e}, {y:e}",
-                ".set zuc_round, zuc_round + 1",
-                ".endr",
-                p = in(reg) $p,
-                out = in(reg) $out,
-                last = inout(reg) $last,
-                hi = in(reg) 0xffff_ffff_8000_0000_u64,
-                c31 = in(reg) 31u64,
-                x1 = out(xmm_reg) _,
-                x2 = out(xmm_reg) _,
-                f = inout(xmm_reg) $r,
-                c1 = in(xmm_reg) $c.rot[0],
-                c2 = in(xmm_reg) $c.rot[1],
-                c3 = in(xmm_reg) $c.rot[2],
-                c4 = in(xmm_reg) $c.rot[3],
-                phi = in(xmm_reg) $c.phi,
-                mat = in(xmm_reg) $c.out,
-                t0 = in(zmm_reg) $c.s0[0],
-                t1 = in(zmm_reg) $c.s0[1],
-                t2 = in(zmm_reg) $c.s0[2],
-                t3 = in(zmm_reg) $c.s0[3],
-                sel = sym S0_BYTES,
-                a = out(xmm_reg) _,
-                b = out(xmm_reg) _,
-                u = out(xmm_reg) _,
-                x = out(reg) _,
-                y = out(reg) _,
-                z = out(reg) _,
-                w = out(reg) _,
-                options(nostack),
-            );
-        }
+            ],
+            hi = in(reg) 0xffff_ffff_8000_0000_u64,
+            c31 = in(reg) 31u64,
+            x1 = out(xmm_reg) _,
+            x2 = out(xmm_reg) _,
+            f = inout(xmm_reg) $r,
+            c1 = in(xmm_reg) $c.rot[0],
+            c2 = in(xmm_reg) $c.rot[1],
+            c3 = in(xmm_reg) $c.rot[2],
+            c4 = in(xmm_reg) $c.rot[3],
+            phi = in(xmm_reg) $c.phi,
+            mat = in(xmm_reg) $c.out,
+            t0 = in(zmm_reg) $c.s0[0],
+            t1 = in(zmm_reg) $c.s0[1],
+            t2 = in(zmm_reg) $c.s0[2],
+            t3 = in(zmm_reg) $c.s0[3],
+            sel = sym S0_BYTES,
+            a = out(xmm_reg) _,
+            b = out(xmm_reg) _,
+            u = out(xmm_reg) _,
+            options(nostack),
+        );
     };
-    (@key true) => { "/* {out} */" };
-    (@key false) => {
-        "mov {x:e}, dword ptr [{p} + ((zuc_round + 2) % 16) * 4]
-         mov {y:e}, dword ptr [{p} + ((zuc_round + 0) % 16) * 4]
-         add {y:e}, {y:e}
-         shld {x:e}, {y:e}, 16
-         xor {x:e}, {w:e}
-         bswap {x:e}
-         mov dword ptr [{out} + zuc_round * 4], {x:e}"
-    };
-    (@init true) => { "shr {w:e}, 1\n add {y}, {w}" };
-    (@init false) => { "/* {w} */" };
 }
-pub(crate) use gfni_loop;
 
 /// Sixteen rounds with F in vector registers (`State::rounds16_with` computes the same with
 /// F in general registers): R1 and R2 are kept in one XMM register as [R1, R1, R2, R2], so
