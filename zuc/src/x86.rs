@@ -441,52 +441,73 @@ fn window_pairs(z: &[u32; 21]) -> [u64; 20] {
     core::array::from_fn(|j| (u64::from(z[j]) << 32) | u64::from(z[j + 1]))
 }
 
-/// The MAC steps for sixteen message words (`Ops::mac_sum16`) on the AES-NI engine: as
-/// [`mac_word`], word i adds bits 32..64 of rev(m_i) · (z_{i+w} || z_{i+w+1}) into tag word
-/// w; XOR being linear, each tag word's sixteen products are summed in a register and those
-/// bits taken once. All in vector registers: rev(m_i), read little-endian, is the message
-/// bytes with the bits of each byte reversed (two nibble-table lookups), split into
-/// [m_{4k}, m_{4k+2}] and [m_{4k+1}, m_{4k+3}] as 64-bit lanes; the windows
-/// [P_j, P_{j+2}] (P_j = z_j || z_{j+1}) are an unaligned load at z_j with each lane's
-/// halves swapped, so `pclmulqdq` 0x00 and 0x11 take two products from each pair.
+/// The MAC steps for sixteen message words (`Ops::mac_sum16`) on the AES-NI engine, as one
+/// polynomial product. As [`mac_word`], tag word w gets bits 32..64 of
+/// sum_i a_i · (z_{i+w} x^32 + z_{i+w+1}) (a_i = rev(m_i), carry-less), that is bits 0..32
+/// of S_w and bits 32..64 of S_{w+1}, with S_d = sum_i a_i · z_{i+d}. In the product of
+/// A = sum_i a_i x^(32i) and Z = sum_j z_j x^(32(21 - j)), the pair (i, j) lands at
+/// x^(32(21 - (j - i))), so S_d sits at 32(21 - d) and tag word w is exactly the 32 bits at
+/// 32(21 - w): nothing else reaches them (S_{w-1} starts above, S_{w+2} ends below). The
+/// tag words are then bits 576..704 of A·Z, the 64-bit chunks 9 and 10, and with A and Z
+/// cut into 64-bit chunks (A_k = a_{2k} || a_{2k+1}, Z_l = z_{21-2l} || z_{20-2l}) only the
+/// products A_k·Z_l with k + l in 8..=10 reach them: 24 carry-less products for four tag
+/// words, 16 for one or two (where word by word takes 16 per tag word). rev(m_i), read
+/// little-endian, is the message bytes with the bits of each byte reversed (two nibble-table
+/// lookups), so the block's bytes give A's chunks in order; Z's are unaligned loads with the
+/// words reversed.
 #[inline]
 #[target_feature(enable = "aes,ssse3,sse4.1,pclmulqdq")]
 fn aesni_mac16<const N: usize>(tag: &mut [u32; N], z: &[u32; 21], block: &[[u8; 4]; 16]) {
-    let windows = |j: usize| {
-        // SAFETY: 16 bytes, the four words `z[j..j + 4]`; unaligned load.
-        let x = unsafe { _mm_loadu_si128(z[j..j + 4].as_ptr().cast()) };
-        _mm_shuffle_epi32::<0xb1>(x)
-    };
+    const { assert!(N <= 4) };
     let low = _mm_set1_epi8(0x0f);
-    let mut acc = [_mm_setzero_si128(); N];
-    for k in 0..4 {
-        // SAFETY: 16 bytes, the four words `block[4k..4k + 4]`; unaligned load.
-        let m = unsafe { _mm_loadu_si128(block[4 * k..4 * k + 4].as_ptr().cast()) };
+    // [A_{2q}, A_{2q+1}] for q < 4.
+    let a: [__m128i; 4] = core::array::from_fn(|q| {
+        // SAFETY: 16 bytes, the four words `block[4q..4q + 4]`; unaligned load.
+        let m = unsafe { _mm_loadu_si128(block[4 * q..4 * q + 4].as_ptr().cast()) };
         let (lo, hi) = (
             _mm_and_si128(m, low),
             _mm_and_si128(_mm_srli_epi16::<4>(m), low),
         );
-        let rev = _mm_or_si128(
+        _mm_or_si128(
             _mm_shuffle_epi8(v(REV_LO), lo),
             _mm_shuffle_epi8(v(REV_HI), hi),
-        );
-        let even = _mm_and_si128(rev, _mm_set1_epi64x(0xffff_ffff));
-        let odd = _mm_srli_epi64::<32>(rev);
-        for (w, sum) in acc.iter_mut().enumerate() {
-            let (b0, b1) = (windows(4 * k + w), windows(4 * k + 1 + w));
-            let x = _mm_xor_si128(
-                _mm_clmulepi64_si128::<0x00>(even, b0),
-                _mm_clmulepi64_si128::<0x11>(even, b0),
-            );
-            let y = _mm_xor_si128(
-                _mm_clmulepi64_si128::<0x00>(odd, b1),
-                _mm_clmulepi64_si128::<0x11>(odd, b1),
-            );
-            *sum = _mm_xor_si128(*sum, _mm_xor_si128(x, y));
+        )
+    });
+    // [Z_{2p+1}, Z_{2p+2}] for p < 5: z[16 - 4p..20 - 4p] reversed.
+    let zs: [__m128i; 5] = core::array::from_fn(|p| {
+        // SAFETY: 16 bytes, the four words `z[16 - 4p..20 - 4p]` (p < 5); unaligned load.
+        let x = unsafe { _mm_loadu_si128(z[16 - 4 * p..20 - 4 * p].as_ptr().cast()) };
+        _mm_shuffle_epi32::<0x1b>(x)
+    });
+    // sum_k A_k · Z_{s-k}, 128 bits.
+    let diagonal = |s: usize| {
+        let mut sum = _mm_setzero_si128();
+        for k in 0..8 {
+            let (x, y) = (a[k / 2], zs[(s - k - 1) / 2]);
+            let product = match (k % 2, (s - k - 1) % 2) {
+                (0, 0) => _mm_clmulepi64_si128::<0x00>(x, y),
+                (0, _) => _mm_clmulepi64_si128::<0x10>(x, y),
+                (_, 0) => _mm_clmulepi64_si128::<0x01>(x, y),
+                _ => _mm_clmulepi64_si128::<0x11>(x, y),
+            };
+            sum = _mm_xor_si128(sum, product);
         }
-    }
-    for (t, sum) in tag.iter_mut().zip(acc) {
-        *t ^= ((_mm_cvtsi128_si64(sum) as u64) >> 32) as u32;
+        sum
+    };
+    let d9 = diagonal(9);
+    // [chunk 9, chunk 10] as 32-bit words: tag word w is word 3 - w.
+    let chunk10 = _mm_xor_si128(_mm_srli_si128::<8>(d9), diagonal(10));
+    let chunk9 = if N > 2 {
+        _mm_xor_si128(_mm_srli_si128::<8>(diagonal(8)), d9)
+    } else {
+        _mm_setzero_si128()
+    };
+    let chunks = _mm_unpacklo_epi64(chunk9, chunk10);
+    let mut words = [0u32; 4];
+    // SAFETY: 16 bytes into the 16-byte array `words`; unaligned store.
+    unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), chunks) };
+    for (w, t) in tag.iter_mut().enumerate() {
+        *t ^= words[3 - w];
     }
 }
 
