@@ -1,9 +1,9 @@
 //! The one definition of a backend family: from a list of backends (best first, the
-//! portable one last, its probe `true`) with their names and probes, `family!` (below) writes the family's module:
-//! its `Backend` enum, `ALL` in priority order, the portable and the forced backend, the
-//! names both ways (`Display`, `FromStr`), the cached best one, and its [`crate::Family`]
-//! implementation. `ALL` and the enum come from the same list, so neither can miss a
-//! backend.
+//! portable one last, its probe `true`) with their names and probes, `family!` (below)
+//! writes the family's module: its `Backend` enum, `ALL` in priority order, the portable
+//! and the forced backend, the names both ways (`Display`, `FromStr`), the cached best one,
+//! and its [`crate::Family`] implementation. `ALL` and the enum come from the same list, so
+//! neither can miss a backend.
 
 /// Writes a backend family's module; see the module documentation and `tables.rs`.
 macro_rules! family {

@@ -24,7 +24,8 @@ pub(crate) const IV: [u32; 8] = [
 ))]
 pub(crate) mod test_data {
     /// GB/T 32905-2016 Appendix A.1: "abc" padded to one block, and the chaining value its
-    /// compression from [`IV`](super::IV) gives (the message's digest), for the kernels' own tests.
+    /// compression from [`IV`](super::IV) gives (the message's digest), for the kernels'
+    /// own tests.
     pub(crate) const ABC: ([u8; 64], [u32; 8]) = {
         let mut block = [0u8; 64];
         block[0] = b'a';
