@@ -6,7 +6,7 @@
 //!
 //! And module mode for every command (`--module`, or `SHANGMI_MODULE=1`): the power-on
 //! tests run once before the command, a failure refuses it (exit code
-//! [`MODULE_ERROR`](crate::failure::MODULE_ERROR), 3), and the command's SM2 keys
+//! [`MODULE_ERROR`], 3), and the command's SM2 keys
 //! ([`new_sm2_key`]) and random numbers ([`rng`], [`fill_random`]) come from the module:
 //! keys with the pairwise-consistency test, randomness from the health-tested DRBG. Outside
 //! module mode the same functions use the operating system's generator, so every command

@@ -2,12 +2,12 @@
 //! and Wu, "HCTR: A Variable-Input-Length Enciphering Mode", 2005): a length-preserving
 //! tweakable wide-block cipher for storage sectors of any length from one block.
 //!
-//! With P = P1 ‖ P' (P1 one block), hash key h and tweak T:
-//! Z1 = P1 ⊕ U(P'), Z2 = E(Z1), C' = P' ⊕ CTR(Z1 ⊕ Z2), C1 = Z2 ⊕ U(C'), where
-//! U(M) = GHASH_h(pad(M ‖ T) ‖ [0]64 ‖ [|M ‖ T| in bits]64) (GCM's field and bit order, as
-//! the standard's examples and gmsm compute it) and the i-th counter block (i from 1) is
-//! S ⊕ [i]128, an XOR rather than an addition. The counter blocks of a chunk go to SM4's
-//! parallel path together; the hash runs on this crate's GHASH engines.
+//! With P = P1 ‖ P' (P1 one block), hash key h and tweak T: Z1 = P1 ⊕ U(P'), Z2 = E(Z1), C' = P' ⊕
+//! CTR(Z1 ⊕ Z2), C1 = Z2 ⊕ U(C'), where U(M) = GHASH_h(pad(M ‖ T) ‖ \[0\]64 ‖ \[|M ‖ T| in
+//! bits\]64) (GCM's field and bit order, as the standard's examples and gmsm compute it) and the
+//! i-th counter block (i from 1) is S ⊕ \[i\]128, an XOR rather than an addition. The counter
+//! blocks of a chunk go to SM4's parallel path together; the hash runs on this crate's GHASH
+//! engines.
 
 use cipher::{
     Block, BlockCipherDecrypt, BlockCipherEncrypt, Key, KeyInit, KeySizeUser,
@@ -170,7 +170,7 @@ impl Sm4Hctr {
         Ok(())
     }
 
-    /// U(M): GHASH over M ‖ T zero-padded, then the block [0]64 ‖ [|M ‖ T| in bits]64.
+    /// U(M): GHASH over M ‖ T zero-padded, then the block \[0\]64 ‖ \[|M ‖ T| in bits\]64.
     fn uhash(&self, tweak: &[u8; 16], m: &[u8]) -> [u8; 16] {
         let mut g = self.hash.start();
         let full = m.len() & !15;
@@ -185,7 +185,8 @@ impl Sm4Hctr {
         g.finalize()
     }
 
-    /// XORs `buf` with E(S ⊕ [1]), E(S ⊕ [2]), …, a chunk of counter blocks per engine call.
+    /// XORs `buf` with E(S ⊕ \[1\]), E(S ⊕ \[2\]), …, a chunk of counter blocks per engine
+    /// call.
     fn ctr(&self, s: &[u8; 16], mut buf: InOutBuf<'_, '_, u8>) {
         let s = u128::from_be_bytes(*s);
         let mut i = 1u128;

@@ -301,7 +301,7 @@ fn signed_digits32(k: &[u64; 3]) -> [(u64, u64); GTBASE_ROWS] {
 const GTBASE_ROWS: usize = 26;
 
 /// A fixed g in G_T (e(P1, Ppub-s) or e(Ppub-e, P2)) and, with `alloc`, its fixed-base
-/// table rows[i][j] = g^(j·32^i) for j = 0..=16 and 26 rows (about 170 KB): with the λ
+/// table rows\[i\]\[j\] = g^(j·32^i) for j = 0..=16 and 26 rows (about 170 KB): with the λ
 /// split and signed 5-bit digits (a negative digit takes the entry's inverse, the conjugate
 /// in G_T), a power costs 52 multiplications and no squaring.
 #[derive(Clone)]

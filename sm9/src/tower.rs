@@ -1,5 +1,5 @@
 //! The extension tower of GM/T 0044-2016 part 1, A.2 (as gmsm's `bn256` also builds it):
-//! F_p² = F_p[u]/(u² + 2), F_p⁴ = F_p²[v]/(v² - u), F_p¹² = F_p⁴[w]/(w³ - v).
+//! F_p² = F_p\[u\]/(u² + 2), F_p⁴ = F_p²\[v\]/(v² - u), F_p¹² = F_p⁴\[w\]/(w³ - v).
 //! Constant time throughout (no branch or index depends on values).
 //!
 //! The products are generic over an [`FpMul`] token (`*_g`), the public ones choose it once
@@ -274,7 +274,7 @@ impl Fp12 {
     /// Squaring in the cyclotomic subgroup (elements of order dividing p⁴ - p² + 1, as
     /// after the final exponentiation's easy part): Granger and Scott, "Faster squaring
     /// in the cyclotomic subgroup of sixth degree extensions" (PKC 2010), with
-    /// F_p¹² = F_q⁶ = F_q²[w]/(w³ - v) for q = p²: (a0 + a1w + a2w²)² =
+    /// F_p¹² = F_q⁶ = F_q²\[w\]/(w³ - v) for q = p²: (a0 + a1w + a2w²)² =
     /// (3a0² - 2ā0) + (3v·a2² + 2ā1)w + (3a1² - 2ā2)w², ā the conjugate v ↦ -v.
     pub(crate) fn cyclotomic_square(&self) -> Self {
         with_fp_mul!(|m| self.cyclotomic_square_g(m))

@@ -211,7 +211,7 @@ pub struct ClientConfig {
     /// Chooses the client's certificates when a server asks (and for ECDHE suites); `None`:
     /// the client has none.
     pub client_pair_resolver: Option<Arc<dyn ResolvesClientPair>>,
-    /// Checks the server's certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
+    /// Checks the server's certificates; `None` (the default): a [`WebPkiVerifier`] over
     /// [`roots`](Self::roots), [`name_check`](Self::name_check) and
     /// [`strict_key_usage`](Self::strict_key_usage).
     pub verifier: Option<Arc<dyn CertVerifier>>,
@@ -357,7 +357,7 @@ impl ClientConfigBuilder {
 
     crate::config::setters! {
         /// Checks the server's certificates with `verifier` instead of the default
-        /// [`WebPkiVerifier`](crate::WebPkiVerifier) over the roots (which may then be empty).
+        /// [`WebPkiVerifier`] over the roots (which may then be empty).
         fn custom_certificate_verifier(verifier: Arc<dyn CertVerifier>) => config.verifier = Some;
 
         /// Logs master secrets to `key_log` (e.g. [`KeyLogFile`](crate::KeyLogFile), which
@@ -448,7 +448,7 @@ pub struct ServerConfig {
     pub cert_resolver: Arc<dyn ResolvesServerPair>,
     /// Chooses another configuration for a ClientHello (see [`ResolvesServerConfig`]).
     pub config_resolver: Option<Arc<dyn ResolvesServerConfig>>,
-    /// Checks client certificates; `None` (the default): a [`WebPkiVerifier`](crate::WebPkiVerifier) over
+    /// Checks client certificates; `None` (the default): a [`WebPkiVerifier`] over
     /// [`client_roots`](Self::client_roots) and
     /// [`strict_key_usage`](Self::strict_key_usage).
     pub client_verifier: Option<Arc<dyn CertVerifier>>,

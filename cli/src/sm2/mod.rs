@@ -41,6 +41,7 @@ pub struct KeyIn {
     /// command signs or decrypts, a key in a device:
     /// sdf:LIBRARY?index=N[&key=sign|enc][&pin-env=VAR], skf:LIBRARY?app=A&container=C[&key=…]
     /// or an RFC 7512 pkcs11: URI.
+    #[allow(rustdoc::broken_intra_doc_links)] // `--help` text: its brackets are not links
     #[arg(long, value_name = "KEY")]
     pub key: PathBuf,
     /// Passphrase of an encrypted key, as OpenSSL takes it: pass:TEXT, env:VAR, file:PATH

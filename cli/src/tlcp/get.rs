@@ -17,6 +17,7 @@ The host of the URL is the name checked on the server's sign certificate and sen
 for a 2xx or 3xx answer and 1 otherwise.")]
 pub struct GetArgs {
     /// The URL: https://HOST[:PORT][/PATH] (port 443 by default)
+    #[allow(rustdoc::broken_intra_doc_links)] // `--help` text: its brackets are not links
     url: String,
     /// Connect to this address instead of the URL's host and port
     #[arg(long, value_name = "ADDR")]

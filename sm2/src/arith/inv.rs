@@ -25,7 +25,7 @@ const BATCH: u32 = 59;
 /// Batches: 10 · 59 = 590 divsteps.
 const BATCHES: usize = 10;
 
-/// A signed integer Σ v[i]·2^(62i): v[0..4] in [0, 2^62), v[4] signed.
+/// A signed integer Σ v\[i\]·2^(62i): v\[0..4\] in \[0, 2^62), v\[4\] signed.
 type Signed62 = [i64; 5];
 
 /// A modulus for [`invert`]: M in signed-62 form and M^-1 mod 2^62.

@@ -1,10 +1,10 @@
 //! k·P for eight scalars and eight points at once (batch ECDH, and the u2·Q half of batch
-//! verification): the schedule and formulas of the scalar [`crate::arith::mul::mul_ct`]
-//! (signed 5-bit windows, 52 of them, five doublings and one mixed addition each, the
-//! doubling selected in the last addition where H = R = 0) over eight lanes of [`Fe8`].
-//! Each lane has its own table 1·P .. 16·P of its own point; a lookup reads every entry of
-//! all eight tables and keeps, in each lane, the one the lane's digit names (a lane-wise
-//! compare gives the mask), so neither a branch nor an address depends on a digit.
+//! verification): the schedule and formulas of the scalar [`crate::arith::mul::mul_ct`] (signed
+//! 5-bit windows, 52 of them, five doublings and one mixed addition each, the doubling selected in
+//! the last addition where H = R = 0) over eight lanes of [`Fe8`](super::field::Fe8). Each lane has
+//! its own table 1·P .. 16·P of its own point; a lookup reads every entry of all eight tables and
+//! keeps, in each lane, the one the lane's digit names (a lane-wise compare gives the mask), so
+//! neither a branch nor an address depends on a digit.
 #![allow(unsafe_code)]
 
 use super::comb::{Accumulator8, Affine8, Jacobian8, abs};
