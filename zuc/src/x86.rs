@@ -203,7 +203,9 @@ pub(crate) use zuc_scalar;
 /// the LFSR's next cell (`zuc_scalar!`, folding by `$fold`). Round i reads cell s_j at
 /// `p + 4((i + j) mod 16)` and writes s_16 over s_0, so after sixteen rounds the cells are
 /// in order again; `last` holds s15 from one round to the next; `x`, `y`, `z` and `w`
-/// (W) are the general registers the template lines share.
+/// (W) are the general registers the template lines share. `$init`: add W >> 1 into the
+/// LFSR sum and write no key word; otherwise the big-endian key word at `out`, advanced by
+/// 4 a round.
 macro_rules! zuc_rounds_asm {
     (
         $init:tt, $p:ident, $out:ident, $last:ident, $fold:literal, [$($body:expr),* $(,)?],
@@ -281,9 +283,7 @@ mod aesni_k {
 ///   where they were (byte 2 comes from byte 10, its copy), so S1 needs no pre-shuffle;
 ///   S0's bytes (rows 1 and 3) come from its own tables and `pblendvb` (mask in XMM0).
 ///
-/// Round i reads cell s_j at `p + 4((i + j) mod 16)` and writes s_16 over s_0. `$init`:
-/// add W >> 1 into the LFSR sum and write no key word; otherwise the big-endian key word at
-/// `out`, advanced by 4 a round.
+/// The cells, the key words and `$init` as `zuc_rounds_asm!` says.
 macro_rules! aesni_loop {
     ($init:tt, $p:ident, $out:ident, $r:ident, $last:ident) => {
         // The template's memory operands beyond the cells and `$out`: the 16-byte aligned
@@ -633,10 +633,8 @@ impl GfniConsts {
 
 /// The sixteen rounds of [`gfni_rounds16`] as one `asm!` block, written out sixteen times
 /// by the assembler (`.rept`; with intrinsics LLVM gathered the cells of several rounds into
-/// vector registers with permutes, slower than the scalar loads). Round i reads cell s_j at
-/// `p + 4((i + j) mod 16)` and writes s_16 over s_0, so after sixteen rounds the cells are in
-/// order again. `$init`: add W >> 1 into the LFSR sum and write no key word; otherwise the
-/// big-endian key word at `out`, advanced by 4 a round.
+/// vector registers with permutes, slower than the scalar loads). The cells, the key words
+/// and `$init` as `zuc_rounds_asm!` says.
 macro_rules! gfni_loop {
     ($init:tt, $p:ident, $out:ident, $r:ident, $c:ident, $last:ident) => {
         // The template's memory operands beyond the cells and `$out`: the 16 bytes of the
